@@ -1,0 +1,288 @@
+//! The dictionary: terms in [`crate::term::compare`] order, front-coded, zstd per block, with a
+//! block directory so that id→term and term→id each touch one block.
+
+use crate::error::{Error, Result};
+use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
+use crate::term::compare;
+use crate::Id;
+use std::cmp::Ordering;
+use std::io::Write;
+
+/// Directory entry of one dictionary block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DictBlockMeta {
+    /// Id of the first term of the block.
+    pub first_id: Id,
+    /// Number of terms in the block.
+    pub count: u32,
+    /// Offset of the stored block inside the `DICT_BLOCKS` section.
+    pub offset: u64,
+    /// Stored (compressed) length.
+    pub stored_len: u32,
+    /// Decoded length.
+    pub raw_len: u32,
+    /// [`block_checksum`] of the stored bytes.
+    pub checksum: u32,
+    /// The first term, encoded.
+    pub first_term: Vec<u8>,
+}
+
+/// The dictionary block directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DictIndex {
+    /// Blocks in id order.
+    pub blocks: Vec<DictBlockMeta>,
+}
+
+impl DictIndex {
+    /// Serializes the directory (the payload of the `DICT_INDEX` section).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        varint::put(&mut out, self.blocks.len() as u64);
+        for b in &self.blocks {
+            varint::put(&mut out, u64::from(b.count));
+            varint::put(&mut out, u64::from(b.stored_len));
+            varint::put(&mut out, u64::from(b.raw_len));
+            out.extend_from_slice(&b.checksum.to_le_bytes());
+            varint::put(&mut out, b.first_term.len() as u64);
+            out.extend_from_slice(&b.first_term);
+        }
+        out
+    }
+
+    /// Parses a directory; `terms` is the header's term count, `blocks_len` the stored length of the
+    /// `DICT_BLOCKS` section; both are checked against the entries.
+    pub fn decode(bytes: &[u8], terms: u64, blocks_len: u64, file: &str) -> Result<Self> {
+        let bad = |m: &str| Error::corrupt(file, "dictionary index", m.to_owned());
+        let mut c = varint::Cursor::new(bytes);
+        let n = c.get().ok_or_else(|| bad("truncated"))?;
+        if n > bytes.len() as u64 {
+            return Err(bad("implausible block count"));
+        }
+        let mut blocks = Vec::with_capacity(n as usize);
+        let (mut id, mut offset) = (1u64, 0u64);
+        for _ in 0..n {
+            let count = c.get().ok_or_else(|| bad("truncated"))?;
+            let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
+            let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
+            let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
+            let tl = c.get().ok_or_else(|| bad("truncated"))?;
+            let first_term = c.bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?).ok_or_else(|| bad("truncated"))?.to_vec();
+            if count == 0 || count > u64::from(u32::MAX) || stored_len > u64::from(u32::MAX) || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX)) {
+                return Err(bad("implausible block sizes"));
+            }
+            blocks.push(DictBlockMeta { first_id: id, count: count as u32, offset, stored_len: stored_len as u32, raw_len: raw_len as u32, checksum, first_term });
+            id += count;
+            offset += stored_len;
+        }
+        if !c.is_at_end() {
+            return Err(bad("trailing bytes"));
+        }
+        if id - 1 != terms {
+            return Err(bad(&format!("blocks hold {} terms, header says {terms}", id - 1)));
+        }
+        if offset != blocks_len {
+            return Err(bad(&format!("blocks span {offset} bytes, section has {blocks_len}")));
+        }
+        Ok(Self { blocks })
+    }
+
+    /// The block holding `id`.
+    pub fn block_of_id(&self, id: Id) -> Option<usize> {
+        let i = self.blocks.partition_point(|b| b.first_id <= id);
+        let i = i.checked_sub(1)?;
+        let b = &self.blocks[i];
+        (id < b.first_id + u64::from(b.count)).then_some(i)
+    }
+
+    /// The only block that may hold the encoded `term`.
+    pub fn block_for_term(&self, term: &[u8]) -> Option<usize> {
+        let i = self.blocks.partition_point(|b| compare(&b.first_term, term) != Ordering::Greater);
+        i.checked_sub(1)
+    }
+}
+
+/// A decoded dictionary block: terms laid end to end.
+#[derive(Debug, Clone)]
+pub struct DictBlock {
+    data: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl DictBlock {
+    /// Decodes a block's raw (decompressed) bytes holding `count` terms.
+    pub fn decode(raw: &[u8], count: u32, file: &str) -> Result<Self> {
+        let bad = || Error::corrupt(file, "dictionary blocks", "undecodable block");
+        let mut c = varint::Cursor::new(raw);
+        let mut data: Vec<u8> = Vec::with_capacity(raw.len() * 2);
+        let mut ends = Vec::with_capacity(count as usize);
+        let mut prev_start = 0usize;
+        for _ in 0..count {
+            let shared = usize::try_from(c.get().ok_or_else(bad)?).map_err(|_| bad())?;
+            let suffix = usize::try_from(c.get().ok_or_else(bad)?).map_err(|_| bad())?;
+            let prev_len = data.len() - prev_start;
+            if shared > prev_len {
+                return Err(bad());
+            }
+            let start = data.len();
+            data.extend_from_within(prev_start..prev_start + shared);
+            data.extend_from_slice(c.bytes(suffix).ok_or_else(bad)?);
+            if data.len() > u32::MAX as usize {
+                return Err(bad());
+            }
+            ends.push(data.len() as u32);
+            prev_start = start;
+        }
+        if !c.is_at_end() {
+            return Err(bad());
+        }
+        Ok(Self { data, ends })
+    }
+
+    /// Number of terms.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// `true` if the block has no terms.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The `i`-th encoded term.
+    pub fn get(&self, i: usize) -> Option<&[u8]> {
+        let end = *self.ends.get(i)? as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        Some(&self.data[start..end])
+    }
+
+    /// Position of the encoded `term` in this block.
+    pub fn find(&self, term: &[u8]) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match compare(self.get(mid)?, term) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    /// Approximate heap size, for cache accounting.
+    pub fn weight(&self) -> usize {
+        self.data.len() + self.ends.len() * 4 + 64
+    }
+}
+
+/// Streams sorted, distinct encoded terms into blocks.
+#[derive(Debug)]
+pub struct DictWriter<W: Write> {
+    out: W,
+    level: i32,
+    block_target: usize,
+    raw: Vec<u8>,
+    prev: Vec<u8>,
+    first: Vec<u8>,
+    count: u32,
+    next_id: Id,
+    offset: u64,
+    index: DictIndex,
+}
+
+impl<W: Write> DictWriter<W> {
+    /// A writer emitting blocks of about `block_target` raw bytes compressed at zstd `level`.
+    pub fn new(out: W, block_target: usize, level: i32) -> Self {
+        Self { out, level, block_target: block_target.max(256), raw: Vec::new(), prev: Vec::new(), first: Vec::new(), count: 0, next_id: 1, offset: 0, index: DictIndex::default() }
+    }
+
+    /// Appends the next term; terms must come in strictly increasing [`compare`] order.
+    /// Returns the term's id.
+    pub fn push(&mut self, term: &[u8]) -> Result<Id> {
+        if self.next_id > 1 && compare(&self.prev, term) != Ordering::Less {
+            return Err(Error::Invalid("dictionary terms must be pushed sorted and distinct".into()));
+        }
+        let shared = if self.count == 0 { 0 } else { self.prev.iter().zip(term).take_while(|(a, b)| a == b).count() };
+        if self.count == 0 {
+            self.first = term.to_vec();
+        }
+        varint::put(&mut self.raw, shared as u64);
+        varint::put(&mut self.raw, (term.len() - shared) as u64);
+        self.raw.extend_from_slice(&term[shared..]);
+        self.prev.clear();
+        self.prev.extend_from_slice(term);
+        self.count += 1;
+        let id = self.next_id;
+        self.next_id += 1;
+        if self.raw.len() >= self.block_target {
+            self.flush()?;
+        }
+        Ok(id)
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        let stored = zstd::bulk::compress(&self.raw, self.level).map_err(|e| Error::io("dictionary", e))?;
+        self.out.write_all(&stored).map_err(|e| Error::io("dictionary", e))?;
+        self.index.blocks.push(DictBlockMeta {
+            first_id: self.next_id - u64::from(self.count),
+            count: self.count,
+            offset: self.offset,
+            stored_len: stored.len() as u32,
+            raw_len: self.raw.len() as u32,
+            checksum: block_checksum(&stored),
+            first_term: std::mem::take(&mut self.first),
+        });
+        self.offset += stored.len() as u64;
+        self.raw.clear();
+        self.count = 0;
+        Ok(())
+    }
+
+    /// Flushes the last block; returns the directory, the total stored length and the output.
+    pub fn finish(mut self) -> Result<(DictIndex, u64, W)> {
+        self.flush()?;
+        Ok((self.index, self.offset, self.out))
+    }
+}
+
+/// Decompresses and decodes one stored dictionary block, verifying its checksum.
+pub fn read_block(stored: &[u8], meta: &DictBlockMeta, file: &str) -> Result<DictBlock> {
+    if block_checksum(stored) != meta.checksum {
+        return Err(Error::corrupt(file, "dictionary blocks", format!("checksum mismatch in the block of ids {}..", meta.first_id)));
+    }
+    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| "dictionary blocks".into())?;
+    DictBlock::decode(&raw, meta.count, file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_and_read() {
+        let mut terms: Vec<Vec<u8>> = (0..2000).map(|i| format!("\u{1}http://ex.org/p{i}").into_bytes()).collect();
+        terms.sort_by(|a, b| compare(a, b));
+        let mut w = DictWriter::new(Vec::new(), 1024, 3);
+        for t in &terms {
+            w.push(t).unwrap();
+        }
+        let (index, len, out) = w.finish().unwrap();
+        assert!(index.blocks.len() > 5);
+        let index = DictIndex::decode(&index.encode(), 2000, len, "t").unwrap();
+        for (i, t) in terms.iter().enumerate() {
+            let id = i as u64 + 1;
+            let b = index.block_of_id(id).unwrap();
+            let m = &index.blocks[b];
+            let block = read_block(&out[m.offset as usize..(m.offset + u64::from(m.stored_len)) as usize], m, "t").unwrap();
+            assert_eq!(block.get((id - m.first_id) as usize).unwrap(), &t[..]);
+            assert_eq!(index.block_for_term(t), Some(b));
+            assert_eq!(block.find(t), Some((id - m.first_id) as usize));
+        }
+        assert_eq!(index.block_of_id(0), None);
+        assert_eq!(index.block_of_id(2001), None);
+    }
+}

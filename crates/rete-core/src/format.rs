@@ -1,0 +1,394 @@
+//! The fixed header, the section directory, and the low-level codecs shared by all sections.
+//! `docs/format.md` is the normative description; this module is its implementation.
+
+use crate::error::{Error, Result};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// First eight bytes of every `.rete` file of this lineage. The leading `0x89` keeps it apart from
+/// text files and from upstream rete files (which start with ASCII `RETE`).
+pub const MAGIC: [u8; 8] = [0x89, b'r', b'e', b't', b'e', b'\r', b'\n', 0x1a];
+/// Major format version written and read. A reader refuses other majors.
+pub const VERSION_MAJOR: u16 = 1;
+/// Minor format version written. Minor bumps only add section kinds.
+pub const VERSION_MINOR: u16 = 0;
+/// Size of the fixed header.
+pub const HEADER_LEN: usize = 64;
+/// Size of one section directory entry.
+pub const ENTRY_LEN: usize = 40;
+/// Upper bound on the number of sections a reader accepts.
+pub const MAX_SECTIONS: u32 = 4096;
+/// Upper bound on a decompressed block or whole-section payload (zstd-bomb guard).
+pub const MAX_RAW_LEN: u64 = 1 << 30;
+
+/// Header flag: the dataset has quads in named graphs.
+pub const FLAG_NAMED_GRAPHS: u32 = 1;
+/// Header flag: RDFS/OWL-RL materialization was applied at build time.
+pub const FLAG_MATERIALIZED: u32 = 2;
+/// Header flag: the file has a community pyramid.
+pub const FLAG_PYRAMID: u32 = 4;
+/// Header flag: the file has a schema block.
+pub const FLAG_SCHEMA: u32 = 8;
+
+/// Section kinds. Readers skip kinds they do not know, so new kinds need no major bump.
+/// Ranges: 1–15 core (this crate), 16–31 community pyramid (`rete-pyramid`),
+/// 32–47 schema pyramid (`rete-schema`), 48–63 reserved.
+pub mod kind {
+    /// Dictionary block directory.
+    pub const DICT_INDEX: u16 = 1;
+    /// Dictionary blocks (front-coded, zstd per block).
+    pub const DICT_BLOCKS: u16 = 2;
+    /// Block directory of one permutation (`index` = permutation number).
+    pub const PERM_INDEX: u16 = 3;
+    /// Blocks of one permutation (`index` = permutation number).
+    pub const PERM_BLOCKS: u16 = 4;
+    /// The dataset card (JSON).
+    pub const CARD: u16 = 5;
+    /// First kind owned by the community pyramid.
+    pub const PYRAMID_FIRST: u16 = 16;
+    /// Last kind owned by the community pyramid.
+    pub const PYRAMID_LAST: u16 = 31;
+    /// First kind owned by the schema pyramid.
+    pub const SCHEMA_FIRST: u16 = 32;
+    /// Last kind owned by the schema pyramid.
+    pub const SCHEMA_LAST: u16 = 47;
+}
+
+/// How a section's stored bytes map to its payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Codec {
+    /// Stored as is.
+    Raw = 0,
+    /// One zstd frame holding the whole payload.
+    Zstd = 1,
+    /// Independently compressed blocks described by a companion index section.
+    Blocks = 2,
+}
+
+impl Codec {
+    fn from_u8(v: u8) -> Option<Self> {
+        match v {
+            0 => Some(Self::Raw),
+            1 => Some(Self::Zstd),
+            2 => Some(Self::Blocks),
+            _ => None,
+        }
+    }
+}
+
+/// The fixed 64-byte header (all integers little-endian).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// Major version.
+    pub major: u16,
+    /// Minor version.
+    pub minor: u16,
+    /// `FLAG_*` bits.
+    pub flags: u32,
+    /// Number of distinct quads.
+    pub quads: u64,
+    /// Number of dictionary terms (ids run from 1 to `terms`).
+    pub terms: u64,
+    /// Number of directory entries.
+    pub sections: u32,
+    /// Total file length, to detect truncation at open.
+    pub file_len: u64,
+    /// xxh3-64 of the directory bytes.
+    pub dir_checksum: u64,
+}
+
+impl Header {
+    /// Serializes the header, including its own checksum in the last 8 bytes.
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..10].copy_from_slice(&self.major.to_le_bytes());
+        b[10..12].copy_from_slice(&self.minor.to_le_bytes());
+        b[12..16].copy_from_slice(&self.flags.to_le_bytes());
+        b[16..24].copy_from_slice(&self.quads.to_le_bytes());
+        b[24..32].copy_from_slice(&self.terms.to_le_bytes());
+        b[32..36].copy_from_slice(&self.sections.to_le_bytes());
+        b[36..40].copy_from_slice(&((self.sections as usize * ENTRY_LEN) as u32).to_le_bytes());
+        b[40..48].copy_from_slice(&self.file_len.to_le_bytes());
+        b[48..56].copy_from_slice(&self.dir_checksum.to_le_bytes());
+        let sum = xxh3_64(&b[..56]);
+        b[56..64].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Parses and validates a header read from `file`.
+    pub fn parse(b: &[u8], file: &str) -> Result<Self> {
+        if b.len() < HEADER_LEN {
+            return Err(Error::corrupt(file, "header", format!("file is only {} bytes; a .rete header is {HEADER_LEN}", b.len())));
+        }
+        if b[..8] != MAGIC {
+            let hint = if b.starts_with(b"RETE") {
+                ": this looks like an upstream rete file, which this reader does not read".to_owned()
+            } else {
+                String::new()
+            };
+            return Err(Error::NotRete { file: file.to_owned(), hint });
+        }
+        let major = u16le(b, 8);
+        let minor = u16le(b, 10);
+        if major != VERSION_MAJOR {
+            return Err(Error::UnsupportedVersion { file: file.to_owned(), major, minor, supported: VERSION_MAJOR });
+        }
+        let stored = u64le(b, 56);
+        if stored != xxh3_64(&b[..56]) {
+            return Err(Error::corrupt(file, "header", "header checksum mismatch"));
+        }
+        let sections = u32le(b, 32);
+        let dir_len = u32le(b, 36);
+        if sections > MAX_SECTIONS || dir_len as usize != sections as usize * ENTRY_LEN {
+            return Err(Error::corrupt(file, "header", format!("implausible section count {sections}")));
+        }
+        Ok(Self {
+            major,
+            minor,
+            flags: u32le(b, 12),
+            quads: u64le(b, 16),
+            terms: u64le(b, 24),
+            sections,
+            file_len: u64le(b, 40),
+            dir_checksum: u64le(b, 48),
+        })
+    }
+
+    /// Length of the section directory that follows the header.
+    pub fn dir_len(&self) -> usize {
+        self.sections as usize * ENTRY_LEN
+    }
+}
+
+/// One entry of the section directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionEntry {
+    /// Section kind (see [`kind`]).
+    pub kind: u16,
+    /// Index among sections of the same kind (e.g. permutation number).
+    pub index: u16,
+    /// Codec of the stored bytes.
+    pub codec: Codec,
+    /// Absolute offset of the stored bytes.
+    pub offset: u64,
+    /// Stored length.
+    pub len: u64,
+    /// Payload length after decoding (equal to `len` for raw and blocks).
+    pub raw_len: u64,
+    /// xxh3-64 of the stored bytes.
+    pub checksum: u64,
+}
+
+impl SectionEntry {
+    /// Serializes the entry.
+    pub fn to_bytes(&self) -> [u8; ENTRY_LEN] {
+        let mut b = [0u8; ENTRY_LEN];
+        b[0..2].copy_from_slice(&self.kind.to_le_bytes());
+        b[2..4].copy_from_slice(&self.index.to_le_bytes());
+        b[4] = self.codec as u8;
+        b[8..16].copy_from_slice(&self.offset.to_le_bytes());
+        b[16..24].copy_from_slice(&self.len.to_le_bytes());
+        b[24..32].copy_from_slice(&self.raw_len.to_le_bytes());
+        b[32..40].copy_from_slice(&self.checksum.to_le_bytes());
+        b
+    }
+
+    /// Parses the directory; checks that every section lies inside a file of `file_len` bytes.
+    pub fn parse_dir(b: &[u8], header: &Header, file: &str) -> Result<Vec<Self>> {
+        if xxh3_64(b) != header.dir_checksum {
+            return Err(Error::corrupt(file, "section directory", "checksum mismatch"));
+        }
+        let data_start = (HEADER_LEN + header.dir_len()) as u64;
+        b.chunks_exact(ENTRY_LEN)
+            .map(|e| {
+                let kind = u16le(e, 0);
+                let codec = Codec::from_u8(e[4]).ok_or_else(|| {
+                    Error::corrupt(file, format!("section directory (kind {kind})"), format!("unknown codec {}", e[4]))
+                })?;
+                let entry = Self {
+                    kind,
+                    index: u16le(e, 2),
+                    codec,
+                    offset: u64le(e, 8),
+                    len: u64le(e, 16),
+                    raw_len: u64le(e, 24),
+                    checksum: u64le(e, 32),
+                };
+                let end = entry.offset.checked_add(entry.len);
+                if entry.offset < data_start || end.is_none_or(|end| end > header.file_len) {
+                    return Err(Error::corrupt(file, entry.name(), format!(
+                        "section at {}+{} lies outside the file ({} bytes)", entry.offset, entry.len, header.file_len)));
+                }
+                if entry.raw_len > MAX_RAW_LEN && entry.codec == Codec::Zstd {
+                    return Err(Error::corrupt(file, entry.name(), format!("declared size {} exceeds the {MAX_RAW_LEN}-byte limit", entry.raw_len)));
+                }
+                Ok(entry)
+            })
+            .collect()
+    }
+
+    /// A human name for messages, e.g. `permutation POS blocks`.
+    pub fn name(&self) -> String {
+        section_name(self.kind, self.index)
+    }
+}
+
+/// Human name of a section kind, for messages.
+pub fn section_name(kind: u16, index: u16) -> String {
+    match kind {
+        kind::DICT_INDEX => "dictionary index".into(),
+        kind::DICT_BLOCKS => "dictionary blocks".into(),
+        kind::PERM_INDEX => format!("permutation {} index", perm_label(index)),
+        kind::PERM_BLOCKS => format!("permutation {} blocks", perm_label(index)),
+        kind::CARD => "card".into(),
+        kind::PYRAMID_FIRST..=kind::PYRAMID_LAST => format!("pyramid section {kind}.{index}"),
+        kind::SCHEMA_FIRST..=kind::SCHEMA_LAST => format!("schema section {kind}.{index}"),
+        _ => format!("section {kind}.{index}"),
+    }
+}
+
+fn perm_label(index: u16) -> &'static str {
+    crate::Perm::ALL
+        .get(index as usize)
+        .map(|p| p.label())
+        .unwrap_or("?")
+}
+
+pub(crate) fn u16le(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+pub(crate) fn u32le(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or([0; 4]))
+}
+pub(crate) fn u64le(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]))
+}
+
+/// 32-bit block checksum (low half of xxh3-64).
+pub fn block_checksum(stored: &[u8]) -> u32 {
+    xxh3_64(stored) as u32
+}
+
+/// Decompresses a zstd frame whose decoded size is declared as `raw_len`; refuses anything else.
+pub fn zstd_decode(stored: &[u8], raw_len: u64, file: &str, section: &dyn Fn() -> String) -> Result<Vec<u8>> {
+    if raw_len > MAX_RAW_LEN {
+        return Err(Error::corrupt(file, section(), format!("declared size {raw_len} exceeds the limit")));
+    }
+    let out = zstd::bulk::decompress(stored, raw_len as usize)
+        .map_err(|e| Error::corrupt(file, section(), format!("zstd: {e}")))?;
+    if out.len() as u64 != raw_len {
+        return Err(Error::corrupt(file, section(), format!("decoded {} bytes, expected {raw_len}", out.len())));
+    }
+    Ok(out)
+}
+
+/// LEB128 variable-length integers.
+pub mod varint {
+    /// Appends `v` to `out`.
+    pub fn put(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    /// Zigzag-encodes a signed delta.
+    pub fn zigzag(v: i64) -> u64 {
+        ((v << 1) ^ (v >> 63)) as u64
+    }
+
+    /// Inverse of [`zigzag`].
+    pub fn unzigzag(v: u64) -> i64 {
+        ((v >> 1) as i64) ^ -((v & 1) as i64)
+    }
+
+    /// A bounds-checked cursor over a byte slice.
+    #[derive(Debug)]
+    pub struct Cursor<'a> {
+        buf: &'a [u8],
+        pos: usize,
+    }
+
+    impl<'a> Cursor<'a> {
+        /// A cursor at the start of `buf`.
+        pub fn new(buf: &'a [u8]) -> Self {
+            Self { buf, pos: 0 }
+        }
+        /// Reads one varint; `None` on truncation or overflow.
+        pub fn get(&mut self) -> Option<u64> {
+            let mut v: u64 = 0;
+            let mut shift = 0;
+            loop {
+                let b = *self.buf.get(self.pos)?;
+                self.pos += 1;
+                if shift == 63 && b > 1 {
+                    return None;
+                }
+                v |= u64::from(b & 0x7f) << shift;
+                if b < 0x80 {
+                    return Some(v);
+                }
+                shift += 7;
+                if shift > 63 {
+                    return None;
+                }
+            }
+        }
+        /// Reads `n` raw bytes.
+        pub fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+            let end = self.pos.checked_add(n)?;
+            let s = self.buf.get(self.pos..end)?;
+            self.pos = end;
+            Some(s)
+        }
+        /// Reads a little-endian u32.
+        pub fn u32(&mut self) -> Option<u32> {
+            Some(u32::from_le_bytes(self.bytes(4)?.try_into().ok()?))
+        }
+        /// `true` when all bytes were consumed.
+        pub fn is_at_end(&self) -> bool {
+            self.pos == self.buf.len()
+        }
+        /// Bytes left.
+        pub fn remaining(&self) -> usize {
+            self.buf.len() - self.pos
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_round_trip() {
+        let vals = [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX];
+        let mut buf = Vec::new();
+        for v in vals {
+            varint::put(&mut buf, v);
+        }
+        let mut c = varint::Cursor::new(&buf);
+        for v in vals {
+            assert_eq!(c.get(), Some(v));
+        }
+        assert!(c.is_at_end());
+        assert_eq!(varint::Cursor::new(&[0x80]).get(), None);
+        assert_eq!(varint::Cursor::new(&[0xff; 11]).get(), None);
+        for v in [-5i64, 0, 7, i64::MIN, i64::MAX] {
+            assert_eq!(varint::unzigzag(varint::zigzag(v)), v);
+        }
+    }
+
+    #[test]
+    fn header_round_trip() {
+        let h = Header { major: 1, minor: 0, flags: 3, quads: 10, terms: 5, sections: 2, file_len: 999, dir_checksum: 42 };
+        let b = h.to_bytes();
+        assert_eq!(Header::parse(&b, "x").unwrap(), h);
+        let mut bad = b;
+        bad[20] ^= 1;
+        assert!(matches!(Header::parse(&bad, "x"), Err(Error::Corrupt { .. })));
+        assert!(matches!(Header::parse(b"RETE\x05aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "x"), Err(Error::NotRete { .. })));
+    }
+}

@@ -1,0 +1,337 @@
+//! The six permutations: quads sorted in one key order each, cut into blocks encoded column-wise
+//! (run-length first column, delta-coded others, zstd), with a directory of first keys.
+
+use crate::error::{Error, Result};
+use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
+use crate::IdQuad;
+use std::io::Write;
+
+/// Directory entry of one permutation block. Keys are in permutation order `[a, b, c, g]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PermBlockMeta {
+    /// First key of the block.
+    pub first: IdQuad,
+    /// Number of quads.
+    pub count: u32,
+    /// Offset inside the `PERM_BLOCKS` section.
+    pub offset: u64,
+    /// Stored (compressed) length.
+    pub stored_len: u32,
+    /// Decoded length.
+    pub raw_len: u32,
+    /// [`block_checksum`] of the stored bytes.
+    pub checksum: u32,
+    /// Number of quads in all earlier blocks.
+    pub before: u64,
+}
+
+/// The block directory of one permutation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PermIndex {
+    /// Blocks in key order.
+    pub blocks: Vec<PermBlockMeta>,
+    /// Total number of quads.
+    pub total: u64,
+}
+
+impl PermIndex {
+    /// Serializes the directory (payload of a `PERM_INDEX` section).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        varint::put(&mut out, self.blocks.len() as u64);
+        let mut prev_a = 0;
+        for b in &self.blocks {
+            varint::put(&mut out, b.first[0] - prev_a);
+            prev_a = b.first[0];
+            for &k in &b.first[1..] {
+                varint::put(&mut out, k);
+            }
+            varint::put(&mut out, u64::from(b.count));
+            varint::put(&mut out, u64::from(b.stored_len));
+            varint::put(&mut out, u64::from(b.raw_len));
+            out.extend_from_slice(&b.checksum.to_le_bytes());
+        }
+        out
+    }
+
+    /// Parses a directory and checks it against the section's stored length.
+    pub fn decode(bytes: &[u8], blocks_len: u64, section: &str, file: &str) -> Result<Self> {
+        let bad = |m: &str| Error::corrupt(file, section, m.to_owned());
+        let mut c = varint::Cursor::new(bytes);
+        let n = c.get().ok_or_else(|| bad("truncated"))?;
+        if n > bytes.len() as u64 {
+            return Err(bad("implausible block count"));
+        }
+        let mut blocks: Vec<PermBlockMeta> = Vec::with_capacity(n as usize);
+        let (mut offset, mut before, mut prev_a) = (0u64, 0u64, 0u64);
+        for _ in 0..n {
+            let mut first = [0; 4];
+            first[0] = prev_a.checked_add(c.get().ok_or_else(|| bad("truncated"))?).ok_or_else(|| bad("key overflow"))?;
+            prev_a = first[0];
+            for k in &mut first[1..] {
+                *k = c.get().ok_or_else(|| bad("truncated"))?;
+            }
+            let count = c.get().ok_or_else(|| bad("truncated"))?;
+            let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
+            let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
+            let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
+            if count == 0 || count > u64::from(u32::MAX) || stored_len > u64::from(u32::MAX) || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX)) {
+                return Err(bad("implausible block sizes"));
+            }
+            if let Some(p) = blocks.last() {
+                if p.first >= first {
+                    return Err(bad("block keys out of order"));
+                }
+            }
+            blocks.push(PermBlockMeta { first, count: count as u32, offset, stored_len: stored_len as u32, raw_len: raw_len as u32, checksum, before });
+            offset += stored_len;
+            before += count;
+        }
+        if !c.is_at_end() {
+            return Err(bad("trailing bytes"));
+        }
+        if offset != blocks_len {
+            return Err(bad(&format!("blocks span {offset} bytes, section has {blocks_len}")));
+        }
+        Ok(Self { blocks, total: before })
+    }
+
+    /// Index of the first block that may contain a key `>= key`.
+    pub fn first_block_for(&self, key: &IdQuad) -> usize {
+        self.blocks.partition_point(|b| b.first <= *key).saturating_sub(1)
+    }
+
+    /// One past the last block that may contain a key `<= key`.
+    pub fn end_block_for(&self, key: &IdQuad) -> usize {
+        self.blocks.partition_point(|b| b.first <= *key)
+    }
+}
+
+/// Encodes sorted quads (permutation order) into a block's raw bytes.
+///
+/// Layout: `n`, then the byte lengths of the A, B and C streams, then the streams:
+/// A = runs of the first column (`delta, run length`), B = second column (zigzag delta from the
+/// previous quad at a new run, plain delta inside a run), C = third column (same rule per
+/// `(a, b)` group), G = runs of the graph column (`value, run length`).
+pub fn encode_block(quads: &[IdQuad]) -> Vec<u8> {
+    let (mut a_s, mut b_s, mut c_s, mut g_s) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut prev: Option<IdQuad> = None;
+    let mut i = 0;
+    while i < quads.len() {
+        let a = quads[i][0];
+        let run = quads[i..].iter().take_while(|q| q[0] == a).count();
+        varint::put(&mut a_s, a - prev.map_or(0, |p| p[0]));
+        varint::put(&mut a_s, run as u64);
+        for q in &quads[i..i + run] {
+            match prev {
+                Some(p) if p[0] == q[0] => {
+                    varint::put(&mut b_s, q[1] - p[1]);
+                    if p[1] == q[1] {
+                        varint::put(&mut c_s, q[2] - p[2]);
+                    } else {
+                        varint::put(&mut c_s, varint::zigzag(q[2] as i64 - p[2] as i64));
+                    }
+                }
+                _ => {
+                    let (pb, pc) = prev.map_or((0, 0), |p| (p[1], p[2]));
+                    varint::put(&mut b_s, varint::zigzag(q[1] as i64 - pb as i64));
+                    varint::put(&mut c_s, varint::zigzag(q[2] as i64 - pc as i64));
+                }
+            }
+            prev = Some(*q);
+        }
+        i += run;
+    }
+    let mut j = 0;
+    while j < quads.len() {
+        let g = quads[j][3];
+        let run = quads[j..].iter().take_while(|q| q[3] == g).count();
+        varint::put(&mut g_s, g);
+        varint::put(&mut g_s, run as u64);
+        j += run;
+    }
+    let mut out = Vec::with_capacity(a_s.len() + b_s.len() + c_s.len() + g_s.len() + 16);
+    varint::put(&mut out, quads.len() as u64);
+    varint::put(&mut out, a_s.len() as u64);
+    varint::put(&mut out, b_s.len() as u64);
+    varint::put(&mut out, c_s.len() as u64);
+    out.extend_from_slice(&a_s);
+    out.extend_from_slice(&b_s);
+    out.extend_from_slice(&c_s);
+    out.extend_from_slice(&g_s);
+    out
+}
+
+/// Decodes a block's raw bytes; `count` comes from the directory and must match. Every value is
+/// checked (overflow, ordering) so that a damaged block is an error, never a wrong answer.
+pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result<Vec<IdQuad>> {
+    let bad = |m: &str| Error::corrupt(file, section, format!("undecodable block: {m}"));
+    let mut h = varint::Cursor::new(raw);
+    let n = h.get().ok_or_else(|| bad("truncated"))?;
+    if n != u64::from(count) {
+        return Err(bad("quad count differs from the directory"));
+    }
+    let la = h.get().ok_or_else(|| bad("truncated"))? as usize;
+    let lb = h.get().ok_or_else(|| bad("truncated"))? as usize;
+    let lc = h.get().ok_or_else(|| bad("truncated"))? as usize;
+    let mut a_s = varint::Cursor::new(h.bytes(la).ok_or_else(|| bad("truncated"))?);
+    let mut b_s = varint::Cursor::new(h.bytes(lb).ok_or_else(|| bad("truncated"))?);
+    let mut c_s = varint::Cursor::new(h.bytes(lc).ok_or_else(|| bad("truncated"))?);
+    let rest = h.remaining();
+    let mut g_s = varint::Cursor::new(h.bytes(rest).ok_or_else(|| bad("truncated"))?);
+    let n = n as usize;
+    let mut out: Vec<IdQuad> = Vec::with_capacity(n);
+    let mut prev: Option<IdQuad> = None;
+    let add = |base: u64, d: u64| base.checked_add(d).ok_or_else(|| bad("value overflow"));
+    let addz = |base: u64, z: u64| {
+        let v = base as i64 as i128 + i128::from(varint::unzigzag(z));
+        u64::try_from(v).map_err(|_| bad("value out of range"))
+    };
+    while out.len() < n {
+        let a = add(prev.map_or(0, |p| p[0]), a_s.get().ok_or_else(|| bad("truncated"))?)?;
+        let run = a_s.get().ok_or_else(|| bad("truncated"))? as usize;
+        if run == 0 || run > n - out.len() {
+            return Err(bad("bad run length"));
+        }
+        for _ in 0..run {
+            let db = b_s.get().ok_or_else(|| bad("truncated"))?;
+            let dc = c_s.get().ok_or_else(|| bad("truncated"))?;
+            let q = match prev {
+                Some(p) if p[0] == a => {
+                    let b = add(p[1], db)?;
+                    let c = if b == p[1] { add(p[2], dc)? } else { addz(p[2], dc)? };
+                    [a, b, c, 0]
+                }
+                _ => {
+                    let (pb, pc) = prev.map_or((0, 0), |p| (p[1], p[2]));
+                    [a, addz(pb, db)?, addz(pc, dc)?, 0]
+                }
+            };
+            out.push(q);
+            prev = Some(q);
+        }
+    }
+    let mut j = 0;
+    while j < n {
+        let g = g_s.get().ok_or_else(|| bad("truncated"))?;
+        let run = g_s.get().ok_or_else(|| bad("truncated"))? as usize;
+        if run == 0 || run > n - j {
+            return Err(bad("bad graph run"));
+        }
+        for q in &mut out[j..j + run] {
+            q[3] = g;
+        }
+        j += run;
+    }
+    if !(a_s.is_at_end() && b_s.is_at_end() && c_s.is_at_end() && g_s.is_at_end()) {
+        return Err(bad("trailing bytes"));
+    }
+    if out.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad("keys out of order"));
+    }
+    Ok(out)
+}
+
+/// Decompresses, verifies and decodes one stored block.
+pub fn read_block(stored: &[u8], meta: &PermBlockMeta, section: &str, file: &str) -> Result<Vec<IdQuad>> {
+    if block_checksum(stored) != meta.checksum {
+        return Err(Error::corrupt(file, section, format!("checksum mismatch in the block at offset {}", meta.offset)));
+    }
+    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| section.to_owned())?;
+    let quads = decode_block(&raw, meta.count, section, file)?;
+    if quads.first() != Some(&meta.first) {
+        return Err(Error::corrupt(file, section, "block's first key differs from the directory"));
+    }
+    Ok(quads)
+}
+
+/// Streams sorted, distinct quads (permutation order) into compressed blocks.
+#[derive(Debug)]
+pub struct PermWriter<W: Write> {
+    out: W,
+    level: i32,
+    block_quads: usize,
+    buf: Vec<IdQuad>,
+    last: Option<IdQuad>,
+    offset: u64,
+    index: PermIndex,
+}
+
+impl<W: Write> PermWriter<W> {
+    /// A writer cutting blocks of `block_quads` quads, compressed at zstd `level`.
+    pub fn new(out: W, block_quads: usize, level: i32) -> Self {
+        Self { out, level, block_quads: block_quads.max(16), buf: Vec::new(), last: None, offset: 0, index: PermIndex::default() }
+    }
+
+    /// Appends the next quad; quads must be strictly increasing.
+    pub fn push(&mut self, q: IdQuad) -> Result<()> {
+        if self.last.is_some_and(|l| l >= q) {
+            return Err(Error::Invalid("permutation quads must be pushed sorted and distinct".into()));
+        }
+        self.last = Some(q);
+        self.buf.push(q);
+        if self.buf.len() >= self.block_quads {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let raw = encode_block(&self.buf);
+        let stored = zstd::bulk::compress(&raw, self.level).map_err(|e| Error::io("permutation", e))?;
+        self.out.write_all(&stored).map_err(|e| Error::io("permutation", e))?;
+        self.index.blocks.push(PermBlockMeta {
+            first: self.buf[0],
+            count: self.buf.len() as u32,
+            offset: self.offset,
+            stored_len: stored.len() as u32,
+            raw_len: raw.len() as u32,
+            checksum: block_checksum(&stored),
+            before: self.index.total,
+        });
+        self.index.total += self.buf.len() as u64;
+        self.offset += stored.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Flushes the last block; returns the directory, the stored length and the output.
+    pub fn finish(mut self) -> Result<(PermIndex, u64, W)> {
+        self.flush()?;
+        Ok((self.index, self.offset, self.out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_round_trip() {
+        let mut q: Vec<IdQuad> = Vec::new();
+        for a in [1u64, 2, 50, 51] {
+            for b in [3u64, 9] {
+                for c in [100u64, 7, 1000] {
+                    q.push([a, b, c, if c == 7 { 5 } else { 0 }]);
+                }
+            }
+        }
+        q.sort();
+        let raw = encode_block(&q);
+        assert_eq!(decode_block(&raw, q.len() as u32, "s", "f").unwrap(), q);
+        assert!(decode_block(&raw[..raw.len() - 1], q.len() as u32, "s", "f").is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_blocks(mut v in proptest::collection::vec(proptest::array::uniform4(0u64..40), 1..300)) {
+            v.sort();
+            v.dedup();
+            let raw = encode_block(&v);
+            proptest::prop_assert_eq!(decode_block(&raw, v.len() as u32, "s", "f").unwrap(), v);
+        }
+    }
+}
