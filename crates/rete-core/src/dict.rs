@@ -67,11 +67,26 @@ impl DictIndex {
             let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
             let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
             let tl = c.get().ok_or_else(|| bad("truncated"))?;
-            let first_term = c.bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?).ok_or_else(|| bad("truncated"))?.to_vec();
-            if count == 0 || count > u64::from(u32::MAX) || stored_len > u64::from(u32::MAX) || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX)) {
+            let first_term = c
+                .bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?)
+                .ok_or_else(|| bad("truncated"))?
+                .to_vec();
+            if count == 0
+                || count > u64::from(u32::MAX)
+                || stored_len > u64::from(u32::MAX)
+                || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+            {
                 return Err(bad("implausible block sizes"));
             }
-            blocks.push(DictBlockMeta { first_id: id, count: count as u32, offset, stored_len: stored_len as u32, raw_len: raw_len as u32, checksum, first_term });
+            blocks.push(DictBlockMeta {
+                first_id: id,
+                count: count as u32,
+                offset,
+                stored_len: stored_len as u32,
+                raw_len: raw_len as u32,
+                checksum,
+                first_term,
+            });
             id += count;
             offset += stored_len;
         }
@@ -79,10 +94,15 @@ impl DictIndex {
             return Err(bad("trailing bytes"));
         }
         if id - 1 != terms {
-            return Err(bad(&format!("blocks hold {} terms, header says {terms}", id - 1)));
+            return Err(bad(&format!(
+                "blocks hold {} terms, header says {terms}",
+                id - 1
+            )));
         }
         if offset != blocks_len {
-            return Err(bad(&format!("blocks span {offset} bytes, section has {blocks_len}")));
+            return Err(bad(&format!(
+                "blocks span {offset} bytes, section has {blocks_len}"
+            )));
         }
         Ok(Self { blocks })
     }
@@ -97,7 +117,9 @@ impl DictIndex {
 
     /// The only block that may hold the encoded `term`.
     pub fn block_for_term(&self, term: &[u8]) -> Option<usize> {
-        let i = self.blocks.partition_point(|b| compare(&b.first_term, term) != Ordering::Greater);
+        let i = self
+            .blocks
+            .partition_point(|b| compare(&b.first_term, term) != Ordering::Greater);
         i.checked_sub(1)
     }
 }
@@ -194,16 +216,37 @@ pub struct DictWriter<W: Write> {
 impl<W: Write> DictWriter<W> {
     /// A writer emitting blocks of about `block_target` raw bytes compressed at zstd `level`.
     pub fn new(out: W, block_target: usize, level: i32) -> Self {
-        Self { out, level, block_target: block_target.max(256), raw: Vec::new(), prev: Vec::new(), first: Vec::new(), count: 0, next_id: 1, offset: 0, index: DictIndex::default() }
+        Self {
+            out,
+            level,
+            block_target: block_target.max(256),
+            raw: Vec::new(),
+            prev: Vec::new(),
+            first: Vec::new(),
+            count: 0,
+            next_id: 1,
+            offset: 0,
+            index: DictIndex::default(),
+        }
     }
 
     /// Appends the next term; terms must come in strictly increasing [`compare`] order.
     /// Returns the term's id.
     pub fn push(&mut self, term: &[u8]) -> Result<Id> {
         if self.next_id > 1 && compare(&self.prev, term) != Ordering::Less {
-            return Err(Error::Invalid("dictionary terms must be pushed sorted and distinct".into()));
+            return Err(Error::Invalid(
+                "dictionary terms must be pushed sorted and distinct".into(),
+            ));
         }
-        let shared = if self.count == 0 { 0 } else { self.prev.iter().zip(term).take_while(|(a, b)| a == b).count() };
+        let shared = if self.count == 0 {
+            0
+        } else {
+            self.prev
+                .iter()
+                .zip(term)
+                .take_while(|(a, b)| a == b)
+                .count()
+        };
         if self.count == 0 {
             self.first = term.to_vec();
         }
@@ -225,8 +268,11 @@ impl<W: Write> DictWriter<W> {
         if self.count == 0 {
             return Ok(());
         }
-        let stored = zstd::bulk::compress(&self.raw, self.level).map_err(|e| Error::io("dictionary", e))?;
-        self.out.write_all(&stored).map_err(|e| Error::io("dictionary", e))?;
+        let stored =
+            zstd::bulk::compress(&self.raw, self.level).map_err(|e| Error::io("dictionary", e))?;
+        self.out
+            .write_all(&stored)
+            .map_err(|e| Error::io("dictionary", e))?;
         self.index.blocks.push(DictBlockMeta {
             first_id: self.next_id - u64::from(self.count),
             count: self.count,
@@ -252,9 +298,15 @@ impl<W: Write> DictWriter<W> {
 /// Decompresses and decodes one stored dictionary block, verifying its checksum.
 pub fn read_block(stored: &[u8], meta: &DictBlockMeta, file: &str) -> Result<DictBlock> {
     if block_checksum(stored) != meta.checksum {
-        return Err(Error::corrupt(file, "dictionary blocks", format!("checksum mismatch in the block of ids {}..", meta.first_id)));
+        return Err(Error::corrupt(
+            file,
+            "dictionary blocks",
+            format!("checksum mismatch in the block of ids {}..", meta.first_id),
+        ));
     }
-    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| "dictionary blocks".into())?;
+    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| {
+        "dictionary blocks".into()
+    })?;
     DictBlock::decode(&raw, meta.count, file)
 }
 
@@ -264,7 +316,9 @@ mod tests {
 
     #[test]
     fn write_and_read() {
-        let mut terms: Vec<Vec<u8>> = (0..2000).map(|i| format!("\u{1}http://ex.org/p{i}").into_bytes()).collect();
+        let mut terms: Vec<Vec<u8>> = (0..2000)
+            .map(|i| format!("\u{1}http://ex.org/p{i}").into_bytes())
+            .collect();
         terms.sort_by(|a, b| compare(a, b));
         let mut w = DictWriter::new(Vec::new(), 1024, 3);
         for t in &terms {
@@ -277,7 +331,12 @@ mod tests {
             let id = i as u64 + 1;
             let b = index.block_of_id(id).unwrap();
             let m = &index.blocks[b];
-            let block = read_block(&out[m.offset as usize..(m.offset + u64::from(m.stored_len)) as usize], m, "t").unwrap();
+            let block = read_block(
+                &out[m.offset as usize..(m.offset + u64::from(m.stored_len)) as usize],
+                m,
+                "t",
+            )
+            .unwrap();
             assert_eq!(block.get((id - m.first_id) as usize).unwrap(), &t[..]);
             assert_eq!(index.block_for_term(t), Some(b));
             assert_eq!(block.find(t), Some((id - m.first_id) as usize));

@@ -59,7 +59,11 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn corrupt(file: &str, section: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn corrupt(
+        file: &str,
+        section: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Self::Corrupt {
             file: file.to_owned(),
             section: section.into(),

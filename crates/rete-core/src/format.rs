@@ -119,20 +119,36 @@ impl Header {
     /// Parses and validates a header read from `file`.
     pub fn parse(b: &[u8], file: &str) -> Result<Self> {
         if b.len() < HEADER_LEN {
-            return Err(Error::corrupt(file, "header", format!("file is only {} bytes; a .rete header is {HEADER_LEN}", b.len())));
+            return Err(Error::corrupt(
+                file,
+                "header",
+                format!(
+                    "file is only {} bytes; a .rete header is {HEADER_LEN}",
+                    b.len()
+                ),
+            ));
         }
         if b[..8] != MAGIC {
             let hint = if b.starts_with(b"RETE") {
-                ": this looks like an upstream rete file, which this reader does not read".to_owned()
+                ": this looks like an upstream rete file, which this reader does not read"
+                    .to_owned()
             } else {
                 String::new()
             };
-            return Err(Error::NotRete { file: file.to_owned(), hint });
+            return Err(Error::NotRete {
+                file: file.to_owned(),
+                hint,
+            });
         }
         let major = u16le(b, 8);
         let minor = u16le(b, 10);
         if major != VERSION_MAJOR {
-            return Err(Error::UnsupportedVersion { file: file.to_owned(), major, minor, supported: VERSION_MAJOR });
+            return Err(Error::UnsupportedVersion {
+                file: file.to_owned(),
+                major,
+                minor,
+                supported: VERSION_MAJOR,
+            });
         }
         let stored = u64le(b, 56);
         if stored != xxh3_64(&b[..56]) {
@@ -141,7 +157,11 @@ impl Header {
         let sections = u32le(b, 32);
         let dir_len = u32le(b, 36);
         if sections > MAX_SECTIONS || dir_len as usize != sections as usize * ENTRY_LEN {
-            return Err(Error::corrupt(file, "header", format!("implausible section count {sections}")));
+            return Err(Error::corrupt(
+                file,
+                "header",
+                format!("implausible section count {sections}"),
+            ));
         }
         Ok(Self {
             major,
@@ -197,14 +217,22 @@ impl SectionEntry {
     /// Parses the directory; checks that every section lies inside a file of `file_len` bytes.
     pub fn parse_dir(b: &[u8], header: &Header, file: &str) -> Result<Vec<Self>> {
         if xxh3_64(b) != header.dir_checksum {
-            return Err(Error::corrupt(file, "section directory", "checksum mismatch"));
+            return Err(Error::corrupt(
+                file,
+                "section directory",
+                "checksum mismatch",
+            ));
         }
         let data_start = (HEADER_LEN + header.dir_len()) as u64;
         b.chunks_exact(ENTRY_LEN)
             .map(|e| {
                 let kind = u16le(e, 0);
                 let codec = Codec::from_u8(e[4]).ok_or_else(|| {
-                    Error::corrupt(file, format!("section directory (kind {kind})"), format!("unknown codec {}", e[4]))
+                    Error::corrupt(
+                        file,
+                        format!("section directory (kind {kind})"),
+                        format!("unknown codec {}", e[4]),
+                    )
                 })?;
                 let entry = Self {
                     kind,
@@ -217,11 +245,24 @@ impl SectionEntry {
                 };
                 let end = entry.offset.checked_add(entry.len);
                 if entry.offset < data_start || end.is_none_or(|end| end > header.file_len) {
-                    return Err(Error::corrupt(file, entry.name(), format!(
-                        "section at {}+{} lies outside the file ({} bytes)", entry.offset, entry.len, header.file_len)));
+                    return Err(Error::corrupt(
+                        file,
+                        entry.name(),
+                        format!(
+                            "section at {}+{} lies outside the file ({} bytes)",
+                            entry.offset, entry.len, header.file_len
+                        ),
+                    ));
                 }
                 if entry.raw_len > MAX_RAW_LEN && entry.codec == Codec::Zstd {
-                    return Err(Error::corrupt(file, entry.name(), format!("declared size {} exceeds the {MAX_RAW_LEN}-byte limit", entry.raw_len)));
+                    return Err(Error::corrupt(
+                        file,
+                        entry.name(),
+                        format!(
+                            "declared size {} exceeds the {MAX_RAW_LEN}-byte limit",
+                            entry.raw_len
+                        ),
+                    ));
                 }
                 Ok(entry)
             })
@@ -271,14 +312,27 @@ pub fn block_checksum(stored: &[u8]) -> u32 {
 }
 
 /// Decompresses a zstd frame whose decoded size is declared as `raw_len`; refuses anything else.
-pub fn zstd_decode(stored: &[u8], raw_len: u64, file: &str, section: &dyn Fn() -> String) -> Result<Vec<u8>> {
+pub fn zstd_decode(
+    stored: &[u8],
+    raw_len: u64,
+    file: &str,
+    section: &dyn Fn() -> String,
+) -> Result<Vec<u8>> {
     if raw_len > MAX_RAW_LEN {
-        return Err(Error::corrupt(file, section(), format!("declared size {raw_len} exceeds the limit")));
+        return Err(Error::corrupt(
+            file,
+            section(),
+            format!("declared size {raw_len} exceeds the limit"),
+        ));
     }
     let out = zstd::bulk::decompress(stored, raw_len as usize)
         .map_err(|e| Error::corrupt(file, section(), format!("zstd: {e}")))?;
     if out.len() as u64 != raw_len {
-        return Err(Error::corrupt(file, section(), format!("decoded {} bytes, expected {raw_len}", out.len())));
+        return Err(Error::corrupt(
+            file,
+            section(),
+            format!("decoded {} bytes, expected {raw_len}", out.len()),
+        ));
     }
     Ok(out)
 }
@@ -383,12 +437,30 @@ mod tests {
 
     #[test]
     fn header_round_trip() {
-        let h = Header { major: 1, minor: 0, flags: 3, quads: 10, terms: 5, sections: 2, file_len: 999, dir_checksum: 42 };
+        let h = Header {
+            major: 1,
+            minor: 0,
+            flags: 3,
+            quads: 10,
+            terms: 5,
+            sections: 2,
+            file_len: 999,
+            dir_checksum: 42,
+        };
         let b = h.to_bytes();
         assert_eq!(Header::parse(&b, "x").unwrap(), h);
         let mut bad = b;
         bad[20] ^= 1;
-        assert!(matches!(Header::parse(&bad, "x"), Err(Error::Corrupt { .. })));
-        assert!(matches!(Header::parse(b"RETE\x05aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "x"), Err(Error::NotRete { .. })));
+        assert!(matches!(
+            Header::parse(&bad, "x"),
+            Err(Error::Corrupt { .. })
+        ));
+        assert!(matches!(
+            Header::parse(
+                b"RETE\x05aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                "x"
+            ),
+            Err(Error::NotRete { .. })
+        ));
     }
 }

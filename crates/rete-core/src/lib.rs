@@ -45,7 +45,14 @@ pub enum Perm {
 
 impl Perm {
     /// All permutations, in section-index order.
-    pub const ALL: [Perm; 6] = [Perm::Spo, Perm::Sop, Perm::Pso, Perm::Pos, Perm::Osp, Perm::Ops];
+    pub const ALL: [Perm; 6] = [
+        Perm::Spo,
+        Perm::Sop,
+        Perm::Pso,
+        Perm::Pos,
+        Perm::Osp,
+        Perm::Ops,
+    ];
 
     /// Positions (0 = s, 1 = p, 2 = o) in key order.
     pub const fn order(self) -> [usize; 3] {
@@ -144,7 +151,12 @@ pub struct Pattern {
 impl Pattern {
     /// A pattern over any graph.
     pub fn new(s: Option<Id>, p: Option<Id>, o: Option<Id>) -> Self {
-        Self { s, p, o, g: GraphMatch::Any }
+        Self {
+            s,
+            p,
+            o,
+            g: GraphMatch::Any,
+        }
     }
 
     /// The same pattern restricted to `g`.

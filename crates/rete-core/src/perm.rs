@@ -66,7 +66,9 @@ impl PermIndex {
         let (mut offset, mut before, mut prev_a) = (0u64, 0u64, 0u64);
         for _ in 0..n {
             let mut first = [0; 4];
-            first[0] = prev_a.checked_add(c.get().ok_or_else(|| bad("truncated"))?).ok_or_else(|| bad("key overflow"))?;
+            first[0] = prev_a
+                .checked_add(c.get().ok_or_else(|| bad("truncated"))?)
+                .ok_or_else(|| bad("key overflow"))?;
             prev_a = first[0];
             for k in &mut first[1..] {
                 *k = c.get().ok_or_else(|| bad("truncated"))?;
@@ -75,7 +77,11 @@ impl PermIndex {
             let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
             let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
             let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
-            if count == 0 || count > u64::from(u32::MAX) || stored_len > u64::from(u32::MAX) || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX)) {
+            if count == 0
+                || count > u64::from(u32::MAX)
+                || stored_len > u64::from(u32::MAX)
+                || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+            {
                 return Err(bad("implausible block sizes"));
             }
             if let Some(p) = blocks.last() {
@@ -83,7 +89,15 @@ impl PermIndex {
                     return Err(bad("block keys out of order"));
                 }
             }
-            blocks.push(PermBlockMeta { first, count: count as u32, offset, stored_len: stored_len as u32, raw_len: raw_len as u32, checksum, before });
+            blocks.push(PermBlockMeta {
+                first,
+                count: count as u32,
+                offset,
+                stored_len: stored_len as u32,
+                raw_len: raw_len as u32,
+                checksum,
+                before,
+            });
             offset += stored_len;
             before += count;
         }
@@ -91,14 +105,21 @@ impl PermIndex {
             return Err(bad("trailing bytes"));
         }
         if offset != blocks_len {
-            return Err(bad(&format!("blocks span {offset} bytes, section has {blocks_len}")));
+            return Err(bad(&format!(
+                "blocks span {offset} bytes, section has {blocks_len}"
+            )));
         }
-        Ok(Self { blocks, total: before })
+        Ok(Self {
+            blocks,
+            total: before,
+        })
     }
 
     /// Index of the first block that may contain a key `>= key`.
     pub fn first_block_for(&self, key: &IdQuad) -> usize {
-        self.blocks.partition_point(|b| b.first <= *key).saturating_sub(1)
+        self.blocks
+            .partition_point(|b| b.first <= *key)
+            .saturating_sub(1)
     }
 
     /// One past the last block that may contain a key `<= key`.
@@ -107,36 +128,83 @@ impl PermIndex {
     }
 }
 
+/// Slots of the context table that predicts the first third-column value of a group.
+const CTX_SLOTS: usize = 64;
+
+/// Predictor shared by encoder and decoder. The first value of a new `(a, b)` group is predicted
+/// from the first value of the last group with the same `b` (same predicate in SPO, same subject
+/// in POS…): objects of one predicate live in one id region (persons, ages, names), so the
+/// residual is small; without a match, from the previous group's first value.
+struct Predictor {
+    slots: [(u64, u64); CTX_SLOTS],
+    last_group_c: u64,
+    last_run_b: u64,
+}
+
+impl Predictor {
+    fn new() -> Self {
+        Self {
+            slots: [(u64::MAX, 0); CTX_SLOTS],
+            last_group_c: 0,
+            last_run_b: 0,
+        }
+    }
+    fn predict_c(&self, b: u64) -> u64 {
+        let (k, v) = self.slots[(b % CTX_SLOTS as u64) as usize];
+        if k == b {
+            v
+        } else {
+            self.last_group_c
+        }
+    }
+    fn group(&mut self, b: u64, c: u64) {
+        self.slots[(b % CTX_SLOTS as u64) as usize] = (b, c);
+        self.last_group_c = c;
+    }
+}
+
+fn residual(v: u64, pred: u64) -> u64 {
+    varint::zigzag(v.wrapping_sub(pred) as i64)
+}
+
+fn apply(pred: u64, z: u64) -> u64 {
+    pred.wrapping_add(varint::unzigzag(z) as u64)
+}
+
 /// Encodes sorted quads (permutation order) into a block's raw bytes.
 ///
 /// Layout: `n`, then the byte lengths of the A, B and C streams, then the streams:
-/// A = runs of the first column (`delta, run length`), B = second column (zigzag delta from the
-/// previous quad at a new run, plain delta inside a run), C = third column (same rule per
-/// `(a, b)` group), G = runs of the graph column (`value, run length`).
+/// A = runs of the first column (`delta, run length`); B = second column: at a new run the
+/// zigzag residual from the previous run's first value, inside a run the plain delta;
+/// C = third column: at a new `(a, b)` group the zigzag residual from [`Predictor`], inside a
+/// group the plain delta; G = runs of the graph column (`value, run length`).
 pub fn encode_block(quads: &[IdQuad]) -> Vec<u8> {
     let (mut a_s, mut b_s, mut c_s, mut g_s) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut prev: Option<IdQuad> = None;
+    let mut pr = Predictor::new();
     let mut i = 0;
     while i < quads.len() {
         let a = quads[i][0];
         let run = quads[i..].iter().take_while(|q| q[0] == a).count();
         varint::put(&mut a_s, a - prev.map_or(0, |p| p[0]));
         varint::put(&mut a_s, run as u64);
-        for q in &quads[i..i + run] {
-            match prev {
-                Some(p) if p[0] == q[0] => {
+        for (k, q) in quads[i..i + run].iter().enumerate() {
+            let new_group = match prev {
+                Some(p) if k > 0 => {
                     varint::put(&mut b_s, q[1] - p[1]);
-                    if p[1] == q[1] {
-                        varint::put(&mut c_s, q[2] - p[2]);
-                    } else {
-                        varint::put(&mut c_s, varint::zigzag(q[2] as i64 - p[2] as i64));
-                    }
+                    p[1] != q[1]
                 }
                 _ => {
-                    let (pb, pc) = prev.map_or((0, 0), |p| (p[1], p[2]));
-                    varint::put(&mut b_s, varint::zigzag(q[1] as i64 - pb as i64));
-                    varint::put(&mut c_s, varint::zigzag(q[2] as i64 - pc as i64));
+                    varint::put(&mut b_s, residual(q[1], pr.last_run_b));
+                    pr.last_run_b = q[1];
+                    true
                 }
+            };
+            if new_group {
+                varint::put(&mut c_s, residual(q[2], pr.predict_c(q[1])));
+                pr.group(q[1], q[2]);
+            } else if let Some(p) = prev {
+                varint::put(&mut c_s, q[2] - p[2]);
             }
             prev = Some(*q);
         }
@@ -171,9 +239,12 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
     if n != u64::from(count) {
         return Err(bad("quad count differs from the directory"));
     }
-    let la = h.get().ok_or_else(|| bad("truncated"))? as usize;
-    let lb = h.get().ok_or_else(|| bad("truncated"))? as usize;
-    let lc = h.get().ok_or_else(|| bad("truncated"))? as usize;
+    let la =
+        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;
+    let lb =
+        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;
+    let lc =
+        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;
     let mut a_s = varint::Cursor::new(h.bytes(la).ok_or_else(|| bad("truncated"))?);
     let mut b_s = varint::Cursor::new(h.bytes(lb).ok_or_else(|| bad("truncated"))?);
     let mut c_s = varint::Cursor::new(h.bytes(lc).ok_or_else(|| bad("truncated"))?);
@@ -182,31 +253,40 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
     let n = n as usize;
     let mut out: Vec<IdQuad> = Vec::with_capacity(n);
     let mut prev: Option<IdQuad> = None;
+    let mut pr = Predictor::new();
     let add = |base: u64, d: u64| base.checked_add(d).ok_or_else(|| bad("value overflow"));
-    let addz = |base: u64, z: u64| {
-        let v = base as i64 as i128 + i128::from(varint::unzigzag(z));
-        u64::try_from(v).map_err(|_| bad("value out of range"))
-    };
     while out.len() < n {
-        let a = add(prev.map_or(0, |p| p[0]), a_s.get().ok_or_else(|| bad("truncated"))?)?;
-        let run = a_s.get().ok_or_else(|| bad("truncated"))? as usize;
+        let a = add(
+            prev.map_or(0, |p| p[0]),
+            a_s.get().ok_or_else(|| bad("truncated"))?,
+        )?;
+        let run = usize::try_from(a_s.get().ok_or_else(|| bad("truncated"))?)
+            .map_err(|_| bad("bad run length"))?;
         if run == 0 || run > n - out.len() {
             return Err(bad("bad run length"));
         }
-        for _ in 0..run {
+        for k in 0..run {
             let db = b_s.get().ok_or_else(|| bad("truncated"))?;
             let dc = c_s.get().ok_or_else(|| bad("truncated"))?;
-            let q = match prev {
-                Some(p) if p[0] == a => {
+            let (b, new_group) = match prev {
+                Some(p) if k > 0 => {
                     let b = add(p[1], db)?;
-                    let c = if b == p[1] { add(p[2], dc)? } else { addz(p[2], dc)? };
-                    [a, b, c, 0]
+                    (b, b != p[1])
                 }
                 _ => {
-                    let (pb, pc) = prev.map_or((0, 0), |p| (p[1], p[2]));
-                    [a, addz(pb, db)?, addz(pc, dc)?, 0]
+                    let b = apply(pr.last_run_b, db);
+                    pr.last_run_b = b;
+                    (b, true)
                 }
             };
+            let c = if new_group {
+                let c = apply(pr.predict_c(b), dc);
+                pr.group(b, c);
+                c
+            } else {
+                add(prev.map_or(0, |p| p[2]), dc)?
+            };
+            let q = [a, b, c, 0];
             out.push(q);
             prev = Some(q);
         }
@@ -214,7 +294,8 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
     let mut j = 0;
     while j < n {
         let g = g_s.get().ok_or_else(|| bad("truncated"))?;
-        let run = g_s.get().ok_or_else(|| bad("truncated"))? as usize;
+        let run = usize::try_from(g_s.get().ok_or_else(|| bad("truncated"))?)
+            .map_err(|_| bad("bad graph run"))?;
         if run == 0 || run > n - j {
             return Err(bad("bad graph run"));
         }
@@ -233,14 +314,29 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
 }
 
 /// Decompresses, verifies and decodes one stored block.
-pub fn read_block(stored: &[u8], meta: &PermBlockMeta, section: &str, file: &str) -> Result<Vec<IdQuad>> {
+pub fn read_block(
+    stored: &[u8],
+    meta: &PermBlockMeta,
+    section: &str,
+    file: &str,
+) -> Result<Vec<IdQuad>> {
     if block_checksum(stored) != meta.checksum {
-        return Err(Error::corrupt(file, section, format!("checksum mismatch in the block at offset {}", meta.offset)));
+        return Err(Error::corrupt(
+            file,
+            section,
+            format!("checksum mismatch in the block at offset {}", meta.offset),
+        ));
     }
-    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| section.to_owned())?;
+    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| {
+        section.to_owned()
+    })?;
     let quads = decode_block(&raw, meta.count, section, file)?;
     if quads.first() != Some(&meta.first) {
-        return Err(Error::corrupt(file, section, "block's first key differs from the directory"));
+        return Err(Error::corrupt(
+            file,
+            section,
+            "block's first key differs from the directory",
+        ));
     }
     Ok(quads)
 }
@@ -260,13 +356,23 @@ pub struct PermWriter<W: Write> {
 impl<W: Write> PermWriter<W> {
     /// A writer cutting blocks of `block_quads` quads, compressed at zstd `level`.
     pub fn new(out: W, block_quads: usize, level: i32) -> Self {
-        Self { out, level, block_quads: block_quads.max(16), buf: Vec::new(), last: None, offset: 0, index: PermIndex::default() }
+        Self {
+            out,
+            level,
+            block_quads: block_quads.max(16),
+            buf: Vec::new(),
+            last: None,
+            offset: 0,
+            index: PermIndex::default(),
+        }
     }
 
     /// Appends the next quad; quads must be strictly increasing.
     pub fn push(&mut self, q: IdQuad) -> Result<()> {
         if self.last.is_some_and(|l| l >= q) {
-            return Err(Error::Invalid("permutation quads must be pushed sorted and distinct".into()));
+            return Err(Error::Invalid(
+                "permutation quads must be pushed sorted and distinct".into(),
+            ));
         }
         self.last = Some(q);
         self.buf.push(q);
@@ -281,8 +387,11 @@ impl<W: Write> PermWriter<W> {
             return Ok(());
         }
         let raw = encode_block(&self.buf);
-        let stored = zstd::bulk::compress(&raw, self.level).map_err(|e| Error::io("permutation", e))?;
-        self.out.write_all(&stored).map_err(|e| Error::io("permutation", e))?;
+        let stored =
+            zstd::bulk::compress(&raw, self.level).map_err(|e| Error::io("permutation", e))?;
+        self.out
+            .write_all(&stored)
+            .map_err(|e| Error::io("permutation", e))?;
         self.index.blocks.push(PermBlockMeta {
             first: self.buf[0],
             count: self.buf.len() as u32,

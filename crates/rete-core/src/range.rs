@@ -269,6 +269,12 @@ mod tests {
         assert!(r.read_at(7, 5).is_err());
         let c = CountingReader::new(r);
         c.read_at(0, 5).unwrap();
-        assert_eq!(c.stats(), ReadStats { requests: 1, bytes: 5 });
+        assert_eq!(
+            c.stats(),
+            ReadStats {
+                requests: 1,
+                bytes: 5
+            }
+        );
     }
 }

@@ -31,7 +31,11 @@ pub struct ReteOptions {
 
 impl Default for ReteOptions {
     fn default() -> Self {
-        Self { cache_bytes: 256 << 20, prefetch: 8 << 10, readahead: 1 << 20 }
+        Self {
+            cache_bytes: 256 << 20,
+            prefetch: 8 << 10,
+            readahead: 1 << 20,
+        }
     }
 }
 
@@ -119,16 +123,29 @@ impl Rete {
         let name = reader.name().to_owned();
         let len = reader.len();
         if len < HEADER_LEN as u64 {
-            return Err(Error::corrupt(&name, "header", format!("file is only {len} bytes; a .rete header is {HEADER_LEN}")));
+            return Err(Error::corrupt(
+                &name,
+                "header",
+                format!("file is only {len} bytes; a .rete header is {HEADER_LEN}"),
+            ));
         }
         let first = (opts.prefetch.max(HEADER_LEN) as u64).min(len) as usize;
         let mut head = reader.read_at(0, first)?;
         let header = Header::parse(&head, &name)?;
         if header.file_len != len {
-            return Err(Error::corrupt(&name, "header", format!(
-                "the header says the file has {} bytes but it has {len}: {}",
-                header.file_len,
-                if len < header.file_len { "the file is truncated" } else { "the file has trailing bytes" })));
+            return Err(Error::corrupt(
+                &name,
+                "header",
+                format!(
+                    "the header says the file has {} bytes but it has {len}: {}",
+                    header.file_len,
+                    if len < header.file_len {
+                        "the file is truncated"
+                    } else {
+                        "the file has trailing bytes"
+                    }
+                ),
+            ));
         }
         let dir_end = HEADER_LEN + header.dir_len();
         if head.len() < dir_end {
@@ -140,7 +157,11 @@ impl Rete {
             if sections.iter().any(|e| e.kind == k && e.index == i) {
                 Ok(())
             } else {
-                Err(Error::corrupt(&name, section_name(k, i), "required section is missing"))
+                Err(Error::corrupt(
+                    &name,
+                    section_name(k, i),
+                    "required section is missing",
+                ))
             }
         };
         need(kind::DICT_INDEX, 0)?;
@@ -150,7 +171,11 @@ impl Rete {
             need(kind::PERM_INDEX, i)?;
             need(kind::PERM_BLOCKS, i)?;
         }
-        let cache = Cache { lru: LruCache::unbounded(), weight: 0, cap: opts.cache_bytes };
+        let cache = Cache {
+            lru: LruCache::unbounded(),
+            weight: 0,
+            cap: opts.cache_bytes,
+        };
         Ok(Self {
             inner: Arc::new(Inner {
                 reader,
@@ -184,7 +209,10 @@ impl Rete {
 
     /// The directory entry of a section.
     pub fn section(&self, kind: u16, index: u16) -> Option<&SectionEntry> {
-        self.inner.sections.iter().find(|e| e.kind == kind && e.index == index)
+        self.inner
+            .sections
+            .iter()
+            .find(|e| e.kind == kind && e.index == index)
     }
 
     /// The byte source.
@@ -214,12 +242,22 @@ impl Rete {
     }
 
     fn usize_len(&self, e: &SectionEntry) -> Result<usize> {
-        usize::try_from(e.len).map_err(|_| Error::corrupt(&self.inner.name, e.name(), "section too large for this platform"))
+        usize::try_from(e.len).map_err(|_| {
+            Error::corrupt(
+                &self.inner.name,
+                e.name(),
+                "section too large for this platform",
+            )
+        })
     }
 
     fn decode_section(&self, e: &SectionEntry, stored: &[u8]) -> Result<Vec<u8>> {
         if xxh3_64(stored) != e.checksum {
-            return Err(Error::corrupt(&self.inner.name, e.name(), "checksum mismatch"));
+            return Err(Error::corrupt(
+                &self.inner.name,
+                e.name(),
+                "checksum mismatch",
+            ));
         }
         match e.codec {
             Codec::Raw | Codec::Blocks => Ok(stored.to_vec()),
@@ -230,7 +268,9 @@ impl Rete {
     /// The decoded payload of a whole section (checksum verified), or `None` if the file has no
     /// such section. Meant for small sections (card, schema, pyramid directories).
     pub fn section_payload(&self, kind: u16, index: u16) -> Result<Option<Vec<u8>>> {
-        let Some(e) = self.section(kind, index).copied() else { return Ok(None) };
+        let Some(e) = self.section(kind, index).copied() else {
+            return Ok(None);
+        };
         let stored = self.read_bytes(e.offset, self.usize_len(&e)?)?;
         self.decode_section(&e, &stored).map(Some)
     }
@@ -238,10 +278,23 @@ impl Rete {
     /// Stored bytes `[offset, offset + len)` of a section, for sections that carry their own block
     /// directory (the caller checks its own block checksums).
     pub fn section_range(&self, kind: u16, index: u16, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let e = self.section(kind, index).copied().ok_or_else(|| Error::corrupt(&self.inner.name, section_name(kind, index), "section is missing"))?;
+        let e = self.section(kind, index).copied().ok_or_else(|| {
+            Error::corrupt(
+                &self.inner.name,
+                section_name(kind, index),
+                "section is missing",
+            )
+        })?;
         match offset.checked_add(len as u64) {
             Some(end) if end <= e.len => self.read_bytes(e.offset + offset, len),
-            _ => Err(Error::corrupt(&self.inner.name, e.name(), format!("range {offset}+{len} lies outside the section ({} bytes)", e.len))),
+            _ => Err(Error::corrupt(
+                &self.inner.name,
+                e.name(),
+                format!(
+                    "range {offset}+{len} lies outside the section ({} bytes)",
+                    e.len
+                ),
+            )),
         }
     }
 
@@ -251,9 +304,13 @@ impl Rete {
             return Ok(c);
         }
         let bytes = self.section_payload(kind::CARD, 0)?.unwrap_or_default();
-        let card: Card = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&self.inner.name, "card", format!("invalid JSON: {e}")))?;
+        let card: Card = serde_json::from_slice(&bytes)
+            .map_err(|e| Error::corrupt(&self.inner.name, "card", format!("invalid JSON: {e}")))?;
         let _ = self.inner.card.set(card);
-        self.inner.card.get().ok_or_else(|| Error::corrupt(&self.inner.name, "card", "unavailable"))
+        self.inner
+            .card
+            .get()
+            .ok_or_else(|| Error::corrupt(&self.inner.name, "card", "unavailable"))
     }
 
     fn indexes(&self) -> Result<&Indexes> {
@@ -266,31 +323,58 @@ impl Rete {
         }
         let idx = self.load_indexes()?;
         let _ = self.inner.indexes.set(idx);
-        self.inner.indexes.get().ok_or_else(|| Error::corrupt(&self.inner.name, "index", "unavailable"))
+        self.inner
+            .indexes
+            .get()
+            .ok_or_else(|| Error::corrupt(&self.inner.name, "index", "unavailable"))
     }
 
     /// Fetches every block directory in one read (the writer lays them out contiguously).
     fn load_indexes(&self) -> Result<Indexes> {
         let name = &self.inner.name;
-        let wanted: Vec<SectionEntry> = self.inner.sections.iter().filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX).copied().collect();
+        let wanted: Vec<SectionEntry> = self
+            .inner
+            .sections
+            .iter()
+            .filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX)
+            .copied()
+            .collect();
         let start = wanted.iter().map(|e| e.offset).min().unwrap_or(0);
         let end = wanted.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
         let total: u64 = wanted.iter().map(|e| e.len).sum();
         let span = if end - start <= total.saturating_mul(2) + 4096 {
-            Some((start, self.read_bytes(start, usize::try_from(end - start).map_err(|_| Error::corrupt(name, "index", "too large"))?)?))
+            Some((
+                start,
+                self.read_bytes(
+                    start,
+                    usize::try_from(end - start)
+                        .map_err(|_| Error::corrupt(name, "index", "too large"))?,
+                )?,
+            ))
         } else {
             None
         };
         let payload = |e: &SectionEntry| -> Result<Vec<u8>> {
             let stored = match &span {
-                Some((s, bytes)) => bytes[(e.offset - s) as usize..(e.offset - s + e.len) as usize].to_vec(),
+                Some((s, bytes)) => {
+                    bytes[(e.offset - s) as usize..(e.offset - s + e.len) as usize].to_vec()
+                }
                 None => self.read_bytes(e.offset, self.usize_len(e)?)?,
             };
             self.decode_section(e, &stored)
         };
-        let find = |k: u16, i: u16| self.section(k, i).copied().ok_or_else(|| Error::corrupt(name, section_name(k, i), "required section is missing"));
+        let find = |k: u16, i: u16| {
+            self.section(k, i).copied().ok_or_else(|| {
+                Error::corrupt(name, section_name(k, i), "required section is missing")
+            })
+        };
         let dict_blocks = find(kind::DICT_BLOCKS, 0)?;
-        let dict = DictIndex::decode(&payload(&find(kind::DICT_INDEX, 0)?)?, self.inner.header.terms, dict_blocks.len, name)?;
+        let dict = DictIndex::decode(
+            &payload(&find(kind::DICT_INDEX, 0)?)?,
+            self.inner.header.terms,
+            dict_blocks.len,
+            name,
+        )?;
         let mut perms = Vec::with_capacity(6);
         for p in Perm::ALL {
             let i = p as u16;
@@ -298,11 +382,22 @@ impl Rete {
             let idx = find(kind::PERM_INDEX, i)?;
             let pi = PermIndex::decode(&payload(&idx)?, blocks.len, &idx.name(), name)?;
             if pi.total != self.inner.header.quads {
-                return Err(Error::corrupt(name, idx.name(), format!("holds {} quads, header says {}", pi.total, self.inner.header.quads)));
+                return Err(Error::corrupt(
+                    name,
+                    idx.name(),
+                    format!(
+                        "holds {} quads, header says {}",
+                        pi.total, self.inner.header.quads
+                    ),
+                ));
             }
             perms.push((pi, blocks));
         }
-        Ok(Indexes { dict, dict_blocks, perms })
+        Ok(Indexes {
+            dict,
+            dict_blocks,
+            perms,
+        })
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
@@ -318,7 +413,8 @@ impl Rete {
         let m = &idx.dict.blocks[i];
         let stored = self.read_bytes(idx.dict_blocks.offset + m.offset, m.stored_len as usize)?;
         let block = Arc::new(dict::read_block(&stored, m, &self.inner.name)?);
-        self.cache().put(key, CacheVal::Dict(block.clone()), block.weight());
+        self.cache()
+            .put(key, CacheVal::Dict(block.clone()), block.weight());
         Ok(block)
     }
 
@@ -335,7 +431,10 @@ impl Rete {
         let mut bytes = u64::from(pi.blocks[i].stored_len);
         {
             let cache = self.cache();
-            while j < end.min(pi.blocks.len()) && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64 && !cache.contains(&CacheKey::Perm(p as u8, j as u32)) {
+            while j < end.min(pi.blocks.len())
+                && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64
+                && !cache.contains(&CacheKey::Perm(p as u8, j as u32))
+            {
                 bytes += u64::from(pi.blocks[j].stored_len);
                 j += 1;
             }
@@ -346,9 +445,18 @@ impl Rete {
         let mut first = None;
         for (k, m) in pi.blocks[i..j].iter().enumerate() {
             let rel = (m.offset - start) as usize;
-            let quads = Arc::new(perm::read_block(&span[rel..rel + m.stored_len as usize], m, &section, &self.inner.name)?);
+            let quads = Arc::new(perm::read_block(
+                &span[rel..rel + m.stored_len as usize],
+                m,
+                &section,
+                &self.inner.name,
+            )?);
             let w = quads.len() * 32 + 64;
-            self.cache().put(CacheKey::Perm(p as u8, (i + k) as u32), CacheVal::Perm(quads.clone()), w);
+            self.cache().put(
+                CacheKey::Perm(p as u8, (i + k) as u32),
+                CacheVal::Perm(quads.clone()),
+                w,
+            );
             if k == 0 {
                 first = Some(quads);
             }
@@ -358,7 +466,10 @@ impl Rete {
 
     fn check_id(&self, id: Id) -> Result<()> {
         if id == 0 || id > self.inner.header.terms {
-            return Err(Error::Invalid(format!("term id {id} is out of range (1..={})", self.inner.header.terms)));
+            return Err(Error::Invalid(format!(
+                "term id {id} is out of range (1..={})",
+                self.inner.header.terms
+            )));
         }
         Ok(())
     }
@@ -367,15 +478,36 @@ impl Rete {
     pub fn term_bytes(&self, id: Id) -> Result<Vec<u8>> {
         self.check_id(id)?;
         let idx = self.indexes()?;
-        let b = idx.dict.block_of_id(id).ok_or_else(|| Error::corrupt(&self.inner.name, "dictionary index", format!("no block holds id {id}")))?;
+        let b = idx.dict.block_of_id(id).ok_or_else(|| {
+            Error::corrupt(
+                &self.inner.name,
+                "dictionary index",
+                format!("no block holds id {id}"),
+            )
+        })?;
         let first = idx.dict.blocks[b].first_id;
         let block = self.dict_block(b)?;
-        block.get((id - first) as usize).map(<[u8]>::to_vec).ok_or_else(|| Error::corrupt(&self.inner.name, "dictionary blocks", format!("block lacks id {id}")))
+        block
+            .get((id - first) as usize)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| {
+                Error::corrupt(
+                    &self.inner.name,
+                    "dictionary blocks",
+                    format!("block lacks id {id}"),
+                )
+            })
     }
 
     /// The term with id `id`.
     pub fn term(&self, id: Id) -> Result<Term> {
-        term::decode(&self.term_bytes(id)?).map_err(|e| Error::corrupt(&self.inner.name, "dictionary blocks", format!("term {id}: {e}")))
+        term::decode(&self.term_bytes(id)?).map_err(|e| {
+            Error::corrupt(
+                &self.inner.name,
+                "dictionary blocks",
+                format!("term {id}: {e}"),
+            )
+        })
     }
 
     /// The graph name with id `id` (`0` is the default graph).
@@ -383,13 +515,21 @@ impl Rete {
         if id == DEFAULT_GRAPH {
             return Ok(GraphName::DefaultGraph);
         }
-        term::decode_graph(&self.term_bytes(id)?).map_err(|e| Error::corrupt(&self.inner.name, "dictionary blocks", format!("graph {id}: {e}")))
+        term::decode_graph(&self.term_bytes(id)?).map_err(|e| {
+            Error::corrupt(
+                &self.inner.name,
+                "dictionary blocks",
+                format!("graph {id}: {e}"),
+            )
+        })
     }
 
     /// The id of an encoded term, if it is in the dictionary.
     pub fn id_of_encoded(&self, enc: &[u8]) -> Result<Option<Id>> {
         let idx = self.indexes()?;
-        let Some(b) = idx.dict.block_for_term(enc) else { return Ok(None) };
+        let Some(b) = idx.dict.block_for_term(enc) else {
+            return Ok(None);
+        };
         let first = idx.dict.blocks[b].first_id;
         Ok(self.dict_block(b)?.find(enc).map(|i| first + i as u64))
     }
@@ -428,7 +568,11 @@ impl Rete {
 
     /// All quads matching `pattern`, in the order of the permutation that makes it one range.
     pub fn quads(&self, pattern: &Pattern) -> Result<QuadIter> {
-        let perm = Perm::for_bound(pattern.s.is_some(), pattern.p.is_some(), pattern.o.is_some());
+        let perm = Perm::for_bound(
+            pattern.s.is_some(),
+            pattern.p.is_some(),
+            pattern.o.is_some(),
+        );
         self.scan(perm, pattern)
     }
 
@@ -438,17 +582,44 @@ impl Rete {
         let (lo, hi) = Self::bounds(perm, pattern);
         let idx = self.indexes()?;
         let pi = &idx.perms[perm as usize].0;
-        let (first, end) = if pi.blocks.is_empty() { (0, 0) } else { (pi.first_block_for(&lo), pi.end_block_for(&hi)) };
-        Ok(QuadIter { rete: self.clone(), perm, lo, hi, filter: *pattern, block: first, end, cur: None, pos: 0, done: false })
+        let (first, end) = if pi.blocks.is_empty() {
+            (0, 0)
+        } else {
+            (pi.first_block_for(&lo), pi.end_block_for(&hi))
+        };
+        Ok(QuadIter {
+            rete: self.clone(),
+            perm,
+            lo,
+            hi,
+            filter: *pattern,
+            block: first,
+            end,
+            cur: None,
+            pos: 0,
+            done: false,
+        })
     }
 
     /// Number of quads matching `pattern`. With any graph, only the first and last blocks of the
     /// range are decoded; the rest come from the directory's counts.
     pub fn count(&self, pattern: &Pattern) -> Result<u64> {
-        let perm = Perm::for_bound(pattern.s.is_some(), pattern.p.is_some(), pattern.o.is_some());
+        let perm = Perm::for_bound(
+            pattern.s.is_some(),
+            pattern.p.is_some(),
+            pattern.o.is_some(),
+        );
         let exact = matches!(pattern.g, GraphMatch::Any) && {
-            let bound = [pattern.s, pattern.p, pattern.o].iter().filter(|x| x.is_some()).count();
-            let leading = Self::bounds(perm, pattern).0.iter().take(3).filter(|&&v| v != 0).count();
+            let bound = [pattern.s, pattern.p, pattern.o]
+                .iter()
+                .filter(|x| x.is_some())
+                .count();
+            let leading = Self::bounds(perm, pattern)
+                .0
+                .iter()
+                .take(3)
+                .filter(|&&v| v != 0)
+                .count();
             bound == leading
         };
         if !exact {
@@ -504,10 +675,23 @@ impl Rete {
             let block = self.dict_block(b)?;
             for i in 0..block.len() {
                 let t = block.get(i).unwrap_or_default();
-                term::decode(t).map_err(|err| Error::corrupt(name, "dictionary blocks", format!("term {}: {err}", idx.dict.blocks[b].first_id + i as u64)))?;
+                term::decode(t).map_err(|err| {
+                    Error::corrupt(
+                        name,
+                        "dictionary blocks",
+                        format!("term {}: {err}", idx.dict.blocks[b].first_id + i as u64),
+                    )
+                })?;
                 if let Some(p) = &prev {
                     if term::compare(p, t) != std::cmp::Ordering::Less {
-                        return Err(Error::corrupt(name, "dictionary blocks", format!("terms out of order at id {}", idx.dict.blocks[b].first_id + i as u64)));
+                        return Err(Error::corrupt(
+                            name,
+                            "dictionary blocks",
+                            format!(
+                                "terms out of order at id {}",
+                                idx.dict.blocks[b].first_id + i as u64
+                            ),
+                        ));
                     }
                 }
                 prev = Some(t.to_vec());
@@ -523,12 +707,20 @@ impl Rete {
                 let block = self.perm_block(p, b, pi.blocks.len())?;
                 if let (Some(last), Some(next)) = (block.last(), pi.blocks.get(b + 1)) {
                     if *last >= next.first {
-                        return Err(Error::corrupt(name, sec.name(), format!("block {b} overlaps the next one")));
+                        return Err(Error::corrupt(
+                            name,
+                            sec.name(),
+                            format!("block {b} overlaps the next one"),
+                        ));
                     }
                 }
                 for k in block.iter() {
                     if k[..3].iter().any(|&v| v == 0 || v > terms) || k[3] > terms {
-                        return Err(Error::corrupt(name, sec.name(), format!("id out of range in block {b}")));
+                        return Err(Error::corrupt(
+                            name,
+                            sec.name(),
+                            format!("id out of range in block {b}"),
+                        ));
                     }
                     let q = p.from_key(k);
                     let h = xxh3_64(&q.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>());
@@ -540,7 +732,11 @@ impl Rete {
             fingerprints.push(fp);
         }
         if fingerprints.windows(2).any(|w| w[0] != w[1]) {
-            return Err(Error::corrupt(name, "permutations", "the six permutations do not hold the same quads"));
+            return Err(Error::corrupt(
+                name,
+                "permutations",
+                "the six permutations do not hold the same quads",
+            ));
         }
         report.quads = self.inner.header.quads;
         report.terms = terms;
@@ -629,7 +825,10 @@ impl Iterator for QuadIter {
                 }
                 let q = self.perm.from_key(&k);
                 let f = &self.filter;
-                if f.s.is_some_and(|v| v != q[0]) || f.p.is_some_and(|v| v != q[1]) || f.o.is_some_and(|v| v != q[2]) {
+                if f.s.is_some_and(|v| v != q[0])
+                    || f.p.is_some_and(|v| v != q[1])
+                    || f.o.is_some_and(|v| v != q[2])
+                {
                     continue;
                 }
                 return Some(Ok(q));

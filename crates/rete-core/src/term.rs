@@ -142,9 +142,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
             j += 1;
         }
     }
-    (a.len() - i)
-        .cmp(&(b.len() - j))
-        .then_with(|| a.cmp(b))
+    (a.len() - i).cmp(&(b.len() - j)).then_with(|| a.cmp(b))
 }
 
 fn strip_zeros(digits: &[u8]) -> &[u8] {
@@ -171,7 +169,11 @@ mod tests {
             BlankNode::new_unchecked("b0").into(),
             Literal::new_simple_literal("x\u{0}y").into(),
             Literal::new_language_tagged_literal_unchecked("chat", "fr").into(),
-            Literal::new_typed_literal("1", NamedNode::new_unchecked("http://www.w3.org/2001/XMLSchema#integer")).into(),
+            Literal::new_typed_literal(
+                "1",
+                NamedNode::new_unchecked("http://www.w3.org/2001/XMLSchema#integer"),
+            )
+            .into(),
         ];
         for t in terms {
             assert_eq!(decode(&encode(t.as_ref()).unwrap()).unwrap(), t);

@@ -3,7 +3,9 @@
 //! over the destination only when complete, so a failed build never leaves a partial file.
 
 use crate::error::{Error, Result};
-use crate::format::{Codec, Header, SectionEntry, ENTRY_LEN, HEADER_LEN, VERSION_MAJOR, VERSION_MINOR};
+use crate::format::{
+    Codec, Header, SectionEntry, ENTRY_LEN, HEADER_LEN, VERSION_MAJOR, VERSION_MINOR,
+};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -45,18 +47,36 @@ pub struct SectionSpec {
 impl SectionSpec {
     /// A section stored as is.
     pub fn raw(kind: u16, index: u16, bytes: Vec<u8>) -> Self {
-        Self { kind, index, codec: Codec::Raw, raw_len: bytes.len() as u64, payload: Payload::Bytes(bytes) }
+        Self {
+            kind,
+            index,
+            codec: Codec::Raw,
+            raw_len: bytes.len() as u64,
+            payload: Payload::Bytes(bytes),
+        }
     }
 
     /// A section compressed as one zstd frame.
     pub fn zstd(kind: u16, index: u16, bytes: &[u8], level: i32) -> Result<Self> {
         let stored = zstd::bulk::compress(bytes, level).map_err(|e| Error::io("zstd", e))?;
-        Ok(Self { kind, index, codec: Codec::Zstd, raw_len: bytes.len() as u64, payload: Payload::Bytes(stored) })
+        Ok(Self {
+            kind,
+            index,
+            codec: Codec::Zstd,
+            raw_len: bytes.len() as u64,
+            payload: Payload::Bytes(stored),
+        })
     }
 
     /// A section of independently compressed blocks held in a file.
     pub fn blocks_file(kind: u16, index: u16, path: PathBuf, len: u64) -> Self {
-        Self { kind, index, codec: Codec::Blocks, raw_len: len, payload: Payload::File(path) }
+        Self {
+            kind,
+            index,
+            codec: Codec::Blocks,
+            raw_len: len,
+            payload: Payload::File(path),
+        }
     }
 
     /// A copy of `entry` as stored in the `.rete` at `path`.
@@ -66,7 +86,11 @@ impl SectionSpec {
             index: entry.index,
             codec: entry.codec,
             raw_len: entry.raw_len,
-            payload: Payload::Copy { path: path.to_path_buf(), offset: entry.offset, len: entry.len },
+            payload: Payload::Copy {
+                path: path.to_path_buf(),
+                offset: entry.offset,
+                len: entry.len,
+            },
         }
     }
 }
@@ -98,12 +122,21 @@ pub fn write_file(out: &Path, spec: FileSpec) -> Result<()> {
     let name = out.display().to_string();
     let dir_len = spec.sections.len() * ENTRY_LEN;
     let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-    w.write_all(&vec![0u8; HEADER_LEN + dir_len]).map_err(|e| Error::io(&name, e))?;
+    w.write_all(&vec![0u8; HEADER_LEN + dir_len])
+        .map_err(|e| Error::io(&name, e))?;
     let mut offset = (HEADER_LEN + dir_len) as u64;
     let mut entries = Vec::with_capacity(spec.sections.len());
     for s in &spec.sections {
         let (len, checksum) = copy_payload(&s.payload, &mut w, &name)?;
-        entries.push(SectionEntry { kind: s.kind, index: s.index, codec: s.codec, offset, len, raw_len: s.raw_len, checksum });
+        entries.push(SectionEntry {
+            kind: s.kind,
+            index: s.index,
+            codec: s.codec,
+            offset,
+            len,
+            raw_len: s.raw_len,
+            checksum,
+        });
         offset += len;
     }
     let mut dir_bytes = Vec::with_capacity(dir_len);
@@ -120,8 +153,10 @@ pub fn write_file(out: &Path, spec: FileSpec) -> Result<()> {
         file_len: offset,
         dir_checksum: xxh3_64(&dir_bytes),
     };
-    w.seek(SeekFrom::Start(0)).map_err(|e| Error::io(&name, e))?;
-    w.write_all(&header.to_bytes()).map_err(|e| Error::io(&name, e))?;
+    w.seek(SeekFrom::Start(0))
+        .map_err(|e| Error::io(&name, e))?;
+    w.write_all(&header.to_bytes())
+        .map_err(|e| Error::io(&name, e))?;
     w.write_all(&dir_bytes).map_err(|e| Error::io(&name, e))?;
     w.flush().map_err(|e| Error::io(&name, e))?;
     drop(w);
@@ -153,10 +188,14 @@ fn copy_payload(p: &Payload, w: &mut impl Write, name: &str) -> Result<(u64, u64
         }
         Payload::Copy { path, offset, len } => {
             let mut f = File::open(path).map_err(|e| Error::io(path.display(), e))?;
-            f.seek(SeekFrom::Start(*offset)).map_err(|e| Error::io(path.display(), e))?;
+            f.seek(SeekFrom::Start(*offset))
+                .map_err(|e| Error::io(path.display(), e))?;
             pump(&mut f.take(*len), &path.display().to_string())?;
             if n != *len {
-                return Err(Error::io(path.display(), std::io::ErrorKind::UnexpectedEof.into()));
+                return Err(Error::io(
+                    path.display(),
+                    std::io::ErrorKind::UnexpectedEof.into(),
+                ));
             }
         }
     }

@@ -1,0 +1,766 @@
+#![doc = include_str!("../README.md")]
+
+mod input;
+mod sort;
+
+pub use input::{Compression, Input, ParseSummary, Source, Syntax};
+
+use oxrdf::Quad;
+use rete_core::card::{BuildInfo, Card, InputInfo, NamedCount};
+use rete_core::dict::DictWriter;
+use rete_core::format::{kind, FLAG_MATERIALIZED, FLAG_NAMED_GRAPHS};
+use rete_core::perm::PermWriter;
+use rete_core::writer::{write_file, FileSpec, SectionSpec};
+use rete_core::{term, IdQuad, Perm, Rete};
+use sort::{ProvQuads, SortedKeys};
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use xxhash_rust::xxh3::Xxh3;
+
+/// A boxed error from an extension.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Errors of a build. Nothing is written at the destination when one occurs.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A syntax error in an input.
+    #[error("{input}:{line}:{column}: {message}")]
+    Syntax {
+        /// Input name.
+        input: String,
+        /// 1-based line (0 if unknown).
+        line: u64,
+        /// 1-based column in characters (0 if unknown).
+        column: u64,
+        /// What was wrong.
+        message: String,
+    },
+    /// The syntax of an input could not be told from its name.
+    #[error("{input}: cannot tell the RDF syntax from the file name; use --format (nt, nq, ttl, trig, rdf)")]
+    UnknownFormat {
+        /// Input name.
+        input: String,
+    },
+    /// Reading an input or writing the output failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// Path involved.
+        path: String,
+        /// Underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Bad options or unsupported data.
+    #[error("{0}")]
+    Invalid(String),
+    /// The format layer failed.
+    #[error(transparent)]
+    Format(#[from] rete_core::Error),
+    /// An extension (pyramid, schema, inference) failed.
+    #[error("{name}: {source}")]
+    Extension {
+        /// Extension name.
+        name: String,
+        /// Its error.
+        #[source]
+        source: BoxError,
+    },
+}
+
+/// Adds sections computed from the finished base dataset (community pyramid, schema block…).
+pub trait Extension: Send + Sync {
+    /// Name for messages and the card.
+    fn name(&self) -> &str;
+    /// Header flag bits this extension sets.
+    fn flags(&self) -> u32;
+    /// The sections to add. `base` is the dataset as it will be stored.
+    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError>;
+}
+
+/// Derives quads from a base dataset (RDFS/OWL-RL materialization).
+pub trait Inference: Send + Sync {
+    /// Name for messages.
+    fn name(&self) -> &str;
+    /// Quads entailed by `base` (may include quads already present; duplicates are dropped).
+    fn infer(&self, base: &Rete) -> Result<Vec<Quad>, BoxError>;
+}
+
+/// Progress reporting; the CLI draws bars with it, libraries stay silent.
+pub trait Progress: Send + Sync {
+    /// A phase begins, with its amount of work if known.
+    fn start(&self, phase: &str, total: Option<u64>);
+    /// Work was done in the current phase.
+    fn inc(&self, n: u64);
+    /// The phase ended.
+    fn finish(&self);
+}
+
+/// A [`Progress`] that reports nothing.
+#[derive(Debug, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: &str, _: Option<u64>) {}
+    fn inc(&self, _: u64) {}
+    fn finish(&self) {}
+}
+
+/// What to build and how.
+#[derive(Clone)]
+pub struct BuildOptions {
+    /// Inputs, merged into one dataset.
+    pub inputs: Vec<Input>,
+    /// Base IRI for relative IRIs (Turtle, TriG, RDF/XML).
+    pub base_iri: Option<String>,
+    /// Memory for buffered quads and sort runs; above it they spill to `temp_dir`.
+    pub memory_budget: usize,
+    /// Where temporary files go (default: next to the output).
+    pub temp_dir: Option<PathBuf>,
+    /// zstd level of blocks.
+    pub zstd_level: i32,
+    /// Target raw size of a dictionary block.
+    pub dict_block_bytes: usize,
+    /// Quads per permutation block.
+    pub perm_block_quads: usize,
+    /// Sections added after the base dataset is built.
+    pub extensions: Vec<Arc<dyn Extension>>,
+    /// Materialization applied before the final build.
+    pub inference: Option<Arc<dyn Inference>>,
+    /// Progress sink.
+    pub progress: Arc<dyn Progress>,
+    /// Extra options recorded in the card (e.g. what the CLI was asked).
+    pub recorded_options: BTreeMap<String, serde_json::Value>,
+}
+
+impl std::fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("inputs", &self.inputs)
+            .field("base_iri", &self.base_iri)
+            .field("memory_budget", &self.memory_budget)
+            .field("zstd_level", &self.zstd_level)
+            .field(
+                "extensions",
+                &self
+                    .extensions
+                    .iter()
+                    .map(|e| e.name().to_owned())
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            inputs: Vec::new(),
+            base_iri: None,
+            memory_budget: 2 << 30,
+            temp_dir: None,
+            zstd_level: 15,
+            dict_block_bytes: 16 << 10,
+            perm_block_quads: 4096,
+            extensions: Vec::new(),
+            inference: None,
+            progress: Arc::new(NoProgress),
+            recorded_options: BTreeMap::new(),
+        }
+    }
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct BuildReport {
+    /// Distinct quads stored.
+    pub quads: u64,
+    /// Terms stored.
+    pub terms: u64,
+    /// Size of the file.
+    pub file_bytes: u64,
+    /// Quads added by inference.
+    pub inferred_quads: u64,
+    /// Spill files written (0 when everything fit the memory budget).
+    pub spilled_runs: usize,
+    /// Wall time of each phase in milliseconds.
+    pub phases: Vec<(String, f64)>,
+}
+
+/// The base dataset's parts, in temp files and memory.
+struct Parts {
+    sections: Vec<SectionSpec>,
+    blocks: Vec<SectionSpec>,
+    flags: u32,
+    quads: u64,
+    terms: u64,
+}
+
+/// Builds `out` from `opts.inputs`. Writes a temp file next to `out` and renames it at the end,
+/// so an error leaves any existing `out` untouched.
+pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError> {
+    if opts.inputs.is_empty() {
+        return Err(BuildError::Invalid("no input given".into()));
+    }
+    let tmp_parent = match &opts.temp_dir {
+        Some(d) => d.clone(),
+        None => match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix(".rete-build-")
+        .tempdir_in(&tmp_parent)
+        .map_err(|e| BuildError::Io {
+            path: tmp_parent.display().to_string(),
+            source: e,
+        })?;
+    let mut report = BuildReport::default();
+    let mut inputs = opts.inputs.clone();
+    // stdin can be read once only; materialization parses inputs twice.
+    if opts.inference.is_some() {
+        for (i, input) in inputs.iter_mut().enumerate() {
+            if matches!(input.source, Source::Stdin) {
+                let path = tmp.path().join(format!("stdin-{i}"));
+                let mut f = File::create(&path).map_err(|e| BuildError::Io {
+                    path: path.display().to_string(),
+                    source: e,
+                })?;
+                std::io::copy(&mut std::io::stdin(), &mut f).map_err(|e| BuildError::Io {
+                    path: "-".into(),
+                    source: e,
+                })?;
+                let syntax = Some(input.resolve()?.0);
+                *input = Input {
+                    source: Source::Path(path),
+                    syntax,
+                    compression: input.compression,
+                };
+            }
+        }
+    }
+    let work = tmp.path().join("base");
+    std::fs::create_dir(&work).map_err(|e| BuildError::Io {
+        path: work.display().to_string(),
+        source: e,
+    })?;
+    let mut parts = build_parts(
+        opts,
+        &inputs,
+        &[],
+        &work,
+        &mut report,
+        BuildInfoExtra::default(),
+    )?;
+    if let Some(inf) = &opts.inference {
+        let t = Instant::now();
+        let base_path = tmp.path().join("base.rete");
+        write_parts(&base_path, &parts, Vec::new(), 0)?;
+        let base = Rete::open_path(&base_path)?;
+        opts.progress
+            .start(&format!("inference ({})", inf.name()), None);
+        let inferred = inf.infer(&base).map_err(|e| BuildError::Extension {
+            name: inf.name().to_owned(),
+            source: e,
+        })?;
+        opts.progress.finish();
+        let before = parts.quads;
+        drop(base);
+        report
+            .phases
+            .push(("inference".into(), t.elapsed().as_secs_f64() * 1e3));
+        let work2 = tmp.path().join("materialized");
+        std::fs::create_dir(&work2).map_err(|e| BuildError::Io {
+            path: work2.display().to_string(),
+            source: e,
+        })?;
+        let mut r2 = BuildReport::default();
+        let extra = BuildInfoExtra {
+            materialized: true,
+            base_quads: Some(before),
+        };
+        parts = build_parts(opts, &inputs, &inferred, &work2, &mut r2, extra)?;
+        parts.flags |= FLAG_MATERIALIZED;
+        report.inferred_quads = parts.quads - before;
+        report.spilled_runs += r2.spilled_runs;
+        report.phases.extend(
+            r2.phases
+                .into_iter()
+                .map(|(n, t)| (format!("{n} (materialized)"), t)),
+        );
+    }
+    let mut extra_sections = Vec::new();
+    let mut flags = 0;
+    if !opts.extensions.is_empty() {
+        let prov = tmp.path().join("provisional.rete");
+        write_parts(&prov, &parts, Vec::new(), 0)?;
+        let base = Rete::open_path(&prov)?;
+        for ext in &opts.extensions {
+            let t = Instant::now();
+            opts.progress.start(ext.name(), None);
+            let secs = ext.sections(&base).map_err(|e| BuildError::Extension {
+                name: ext.name().to_owned(),
+                source: e,
+            })?;
+            opts.progress.finish();
+            for s in &secs {
+                if s.kind <= kind::CARD {
+                    return Err(BuildError::Invalid(format!(
+                        "extension {} returned reserved section kind {}",
+                        ext.name(),
+                        s.kind
+                    )));
+                }
+            }
+            extra_sections.extend(secs);
+            flags |= ext.flags();
+            report
+                .phases
+                .push((ext.name().to_owned(), t.elapsed().as_secs_f64() * 1e3));
+        }
+    }
+    let t = Instant::now();
+    opts.progress.start("writing", None);
+    write_parts(out, &parts, extra_sections, flags)?;
+    opts.progress.finish();
+    report
+        .phases
+        .push(("write".into(), t.elapsed().as_secs_f64() * 1e3));
+    report.quads = parts.quads;
+    report.terms = parts.terms;
+    report.file_bytes = std::fs::metadata(out)
+        .map_err(|e| BuildError::Io {
+            path: out.display().to_string(),
+            source: e,
+        })?
+        .len();
+    Ok(report)
+}
+
+/// Lays out the file: header and directory, schema sections (read together with the header),
+/// card, block directories (read together at first use), other extension sections, then blocks.
+fn write_parts(
+    out: &Path,
+    parts: &Parts,
+    extra: Vec<SectionSpec>,
+    flags: u32,
+) -> Result<(), BuildError> {
+    let copy = |s: &SectionSpec| SectionSpec {
+        kind: s.kind,
+        index: s.index,
+        codec: s.codec,
+        raw_len: s.raw_len,
+        payload: match &s.payload {
+            rete_core::writer::Payload::Bytes(b) => rete_core::writer::Payload::Bytes(b.clone()),
+            rete_core::writer::Payload::File(p) => rete_core::writer::Payload::File(p.clone()),
+            rete_core::writer::Payload::Copy { path, offset, len } => {
+                rete_core::writer::Payload::Copy {
+                    path: path.clone(),
+                    offset: *offset,
+                    len: *len,
+                }
+            }
+        },
+    };
+    let (schema, other): (Vec<_>, Vec<_>) = extra
+        .into_iter()
+        .partition(|s| (kind::SCHEMA_FIRST..=kind::SCHEMA_LAST).contains(&s.kind));
+    let mut sections: Vec<SectionSpec> = schema;
+    sections.extend(parts.sections.iter().map(copy));
+    sections.extend(other);
+    sections.extend(parts.blocks.iter().map(copy));
+    write_file(
+        out,
+        FileSpec {
+            flags: parts.flags | flags,
+            quads: parts.quads,
+            terms: parts.terms,
+            sections,
+        },
+    )?;
+    Ok(())
+}
+
+#[derive(Default, Clone, Copy)]
+struct BuildInfoExtra {
+    materialized: bool,
+    base_quads: Option<u64>,
+}
+
+/// Memory accounting of interned terms: bytes plus map overhead.
+const TERM_OVERHEAD: usize = 64;
+
+fn build_parts(
+    opts: &BuildOptions,
+    inputs: &[Input],
+    extra: &[Quad],
+    dir: &Path,
+    report: &mut BuildReport,
+    info: BuildInfoExtra,
+) -> Result<Parts, BuildError> {
+    let progress = &opts.progress;
+    // 1. Parse and intern. Provisional id 0 is the default graph.
+    let t = Instant::now();
+    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut terms: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut term_bytes = 0usize;
+    let mut prov = ProvQuads::default();
+    let mut input_infos = Vec::new();
+    let mut prefixes = BTreeMap::new();
+    let mut enc = Vec::new();
+    let budget = opts.memory_budget.max(1 << 20);
+    let mut intern = |t: oxrdf::TermRef<'_>,
+                      ids: &mut HashMap<Vec<u8>, u32>,
+                      terms: &mut Vec<Vec<u8>>,
+                      term_bytes: &mut usize|
+     -> Result<u32, BuildError> {
+        enc.clear();
+        term::encode_into(t, &mut enc).map_err(|e| BuildError::Invalid(e.to_string()))?;
+        if let Some(&id) = ids.get(&enc) {
+            return Ok(id);
+        }
+        let id = u32::try_from(terms.len())
+            .map_err(|_| BuildError::Invalid("more than 4 billion distinct terms".into()))?;
+        ids.insert(enc.clone(), id);
+        terms.push(enc.clone());
+        *term_bytes += enc.len() * 2 + TERM_OVERHEAD;
+        Ok(id)
+    };
+    let mut sink = |q: Quad,
+                    ids: &mut HashMap<Vec<u8>, u32>,
+                    terms: &mut Vec<Vec<u8>>,
+                    term_bytes: &mut usize,
+                    prov: &mut ProvQuads|
+     -> Result<(), BuildError> {
+        let s = intern(q.subject.as_ref().into(), ids, terms, term_bytes)?;
+        let p = intern(q.predicate.as_ref().into(), ids, terms, term_bytes)?;
+        let o = intern(q.object.as_ref(), ids, terms, term_bytes)?;
+        let g = match q.graph_name.as_ref() {
+            oxrdf::GraphNameRef::DefaultGraph => 0,
+            oxrdf::GraphNameRef::NamedNode(n) => intern(n.into(), ids, terms, term_bytes)?,
+            oxrdf::GraphNameRef::BlankNode(b) => intern(b.into(), ids, terms, term_bytes)?,
+        };
+        prov.push([s, p, o, g]);
+        if *term_bytes + prov.mem.len() * 16 > budget && prov.mem.len() > 1024 {
+            prov.spill(dir)?;
+        }
+        Ok(())
+    };
+    for (i, input) in inputs.iter().enumerate() {
+        let (syntax, _) = input.resolve()?;
+        progress.start(&format!("parsing {}", input.name()), None);
+        let mut n = 0u64;
+        let summary = input::parse(input, i, opts.base_iri.as_deref(), &mut |q| {
+            n += 1;
+            if n % 65536 == 0 {
+                progress.inc(65536);
+            }
+            sink(q, &mut ids, &mut terms, &mut term_bytes, &mut prov)
+        })?;
+        progress.finish();
+        for (k, v) in summary.prefixes {
+            prefixes.entry(k).or_insert(v);
+        }
+        input_infos.push(InputInfo {
+            name: input.name(),
+            format: syntax.name().into(),
+            statements: summary.statements,
+        });
+    }
+    for q in extra {
+        sink(q.clone(), &mut ids, &mut terms, &mut term_bytes, &mut prov)?;
+    }
+    drop(ids);
+    report
+        .phases
+        .push(("parse".into(), t.elapsed().as_secs_f64() * 1e3));
+
+    // 2. Sort the dictionary; provisional → final ids.
+    let t = Instant::now();
+    progress.start("dictionary", Some(terms.len() as u64 - 1));
+    let mut order: Vec<u32> = (1..terms.len() as u32).collect();
+    {
+        use rayon::slice::ParallelSliceMut;
+        order.par_sort_unstable_by(|&a, &b| term::compare(&terms[a as usize], &terms[b as usize]));
+    }
+    let mut remap = vec![0u64; terms.len()];
+    let dict_path = dir.join("dict.bin");
+    let dict_file = BufWriter::with_capacity(
+        1 << 20,
+        File::create(&dict_path).map_err(|e| BuildError::Io {
+            path: dict_path.display().to_string(),
+            source: e,
+        })?,
+    );
+    let mut dw = DictWriter::new(dict_file, opts.dict_block_bytes, opts.zstd_level);
+    let mut hash = Xxh3::new();
+    for &p in &order {
+        let t = &terms[p as usize];
+        remap[p as usize] = dw.push(t)?;
+        hash.update(&(t.len() as u64).to_le_bytes());
+        hash.update(t);
+    }
+    let (dict_index, dict_len, dict_file) = dw.finish()?;
+    dict_file.into_inner().map_err(|e| BuildError::Io {
+        path: dict_path.display().to_string(),
+        source: e.into_error(),
+    })?;
+    let term_count = order.len() as u64;
+    // Sorted terms by final id, for the card.
+    let sorted_terms: Vec<&[u8]> = order
+        .iter()
+        .map(|&p| terms[p as usize].as_slice())
+        .collect();
+    progress.finish();
+    report
+        .phases
+        .push(("dictionary".into(), t.elapsed().as_secs_f64() * 1e3));
+
+    // 3. The six permutations.
+    let t = Instant::now();
+    let run_len = (budget / 2 / 32).max(1 << 16);
+    let rdf_type = {
+        let enc = term::encode(oxrdf::vocab::rdf::TYPE.into())
+            .map_err(|e| BuildError::Invalid(e.to_string()))?;
+        sorted_terms
+            .binary_search_by(|t| term::compare(t, &enc))
+            .ok()
+            .map(|i| i as u64 + 1)
+    };
+    let spilled = prov.spills.len();
+    let in_memory = spilled == 0 && (prov.total as usize).saturating_mul(6 * 32) <= budget;
+    let run_perm = |perm: Perm| -> Result<(PermResult, usize), BuildError> {
+        let keys = SortedKeys::new(&prov, &remap, perm, run_len, dir)?;
+        let runs = keys.spilled_runs();
+        let path = dir.join(format!("perm-{}.bin", perm.label()));
+        let file = BufWriter::with_capacity(
+            1 << 20,
+            File::create(&path).map_err(|e| BuildError::Io {
+                path: path.display().to_string(),
+                source: e,
+            })?,
+        );
+        let mut w = PermWriter::new(file, opts.perm_block_quads, opts.zstd_level);
+        let mut stats = PermStats::new(perm, rdf_type);
+        keys.drain(|k| {
+            stats.observe(&k);
+            w.push(k)?;
+            Ok(())
+        })?;
+        let (index, len, file) = w.finish()?;
+        file.into_inner().map_err(|e| BuildError::Io {
+            path: path.display().to_string(),
+            source: e.into_error(),
+        })?;
+        Ok((
+            PermResult {
+                perm,
+                index: index.encode(),
+                path,
+                len,
+                stats,
+            },
+            runs,
+        ))
+    };
+    progress.start("permutations", Some(6));
+    let results: Vec<Result<(PermResult, usize), BuildError>> = if in_memory {
+        use rayon::prelude::*;
+        Perm::ALL
+            .par_iter()
+            .map(|&p| {
+                let r = run_perm(p);
+                progress.inc(1);
+                r
+            })
+            .collect()
+    } else {
+        Perm::ALL
+            .iter()
+            .map(|&p| {
+                let r = run_perm(p);
+                progress.inc(1);
+                r
+            })
+            .collect()
+    };
+    progress.finish();
+    let mut perms = Vec::with_capacity(6);
+    for r in results {
+        let (pr, runs) = r?;
+        report.spilled_runs += runs;
+        perms.push(pr);
+    }
+    report.spilled_runs += spilled;
+    report
+        .phases
+        .push(("permutations".into(), t.elapsed().as_secs_f64() * 1e3));
+
+    // 4. The card.
+    let spo = &perms[Perm::Spo as usize].stats;
+    let nt = |id: u64| -> Result<String, BuildError> {
+        let bytes = sorted_terms
+            .get((id as usize).wrapping_sub(1))
+            .ok_or_else(|| BuildError::Invalid(format!("id {id} out of range")))?;
+        Ok(term::decode(bytes)?.to_string())
+    };
+    let named = |m: &BTreeMap<u64, u64>| -> Result<Vec<NamedCount>, BuildError> {
+        let mut v = m
+            .iter()
+            .map(|(&id, &count)| {
+                Ok(NamedCount {
+                    term: nt(id)?,
+                    count,
+                })
+            })
+            .collect::<Result<Vec<_>, BuildError>>()?;
+        v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.term.cmp(&b.term)));
+        Ok(v)
+    };
+    hash.update(&spo.quad_hash.to_le_bytes());
+    let quads = perms[0].stats.total;
+    let mut options = opts.recorded_options.clone();
+    options.insert("zstd_level".into(), opts.zstd_level.into());
+    options.insert("dict_block_bytes".into(), opts.dict_block_bytes.into());
+    options.insert("perm_block_quads".into(), opts.perm_block_quads.into());
+    if let Some(b) = &opts.base_iri {
+        options.insert("base_iri".into(), b.clone().into());
+    }
+    let card = Card {
+        quads,
+        default_graph_quads: spo.default_graph,
+        terms: term_count,
+        distinct_subjects: spo.distinct_first,
+        distinct_predicates: perms[Perm::Pso as usize].stats.distinct_first,
+        distinct_objects: perms[Perm::Osp as usize].stats.distinct_first,
+        graphs: named(&spo.graphs)?,
+        classes: named(&perms[Perm::Pos as usize].stats.classes)?,
+        predicates: named(&perms[Perm::Pso as usize].stats.firsts)?,
+        prefixes,
+        build: BuildInfo {
+            tool: "rete".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            inputs: input_infos,
+            options,
+            materialized: info.materialized,
+            inferred_quads: info.base_quads.map_or(0, |b| quads.saturating_sub(b)),
+        },
+        content_hash: format!("{:032x}", hash.digest128()),
+    };
+    let card_json =
+        serde_json::to_vec_pretty(&card).map_err(|e| BuildError::Invalid(e.to_string()))?;
+
+    let mut sections = vec![
+        SectionSpec::zstd(kind::CARD, 0, &card_json, opts.zstd_level)?,
+        SectionSpec::zstd(kind::DICT_INDEX, 0, &dict_index.encode(), opts.zstd_level)?,
+    ];
+    let mut blocks = vec![SectionSpec::blocks_file(
+        kind::DICT_BLOCKS,
+        0,
+        dict_path,
+        dict_len,
+    )];
+    for pr in perms.iter() {
+        sections.push(SectionSpec::zstd(
+            kind::PERM_INDEX,
+            pr.perm as u16,
+            &pr.index,
+            opts.zstd_level,
+        )?);
+        blocks.push(SectionSpec::blocks_file(
+            kind::PERM_BLOCKS,
+            pr.perm as u16,
+            pr.path.clone(),
+            pr.len,
+        ));
+    }
+    let flags = if spo.graphs.is_empty() {
+        0
+    } else {
+        FLAG_NAMED_GRAPHS
+    };
+    Ok(Parts {
+        sections,
+        blocks,
+        flags,
+        quads,
+        terms: term_count,
+    })
+}
+
+struct PermResult {
+    perm: Perm,
+    index: Vec<u8>,
+    path: PathBuf,
+    len: u64,
+    stats: PermStats,
+}
+
+/// Statistics gathered while a permutation streams by, in key order.
+struct PermStats {
+    perm: Perm,
+    rdf_type: Option<u64>,
+    total: u64,
+    last: Option<IdQuad>,
+    distinct_first: u64,
+    firsts: BTreeMap<u64, u64>,
+    default_graph: u64,
+    graphs: BTreeMap<u64, u64>,
+    classes: BTreeMap<u64, u64>,
+    quad_hash: u128,
+    hasher: Option<Xxh3>,
+}
+
+impl PermStats {
+    fn new(perm: Perm, rdf_type: Option<u64>) -> Self {
+        Self {
+            perm,
+            rdf_type,
+            total: 0,
+            last: None,
+            distinct_first: 0,
+            firsts: BTreeMap::new(),
+            default_graph: 0,
+            graphs: BTreeMap::new(),
+            classes: BTreeMap::new(),
+            quad_hash: 0,
+            hasher: (perm == Perm::Spo).then(Xxh3::new),
+        }
+    }
+
+    fn observe(&mut self, k: &IdQuad) {
+        self.total += 1;
+        let new_first = self.last.is_none_or(|l| l[0] != k[0]);
+        if new_first {
+            self.distinct_first += 1;
+        }
+        match self.perm {
+            Perm::Spo => {
+                if k[3] == 0 {
+                    self.default_graph += 1;
+                } else {
+                    *self.graphs.entry(k[3]).or_default() += 1;
+                }
+                if let Some(h) = &mut self.hasher {
+                    for v in k {
+                        h.update(&v.to_le_bytes());
+                    }
+                    self.quad_hash = h.digest128();
+                }
+            }
+            Perm::Pso => *self.firsts.entry(k[0]).or_default() += 1,
+            Perm::Pos => {
+                // Key (p, o, s, g): count distinct subjects per class.
+                if Some(k[0]) == self.rdf_type && self.last.is_none_or(|l| l[..3] != k[..3]) {
+                    *self.classes.entry(k[1]).or_default() += 1;
+                }
+            }
+            _ => {}
+        }
+        self.last = Some(*k);
+    }
+}

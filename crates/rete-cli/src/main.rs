@@ -1,0 +1,462 @@
+//! `rete`: a thin command-line client of the rete library crates.
+
+mod progress;
+mod terms;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use rete_build::{BuildOptions, Input, Syntax};
+use rete_core::{GraphMatch, Pattern, Rete};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(
+    name = "rete",
+    version,
+    about = "Build, inspect, query and verify .rete RDF files",
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build a .rete file from RDF (N-Triples, N-Quads, Turtle, TriG, RDF/XML; .gz/.zst; `-` for stdin)
+    Build(BuildArgs),
+    /// Show the header, sections and card of a .rete file
+    Info(InfoArgs),
+    /// Match one triple/quad pattern and print the matches as N-Triples/N-Quads
+    Query(QueryArgs),
+    /// Write the whole dataset as N-Triples, N-Quads, Turtle or TriG
+    Export(ExportArgs),
+    /// Check every checksum, block and permutation of a .rete file
+    Verify(FileArg),
+    /// Generate a synthetic dataset (N-Triples) for samples and benchmarks
+    Generate(GenerateArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Input files (`-` reads standard input)
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Output .rete file
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Syntax of the inputs when it cannot be told from their names
+    #[arg(long, value_parser = parse_syntax)]
+    format: Option<Syntax>,
+    /// Base IRI for relative IRIs
+    #[arg(long)]
+    base: Option<String>,
+    /// Memory for buffered quads and sort runs, e.g. 512M or 4G; beyond it the build spills to disk
+    #[arg(long, default_value = "2G", value_parser = parse_size)]
+    memory_budget: usize,
+    /// Directory for temporary files (default: next to the output)
+    #[arg(long)]
+    temp_dir: Option<PathBuf>,
+    /// zstd compression level of blocks (1-22)
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(i32).range(1..=22))]
+    zstd_level: i32,
+    /// Quads per permutation block
+    #[arg(long, default_value_t = 4096)]
+    block_quads: usize,
+    /// Do not print progress
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct FileArg {
+    /// A .rete file
+    file: PathBuf,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    /// A .rete file
+    file: PathBuf,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    /// A .rete file
+    file: PathBuf,
+    /// Subject (`<iri>`, `_:label`, or a prefixed name declared in the file)
+    #[arg(short, long)]
+    subject: Option<String>,
+    /// Predicate
+    #[arg(short, long)]
+    predicate: Option<String>,
+    /// Object (`<iri>`, `"literal"@lang`, `"5"^^<datatype>`, `_:label`, prefixed name)
+    #[arg(short, long)]
+    object: Option<String>,
+    /// Graph (`<iri>`, `default` for the default graph; any graph when absent)
+    #[arg(short, long)]
+    graph: Option<String>,
+    /// Print at most this many matches
+    #[arg(long)]
+    limit: Option<u64>,
+    /// Print only the number of matches
+    #[arg(long)]
+    count: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Nt,
+    Nq,
+    Ttl,
+    Trig,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// A .rete file
+    file: PathBuf,
+    /// Output syntax
+    #[arg(long, value_enum, default_value = "nq")]
+    format: ExportFormat,
+    /// Output file (default: standard output)
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    #[command(subcommand)]
+    dataset: Dataset,
+}
+
+#[derive(Subcommand)]
+enum Dataset {
+    /// The upstream benchmark's social graph: people in communities of ~100 with ~5 knows edges each
+    Social {
+        /// Number of people
+        #[arg(long, default_value_t = 20_000)]
+        people: u64,
+        /// Random seed
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Output file (default: standard output)
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+}
+
+fn parse_syntax(s: &str) -> Result<Syntax, String> {
+    Syntax::from_name(s)
+        .ok_or_else(|| format!("unknown syntax {s:?}: use nt, nq, ttl, trig or rdf"))
+}
+
+fn parse_size(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => {
+            let m = match s[i..].to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+                "" => 1,
+                "K" => 1 << 10,
+                "M" => 1 << 20,
+                "G" => 1 << 30,
+                "T" => 1 << 40,
+                other => return Err(format!("unknown size unit {other:?}")),
+            };
+            (&s[..i], m)
+        }
+        None => (s, 1usize),
+    };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid size {s:?}"))?;
+    Ok((n * mult as f64) as usize)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                if io.kind() == std::io::ErrorKind::BrokenPipe {
+                    return ExitCode::SUCCESS;
+                }
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Build(a) => build(a),
+        Command::Info(a) => info(a),
+        Command::Query(a) => query(a),
+        Command::Export(a) => export(a),
+        Command::Verify(a) => verify(a),
+        Command::Generate(a) => generate(a),
+    }
+}
+
+fn open(path: &std::path::Path) -> Result<Rete> {
+    Ok(Rete::open_path(path)?)
+}
+
+fn build(a: BuildArgs) -> Result<()> {
+    let inputs = a
+        .inputs
+        .iter()
+        .map(|p| {
+            let source = if p.as_os_str() == "-" {
+                rete_build::Source::Stdin
+            } else {
+                rete_build::Source::Path(p.clone())
+            };
+            Input {
+                source,
+                syntax: a.format,
+                compression: None,
+            }
+        })
+        .collect::<Vec<_>>();
+    if inputs
+        .iter()
+        .any(|i| matches!(i.source, rete_build::Source::Stdin))
+        && a.format.is_none()
+    {
+        bail!("reading standard input needs --format (nt, nq, ttl, trig or rdf)");
+    }
+    let progress: Arc<dyn rete_build::Progress> = if a.quiet {
+        Arc::new(rete_build::NoProgress)
+    } else {
+        Arc::new(progress::Bars::new())
+    };
+    let opts = BuildOptions {
+        inputs,
+        base_iri: a.base.clone(),
+        memory_budget: a.memory_budget,
+        temp_dir: a.temp_dir.clone(),
+        zstd_level: a.zstd_level,
+        perm_block_quads: a.block_quads,
+        progress,
+        ..BuildOptions::default()
+    };
+    let report = rete_build::build(&opts, &a.output)?;
+    if !a.quiet {
+        eprintln!(
+            "wrote {}: {} quads, {} terms, {} bytes{}",
+            a.output.display(),
+            report.quads,
+            report.terms,
+            report.file_bytes,
+            if report.spilled_runs > 0 {
+                format!(" ({} spill runs)", report.spilled_runs)
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
+}
+
+fn info(a: InfoArgs) -> Result<()> {
+    let rete = open(&a.file)?;
+    let h = rete.header();
+    let card = rete.card()?;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    if a.json {
+        let sections: Vec<_> = rete
+            .sections()
+            .iter()
+            .map(|e| serde_json::json!({"kind": e.kind, "index": e.index, "name": e.name(), "codec": format!("{:?}", e.codec), "offset": e.offset, "bytes": e.len, "raw_bytes": e.raw_len}))
+            .collect();
+        let v = serde_json::json!({
+            "file": a.file.display().to_string(),
+            "bytes": rete.reader().len(),
+            "version": format!("{}.{}", h.major, h.minor),
+            "flags": h.flags,
+            "quads": h.quads,
+            "terms": h.terms,
+            "sections": sections,
+            "card": card,
+        });
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "file      {} ({} bytes)",
+        a.file.display(),
+        rete.reader().len()
+    )?;
+    writeln!(out, "format    .rete {}.{}", h.major, h.minor)?;
+    writeln!(
+        out,
+        "quads     {} ({} in the default graph, {} named graphs)",
+        card.quads,
+        card.default_graph_quads,
+        card.graphs.len()
+    )?;
+    writeln!(out, "terms     {}", card.terms)?;
+    writeln!(
+        out,
+        "distinct  {} subjects, {} predicates, {} objects",
+        card.distinct_subjects, card.distinct_predicates, card.distinct_objects
+    )?;
+    writeln!(out, "content   {}", card.content_hash)?;
+    if card.build.materialized {
+        writeln!(
+            out,
+            "inferred  {} quads (RDFS/OWL-RL materialization)",
+            card.build.inferred_quads
+        )?;
+    }
+    writeln!(out, "\nsections")?;
+    for e in rete.sections() {
+        writeln!(out, "  {:<28} {:>12} bytes  {:?}", e.name(), e.len, e.codec)?;
+    }
+    let top =
+        |out: &mut dyn Write, title: &str, v: &[rete_core::NamedCount]| -> std::io::Result<()> {
+            if v.is_empty() {
+                return Ok(());
+            }
+            writeln!(out, "\n{title}")?;
+            for c in v.iter().take(15) {
+                writeln!(out, "  {:>10}  {}", c.count, c.term)?;
+            }
+            if v.len() > 15 {
+                writeln!(out, "  … {} more", v.len() - 15)?;
+            }
+            Ok(())
+        };
+    top(&mut out, "classes (instances)", &card.classes)?;
+    top(&mut out, "predicates (triples)", &card.predicates)?;
+    top(&mut out, "named graphs (quads)", &card.graphs)?;
+    Ok(())
+}
+
+fn query(a: QueryArgs) -> Result<()> {
+    let rete = open(&a.file)?;
+    let resolver = terms::Resolver::new(&rete)?;
+    let mut missing = false;
+    let mut id = |s: &Option<String>, what: &str| -> Result<Option<u64>> {
+        match s {
+            None => Ok(None),
+            Some(s) => match resolver
+                .id(s)
+                .with_context(|| format!("invalid {what} {s:?}"))?
+            {
+                Some(id) => Ok(Some(id)),
+                None => {
+                    missing = true;
+                    Ok(Some(0))
+                }
+            },
+        }
+    };
+    let s = id(&a.subject, "subject")?;
+    let p = id(&a.predicate, "predicate")?;
+    let o = id(&a.object, "object")?;
+    let g = match a.graph.as_deref() {
+        None => GraphMatch::Any,
+        Some("default") => GraphMatch::Default,
+        Some(g) => match id(&Some(g.to_owned()), "graph")? {
+            Some(0) | None => GraphMatch::Named(0),
+            Some(id) => GraphMatch::Named(id),
+        },
+    };
+    let pattern = Pattern { s, p, o, g };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if missing {
+        // A term absent from the dictionary matches nothing.
+        if a.count {
+            writeln!(out, "0")?;
+        }
+        return Ok(());
+    }
+    if a.count {
+        let n = rete.count(&pattern)?;
+        writeln!(out, "{}", a.limit.map_or(n, |l| n.min(l)))?;
+        return Ok(());
+    }
+    let mut cache = terms::TermCache::new(&rete);
+    for q in rete
+        .quads(&pattern)?
+        .take(a.limit.map_or(usize::MAX, |l| l as usize))
+    {
+        cache.write_quad(&mut out, &q?)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn export(a: ExportArgs) -> Result<()> {
+    let rete = open(&a.file)?;
+    let card = rete.card()?;
+    if matches!(a.format, ExportFormat::Nt | ExportFormat::Ttl) && !card.graphs.is_empty() {
+        bail!("{} has {} named graphs, which N-Triples and Turtle cannot hold: use --format nq or trig", a.file.display(), card.graphs.len());
+    }
+    let sink: Box<dyn Write> = match &a.output {
+        Some(p) => Box::new(
+            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let out = BufWriter::with_capacity(1 << 20, sink);
+    terms::export(
+        &rete,
+        out,
+        matches!(a.format, ExportFormat::Ttl | ExportFormat::Trig),
+        &card.prefixes,
+    )?;
+    Ok(())
+}
+
+fn verify(a: FileArg) -> Result<()> {
+    let rete = open(&a.file)?;
+    let r = rete.verify()?;
+    println!(
+        "ok: {} sections, {} blocks, {} quads, {} terms, {} bytes checked",
+        r.sections, r.blocks, r.quads, r.terms, r.bytes
+    );
+    Ok(())
+}
+
+fn generate(a: GenerateArgs) -> Result<()> {
+    match a.dataset {
+        Dataset::Social {
+            people,
+            seed,
+            output,
+        } => {
+            let params = rete_datagen::social::SocialParams {
+                people,
+                seed,
+                ..Default::default()
+            };
+            let sink: Box<dyn Write> = match &output {
+                Some(p) => Box::new(
+                    std::fs::File::create(p)
+                        .with_context(|| format!("cannot create {}", p.display()))?,
+                ),
+                None => Box::new(std::io::stdout().lock()),
+            };
+            let mut out = BufWriter::with_capacity(1 << 20, sink);
+            rete_datagen::social::write_ntriples(&params, &mut out)?;
+            out.flush()?;
+        }
+    }
+    Ok(())
+}

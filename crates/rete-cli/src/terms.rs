@@ -1,0 +1,135 @@
+//! Term syntax on the command line and term output.
+
+use anyhow::{anyhow, Result};
+use oxrdf::{GraphName, NamedNode, Quad, Term};
+use rete_core::{Id, IdQuad, Rete};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::str::FromStr;
+
+/// Turns command-line terms into ids: N-Triples syntax, bare IRIs, or prefixed names declared in
+/// the file's card.
+pub struct Resolver<'a> {
+    rete: &'a Rete,
+    prefixes: BTreeMap<String, String>,
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(rete: &'a Rete) -> Result<Self> {
+        Ok(Self {
+            rete,
+            prefixes: rete.card()?.prefixes.clone(),
+        })
+    }
+
+    pub fn parse(&self, s: &str) -> Result<Term> {
+        let s = s.trim();
+        if s.starts_with('<') || s.starts_with('"') || s.starts_with("_:") {
+            return Term::from_str(s).map_err(|e| anyhow!("{e}"));
+        }
+        if let Some((p, local)) = s.split_once(':') {
+            if let Some(ns) = self.prefixes.get(p) {
+                return Ok(NamedNode::new(format!("{ns}{local}"))?.into());
+            }
+            if p == "a" || local.starts_with("//") || p.contains('.') || p == "urn" || p == "mailto"
+            {
+                return Ok(NamedNode::new(s)?.into());
+            }
+            return Err(anyhow!(
+                "unknown prefix {p:?} (declared: {})",
+                self.prefixes.keys().cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        if s == "a" {
+            return Ok(oxrdf::vocab::rdf::TYPE.into_owned().into());
+        }
+        Err(anyhow!(
+            "expected <iri>, prefix:name, \"literal\" or _:label"
+        ))
+    }
+
+    pub fn id(&self, s: &str) -> Result<Option<Id>> {
+        let t = self.parse(s)?;
+        Ok(self.rete.id_of(t.as_ref())?)
+    }
+}
+
+/// Resolves ids to terms with a small memo (subjects and predicates repeat a lot).
+pub struct TermCache<'a> {
+    rete: &'a Rete,
+    memo: HashMap<Id, Term>,
+}
+
+impl<'a> TermCache<'a> {
+    pub fn new(rete: &'a Rete) -> Self {
+        Self {
+            rete,
+            memo: HashMap::new(),
+        }
+    }
+
+    pub fn term(&mut self, id: Id) -> Result<Term> {
+        if let Some(t) = self.memo.get(&id) {
+            return Ok(t.clone());
+        }
+        let t = self.rete.term(id)?;
+        if self.memo.len() > 100_000 {
+            self.memo.clear();
+        }
+        self.memo.insert(id, t.clone());
+        Ok(t)
+    }
+
+    pub fn quad(&mut self, q: &IdQuad) -> Result<Quad> {
+        let s = match self.term(q[0])? {
+            Term::NamedNode(n) => oxrdf::NamedOrBlankNode::from(n),
+            Term::BlankNode(b) => b.into(),
+            other => return Err(anyhow!("corrupt file: literal {other} in subject position")),
+        };
+        let p = match self.term(q[1])? {
+            Term::NamedNode(n) => n,
+            other => return Err(anyhow!("corrupt file: {other} in predicate position")),
+        };
+        let o = self.term(q[2])?;
+        let g = if q[3] == 0 {
+            GraphName::DefaultGraph
+        } else {
+            self.rete.graph_name(q[3])?
+        };
+        Ok(Quad::new(s, p, o, g))
+    }
+
+    pub fn write_quad(&mut self, out: &mut impl Write, q: &IdQuad) -> Result<()> {
+        let quad = self.quad(q)?;
+        writeln!(out, "{quad} .")?;
+        Ok(())
+    }
+}
+
+/// Writes the whole dataset, graph by graph, as N-Quads (or TriG with the file's prefixes).
+pub fn export(
+    rete: &Rete,
+    out: impl Write,
+    pretty: bool,
+    prefixes: &BTreeMap<String, String>,
+) -> Result<()> {
+    let mut cache = TermCache::new(rete);
+    if pretty {
+        let mut ser = oxttl::TriGSerializer::new();
+        for (p, ns) in prefixes {
+            ser = ser.with_prefix(p, ns)?;
+        }
+        let mut w = ser.for_writer(out);
+        for q in rete.quads(&rete_core::Pattern::default())? {
+            w.serialize_quad(&cache.quad(&q?)?)?;
+        }
+        w.finish()?.flush()?;
+    } else {
+        let mut w = oxttl::NQuadsSerializer::new().for_writer(out);
+        for q in rete.quads(&rete_core::Pattern::default())? {
+            w.serialize_quad(&cache.quad(&q?)?)?;
+        }
+        w.finish().flush()?;
+    }
+    Ok(())
+}

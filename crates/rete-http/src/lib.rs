@@ -1,0 +1,87 @@
+#![doc = include_str!("../README.md")]
+
+mod cache;
+mod error;
+mod reader;
+
+pub use error::{HttpError, HttpErrorKind};
+pub use reader::HttpReader;
+pub use rete_core::ReadStats;
+
+use std::time::Duration;
+
+/// Whether `s` is an `http://` or `https://` URL (as opposed to a local path).
+pub fn is_url(s: &str) -> bool {
+    ["http://", "https://"]
+        .iter()
+        .any(|p| s.len() > p.len() && s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
+}
+
+/// Tuning of an [`HttpReader`].
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// Longest time to establish a connection (TCP and TLS).
+    pub connect_timeout: Duration,
+    /// Longest silence while waiting for response headers or body bytes: a stalled server fails
+    /// (and is retried) after this.
+    pub read_timeout: Duration,
+    /// Longest time for one whole request, body included; `None` for no limit.
+    pub request_timeout: Option<Duration>,
+    /// Retries after a transient failure (reset, timeout, short body, 408/429/500/502/503/504);
+    /// `0` disables them.
+    pub retries: u32,
+    /// Delay before the first retry; doubled for each further retry.
+    pub backoff: Duration,
+    /// Upper bound on the delay between retries.
+    pub max_backoff: Duration,
+    /// Redirects followed per request (`0`: a redirect is an error).
+    pub max_redirects: u32,
+    /// Bytes of fetched ranges kept in memory (LRU), shared by all queries on the file.
+    pub cache_bytes: usize,
+    /// Bytes fetched by the request at open and kept in the cache. Covers `Rete::open`'s first
+    /// read (8 KiB by default), so opening a `.rete` costs one request.
+    pub prefetch: usize,
+    /// Missing ranges at most this many bytes apart are fetched in one request (the bytes in
+    /// between are fetched too and cached).
+    pub coalesce_gap: u64,
+    /// Largest file accepted from a server that ignores `Range` (answers 200 with the whole
+    /// body): such a file is held in memory; a larger one is an error.
+    pub whole_body_limit: u64,
+    /// `User-Agent` header.
+    pub user_agent: String,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            connect_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(30),
+            request_timeout: Some(Duration::from_secs(300)),
+            retries: 4,
+            backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(5),
+            max_redirects: 5,
+            cache_bytes: 64 << 20,
+            prefetch: 16 << 10,
+            coalesce_gap: 16 << 10,
+            whole_body_limit: 16 << 20,
+            user_agent: concat!("rete-http/", env!("CARGO_PKG_VERSION")).to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert!(is_url("http://example.org/a.rete"));
+        assert!(is_url("HTTPS://example.org/a.rete"));
+        assert!(!is_url("https://"));
+        assert!(!is_url("samples/a.rete"));
+        assert!(!is_url("file:///tmp/a.rete"));
+        assert!(!is_url("C:\\data\\a.rete"));
+        assert!(!is_url("ht€tp://x"));
+    }
+}

@@ -1,0 +1,592 @@
+//! Fault injection: a small HTTP/1.1 server on std threads (127.0.0.1, a free port) that misbehaves
+//! on purpose. Transient faults must recover through retries; the others must give the expected
+//! error kind, never a silent partial answer.
+
+use rete_core::{RangeReader, ReadStats};
+use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const LEN: usize = 100_000;
+
+fn data(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// What the server does with one request.
+#[derive(Debug, Clone)]
+enum Act {
+    /// Honour Range and If-Match / If-Unmodified-Since, send ETag and Last-Modified.
+    Serve,
+    /// Like `Serve` but never answer 412 (a server that ignores preconditions).
+    ServeNoPreconditions,
+    /// Ignore Range: 200 with the whole body.
+    Whole,
+    /// 206 with correct headers but only half the body, then close.
+    Short,
+    /// 206 whose Content-Range starts one byte late.
+    WrongRange,
+    /// Close the connection without answering.
+    Reset,
+    /// Say nothing for longer than the client's read timeout.
+    Stall,
+    /// Answer with this status and no body.
+    Status(u16),
+    /// 302 to this path.
+    Redirect(&'static str),
+    /// 206 with `Content-Encoding: gzip`.
+    Gzip,
+    /// 206 with `Content-Range: bytes a-b/*`.
+    UnknownLength,
+}
+
+#[derive(Debug)]
+struct Request {
+    path: String,
+    range: Option<(u64, u64)>,
+    if_match: Option<String>,
+    if_unmodified_since: Option<String>,
+}
+
+type Plan = Box<dyn FnMut(usize, &Request) -> Act + Send>;
+
+struct State {
+    data: Arc<Vec<u8>>,
+    etag: String,
+    last_modified: String,
+    plan: Plan,
+}
+
+struct FaultServer {
+    base: String,
+    hits: Arc<AtomicUsize>,
+    state: Arc<Mutex<State>>,
+}
+
+impl FaultServer {
+    fn start(plan: impl FnMut(usize, &Request) -> Act + Send + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let hits = Arc::new(AtomicUsize::new(0));
+        let state = Arc::new(Mutex::new(State {
+            data: Arc::new(data(7, LEN)),
+            etag: "\"v1\"".into(),
+            last_modified: "Mon, 01 Jan 2024 00:00:00 GMT".into(),
+            plan: Box::new(plan),
+        }));
+        let (h, s) = (hits.clone(), state.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (h, s) = (h.clone(), s.clone());
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &h, &s);
+                });
+            }
+        });
+        Self { base, hits, state }
+    }
+
+    fn url(&self) -> String {
+        format!("{}/file.rete", self.base)
+    }
+
+    /// Replaces the file on the server with another version.
+    fn replace(&self, data: Vec<u8>, etag: &str, last_modified: &str) {
+        let mut s = self.state.lock().unwrap();
+        s.data = Arc::new(data);
+        s.etag = etag.into();
+        s.last_modified = last_modified.into();
+    }
+
+    fn hits(&self) -> usize {
+        self.hits.load(Ordering::SeqCst)
+    }
+}
+
+fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    let mut r = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    r.read_line(&mut line)?;
+    let path = line.split_whitespace().nth(1).unwrap_or("/").to_owned();
+    let mut req = Request {
+        path,
+        range: None,
+        if_match: None,
+        if_unmodified_since: None,
+    };
+    loop {
+        line.clear();
+        if r.read_line(&mut line)? == 0 || line.trim().is_empty() {
+            break;
+        }
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
+        let v = v.trim().to_owned();
+        match k.trim().to_ascii_lowercase().as_str() {
+            "range" => {
+                let (a, b) = v.strip_prefix("bytes=").unwrap().split_once('-').unwrap();
+                req.range = Some((a.parse().unwrap(), b.parse().unwrap()));
+            }
+            "if-match" => req.if_match = Some(v),
+            "if-unmodified-since" => req.if_unmodified_since = Some(v),
+            _ => {}
+        }
+    }
+    let n = hits.fetch_add(1, Ordering::SeqCst);
+    let (act, data, etag, lm) = {
+        let mut s = state.lock().unwrap();
+        let act = (s.plan)(n, &req);
+        (act, s.data.clone(), s.etag.clone(), s.last_modified.clone())
+    };
+    let mut w = stream;
+    let len = data.len() as u64;
+    let (a, b) = req.range.map_or((0, len - 1), |(a, b)| (a, b.min(len - 1)));
+    let body = &data[a as usize..=b as usize];
+    let head = |status: &str, extra: &str| {
+        format!("HTTP/1.1 {status}\r\nETag: {etag}\r\nLast-Modified: {lm}\r\nConnection: close\r\n{extra}\r\n")
+    };
+    let partial = |cr: String, n: usize| {
+        head(
+            "206 Partial Content",
+            &format!("Content-Range: {cr}\r\nContent-Length: {n}\r\n"),
+        )
+    };
+    match act {
+        Act::Serve | Act::ServeNoPreconditions => {
+            let failed = req.if_match.as_ref().is_some_and(|m| *m != etag)
+                || req.if_unmodified_since.as_ref().is_some_and(|d| *d != lm);
+            if failed && matches!(act, Act::Serve) {
+                w.write_all(head("412 Precondition Failed", "Content-Length: 0\r\n").as_bytes())?;
+            } else if req.range.is_some() {
+                w.write_all(partial(format!("bytes {a}-{b}/{len}"), body.len()).as_bytes())?;
+                w.write_all(body)?;
+            } else {
+                w.write_all(head("200 OK", &format!("Content-Length: {len}\r\n")).as_bytes())?;
+                w.write_all(&data)?;
+            }
+        }
+        Act::Whole => {
+            w.write_all(head("200 OK", &format!("Content-Length: {len}\r\n")).as_bytes())?;
+            w.write_all(&data)?;
+        }
+        Act::Short => {
+            w.write_all(partial(format!("bytes {a}-{b}/{len}"), body.len()).as_bytes())?;
+            w.write_all(&body[..body.len() / 2])?;
+        }
+        Act::WrongRange => {
+            w.write_all(
+                partial(format!("bytes {}-{}/{len}", a + 1, b + 1), body.len()).as_bytes(),
+            )?;
+            w.write_all(body)?;
+        }
+        Act::Reset => {}
+        Act::Stall => std::thread::sleep(Duration::from_millis(1500)),
+        Act::Status(s) => {
+            w.write_all(
+                format!("HTTP/1.1 {s} Oops\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+                    .as_bytes(),
+            )?;
+        }
+        Act::Redirect(to) => {
+            w.write_all(format!("HTTP/1.1 302 Found\r\nLocation: {to}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n").as_bytes())?;
+        }
+        Act::Gzip => {
+            w.write_all(
+                partial(format!("bytes {a}-{b}/{len}"), body.len())
+                    .replace("Connection", "Content-Encoding: gzip\r\nConnection")
+                    .as_bytes(),
+            )?;
+            w.write_all(body)?;
+        }
+        Act::UnknownLength => {
+            w.write_all(partial(format!("bytes {a}-{b}/*"), body.len()).as_bytes())?;
+            w.write_all(body)?;
+        }
+    }
+    w.flush()
+}
+
+fn opts() -> HttpOptions {
+    HttpOptions {
+        connect_timeout: Duration::from_secs(2),
+        read_timeout: Duration::from_millis(300),
+        request_timeout: Some(Duration::from_secs(5)),
+        retries: 3,
+        backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(5),
+        prefetch: 4096,
+        ..HttpOptions::default()
+    }
+}
+
+fn open(s: &FaultServer) -> Result<HttpReader, HttpError> {
+    HttpReader::open_with(&s.url(), opts())
+}
+
+fn kind<T: std::fmt::Debug>(r: Result<T, HttpError>) -> (HttpErrorKind, u32) {
+    let e = r.unwrap_err();
+    assert!(
+        e.to_string().contains("/file.rete"),
+        "error names the URL: {e}"
+    );
+    (e.kind, e.attempts)
+}
+
+/// Every request after the open one (request 0) gets `act`.
+fn after_open(act: Act) -> impl FnMut(usize, &Request) -> Act + Send {
+    move |n, _| if n == 0 { Act::Serve } else { act.clone() }
+}
+
+/// Requests `from..from + k` get `act`, the others are served.
+fn burst(from: usize, k: usize, act: Act) -> impl FnMut(usize, &Request) -> Act + Send {
+    move |n, _| {
+        if (from..from + k).contains(&n) {
+            act.clone()
+        } else {
+            Act::Serve
+        }
+    }
+}
+
+#[test]
+fn serves_correct_bytes_and_counts() {
+    let s = FaultServer::start(|_, _| Act::Serve);
+    let r = open(&s).unwrap();
+    let want = data(7, LEN);
+    assert_eq!(r.len(), LEN as u64);
+    assert_eq!(r.etag(), Some("\"v1\""));
+    assert_eq!(
+        r.stats(),
+        ReadStats {
+            requests: 1,
+            bytes: 4096
+        }
+    );
+    assert_eq!(r.read_at(100, 50).unwrap(), want[100..150]); // inside the prefetch
+    assert_eq!(r.stats().requests, 1);
+    assert_eq!(r.read_at(50_000, 1000).unwrap(), want[50_000..51_000]);
+    assert_eq!(
+        r.stats(),
+        ReadStats {
+            requests: 2,
+            bytes: 5096
+        }
+    );
+    assert_eq!(r.read_at(LEN as u64 - 10, 10).unwrap(), want[LEN - 10..]);
+    assert_eq!(r.read_at(LEN as u64, 0).unwrap(), Vec::<u8>::new());
+}
+
+#[test]
+fn ignored_range_small_file_is_taken_whole() {
+    let s = FaultServer::start(|_, _| Act::Whole);
+    let r = open(&s).unwrap();
+    assert!(!r.ranges_supported());
+    assert_eq!(r.len(), LEN as u64);
+    let want = data(7, LEN);
+    assert_eq!(r.read_at(70_000, 500).unwrap(), want[70_000..70_500]);
+    assert_eq!(
+        r.stats(),
+        ReadStats {
+            requests: 1,
+            bytes: LEN as u64
+        }
+    );
+}
+
+#[test]
+fn ignored_range_large_file_is_an_error() {
+    let s = FaultServer::start(|_, _| Act::Whole);
+    let small = HttpOptions {
+        whole_body_limit: 10_000,
+        ..opts()
+    };
+    let (k, attempts) = kind(HttpReader::open_with(&s.url(), small.clone()));
+    assert_eq!(
+        k,
+        HttpErrorKind::RangeNotSupported {
+            len: Some(LEN as u64),
+            limit: 10_000
+        }
+    );
+    assert_eq!(attempts, 1);
+
+    // The server honours Range at open, then stops: too large to take whole.
+    let s = FaultServer::start(after_open(Act::Whole));
+    let r = HttpReader::open_with(&s.url(), small).unwrap();
+    let (k, _) = kind(r.fetch(&[(50_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::RangeNotSupported { .. }),
+        "{k:?}"
+    );
+
+    // ... but a small file is switched to whole-file mode, with correct bytes.
+    let s = FaultServer::start(after_open(Act::Whole));
+    let r = open(&s).unwrap();
+    assert!(r.ranges_supported());
+    assert_eq!(r.read_at(50_000, 10).unwrap(), data(7, LEN)[50_000..50_010]);
+    assert!(!r.ranges_supported());
+}
+
+#[test]
+fn short_body_is_retried() {
+    let s = FaultServer::start(burst(1, 2, Act::Short));
+    let r = open(&s).unwrap();
+    assert_eq!(
+        r.read_at(60_000, 2000).unwrap(),
+        data(7, LEN)[60_000..62_000]
+    );
+    assert_eq!(r.stats().requests, 4);
+
+    let s = FaultServer::start(after_open(Act::Short));
+    let r = open(&s).unwrap();
+    let (k, attempts) = kind(r.fetch(&[(60_000, 2000)]));
+    assert_eq!(
+        k,
+        HttpErrorKind::ShortBody {
+            expected: 2000,
+            got: 1000
+        }
+    );
+    assert_eq!(attempts, 4);
+    assert_eq!(s.hits(), 5);
+}
+
+#[test]
+fn wrong_content_range_is_an_error() {
+    let s = FaultServer::start(after_open(Act::WrongRange));
+    let r = open(&s).unwrap();
+    let (k, attempts) = kind(r.fetch(&[(10_000, 100)]));
+    assert!(
+        matches!(k, HttpErrorKind::Protocol(ref m) if m.contains("Content-Range")),
+        "{k:?}"
+    );
+    assert_eq!(attempts, 1);
+    let (k, _) = kind(HttpReader::open_with(
+        &FaultServer::start(|_, _| Act::WrongRange).url(),
+        opts(),
+    ));
+    assert!(matches!(k, HttpErrorKind::Protocol(_)), "{k:?}");
+}
+
+#[test]
+fn reset_connection_is_retried() {
+    let s = FaultServer::start(burst(0, 2, Act::Reset));
+    let r = open(&s).unwrap();
+    assert_eq!(r.stats().requests, 3);
+    assert_eq!(r.read_at(90_000, 10).unwrap(), data(7, LEN)[90_000..90_010]);
+
+    let s = FaultServer::start(after_open(Act::Reset));
+    let r = open(&s).unwrap();
+    let (k, attempts) = kind(r.fetch(&[(90_000, 10)]));
+    assert!(matches!(k, HttpErrorKind::Connection(_)), "{k:?}");
+    assert_eq!(attempts, 4);
+}
+
+#[test]
+fn stalled_server_times_out_and_is_retried() {
+    let s = FaultServer::start(burst(1, 1, Act::Stall));
+    let r = open(&s).unwrap();
+    assert_eq!(r.read_at(30_000, 10).unwrap(), data(7, LEN)[30_000..30_010]);
+    assert_eq!(r.stats().requests, 3);
+
+    let s = FaultServer::start(after_open(Act::Stall));
+    let r = HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            retries: 1,
+            ..opts()
+        },
+    )
+    .unwrap();
+    let (k, attempts) = kind(r.fetch(&[(30_000, 10)]));
+    assert!(matches!(k, HttpErrorKind::Timeout(_)), "{k:?}");
+    assert_eq!(attempts, 2);
+}
+
+#[test]
+fn server_errors_are_retried() {
+    let s = FaultServer::start(burst(1, 2, Act::Status(503)));
+    let r = open(&s).unwrap();
+    assert_eq!(r.read_at(20_000, 10).unwrap(), data(7, LEN)[20_000..20_010]);
+    assert_eq!(r.stats().requests, 4);
+
+    let s = FaultServer::start(|_, _| Act::Status(500));
+    let (k, attempts) = kind(open(&s));
+    assert_eq!(k, HttpErrorKind::Status { status: 500 });
+    assert_eq!(attempts, 4);
+    assert_eq!(s.hits(), 4);
+}
+
+#[test]
+fn not_found_is_not_retried() {
+    let s = FaultServer::start(|_, _| Act::Status(404));
+    let e = open(&s).unwrap_err();
+    assert_eq!(e.kind, HttpErrorKind::Status { status: 404 });
+    assert_eq!(e.attempts, 1);
+    assert_eq!(s.hits(), 1);
+    assert!(
+        e.to_string().ends_with("/file.rete: HTTP 404 Not Found"),
+        "{e}"
+    );
+}
+
+#[test]
+fn changed_file_is_detected() {
+    // A server that honours If-Match answers 412.
+    let s = FaultServer::start(|_, _| Act::Serve);
+    let r = open(&s).unwrap();
+    s.replace(data(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (k, attempts) = kind(r.fetch(&[(40_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Changed(ref m) if m.contains("412")),
+        "{k:?}"
+    );
+    assert_eq!(attempts, 1);
+
+    // A server that ignores preconditions: the new ETag gives it away.
+    let s = FaultServer::start(|_, _| Act::ServeNoPreconditions);
+    let r = open(&s).unwrap();
+    s.replace(data(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (k, _) = kind(r.fetch(&[(40_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Changed(ref m) if m.contains("\"v2\"")),
+        "{k:?}"
+    );
+
+    // Same ETag but another length.
+    let s = FaultServer::start(|_, _| Act::ServeNoPreconditions);
+    let r = open(&s).unwrap();
+    s.replace(data(7, LEN + 5), "\"v1\"", "Mon, 01 Jan 2024 00:00:00 GMT");
+    let (k, _) = kind(r.fetch(&[(40_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Changed(ref m) if m.contains("length")),
+        "{k:?}"
+    );
+
+    // Through the RangeReader trait, the typed error is still reachable.
+    let s = FaultServer::start(|_, _| Act::Serve);
+    let r = open(&s).unwrap();
+    s.replace(data(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let e = r.read_at(40_000, 10).unwrap_err();
+    assert!(e.to_string().contains("changed on the server"), "{e}");
+    let http = HttpError::from_range_error(&e).unwrap();
+    assert!(matches!(http.kind, HttpErrorKind::Changed(_)));
+}
+
+#[test]
+fn redirects_are_followed_up_to_a_bound() {
+    let s = FaultServer::start(|_, req| match req.path.as_str() {
+        "/a" => Act::Redirect("/b"),
+        "/b" => Act::Redirect("/file.rete"),
+        "/loop" => Act::Redirect("/loop"),
+        _ => Act::Serve,
+    });
+    let r = HttpReader::open_with(&format!("{}/a", s.base), opts()).unwrap();
+    assert_eq!(
+        r.read_at(80_000, 100).unwrap(),
+        data(7, LEN)[80_000..80_100]
+    );
+    assert_eq!(r.stats().requests, 2); // redirects are followed inside one request
+
+    let e = HttpReader::open_with(&format!("{}/loop", s.base), opts()).unwrap_err();
+    assert_eq!(e.kind, HttpErrorKind::TooManyRedirects(5));
+    let e = HttpReader::open_with(
+        &format!("{}/a", s.base),
+        HttpOptions {
+            max_redirects: 1,
+            ..opts()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, HttpErrorKind::TooManyRedirects(1));
+}
+
+#[test]
+fn untrustworthy_responses_are_errors() {
+    let s = FaultServer::start(after_open(Act::Gzip));
+    let r = open(&s).unwrap();
+    let (k, _) = kind(r.fetch(&[(10_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Protocol(ref m) if m.contains("gzip")),
+        "{k:?}"
+    );
+
+    let s = FaultServer::start(|_, _| Act::UnknownLength);
+    let (k, _) = kind(open(&s));
+    assert!(
+        matches!(k, HttpErrorKind::Protocol(ref m) if m.contains("length")),
+        "{k:?}"
+    );
+
+    let s = FaultServer::start(|_, _| Act::Serve);
+    let r = open(&s).unwrap();
+    let (k, _) = kind(r.fetch(&[(LEN as u64 - 5, 10)]));
+    assert!(matches!(k, HttpErrorKind::OutOfBounds { .. }), "{k:?}");
+    assert_eq!(s.hits(), 1);
+}
+
+#[test]
+fn unreachable_server_and_bad_urls() {
+    let port = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let e = HttpReader::open_with(&format!("http://127.0.0.1:{port}/x.rete"), opts()).unwrap_err();
+    assert!(matches!(e.kind, HttpErrorKind::Connection(_)), "{e:?}");
+    assert_eq!(e.attempts, 4);
+    let e = HttpReader::open("samples/x.rete").unwrap_err();
+    assert!(matches!(e.kind, HttpErrorKind::InvalidUrl(_)));
+}
+
+#[test]
+fn read_many_coalesces_and_caches() {
+    let s = FaultServer::start(|_, _| Act::Serve);
+    let r = HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            coalesce_gap: 100,
+            ..opts()
+        },
+    )
+    .unwrap();
+    r.reset_stats();
+    let want = data(7, LEN);
+    // Three neighbours (gaps of 0 and 50 bytes) and one far away: two requests.
+    let ranges = [(10_000, 100), (10_100, 100), (10_250, 100), (50_000, 10)];
+    let got = r.read_many(&ranges).unwrap();
+    for (&(o, l), g) in ranges.iter().zip(&got) {
+        assert_eq!(g[..], want[o as usize..o as usize + l]);
+    }
+    assert_eq!(
+        r.stats(),
+        ReadStats {
+            requests: 2,
+            bytes: 360
+        }
+    );
+    // All cached now, overlapping reads included.
+    assert_eq!(r.read_at(10_050, 300).unwrap(), want[10_050..10_350]);
+    assert_eq!(r.stats().requests, 2);
+    // A read straddling cached and missing bytes fetches only the missing part.
+    assert_eq!(r.read_at(10_300, 200).unwrap(), want[10_300..10_500]);
+    assert_eq!(
+        r.stats(),
+        ReadStats {
+            requests: 3,
+            bytes: 510
+        }
+    );
+}
