@@ -522,7 +522,7 @@ fn build_parts(
 
     // 3. The six permutations.
     let t = Instant::now();
-    let run_len = (budget / 2 / 32).max(1 << 16);
+    let run_len = (budget / 2 / 32).max(1024);
     let rdf_type = {
         let enc = term::encode(oxrdf::vocab::rdf::TYPE.into())
             .map_err(|e| BuildError::Invalid(e.to_string()))?;

@@ -14,7 +14,7 @@ pub use card::{BuildInfo, Card, InputInfo, NamedCount};
 pub use error::{Error, Result};
 pub use format::{Codec, Header, SectionEntry};
 pub use range::{CountingReader, FileReader, MemReader, RangeError, RangeReader, ReadStats};
-pub use reader::{QuadIter, Rete, ReteOptions};
+pub use reader::{Cost, QuadIter, Rete, ReteOptions, VerifyReport};
 
 /// A dictionary id. Terms have ids `1..=terms`; `0` is never a term and stands for the default
 /// graph in the graph position.

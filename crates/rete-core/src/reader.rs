@@ -743,12 +743,67 @@ impl Rete {
         Ok(report)
     }
 
+    /// Bytes and requests that reading the quads of `pattern` will fetch from the byte source,
+    /// given what is cached now: the block directories if not loaded yet, plus every uncached
+    /// block of the pattern's range, grouped like the scan's readahead. Exact for one pattern on
+    /// a reader without its own cache; an upper bound otherwise.
+    pub fn pattern_cost(&self, pattern: &Pattern) -> Result<Cost> {
+        let mut cost = Cost::default();
+        if self.inner.indexes.get().is_none() {
+            let idx: Vec<&SectionEntry> = self.inner.sections.iter().filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX).collect();
+            let start = idx.iter().map(|e| e.offset).min().unwrap_or(0);
+            let end = idx.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
+            if end > self.inner.head.len() as u64 {
+                cost.requests += 1;
+                cost.bytes += end - start;
+            }
+        }
+        let perm = Perm::for_bound(pattern.s.is_some(), pattern.p.is_some(), pattern.o.is_some());
+        let (lo, hi) = Self::bounds(perm, pattern);
+        let idx = self.indexes()?;
+        let pi = &idx.perms[perm as usize].0;
+        if pi.blocks.is_empty() {
+            return Ok(cost);
+        }
+        let (first, end) = (pi.first_block_for(&lo), pi.end_block_for(&hi));
+        let cache = self.cache();
+        let mut b = first;
+        while b < end {
+            if cache.contains(&CacheKey::Perm(perm as u8, b as u32)) {
+                b += 1;
+                continue;
+            }
+            let mut bytes = u64::from(pi.blocks[b].stored_len);
+            let mut j = b + 1;
+            while j < end && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64 && !cache.contains(&CacheKey::Perm(perm as u8, j as u32)) {
+                bytes += u64::from(pi.blocks[j].stored_len);
+                j += 1;
+            }
+            cost.requests += 1;
+            cost.bytes += bytes;
+            cost.blocks += (j - b) as u64;
+            b = j;
+        }
+        Ok(cost)
+    }
+
     /// Drops every cached block.
     pub fn clear_cache(&self) {
         let mut c = self.cache();
         c.lru.clear();
         c.weight = 0;
     }
+}
+
+/// What a read will fetch.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Cost {
+    /// Bytes fetched from the byte source.
+    pub bytes: u64,
+    /// Requests (reads) issued.
+    pub requests: u64,
+    /// Permutation blocks decoded.
+    pub blocks: u64,
 }
 
 /// What [`Rete::verify`] checked.

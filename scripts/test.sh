@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test of the project: formatting, clippy, the Rust workspace (unit, property,
+# corruption, W3C RDF and SPARQL suites, oracles, remote-reader servers), UI unit tests and the
+# desktop end-to-end tests in the real WebKit webview under Xvfb. One debug build serves all layers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+step() { printf '\n==> %s\n' "$*"; }
+
+step "rustfmt"
+cargo fmt --all --check
+
+step "clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo test (workspace)"
+cargo test --workspace --locked --no-fail-fast
+
+if [ -f ui/package.json ] && [ -f .ci/app.sh ]; then
+  step "desktop app: UI unit tests and end-to-end tests"
+  bash .ci/app.sh
+fi
+step "all tests passed"
