@@ -321,8 +321,7 @@ pub fn parse(
                 p = p.with_base_iri(b).map_err(bad_base)?;
             }
             let mut it = p.for_reader(reader);
-            loop {
-                let Some(t) = it.next() else { break };
+            while let Some(t) = it.next() {
                 match t {
                     Ok(t) => {
                         sink(ren.triple(t))?;

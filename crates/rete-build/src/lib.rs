@@ -375,7 +375,7 @@ fn write_parts(
     sections.extend(parts.blocks.iter().map(copy));
     write_file(
         out,
-        FileSpec {
+        &FileSpec {
             flags: parts.flags | flags,
             quads: parts.quads,
             terms: parts.terms,
@@ -753,11 +753,11 @@ impl PermStats {
                 }
             }
             Perm::Pso => *self.firsts.entry(k[0]).or_default() += 1,
-            Perm::Pos => {
-                // Key (p, o, s, g): count distinct subjects per class.
-                if Some(k[0]) == self.rdf_type && self.last.is_none_or(|l| l[..3] != k[..3]) {
-                    *self.classes.entry(k[1]).or_default() += 1;
-                }
+            // Key (p, o, s, g): count distinct subjects per class.
+            Perm::Pos
+                if Some(k[0]) == self.rdf_type && self.last.is_none_or(|l| l[..3] != k[..3]) =>
+            {
+                *self.classes.entry(k[1]).or_default() += 1;
             }
             _ => {}
         }

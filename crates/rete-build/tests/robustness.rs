@@ -8,9 +8,20 @@ use rete_core::format::{kind, HEADER_LEN};
 use rete_core::{Error, MemReader, Pattern, Rete};
 use std::sync::Arc;
 
-fn social_file(dir: &std::path::Path, people: u64, opts: BuildOptions) -> (std::path::PathBuf, rete_build::BuildReport) {
+fn social_file(
+    dir: &std::path::Path,
+    people: u64,
+    opts: BuildOptions,
+) -> (std::path::PathBuf, rete_build::BuildReport) {
     let out = dir.join(format!("social-{people}-{}.rete", opts.memory_budget));
-    let opts = BuildOptions { inputs: vec![Input::bytes("social.nt", social_nt(people), Syntax::NTriples)], ..opts };
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes(
+            "social.nt",
+            social_nt(people),
+            Syntax::NTriples,
+        )],
+        ..opts
+    };
     let report = build(&opts, &out).unwrap();
     (out, report)
 }
@@ -24,12 +35,31 @@ fn builds_are_byte_identical_and_spilling_changes_nothing() {
     let (c, _) = social_file(dir.path(), 3000, BuildOptions::default());
     assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&c).unwrap());
     // A 1 MiB budget forces the provisional quads and every permutation's runs to disk.
-    let (d, rd) = social_file(dir.path(), 3000, BuildOptions { memory_budget: 1 << 20, ..BuildOptions::default() });
+    let (d, rd) = social_file(
+        dir.path(),
+        3000,
+        BuildOptions {
+            memory_budget: 1 << 20,
+            ..BuildOptions::default()
+        },
+    );
     assert_eq!(ra.spilled_runs, 0);
-    assert!(rd.spilled_runs > 6, "expected spilling, got {} runs", rd.spilled_runs);
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&d).unwrap(), "external sort must give the same file");
+    assert!(
+        rd.spilled_runs > 6,
+        "expected spilling, got {} runs",
+        rd.spilled_runs
+    );
+    assert_eq!(
+        std::fs::read(&a).unwrap(),
+        std::fs::read(&d).unwrap(),
+        "external sort must give the same file"
+    );
     // No temp files left behind.
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| n.starts_with(".rete")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".rete"))
+        .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
@@ -37,15 +67,33 @@ fn builds_are_byte_identical_and_spilling_changes_nothing() {
 fn syntax_error_names_file_line_column_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("bad.ttl");
-    std::fs::write(&src, "@prefix ex: <http://ex.org/> .\nex:a ex:b ex:c .\nex:a ex:b \"unterminated .\n").unwrap();
+    std::fs::write(
+        &src,
+        "@prefix ex: <http://ex.org/> .\nex:a ex:b ex:c .\nex:a ex:b \"unterminated .\n",
+    )
+    .unwrap();
     let out = dir.path().join("out.rete");
     std::fs::write(&out, b"previous content").unwrap();
-    let err = build(&BuildOptions { inputs: vec![Input::path(&src)], ..BuildOptions::default() }, &out).unwrap_err();
+    let err = build(
+        &BuildOptions {
+            inputs: vec![Input::path(&src)],
+            ..BuildOptions::default()
+        },
+        &out,
+    )
+    .unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, BuildError::Syntax { line: 3, .. }), "{msg}");
     assert!(msg.starts_with(&format!("{}:3:", src.display())), "{msg}");
-    assert_eq!(std::fs::read(&out).unwrap(), b"previous content", "existing output must be untouched");
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"previous content",
+        "existing output must be untouched"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 2, "no temp file may be left: {names:?}");
 }
 
@@ -55,7 +103,14 @@ fn rdfxml_error_has_line_and_column() {
     let src = dir.path().join("bad.rdf");
     std::fs::write(&src, "<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n  <rdf:Description rdf:about=\"http://a\">\n  </rdf:Oops>\n</rdf:RDF>\n").unwrap();
     let out = dir.path().join("out.rete");
-    let err = build(&BuildOptions { inputs: vec![Input::path(&src)], ..BuildOptions::default() }, &out).unwrap_err();
+    let err = build(
+        &BuildOptions {
+            inputs: vec![Input::path(&src)],
+            ..BuildOptions::default()
+        },
+        &out,
+    )
+    .unwrap_err();
     match &err {
         BuildError::Syntax { line, column, .. } => assert!(*line >= 3 && *column >= 1, "{err}"),
         other => panic!("expected a syntax error, got {other}"),
@@ -68,7 +123,10 @@ fn compressed_inputs_and_unknown_extension() {
     let dir = tempfile::tempdir().unwrap();
     let nt = social_nt(50);
     let gz = dir.path().join("s.nt.gz");
-    let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
     std::io::Write::write_all(&mut enc, &nt).unwrap();
     enc.finish().unwrap();
     let zst = dir.path().join("s.nt.zst");
@@ -78,13 +136,34 @@ fn compressed_inputs_and_unknown_extension() {
     let mut hashes = Vec::new();
     for input in [&plain, &gz, &zst] {
         let out = dir.path().join("o.rete");
-        build(&BuildOptions { inputs: vec![Input::path(input)], ..BuildOptions::default() }, &out).unwrap();
-        hashes.push(Rete::open_path(&out).unwrap().card().unwrap().content_hash.clone());
+        build(
+            &BuildOptions {
+                inputs: vec![Input::path(input)],
+                ..BuildOptions::default()
+            },
+            &out,
+        )
+        .unwrap();
+        hashes.push(
+            Rete::open_path(&out)
+                .unwrap()
+                .card()
+                .unwrap()
+                .content_hash
+                .clone(),
+        );
     }
     assert!(hashes.windows(2).all(|w| w[0] == w[1]));
     let odd = dir.path().join("data.txt");
     std::fs::write(&odd, &nt).unwrap();
-    let err = build(&BuildOptions { inputs: vec![Input::path(&odd)], ..BuildOptions::default() }, &dir.path().join("x.rete")).unwrap_err();
+    let err = build(
+        &BuildOptions {
+            inputs: vec![Input::path(&odd)],
+            ..BuildOptions::default()
+        },
+        &dir.path().join("x.rete"),
+    )
+    .unwrap_err();
     assert!(matches!(err, BuildError::UnknownFormat { .. }), "{err}");
 }
 
@@ -92,14 +171,36 @@ fn compressed_inputs_and_unknown_extension() {
 fn several_inputs_keep_blank_nodes_apart_and_graphs() {
     let dir = tempfile::tempdir().unwrap();
     let a = Input::bytes("a.ttl", &b"_:x <http://p> \"a\" ."[..], Syntax::Turtle);
-    let b = Input::bytes("b.trig", &b"<http://g> { _:x <http://p> \"b\" . }"[..], Syntax::TriG);
+    let b = Input::bytes(
+        "b.trig",
+        &b"<http://g> { _:x <http://p> \"b\" . }"[..],
+        Syntax::TriG,
+    );
     let out = dir.path().join("m.rete");
-    build(&BuildOptions { inputs: vec![a, b], ..BuildOptions::default() }, &out).unwrap();
+    build(
+        &BuildOptions {
+            inputs: vec![a, b],
+            ..BuildOptions::default()
+        },
+        &out,
+    )
+    .unwrap();
     let rete = Rete::open_path(&out).unwrap();
-    let subjects: std::collections::BTreeSet<_> = rete.quads(&Pattern::default()).unwrap().map(|q| q.unwrap()[0]).collect();
-    assert_eq!(subjects.len(), 2, "blank nodes of different inputs must not merge");
+    let subjects: std::collections::BTreeSet<_> = rete
+        .quads(&Pattern::default())
+        .unwrap()
+        .map(|q| q.unwrap()[0])
+        .collect();
+    assert_eq!(
+        subjects.len(),
+        2,
+        "blank nodes of different inputs must not merge"
+    );
     assert_eq!(rete.card().unwrap().graphs.len(), 1);
-    assert_eq!(rete.header().flags & rete_core::format::FLAG_NAMED_GRAPHS, 1);
+    assert_eq!(
+        rete.header().flags & rete_core::format::FLAG_NAMED_GRAPHS,
+        1
+    );
 }
 
 /// Reads everything the file holds through every API; returns the first error.
@@ -117,13 +218,26 @@ fn read_all(bytes: Vec<u8>) -> Result<(), Error> {
 #[test]
 fn damaged_files_give_errors_never_panics() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = social_file(dir.path(), 300, BuildOptions { perm_block_quads: 64, dict_block_bytes: 512, ..BuildOptions::default() });
+    let (path, _) = social_file(
+        dir.path(),
+        300,
+        BuildOptions {
+            perm_block_quads: 64,
+            dict_block_bytes: 512,
+            ..BuildOptions::default()
+        },
+    );
     let good = std::fs::read(&path).unwrap();
     read_all(good.clone()).unwrap();
     let rete = Rete::open_path(&path).unwrap();
     let mut cuts: Vec<usize> = vec![0, 7, 8, HEADER_LEN - 1, HEADER_LEN, good.len() - 1];
     for e in rete.sections() {
-        cuts.extend([e.offset as usize, e.offset as usize + 1, (e.offset + e.len / 2) as usize, (e.offset + e.len) as usize - 1]);
+        cuts.extend([
+            e.offset as usize,
+            e.offset as usize + 1,
+            (e.offset + e.len / 2) as usize,
+            (e.offset + e.len) as usize - 1,
+        ]);
     }
     // Truncation at every section boundary (and inside each section).
     for &cut in &cuts {
@@ -151,11 +265,19 @@ fn bad_magic_version_and_absurd_sizes() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = social_file(dir.path(), 50, BuildOptions::default());
     let good = std::fs::read(&path).unwrap();
-    let msg = |b: Vec<u8>| Rete::open(Arc::new(MemReader::new(b, "x.rete"))).map(|_| ()).unwrap_err().to_string();
+    let msg = |b: Vec<u8>| {
+        Rete::open(Arc::new(MemReader::new(b, "x.rete")))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
     let mut upstream = good.clone();
     upstream[..5].copy_from_slice(b"RETE\x06");
     assert!(msg(upstream).contains("upstream rete"));
-    assert!(msg(b"hello, world! this is not a rete file at all, just some text....".to_vec()).contains("not a .rete file"));
+    assert!(
+        msg(b"hello, world! this is not a rete file at all, just some text....".to_vec())
+            .contains("not a .rete file")
+    );
     let mut v2 = good.clone();
     v2[8] = 9;
     assert!(msg(v2).contains("unsupported .rete format version 9"));
@@ -180,24 +302,57 @@ fn bad_magic_version_and_absurd_sizes() {
     h.dir_checksum = xxhash_rust::xxh3::xxh3_64(&dir_bytes);
     bomb[..HEADER_LEN].copy_from_slice(&h.to_bytes());
     let m = msg(bomb);
-    assert!(m.contains("card") && m.contains("exceeds"), "{m} ({card:?})");
+    assert!(
+        m.contains("card") && m.contains("exceeds"),
+        "{m} ({card:?})"
+    );
 }
 
 #[test]
 fn pattern_cost_is_exact_for_single_patterns() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = social_file(dir.path(), 2000, BuildOptions { perm_block_quads: 256, ..BuildOptions::default() });
-    let counting = Arc::new(rete_core::CountingReader::new(rete_core::FileReader::open(&path).unwrap()));
+    let (path, _) = social_file(
+        dir.path(),
+        2000,
+        BuildOptions {
+            perm_block_quads: 256,
+            ..BuildOptions::default()
+        },
+    );
+    let counting = Arc::new(rete_core::CountingReader::new(
+        rete_core::FileReader::open(&path).unwrap(),
+    ));
     let rete = Rete::open(counting.clone()).unwrap();
-    let knows = rete.id_of(oxrdf::NamedNode::new_unchecked("http://xmlns.com/foaf/0.1/knows").as_ref().into()).unwrap();
-    let someone = rete.id_of(oxrdf::NamedNode::new_unchecked("http://example.org/social/person/77").as_ref().into()).unwrap();
-    for pattern in [Pattern::new(someone, None, None), Pattern::new(None, knows, someone), Pattern::new(None, knows, None), Pattern::default()] {
+    let knows = rete
+        .id_of(
+            oxrdf::NamedNode::new_unchecked("http://xmlns.com/foaf/0.1/knows")
+                .as_ref()
+                .into(),
+        )
+        .unwrap();
+    let someone = rete
+        .id_of(
+            oxrdf::NamedNode::new_unchecked("http://example.org/social/person/77")
+                .as_ref()
+                .into(),
+        )
+        .unwrap();
+    for pattern in [
+        Pattern::new(someone, None, None),
+        Pattern::new(None, knows, someone),
+        Pattern::new(None, knows, None),
+        Pattern::default(),
+    ] {
         rete.clear_cache();
         let cost = rete.pattern_cost(&pattern).unwrap();
         counting.reset();
         let n = rete.quads(&pattern).unwrap().count();
         let got = counting.stats();
         assert!(n > 0);
-        assert_eq!((cost.bytes, cost.requests), (got.bytes, got.requests), "{pattern:?}");
+        assert_eq!(
+            (cost.bytes, cost.requests),
+            (got.bytes, got.requests),
+            "{pattern:?}"
+        );
     }
 }

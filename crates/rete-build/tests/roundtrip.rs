@@ -25,9 +25,16 @@ fn bnode() -> impl Strategy<Value = BlankNode> {
 fn literal() -> impl Strategy<Value = Literal> {
     prop_oneof![
         "[a-z0-9 é\"\\\\\n\t😀]{0,8}".prop_map(Literal::new_simple_literal),
-        ("[a-z]{0,5}", prop_oneof![Just("en"), Just("fr-be"), Just("de")]).prop_map(|(v, l)| Literal::new_language_tagged_literal_unchecked(v, l)),
+        (
+            "[a-z]{0,5}",
+            prop_oneof![Just("en"), Just("fr-be"), Just("de")]
+        )
+            .prop_map(|(v, l)| Literal::new_language_tagged_literal_unchecked(v, l)),
         (-50i64..50).prop_map(Literal::from),
-        (0u32..4, "[0-9]{1,3}").prop_map(|(d, v)| Literal::new_typed_literal(v, NamedNode::new_unchecked(format!("http://ex.org/dt{d}")))),
+        (0u32..4, "[0-9]{1,3}").prop_map(|(d, v)| Literal::new_typed_literal(
+            v,
+            NamedNode::new_unchecked(format!("http://ex.org/dt{d}"))
+        )),
     ]
 }
 
@@ -35,11 +42,20 @@ fn quad() -> impl Strategy<Value = Quad> {
     let subject = prop_oneof![3 => iri().prop_map(NamedOrBlankNode::from), 1 => bnode().prop_map(NamedOrBlankNode::from)];
     let object = prop_oneof![2 => iri().prop_map(Term::from), 1 => bnode().prop_map(Term::from), 2 => literal().prop_map(Term::from)];
     let graph = prop_oneof![4 => Just(GraphName::DefaultGraph), 1 => iri().prop_map(GraphName::from), 1 => bnode().prop_map(GraphName::from)];
-    (subject, (0u32..6).prop_map(|i| NamedNode::new_unchecked(format!("http://ex.org/p{i}"))), object, graph).prop_map(|(s, p, o, g)| Quad::new(s, p, o, g))
+    (
+        subject,
+        (0u32..6).prop_map(|i| NamedNode::new_unchecked(format!("http://ex.org/p{i}"))),
+        object,
+        graph,
+    )
+        .prop_map(|(s, p, o, g)| Quad::new(s, p, o, g))
 }
 
 fn id_quads(rete: &Rete) -> Vec<IdQuad> {
-    rete.quads(&Pattern::default()).unwrap().map(Result::unwrap).collect()
+    rete.quads(&Pattern::default())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
 }
 
 proptest! {
@@ -98,11 +114,27 @@ proptest! {
 fn unknown_terms_are_absent() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t.rete");
-    build_nquads(b"<http://a> <http://p> \"x\" .\n", &out, BuildOptions::default());
+    build_nquads(
+        b"<http://a> <http://p> \"x\" .\n",
+        &out,
+        BuildOptions::default(),
+    );
     let rete = Rete::open_path(&out).unwrap();
-    assert_eq!(rete.id_of(NamedNode::new_unchecked("http://zzz").as_ref().into()).unwrap(), None);
-    assert_eq!(rete.id_of(NamedNode::new_unchecked("http://").as_ref().into()).unwrap(), None);
-    assert_eq!(rete.id_of(Literal::new_simple_literal("x").as_ref().into()).unwrap(), Some(3));
+    assert_eq!(
+        rete.id_of(NamedNode::new_unchecked("http://zzz").as_ref().into())
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        rete.id_of(NamedNode::new_unchecked("http://").as_ref().into())
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        rete.id_of(Literal::new_simple_literal("x").as_ref().into())
+            .unwrap(),
+        Some(3)
+    );
     assert!(rete.term(0).is_err());
     assert!(rete.term(4).is_err());
 }
@@ -112,7 +144,14 @@ fn card_counts_social_graph() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.rete");
     let nt = social_nt(500);
-    let opts = BuildOptions { inputs: vec![rete_build::Input::bytes("s.nt", nt.clone(), rete_build::Syntax::NTriples)], ..BuildOptions::default() };
+    let opts = BuildOptions {
+        inputs: vec![rete_build::Input::bytes(
+            "s.nt",
+            nt.clone(),
+            rete_build::Syntax::NTriples,
+        )],
+        ..BuildOptions::default()
+    };
     let report = rete_build::build(&opts, &out).unwrap();
     let rete = Rete::open_path(&out).unwrap();
     let card = rete.card().unwrap();

@@ -8,7 +8,9 @@
 use crate::card::Card;
 use crate::dict::{self, DictBlock, DictIndex};
 use crate::error::{Error, Result};
-use crate::format::{kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN};
+use crate::format::{
+    kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN, MAGIC,
+};
 use crate::perm::{self, PermIndex};
 use crate::range::{FileReader, RangeReader};
 use crate::{term, GraphMatch, Id, IdQuad, Pattern, Perm, DEFAULT_GRAPH};
@@ -122,15 +124,16 @@ impl Rete {
     pub fn open_with(reader: Arc<dyn RangeReader>, opts: ReteOptions) -> Result<Self> {
         let name = reader.name().to_owned();
         let len = reader.len();
-        if len < HEADER_LEN as u64 {
-            return Err(Error::corrupt(
-                &name,
-                "header",
-                format!("file is only {len} bytes; a .rete header is {HEADER_LEN}"),
-            ));
-        }
         let first = (opts.prefetch.max(HEADER_LEN) as u64).min(len) as usize;
         let mut head = reader.read_at(0, first)?;
+        if head.len() < MAGIC.len() || head[..MAGIC.len()] != MAGIC {
+            let hint = if head.starts_with(b"RETE") {
+                ": this looks like an upstream rete file, which this reader does not read".into()
+            } else {
+                String::new()
+            };
+            return Err(Error::NotRete { file: name, hint });
+        }
         let header = Header::parse(&head, &name)?;
         if header.file_len != len {
             return Err(Error::corrupt(
@@ -750,7 +753,12 @@ impl Rete {
     pub fn pattern_cost(&self, pattern: &Pattern) -> Result<Cost> {
         let mut cost = Cost::default();
         if self.inner.indexes.get().is_none() {
-            let idx: Vec<&SectionEntry> = self.inner.sections.iter().filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX).collect();
+            let idx: Vec<&SectionEntry> = self
+                .inner
+                .sections
+                .iter()
+                .filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX)
+                .collect();
             let start = idx.iter().map(|e| e.offset).min().unwrap_or(0);
             let end = idx.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
             if end > self.inner.head.len() as u64 {
@@ -758,7 +766,11 @@ impl Rete {
                 cost.bytes += end - start;
             }
         }
-        let perm = Perm::for_bound(pattern.s.is_some(), pattern.p.is_some(), pattern.o.is_some());
+        let perm = Perm::for_bound(
+            pattern.s.is_some(),
+            pattern.p.is_some(),
+            pattern.o.is_some(),
+        );
         let (lo, hi) = Self::bounds(perm, pattern);
         let idx = self.indexes()?;
         let pi = &idx.perms[perm as usize].0;
@@ -775,7 +787,10 @@ impl Rete {
             }
             let mut bytes = u64::from(pi.blocks[b].stored_len);
             let mut j = b + 1;
-            while j < end && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64 && !cache.contains(&CacheKey::Perm(perm as u8, j as u32)) {
+            while j < end
+                && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64
+                && !cache.contains(&CacheKey::Perm(perm as u8, j as u32))
+            {
                 bytes += u64::from(pi.blocks[j].stored_len);
                 j += 1;
             }

@@ -109,7 +109,7 @@ pub struct FileSpec {
 }
 
 /// Writes `spec` to `out` atomically (temp file in the same directory, then rename).
-pub fn write_file(out: &Path, spec: FileSpec) -> Result<()> {
+pub fn write_file(out: &Path, spec: &FileSpec) -> Result<()> {
     let dir = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

@@ -18,7 +18,10 @@ pub fn to_nquads(quads: &[Quad]) -> Vec<u8> {
 
 /// Builds `nq` (N-Quads text) into `out` with `opts`.
 pub fn build_nquads(nq: &[u8], out: &Path, opts: BuildOptions) -> rete_build::BuildReport {
-    let opts = BuildOptions { inputs: vec![Input::bytes("test.nq", nq.to_vec(), Syntax::NQuads)], ..opts };
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes("test.nq", nq.to_vec(), Syntax::NQuads)],
+        ..opts
+    };
     build(&opts, out).unwrap()
 }
 
@@ -28,7 +31,9 @@ pub fn rename_like_builder(quads: &[Quad]) -> BTreeSet<String> {
     let mut map: HashMap<String, BlankNode> = HashMap::new();
     let mut ren = |b: &BlankNode| {
         let n = map.len();
-        map.entry(b.as_str().to_owned()).or_insert_with(|| BlankNode::new_unchecked(format!("b0x{n}"))).clone()
+        map.entry(b.as_str().to_owned())
+            .or_insert_with(|| BlankNode::new_unchecked(format!("b0x{n}")))
+            .clone()
     };
     quads
         .iter()
@@ -65,7 +70,13 @@ pub fn all_quads(rete: &Rete) -> BTreeSet<String> {
                 Term::NamedNode(n) => n,
                 t => panic!("bad predicate {t}"),
             };
-            Quad::new(s, p, rete.term(q[2]).unwrap(), rete.graph_name(q[3]).unwrap()).to_string()
+            Quad::new(
+                s,
+                p,
+                rete.term(q[2]).unwrap(),
+                rete.graph_name(q[3]).unwrap(),
+            )
+            .to_string()
         })
         .collect()
 }
@@ -73,6 +84,13 @@ pub fn all_quads(rete: &Rete) -> BTreeSet<String> {
 /// A small social graph as N-Triples.
 pub fn social_nt(people: u64) -> Vec<u8> {
     let mut nt = Vec::new();
-    rete_datagen::social::write_ntriples(&rete_datagen::social::SocialParams { people, ..Default::default() }, &mut nt).unwrap();
+    rete_datagen::social::write_ntriples(
+        &rete_datagen::social::SocialParams {
+            people,
+            ..Default::default()
+        },
+        &mut nt,
+    )
+    .unwrap();
     nt
 }

@@ -1,0 +1,167 @@
+//! The `rete` binary end to end: real files, real processes, exit codes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn rete(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = rete(args);
+    assert!(
+        o.status.success(),
+        "rete {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn social(dir: &Path) -> (String, String) {
+    let nt = dir.join("s.nt").display().to_string();
+    let out = dir.join("s.rete").display().to_string();
+    ok(&["generate", "social", "--people", "300", "-o", &nt]);
+    ok(&["build", "-q", &nt, "-o", &out]);
+    (nt, out)
+}
+
+#[test]
+fn build_info_query_export_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let (nt, file) = social(dir.path());
+    let lines = std::fs::read_to_string(&nt).unwrap().lines().count();
+
+    let info: serde_json::Value = serde_json::from_str(&ok(&["info", "--json", &file])).unwrap();
+    assert_eq!(info["quads"].as_u64().unwrap() as usize, lines);
+    assert_eq!(
+        info["card"]["classes"][0]["term"],
+        "<http://xmlns.com/foaf/0.1/Person>"
+    );
+    assert!(ok(&["info", &file]).contains("foaf/0.1/knows"));
+
+    let knows = "<http://xmlns.com/foaf/0.1/knows>";
+    let count: usize = ok(&["query", &file, "-p", knows, "--count"])
+        .trim()
+        .parse()
+        .unwrap();
+    let expected = std::fs::read_to_string(&nt)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("/knows>"))
+        .count();
+    assert_eq!(count, expected);
+    let listed = ok(&["query", &file, "-p", knows]);
+    assert_eq!(listed.lines().count(), expected);
+    assert_eq!(
+        ok(&["query", &file, "-p", knows, "--limit", "7"])
+            .lines()
+            .count(),
+        7
+    );
+    let who = ok(&[
+        "query",
+        &file,
+        "-s",
+        "http://example.org/social/person/5",
+        "-p",
+        "a",
+    ]);
+    assert_eq!(who.trim(), "<http://example.org/social/person/5> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Person> .");
+    assert_eq!(
+        ok(&["query", &file, "-o", "<http://nowhere>", "--count"]).trim(),
+        "0"
+    );
+
+    let mut exported: Vec<String> = ok(&["export", &file, "--format", "nt"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let mut input: Vec<String> = std::fs::read_to_string(&nt)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    exported.sort();
+    input.sort();
+    assert_eq!(exported, input);
+    assert!(ok(&["verify", &file]).starts_with("ok:"));
+
+    // Turtle export re-builds to the same content.
+    let ttl = dir.path().join("re.ttl").display().to_string();
+    ok(&["export", &file, "--format", "ttl", "-o", &ttl]);
+    let again = dir.path().join("re.rete").display().to_string();
+    ok(&["build", "-q", &ttl, "-o", &again]);
+    let h1: serde_json::Value = serde_json::from_str(&ok(&["info", "--json", &file])).unwrap();
+    let h2: serde_json::Value = serde_json::from_str(&ok(&["info", "--json", &again])).unwrap();
+    assert_eq!(h1["card"]["content_hash"], h2["card"]["content_hash"]);
+}
+
+#[test]
+fn stdin_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("in.rete");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args([
+            "build",
+            "-q",
+            "--format",
+            "nt",
+            "-",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        child.stdin.as_mut().unwrap(),
+        b"<http://a> <http://b> <http://c> .\n",
+    )
+    .unwrap();
+    drop(child.stdin.take());
+    assert!(child.wait().unwrap().success());
+    assert_eq!(ok(&["query", out.to_str().unwrap(), "--count"]).trim(), "1");
+}
+
+#[test]
+fn exit_codes_and_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    // Usage error: 2.
+    assert_eq!(rete(&["build"]).status.code(), Some(2));
+    assert_eq!(rete(&["frobnicate"]).status.code(), Some(2));
+    // Syntax error: 1, file:line:column, no output.
+    let bad = dir.path().join("bad.nt");
+    std::fs::write(
+        &bad,
+        "<http://a> <http://b> <http://c> .\n<http://a> <http://b> .\n",
+    )
+    .unwrap();
+    let out = dir.path().join("bad.rete");
+    let o = rete(&[
+        "build",
+        "-q",
+        bad.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{}:2:", bad.display())), "{err}");
+    assert!(!out.exists());
+    // Not a .rete file: 1 with a clear message.
+    let o = rete(&["info", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a .rete file"));
+    // Missing file.
+    let o = rete(&["verify", dir.path().join("nope.rete").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nope.rete"));
+    // Unknown prefix.
+    let (_, file) = social(dir.path());
+    let o = rete(&["query", &file, "-p", "zz:knows"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown prefix"));
+}
