@@ -56,7 +56,7 @@ impl Default for HttpOptions {
         Self {
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(30),
-            request_timeout: Some(Duration::from_secs(300)),
+            request_timeout: None,
             retries: 4,
             backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),

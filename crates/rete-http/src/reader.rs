@@ -406,10 +406,7 @@ impl HttpReader {
             cache: Mutex::new(cache),
         };
         match reply.body {
-            ReplyBody::Range {
-                data, total: None, ..
-            } => {
-                drop(data);
+            ReplyBody::Range { total: None, .. } => {
                 return Err(HttpError::new(
                     url,
                     HttpErrorKind::Protocol(

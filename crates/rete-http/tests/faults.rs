@@ -193,7 +193,7 @@ fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::i
             w.write_all(body)?;
         }
         Act::Reset => {}
-        Act::Stall => std::thread::sleep(Duration::from_millis(1500)),
+        Act::Stall => std::thread::sleep(Duration::from_millis(2000)),
         Act::Status(s) => {
             w.write_all(
                 format!("HTTP/1.1 {s} Oops\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
@@ -222,7 +222,7 @@ fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::i
 fn opts() -> HttpOptions {
     HttpOptions {
         connect_timeout: Duration::from_secs(2),
-        read_timeout: Duration::from_millis(300),
+        read_timeout: Duration::from_millis(500),
         request_timeout: Some(Duration::from_secs(5)),
         retries: 3,
         backoff: Duration::from_millis(1),
