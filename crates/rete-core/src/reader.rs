@@ -423,7 +423,13 @@ impl Rete {
 
     /// Block `i` of permutation `p`; on a miss, also fetches following blocks up to `end` (one
     /// read, bounded by the readahead) since scans consume them next.
-    fn perm_block(&self, p: Perm, i: usize, end: usize) -> Result<Arc<Vec<IdQuad>>> {
+    fn perm_block(
+        &self,
+        p: Perm,
+        i: usize,
+        end: usize,
+        readahead: usize,
+    ) -> Result<Arc<Vec<IdQuad>>> {
         let key = CacheKey::Perm(p as u8, i as u32);
         if let Some(CacheVal::Perm(b)) = self.cache().get(&key) {
             return Ok(b);
@@ -435,7 +441,7 @@ impl Rete {
         {
             let cache = self.cache();
             while j < end.min(pi.blocks.len())
-                && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64
+                && bytes + u64::from(pi.blocks[j].stored_len) <= readahead as u64
                 && !cache.contains(&CacheKey::Perm(p as u8, j as u32))
             {
                 bytes += u64::from(pi.blocks[j].stored_len);
@@ -601,6 +607,7 @@ impl Rete {
             cur: None,
             pos: 0,
             done: false,
+            ahead: 0,
         })
     }
 
@@ -651,7 +658,7 @@ impl Rete {
             if inside {
                 n += u64::from(m.count);
             } else {
-                let block = self.perm_block(perm, b, end)?;
+                let block = self.perm_block(perm, b, end, 0)?;
                 let s = block.partition_point(|k| *k < lo);
                 let e = block.partition_point(|k| *k <= hi);
                 n += (e - s) as u64;
@@ -707,7 +714,7 @@ impl Rete {
             let (pi, sec) = &idx.perms[p as usize];
             let mut fp = (0u64, 0u64);
             for b in 0..pi.blocks.len() {
-                let block = self.perm_block(p, b, pi.blocks.len())?;
+                let block = self.perm_block(p, b, pi.blocks.len(), self.inner.opts.readahead)?;
                 if let (Some(last), Some(next)) = (block.last(), pi.blocks.get(b + 1)) {
                     if *last >= next.first {
                         return Err(Error::corrupt(
@@ -780,6 +787,7 @@ impl Rete {
         let (first, end) = (pi.first_block_for(&lo), pi.end_block_for(&hi));
         let cache = self.cache();
         let mut b = first;
+        let mut ahead = 0;
         while b < end {
             if cache.contains(&CacheKey::Perm(perm as u8, b as u32)) {
                 b += 1;
@@ -788,14 +796,19 @@ impl Rete {
             let mut bytes = u64::from(pi.blocks[b].stored_len);
             let mut j = b + 1;
             while j < end
-                && bytes + u64::from(pi.blocks[j].stored_len) <= self.inner.opts.readahead as u64
+                && bytes + u64::from(pi.blocks[j].stored_len) <= ahead as u64
                 && !cache.contains(&CacheKey::Perm(perm as u8, j as u32))
             {
                 bytes += u64::from(pi.blocks[j].stored_len);
                 j += 1;
             }
-            cost.requests += 1;
-            cost.bytes += bytes;
+            ahead = next_readahead(ahead, self.inner.opts.readahead);
+            // Spans inside the prefix read at open cost nothing more.
+            let span_end = idx.perms[perm as usize].1.offset + pi.blocks[b].offset + bytes;
+            if span_end > self.inner.head.len() as u64 {
+                cost.requests += 1;
+                cost.bytes += bytes;
+            }
             cost.blocks += (j - b) as u64;
             b = j;
         }
@@ -807,6 +820,16 @@ impl Rete {
         let mut c = self.cache();
         c.lru.clear();
         c.weight = 0;
+    }
+}
+
+/// Readahead of a scan: its first fetch is one block (a scan may stop after one quad, which over
+/// HTTP should cost one small request), then 64 KiB, doubling up to `max`.
+fn next_readahead(cur: usize, max: usize) -> usize {
+    if cur == 0 {
+        (64 << 10).min(max)
+    } else {
+        cur.saturating_mul(2).min(max)
     }
 }
 
@@ -849,6 +872,7 @@ pub struct QuadIter {
     cur: Option<Arc<Vec<IdQuad>>>,
     pos: usize,
     done: bool,
+    ahead: usize,
 }
 
 impl QuadIter {
@@ -870,8 +894,12 @@ impl Iterator for QuadIter {
                         self.done = true;
                         return None;
                     }
-                    match self.rete.perm_block(self.perm, self.block, self.end) {
+                    match self
+                        .rete
+                        .perm_block(self.perm, self.block, self.end, self.ahead)
+                    {
                         Ok(b) => {
+                            self.ahead = next_readahead(self.ahead, self.rete.inner.opts.readahead);
                             self.pos = b.partition_point(|k| *k < self.lo);
                             self.cur = Some(b.clone());
                             b

@@ -114,9 +114,13 @@ pub fn write_file(out: &Path, spec: &FileSpec) -> Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let tmp = tempfile::Builder::new()
-        .prefix(".rete-build-")
-        .suffix(".tmp")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".rete-build-").suffix(".tmp");
+    // Temp files are created 0600; a published .rete must be readable by a web server running
+    // as another user, so ask for 0644 (the umask still applies).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let tmp = builder
         .tempfile_in(&dir)
         .map_err(|e| Error::io(dir.display(), e))?;
     let name = out.display().to_string();
