@@ -6,7 +6,7 @@ mod terms;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rete_build::{BuildOptions, Input, Syntax};
-use rete_core::{GraphMatch, Pattern, Rete};
+use rete_core::{CountingReader, FileReader, GraphMatch, Pattern, RangeReader, ReadStats, Rete};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +22,9 @@ use std::sync::Arc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print the bytes and requests read from the file or server (to stderr)
+    #[arg(long, global = true)]
+    stats: bool,
 }
 
 #[derive(Subcommand)]
@@ -36,6 +39,8 @@ enum Command {
     Export(ExportArgs),
     /// Check every checksum, block and permutation of a .rete file
     Verify(FileArg),
+    /// Bytes and requests that reading a pattern will fetch (exact for one pattern)
+    Cost(QueryArgs),
     /// Generate a synthetic dataset (N-Triples) for samples and benchmarks
     Generate(GenerateArgs),
 }
@@ -73,14 +78,14 @@ struct BuildArgs {
 
 #[derive(Args)]
 struct FileArg {
-    /// A .rete file
-    file: PathBuf,
+    /// A .rete file or an http(s) URL
+    file: String,
 }
 
 #[derive(Args)]
 struct InfoArgs {
-    /// A .rete file
-    file: PathBuf,
+    /// A .rete file or an http(s) URL
+    file: String,
     /// Print JSON
     #[arg(long)]
     json: bool,
@@ -88,8 +93,8 @@ struct InfoArgs {
 
 #[derive(Args)]
 struct QueryArgs {
-    /// A .rete file
-    file: PathBuf,
+    /// A .rete file or an http(s) URL
+    file: String,
     /// Subject (`<iri>`, `_:label`, or a prefixed name declared in the file)
     #[arg(short, long)]
     subject: Option<String>,
@@ -120,8 +125,8 @@ enum ExportFormat {
 
 #[derive(Args)]
 struct ExportArgs {
-    /// A .rete file
-    file: PathBuf,
+    /// A .rete file or an http(s) URL
+    file: String,
     /// Output syntax
     #[arg(long, value_enum, default_value = "nq")]
     format: ExportFormat,
@@ -197,18 +202,65 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+    let stats = cli.stats;
+    let mut src = None;
+    let result = match cli.command {
         Command::Build(a) => build(a),
-        Command::Info(a) => info(a),
-        Command::Query(a) => query(a),
-        Command::Export(a) => export(a),
-        Command::Verify(a) => verify(a),
+        Command::Info(a) => open(&a.file, &mut src).and_then(|r| info(&r, &a)),
+        Command::Query(a) => open(&a.file, &mut src).and_then(|r| query(&r, &a)),
+        Command::Cost(a) => open(&a.file, &mut src).and_then(|r| cost(&r, &a)),
+        Command::Export(a) => open(&a.file, &mut src).and_then(|r| export(&r, &a)),
+        Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify(&r)),
         Command::Generate(a) => generate(a),
+    };
+    if stats {
+        if let Some(src) = &src {
+            let s = src.stats();
+            eprintln!(
+                "fetched {} bytes in {} requests from {}",
+                s.bytes,
+                s.requests,
+                src.name()
+            );
+        }
+    }
+    result
+}
+
+/// Where a file is read from: a local path, or a URL through `rete-http`. Both count what they
+/// read, for `--stats`.
+enum Src {
+    Local(Arc<CountingReader<FileReader>>),
+    Remote(Arc<rete_http::HttpReader>),
+}
+
+impl Src {
+    fn stats(&self) -> ReadStats {
+        match self {
+            Src::Local(r) => r.stats(),
+            Src::Remote(r) => r.stats(),
+        }
+    }
+    fn name(&self) -> &str {
+        match self {
+            Src::Local(r) => r.name(),
+            Src::Remote(r) => r.name(),
+        }
     }
 }
 
-fn open(path: &std::path::Path) -> Result<Rete> {
-    Ok(Rete::open_path(path)?)
+/// Opens a local file or a URL; `src` keeps the byte source for `--stats`.
+fn open(file: &str, src: &mut Option<Src>) -> Result<Rete> {
+    let reader: Arc<dyn RangeReader> = if rete_http::is_url(file) {
+        let r = Arc::new(rete_http::HttpReader::open(file)?);
+        *src = Some(Src::Remote(r.clone()));
+        r
+    } else {
+        let r = Arc::new(CountingReader::new(FileReader::open(file)?));
+        *src = Some(Src::Local(r.clone()));
+        r
+    };
+    Ok(Rete::open(reader)?)
 }
 
 fn build(a: BuildArgs) -> Result<()> {
@@ -268,8 +320,7 @@ fn build(a: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-fn info(a: InfoArgs) -> Result<()> {
-    let rete = open(&a.file)?;
+fn info(rete: &Rete, a: &InfoArgs) -> Result<()> {
     let h = rete.header();
     let card = rete.card()?;
     let out = std::io::stdout();
@@ -281,7 +332,7 @@ fn info(a: InfoArgs) -> Result<()> {
             .map(|e| serde_json::json!({"kind": e.kind, "index": e.index, "name": e.name(), "codec": format!("{:?}", e.codec), "offset": e.offset, "bytes": e.len, "raw_bytes": e.raw_len}))
             .collect();
         let v = serde_json::json!({
-            "file": a.file.display().to_string(),
+            "file": a.file,
             "bytes": rete.reader().len(),
             "version": format!("{}.{}", h.major, h.minor),
             "flags": h.flags,
@@ -294,12 +345,7 @@ fn info(a: InfoArgs) -> Result<()> {
         writeln!(out)?;
         return Ok(());
     }
-    writeln!(
-        out,
-        "file      {} ({} bytes)",
-        a.file.display(),
-        rete.reader().len()
-    )?;
+    writeln!(out, "file      {} ({} bytes)", a.file, rete.reader().len())?;
     writeln!(out, "format    .rete {}.{}", h.major, h.minor)?;
     writeln!(
         out,
@@ -346,9 +392,10 @@ fn info(a: InfoArgs) -> Result<()> {
     Ok(())
 }
 
-fn query(a: QueryArgs) -> Result<()> {
-    let rete = open(&a.file)?;
-    let resolver = terms::Resolver::new(&rete)?;
+/// The pattern of `query`/`cost` options; `None` if a bound term is not in the file (matches
+/// nothing).
+fn pattern(rete: &Rete, a: &QueryArgs) -> Result<Option<Pattern>> {
+    let resolver = terms::Resolver::new(rete)?;
     let mut missing = false;
     let mut id = |s: &Option<String>, what: &str| -> Result<Option<u64>> {
         match s {
@@ -376,16 +423,20 @@ fn query(a: QueryArgs) -> Result<()> {
             Some(id) => GraphMatch::Named(id),
         },
     };
-    let pattern = Pattern { s, p, o, g };
+    // A term absent from the dictionary matches nothing.
+    Ok((!missing).then_some(Pattern { s, p, o, g }))
+}
+
+fn query(rete: &Rete, a: &QueryArgs) -> Result<()> {
+    let pattern = pattern(rete, a)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    if missing {
-        // A term absent from the dictionary matches nothing.
+    let Some(pattern) = pattern else {
         if a.count {
             writeln!(out, "0")?;
         }
         return Ok(());
-    }
+    };
     if a.count {
         let n = rete.count(&pattern)?;
         writeln!(out, "{}", a.limit.map_or(n, |l| n.min(l)))?;
@@ -402,11 +453,26 @@ fn query(a: QueryArgs) -> Result<()> {
     Ok(())
 }
 
-fn export(a: ExportArgs) -> Result<()> {
-    let rete = open(&a.file)?;
+fn cost(rete: &Rete, a: &QueryArgs) -> Result<()> {
+    let (bytes, requests, blocks) = match pattern(rete, a)? {
+        Some(p) => {
+            let c = rete.pattern_cost(&p)?;
+            (c.bytes, c.requests, c.blocks)
+        }
+        None => (0, 0, 0),
+    };
+    if a.count {
+        println!("{bytes}");
+    } else {
+        println!("{{\"bytes\": {bytes}, \"requests\": {requests}, \"blocks\": {blocks}, \"exact\": true}}");
+    }
+    Ok(())
+}
+
+fn export(rete: &Rete, a: &ExportArgs) -> Result<()> {
     let card = rete.card()?;
     if matches!(a.format, ExportFormat::Nt | ExportFormat::Ttl) && !card.graphs.is_empty() {
-        bail!("{} has {} named graphs, which N-Triples and Turtle cannot hold: use --format nq or trig", a.file.display(), card.graphs.len());
+        bail!("{} has {} named graphs, which N-Triples and Turtle cannot hold: use --format nq or trig", a.file, card.graphs.len());
     }
     let sink: Box<dyn Write> = match &a.output {
         Some(p) => Box::new(
@@ -424,8 +490,7 @@ fn export(a: ExportArgs) -> Result<()> {
     Ok(())
 }
 
-fn verify(a: FileArg) -> Result<()> {
-    let rete = open(&a.file)?;
+fn verify(rete: &Rete) -> Result<()> {
     let r = rete.verify()?;
     println!(
         "ok: {} sections, {} blocks, {} quads, {} terms, {} bytes checked",

@@ -1,0 +1,106 @@
+//! Every read command gives the same answer for a URL served over HTTP ranges as for the local
+//! file (a real server on 127.0.0.1: axum + tower-http `ServeDir`).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn serve_dir(dir: PathBuf) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let app =
+                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    base
+}
+
+fn run(args: &[&str]) -> (String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "rete {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn remote_equals_local_for_every_read_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("s.nt");
+    let file = dir.path().join("s.rete");
+    run(&[
+        "generate",
+        "social",
+        "--people",
+        "400",
+        "-o",
+        nt.to_str().unwrap(),
+    ]);
+    run(&[
+        "build",
+        "-q",
+        nt.to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
+    let local = file.to_str().unwrap();
+    let knows = "<http://xmlns.com/foaf/0.1/knows>";
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["info", "--json"],
+        vec!["query", "-p", knows],
+        vec!["query", "-s", "<http://example.org/social/person/3>"],
+        vec!["query", "-p", knows, "--count"],
+        vec!["export", "--format", "nq"],
+        vec!["verify"],
+        vec!["cost", "-p", knows],
+    ];
+    for cmd in commands {
+        let with = |f: &str| -> Vec<String> {
+            let mut v = vec![cmd[0].to_owned(), f.to_owned()];
+            v.extend(cmd[1..].iter().map(|s| (*s).to_owned()));
+            v
+        };
+        let (a, _) = run(&with(local).iter().map(String::as_str).collect::<Vec<_>>());
+        let (b, _) = run(&with(&url).iter().map(String::as_str).collect::<Vec<_>>());
+        if cmd[0] == "info" {
+            // The file field names the source; everything else must agree.
+            let mut a: serde_json::Value = serde_json::from_str(&a).unwrap();
+            let mut b: serde_json::Value = serde_json::from_str(&b).unwrap();
+            a["file"] = serde_json::Value::Null;
+            b["file"] = serde_json::Value::Null;
+            assert_eq!(a, b);
+        } else {
+            assert_eq!(a, b, "{cmd:?}");
+        }
+    }
+    let (_, err) = run(&["query", &url, "-p", knows, "--count", "--stats"]);
+    assert!(err.contains("requests from http://127.0.0.1"), "{err}");
+    let missing = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(["info", &url.replace("s.rete", "nope.rete")])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1), "{} / {}", String::from_utf8_lossy(&missing.stdout), String::from_utf8_lossy(&missing.stderr));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("404"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+}
