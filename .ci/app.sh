@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# CI layer of the desktop app (called by .ci/run). Idempotent; installs what it needs on a fresh
+# Debian machine, builds the app once (binary + .deb through the Tauri CLI) and runs, in order:
+# vitest (UI core modules), the app's Rust tests, the .deb checks, and the WebdriverIO e2e suite
+# in the real webview under Xvfb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+export DEBIAN_FRONTEND=noninteractive
+
+step() { printf '\n== app: %s (%ss)\n' "$1" "$SECONDS"; }
+
+step "system packages"
+pkgs=(libwebkit2gtk-4.1-dev build-essential file libxdo-dev libssl-dev libayatana-appindicator3-dev
+      librsvg2-dev xvfb webkit2gtk-driver xauth shared-mime-info desktop-file-utils libxml2-utils)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+step "tauri-driver"
+if ! command -v tauri-driver >/dev/null; then
+  cargo install tauri-driver --locked --version 2.1.0
+fi
+
+step "npm ci"
+npm ci --no-audit --no-fund
+
+step "vitest"
+npm test
+
+step "app Rust tests"
+# Before the Tauri build: a plain cargo build of the app leaves a dev-mode binary in target/debug.
+cargo test -p rete-desktop
+
+step "build (binary + .deb, debug profile)"
+npm run bundle:deb
+mkdir -p target/app
+cp target/debug/rete-desktop target/app/rete-desktop
+
+step ".deb contents"
+deb=$(ls -t target/debug/bundle/deb/*.deb | head -n1)
+bash e2e/deb-check.sh "$deb" samples/social-1k.rete
+
+step "e2e (WebdriverIO + tauri-driver + WebKitWebDriver, Xvfb)"
+npm run e2e
+
+step "done"

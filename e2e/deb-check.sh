@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Checks the built .deb: binary, desktop entry (double-click opens files: Exec … %F and the .rete
+# MIME type), the shared-mime-info definition (magic bytes and glob) and the icons.
+# Usage: e2e/deb-check.sh path/to/app.deb [sample.rete]
+set -euo pipefail
+deb=${1:?usage: deb-check.sh APP.deb [SAMPLE.rete]}
+sample=${2:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { # name, command...
+  local name=$1; shift
+  if "$@" >/dev/null 2>&1; then pass=$((pass + 1)); echo "ok   $name"; else fail=$((fail + 1)); echo "FAIL $name"; fi
+}
+
+dpkg-deb -x "$deb" "$tmp/root"
+dpkg-deb -f "$deb" Package Version Architecture Depends > "$tmp/control"
+desktop=$(find "$tmp/root/usr/share/applications" -name '*.desktop' | head -n1)
+mime="$tmp/root/usr/share/mime/packages/rete-desktop.xml"
+
+check "package is named rete-desktop" grep -qx 'Package: rete-desktop' "$tmp/control"
+check "depends on WebKitGTK 4.1" grep -q 'libwebkit2gtk-4.1' "$tmp/control"
+check "binary /usr/bin/rete-desktop is an executable" test -x "$tmp/root/usr/bin/rete-desktop"
+check "desktop entry exists" test -f "$desktop"
+check "desktop entry passes files: Exec=rete-desktop %F" grep -qx 'Exec=rete-desktop %F' "$desktop"
+check "desktop entry declares application/x-rete" grep -qx 'MimeType=application/x-rete;' "$desktop"
+check "desktop entry is valid" desktop-file-validate "$desktop"
+check "icon installed" test -n "$(find "$tmp/root/usr/share/icons" -name 'rete-desktop.png' | head -n1)"
+check "MIME definition installed" test -f "$mime"
+check "MIME definition is well-formed" xmllint --noout "$mime"
+
+# Compile the MIME database from the package alone, as update-mime-database does on install.
+mkdir -p "$tmp/mime/packages"
+cp "$mime" "$tmp/mime/packages/"
+update-mime-database "$tmp/mime"
+check "glob *.rete maps to application/x-rete" grep -q 'application/x-rete:\*\.rete' "$tmp/mime/globs2"
+check "magic bytes 0x89 r e t e CR LF 0x1A registered" bash -c "grep -q \$'\\x89rete\\r\\n\\x1a' '$tmp/mime/magic' && grep -q 'application/x-rete' '$tmp/mime/magic'"
+if [[ -n "$sample" ]]; then
+  check "the sample starts with the registered magic bytes" bash -c "head -c 8 '$sample' | cmp -s - <(printf '\\x89rete\\r\\n\\x1a')"
+fi
+echo "deb: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

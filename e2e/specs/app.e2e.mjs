@@ -1,0 +1,93 @@
+import { expect } from '@wdio/globals';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { samples } from '../wdio.conf.mjs';
+import { clickLargest, colourStats, mapRect, mapSettled, screenshot } from './helpers.mjs';
+
+describe('rete desktop', () => {
+  let firstCount = 0;
+
+  it('opens the sample given on the command line and draws the map', async () => {
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
+    firstCount = await mapSettled();
+    expect(firstCount).toBeGreaterThan(0);
+    const stats = await $('[data-testid="doc-stats"]').getText();
+    expect(stats).toMatch(/triples/);
+    const counts = await $('[data-testid="counts"]').getText();
+    expect(counts).toContain(`${firstCount.toLocaleString('en')} nodes`);
+    const { rect, dpr } = await mapRect();
+    const png = await screenshot('overview');
+    const s = colourStats(png, rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
+  });
+
+  it('selects a group and zooms into it: the group opens into its members', async () => {
+    await clickLargest();
+    await expect($('[data-testid="details-title"]')).toBeDisplayed();
+    await $('[data-testid="zoom-in"]').click();
+    const map = await $('[data-testid="map"]');
+    await browser.waitUntil(async () => (await map.getAttribute('data-open')) !== '', { timeoutMsg: 'zooming in did not open the group' });
+    const count = await mapSettled(firstCount + 1);
+    expect(count).toBeGreaterThan(firstCount);
+    const crumbs = await $$('[data-testid="crumb"]');
+    expect(crumbs.length).toBeGreaterThanOrEqual(2);
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('zoomed'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(20);
+    expect(s.drawnShare).toBeGreaterThan(0.05);
+  });
+
+  it('shows an entity with its links and expands its neighbourhood', async () => {
+    await clickLargest();
+    // Whatever was clicked (an entity, or the group still selected), follow a member link too.
+    const members = await $('[data-testid="members"] button');
+    if (await members.isExisting()) await members.click();
+    await browser.waitUntil(async () => (await $('[data-testid="details"]').getText()).toLowerCase().includes('links out'), { timeoutMsg: 'no entity details' });
+    await $('[data-testid="expand-neighbourhood"]').click();
+    await mapSettled();
+    await expect($('[data-testid="map-error"]')).not.toBeExisting();
+    await screenshot('entity');
+  });
+
+  it('highlights a class from the legend', async () => {
+    const cls = await $('[data-testid="legend-class"]');
+    await cls.click();
+    await expect(cls).toHaveElementClass('active');
+    await browser.pause(300);
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('legend'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    await cls.click();
+    await expect(cls).not.toHaveElementClass('active');
+  });
+
+  it('shows the engine error for a damaged file and keeps running', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-'));
+    const good = readFileSync(path.join(samples, 'social-1k.rete'));
+    const broken = path.join(dir, 'broken.rete');
+    writeFileSync(broken, good.subarray(0, Math.floor(good.length / 2)));
+    await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args: [broken] } });
+    const err = await $('[data-testid="error"]');
+    await expect(err).toBeDisplayed();
+    await expect(err).toHaveText(expect.stringContaining('truncated'));
+    await screenshot('error');
+    // The window still works: the welcome screen and its buttons are there.
+    await expect($('[data-testid="welcome"]')).toBeDisplayed();
+  });
+
+  it('refuses a file that is not a .rete', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-'));
+    const text = path.join(dir, 'data.rete');
+    writeFileSync(text, '<http://example.org/a> <http://example.org/b> <http://example.org/c> .\n'.repeat(3));
+    const good = path.join(dir, 'good.rete');
+    copyFileSync(path.join(samples, 'social-1k.rete'), good);
+    // Two files: the bad one's error stays visible while the good one opens after it.
+    await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args: [text, good] } });
+    await expect($('[data-testid="doc-name"]')).toHaveText('good.rete');
+    await mapSettled();
+    await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args: [text] } });
+    await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining('not a .rete file'));
+  });
+});

@@ -1,0 +1,60 @@
+// Pixel checks on WebDriver screenshots: the DOM can claim a drawn graph while the WebGL canvas
+// stays blank, so the tests look at the pixels.
+import { PNG } from 'pngjs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Screenshot of the whole window as a decoded PNG. */
+export async function screenshot(name) {
+  const b64 = await browser.takeScreenshot();
+  const buf = Buffer.from(b64, 'base64');
+  mkdirSync('.e2e-out', { recursive: true });
+  writeFileSync(path.join('.e2e-out', `${name}.png`), buf);
+  if (process.env.RETE_SCREENSHOTS) {
+    mkdirSync(process.env.RETE_SCREENSHOTS, { recursive: true });
+    writeFileSync(path.join(process.env.RETE_SCREENSHOTS, `${name}.png`), buf);
+  }
+  return PNG.sync.read(buf);
+}
+
+/** Colour statistics of the rectangle `r` (CSS pixels) of `png`. */
+export function colourStats(png, r, scale = 1) {
+  const colours = new Map();
+  const x0 = Math.max(0, Math.round(r.x * scale)), y0 = Math.max(0, Math.round(r.y * scale));
+  const x1 = Math.min(png.width, Math.round((r.x + r.width) * scale)), y1 = Math.min(png.height, Math.round((r.y + r.height) * scale));
+  let total = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * png.width + x) * 4;
+      const key = (png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2];
+      colours.set(key, (colours.get(key) ?? 0) + 1);
+      total++;
+    }
+  }
+  const [bg, bgCount] = [...colours.entries()].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  return { distinct: colours.size, background: bg, drawnShare: total ? 1 - bgCount / total : 0, total };
+}
+
+/** The map's rectangle and the device pixel ratio of the screenshot. */
+export async function mapRect() {
+  const map = await $('[data-testid="map"]');
+  const rect = await browser.getElementRect(await map.elementId);
+  const dpr = await browser.execute(() => window.devicePixelRatio);
+  return { map, rect, dpr };
+}
+
+/** Waits until the map has nodes and no request is running. */
+export async function mapSettled(min = 1) {
+  const map = await $('[data-testid="map"]');
+  await browser.waitUntil(async () => Number(await map.getAttribute('data-node-count')) >= min && (await map.getAttribute('data-busy')) === 'false', { timeoutMsg: 'the map did not settle' });
+  // Let sigma draw the frame that follows the last change.
+  await browser.pause(400);
+  return Number(await map.getAttribute('data-node-count'));
+}
+
+/** Clicks the map at the viewport point stored in `data-largest` (the biggest node). */
+export async function clickLargest() {
+  const { map, rect } = await mapRect();
+  const [x, y] = (await map.getAttribute('data-largest')).split(',').map(Number);
+  await map.click({ x: Math.round(x - rect.width / 2), y: Math.round(y - rect.height / 2) });
+}

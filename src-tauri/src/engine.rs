@@ -1,0 +1,759 @@
+//! The app's questions to the engine, over one open `.rete` ([`Doc`]). Every function here is
+//! synchronous and may read the file: the Tauri commands run them on blocking worker threads.
+
+use crate::model::{
+    Counted, DocInfo, EntityDetails, GroupDetails, Legend, LegendClass, LegendRelation, Link,
+    MapEdge, MapNode, MapView, TermView,
+};
+use oxrdf::{NamedNodeRef, Term};
+use rete_core::{Id, Pattern, RangeReader, Rete};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+
+/// Predicates whose literal value names a resource, most preferred first.
+const LABEL_PREDICATES: &[&str] = &[
+    "http://www.w3.org/2000/01/rdf-schema#label",
+    "http://www.w3.org/2004/02/skos/core#prefLabel",
+    "http://xmlns.com/foaf/0.1/name",
+    "http://schema.org/name",
+    "https://schema.org/name",
+    "http://purl.org/dc/terms/title",
+    "http://purl.org/dc/elements/1.1/title",
+];
+
+/// Limits that keep every answer small enough for the map and the panels.
+pub mod limits {
+    /// Classes shown as groups on the class overview.
+    pub const OVERVIEW_CLASSES: usize = 60;
+    /// Instances per class sampled to find relations between classes.
+    pub const OVERVIEW_SAMPLE: usize = 25;
+    /// Outgoing triples per sampled instance.
+    pub const OVERVIEW_LINKS: usize = 30;
+    /// Entities put on the map when a class group or a community expands.
+    pub const MEMBERS: usize = 400;
+    /// Links listed in each section of the details panel.
+    pub const DETAIL_LINKS: usize = 200;
+    /// Neighbours added by "expand neighbourhood".
+    pub const NEIGHBOURS: usize = 150;
+}
+
+/// Errors of the app's engine calls; shown verbatim in the window.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The engine refused the file or a read failed (its own message).
+    #[error(transparent)]
+    Engine(#[from] rete_core::Error),
+    /// No open document has this handle (it was closed).
+    #[error("document {0} is not open")]
+    NoDoc(u32),
+    /// A request from the UI that does not make sense for this document.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl serde::Serialize for AppError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+/// Result alias of the app.
+pub type AppResult<T> = Result<T, AppError>;
+
+/// One open `.rete` plus what the app looked up once about it.
+#[derive(Debug)]
+pub struct Doc {
+    /// The engine's handle.
+    pub rete: Rete,
+    /// Path or URL.
+    pub source: String,
+    rdf_type: Option<Id>,
+    label_preds: Vec<Id>,
+    prefixes: Vec<(String, String)>,
+    /// Class rank (card order) by class term id: the UI's colour index.
+    class_rank: HashMap<Id, usize>,
+}
+
+impl Doc {
+    /// Opens a local file and reads its card (so a corrupt card fails here, not later).
+    pub fn open_path(path: &Path) -> AppResult<Self> {
+        Self::from_rete(Rete::open_path(path)?, path.display().to_string())
+    }
+
+    /// Opens a file through any byte source (local file, HTTP ranges...).
+    pub fn open_reader(reader: Arc<dyn RangeReader>) -> AppResult<Self> {
+        let source = reader.name().to_owned();
+        Self::from_rete(Rete::open(reader)?, source)
+    }
+
+    fn from_rete(rete: Rete, source: String) -> AppResult<Self> {
+        let card = rete.card()?.clone();
+        let iri_id = |iri: &str| -> AppResult<Option<Id>> {
+            match NamedNodeRef::new(iri) {
+                Ok(n) => Ok(rete.id_of(n.into())?),
+                Err(_) => Ok(None),
+            }
+        };
+        let rdf_type = iri_id(RDF_TYPE)?;
+        let mut label_preds = Vec::new();
+        for p in LABEL_PREDICATES {
+            if let Some(id) = iri_id(p)? {
+                label_preds.push(id);
+            }
+        }
+        let mut class_rank = HashMap::new();
+        for (rank, c) in card.classes.iter().enumerate() {
+            if let Some(id) = nt_id(&rete, &c.term)? {
+                class_rank.insert(id, rank);
+            }
+        }
+        // Longest namespace first so the most specific prefix wins.
+        let mut prefixes: Vec<(String, String)> = card
+            .prefixes
+            .iter()
+            .map(|(p, ns)| (p.clone(), ns.clone()))
+            .collect();
+        prefixes.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
+        Ok(Self {
+            rete,
+            source,
+            rdf_type,
+            label_preds,
+            prefixes,
+            class_rank,
+        })
+    }
+
+    /// The summary the UI shows first.
+    pub fn info(&self, doc: u32) -> AppResult<DocInfo> {
+        let card = self.rete.card()?;
+        let header = self.rete.header();
+        let name = self
+            .source
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&self.source)
+            .to_owned();
+        Ok(DocInfo {
+            doc,
+            source: self.source.clone(),
+            name,
+            bytes: self.rete.reader().len(),
+            quads: card.quads,
+            terms: card.terms,
+            subjects: card.distinct_subjects,
+            predicates: card.distinct_predicates,
+            objects: card.distinct_objects,
+            graphs: card.graphs.len(),
+            classes: card
+                .classes
+                .iter()
+                .map(|c| self.counted(&c.term, c.count))
+                .collect(),
+            top_predicates: card
+                .predicates
+                .iter()
+                .take(50)
+                .map(|c| self.counted(&c.term, c.count))
+                .collect(),
+            has_pyramid: header.flags & rete_core::format::FLAG_PYRAMID != 0,
+            has_schema: header.flags & rete_core::format::FLAG_SCHEMA != 0,
+            levels: 0,
+            built_by: format!("{} {}", card.build.tool, card.build.version)
+                .trim()
+                .to_owned(),
+            materialized: card.build.materialized,
+        })
+    }
+
+    fn counted(&self, nt: &str, count: u64) -> Counted {
+        Counted {
+            nt: nt.to_owned(),
+            label: self.short_nt(nt),
+            count,
+        }
+    }
+
+    /// A short name for a term in N-Triples syntax: prefixed name, local name or the literal.
+    pub fn short_nt(&self, nt: &str) -> String {
+        if let Some(iri) = nt.strip_prefix('<').and_then(|s| s.strip_suffix('>')) {
+            return self.short_iri(iri);
+        }
+        nt.to_owned()
+    }
+
+    fn short_iri(&self, iri: &str) -> String {
+        for (p, ns) in &self.prefixes {
+            if let Some(local) = iri.strip_prefix(ns.as_str()) {
+                if !local.is_empty() && !local.contains(['/', '#']) {
+                    return format!("{p}:{local}");
+                }
+            }
+        }
+        let local = iri
+            .trim_end_matches(['/', '#'])
+            .rsplit(['/', '#'])
+            .next()
+            .unwrap_or(iri);
+        if local.is_empty() {
+            iri.to_owned()
+        } else {
+            local.to_owned()
+        }
+    }
+
+    /// The label of a resource: its first label-like literal, else a short form of its name.
+    pub fn label_of(&self, id: Id, term: &Term) -> AppResult<String> {
+        if !matches!(term, Term::Literal(_)) {
+            for &p in &self.label_preds {
+                if let Some(q) = self
+                    .rete
+                    .quads(&Pattern::new(Some(id), Some(p), None))?
+                    .next()
+                {
+                    if let Term::Literal(l) = self.rete.term(q?[2])? {
+                        return Ok(l.value().to_owned());
+                    }
+                }
+            }
+        }
+        Ok(match term {
+            Term::NamedNode(n) => self.short_iri(n.as_str()),
+            Term::BlankNode(b) => format!("_:{}", b.as_str()),
+            Term::Literal(l) => l.value().to_owned(),
+            #[allow(unreachable_patterns)]
+            other => other.to_string(),
+        })
+    }
+
+    /// The UI view of term `id`; `labelled` looks up label literals (one extra read per term).
+    pub fn term_view(&self, id: Id, labelled: bool) -> AppResult<TermView> {
+        let term = self.rete.term(id)?;
+        let label = if labelled {
+            self.label_of(id, &term)?
+        } else {
+            match &term {
+                Term::NamedNode(n) => self.short_iri(n.as_str()),
+                Term::Literal(l) => l.value().to_owned(),
+                other => other.to_string(),
+            }
+        };
+        let kind = match term {
+            Term::NamedNode(_) => "iri",
+            Term::BlankNode(_) => "bnode",
+            _ => "literal",
+        };
+        Ok(TermView {
+            id,
+            nt: term.to_string(),
+            label,
+            kind,
+        })
+    }
+
+    /// The `rdf:type`s of `id`.
+    fn types_of(&self, id: Id) -> AppResult<Vec<Id>> {
+        let Some(t) = self.rdf_type else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for q in self.rete.quads(&Pattern::new(Some(id), Some(t), None))? {
+            out.push(q?[2]);
+        }
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The class used to colour `id`: its most common type (card order).
+    fn main_class(&self, id: Id) -> AppResult<Option<Id>> {
+        let types = self.types_of(id)?;
+        Ok(types
+            .iter()
+            .copied()
+            .min_by_key(|c| self.class_rank.get(c).copied().unwrap_or(usize::MAX)))
+    }
+
+    fn class_nt(&self, class: Option<Id>) -> AppResult<Option<String>> {
+        class
+            .map(|c| self.rete.term(c).map(|t| t.to_string()))
+            .transpose()
+            .map_err(Into::into)
+    }
+
+    /// The first map when the file has no pyramid: its classes as groups sized by instances, placed
+    /// without overlap, with the relations seen on a sample of each class's instances.
+    pub fn class_overview(&self) -> AppResult<MapView> {
+        let card = self.rete.card()?;
+        let mut classes = Vec::new();
+        for c in card.classes.iter().take(limits::OVERVIEW_CLASSES) {
+            if let Some(id) = nt_id(&self.rete, &c.term)? {
+                classes.push((id, c));
+            }
+        }
+        let radii: Vec<f32> = classes.iter().map(|(_, c)| group_radius(c.count)).collect();
+        let centres = pack_circles(&radii);
+        let mut nodes = Vec::with_capacity(classes.len());
+        for (i, (id, c)) in classes.iter().enumerate() {
+            nodes.push(MapNode {
+                key: format!("k:{id}"),
+                kind: "class",
+                label: self.short_nt(&c.term),
+                size: c.count,
+                class: Some(c.term.clone()),
+                x: Some(centres[i].0),
+                y: Some(centres[i].1),
+                r: Some(radii[i]),
+                expandable: c.count > 0,
+                level: None,
+                id: *id,
+                classes: vec![self.counted(&c.term, c.count)],
+            });
+        }
+        let in_view: HashSet<Id> = classes.iter().map(|(id, _)| *id).collect();
+        let mut pairs: BTreeMap<(Id, Id), BTreeMap<Id, u64>> = BTreeMap::new();
+        let mut truncated = false;
+        if let Some(t) = self.rdf_type {
+            for (class, c) in &classes {
+                truncated |= c.count as usize > limits::OVERVIEW_SAMPLE;
+                for q in self
+                    .rete
+                    .quads(&Pattern::new(None, Some(t), Some(*class)))?
+                    .take(limits::OVERVIEW_SAMPLE)
+                {
+                    let s = q?[0];
+                    for l in self
+                        .rete
+                        .quads(&Pattern::new(Some(s), None, None))?
+                        .take(limits::OVERVIEW_LINKS)
+                    {
+                        let [_, p, o, _] = l?;
+                        if p == t {
+                            continue;
+                        }
+                        if let Some(oc) = self.main_class(o)? {
+                            if in_view.contains(&oc) {
+                                *pairs.entry((*class, oc)).or_default().entry(p).or_default() += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut edges = Vec::new();
+        for ((a, b), preds) in pairs {
+            if a == b {
+                continue;
+            }
+            let weight = preds.values().sum();
+            let mut top: Vec<(Id, u64)> = preds.into_iter().collect();
+            top.sort_by_key(|t| std::cmp::Reverse(t.1));
+            let label = top
+                .iter()
+                .take(2)
+                .map(|(p, _)| self.term_view(*p, false).map(|v| v.label))
+                .collect::<AppResult<Vec<_>>>()?
+                .join(", ");
+            edges.push(MapEdge {
+                source: format!("k:{a}"),
+                target: format!("k:{b}"),
+                weight,
+                label,
+            });
+        }
+        Ok(MapView {
+            kind: "classes",
+            nodes,
+            edges,
+            note: format!(
+                "Classes from the file's card, sized by instances. Relations between classes were counted on the first {} instances of each class.",
+                limits::OVERVIEW_SAMPLE
+            ),
+            truncated: truncated || card.classes.len() > limits::OVERVIEW_CLASSES,
+        })
+    }
+
+    /// The instances of a class (first [`limits::MEMBERS`]) placed inside its group circle
+    /// `(x, y, r)`, with the links among them.
+    pub fn class_members(&self, class: Id, centre: (f32, f32, f32)) -> AppResult<MapView> {
+        let Some(t) = self.rdf_type else {
+            return Err(AppError::Invalid("the file has no rdf:type triples".into()));
+        };
+        let mut ids = Vec::new();
+        let mut truncated = false;
+        for q in self.rete.quads(&Pattern::new(None, Some(t), Some(class)))? {
+            if ids.len() == limits::MEMBERS {
+                truncated = true;
+                break;
+            }
+            ids.push(q?[0]);
+        }
+        self.entities_in_circle(&ids, centre, "members", truncated)
+    }
+
+    /// Entity nodes for `ids`, laid out on a sunflower spiral inside `(x, y, r)`, plus the triples
+    /// that link two of them.
+    pub fn entities_in_circle(
+        &self,
+        ids: &[Id],
+        (cx, cy, r): (f32, f32, f32),
+        kind: &'static str,
+        truncated: bool,
+    ) -> AppResult<MapView> {
+        let n = ids.len().max(1) as f32;
+        let mut nodes = Vec::with_capacity(ids.len());
+        for (i, &id) in ids.iter().enumerate() {
+            let (x, y) = sunflower(i, n, r * 0.92);
+            let term = self.term_view(id, true)?;
+            nodes.push(MapNode {
+                key: format!("e:{id}"),
+                kind: "entity",
+                label: term.label,
+                size: 1,
+                class: self.class_nt(self.main_class(id)?)?,
+                x: Some(cx + x),
+                y: Some(cy + y),
+                r: Some((r / n.sqrt() * 0.45).max(r * 0.002)),
+                expandable: false,
+                level: None,
+                id,
+                classes: Vec::new(),
+            });
+        }
+        let edges = self.edges_among(ids)?;
+        Ok(MapView {
+            kind,
+            nodes,
+            edges,
+            note: String::new(),
+            truncated,
+        })
+    }
+
+    /// Triples whose subject and object are both in `ids` (rdf:type excluded).
+    pub fn edges_among(&self, ids: &[Id]) -> AppResult<Vec<MapEdge>> {
+        let set: HashSet<Id> = ids.iter().copied().collect();
+        let mut agg: BTreeMap<(Id, Id), (u64, Id)> = BTreeMap::new();
+        for &s in ids {
+            for q in self.rete.quads(&Pattern::new(Some(s), None, None))? {
+                let [_, p, o, _] = q?;
+                if Some(p) != self.rdf_type && o != s && set.contains(&o) {
+                    let e = agg.entry((s, o)).or_insert((0, p));
+                    e.0 += 1;
+                }
+            }
+        }
+        let mut pred_labels: HashMap<Id, String> = HashMap::new();
+        let mut edges = Vec::with_capacity(agg.len());
+        for ((s, o), (w, p)) in agg {
+            let label = match pred_labels.get(&p) {
+                Some(l) => l.clone(),
+                None => {
+                    let l = self.term_view(p, false)?.label;
+                    pred_labels.insert(p, l.clone());
+                    l
+                }
+            };
+            edges.push(MapEdge {
+                source: format!("e:{s}"),
+                target: format!("e:{o}"),
+                weight: w,
+                label,
+            });
+        }
+        Ok(edges)
+    }
+
+    /// Properties and links of one entity for the details panel.
+    pub fn entity(&self, id: Id) -> AppResult<EntityDetails> {
+        let term = self.term_view(id, true)?;
+        let types = self
+            .types_of(id)?
+            .into_iter()
+            .map(|t| self.term_view(t, false))
+            .collect::<AppResult<Vec<_>>>()?;
+        let (mut properties, mut out_links, mut in_links) = (Vec::new(), Vec::new(), Vec::new());
+        let mut out_total = 0;
+        for q in self.rete.quads(&Pattern::new(Some(id), None, None))? {
+            let [_, p, o, _] = q?;
+            out_total += 1;
+            if Some(p) == self.rdf_type {
+                continue;
+            }
+            let other = self.term_view(o, false)?;
+            let list = if other.kind == "literal" {
+                &mut properties
+            } else {
+                &mut out_links
+            };
+            if list.len() < limits::DETAIL_LINKS {
+                let other = if other.kind == "literal" {
+                    other
+                } else {
+                    self.term_view(o, true)?
+                };
+                list.push(Link {
+                    predicate: self.term_view(p, false)?,
+                    other,
+                });
+            }
+        }
+        let in_total = self.rete.count(&Pattern::new(None, None, Some(id)))?;
+        for q in self
+            .rete
+            .quads(&Pattern::new(None, None, Some(id)))?
+            .take(limits::DETAIL_LINKS)
+        {
+            let [s, p, _, _] = q?;
+            in_links.push(Link {
+                predicate: self.term_view(p, false)?,
+                other: self.term_view(s, true)?,
+            });
+        }
+        Ok(EntityDetails {
+            term,
+            types,
+            properties,
+            out_links,
+            in_links,
+            out_total,
+            in_total,
+        })
+    }
+
+    /// An entity and its IRI/blank-node neighbours (both directions) with the links among them,
+    /// laid out by the UI.
+    pub fn neighbourhood(&self, id: Id) -> AppResult<MapView> {
+        let mut ids = vec![id];
+        let mut seen: HashSet<Id> = HashSet::from([id]);
+        let mut truncated = false;
+        let mut push = |other: Id, ids: &mut Vec<Id>| {
+            if seen.insert(other) {
+                if ids.len() > limits::NEIGHBOURS {
+                    truncated = true;
+                } else {
+                    ids.push(other);
+                }
+            }
+        };
+        for q in self.rete.quads(&Pattern::new(Some(id), None, None))? {
+            let [_, p, o, _] = q?;
+            if Some(p) != self.rdf_type && !matches!(self.rete.term(o)?, Term::Literal(_)) {
+                push(o, &mut ids);
+            }
+        }
+        for q in self.rete.quads(&Pattern::new(None, None, Some(id)))? {
+            push(q?[0], &mut ids);
+        }
+        let mut nodes = Vec::with_capacity(ids.len());
+        for &n in &ids {
+            let term = self.term_view(n, true)?;
+            nodes.push(MapNode {
+                key: format!("e:{n}"),
+                kind: "entity",
+                label: term.label,
+                size: 1,
+                class: self.class_nt(self.main_class(n)?)?,
+                x: None,
+                y: None,
+                r: None,
+                expandable: false,
+                level: None,
+                id: n,
+                classes: Vec::new(),
+            });
+        }
+        let edges = self.edges_among(&ids)?;
+        Ok(MapView {
+            kind: "neighbourhood",
+            nodes,
+            edges,
+            note: String::new(),
+            truncated,
+        })
+    }
+
+    /// Details of a class group: its size, a sample of members, and the predicates they use.
+    pub fn class_group(&self, class: Id) -> AppResult<GroupDetails> {
+        let nt = self.rete.term(class)?.to_string();
+        let size = match self.rdf_type {
+            Some(t) => self.rete.count(&Pattern::new(None, Some(t), Some(class)))?,
+            None => 0,
+        };
+        let mut sample = Vec::new();
+        let mut preds: BTreeMap<Id, u64> = BTreeMap::new();
+        if let Some(t) = self.rdf_type {
+            for q in self
+                .rete
+                .quads(&Pattern::new(None, Some(t), Some(class)))?
+                .take(limits::OVERVIEW_SAMPLE)
+            {
+                let s = q?[0];
+                if sample.len() < 12 {
+                    sample.push(self.term_view(s, true)?);
+                }
+                for l in self
+                    .rete
+                    .quads(&Pattern::new(Some(s), None, None))?
+                    .take(limits::OVERVIEW_LINKS)
+                {
+                    let p = l?[1];
+                    if p != t {
+                        *preds.entry(p).or_default() += 1;
+                    }
+                }
+            }
+        }
+        let mut top: Vec<(Id, u64)> = preds.into_iter().collect();
+        top.sort_by_key(|t| std::cmp::Reverse(t.1));
+        let top_predicates = top
+            .into_iter()
+            .take(10)
+            .map(|(p, n)| {
+                Ok(Counted {
+                    nt: self.rete.term(p)?.to_string(),
+                    label: self.term_view(p, false)?.label,
+                    count: n,
+                })
+            })
+            .collect::<AppResult<Vec<_>>>()?;
+        Ok(GroupDetails {
+            key: format!("k:{class}"),
+            label: self.short_nt(&nt),
+            size,
+            classes: vec![self.counted(&nt, size)],
+            top_predicates,
+            sample,
+        })
+    }
+
+    /// The legend from the card: classes by instances (flat) and the relations between them
+    /// observed on the class overview's sample.
+    pub fn card_legend(&self) -> AppResult<Legend> {
+        let card = self.rete.card()?;
+        let classes = card
+            .classes
+            .iter()
+            .map(|c| LegendClass {
+                nt: c.term.clone(),
+                label: self.short_nt(&c.term),
+                parents: Vec::new(),
+                depth: 0,
+                direct: c.count,
+                total: c.count,
+            })
+            .collect();
+        let overview = self.class_overview()?;
+        let class_of: HashMap<&str, &str> = overview
+            .nodes
+            .iter()
+            .filter_map(|n| n.class.as_deref().map(|c| (n.key.as_str(), c)))
+            .collect();
+        let mut relations = Vec::new();
+        for e in &overview.edges {
+            if let (Some(d), Some(r)) = (
+                class_of.get(e.source.as_str()),
+                class_of.get(e.target.as_str()),
+            ) {
+                relations.push(LegendRelation {
+                    domain: (*d).to_owned(),
+                    predicate: Counted {
+                        nt: String::new(),
+                        label: e.label.clone(),
+                        count: e.weight,
+                    },
+                    range: (*r).to_owned(),
+                });
+            }
+        }
+        relations.sort_by_key(|r| std::cmp::Reverse(r.predicate.count));
+        Ok(Legend {
+            source: "card",
+            classes,
+            relations,
+            note: overview.note,
+        })
+    }
+
+    /// Looks up a term given in N-Triples syntax.
+    pub fn resolve(&self, nt: &str) -> AppResult<Option<Id>> {
+        nt_id(&self.rete, nt)
+    }
+}
+
+/// The id of a term written in N-Triples syntax, if it is in the dictionary.
+fn nt_id(rete: &Rete, nt: &str) -> AppResult<Option<Id>> {
+    match nt.parse::<Term>() {
+        Ok(t) => Ok(rete.id_of(t.as_ref())?),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Radius of a group holding `count` members: area proportional to the count.
+fn group_radius(count: u64) -> f32 {
+    (count.max(1) as f32).sqrt() * 10.0
+}
+
+/// Point `i` of `n` on a sunflower (Vogel) spiral filling a disc of radius `r` evenly.
+fn sunflower(i: usize, n: f32, r: f32) -> (f32, f32) {
+    const GOLDEN: f32 = 2.399_963;
+    let rho = r * ((i as f32 + 0.5) / n).sqrt();
+    let theta = i as f32 * GOLDEN;
+    (rho * theta.cos(), rho * theta.sin())
+}
+
+/// Places circles (largest first, as given) without overlap, each as close to the origin as a
+/// spiral search allows: a compact bubble chart.
+pub fn pack_circles(radii: &[f32]) -> Vec<(f32, f32)> {
+    let mut placed: Vec<(f32, f32, f32)> = Vec::with_capacity(radii.len());
+    let gap = radii.iter().copied().fold(0.0f32, f32::max) * 0.08 + 1.0;
+    for &r in radii {
+        let mut pos = (0.0, 0.0);
+        if !placed.is_empty() {
+            let mut step = 0usize;
+            loop {
+                let t = step as f32 * 0.35;
+                let rho = t * gap * 0.6;
+                let cand = (rho * t.cos(), rho * t.sin());
+                let free = placed.iter().all(|&(x, y, pr)| {
+                    let (dx, dy) = (cand.0 - x, cand.1 - y);
+                    (dx * dx + dy * dy).sqrt() >= pr + r + gap
+                });
+                if free || step > 200_000 {
+                    pos = cand;
+                    break;
+                }
+                step += 1;
+            }
+        }
+        placed.push((pos.0, pos.1, r));
+    }
+    placed.into_iter().map(|(x, y, _)| (x, y)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_circles_do_not_overlap() {
+        let radii = [50.0, 30.0, 30.0, 10.0, 5.0, 5.0, 1.0];
+        let c = pack_circles(&radii);
+        for i in 0..radii.len() {
+            for j in i + 1..radii.len() {
+                let d = ((c[i].0 - c[j].0).powi(2) + (c[i].1 - c[j].1).powi(2)).sqrt();
+                assert!(d >= radii[i] + radii[j], "{i} and {j} overlap");
+            }
+        }
+    }
+
+    #[test]
+    fn sunflower_stays_inside() {
+        for i in 0..100 {
+            let (x, y) = sunflower(i, 100.0, 10.0);
+            assert!((x * x + y * y).sqrt() <= 10.0 + 1e-3);
+        }
+    }
+}

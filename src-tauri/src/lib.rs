@@ -1,0 +1,127 @@
+#![doc = include_str!("../README.md")]
+
+pub mod commands;
+mod commands_list;
+pub mod engine;
+pub mod model;
+pub mod store;
+
+pub use commands_list::COMMANDS;
+
+use std::path::PathBuf;
+use store::Store;
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::{Emitter, Manager};
+
+/// Event telling the webview that files wait in the queue (`take_pending`).
+pub const EVENT_OPEN: &str = "open-requested";
+/// Event carrying the id of a clicked menu item.
+pub const EVENT_MENU: &str = "menu";
+
+/// Queues files to open and tells the webview, which drains the queue. The queue (rather than the
+/// event payload) carries the paths so that files arriving before the page listens are not lost.
+fn request_open<R: tauri::Runtime>(app: &tauri::AppHandle<R>, paths: Vec<String>) {
+    if paths.is_empty() {
+        return;
+    }
+    app.state::<Store>().push_pending(paths);
+    let _ = app.emit(EVENT_OPEN, ());
+    if let Some(w) = app.get_webview_window("main") {
+        let _ = w.unminimize();
+        let _ = w.set_focus();
+    }
+}
+
+fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Menu<R>> {
+    let file = Submenu::with_items(
+        app,
+        "File",
+        true,
+        &[
+            &MenuItem::with_id(app, "open", "Open…", true, Some("CmdOrCtrl+O"))?,
+            &MenuItem::with_id(app, "open-url", "Open URL…", true, Some("CmdOrCtrl+L"))?,
+            &PredefinedMenuItem::separator(app)?,
+            &MenuItem::with_id(app, "export-png", "Export view as PNG…", true, None::<&str>)?,
+            &MenuItem::with_id(app, "export-svg", "Export view as SVG…", true, None::<&str>)?,
+            &PredefinedMenuItem::separator(app)?,
+            &PredefinedMenuItem::quit(app, Some("Quit"))?,
+        ],
+    )?;
+    let view = Submenu::with_items(
+        app,
+        "View",
+        true,
+        &[
+            &MenuItem::with_id(
+                app,
+                "zoom-out",
+                "Back to overview",
+                true,
+                Some("CmdOrCtrl+0"),
+            )?,
+            &MenuItem::with_id(app, "toggle-legend", "Legend", true, None::<&str>)?,
+        ],
+    )?;
+    Menu::with_items(app, &[&file, &view])
+}
+
+/// Starts the app: plugins, state, menu, window events and the command handlers.
+pub fn run() {
+    let app = tauri::Builder::default()
+        // Must be the first plugin: a second launch hands its files to this instance and exits.
+        .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            request_open(app, store::file_args(&argv, &PathBuf::from(cwd)));
+        }))
+        .plugin(tauri_plugin_dialog::init())
+        .manage(Store::default())
+        .setup(|app| {
+            let argv: Vec<String> = std::env::args().collect();
+            let cwd = std::env::current_dir().unwrap_or_default();
+            app.state::<Store>()
+                .push_pending(store::file_args(&argv, &cwd));
+            let menu = build_menu(app.handle())?;
+            app.set_menu(menu)?;
+            app.on_menu_event(|app, event| {
+                let _ = app.emit(EVENT_MENU, event.id().0.as_str());
+            });
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) = event {
+                let paths = paths.iter().map(|p| p.display().to_string()).collect();
+                request_open(window.app_handle(), paths);
+            }
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::open_path,
+            commands::open_url,
+            commands::open_dialog,
+            commands::take_pending,
+            commands::recent_files,
+            commands::close_doc,
+            commands::overview,
+            commands::expand,
+            commands::entity,
+            commands::neighbourhood,
+            commands::group,
+            commands::legend,
+            commands::export_view,
+        ])
+        .build(tauri::generate_context!())
+        .unwrap_or_else(|e| {
+            eprintln!("rete-desktop: cannot start: {e}");
+            std::process::exit(1)
+        });
+    app.run(|_app, _event| {
+        // macOS delivers "open with" / double-clicked files as an event, not in argv.
+        #[cfg(any(target_os = "macos", target_os = "ios"))]
+        if let tauri::RunEvent::Opened { urls } = &_event {
+            let paths = urls
+                .iter()
+                .filter_map(|u| u.to_file_path().ok())
+                .map(|p| p.display().to_string())
+                .collect();
+            request_open(_app, paths);
+        }
+    });
+}

@@ -1,0 +1,211 @@
+//! What the commands send to the webview. Everything is plain serializable data: the webview never
+//! sees a file handle, only these views of the engine's answers.
+
+use serde::Serialize;
+
+/// A term as the UI shows it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TermView {
+    /// Dictionary id within the open document (0 for literals that are not looked up by id).
+    pub id: u64,
+    /// The term in N-Triples syntax.
+    pub nt: String,
+    /// A short human label: `rdfs:label`-like literal, prefixed name or local name.
+    pub label: String,
+    /// `iri`, `bnode` or `literal`.
+    pub kind: &'static str,
+}
+
+/// A class (or other term) with a count, as listed on the card.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Counted {
+    /// The term in N-Triples syntax.
+    pub nt: String,
+    /// Short label.
+    pub label: String,
+    /// Count.
+    pub count: u64,
+}
+
+/// Summary of an open document, sent once after opening.
+#[derive(Debug, Clone, Serialize)]
+pub struct DocInfo {
+    /// Handle to pass back to the other commands.
+    pub doc: u32,
+    /// Path or URL it was opened from.
+    pub source: String,
+    /// File name (last path segment).
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Distinct quads.
+    pub quads: u64,
+    /// Dictionary terms.
+    pub terms: u64,
+    /// Distinct subjects / predicates / objects.
+    pub subjects: u64,
+    /// Distinct predicates.
+    pub predicates: u64,
+    /// Distinct objects.
+    pub objects: u64,
+    /// Named graphs.
+    pub graphs: usize,
+    /// Classes by instance count (the card's list).
+    pub classes: Vec<Counted>,
+    /// Predicates by use count (the card's list, first 50).
+    pub top_predicates: Vec<Counted>,
+    /// Whether the file carries a community pyramid.
+    pub has_pyramid: bool,
+    /// Whether the file carries a schema block.
+    pub has_schema: bool,
+    /// Number of pyramid levels (0 without a pyramid).
+    pub levels: usize,
+    /// Tool and version that built the file.
+    pub built_by: String,
+    /// Whether RDFS/OWL-RL materialization was applied at build time.
+    pub materialized: bool,
+}
+
+/// One node of the map.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MapNode {
+    /// Unique key on the map: `c<level>:<id>` for communities, `k:<class id>` for class groups,
+    /// `e:<term id>` for entities.
+    pub key: String,
+    /// `community`, `class` or `entity`.
+    pub kind: &'static str,
+    /// Display label.
+    pub label: String,
+    /// Members (communities, classes) or 1 (entities).
+    pub size: u64,
+    /// Class used for colour (N-Triples), if any.
+    pub class: Option<String>,
+    /// Position in layout coordinates; `None` when the UI must lay the node out.
+    pub x: Option<f32>,
+    /// See `x`.
+    pub y: Option<f32>,
+    /// Radius in layout coordinates (communities); children lie inside it.
+    pub r: Option<f32>,
+    /// Whether zooming into the node can expand it.
+    pub expandable: bool,
+    /// Pyramid level (communities), otherwise `None`.
+    pub level: Option<u32>,
+    /// Community id (communities), class term id (class groups) or term id (entities).
+    pub id: u64,
+    /// Class breakdown (communities, top 8).
+    pub classes: Vec<Counted>,
+}
+
+/// One edge of the map.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MapEdge {
+    /// Key of the source node.
+    pub source: String,
+    /// Key of the target node.
+    pub target: String,
+    /// Number of triples it stands for.
+    pub weight: u64,
+    /// Label: the predicate, or the main predicates of a super-edge.
+    pub label: String,
+}
+
+/// A set of nodes and edges to put on the map.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MapView {
+    /// `pyramid`, `classes`, `members` or `neighbourhood`.
+    pub kind: &'static str,
+    /// Nodes.
+    pub nodes: Vec<MapNode>,
+    /// Edges among them.
+    pub edges: Vec<MapEdge>,
+    /// Explains what the view is, e.g. that it was computed from a sample.
+    pub note: String,
+    /// Whether limits cut the view short.
+    pub truncated: bool,
+}
+
+/// A predicate-value pair of an entity.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Link {
+    /// The predicate.
+    pub predicate: TermView,
+    /// The other end: the object of an outgoing triple or the subject of an incoming one.
+    pub other: TermView,
+}
+
+/// Everything the details panel shows about one entity.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct EntityDetails {
+    /// The entity.
+    pub term: TermView,
+    /// Its `rdf:type`s.
+    pub types: Vec<TermView>,
+    /// Outgoing triples whose object is a literal.
+    pub properties: Vec<Link>,
+    /// Outgoing triples whose object is an IRI or blank node.
+    pub out_links: Vec<Link>,
+    /// Incoming triples.
+    pub in_links: Vec<Link>,
+    /// Total outgoing triples (may exceed what is listed).
+    pub out_total: u64,
+    /// Total incoming triples.
+    pub in_total: u64,
+}
+
+/// Details of a community (pyramid) or class group.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GroupDetails {
+    /// Key on the map.
+    pub key: String,
+    /// Label.
+    pub label: String,
+    /// Members.
+    pub size: u64,
+    /// Class breakdown.
+    pub classes: Vec<Counted>,
+    /// Main predicates of the edges leaving or entering the group.
+    pub top_predicates: Vec<Counted>,
+    /// A few members (first ones).
+    pub sample: Vec<TermView>,
+}
+
+/// One class of the legend.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LegendClass {
+    /// The class IRI in N-Triples syntax.
+    pub nt: String,
+    /// Label.
+    pub label: String,
+    /// Index of the parent entries in `Legend::classes` (a class tree).
+    pub parents: Vec<usize>,
+    /// Depth in the tree.
+    pub depth: u32,
+    /// Direct instances.
+    pub direct: u64,
+    /// Instances including subclasses'.
+    pub total: u64,
+}
+
+/// One relation of the legend: domain class → predicate → range class.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LegendRelation {
+    /// Domain class (N-Triples).
+    pub domain: String,
+    /// Predicate.
+    pub predicate: Counted,
+    /// Range class (N-Triples).
+    pub range: String,
+}
+
+/// The schema legend.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Legend {
+    /// `schema` (from the file's schema block) or `card` (the card's class counts).
+    pub source: &'static str,
+    /// Classes, most instances first.
+    pub classes: Vec<LegendClass>,
+    /// Relations, most used first.
+    pub relations: Vec<LegendRelation>,
+    /// Explains where the relations come from.
+    pub note: String,
+}

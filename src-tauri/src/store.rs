@@ -1,0 +1,142 @@
+//! Open documents, files waiting to be opened, and the recent-files list.
+
+use crate::engine::{AppError, AppResult, Doc};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Most recent files kept.
+pub const RECENT_MAX: usize = 10;
+
+/// The documents open in the app, by handle.
+#[derive(Debug, Default)]
+pub struct Store {
+    docs: Mutex<HashMap<u32, Arc<Doc>>>,
+    next: AtomicU32,
+    pending: Mutex<Vec<String>>,
+}
+
+impl Store {
+    /// Registers an opened document and returns its handle.
+    pub fn insert(&self, doc: Doc) -> (u32, Arc<Doc>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let doc = Arc::new(doc);
+        self.lock().insert(id, doc.clone());
+        (id, doc)
+    }
+
+    /// The document with handle `id`.
+    pub fn get(&self, id: u32) -> AppResult<Arc<Doc>> {
+        self.lock().get(&id).cloned().ok_or(AppError::NoDoc(id))
+    }
+
+    /// Forgets a document (its file is closed once running commands finish with it).
+    pub fn close(&self, id: u32) {
+        self.lock().remove(&id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Arc<Doc>>> {
+        self.docs.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues files to open (command line, second launch, drag and drop, OS "open with").
+    pub fn push_pending(&self, paths: impl IntoIterator<Item = String>) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(paths);
+    }
+
+    /// Takes the queued files.
+    pub fn take_pending(&self) -> Vec<String> {
+        std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// The file arguments of a command line (`argv` without the program), made absolute against
+/// `cwd`: options (`-…`) are skipped, URLs are kept as they are.
+pub fn file_args(argv: &[String], cwd: &Path) -> Vec<String> {
+    argv.iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && !a.is_empty())
+        .map(|a| {
+            if a.starts_with("http://") || a.starts_with("https://") {
+                return a.clone();
+            }
+            let a = a.strip_prefix("file://").unwrap_or(a);
+            let p = PathBuf::from(a);
+            if p.is_absolute() { p } else { cwd.join(p) }
+                .display()
+                .to_string()
+        })
+        .collect()
+}
+
+/// Reads the recent-files list stored at `file` (missing or unreadable: empty).
+pub fn recent_load(file: &Path) -> Vec<String> {
+    std::fs::read(file)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Puts `source` first in the list stored at `file` and returns the new list.
+pub fn recent_push(file: &Path, source: &str) -> std::io::Result<Vec<String>> {
+    let mut list = recent_load(file);
+    list.retain(|s| s != source);
+    list.insert(0, source.to_owned());
+    list.truncate(RECENT_MAX);
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(
+        file,
+        serde_json::to_vec_pretty(&list).map_err(std::io::Error::other)?,
+    )?;
+    Ok(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_args_resolves_relative_paths_and_skips_options() {
+        let argv: Vec<String> = [
+            "app",
+            "--flag",
+            "a.rete",
+            "/abs/b.rete",
+            "https://h/x.rete",
+            "file:///c.rete",
+        ]
+        .map(String::from)
+        .into();
+        let got = file_args(&argv, Path::new("/home/u"));
+        assert_eq!(
+            got,
+            [
+                "/home/u/a.rete",
+                "/abs/b.rete",
+                "https://h/x.rete",
+                "/c.rete"
+            ]
+        );
+    }
+
+    #[test]
+    fn recent_list_is_most_recent_first_without_duplicates() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("sub/recent.json");
+        assert!(recent_load(&f).is_empty());
+        recent_push(&f, "a").unwrap();
+        recent_push(&f, "b").unwrap();
+        let l = recent_push(&f, "a").unwrap();
+        assert_eq!(l, ["a", "b"]);
+        for i in 0..20 {
+            recent_push(&f, &i.to_string()).unwrap();
+        }
+        assert_eq!(recent_load(&f).len(), RECENT_MAX);
+    }
+}

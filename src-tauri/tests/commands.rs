@@ -1,0 +1,310 @@
+//! The command bodies (`commands::ops`) on the real sample files of `samples/` (or the folder named
+//! by `RETE_SAMPLES`), including damaged copies of them.
+
+use rete_desktop::commands::{decode_export, ops};
+use rete_desktop::engine::limits;
+use rete_desktop::store::Store;
+use std::path::PathBuf;
+
+const PERSON: &str = "<http://xmlns.com/foaf/0.1/Person>";
+
+fn sample(name: &str) -> PathBuf {
+    let dir = std::env::var_os("RETE_SAMPLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples"));
+    let p = dir.join(name);
+    assert!(
+        p.is_file(),
+        "sample {} is missing (build the samples first)",
+        p.display()
+    );
+    p
+}
+
+fn open(store: &Store) -> rete_desktop::model::DocInfo {
+    ops::open_path(store, &sample("social-1k.rete").display().to_string())
+        .expect("the sample opens")
+}
+
+#[test]
+fn open_reads_the_card() {
+    let store = Store::default();
+    let info = open(&store);
+    assert_eq!(info.name, "social-1k.rete");
+    assert!(info.quads > 5000, "{} quads", info.quads);
+    assert!(info.terms > 1000);
+    let person = info
+        .classes
+        .iter()
+        .find(|c| c.nt == PERSON)
+        .expect("foaf:Person is a class");
+    assert_eq!(person.count, 1000);
+    assert!(info
+        .top_predicates
+        .iter()
+        .any(|p| p.nt == "<http://xmlns.com/foaf/0.1/knows>"));
+    assert!(info.bytes > 0);
+}
+
+#[test]
+fn overview_shows_the_classes_with_positions() {
+    let store = Store::default();
+    let info = open(&store);
+    let map = ops::overview(&store, info.doc).unwrap();
+    assert!(!map.nodes.is_empty());
+    let person = map
+        .nodes
+        .iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .expect("a Person group");
+    assert_eq!(person.size, 1000);
+    assert!(person.expandable);
+    assert!(person.x.is_some() && person.y.is_some() && person.r.is_some_and(|r| r > 0.0));
+    for e in &map.edges {
+        assert!(
+            map.nodes.iter().any(|n| n.key == e.source)
+                && map.nodes.iter().any(|n| n.key == e.target)
+        );
+    }
+}
+
+#[test]
+fn expanding_a_class_places_members_inside_its_circle() {
+    let store = Store::default();
+    let info = open(&store);
+    let map = ops::overview(&store, info.doc).unwrap();
+    let g = map
+        .nodes
+        .iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .unwrap();
+    let (x, y, r) = (g.x.unwrap(), g.y.unwrap(), g.r.unwrap());
+    let members = ops::expand(&store, info.doc, &g.key, x, y, r).unwrap();
+    assert_eq!(members.nodes.len(), limits::MEMBERS);
+    assert!(members.truncated, "1000 persons do not all fit");
+    for n in &members.nodes {
+        assert_eq!(n.kind, "entity");
+        assert_eq!(n.class.as_deref(), Some(PERSON));
+        let d = ((n.x.unwrap() - x).powi(2) + (n.y.unwrap() - y).powi(2)).sqrt();
+        assert!(d <= r, "{} lies outside its group", n.key);
+    }
+    assert!(!members.edges.is_empty(), "members know each other");
+    assert!(
+        members
+            .edges
+            .iter()
+            .all(|e| e.label == "foaf:knows" || e.label == "knows"),
+        "{:?}",
+        members.edges[0]
+    );
+    let err = ops::expand(&store, info.doc, "e:1", 0.0, 0.0, 1.0).unwrap_err();
+    assert!(err.to_string().contains("cannot be expanded"));
+}
+
+#[test]
+fn entity_details_list_properties_and_links() {
+    let store = Store::default();
+    let info = open(&store);
+    let map = ops::overview(&store, info.doc).unwrap();
+    let g = map
+        .nodes
+        .iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .unwrap();
+    let members = ops::expand(&store, info.doc, &g.key, 0.0, 0.0, 1.0).unwrap();
+    let first = &members.nodes[0];
+    let d = ops::entity(&store, info.doc, first.id).unwrap();
+    assert!(d.term.nt.starts_with("<http://example.org/social/person/"));
+    // foaf:name is a label predicate: the label is the person's name, not the IRI.
+    assert!(!d.term.label.contains("person/"), "label {}", d.term.label);
+    assert_eq!(d.term.label, first.label);
+    assert_eq!(
+        d.types.iter().map(|t| t.nt.as_str()).collect::<Vec<_>>(),
+        [PERSON]
+    );
+    assert!(d
+        .properties
+        .iter()
+        .any(|p| p.predicate.nt == "<http://xmlns.com/foaf/0.1/name>"));
+    assert!(d.out_links.iter().all(|l| l.other.kind != "literal"));
+    assert!(!d.out_links.is_empty());
+    assert!(d.in_total >= d.in_links.len() as u64);
+    assert!(d.out_total >= (d.properties.len() + d.out_links.len()) as u64);
+    // A link leads to another entity's details.
+    let next = ops::entity(&store, info.doc, d.out_links[0].other.id).unwrap();
+    assert_eq!(next.term.id, d.out_links[0].other.id);
+    assert!(ops::entity(&store, info.doc, u64::MAX).is_err());
+}
+
+#[test]
+fn neighbourhood_holds_the_entity_and_its_neighbours() {
+    let store = Store::default();
+    let info = open(&store);
+    let map = ops::overview(&store, info.doc).unwrap();
+    let g = map
+        .nodes
+        .iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .unwrap();
+    let members = ops::expand(&store, info.doc, &g.key, 0.0, 0.0, 1.0).unwrap();
+    let id = members.nodes[0].id;
+    let nb = ops::neighbourhood(&store, info.doc, id).unwrap();
+    assert_eq!(nb.nodes[0].id, id);
+    assert!(nb.nodes.len() > 1);
+    assert!(
+        nb.nodes.iter().all(|n| n.x.is_none()),
+        "the UI lays neighbourhoods out"
+    );
+    let key = format!("e:{id}");
+    assert!(nb.edges.iter().any(|e| e.source == key || e.target == key));
+}
+
+#[test]
+fn group_details_and_legend() {
+    let store = Store::default();
+    let info = open(&store);
+    let map = ops::overview(&store, info.doc).unwrap();
+    let g = map
+        .nodes
+        .iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .unwrap();
+    let d = ops::group(&store, info.doc, &g.key).unwrap();
+    assert_eq!(d.size, 1000);
+    assert!(!d.sample.is_empty());
+    assert!(d
+        .top_predicates
+        .iter()
+        .any(|p| p.nt == "<http://xmlns.com/foaf/0.1/knows>"));
+    let legend = ops::legend(&store, info.doc).unwrap();
+    assert!(legend
+        .classes
+        .iter()
+        .any(|c| c.nt == PERSON && c.total == 1000));
+    assert!(ops::group(&store, info.doc, "e:1").is_err());
+}
+
+#[test]
+fn closed_documents_are_reported() {
+    let store = Store::default();
+    let info = open(&store);
+    store.close(info.doc);
+    let err = ops::overview(&store, info.doc).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("document {} is not open", info.doc)
+    );
+}
+
+#[test]
+fn bad_files_give_the_engine_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::default();
+    let good = std::fs::read(sample("social-1k.rete")).unwrap();
+
+    let text = dir.path().join("notes.rete");
+    std::fs::write(&text, "@prefix ex: <http://example.org/> .\nex:alice ex:knows ex:bob .\nex:bob ex:knows ex:carol .\n").unwrap();
+    let err = ops::open_path(&store, &text.display().to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a .rete file"), "{err}");
+
+    let truncated = dir.path().join("truncated.rete");
+    std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
+    let err = ops::open_path(&store, &truncated.display().to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("truncated"), "{err}");
+
+    // Damage the byte in the middle of every section after the directory: whichever section is
+    // read first reports it, at open or at the first map.
+    let corrupt = dir.path().join("corrupt.rete");
+    let mut bad = good.clone();
+    for i in (2048..bad.len()).step_by(997) {
+        bad[i] ^= 0x5a;
+    }
+    std::fs::write(&corrupt, &bad).unwrap();
+    let err = match ops::open_path(&store, &corrupt.display().to_string()) {
+        Err(e) => e.to_string(),
+        Ok(info) => ops::overview(&store, info.doc).unwrap_err().to_string(),
+    };
+    assert!(err.contains("corrupt"), "{err}");
+
+    let missing = dir.path().join("missing.rete");
+    let err = ops::open_path(&store, &missing.display().to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cannot open"), "{err}");
+
+    let err = ops::open_path(&store, &dir.path().display().to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is a folder"), "{err}");
+}
+
+#[test]
+fn urls_other_than_http_are_refused() {
+    let store = Store::default();
+    let err = ops::open_url(&store, "ftp://example.org/x.rete")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("only http:// and https://"), "{err}");
+}
+
+#[test]
+fn exports_accept_only_real_png_and_svg() {
+    let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    assert!(decode_export("png", png).unwrap().starts_with(b"\x89PNG"));
+    assert!(decode_export("png", "data:image/png;base64,aGVsbG8=").is_err());
+    assert!(decode_export("svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>").is_ok());
+    assert!(decode_export("svg", "hello").is_err());
+    assert!(decode_export("exe", "x").is_err());
+}
+
+/// Serves `bytes` over HTTP/1.1 on 127.0.0.1 with `Range` support, for `requests` requests.
+fn serve(bytes: Vec<u8>, requests: usize) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(requests) {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut range = None;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                if let Some(v) = lower.strip_prefix("range: bytes=") {
+                    let (a, b) = v.trim().split_once('-').unwrap();
+                    range = Some((a.parse::<usize>().unwrap(), b.parse::<usize>().unwrap()));
+                }
+            }
+            let total = bytes.len();
+            let (a, b) = range.unwrap_or((0, total - 1));
+            let b = b.min(total - 1);
+            let body = &bytes[a..=b];
+            let head = format!(
+                "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\nContent-Range: bytes {a}-{b}/{total}\r\nAccept-Ranges: bytes\r\nETag: \"e2e\"\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body);
+        }
+    });
+    format!("http://{addr}/social-1k.rete")
+}
+
+#[test]
+fn open_url_reads_a_served_file_in_place() {
+    let bytes = std::fs::read(sample("social-1k.rete")).unwrap();
+    let url = serve(bytes, 64);
+    let store = Store::default();
+    let info = ops::open_url(&store, &url).unwrap();
+    assert_eq!(info.name, "social-1k.rete");
+    assert_eq!(info.source, url);
+    let map = ops::overview(&store, info.doc).unwrap();
+    assert!(map.nodes.iter().any(|n| n.class.as_deref() == Some(PERSON)));
+}

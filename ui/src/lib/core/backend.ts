@@ -1,0 +1,47 @@
+// The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs).
+import { invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { DocInfo, EntityDetails, GroupDetails, Legend, MapView } from './types';
+
+export interface Backend {
+  openPath(path: string): Promise<DocInfo>;
+  openUrl(url: string): Promise<DocInfo>;
+  openDialog(): Promise<DocInfo | null>;
+  takePending(): Promise<string[]>;
+  recentFiles(): Promise<string[]>;
+  closeDoc(doc: number): Promise<void>;
+  overview(doc: number): Promise<MapView>;
+  expand(doc: number, key: string, x: number, y: number, r: number): Promise<MapView>;
+  entity(doc: number, id: number): Promise<EntityDetails>;
+  neighbourhood(doc: number, id: number): Promise<MapView>;
+  group(doc: number, key: string): Promise<GroupDetails>;
+  legend(doc: number): Promise<Legend>;
+  exportView(format: 'png' | 'svg', data: string, name: string): Promise<string | null>;
+  onOpenRequested(cb: () => void): Promise<UnlistenFn>;
+  onMenu(cb: (id: string) => void): Promise<UnlistenFn>;
+}
+
+export const tauriBackend: Backend = {
+  openPath: (path) => invoke('open_path', { path }),
+  openUrl: (url) => invoke('open_url', { url }),
+  openDialog: () => invoke('open_dialog'),
+  takePending: () => invoke('take_pending'),
+  recentFiles: () => invoke('recent_files'),
+  closeDoc: (doc) => invoke('close_doc', { doc }),
+  overview: (doc) => invoke('overview', { doc }),
+  expand: (doc, key, x, y, r) => invoke('expand', { doc, key, x, y, r }),
+  entity: (doc, id) => invoke('entity', { doc, id }),
+  neighbourhood: (doc, id) => invoke('neighbourhood', { doc, id }),
+  group: (doc, key) => invoke('group', { doc, key }),
+  legend: (doc) => invoke('legend', { doc }),
+  exportView: (format, data, name) => invoke('export_view', { format, data, name }),
+  onOpenRequested: (cb) => listen('open-requested', () => cb()),
+  onMenu: (cb) => listen<string>('menu', (e) => cb(e.payload)),
+};
+
+/** The text of a failed command: the engine's own message. */
+export function errorText(e: unknown): string {
+  if (typeof e === 'string') return e;
+  if (e instanceof Error) return e.message;
+  return JSON.stringify(e);
+}

@@ -1,0 +1,283 @@
+// The map's state: which nodes are on screen (a graphology graph that sigma draws), the groups the
+// camera has opened (semantic zoom), breadcrumbs, and the actions that change them.
+import Graph from 'graphology';
+import type { Backend } from '../backend';
+import { errorText } from '../backend';
+import type { MapEdge, MapNode, MapView } from '../types';
+import { ClassColors } from './colors';
+import { layoutInCircle } from './layout';
+import { decide, focusPath, MAX_NODES, type Circle, type Projection } from './zoom';
+
+export interface NodeAttrs {
+  x: number; y: number; size: number; color: string; label: string;
+  kind: MapNode['kind']; r: number; expandable: boolean; cls: string | null;
+  classes: string[]; count: number; id: number; parent: string | null;
+}
+export interface EdgeAttrs { size: number; weight: number; predicate: string; color: string }
+export interface Crumb { key: string | null; label: string }
+
+interface Group { node: MapNode; attrs: NodeAttrs; parent: string | null; children: string[]; edges: [string, string, EdgeAttrs][] }
+
+export class MapState {
+  readonly graph = new Graph<NodeAttrs, EdgeAttrs>({ type: 'directed', multi: false, allowSelfLoops: false });
+  kind = $state('');
+  note = $state('');
+  truncated = $state(false);
+  nodeCount = $state(0);
+  edgeCount = $state(0);
+  crumbs = $state<Crumb[]>([]);
+  busy = $state(0);
+  error = $state('');
+  /** Expanded group keys, parents before children. */
+  open = $state<string[]>([]);
+  /** Extent of the first view, so later additions do not re-frame the camera. */
+  bbox = $state<{ x: [number, number]; y: [number, number] } | null>(null);
+  /** Bumped after every change of the graph's structure. */
+  version = $state(0);
+
+  private groups = new Map<string, Group>();
+  private doc = 0;
+  private generation = 0;
+  private pendingExpand = new Set<string>();
+
+  constructor(private backend: Backend, readonly colors: ClassColors) {}
+
+  /** Loads the first view of document `doc`. */
+  async load(doc: number): Promise<void> {
+    const gen = ++this.generation;
+    this.doc = doc;
+    this.clear();
+    this.busy++;
+    try {
+      const view = await this.backend.overview(doc);
+      if (gen !== this.generation) return;
+      this.kind = view.kind;
+      this.note = view.note;
+      this.truncated = view.truncated;
+      this.addView(view, null);
+      this.bbox = extent(view.nodes);
+      this.updateCrumbs([]);
+    } catch (e) {
+      if (gen === this.generation) this.error = errorText(e);
+    } finally {
+      this.busy--;
+      this.touch();
+    }
+  }
+
+  clear(): void {
+    this.graph.clear();
+    this.groups.clear();
+    this.open = [];
+    this.bbox = null;
+    this.error = '';
+    this.note = '';
+    this.kind = '';
+    this.crumbs = [];
+    this.touch();
+  }
+
+  private touch(): void {
+    this.nodeCount = this.graph.order;
+    this.edgeCount = this.graph.size;
+    this.version++;
+  }
+
+  private attrs(n: MapNode, parent: string | null, x: number, y: number): NodeAttrs {
+    const r = n.r ?? 1;
+    const size = n.kind === 'entity' ? r : r;
+    const count = n.kind === 'entity' ? 1 : n.size;
+    const label = n.kind === 'entity' ? n.label : `${n.label} (${count.toLocaleString('en')})`;
+    return {
+      x, y, size, r, label, kind: n.kind, expandable: n.expandable, cls: n.class, count, id: n.id, parent,
+      color: this.colors.color(n.class),
+      classes: n.classes.length ? n.classes.map((c) => c.nt) : n.class ? [n.class] : [],
+    };
+  }
+
+  private addView(view: MapView, parent: string | null): void {
+    for (const n of view.nodes) {
+      if (this.graph.hasNode(n.key) || this.groups.has(n.key)) continue;
+      this.graph.addNode(n.key, this.attrs(n, parent, n.x ?? 0, n.y ?? 0));
+    }
+    this.addEdges(view.edges);
+  }
+
+  private addEdges(edges: MapEdge[]): void {
+    for (const e of edges) {
+      if (e.source === e.target || !this.graph.hasNode(e.source) || !this.graph.hasNode(e.target)) continue;
+      if (this.graph.hasEdge(e.source, e.target)) continue;
+      const rs = this.graph.getNodeAttribute(e.source, 'r');
+      const rt = this.graph.getNodeAttribute(e.target, 'r');
+      const size = Math.min(rs, rt) * (this.graph.getNodeAttribute(e.source, 'kind') === 'entity' ? 0.12 : 0.05) * (1 + Math.log10(Math.max(1, e.weight)));
+      this.graph.addEdge(e.source, e.target, { size, weight: e.weight, predicate: e.label, color: '#b8c0cc' });
+    }
+  }
+
+  /** Opens group `key`: replaces it by its children, fetched from the engine. */
+  async expand(key: string): Promise<boolean> {
+    if (this.groups.has(key) || this.pendingExpand.has(key) || !this.graph.hasNode(key)) return false;
+    const a = this.graph.getNodeAttributes(key);
+    if (!a.expandable) return false;
+    const gen = this.generation;
+    this.pendingExpand.add(key);
+    this.busy++;
+    try {
+      const view = await this.backend.expand(this.doc, key, a.x, a.y, a.r);
+      if (gen !== this.generation || !this.graph.hasNode(key)) return false;
+      if (this.graph.order - 1 + view.nodes.length > MAX_NODES) {
+        this.note = `Not opening ${a.label}: the map would show more than ${MAX_NODES.toLocaleString('en')} nodes. Zoom out elsewhere first.`;
+        return false;
+      }
+      const edges: [string, string, EdgeAttrs][] = [];
+      this.graph.forEachEdge(key, (_e, ea, s, t) => edges.push([s, t, ea]));
+      this.graph.dropNode(key);
+      const before = new Set(this.graph.nodes());
+      this.addView(view, key);
+      const children = this.graph.nodes().filter((n) => !before.has(n));
+      const node = nodeOf(key, a);
+      this.groups.set(key, { node, attrs: a, parent: a.parent, children, edges });
+      this.open = [...this.open, key];
+      if (view.truncated) this.note = `${a.label}: showing the first ${view.nodes.length.toLocaleString('en')} members.`;
+      return true;
+    } catch (e) {
+      if (gen === this.generation) this.error = errorText(e);
+      return false;
+    } finally {
+      this.pendingExpand.delete(key);
+      this.busy--;
+      this.touch();
+    }
+  }
+
+  /** Closes group `key` (and any group opened inside it) back into one node. */
+  collapse(key: string): void {
+    const g = this.groups.get(key);
+    if (!g) return;
+    for (const child of g.children) {
+      if (this.groups.has(child)) this.collapse(child);
+    }
+    for (const child of g.children) {
+      if (this.graph.hasNode(child)) this.graph.dropNode(child);
+    }
+    // Neighbourhood nodes added inside the group go with it.
+    this.graph.forEachNode((n, a) => { if (a.parent === key) this.graph.dropNode(n); });
+    this.graph.addNode(key, g.attrs);
+    for (const [s, t, ea] of g.edges) {
+      if (this.graph.hasNode(s) && this.graph.hasNode(t) && !this.graph.hasEdge(s, t)) this.graph.addEdge(s, t, ea);
+    }
+    this.groups.delete(key);
+    this.open = this.open.filter((k) => k !== key);
+    this.touch();
+  }
+
+  /** Closes every open group. */
+  collapseAll(): void {
+    for (const k of [...this.open].reverse()) this.collapse(k);
+    this.updateCrumbs([]);
+  }
+
+  circleOf(key: string): Circle | null {
+    const g = this.groups.get(key);
+    const a = g ? g.attrs : this.graph.hasNode(key) ? this.graph.getNodeAttributes(key) : null;
+    return a ? { key, x: a.x, y: a.y, r: a.r } : null;
+  }
+
+  private closedCircles(): Circle[] {
+    const out: Circle[] = [];
+    this.graph.forEachNode((key, a) => { if (a.expandable) out.push({ key, x: a.x, y: a.y, r: a.r }); });
+    return out;
+  }
+
+  private openCircles(): Circle[] {
+    return this.open.map((k) => this.circleOf(k)).filter((c): c is Circle => c !== null);
+  }
+
+  /** Semantic zoom: called when the camera stops moving. */
+  async onCamera(p: Projection): Promise<void> {
+    const { expand, collapse } = decide(p, this.closedCircles(), this.openCircles());
+    for (const k of collapse) this.collapse(k);
+    // One or two at a time: each expansion changes what is on screen.
+    for (const k of expand.slice(0, 2)) await this.expand(k);
+    this.updateCrumbs(focusPath(p, this.openCircles()));
+  }
+
+  private updateCrumbs(path: string[]): void {
+    const crumbs: Crumb[] = [{ key: null, label: 'Overview' }];
+    for (const k of path) {
+      const g = this.groups.get(k);
+      if (g) crumbs.push({ key: k, label: g.attrs.label });
+    }
+    this.crumbs = crumbs;
+  }
+
+  /** Adds an entity's neighbourhood around it (or as a new view if it is not on the map). */
+  async showNeighbourhood(id: number): Promise<void> {
+    const gen = this.generation;
+    this.busy++;
+    try {
+      const view = await this.backend.neighbourhood(this.doc, id);
+      if (gen !== this.generation) return;
+      const key = `e:${id}`;
+      let cx = 0, cy = 0, R = 100, parent: string | null = null;
+      if (this.graph.hasNode(key)) {
+        const a = this.graph.getNodeAttributes(key);
+        cx = a.x; cy = a.y; R = a.r * 12; parent = a.parent;
+      } else if (this.bbox) {
+        cx = (this.bbox.x[0] + this.bbox.x[1]) / 2;
+        cy = (this.bbox.y[0] + this.bbox.y[1]) / 2;
+        R = Math.max(this.bbox.x[1] - this.bbox.x[0], this.bbox.y[1] - this.bbox.y[0]) / 4;
+      }
+      if (this.graph.order + view.nodes.length > MAX_NODES) {
+        this.note = `Not adding the neighbourhood: the map would show more than ${MAX_NODES.toLocaleString('en')} nodes.`;
+        return;
+      }
+      const pos = layoutInCircle(view.nodes, view.edges, cx, cy, R, key);
+      const r = Math.max(R / Math.sqrt(view.nodes.length + 1) * 0.18, R * 0.01);
+      for (const n of view.nodes) {
+        if (this.graph.hasNode(n.key)) continue;
+        const p = pos.get(n.key) ?? { x: cx, y: cy };
+        this.graph.addNode(n.key, this.attrs({ ...n, r }, parent, p.x, p.y));
+      }
+      if (!this.bbox) this.bbox = extent(view.nodes.map((n) => ({ ...n, ...pos.get(n.key), r })));
+      this.addEdges(view.edges);
+      if (!this.kind) this.kind = 'neighbourhood';
+      if (view.truncated) this.note = `Showing the first ${view.nodes.length} neighbours.`;
+    } catch (e) {
+      if (gen === this.generation) this.error = errorText(e);
+    } finally {
+      this.busy--;
+      this.touch();
+    }
+  }
+
+  /** Whether node `key` belongs to class `cls` (entities) or holds members of it (groups). */
+  hasClass(key: string, cls: string): boolean {
+    return this.graph.getNodeAttribute(key, 'classes').includes(cls);
+  }
+
+  /** The biggest node on the map (by radius), e.g. to point at it. */
+  largest(): string | null {
+    let best: string | null = null;
+    let br = -1;
+    this.graph.forEachNode((k, a) => { if (a.r > br) { br = a.r; best = k; } });
+    return best;
+  }
+}
+
+function nodeOf(key: string, a: NodeAttrs): MapNode {
+  return { key, kind: a.kind, label: a.label, size: a.count, class: a.cls, x: a.x, y: a.y, r: a.r, expandable: a.expandable, level: null, id: a.id, classes: [] };
+}
+
+function extent(nodes: { x: number | null; y: number | null; r: number | null }[]): { x: [number, number]; y: [number, number] } | null {
+  if (!nodes.length) return null;
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (const n of nodes) {
+    const r = n.r ?? 0, x = n.x ?? 0, y = n.y ?? 0;
+    x0 = Math.min(x0, x - r); x1 = Math.max(x1, x + r); y0 = Math.min(y0, y - r); y1 = Math.max(y1, y + r);
+  }
+  // A square box keeps circles round whatever the window's aspect.
+  const w = Math.max(x1 - x0, y1 - y0, 1);
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  return { x: [cx - w / 2, cx + w / 2], y: [cy - w / 2, cy + w / 2] };
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { MapState } from './map.svelte';
+import { ClassColors, NO_CLASS, PALETTE } from './colors';
+import { MemoryBackend, node } from '../../../test/memory-backend';
+import { MAX_NODES } from './zoom';
+
+function setup() {
+  const b = new MemoryBackend();
+  b.views.set('overview:1', {
+    kind: 'classes', note: 'n', truncated: false,
+    nodes: [node('k:1', { x: 0, y: 0, r: 100, size: 300 }), node('k:2', { x: 300, y: 0, r: 50, size: 30, class: null })],
+    edges: [{ source: 'k:1', target: 'k:2', weight: 7, label: 'knows' }],
+  });
+  b.views.set('expand:k:1', {
+    kind: 'members', note: '', truncated: true,
+    nodes: [node('e:10', { kind: 'entity', x: -20, y: 0, r: 2, expandable: false }), node('e:11', { kind: 'entity', x: 20, y: 0, r: 2, expandable: false })],
+    edges: [{ source: 'e:10', target: 'e:11', weight: 1, label: 'knows' }],
+  });
+  const colors = new ClassColors();
+  colors.setClasses(['<http://ex.org/k:1>']);
+  return { b, m: new MapState(b, colors) };
+}
+
+describe('map state', () => {
+  it('loads the overview with colours, counts, a square frame and a root crumb', async () => {
+    const { m } = setup();
+    await m.load(1);
+    expect(m.nodeCount).toBe(2);
+    expect(m.edgeCount).toBe(1);
+    expect(m.graph.getNodeAttribute('k:1', 'color')).toBe(PALETTE[0]);
+    expect(m.graph.getNodeAttribute('k:2', 'color')).toBe(NO_CLASS);
+    expect(m.graph.getNodeAttribute('k:1', 'label')).toBe('k:1 (300)');
+    const bb = m.bbox!;
+    expect(bb.x[1] - bb.x[0]).toBeCloseTo(bb.y[1] - bb.y[0]);
+    expect(bb.x[0]).toBeLessThanOrEqual(-100);
+    expect(bb.x[1]).toBeGreaterThanOrEqual(350);
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview']);
+  });
+
+  it('expands a group into its members and collapses it back with its edges', async () => {
+    const { m } = setup();
+    await m.load(1);
+    expect(await m.expand('k:1')).toBe(true);
+    expect(m.graph.hasNode('k:1')).toBe(false);
+    expect(m.graph.nodes().sort()).toEqual(['e:10', 'e:11', 'k:2']);
+    expect(m.open).toEqual(['k:1']);
+    expect(m.note).toContain('first 2 members');
+    expect(await m.expand('k:1')).toBe(false);
+    m.collapse('k:1');
+    expect(m.graph.nodes().sort()).toEqual(['k:1', 'k:2']);
+    expect(m.graph.hasEdge('k:1', 'k:2')).toBe(true);
+    expect(m.open).toEqual([]);
+  });
+
+  it('expands through the camera when a group fills the screen and sets the breadcrumbs', async () => {
+    const { m, b } = setup();
+    await m.load(1);
+    const zoomed = { toScreen: (x: number, y: number) => ({ x: x * 4 + 500, y: y * 4 + 400 }), width: 1000, height: 800 };
+    await m.onCamera(zoomed);
+    expect(b.calls).toContain('expand k:1');
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview', 'k:1 (300)']);
+    const out = { toScreen: (x: number, y: number) => ({ x: x * 0.2 + 500, y: y * 0.2 + 400 }), width: 1000, height: 800 };
+    await m.onCamera(out);
+    expect(m.open).toEqual([]);
+    expect(m.graph.hasNode('k:1')).toBe(true);
+  });
+
+  it('refuses to put more than MAX_NODES nodes on the map', async () => {
+    const { m, b } = setup();
+    b.views.set('expand:k:1', {
+      kind: 'members', note: '', truncated: false, edges: [],
+      nodes: Array.from({ length: MAX_NODES }, (_, i) => node(`e:${i}`, { kind: 'entity', expandable: false })),
+    });
+    await m.load(1);
+    expect(await m.expand('k:1')).toBe(false);
+    expect(m.graph.hasNode('k:1')).toBe(true);
+    expect(m.note).toContain('more than');
+  });
+
+  it('shows an engine error and ignores answers for a document no longer shown', async () => {
+    const { m, b } = setup();
+    await m.load(2);
+    expect(m.error).toContain('no view');
+    b.views.set('overview:3', { kind: 'classes', note: '', truncated: false, nodes: [node('k:9')], edges: [] });
+    const first = m.load(1);
+    const second = m.load(3);
+    await Promise.all([first, second]);
+    expect(m.graph.nodes()).toEqual(['k:9']);
+  });
+
+  it('lays out a neighbourhood around its entity', async () => {
+    const { m, b } = setup();
+    await m.load(1);
+    await m.expand('k:1');
+    b.views.set('nb:10', {
+      kind: 'neighbourhood', note: '', truncated: false,
+      nodes: [node('e:10', { kind: 'entity', x: null, y: null, r: null }), node('e:20', { kind: 'entity', x: null, y: null, r: null }), node('e:21', { kind: 'entity', x: null, y: null, r: null })],
+      edges: [{ source: 'e:10', target: 'e:20', weight: 1, label: 'p' }, { source: 'e:21', target: 'e:10', weight: 1, label: 'q' }],
+    });
+    await m.showNeighbourhood(10);
+    expect(m.graph.hasNode('e:20') && m.graph.hasNode('e:21')).toBe(true);
+    expect(m.graph.hasEdge('e:10', 'e:20')).toBe(true);
+    const a = m.graph.getNodeAttributes('e:20');
+    expect(Math.hypot(a.x + 20, a.y)).toBeLessThanOrEqual(2 * 12);
+    // Closing the group removes the neighbourhood added inside it.
+    m.collapse('k:1');
+    expect(m.graph.hasNode('e:20')).toBe(false);
+  });
+});

@@ -1,0 +1,71 @@
+// Wires the domain modules together: opening a file loads its map, legend and resets selection.
+import type { Backend } from './backend';
+import { errorText } from './backend';
+import { ClassColors } from './map/colors';
+import { MapState } from './map/map.svelte';
+import { SchemaState } from './schema/schema.svelte';
+import { SelectionState } from './selection/selection.svelte';
+import { SourceState } from './source/source.svelte';
+import type { DocInfo } from './types';
+
+export type Panel = 'legend' | 'details' | 'info';
+
+export class Session {
+  readonly colors = new ClassColors();
+  readonly map: MapState;
+  readonly schema: SchemaState;
+  readonly selection: SelectionState;
+  readonly source: SourceState;
+  showLegend = $state(true);
+  urlPrompt = $state(false);
+  /** Set by the map component: exports the current view. */
+  exporter: ((format: 'png' | 'svg') => Promise<void>) | null = null;
+  /** Set by the map component: frames a group or returns to the overview. */
+  focuser: ((key: string | null) => void) | null = null;
+  message = $state('');
+
+  constructor(readonly backend: Backend) {
+    this.map = new MapState(backend, this.colors);
+    this.schema = new SchemaState(backend, this.colors);
+    this.selection = new SelectionState(backend);
+    this.source = new SourceState(backend, (doc) => this.opened(doc));
+  }
+
+  private async opened(doc: DocInfo): Promise<void> {
+    this.colors.setClasses(doc.classes.map((c) => c.nt));
+    this.selection.reset(doc.doc);
+    await Promise.all([this.map.load(doc.doc), this.schema.load(doc.doc)]);
+  }
+
+  /** Starts listening to the shell (queued files, menu) and opens what the command line gave. */
+  async start(): Promise<void> {
+    await this.source.refreshRecent();
+    await this.backend.onOpenRequested(() => void this.source.drainPending());
+    await this.backend.onMenu((id) => void this.menu(id));
+    await this.source.drainPending();
+  }
+
+  async menu(id: string): Promise<void> {
+    switch (id) {
+      case 'open': await this.source.openDialog(); break;
+      case 'open-url': this.urlPrompt = true; break;
+      case 'export-png': await this.export('png'); break;
+      case 'export-svg': await this.export('svg'); break;
+      case 'zoom-out': this.focus(null); break;
+      case 'toggle-legend': this.showLegend = !this.showLegend; break;
+    }
+  }
+
+  async export(format: 'png' | 'svg'): Promise<void> {
+    if (!this.exporter) return;
+    try {
+      await this.exporter(format);
+    } catch (e) {
+      this.message = `Export failed: ${errorText(e)}`;
+    }
+  }
+
+  focus(key: string | null): void {
+    this.focuser?.(key);
+  }
+}
