@@ -361,27 +361,59 @@ fn pattern_cost_is_exact_for_single_patterns() {
 fn open_reads_one_prefix_and_directories_come_in_one_read() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = social_file(dir.path(), 2000, BuildOptions::default());
-    let counting = Arc::new(rete_core::CountingReader::new(rete_core::FileReader::open(&path).unwrap()));
+    let counting = Arc::new(rete_core::CountingReader::new(
+        rete_core::FileReader::open(&path).unwrap(),
+    ));
     let rete = Rete::open(counting.clone()).unwrap();
     assert_eq!(counting.stats().requests, 1, "open must be one read");
     assert!(counting.stats().bytes <= 8192);
     rete.card().unwrap();
     let before = counting.stats().requests;
     rete.count(&Pattern::default()).unwrap();
-    let id = rete.id_of(oxrdf::NamedNode::new_unchecked("http://xmlns.com/foaf/0.1/knows").as_ref().into()).unwrap();
+    let id = rete
+        .id_of(
+            oxrdf::NamedNode::new_unchecked("http://xmlns.com/foaf/0.1/knows")
+                .as_ref()
+                .into(),
+        )
+        .unwrap();
     assert!(id.is_some());
     // Directories: at most one read; the term lookup: at most one dictionary block (both may
     // already lie in the prefix read at open).
-    assert!(counting.stats().requests - before <= 2, "{:?}", counting.stats());
+    assert!(
+        counting.stats().requests - before <= 2,
+        "{:?}",
+        counting.stats()
+    );
 }
 
 #[test]
 fn concurrent_readers_agree() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = social_file(dir.path(), 3000, BuildOptions { perm_block_quads: 128, ..BuildOptions::default() });
+    let (path, _) = social_file(
+        dir.path(),
+        3000,
+        BuildOptions {
+            perm_block_quads: 128,
+            ..BuildOptions::default()
+        },
+    );
     // A small cache forces evictions while threads race on the same blocks.
-    let rete = Rete::open_with(Arc::new(rete_core::FileReader::open(&path).unwrap()), rete_core::ReteOptions { cache_bytes: 64 << 10, ..Default::default() }).unwrap();
-    let expected: Vec<u64> = (1..=40u64).map(|s| rete.quads(&Pattern::new(Some(s * 7), None, None)).unwrap().count() as u64).collect();
+    let rete = Rete::open_with(
+        Arc::new(rete_core::FileReader::open(&path).unwrap()),
+        rete_core::ReteOptions {
+            cache_bytes: 64 << 10,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let expected: Vec<u64> = (1..=40u64)
+        .map(|s| {
+            rete.quads(&Pattern::new(Some(s * 7), None, None))
+                .unwrap()
+                .count() as u64
+        })
+        .collect();
     std::thread::scope(|scope| {
         for t in 0..4 {
             let rete = rete.clone();
@@ -390,9 +422,15 @@ fn concurrent_readers_agree() {
                 for round in 0..20 {
                     for (i, s) in (1..=40u64).enumerate() {
                         if (i + t + round) % 3 == 0 {
-                            let n = rete.quads(&Pattern::new(Some(s * 7), None, None)).unwrap().count() as u64;
+                            let n = rete
+                                .quads(&Pattern::new(Some(s * 7), None, None))
+                                .unwrap()
+                                .count() as u64;
                             assert_eq!(n, expected[i]);
-                            assert_eq!(rete.count(&Pattern::new(Some(s * 7), None, None)).unwrap(), expected[i]);
+                            assert_eq!(
+                                rete.count(&Pattern::new(Some(s * 7), None, None)).unwrap(),
+                                expected[i]
+                            );
                         }
                     }
                 }
