@@ -97,7 +97,13 @@ fn remote_equals_local_for_every_read_command() {
         .args(["info", &url.replace("s.rete", "nope.rete")])
         .output()
         .unwrap();
-    assert_eq!(missing.status.code(), Some(1), "{} / {}", String::from_utf8_lossy(&missing.stdout), String::from_utf8_lossy(&missing.stderr));
+    assert_eq!(
+        missing.status.code(),
+        Some(1),
+        "{} / {}",
+        String::from_utf8_lossy(&missing.stdout),
+        String::from_utf8_lossy(&missing.stderr)
+    );
     assert!(
         String::from_utf8_lossy(&missing.stderr).contains("404"),
         "{}",
