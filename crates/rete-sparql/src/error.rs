@@ -1,0 +1,109 @@
+//! Errors of parsing, evaluating and writing queries.
+
+use spareval::QueryEvaluationError;
+
+/// Everything that can go wrong with a query.
+#[derive(Debug, thiserror::Error)]
+pub enum SparqlError {
+    /// The query text is not valid SPARQL 1.1.
+    #[error("syntax error at {line}:{column}: {message}")]
+    Syntax {
+        /// 1-based line (0 if unknown).
+        line: u64,
+        /// 1-based column (0 if unknown).
+        column: u64,
+        /// What the parser expected.
+        message: String,
+    },
+    /// A feature this engine refuses on purpose (e.g. `SERVICE`).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The cancel flag was raised.
+    #[error("the query was cancelled")]
+    Cancelled,
+    /// The deadline passed.
+    #[error("the query timed out")]
+    Timeout,
+    /// An intermediate result grew beyond the engine's memory bound.
+    #[error("the query needs too much memory: {0}")]
+    TooLarge(String),
+    /// The evaluator failed (other than on purpose).
+    #[error("evaluation failed: {0}")]
+    Evaluation(String),
+    /// Reading the `.rete` file failed.
+    #[error(transparent)]
+    Store(#[from] rete_core::Error),
+    /// Writing results failed.
+    #[error("cannot write results: {0}")]
+    Io(#[from] std::io::Error),
+    /// The results cannot be written in the requested format.
+    #[error("{0}")]
+    Format(String),
+}
+
+/// Errors raised inside the dataset adapter; they travel through spareval boxed and are turned
+/// back into [`SparqlError`] at the API boundary.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum DatasetError {
+    #[error("the query was cancelled")]
+    Cancelled,
+    #[error("the query timed out")]
+    Timeout,
+    #[error("{0}")]
+    TooLarge(String),
+    #[error(transparent)]
+    Store(#[from] rete_core::Error),
+}
+
+impl From<DatasetError> for SparqlError {
+    fn from(e: DatasetError) -> Self {
+        match e {
+            DatasetError::Cancelled => Self::Cancelled,
+            DatasetError::Timeout => Self::Timeout,
+            DatasetError::TooLarge(m) => Self::TooLarge(m),
+            DatasetError::Store(e) => Self::Store(e),
+        }
+    }
+}
+
+impl From<QueryEvaluationError> for SparqlError {
+    fn from(e: QueryEvaluationError) -> Self {
+        match e {
+            QueryEvaluationError::Dataset(inner) => match inner.downcast::<DatasetError>() {
+                Ok(d) => (*d).into(),
+                Err(other) => Self::Evaluation(other.to_string()),
+            },
+            QueryEvaluationError::Cancelled => Self::Cancelled,
+            e @ (QueryEvaluationError::UnsupportedService(_)
+            | QueryEvaluationError::UnboundService
+            | QueryEvaluationError::InvalidServiceName(_)
+            | QueryEvaluationError::Service(_)) => {
+                Self::Unsupported(format!("SERVICE (federated query): {e}"))
+            }
+            other => Self::Evaluation(other.to_string()),
+        }
+    }
+}
+
+/// Turns a spargebra syntax error into [`SparqlError::Syntax`]. spargebra does not expose the
+/// position, but its message starts with `error at LINE:COLUMN: …` (the peg runtime's format).
+pub(crate) fn syntax_error(e: &spargebra::SparqlSyntaxError) -> SparqlError {
+    let text = e.to_string();
+    let parsed = text.strip_prefix("error at ").and_then(|rest| {
+        let (pos, message) = rest.split_once(": ")?;
+        let (line, column) = pos.split_once(':')?;
+        Some((line.parse().ok()?, column.parse().ok()?, message.to_owned()))
+    });
+    match parsed {
+        Some((line, column, message)) => SparqlError::Syntax {
+            line,
+            column,
+            message,
+        },
+        None => SparqlError::Syntax {
+            line: 0,
+            column: 0,
+            message: text,
+        },
+    }
+}

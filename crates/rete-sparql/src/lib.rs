@@ -1,0 +1,180 @@
+#![doc = include_str!("../README.md")]
+
+mod dataset;
+mod error;
+mod results;
+mod walk;
+
+pub use dataset::Val;
+pub use error::SparqlError;
+pub use oxrdf::{Term, Triple, Variable};
+pub use results::{write_results, ResultFormat};
+pub use sparesults::QuerySolution;
+
+use dataset::{Guard, ReteDataset, CHECK_EVERY};
+use rete_core::Rete;
+use spargebra::{Query, SparqlParser};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How a query runs.
+#[derive(Debug, Clone, Default)]
+pub struct QueryOptions {
+    /// Raised (set to `true`) from another thread to stop the query; evaluation then fails with
+    /// [`SparqlError::Cancelled`].
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// After this instant evaluation fails with [`SparqlError::Timeout`].
+    pub deadline: Option<Instant>,
+    /// Base IRI against which relative IRIs of the query are resolved.
+    pub base_iri: Option<String>,
+}
+
+/// The answer to a query. Solutions and triples stream: they are computed as they are pulled.
+#[derive(Debug)]
+pub enum QueryResults {
+    /// `SELECT` solutions.
+    Solutions(Solutions),
+    /// `ASK` answer.
+    Boolean(bool),
+    /// `CONSTRUCT` / `DESCRIBE` triples.
+    Graph(Triples),
+}
+
+/// A stream of `SELECT` solutions.
+pub struct Solutions {
+    variables: Arc<[Variable]>,
+    iter: Box<dyn Iterator<Item = Result<QuerySolution, SparqlError>>>,
+}
+
+impl std::fmt::Debug for Solutions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solutions")
+            .field("variables", &self.variables)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Solutions {
+    /// The projected variables, in `SELECT` order.
+    pub fn variables(&self) -> &[Variable] {
+        &self.variables
+    }
+}
+
+impl Iterator for Solutions {
+    type Item = Result<QuerySolution, SparqlError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.iter.next()
+    }
+}
+
+/// A stream of `CONSTRUCT` / `DESCRIBE` triples.
+pub struct Triples {
+    iter: Box<dyn Iterator<Item = Result<Triple, SparqlError>>>,
+}
+
+impl std::fmt::Debug for Triples {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Triples").finish_non_exhaustive()
+    }
+}
+
+impl Iterator for Triples {
+    type Item = Result<Triple, SparqlError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.iter.next()
+    }
+}
+
+/// Parses a query, reporting syntax errors with their line and column.
+pub fn parse(sparql: &str, base_iri: Option<&str>) -> Result<Query, SparqlError> {
+    let mut parser = SparqlParser::new();
+    if let Some(b) = base_iri {
+        parser = parser.with_base_iri(b).map_err(|e| SparqlError::Syntax {
+            line: 0,
+            column: 0,
+            message: format!("invalid base IRI {b}: {e}"),
+        })?;
+    }
+    let mut q = parser
+        .parse_query(sparql)
+        .map_err(|e| error::syntax_error(&e))?;
+    walk::check_supported(&q)?;
+    if walk::is_select_star(sparql) {
+        walk::star_in_appearance_order(&mut q);
+    }
+    Ok(q)
+}
+
+/// Runs a SPARQL 1.1 query on `rete`.
+pub fn query(rete: &Rete, sparql: &str, opts: &QueryOptions) -> Result<QueryResults, SparqlError> {
+    let q = parse(sparql, opts.base_iri.as_deref())?;
+    evaluate(rete, &q, opts)
+}
+
+/// Runs an already parsed query.
+pub fn evaluate(rete: &Rete, q: &Query, opts: &QueryOptions) -> Result<QueryResults, SparqlError> {
+    walk::check_supported(q)?;
+    let guard = Guard {
+        cancel: opts.cancel.clone(),
+        deadline: opts.deadline,
+    };
+    guard.check()?;
+    let dataset = ReteDataset::new(rete.clone(), guard.clone());
+    let evaluator = spareval::QueryEvaluator::new();
+    let results = evaluator.prepare(q).execute(dataset)?;
+    Ok(match results {
+        spareval::QueryResults::Boolean(b) => QueryResults::Boolean(b),
+        spareval::QueryResults::Solutions(s) => {
+            let variables: Arc<[Variable]> = s.variables().into();
+            QueryResults::Solutions(Solutions {
+                variables,
+                iter: Box::new(Checked::new(s, guard)),
+            })
+        }
+        spareval::QueryResults::Graph(t) => QueryResults::Graph(Triples {
+            iter: Box::new(Checked::new(t, guard)),
+        }),
+    })
+}
+
+/// Maps errors and looks at the guard every [`CHECK_EVERY`] items; stops after the first error.
+struct Checked<I> {
+    inner: Option<I>,
+    guard: Guard,
+    tick: u32,
+}
+
+impl<I> Checked<I> {
+    fn new(inner: I, guard: Guard) -> Self {
+        Self {
+            inner: Some(inner),
+            guard,
+            tick: 0,
+        }
+    }
+}
+
+impl<T, I: Iterator<Item = Result<T, spareval::QueryEvaluationError>>> Iterator for Checked<I> {
+    type Item = Result<T, SparqlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let inner = self.inner.as_mut()?;
+        self.tick += 1;
+        if self.tick >= CHECK_EVERY {
+            self.tick = 0;
+            if let Err(e) = self.guard.check() {
+                self.inner = None;
+                return Some(Err(e.into()));
+            }
+        }
+        match inner.next()? {
+            Ok(v) => Some(Ok(v)),
+            Err(e) => {
+                self.inner = None;
+                Some(Err(e.into()))
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Walks over the query algebra.
+
+use crate::SparqlError;
+use spargebra::algebra::{AggregateExpression, Expression, GraphPattern, OrderExpression};
+use spargebra::Query;
+
+/// The main pattern of a query.
+pub(crate) fn query_pattern(q: &Query) -> &GraphPattern {
+    match q {
+        Query::Select { pattern, .. }
+        | Query::Construct { pattern, .. }
+        | Query::Describe { pattern, .. }
+        | Query::Ask { pattern, .. } => pattern,
+    }
+}
+
+/// Refuses what this engine does not evaluate on purpose: `SERVICE` (a `.rete` file is queried
+/// offline; federating would need network access from inside a query).
+pub(crate) fn check_supported(q: &Query) -> Result<(), SparqlError> {
+    let mut service = None;
+    visit_patterns(query_pattern(q), &mut |p| {
+        if let GraphPattern::Service { name, .. } = p {
+            service.get_or_insert_with(|| name.to_string());
+        }
+    });
+    match service {
+        Some(name) => Err(SparqlError::Unsupported(format!(
+            "SERVICE {name}: federated queries are not evaluated on .rete files"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Calls `f` on `p` and every pattern nested in it, including those inside `EXISTS`.
+pub(crate) fn visit_patterns<'a>(p: &'a GraphPattern, f: &mut impl FnMut(&'a GraphPattern)) {
+    f(p);
+    match p {
+        GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
+        GraphPattern::Join { left, right }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right }
+        | GraphPattern::Lateral { left, right } => {
+            visit_patterns(left, f);
+            visit_patterns(right, f);
+        }
+        GraphPattern::LeftJoin {
+            left,
+            right,
+            expression,
+        } => {
+            visit_patterns(left, f);
+            visit_patterns(right, f);
+            if let Some(e) = expression {
+                visit_expression_patterns(e, f);
+            }
+        }
+        GraphPattern::Filter { expr, inner } => {
+            visit_expression_patterns(expr, f);
+            visit_patterns(inner, f);
+        }
+        GraphPattern::Extend {
+            inner, expression, ..
+        } => {
+            visit_expression_patterns(expression, f);
+            visit_patterns(inner, f);
+        }
+        GraphPattern::OrderBy { inner, expression } => {
+            for o in expression {
+                let (OrderExpression::Asc(e) | OrderExpression::Desc(e)) = o;
+                visit_expression_patterns(e, f);
+            }
+            visit_patterns(inner, f);
+        }
+        GraphPattern::Group {
+            inner, aggregates, ..
+        } => {
+            for (_, a) in aggregates {
+                if let AggregateExpression::FunctionCall { expr, .. } = a {
+                    visit_expression_patterns(expr, f);
+                }
+            }
+            visit_patterns(inner, f);
+        }
+        GraphPattern::Graph { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Slice { inner, .. }
+        | GraphPattern::Service { inner, .. } => visit_patterns(inner, f),
+    }
+}
+
+/// Calls `f` on the patterns of every `EXISTS` inside `e`.
+fn visit_expression_patterns<'a>(e: &'a Expression, f: &mut impl FnMut(&'a GraphPattern)) {
+    match e {
+        Expression::Exists(p) => visit_patterns(p, f),
+        Expression::Or(a, b)
+        | Expression::And(a, b)
+        | Expression::Equal(a, b)
+        | Expression::SameTerm(a, b)
+        | Expression::Greater(a, b)
+        | Expression::GreaterOrEqual(a, b)
+        | Expression::Less(a, b)
+        | Expression::LessOrEqual(a, b)
+        | Expression::Add(a, b)
+        | Expression::Subtract(a, b)
+        | Expression::Multiply(a, b)
+        | Expression::Divide(a, b) => {
+            visit_expression_patterns(a, f);
+            visit_expression_patterns(b, f);
+        }
+        Expression::In(a, list) => {
+            visit_expression_patterns(a, f);
+            for x in list {
+                visit_expression_patterns(x, f);
+            }
+        }
+        Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
+            visit_expression_patterns(a, f)
+        }
+        Expression::If(a, b, c) => {
+            visit_expression_patterns(a, f);
+            visit_expression_patterns(b, f);
+            visit_expression_patterns(c, f);
+        }
+        Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
+            for x in list {
+                visit_expression_patterns(x, f);
+            }
+        }
+        Expression::NamedNode(_)
+        | Expression::Literal(_)
+        | Expression::Variable(_)
+        | Expression::Bound(_) => {}
+    }
+}
+
+/// Whether the query's first `SELECT` is `SELECT *` (`DISTINCT`/`REDUCED` allowed), looking past
+/// comments, strings and IRIs.
+pub(crate) fn is_select_star(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut words: Vec<String> = Vec::new();
+    while i < b.len() {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+                words.push("\"".into());
+            }
+            b'<' if words.last().is_some_and(|w| w != "SELECT") => {
+                while i < b.len() && b[i] != b'>' && !b[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                i += 1;
+                words.push("<>".into());
+            }
+            c if c.is_ascii_alphabetic() => {
+                let s = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b':') {
+                    i += 1;
+                }
+                words.push(text[s..i].to_ascii_uppercase());
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            c => {
+                words.push((c as char).to_string());
+                i += 1;
+            }
+        }
+        if let Some(pos) = words.iter().position(|w| w == "SELECT") {
+            let rest: Vec<&String> = words[pos + 1..]
+                .iter()
+                .filter(|w| *w != "DISTINCT" && *w != "REDUCED")
+                .collect();
+            if let Some(first) = rest.first() {
+                return *first == "*";
+            }
+        }
+    }
+    false
+}
+
+/// spargebra sorts the variables of `SELECT *`; put them back in order of appearance, as other
+/// engines (and the W3C CSV/TSV tests) do.
+pub(crate) fn star_in_appearance_order(q: &mut Query) {
+    let Query::Select { pattern, .. } = q else {
+        return;
+    };
+    let mut p = pattern;
+    loop {
+        match p {
+            GraphPattern::Distinct { inner }
+            | GraphPattern::Reduced { inner }
+            | GraphPattern::Slice { inner, .. } => p = inner,
+            GraphPattern::Project { inner, variables } => {
+                let mut seen: Vec<spargebra::term::Variable> = Vec::new();
+                inner.on_in_scope_variable(|v| {
+                    if !seen.contains(v) {
+                        seen.push(v.clone());
+                    }
+                });
+                if seen.len() == variables.len() && seen.iter().all(|v| variables.contains(v)) {
+                    *variables = seen;
+                }
+                return;
+            }
+            _ => return,
+        }
+    }
+}
