@@ -1,0 +1,881 @@
+//! Computing the pyramid of a base dataset and encoding it as sections.
+
+use crate::codec::{kind, BlockRef, BlockWriter, Buf, DIR_MAGIC, TOP_MAGIC, VERSION};
+use crate::graph::EntityGraph;
+use crate::layout::{self, Circle, WORLD_RADIUS};
+use crate::louvain::{self, WGraph};
+use crate::records::{CommRec, EdgeRec};
+use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
+use oxrdf::Term;
+use rete_core::format::Codec;
+use rete_core::writer::{Payload, SectionSpec};
+use rete_core::Rete;
+use std::time::Instant;
+
+/// Target decoded size of a level or members block.
+const BLOCK_BYTES: usize = 32 << 10;
+/// Entities per membership block.
+const MEMBERSHIP_BLOCK: usize = 4096;
+/// Columns of a member block: head, ids, term prefixes, term suffixes, label lengths, labels,
+/// classes, sunflower ranks.
+pub(crate) const MEMBER_COLUMNS: usize = 8;
+/// Member layout of a group: sunflower positions by the rank column (the only one so far; the
+/// byte leaves room for others).
+pub(crate) const LAYOUT_SUNFLOWER: u8 = 0;
+
+/// Levels found by Louvain (and forced merges), before renumbering.
+struct Partitions {
+    g0: WGraph,
+    /// `parts[0]`: node → level-0 community; `parts[l]`: level-(l-1) → level-l community.
+    parts: Vec<Vec<u32>>,
+    counts: Vec<usize>,
+    methods: Vec<&'static str>,
+    resolutions: Vec<f64>,
+}
+
+/// The hierarchy with final ids: at every level, communities are numbered so that the children of
+/// one parent are consecutive and parents come in id order (top: largest first).
+struct Hierarchy {
+    counts: Vec<usize>,
+    /// `node_comm[l][node]`: community of a node at level `l`.
+    node_comm: Vec<Vec<u32>>,
+    /// `parent[l][c]`: parent at level `l + 1` (levels below the top only).
+    parent: Vec<Vec<u32>>,
+    sizes: Vec<Vec<u64>>,
+}
+
+impl Hierarchy {
+    fn top(&self) -> usize {
+        self.counts.len() - 1
+    }
+
+    /// First child id of every community at level `l` (`l >= 1`), plus a final end marker.
+    fn child_starts(&self, l: usize) -> Vec<usize> {
+        let mut starts = vec![0usize; self.counts[l] + 1];
+        for &p in &self.parent[l - 1] {
+            starts[p as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        starts
+    }
+}
+
+/// Computes the pyramid of `base` and returns its sections (kinds 16–20) with statistics.
+pub fn build_sections(
+    base: &Rete,
+    opts: &PyramidOptions,
+) -> Result<(Vec<SectionSpec>, PyramidStats), PyramidError> {
+    opts.validate()?;
+    let mut phases = Vec::new();
+    let mut t = Instant::now();
+    let mut phase = |name: &str, t: &mut Instant| {
+        phases.push((name.to_owned(), t.elapsed().as_secs_f64() * 1e3));
+        *t = Instant::now();
+    };
+    let eg = EntityGraph::from_rete(base)?;
+    phase("entity graph", &mut t);
+    let parts = partition(&eg, opts)?;
+    phase("louvain", &mut t);
+    let h = renumber(&parts, eg.node_count());
+    let modularity: Vec<f64> = h
+        .node_comm
+        .iter()
+        .map(|p| parts.g0.modularity(p, opts.resolution))
+        .collect();
+    drop(parts.g0);
+    let names = Names::load(base, &eg)?;
+    phase("names", &mut t);
+    let classes = class_histograms(&eg, &h, opts.max_classes);
+    let edges = super_edges(&eg, &h, opts.max_predicates);
+    let reps = representatives(&eg, &h);
+    phase("statistics", &mut t);
+    let circles = lay_out(&h, &edges, opts.layout_iterations);
+    phase("layout", &mut t);
+    let top = h.top();
+    let level_records = |l: usize| -> Vec<CommRec> {
+        (0..h.counts[l])
+            .map(|c| {
+                let circle = circles[l][c];
+                CommRec {
+                    size: h.sizes[l][c],
+                    label: names.display(reps[l][c] as usize),
+                    classes: classes[l][c].clone(),
+                    x: circle.x as f32,
+                    y: circle.y as f32,
+                    r: circle.r as f32,
+                }
+            })
+            .collect()
+    };
+    let levels: Vec<LevelInfo> = (0..h.counts.len())
+        .map(|l| LevelInfo {
+            level: l as u32,
+            communities: h.counts[l] as u64,
+            super_edges: edges[l].len() as u64,
+            modularity: modularity[l],
+            resolution: parts.resolutions[l],
+            method: parts.methods[l].to_owned(),
+        })
+        .collect();
+
+    // Top section: meta data, names, the top level.
+    let mut b = Buf::default();
+    b.bytes(TOP_MAGIC);
+    b.u8(VERSION);
+    b.varint(eg.node_count() as u64);
+    b.varint(eg.edge_count() as u64);
+    b.varint(eg.triple_count() as u64);
+    b.f64(opts.resolution);
+    b.varint(opts.max_top as u64);
+    b.varint(levels.len() as u64);
+    for li in &levels {
+        b.varint(li.communities);
+        b.varint(li.super_edges);
+        b.f64(li.modularity);
+        b.f64(li.resolution);
+        b.str(&li.method);
+    }
+    b.varint(names.classes.len() as u64);
+    for c in &names.classes {
+        b.str(c);
+    }
+    b.varint(names.predicates.len() as u64);
+    for p in &names.predicates {
+        b.str(p);
+    }
+    for rec in level_records(top) {
+        rec.write(&mut b);
+    }
+    b.varint(edges[top].len() as u64);
+    for e in &edges[top] {
+        e.write(&mut b);
+    }
+    let top_bytes = b.0;
+
+    // Level blocks: per level, groups of siblings (one parent each), then the cross edges.
+    let mut lw = BlockWriter::new(opts.zstd_level);
+    let mut dir = Buf::default();
+    dir.bytes(DIR_MAGIC);
+    dir.u8(VERSION);
+    dir.varint(top as u64);
+    for (l, level_edges) in edges.iter().enumerate().take(top) {
+        let recs = level_records(l);
+        let starts = h.child_starts(l + 1);
+        let mut internal: Vec<Vec<&EdgeRec>> = vec![Vec::new(); h.counts[l + 1]];
+        let mut cross = Vec::new();
+        for e in level_edges {
+            let (pa, pb) = (h.parent[l][e.a as usize], h.parent[l][e.b as usize]);
+            if pa == pb {
+                internal[pa as usize].push(e);
+            } else {
+                cross.push(e);
+            }
+        }
+        let mut blocks: Vec<(u32, BlockRef)> = Vec::new();
+        let mut raw = Buf::default();
+        let mut group = Buf::default();
+        let mut groups = 0u64;
+        let mut first_parent = 0u32;
+        for p in 0..h.counts[l + 1] {
+            let (s, e) = (starts[p], starts[p + 1]);
+            group.varint(p as u64);
+            group.varint(s as u64);
+            group.varint((e - s) as u64);
+            for rec in &recs[s..e] {
+                rec.write(&mut group);
+            }
+            group.varint(internal[p].len() as u64);
+            for edge in &internal[p] {
+                edge.write(&mut group);
+            }
+            if groups == 0 {
+                first_parent = p as u32;
+            }
+            raw.bytes(&group.0);
+            group.0.clear();
+            groups += 1;
+            if raw.len() >= BLOCK_BYTES || p + 1 == h.counts[l + 1] {
+                let mut payload = Buf::default();
+                payload.varint(groups);
+                payload.bytes(&raw.0);
+                blocks.push((first_parent, lw.push(&payload.0)?));
+                raw.0.clear();
+                groups = 0;
+            }
+        }
+        let mut cb = Buf::default();
+        cb.varint(cross.len() as u64);
+        for e in &cross {
+            e.write(&mut cb);
+        }
+        let cross_ref = lw.push(&cb.0)?;
+        dir.varint(blocks.len() as u64);
+        for (p, r) in &blocks {
+            dir.varint(u64::from(*p));
+            r.write(&mut dir);
+        }
+        cross_ref.write(&mut dir);
+    }
+
+    // Members of level-0 communities, most connected at the centre of their circle.
+    let mut mw = BlockWriter::new(opts.zstd_level);
+    let member_blocks = encode_members(&eg, &h, &names, &circles[0], &mut mw)?;
+    dir.varint(member_blocks.len() as u64);
+    for (c, r) in &member_blocks {
+        dir.varint(u64::from(*c));
+        r.write(&mut dir);
+    }
+
+    // Membership: entity id → community at every level.
+    let mut pw = BlockWriter::new(opts.zstd_level);
+    let mut membership_blocks: Vec<(u64, BlockRef)> = Vec::new();
+    for chunk_start in (0..eg.node_count()).step_by(MEMBERSHIP_BLOCK) {
+        let end = (chunk_start + MEMBERSHIP_BLOCK).min(eg.node_count());
+        let mut raw = Buf::default();
+        raw.varint((end - chunk_start) as u64);
+        let mut prev = 0u64;
+        for node in chunk_start..end {
+            let id = eg.ids[node];
+            raw.varint(id - prev);
+            prev = id;
+            for comm in &h.node_comm {
+                raw.varint(u64::from(comm[node]));
+            }
+        }
+        membership_blocks.push((eg.ids[chunk_start], pw.push(&raw.0)?));
+    }
+    dir.varint(membership_blocks.len() as u64);
+    for (e, r) in &membership_blocks {
+        dir.varint(*e);
+        r.write(&mut dir);
+    }
+    phase("encode", &mut t);
+
+    let level = opts.zstd_level;
+    let blocks = |k: u16, data: Vec<u8>| SectionSpec {
+        kind: k,
+        index: 0,
+        codec: Codec::Blocks,
+        raw_len: data.len() as u64,
+        payload: Payload::Bytes(data),
+    };
+    let sections = vec![
+        SectionSpec::zstd(kind::TOP, 0, &top_bytes, level)?,
+        SectionSpec::zstd(kind::DIRECTORY, 0, &dir.0, level)?,
+        blocks(kind::LEVELS, lw.data),
+        blocks(kind::MEMBERS, mw.data),
+        blocks(kind::MEMBERSHIP, pw.data),
+    ];
+    let section_sizes = sections
+        .iter()
+        .map(|s| SectionSize {
+            kind: s.kind,
+            name: section_label(s.kind).to_owned(),
+            stored: match &s.payload {
+                Payload::Bytes(b) => b.len() as u64,
+                _ => s.raw_len,
+            },
+            raw: s.raw_len,
+        })
+        .collect();
+    phase("compress", &mut t);
+    Ok((
+        sections,
+        PyramidStats {
+            entities: eg.node_count() as u64,
+            edges: eg.edge_count() as u64,
+            triples: eg.triple_count() as u64,
+            levels,
+            sections: section_sizes,
+            phases,
+        },
+    ))
+}
+
+/// Member blocks: each holds whole level-0 communities, stored column by column (ids, terms,
+/// labels, classes, x, y) because like values compress better next to each other.
+fn encode_members(
+    eg: &EntityGraph,
+    h: &Hierarchy,
+    names: &Names,
+    circles: &[Circle],
+    w: &mut BlockWriter,
+) -> Result<Vec<(u32, BlockRef)>, PyramidError> {
+    let mut by_comm: Vec<u32> = (0..eg.node_count() as u32).collect();
+    by_comm.sort_unstable_by_key(|&i| (h.node_comm[0][i as usize], i));
+    let mut blocks: Vec<(u32, BlockRef)> = Vec::new();
+    let mut cols = MemberColumns::default();
+    let mut first = 0u32;
+    let mut ranked: Vec<u32> = Vec::new();
+    let mut rank: Vec<u64> = Vec::new();
+    let mut i = 0;
+    while i < by_comm.len() {
+        let c = h.node_comm[0][by_comm[i] as usize];
+        let mut j = i;
+        while j < by_comm.len() && h.node_comm[0][by_comm[j] as usize] == c {
+            j += 1;
+        }
+        let members = &by_comm[i..j];
+        let circle = circles[c as usize];
+        // Positions are computed from the circle as stored (f32) so that readers reproduce them.
+        let (cx, cy, cr) = (circle.x as f32, circle.y as f32, circle.r as f32);
+        // Members sit on a sunflower by degree rank: storing the rank (about one byte) instead of
+        // two coordinates keeps this section small; readers place them with the same function.
+        ranked.clear();
+        ranked.extend_from_slice(members);
+        ranked.sort_by_key(|&m| (std::cmp::Reverse(eg.degree[m as usize]), m));
+        rank.clear();
+        rank.resize(members.len(), 0);
+        for (r, &m) in ranked.iter().enumerate() {
+            if let Ok(k) = members.binary_search(&m) {
+                rank[k] = r as u64;
+            }
+        }
+        if cols.groups == 0 {
+            first = c;
+        }
+        cols.head.varint(u64::from(c));
+        cols.head.f32(cx);
+        cols.head.f32(cy);
+        cols.head.f32(cr);
+        cols.head.varint(members.len() as u64);
+        cols.head.u8(LAYOUT_SUNFLOWER);
+        cols.groups += 1;
+        let mut prev_id = 0u64;
+        let mut prev_term: &str = "";
+        for (k, &m) in members.iter().enumerate() {
+            let m = m as usize;
+            let id = eg.ids[m];
+            cols.ids.varint(id - prev_id);
+            prev_id = id;
+            let term = names.terms[m].as_str();
+            let shared = common_prefix(prev_term, term);
+            cols.prefix.varint(shared as u64);
+            cols.prefix.varint((term.len() - shared) as u64);
+            cols.suffix.bytes(&term.as_bytes()[shared..]);
+            prev_term = term;
+            match &names.labels[m] {
+                Some(label) => {
+                    cols.label_len.varint(label.len() as u64 + 1);
+                    cols.labels.bytes(label.as_bytes());
+                }
+                None => cols.label_len.varint(0),
+            }
+            cols.class
+                .varint(names.primary_class[m].map_or(0, |c| u64::from(c) + 1));
+            cols.rank.varint(rank[k]);
+        }
+        if cols.raw_len() >= BLOCK_BYTES || j == by_comm.len() {
+            blocks.push((first, w.push(&cols.finish())?));
+        }
+        i = j;
+    }
+    Ok(blocks)
+}
+
+/// The columns of a member block being filled.
+#[derive(Debug, Default)]
+struct MemberColumns {
+    groups: u64,
+    head: Buf,
+    ids: Buf,
+    prefix: Buf,
+    suffix: Buf,
+    label_len: Buf,
+    labels: Buf,
+    class: Buf,
+    rank: Buf,
+}
+
+impl MemberColumns {
+    fn columns(&mut self) -> [&mut Buf; MEMBER_COLUMNS] {
+        [
+            &mut self.head,
+            &mut self.ids,
+            &mut self.prefix,
+            &mut self.suffix,
+            &mut self.label_len,
+            &mut self.labels,
+            &mut self.class,
+            &mut self.rank,
+        ]
+    }
+
+    fn raw_len(&mut self) -> usize {
+        self.columns().iter().map(|c| c.len()).sum()
+    }
+
+    /// The block: group count, then each column with its length; resets the columns.
+    fn finish(&mut self) -> Vec<u8> {
+        let mut out = Buf::default();
+        out.varint(self.groups);
+        self.groups = 0;
+        for c in self.columns() {
+            out.varint(c.len() as u64);
+            out.bytes(&c.0);
+            c.0.clear();
+        }
+        out.0
+    }
+}
+
+/// Name of a pyramid section kind, for reports.
+pub(crate) fn section_label(k: u16) -> &'static str {
+    match k {
+        kind::TOP => "pyramid top",
+        kind::DIRECTORY => "pyramid directory",
+        kind::LEVELS => "pyramid levels",
+        kind::MEMBERS => "pyramid members",
+        kind::MEMBERSHIP => "pyramid membership",
+        _ => "pyramid",
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    let mut n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    while !b.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
+
+/// Level 0 is the converged Louvain partition; each coarser level re-runs Louvain on the
+/// super-graph at a lower resolution and, if that does not shrink it enough, merges further
+/// (see [`louvain::forced_merge`]) until the top has at most `max_top` communities.
+fn partition(eg: &EntityGraph, opts: &PyramidOptions) -> Result<Partitions, PyramidError> {
+    let n = eg.node_count();
+    let edges: Vec<(u32, u32, f64)> = eg.edges.iter().map(|&(a, b, w)| (a, b, w as f64)).collect();
+    let g0 = WGraph::from_edges(n, &edges)?;
+    drop(edges);
+    let (mut p0, _) = louvain::louvain(&g0, opts.resolution, None)?;
+    group_isolated(eg, &mut p0, opts.isolated_group);
+    let k0 = louvain::relabel(&mut p0);
+    let mut cur = g0.aggregate(&p0, k0)?;
+    let mut parts = vec![p0];
+    let mut counts = vec![k0];
+    let mut methods = vec!["louvain"];
+    let mut resolutions = vec![opts.resolution];
+    let mut k = k0;
+    while k > opts.max_top {
+        let l = parts.len();
+        let remaining = opts.max_levels.saturating_sub(l).max(1);
+        let target = level_target(k, opts.max_top, opts.branching, remaining);
+        let gamma = opts.resolution * opts.coarsening.powi(l as i32);
+        let (mut p, mut nk) = louvain::louvain(&cur, gamma, Some(target))?;
+        let mut method = "louvain";
+        if nk > target {
+            let merged_by_louvain = nk < k;
+            let sup = cur.aggregate(&p, nk)?;
+            let (p2, k2) = louvain::forced_merge(&sup, gamma, target)?;
+            for x in p.iter_mut() {
+                *x = p2[*x as usize];
+            }
+            nk = k2;
+            method = if merged_by_louvain {
+                "louvain+merge"
+            } else {
+                "merge"
+            };
+        }
+        if nk >= k {
+            break;
+        }
+        cur = cur.aggregate(&p, nk)?;
+        parts.push(p);
+        counts.push(nk);
+        methods.push(method);
+        resolutions.push(gamma);
+        k = nk;
+    }
+    Ok(Partitions {
+        g0,
+        parts,
+        counts,
+        methods,
+        resolutions,
+    })
+}
+
+/// How many communities the next level should have at most: spreads the remaining shrinkage
+/// evenly over the levels still needed, each level shrinking by at most about `branching`.
+fn level_target(k: usize, max_top: usize, branching: usize, remaining: usize) -> usize {
+    let ratio = k as f64 / max_top as f64;
+    let steps = ((ratio.ln() / (branching as f64).ln()).ceil() as usize).clamp(1, remaining);
+    let factor = ratio.powf(1.0 / steps as f64);
+    let t = (k as f64 / factor).ceil() as usize;
+    t.clamp(max_top, k.saturating_sub(1).max(max_top))
+}
+
+/// Louvain leaves entities without links as singletons; merging them changes no modularity, so
+/// they are grouped by their primary class into communities of at most `chunk` entities.
+fn group_isolated(eg: &EntityGraph, part: &mut [u32], chunk: usize) {
+    let primary = primary_classes(eg);
+    let mut iso: Vec<(u32, u32)> = (0..eg.node_count())
+        .filter(|&i| eg.degree[i] == 0)
+        .map(|i| (primary[i].unwrap_or(u32::MAX), i as u32))
+        .collect();
+    iso.sort_unstable();
+    let mut run: Option<(u32, u32, usize)> = None; // (class, label, length)
+    for (class, i) in iso {
+        let label = match run {
+            Some((c, label, len)) if c == class && len < chunk => {
+                run = Some((c, label, len + 1));
+                label
+            }
+            _ => {
+                // The group takes the (unique) singleton label of its first entity.
+                let label = part[i as usize];
+                run = Some((class, label, 1));
+                label
+            }
+        };
+        part[i as usize] = label;
+    }
+}
+
+/// Each entity's primary class: of its classes, the one with most instances overall.
+fn primary_classes(eg: &EntityGraph) -> Vec<Option<u32>> {
+    let mut count = vec![0u64; eg.classes.len()];
+    for &(_, c) in &eg.node_classes {
+        count[c as usize] += 1;
+    }
+    let mut out = vec![None; eg.node_count()];
+    for &(node, c) in &eg.node_classes {
+        let slot: &mut Option<u32> = &mut out[node as usize];
+        match *slot {
+            Some(cur) if count[cur as usize] >= count[c as usize] => {}
+            _ => *slot = Some(c),
+        }
+    }
+    out
+}
+
+fn renumber(p: &Partitions, n: usize) -> Hierarchy {
+    let levels = p.parts.len();
+    let top = levels - 1;
+    let mut size_old: Vec<Vec<u64>> = Vec::with_capacity(levels);
+    let mut s0 = vec![0u64; p.counts[0]];
+    for &c in &p.parts[0] {
+        s0[c as usize] += 1;
+    }
+    size_old.push(s0);
+    for l in 1..levels {
+        let mut s = vec![0u64; p.counts[l]];
+        for (child, &c) in p.parts[l].iter().enumerate() {
+            s[c as usize] += size_old[l - 1][child];
+        }
+        size_old.push(s);
+    }
+    let mut new_id: Vec<Vec<u32>> = vec![Vec::new(); levels];
+    let rank = |order: Vec<usize>, k: usize| {
+        let mut ids = vec![0u32; k];
+        for (r, c) in order.into_iter().enumerate() {
+            ids[c] = r as u32;
+        }
+        ids
+    };
+    let mut order: Vec<usize> = (0..p.counts[top]).collect();
+    order.sort_by_key(|&c| (std::cmp::Reverse(size_old[top][c]), c));
+    new_id[top] = rank(order, p.counts[top]);
+    for l in (0..top).rev() {
+        let mut order: Vec<usize> = (0..p.counts[l]).collect();
+        order.sort_by_key(|&c| {
+            (
+                new_id[l + 1][p.parts[l + 1][c] as usize],
+                std::cmp::Reverse(size_old[l][c]),
+                c,
+            )
+        });
+        new_id[l] = rank(order, p.counts[l]);
+    }
+    let mut node_comm = vec![vec![0u32; n]; levels];
+    for (node, &c0) in p.parts[0].iter().enumerate().take(n) {
+        let mut old = c0 as usize;
+        for (l, comm) in node_comm.iter_mut().enumerate() {
+            if l > 0 {
+                old = p.parts[l][old] as usize;
+            }
+            comm[node] = new_id[l][old];
+        }
+    }
+    let mut parent = Vec::with_capacity(top);
+    let mut sizes = Vec::with_capacity(levels);
+    for l in 0..levels {
+        let mut s = vec![0u64; p.counts[l]];
+        for c in 0..p.counts[l] {
+            s[new_id[l][c] as usize] = size_old[l][c];
+        }
+        sizes.push(s);
+        if l < top {
+            let mut par = vec![0u32; p.counts[l]];
+            for c in 0..p.counts[l] {
+                par[new_id[l][c] as usize] = new_id[l + 1][p.parts[l + 1][c] as usize];
+            }
+            parent.push(par);
+        }
+    }
+    Hierarchy {
+        counts: p.counts.clone(),
+        node_comm,
+        parent,
+        sizes,
+    }
+}
+
+/// Strings the pyramid stores: class and predicate names, entity terms, labels.
+struct Names {
+    classes: Vec<String>,
+    predicates: Vec<String>,
+    terms: Vec<String>,
+    labels: Vec<Option<String>>,
+    local: Vec<String>,
+    primary_class: Vec<Option<u32>>,
+}
+
+impl Names {
+    fn load(base: &Rete, eg: &EntityGraph) -> Result<Self, PyramidError> {
+        let nt = |id| -> Result<String, PyramidError> { Ok(base.term(id)?.to_string()) };
+        let classes = eg
+            .classes
+            .iter()
+            .map(|&c| nt(c))
+            .collect::<Result<_, _>>()?;
+        let predicates = eg
+            .predicates
+            .iter()
+            .map(|&c| nt(c))
+            .collect::<Result<_, _>>()?;
+        let mut terms = Vec::with_capacity(eg.node_count());
+        let mut local = Vec::with_capacity(eg.node_count());
+        for &id in &eg.ids {
+            let t = base.term(id)?;
+            local.push(local_name(&t));
+            terms.push(t.to_string());
+        }
+        let mut labels = vec![None; eg.node_count()];
+        for &(node, lit) in &eg.labels {
+            if let Term::Literal(l) = base.term(lit)? {
+                labels[node as usize] = Some(l.value().to_owned());
+            }
+        }
+        Ok(Self {
+            classes,
+            predicates,
+            terms,
+            labels,
+            local,
+            primary_class: primary_classes(eg),
+        })
+    }
+
+    /// What to call an entity: its label, or the local name of its IRI.
+    fn display(&self, node: usize) -> String {
+        self.labels[node]
+            .clone()
+            .unwrap_or_else(|| self.local[node].clone())
+    }
+}
+
+/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`.
+fn local_name(t: &Term) -> String {
+    match t {
+        Term::NamedNode(n) => {
+            let iri = n.as_str();
+            let cut = iri
+                .trim_end_matches(['/', '#'])
+                .rfind(['/', '#', ':'])
+                .map_or(0, |i| i + 1);
+            let name = iri[cut..].trim_end_matches(['/', '#']);
+            if name.is_empty() {
+                iri.to_owned()
+            } else {
+                name.to_owned()
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Per level and community: `(class index, members)`, most members first, at most `keep`.
+fn class_histograms(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<Vec<(u32, u64)>>> {
+    let levels = h.counts.len();
+    let mut out = Vec::with_capacity(levels);
+    // Full histograms as sorted (community, class, count) triples, level by level.
+    let mut pairs: Vec<(u32, u32)> = eg
+        .node_classes
+        .iter()
+        .map(|&(node, c)| (h.node_comm[0][node as usize], c))
+        .collect();
+    pairs.sort_unstable();
+    let mut full: Vec<(u32, u32, u64)> = Vec::new();
+    for (comm, c) in pairs {
+        match full.last_mut() {
+            Some(x) if x.0 == comm && x.1 == c => x.2 += 1,
+            _ => full.push((comm, c, 1)),
+        }
+    }
+    for l in 0..levels {
+        if l > 0 {
+            let mut up: Vec<(u32, u32, u64)> = full
+                .iter()
+                .map(|&(comm, c, n)| (h.parent[l - 1][comm as usize], c, n))
+                .collect();
+            up.sort_unstable();
+            full.clear();
+            for (comm, c, n) in up {
+                match full.last_mut() {
+                    Some(x) if x.0 == comm && x.1 == c => x.2 += n,
+                    _ => full.push((comm, c, n)),
+                }
+            }
+        }
+        let mut per: Vec<Vec<(u32, u64)>> = vec![Vec::new(); h.counts[l]];
+        for &(comm, c, n) in &full {
+            per[comm as usize].push((c, n));
+        }
+        for v in per.iter_mut() {
+            v.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+            v.truncate(keep);
+        }
+        out.push(per);
+    }
+    out
+}
+
+/// Per level: super-edges between distinct communities, sorted by endpoints, with the
+/// predicates carrying most of their triples.
+fn super_edges(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<EdgeRec>> {
+    let levels = h.counts.len();
+    let mut raw: Vec<(u32, u32, u32)> = eg
+        .triples
+        .iter()
+        .filter_map(|&(s, o, p)| {
+            let (a, b) = (h.node_comm[0][s as usize], h.node_comm[0][o as usize]);
+            (a != b).then(|| (a.min(b), a.max(b), p))
+        })
+        .collect();
+    raw.sort_unstable();
+    let mut counts: Vec<(u32, u32, u32, u64)> = Vec::new();
+    for (a, b, p) in raw {
+        match counts.last_mut() {
+            Some(x) if (x.0, x.1, x.2) == (a, b, p) => x.3 += 1,
+            _ => counts.push((a, b, p, 1)),
+        }
+    }
+    let mut out = Vec::with_capacity(levels);
+    for l in 0..levels {
+        if l > 0 {
+            let par = &h.parent[l - 1];
+            let mut up: Vec<(u32, u32, u32, u64)> = counts
+                .iter()
+                .filter_map(|&(a, b, p, n)| {
+                    let (x, y) = (par[a as usize], par[b as usize]);
+                    (x != y).then(|| (x.min(y), x.max(y), p, n))
+                })
+                .collect();
+            up.sort_unstable();
+            counts.clear();
+            for (a, b, p, n) in up {
+                match counts.last_mut() {
+                    Some(x) if (x.0, x.1, x.2) == (a, b, p) => x.3 += n,
+                    _ => counts.push((a, b, p, n)),
+                }
+            }
+        }
+        let mut edges: Vec<EdgeRec> = Vec::new();
+        let mut i = 0;
+        while i < counts.len() {
+            let (a, b) = (counts[i].0, counts[i].1);
+            let mut j = i;
+            let mut preds = Vec::new();
+            let mut weight = 0;
+            while j < counts.len() && counts[j].0 == a && counts[j].1 == b {
+                preds.push((counts[j].2, counts[j].3));
+                weight += counts[j].3;
+                j += 1;
+            }
+            preds.sort_by_key(|&(p, n)| (std::cmp::Reverse(n), p));
+            preds.truncate(keep);
+            edges.push(EdgeRec {
+                a,
+                b,
+                weight,
+                preds,
+            });
+            i = j;
+        }
+        out.push(edges);
+    }
+    out
+}
+
+/// Per level and community: the member with the highest degree (lowest id on ties).
+fn representatives(eg: &EntityGraph, h: &Hierarchy) -> Vec<Vec<u32>> {
+    let better = |a: u32, b: u32| {
+        let (da, db) = (eg.degree[a as usize], eg.degree[b as usize]);
+        da > db || (da == db && a < b)
+    };
+    let mut out: Vec<Vec<u32>> = Vec::with_capacity(h.counts.len());
+    let mut r0 = vec![u32::MAX; h.counts[0]];
+    for node in 0..eg.node_count() as u32 {
+        let c = h.node_comm[0][node as usize] as usize;
+        if r0[c] == u32::MAX || better(node, r0[c]) {
+            r0[c] = node;
+        }
+    }
+    out.push(r0);
+    for l in 1..h.counts.len() {
+        let mut r = vec![u32::MAX; h.counts[l]];
+        for (c, &rep) in out[l - 1].iter().enumerate() {
+            let p = h.parent[l - 1][c] as usize;
+            if r[p] == u32::MAX || better(rep, r[p]) {
+                r[p] = rep;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// Circles of every community at every level, top-down: the top level in the world circle, the
+/// children of each community inside it.
+fn lay_out(h: &Hierarchy, edges: &[Vec<EdgeRec>], iterations: usize) -> Vec<Vec<Circle>> {
+    let levels = h.counts.len();
+    let top = levels - 1;
+    let mut circles: Vec<Vec<Circle>> = vec![Vec::new(); levels];
+    let world = Circle {
+        x: 0.0,
+        y: 0.0,
+        r: WORLD_RADIUS,
+    };
+    let top_edges: Vec<(u32, u32, f64)> = edges[top]
+        .iter()
+        .map(|e| (e.a, e.b, e.weight as f64))
+        .collect();
+    circles[top] = layout::pack(&h.sizes[top], &top_edges, world, iterations);
+    for l in (0..top).rev() {
+        let starts = h.child_starts(l + 1);
+        let mut internal: Vec<Vec<(u32, u32, f64)>> = vec![Vec::new(); h.counts[l + 1]];
+        for e in &edges[l] {
+            let (pa, pb) = (h.parent[l][e.a as usize], h.parent[l][e.b as usize]);
+            if pa == pb {
+                let s = starts[pa as usize] as u32;
+                internal[pa as usize].push((e.a - s, e.b - s, e.weight as f64));
+            }
+        }
+        let mut level = Vec::with_capacity(h.counts[l]);
+        for p in 0..h.counts[l + 1] {
+            let kids = &h.sizes[l][starts[p]..starts[p + 1]];
+            level.extend(layout::pack(
+                kids,
+                &internal[p],
+                circles[l + 1][p],
+                iterations,
+            ));
+        }
+        circles[l] = level;
+    }
+    circles
+}

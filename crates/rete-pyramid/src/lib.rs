@@ -1,0 +1,273 @@
+#![doc = include_str!("../README.md")]
+
+mod builder;
+mod codec;
+pub mod graph;
+mod layout;
+mod louvain;
+mod read;
+mod records;
+
+pub use builder::build_sections;
+pub use codec::kind;
+pub use graph::EntityGraph;
+pub use read::Pyramid;
+
+use rete_build::{BoxError, Extension};
+use rete_core::writer::SectionSpec;
+use rete_core::{Id, Rete};
+use serde::{Deserialize, Serialize};
+
+/// Errors of building or reading a pyramid.
+#[derive(Debug, thiserror::Error)]
+pub enum PyramidError {
+    /// The underlying `.rete` file could not be read.
+    #[error(transparent)]
+    Format(#[from] rete_core::Error),
+    /// A pyramid section is damaged or inconsistent.
+    #[error("{file}: corrupt {section}: {message}")]
+    Corrupt {
+        /// File path or URL.
+        file: String,
+        /// The pyramid section concerned.
+        section: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The caller asked for a level or community that does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// Options out of their valid range.
+    #[error("invalid pyramid options: {0}")]
+    Options(String),
+    /// The dataset exceeds what the pyramid supports.
+    #[error("dataset too large for the pyramid: {0}")]
+    TooLarge(String),
+    /// A broken invariant of this crate (a bug, not bad input).
+    #[error("internal pyramid error: {0}")]
+    Internal(String),
+}
+
+impl PyramidError {
+    pub(crate) fn corrupt(
+        file: &str,
+        section: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::Corrupt {
+            file: file.to_owned(),
+            section: section.into(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Self::Internal(message.into())
+    }
+}
+
+/// How the pyramid is computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PyramidOptions {
+    /// At most this many communities on the top level.
+    pub max_top: usize,
+    /// Louvain resolution of level 0 (1.0 is classic modularity; higher gives smaller
+    /// communities).
+    pub resolution: f64,
+    /// Each coarser level re-runs Louvain at the previous resolution times this factor.
+    pub coarsening: f64,
+    /// A level has at least about `1 / branching` of the communities of the level below.
+    pub branching: usize,
+    /// Upper bound on the number of levels (at least 2).
+    pub max_levels: usize,
+    /// Entities without links are grouped by class into level-0 communities of at most this size.
+    pub isolated_group: usize,
+    /// Classes kept in each community's histogram.
+    pub max_classes: usize,
+    /// Predicates kept per super-edge.
+    pub max_predicates: usize,
+    /// Force-relaxation rounds when packing sibling circles.
+    pub layout_iterations: usize,
+    /// zstd level of the sections.
+    pub zstd_level: i32,
+}
+
+impl Default for PyramidOptions {
+    fn default() -> Self {
+        Self {
+            max_top: 64,
+            resolution: 1.0,
+            coarsening: 0.5,
+            branching: 8,
+            max_levels: 8,
+            isolated_group: 1000,
+            max_classes: 8,
+            max_predicates: 3,
+            layout_iterations: 60,
+            zstd_level: 12,
+        }
+    }
+}
+
+impl PyramidOptions {
+    /// Checks the ranges of the options.
+    pub fn validate(&self) -> Result<(), PyramidError> {
+        let bad = |m: &str| Err(PyramidError::Options(m.to_owned()));
+        if self.max_top < 1 {
+            return bad("max_top must be at least 1");
+        }
+        if !(self.resolution.is_finite() && self.resolution > 0.0) {
+            return bad("resolution must be a positive number");
+        }
+        if !(self.coarsening > 0.0 && self.coarsening <= 1.0) {
+            return bad("coarsening must be in (0, 1]");
+        }
+        if self.branching < 2 {
+            return bad("branching must be at least 2");
+        }
+        if self.max_levels < 2 {
+            return bad("max_levels must be at least 2");
+        }
+        if self.isolated_group < 1 {
+            return bad("isolated_group must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+/// The build extension that adds the pyramid sections and sets
+/// [`rete_core::format::FLAG_PYRAMID`].
+#[derive(Debug, Clone, Default)]
+pub struct PyramidExtension {
+    /// How the pyramid is computed.
+    pub options: PyramidOptions,
+}
+
+impl Extension for PyramidExtension {
+    fn name(&self) -> &str {
+        "pyramid"
+    }
+
+    fn flags(&self) -> u32 {
+        rete_core::format::FLAG_PYRAMID
+    }
+
+    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
+        Ok(build_sections(base, &self.options)?.0)
+    }
+}
+
+/// One level, or the children of one community: communities and the super-edges among them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    /// Level number, 0 = finest.
+    pub level: u32,
+    /// Communities, by id.
+    pub communities: Vec<Community>,
+    /// Super-edges, by `(source, target)`.
+    pub edges: Vec<SuperEdge>,
+    /// Modularity of this level's partition of the entity graph.
+    pub modularity: f64,
+}
+
+/// A community with its place on the map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Community {
+    /// Id, unique within its level.
+    pub id: u32,
+    /// Level.
+    pub level: u32,
+    /// Community at the next coarser level (`None` on the top level).
+    pub parent: Option<u32>,
+    /// Number of entities.
+    pub size: u64,
+    /// Label of its most connected entity (its label, or the local name of its IRI).
+    pub label: String,
+    /// Most frequent class (N-Triples).
+    pub dominant_class: Option<String>,
+    /// Classes (N-Triples) with member counts, most frequent first (a bounded number).
+    pub classes: Vec<(String, u64)>,
+    /// Centre, x.
+    pub x: f32,
+    /// Centre, y.
+    pub y: f32,
+    /// Radius; children lie inside this circle.
+    pub r: f32,
+}
+
+/// Links between two communities of one level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuperEdge {
+    /// Community with the smaller id.
+    pub source: u32,
+    /// Community with the larger id.
+    pub target: u32,
+    /// Number of triples linking members of the two.
+    pub weight: u64,
+    /// Predicates (N-Triples) carrying most of these triples, with counts.
+    pub top_predicates: Vec<(String, u64)>,
+}
+
+/// An entity of a level-0 community, placed inside the community's circle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Member {
+    /// Term id.
+    pub id: Id,
+    /// The term in N-Triples syntax.
+    pub term: String,
+    /// Its label (rdfs:label, skos:prefLabel, foaf:name, schema:name, dc titles).
+    pub label: Option<String>,
+    /// Its primary class (N-Triples): the one with most instances in the dataset.
+    pub class: Option<String>,
+    /// Position, x.
+    pub x: f32,
+    /// Position, y.
+    pub y: f32,
+}
+
+/// Facts about one level, stored in the top section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LevelInfo {
+    /// Level number.
+    pub level: u32,
+    /// Communities on it.
+    pub communities: u64,
+    /// Super-edges on it.
+    pub super_edges: u64,
+    /// Modularity of its partition of the entity graph (at the base resolution).
+    pub modularity: f64,
+    /// Louvain resolution used to form it.
+    pub resolution: f64,
+    /// `louvain`, `louvain+merge` or `merge` (forced merges after Louvain stopped merging).
+    pub method: String,
+}
+
+/// Size of one pyramid section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionSize {
+    /// Section kind.
+    pub kind: u16,
+    /// Human name.
+    pub name: String,
+    /// Bytes in the file.
+    pub stored: u64,
+    /// Bytes decoded (equal to `stored` for block sections).
+    pub raw: u64,
+}
+
+/// What a pyramid build computed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PyramidStats {
+    /// Entities (nodes of the entity graph).
+    pub entities: u64,
+    /// Distinct linked entity pairs.
+    pub edges: u64,
+    /// Object triples between entities.
+    pub triples: u64,
+    /// Levels, finest first.
+    pub levels: Vec<LevelInfo>,
+    /// Sections written.
+    pub sections: Vec<SectionSize>,
+    /// Wall time of each phase, milliseconds.
+    pub phases: Vec<(String, f64)>,
+}

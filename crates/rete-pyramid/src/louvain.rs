@@ -1,0 +1,428 @@
+//! Weighted undirected graphs (a petgraph CSR plus self-loop weights) and the Louvain method.
+//!
+//! Everything here is deterministic: nodes are visited in index order, ties keep the current
+//! community or the lowest index, aggregation sorts its edges, and no hash map is iterated. Edge
+//! weights are triple counts, so the sums stay exact integers in `f64`.
+
+use crate::PyramidError;
+use petgraph::csr::Csr;
+use petgraph::Undirected;
+
+/// An undirected weighted graph. Self-loops live in `loops` (weight counted once), the CSR holds
+/// every other edge in both directions.
+#[derive(Debug, Clone)]
+pub(crate) struct WGraph {
+    csr: Csr<(), f64, Undirected, u32>,
+    loops: Vec<f64>,
+    degree: Vec<f64>,
+    /// Sum of all degrees: twice the total edge weight.
+    m2: f64,
+}
+
+/// Below this modularity gain a local-moving phase stops (networkx uses the same threshold).
+const THRESHOLD: f64 = 1e-7;
+/// Upper bound on local-moving sweeps of one pass (a safeguard; convergence comes much earlier).
+const MAX_SWEEPS: usize = 200;
+
+impl WGraph {
+    /// A graph on `n` nodes from undirected edges `(a, b, w)`; duplicates are summed, `a == b` is
+    /// a self-loop.
+    pub(crate) fn from_edges(n: usize, edges: &[(u32, u32, f64)]) -> Result<Self, PyramidError> {
+        let mut loops = vec![0.0; n];
+        let mut dir = Vec::with_capacity(edges.len() * 2);
+        for &(a, b, w) in edges {
+            if a as usize >= n || b as usize >= n {
+                return Err(PyramidError::internal("edge endpoint out of range"));
+            }
+            if a == b {
+                loops[a as usize] += w;
+            } else {
+                dir.push((a, b, w));
+                dir.push((b, a, w));
+            }
+        }
+        dir.sort_unstable_by_key(|x| (x.0, x.1));
+        let mut merged: Vec<(u32, u32, f64)> = Vec::with_capacity(dir.len());
+        for e in dir {
+            match merged.last_mut() {
+                Some(last) if last.0 == e.0 && last.1 == e.1 => last.2 += e.2,
+                _ => merged.push(e),
+            }
+        }
+        let mut csr: Csr<(), f64, Undirected, u32> = Csr::from_sorted_edges(&merged)
+            .map_err(|_| PyramidError::internal("CSR edges not sorted"))?;
+        while csr.node_count() < n {
+            csr.add_node(());
+        }
+        let mut degree = vec![0.0; n];
+        for (i, d) in degree.iter_mut().enumerate() {
+            *d = 2.0 * loops[i] + csr.edges_slice(i as u32).iter().sum::<f64>();
+        }
+        let m2 = degree.iter().sum();
+        Ok(Self {
+            csr,
+            loops,
+            degree,
+            m2,
+        })
+    }
+
+    pub(crate) fn node_count(&self) -> usize {
+        self.loops.len()
+    }
+
+    /// Neighbours of `i` (never `i` itself) with edge weights, in increasing index order.
+    pub(crate) fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let i = i as u32;
+        self.csr
+            .neighbors_slice(i)
+            .iter()
+            .zip(self.csr.edges_slice(i))
+            .map(|(&j, &w)| (j as usize, w))
+    }
+
+    /// The graph whose nodes are the `k` communities of `part`: weights between communities are
+    /// summed, weights inside one become its self-loop.
+    pub(crate) fn aggregate(&self, part: &[u32], k: usize) -> Result<Self, PyramidError> {
+        let mut edges = Vec::new();
+        for i in 0..self.node_count() {
+            let ci = part[i];
+            if self.loops[i] > 0.0 {
+                edges.push((ci, ci, self.loops[i]));
+            }
+            for (j, w) in self.neighbors(i) {
+                if j > i {
+                    let cj = part[j];
+                    edges.push((ci.min(cj), ci.max(cj), w));
+                }
+            }
+        }
+        // Sum duplicates here so that the summation order is fixed (sorted), not input order.
+        edges.sort_unstable_by_key(|x| (x.0, x.1));
+        let mut merged: Vec<(u32, u32, f64)> = Vec::with_capacity(edges.len());
+        for e in edges {
+            match merged.last_mut() {
+                Some(last) if last.0 == e.0 && last.1 == e.1 => last.2 += e.2,
+                _ => merged.push(e),
+            }
+        }
+        Self::from_edges(k, &merged)
+    }
+
+    /// Modularity of `part` at resolution `gamma` (networkx's definition: self-loops count once
+    /// as internal weight and twice in the degree).
+    pub(crate) fn modularity(&self, part: &[u32], gamma: f64) -> f64 {
+        if self.m2 <= 0.0 {
+            return 0.0;
+        }
+        let k = part.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+        let mut internal = vec![0.0; k];
+        let mut tot = vec![0.0; k];
+        for i in 0..self.node_count() {
+            let ci = part[i] as usize;
+            tot[ci] += self.degree[i];
+            internal[ci] += self.loops[i];
+            for (j, w) in self.neighbors(i) {
+                if j > i && part[j] as usize == ci {
+                    internal[ci] += w;
+                }
+            }
+        }
+        let m2 = self.m2;
+        (0..k)
+            .map(|c| 2.0 * internal[c] / m2 - gamma * (tot[c] / m2) * (tot[c] / m2))
+            .sum()
+    }
+}
+
+/// Renumbers community labels `0..k` in order of first appearance; returns `k`.
+pub(crate) fn relabel(part: &mut [u32]) -> usize {
+    let mut map = vec![u32::MAX; part.len()];
+    let mut next = 0u32;
+    for c in part.iter_mut() {
+        let slot = &mut map[*c as usize];
+        if *slot == u32::MAX {
+            *slot = next;
+            next += 1;
+        }
+        *c = *slot;
+    }
+    next as usize
+}
+
+/// One local-moving phase: nodes move, in index order, to the neighbouring community with the
+/// best modularity gain until a sweep gains less than [`THRESHOLD`]. Returns whether any node
+/// moved.
+fn local_moving(g: &WGraph, gamma: f64, comm: &mut [u32]) -> bool {
+    let n = g.node_count();
+    if g.m2 <= 0.0 {
+        return false;
+    }
+    let m2 = g.m2;
+    let mut tot = vec![0.0; n];
+    for i in 0..n {
+        tot[comm[i] as usize] += g.degree[i];
+    }
+    let mut neigh_w = vec![0.0f64; n];
+    let mut mark = vec![false; n];
+    let mut touched: Vec<usize> = Vec::new();
+    // A node is revisited only after a neighbour moved (the usual "fast local move" pruning):
+    // late sweeps then cost a few nodes instead of the whole graph.
+    let mut active = vec![true; n];
+    let mut moved_any = false;
+    for _ in 0..MAX_SWEEPS {
+        let mut gain_sum = 0.0;
+        let mut moves = 0usize;
+        for i in 0..n {
+            if !active[i] {
+                continue;
+            }
+            active[i] = false;
+            let ci = comm[i] as usize;
+            let ki = g.degree[i];
+            for (j, w) in g.neighbors(i) {
+                let cj = comm[j] as usize;
+                if !mark[cj] {
+                    mark[cj] = true;
+                    touched.push(cj);
+                }
+                neigh_w[cj] += w;
+            }
+            tot[ci] -= ki;
+            let stay = neigh_w[ci] - gamma * tot[ci] * ki / m2;
+            let (mut best, mut best_gain) = (ci, stay);
+            for &c in &touched {
+                let gain = neigh_w[c] - gamma * tot[c] * ki / m2;
+                // Strictly better only, with a relative tolerance against rounding ping-pong.
+                if gain > best_gain + 1e-12 * ki.max(1.0) {
+                    best = c;
+                    best_gain = gain;
+                }
+            }
+            tot[best] += ki;
+            if best != ci {
+                comm[i] = best as u32;
+                moves += 1;
+                gain_sum += (best_gain - stay) / (m2 / 2.0);
+                for (j, _) in g.neighbors(i) {
+                    active[j] = true;
+                }
+            }
+            for &c in &touched {
+                neigh_w[c] = 0.0;
+                mark[c] = false;
+            }
+            touched.clear();
+        }
+        if moves > 0 {
+            moved_any = true;
+        }
+        if moves == 0 || gain_sum < THRESHOLD {
+            break;
+        }
+    }
+    moved_any
+}
+
+/// The Louvain method at resolution `gamma`: local moving, aggregation, repeated until a pass
+/// moves no node. With `stop_at`, stops after the first pass that leaves at most that many
+/// communities. Returns the partition of `g`'s nodes (labels `0..k`) and `k`.
+pub(crate) fn louvain(
+    g: &WGraph,
+    gamma: f64,
+    stop_at: Option<usize>,
+) -> Result<(Vec<u32>, usize), PyramidError> {
+    let n = g.node_count();
+    let mut part: Vec<u32> = (0..n as u32).collect();
+    let mut k = n;
+    let mut owned: Option<WGraph> = None;
+    loop {
+        let cur = owned.as_ref().unwrap_or(g);
+        let mut comm: Vec<u32> = (0..cur.node_count() as u32).collect();
+        if !local_moving(cur, gamma, &mut comm) {
+            break;
+        }
+        let nk = relabel(&mut comm);
+        for p in part.iter_mut() {
+            *p = comm[*p as usize];
+        }
+        let progressed = nk < k;
+        k = nk;
+        if !progressed || stop_at.is_some_and(|t| k <= t) {
+            break;
+        }
+        owned = Some(cur.aggregate(&comm, k)?);
+    }
+    relabel(&mut part);
+    Ok((part, k))
+}
+
+/// Deterministic agglomeration down to at most `target` communities, for when Louvain stops
+/// merging before the top is small enough. Each round every node proposes the neighbour with the
+/// best modularity gain `w_ij - gamma * k_i * k_j / 2m` (often negative: the merge is forced);
+/// nodes without any neighbour propose pairing with the next such node (gain 0). Proposals are
+/// taken best first as a matching, then the graph is aggregated and the next round starts.
+pub(crate) fn forced_merge(
+    g: &WGraph,
+    gamma: f64,
+    target: usize,
+) -> Result<(Vec<u32>, usize), PyramidError> {
+    let target = target.max(1);
+    let mut part: Vec<u32> = (0..g.node_count() as u32).collect();
+    let mut k = g.node_count();
+    let mut owned: Option<WGraph> = None;
+    while k > target {
+        let cur = owned.as_ref().unwrap_or(g);
+        let n = cur.node_count();
+        let m2 = cur.m2.max(1.0);
+        let mut proposals: Vec<(f64, u32, u32)> = Vec::new();
+        let mut lonely: Vec<u32> = Vec::new();
+        for i in 0..n {
+            let ki = cur.degree[i];
+            let mut best: Option<(f64, usize)> = None;
+            for (j, w) in cur.neighbors(i) {
+                let s = w - gamma * ki * cur.degree[j] / m2;
+                if best.is_none_or(|(bs, _)| s > bs) {
+                    best = Some((s, j));
+                }
+            }
+            match best {
+                Some((s, j)) => proposals.push((s, i.min(j) as u32, i.max(j) as u32)),
+                None => lonely.push(i as u32),
+            }
+        }
+        for pair in lonely.chunks_exact(2) {
+            proposals.push((0.0, pair[0], pair[1]));
+        }
+        proposals.sort_unstable_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| (a.1, a.2).cmp(&(b.1, b.2)))
+        });
+        proposals.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
+        let needed = k - target;
+        let mut matched = vec![false; n];
+        let mut comm: Vec<u32> = (0..n as u32).collect();
+        let mut merges = 0;
+        for &(_, a, b) in &proposals {
+            if merges == needed {
+                break;
+            }
+            if !matched[a as usize] && !matched[b as usize] {
+                matched[a as usize] = true;
+                matched[b as usize] = true;
+                comm[b as usize] = a;
+                merges += 1;
+            }
+        }
+        if merges == 0 {
+            // Only possible with a single node left; nothing more to merge.
+            break;
+        }
+        let nk = relabel(&mut comm);
+        for p in part.iter_mut() {
+            *p = comm[*p as usize];
+        }
+        k = nk;
+        if k > target {
+            owned = Some(cur.aggregate(&comm, k)?);
+        }
+    }
+    relabel(&mut part);
+    Ok((part, k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cliques` cliques of `size` nodes, consecutive cliques joined by one edge (a ring).
+    fn ring_of_cliques(cliques: u32, size: u32) -> WGraph {
+        let mut edges = Vec::new();
+        for c in 0..cliques {
+            let base = c * size;
+            for a in 0..size {
+                for b in a + 1..size {
+                    edges.push((base + a, base + b, 1.0));
+                }
+            }
+            let next = ((c + 1) % cliques) * size;
+            edges.push((base, next + 1, 1.0));
+        }
+        WGraph::from_edges((cliques * size) as usize, &edges).unwrap()
+    }
+
+    #[test]
+    fn finds_cliques() {
+        let g = ring_of_cliques(12, 6);
+        let (part, k) = louvain(&g, 1.0, None).unwrap();
+        assert_eq!(k, 12);
+        for c in 0..12 {
+            let base = (c * 6) as usize;
+            assert!(part[base..base + 6].iter().all(|&x| x == part[base]));
+        }
+        let q = g.modularity(&part, 1.0);
+        assert!(q > 0.8, "modularity {q}");
+    }
+
+    #[test]
+    fn two_triangles_known_modularity() {
+        // Two triangles joined by one edge: the optimum splits them, Q = 5/14.
+        let edges = [
+            (0, 1, 1.0),
+            (1, 2, 1.0),
+            (0, 2, 1.0),
+            (3, 4, 1.0),
+            (4, 5, 1.0),
+            (3, 5, 1.0),
+            (2, 3, 1.0),
+        ];
+        let g = WGraph::from_edges(6, &edges).unwrap();
+        let (part, k) = louvain(&g, 1.0, None).unwrap();
+        assert_eq!(k, 2);
+        assert_eq!(part, vec![0, 0, 0, 1, 1, 1]);
+        assert!((g.modularity(&part, 1.0) - 5.0 / 14.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn deterministic() {
+        let g = ring_of_cliques(30, 5);
+        let a = louvain(&g, 1.0, None).unwrap();
+        let b = louvain(&g.clone(), 1.0, None).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn aggregation_preserves_modularity() {
+        let g = ring_of_cliques(8, 4);
+        let (part, k) = louvain(&g, 1.0, None).unwrap();
+        let h = g.aggregate(&part, k).unwrap();
+        let ident: Vec<u32> = (0..k as u32).collect();
+        assert!((g.modularity(&part, 1.0) - h.modularity(&ident, 1.0)).abs() < 1e-12);
+        assert_eq!(g.m2, h.m2);
+    }
+
+    #[test]
+    fn forced_merge_reaches_target() {
+        let g = ring_of_cliques(40, 3);
+        let (part, k) = louvain(&g, 1.0, None).unwrap();
+        let h = g.aggregate(&part, k).unwrap();
+        let (p2, k2) = forced_merge(&h, 1.0, 7).unwrap();
+        assert!(k2 <= 7, "{k2}");
+        assert_eq!(p2.len(), k);
+        // Isolated nodes merge among themselves.
+        let iso = WGraph::from_edges(10, &[]).unwrap();
+        let (p3, k3) = forced_merge(&iso, 1.0, 3).unwrap();
+        assert!(k3 <= 3);
+        assert_eq!(p3.len(), 10);
+    }
+
+    #[test]
+    fn empty_and_self_loops() {
+        let g = WGraph::from_edges(0, &[]).unwrap();
+        assert_eq!(louvain(&g, 1.0, None).unwrap(), (vec![], 0));
+        let g = WGraph::from_edges(2, &[(0, 0, 3.0), (1, 1, 1.0)]).unwrap();
+        let (part, k) = louvain(&g, 1.0, None).unwrap();
+        assert_eq!(k, 2);
+        assert!(g.modularity(&part, 1.0) > 0.0);
+    }
+}

@@ -1,0 +1,147 @@
+//! Community and super-edge records as stored (class and predicate names as table indices), with
+//! their encoding and their conversion to the public types.
+
+use crate::codec::{Buf, Rd};
+use crate::{Community, PyramidError, SuperEdge};
+
+/// A community as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CommRec {
+    pub size: u64,
+    pub label: String,
+    /// `(class index, members)`, most members first.
+    pub classes: Vec<(u32, u64)>,
+    pub x: f32,
+    pub y: f32,
+    pub r: f32,
+}
+
+impl CommRec {
+    pub fn write(&self, b: &mut Buf) {
+        b.varint(self.size);
+        b.str(&self.label);
+        b.varint(self.classes.len() as u64);
+        for &(c, n) in &self.classes {
+            b.varint(u64::from(c));
+            b.varint(n);
+        }
+        b.f32(self.x);
+        b.f32(self.y);
+        b.f32(self.r);
+    }
+
+    pub fn read(r: &mut Rd<'_>, classes: usize) -> Result<Self, PyramidError> {
+        let size = r.varint()?;
+        let label = r.str()?.to_owned();
+        let n = r.count(2)?;
+        let mut cls = Vec::with_capacity(n);
+        for _ in 0..n {
+            let c = r.below(classes as u64, "class index")? as u32;
+            let count = r.varint()?;
+            if count > size {
+                return Err(r.err(format!("class count {count} exceeds community size {size}")));
+            }
+            cls.push((c, count));
+        }
+        let (x, y, rad) = (r.f32()?, r.f32()?, r.f32()?);
+        if rad < 0.0 {
+            return Err(r.err("negative radius"));
+        }
+        Ok(Self {
+            size,
+            label,
+            classes: cls,
+            x,
+            y,
+            r: rad,
+        })
+    }
+
+    pub fn public(
+        &self,
+        id: u32,
+        level: u32,
+        parent: Option<u32>,
+        class_names: &[String],
+    ) -> Community {
+        let classes: Vec<(String, u64)> = self
+            .classes
+            .iter()
+            .map(|&(c, n)| (class_names[c as usize].clone(), n))
+            .collect();
+        Community {
+            id,
+            level,
+            parent,
+            size: self.size,
+            label: self.label.clone(),
+            dominant_class: classes.first().map(|c| c.0.clone()),
+            classes,
+            x: self.x,
+            y: self.y,
+            r: self.r,
+        }
+    }
+}
+
+/// A super-edge as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct EdgeRec {
+    pub a: u32,
+    pub b: u32,
+    pub weight: u64,
+    /// `(predicate index, triples)`, most triples first.
+    pub preds: Vec<(u32, u64)>,
+}
+
+impl EdgeRec {
+    pub fn write(&self, b: &mut Buf) {
+        b.varint(u64::from(self.a));
+        b.varint(u64::from(self.b));
+        b.varint(self.weight);
+        b.varint(self.preds.len() as u64);
+        for &(p, n) in &self.preds {
+            b.varint(u64::from(p));
+            b.varint(n);
+        }
+    }
+
+    /// Reads an edge whose endpoints must lie in `lo..hi`.
+    pub fn read(r: &mut Rd<'_>, lo: u64, hi: u64, preds: usize) -> Result<Self, PyramidError> {
+        let a = r.varint()?;
+        let b = r.varint()?;
+        if a < lo || b < lo || a >= hi || b >= hi || a >= b {
+            return Err(r.err(format!("super-edge {a}–{b} outside communities {lo}..{hi}")));
+        }
+        let weight = r.varint()?;
+        let n = r.count(2)?;
+        let mut ps = Vec::with_capacity(n);
+        for _ in 0..n {
+            let p = r.below(preds as u64, "predicate index")? as u32;
+            let c = r.varint()?;
+            if c > weight {
+                return Err(r.err("predicate count exceeds edge weight"));
+            }
+            ps.push((p, c));
+        }
+        Ok(Self {
+            a: a as u32,
+            b: b as u32,
+            weight,
+            preds: ps,
+        })
+    }
+
+    pub fn public(&self, pred_names: &[String]) -> SuperEdge {
+        SuperEdge {
+            source: self.a,
+            target: self.b,
+            weight: self.weight,
+            top_predicates: self
+                .preds
+                .iter()
+                .map(|&(p, n)| (pred_names[p as usize].clone(), n))
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! Round trips through the real builder: build with the extension, open, and check that levels,
+//! children, members and community paths agree with each other.
+
+mod common;
+
+use common::{build_file, pyramid_of, social_nt};
+use oxrdf::{NamedNodeRef, Term};
+use rete_core::format::FLAG_PYRAMID;
+use rete_core::Rete;
+use rete_pyramid::{Level, Pyramid, PyramidError, PyramidOptions};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn inside(x: f32, y: f32, r: f32, cx: f32, cy: f32, cr: f32) -> bool {
+    let d = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
+    d + r <= cr * (1.0 + 1e-4) + 1e-4
+}
+
+/// Checks every invariant the app relies on; returns the levels read.
+fn check_consistency(rete: &Rete, p: &Pyramid) -> Vec<Level> {
+    let info = p.level_info().to_vec();
+    let levels = p.levels();
+    let top = levels - 1;
+    let n = p.entity_count();
+    let lv: Vec<Level> = (0..levels).map(|l| p.level(l).unwrap()).collect();
+    for (l, level) in lv.iter().enumerate() {
+        assert_eq!(level.level as usize, l);
+        assert_eq!(level.communities.len() as u64, info[l].communities);
+        assert_eq!(level.edges.len() as u64, info[l].super_edges);
+        assert_eq!(level.modularity, info[l].modularity);
+        let k = level.communities.len() as u32;
+        assert_eq!(
+            level.communities.iter().map(|c| c.size).sum::<u64>(),
+            n,
+            "sizes of level {l} sum to the entity count"
+        );
+        for (i, c) in level.communities.iter().enumerate() {
+            assert_eq!(c.id as usize, i);
+            assert_eq!(c.level as usize, l);
+            assert!(c.size > 0);
+            assert!(!c.label.is_empty());
+            assert!(c.r > 0.0);
+            assert!(c.classes.windows(2).all(|w| w[0].1 >= w[1].1));
+            assert_eq!(c.dominant_class, c.classes.first().map(|x| x.0.clone()));
+            if l == top {
+                assert_eq!(c.parent, None);
+                assert!(inside(c.x, c.y, c.r, 0.0, 0.0, 1000.0));
+            } else {
+                assert!(c
+                    .parent
+                    .is_some_and(|p| (p as usize) < lv[l + 1].communities.len()));
+            }
+        }
+        let mut pairs = BTreeSet::new();
+        for e in &level.edges {
+            assert!(e.source < e.target && e.target < k);
+            assert!(e.weight > 0);
+            assert!(e.top_predicates.iter().map(|x| x.1).sum::<u64>() <= e.weight);
+            assert!(pairs.insert((e.source, e.target)), "duplicate super-edge");
+        }
+    }
+    // Siblings never overlap.
+    for level in &lv {
+        let mut groups: BTreeMap<Option<u32>, Vec<&rete_pyramid::Community>> = BTreeMap::new();
+        for c in &level.communities {
+            groups.entry(c.parent).or_default().push(c);
+        }
+        for g in groups.values() {
+            for (i, a) in g.iter().enumerate() {
+                for b in &g[i + 1..] {
+                    let d = ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt();
+                    assert!(
+                        d >= (a.r + b.r) * 0.999,
+                        "siblings {} and {} overlap",
+                        a.id,
+                        b.id
+                    );
+                }
+            }
+        }
+    }
+    for l in 0..top {
+        let (lower, upper) = (&lv[l], &lv[l + 1]);
+        let parent_of = |c: u32| lower.communities[c as usize].parent.unwrap();
+        let mut sizes = vec![0u64; upper.communities.len()];
+        for c in &lower.communities {
+            let par = &upper.communities[c.parent.unwrap() as usize];
+            sizes[par.id as usize] += c.size;
+            assert!(
+                inside(c.x, c.y, c.r, par.x, par.y, par.r),
+                "level {l} community {} lies outside its parent {}",
+                c.id,
+                par.id
+            );
+        }
+        for par in &upper.communities {
+            assert_eq!(sizes[par.id as usize], par.size);
+        }
+        // Super-edges of the upper level are the lower ones between different parents, summed.
+        let mut summed: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+        for e in &lower.edges {
+            let (a, b) = (parent_of(e.source), parent_of(e.target));
+            if a != b {
+                *summed.entry((a.min(b), a.max(b))).or_default() += e.weight;
+            }
+        }
+        let upper_edges: BTreeMap<(u32, u32), u64> = upper
+            .edges
+            .iter()
+            .map(|e| ((e.source, e.target), e.weight))
+            .collect();
+        assert_eq!(summed, upper_edges, "super-edges of level {}", l + 1);
+    }
+    for l in 1..levels {
+        for c in &lv[l].communities {
+            let ch = p.children(l, c.id).unwrap();
+            assert_eq!(ch.level as usize, l - 1);
+            let expected: Vec<_> = lv[l - 1]
+                .communities
+                .iter()
+                .filter(|x| x.parent == Some(c.id))
+                .cloned()
+                .collect();
+            assert!(!expected.is_empty());
+            assert_eq!(ch.communities, expected);
+            let ids: BTreeSet<u32> = expected.iter().map(|x| x.id).collect();
+            let edges: Vec<_> = lv[l - 1]
+                .edges
+                .iter()
+                .filter(|e| ids.contains(&e.source) && ids.contains(&e.target))
+                .cloned()
+                .collect();
+            let mut got = ch.edges.clone();
+            got.sort_by_key(|e| (e.source, e.target));
+            assert_eq!(got, edges);
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for c in &lv[0].communities {
+        let members = p.members(c.id).unwrap();
+        assert_eq!(members.len() as u64, c.size);
+        for (i, m) in members.iter().enumerate() {
+            assert!(seen.insert(m.id), "entity {} in two communities", m.id);
+            assert!(inside(m.x, m.y, 0.0, c.x, c.y, c.r), "member outside");
+            assert_eq!(m.term, rete.term(m.id).unwrap().to_string());
+            if i % 3 == 0 {
+                let path = p.community_path(m.id).unwrap().unwrap();
+                assert_eq!(path.len(), levels);
+                assert_eq!(path[0], c.id);
+                for l in 0..top {
+                    assert_eq!(
+                        lv[l].communities[path[l] as usize].parent,
+                        Some(path[l + 1])
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(
+        seen.len() as u64,
+        n,
+        "every entity in exactly one community"
+    );
+    // Not entities: id 0, past the dictionary, the last term (a literal).
+    assert_eq!(p.community_path(0).unwrap(), None);
+    assert_eq!(p.community_path(rete.term_count() + 1).unwrap(), None);
+    if let Term::Literal(_) = rete.term(rete.term_count()).unwrap() {
+        assert_eq!(p.community_path(rete.term_count()).unwrap(), None);
+    }
+    lv
+}
+
+#[test]
+fn social_graph_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("s.rete"),
+        PyramidOptions {
+            max_top: 8,
+            ..PyramidOptions::default()
+        },
+    );
+    assert_ne!(rete.header().flags & FLAG_PYRAMID, 0);
+    assert!(p.levels() >= 2);
+    assert_eq!(p.entity_count(), 3000);
+    let lv = check_consistency(&rete, &p);
+    assert!(lv[p.levels() - 1].communities.len() <= 8);
+    assert!(p.level_info()[0].modularity > 0.8, "{:?}", p.level_info());
+    // Modularity falls (weakly) as communities merge.
+    for w in p.level_info().windows(2) {
+        assert!(w[1].modularity <= w[0].modularity + 1e-9);
+    }
+    let person = "<http://xmlns.com/foaf/0.1/Person>";
+    for c in &lv[0].communities {
+        assert_eq!(c.dominant_class.as_deref(), Some(person));
+        assert_eq!(c.classes, vec![(person.to_owned(), c.size)]);
+    }
+    let knows = "<http://xmlns.com/foaf/0.1/knows>";
+    for e in &lv[0].edges {
+        assert_eq!(e.top_predicates, vec![(knows.to_owned(), e.weight)]);
+    }
+    let members = p.members(0).unwrap();
+    assert!(members.iter().all(|m| m.label.is_some()));
+    assert!(members.iter().all(|m| m.class.as_deref() == Some(person)));
+    // A community's label is its most connected member's label.
+    assert!(members
+        .iter()
+        .any(|m| m.label.as_deref() == Some(lv[0].communities[0].label.as_str())));
+    // Classes and predicates are not entities.
+    for iri in [
+        "http://xmlns.com/foaf/0.1/Person",
+        "http://xmlns.com/foaf/0.1/knows",
+    ] {
+        let id = rete
+            .id_of(NamedNodeRef::new(iri).unwrap().into())
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.community_path(id).unwrap(), None);
+    }
+}
+
+#[test]
+fn small_top_forces_merges_and_more_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 2000);
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("s.rete"),
+        PyramidOptions {
+            max_top: 2,
+            branching: 3,
+            ..PyramidOptions::default()
+        },
+    );
+    assert!(p.levels() >= 3, "{:?}", p.level_info());
+    let lv = check_consistency(&rete, &p);
+    assert!(lv[p.levels() - 1].communities.len() <= 2);
+    assert!(p.level_info()[1..]
+        .iter()
+        .any(|l| l.method.contains("merge")));
+}
+
+const EX: &str = "http://example.org/";
+const TYPE: &str = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>";
+
+/// Two cliques of six joined by one edge, a blank node linked to the first clique, three entities
+/// without links (two typed, one labelled), literals and named graphs.
+fn small_dataset() -> String {
+    let mut s = String::new();
+    for g in ["a", "b"] {
+        for i in 1..=6 {
+            if g == "a" {
+                s.push_str(&format!("<{EX}a{i}> {TYPE} <{EX}Person> .\n"));
+            }
+            for j in i + 1..=6 {
+                s.push_str(&format!("<{EX}{g}{i}> <{EX}knows> <{EX}{g}{j}> .\n"));
+            }
+        }
+    }
+    s.push_str(&format!(
+        "<{EX}a1> <http://www.w3.org/2000/01/rdf-schema#label> \"Alicia\"@de .\n\
+         <{EX}a1> <http://www.w3.org/2000/01/rdf-schema#label> \"Alice\"@en .\n\
+         <{EX}a1> <{EX}likes> <{EX}b1> .\n\
+         _:x <{EX}linksTo> <{EX}a2> .\n\
+         <{EX}a3> <{EX}age> \"42\"^^<http://www.w3.org/2001/XMLSchema#integer> .\n\
+         <{EX}lonely1> {TYPE} <{EX}Thing> .\n\
+         <{EX}lonely2> {TYPE} <{EX}Thing> .\n\
+         <{EX}lonely3> <http://www.w3.org/2000/01/rdf-schema#label> \"solo\" .\n"
+    ));
+    s
+}
+
+#[test]
+fn known_small_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("small.nt");
+    std::fs::write(&nt, small_dataset()).unwrap();
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("small.rete"),
+        PyramidOptions::default(),
+    );
+    // 6 + 6 clique members, the blank node, three loners; classes are not entities.
+    assert_eq!(p.entity_count(), 16);
+    assert_eq!(p.edge_counts(), (15 + 15 + 1 + 1, 15 + 15 + 1 + 1));
+    assert_eq!(p.levels(), 1);
+    let lv = check_consistency(&rete, &p);
+    let sizes: Vec<u64> = lv[0].communities.iter().map(|c| c.size).collect();
+    assert_eq!(sizes, vec![7, 6, 2, 1]);
+    let id = |local: &str| {
+        rete.id_of(NamedNodeRef::new(&format!("{EX}{local}")).unwrap().into())
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(p.community_path(id("a1")).unwrap(), Some(vec![0]));
+    assert_eq!(p.community_path(id("b6")).unwrap(), Some(vec![1]));
+    assert_eq!(p.community_path(id("lonely1")).unwrap(), Some(vec![2]));
+    assert_eq!(p.community_path(id("lonely3")).unwrap(), Some(vec![3]));
+    assert_eq!(p.community_path(id("Person")).unwrap(), None);
+    let a = &lv[0].communities[0];
+    assert_eq!(
+        a.label, "Alice",
+        "English label of the most connected member"
+    );
+    assert_eq!(
+        a.dominant_class.as_deref(),
+        Some("<http://example.org/Person>")
+    );
+    assert_eq!(
+        a.classes,
+        vec![("<http://example.org/Person>".to_owned(), 6)]
+    );
+    assert_eq!(
+        lv[0].communities[1].label, "b1",
+        "local name without a label"
+    );
+    assert_eq!(
+        lv[0].communities[2].dominant_class.as_deref(),
+        Some("<http://example.org/Thing>")
+    );
+    assert_eq!(lv[0].communities[3].label, "solo");
+    assert_eq!(lv[0].edges.len(), 1);
+    let e = &lv[0].edges[0];
+    assert_eq!((e.source, e.target, e.weight), (0, 1, 1));
+    assert_eq!(
+        e.top_predicates,
+        vec![("<http://example.org/likes>".to_owned(), 1)]
+    );
+    let members = p.members(0).unwrap();
+    let a1 = members.iter().find(|m| m.id == id("a1")).unwrap();
+    assert_eq!(a1.label.as_deref(), Some("Alice"));
+    assert_eq!(a1.class.as_deref(), Some("<http://example.org/Person>"));
+    assert!(members.iter().any(|m| m.term.starts_with("_:")));
+    // The most connected member sits at the centre.
+    let centre = members
+        .iter()
+        .min_by(|x, y| {
+            let d = |m: &rete_pyramid::Member| (m.x - a.x).powi(2) + (m.y - a.y).powi(2);
+            d(x).total_cmp(&d(y))
+        })
+        .unwrap();
+    assert_eq!(centre.id, id("a1"));
+    // Bad requests are typed errors.
+    assert!(matches!(p.level(1), Err(PyramidError::NotFound(_))));
+    assert!(matches!(p.children(0, 0), Err(PyramidError::NotFound(_))));
+    assert!(matches!(p.members(4), Err(PyramidError::NotFound(_))));
+}
+
+#[test]
+fn same_triple_in_several_graphs_counts_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let nq = dir.path().join("g.nq");
+    std::fs::write(
+        &nq,
+        format!(
+            "<{EX}s> <{EX}p> <{EX}o> <{EX}g1> .\n<{EX}s> <{EX}p> <{EX}o> <{EX}g2> .\n<{EX}s> <{EX}q> <{EX}o> .\n"
+        ),
+    )
+    .unwrap();
+    let (rete, p) = pyramid_of(&nq, &dir.path().join("g.rete"), PyramidOptions::default());
+    assert_eq!(p.entity_count(), 2);
+    assert_eq!(p.edge_counts(), (1, 2));
+    check_consistency(&rete, &p);
+}
+
+#[test]
+fn deterministic_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 1500);
+    let (a, b) = (dir.path().join("a.rete"), dir.path().join("b.rete"));
+    build_file(&nt, &a, Some(PyramidOptions::default()));
+    build_file(&nt, &b, Some(PyramidOptions::default()));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+#[test]
+fn without_pyramid() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 200);
+    let rete = build_file(&nt, &dir.path().join("plain.rete"), None);
+    assert_eq!(rete.header().flags & FLAG_PYRAMID, 0);
+    assert!(Pyramid::open(&rete).unwrap().is_none());
+}
+
+#[test]
+fn bad_options_are_rejected() {
+    for o in [
+        PyramidOptions {
+            max_top: 0,
+            ..PyramidOptions::default()
+        },
+        PyramidOptions {
+            resolution: f64::NAN,
+            ..PyramidOptions::default()
+        },
+        PyramidOptions {
+            max_levels: 1,
+            ..PyramidOptions::default()
+        },
+    ] {
+        assert!(matches!(o.validate(), Err(PyramidError::Options(_))));
+    }
+}
+
+/// Shapes Louvain finds awkward: a big star, many two-entity components, many loners of a few
+/// classes, a self-loop. The top must still fit `max_top` and every invariant hold.
+#[test]
+fn degenerate_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("shapes.nt");
+    let mut s = String::new();
+    for i in 0..3000 {
+        s.push_str(&format!("<{EX}hub> <{EX}has> <{EX}leaf{i}> .\n"));
+    }
+    for i in 0..1500 {
+        s.push_str(&format!("<{EX}x{i}> <{EX}pairs> <{EX}y{i}> .\n"));
+    }
+    for i in 0..2500 {
+        let class = ["A", "B", "C"][i % 3];
+        s.push_str(&format!("<{EX}loner{i}> {TYPE} <{EX}{class}> .\n"));
+    }
+    s.push_str(&format!("<{EX}narcissus> <{EX}loves> <{EX}narcissus> .\n"));
+    std::fs::write(&nt, s).unwrap();
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("shapes.rete"),
+        PyramidOptions {
+            max_top: 16,
+            isolated_group: 400,
+            ..PyramidOptions::default()
+        },
+    );
+    assert_eq!(p.entity_count(), 1 + 3000 + 3000 + 2500 + 1);
+    let lv = check_consistency(&rete, &p);
+    assert!(lv[p.levels() - 1].communities.len() <= 16);
+    // The star is one community; loners come in class groups of at most 400.
+    assert_eq!(lv[0].communities[0].size, 3001);
+    let loner_groups: Vec<_> = lv[0]
+        .communities
+        .iter()
+        .filter(|c| c.label.starts_with("loner"))
+        .collect();
+    assert!(loner_groups
+        .iter()
+        .all(|c| c.size <= 400 && c.classes.len() == 1));
+    assert_eq!(loner_groups.iter().map(|c| c.size).sum::<u64>(), 2500);
+}
+
+#[test]
+fn pyramid_is_shareable() {
+    fn shareable<T: Clone + Send + Sync + 'static>() {}
+    shareable::<Pyramid>();
+    shareable::<rete_pyramid::PyramidExtension>();
+}
