@@ -35,6 +35,8 @@ enum Command {
     Info(InfoArgs),
     /// Match one triple/quad pattern and print the matches as N-Triples/N-Quads
     Query(QueryArgs),
+    /// Run a SPARQL 1.1 query
+    Sparql(SparqlArgs),
     /// Write the whole dataset as N-Triples, N-Quads, Turtle or TriG
     Export(ExportArgs),
     /// Check every checksum, block and permutation of a .rete file
@@ -113,6 +115,36 @@ struct QueryArgs {
     /// Print only the number of matches
     #[arg(long)]
     count: bool,
+}
+
+#[derive(Args)]
+struct SparqlArgs {
+    /// A .rete file or an http(s) URL
+    file: String,
+    /// The query text (or use -f)
+    #[arg(required_unless_present = "query_file", conflicts_with = "query_file")]
+    query: Option<String>,
+    /// Read the query from a file (`-` for standard input)
+    #[arg(short = 'f', long = "file")]
+    query_file: Option<PathBuf>,
+    /// Result format: table, json, xml, csv, tsv; CONSTRUCT/DESCRIBE: ntriples, turtle
+    #[arg(long, default_value = "table", value_parser = parse_result_format)]
+    format: rete_sparql::ResultFormat,
+    /// Give up after this many seconds
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Base IRI for relative IRIs in the query
+    #[arg(long)]
+    base: Option<String>,
+}
+
+fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {
+    rete_sparql::ResultFormat::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown format {s:?}: use {}",
+            rete_sparql::ResultFormat::NAMES.join(", ")
+        )
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -210,6 +242,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Query(a) => open(&a.file, &mut src).and_then(|r| query(&r, &a)),
         Command::Cost(a) => open(&a.file, &mut src).and_then(|r| cost(&r, &a)),
         Command::Export(a) => open(&a.file, &mut src).and_then(|r| export(&r, &a)),
+        Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql(&r, &a)),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify(&r)),
         Command::Generate(a) => generate(a),
     };
@@ -487,6 +520,30 @@ fn export(rete: &Rete, a: &ExportArgs) -> Result<()> {
         matches!(a.format, ExportFormat::Ttl | ExportFormat::Trig),
         &card.prefixes,
     )?;
+    Ok(())
+}
+
+fn sparql(rete: &Rete, a: &SparqlArgs) -> Result<()> {
+    let text = match (&a.query, &a.query_file) {
+        (Some(q), _) => q.clone(),
+        (None, Some(p)) if p.as_os_str() == "-" => std::io::read_to_string(std::io::stdin())?,
+        (None, Some(p)) => {
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?
+        }
+        (None, None) => bail!("give a query or -f FILE"),
+    };
+    let opts = rete_sparql::QueryOptions {
+        cancel: None,
+        deadline: a
+            .timeout
+            .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
+        base_iri: a.base.clone(),
+    };
+    let results = rete_sparql::query(rete, &text, &opts)?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    rete_sparql::write_results(results, a.format, &mut out)?;
+    out.flush()?;
     Ok(())
 }
 

@@ -165,3 +165,71 @@ fn exit_codes_and_messages() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown prefix"));
 }
+
+#[test]
+fn sparql_formats_errors_and_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path());
+    let q = "SELECT (COUNT(*) AS ?n) WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
+    let knows: u64 = ok(&[
+        "query",
+        &file,
+        "-p",
+        "<http://xmlns.com/foaf/0.1/knows>",
+        "--count",
+    ])
+    .trim()
+    .parse()
+    .unwrap();
+    let csv = ok(&["sparql", &file, q, "--format", "csv"]);
+    assert_eq!(csv.replace('\r', ""), format!("n\n{knows}\n"));
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["sparql", &file, q, "--format", "json"])).unwrap();
+    assert_eq!(
+        json["results"]["bindings"][0]["n"]["value"],
+        knows.to_string()
+    );
+    assert_eq!(
+        ok(&[
+            "sparql",
+            &file,
+            "ASK { ?s a <http://xmlns.com/foaf/0.1/Person> }",
+            "--format",
+            "tsv"
+        ])
+        .trim(),
+        "true"
+    );
+    let rq = dir.path().join("q.rq");
+    std::fs::write(&rq, q).unwrap();
+    assert_eq!(
+        ok(&[
+            "sparql",
+            &file,
+            "-f",
+            rq.to_str().unwrap(),
+            "--format",
+            "csv"
+        ]),
+        csv
+    );
+    // Syntax error: line and column, exit 1.
+    let o = rete(&["sparql", &file, "SELECT * WHERE {\n  ?s ?p }"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("2:"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A query that cannot finish in time stops with a clear error.
+    let slow = "SELECT * WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }";
+    let o = rete(&["sparql", &file, slow, "--timeout", "0.2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .to_lowercase()
+            .contains("time"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
