@@ -37,6 +37,8 @@ enum Command {
     Query(QueryArgs),
     /// Run a SPARQL 1.1 query
     Sparql(SparqlArgs),
+    /// Show the community pyramid: levels, one level's communities, or one community's contents
+    Summary(SummaryArgs),
     /// Write the whole dataset as N-Triples, N-Quads, Turtle or TriG
     Export(ExportArgs),
     /// Check every checksum, block and permutation of a .rete file
@@ -73,6 +75,9 @@ struct BuildArgs {
     /// Quads per permutation block
     #[arg(long, default_value_t = 4096)]
     block_quads: usize,
+    /// Do not compute the community pyramid (smaller file, faster build, no map in the app)
+    #[arg(long)]
+    no_pyramid: bool,
     /// Do not print progress
     #[arg(short, long)]
     quiet: bool,
@@ -145,6 +150,21 @@ fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {
             rete_sparql::ResultFormat::NAMES.join(", ")
         )
     })
+}
+
+#[derive(Args)]
+struct SummaryArgs {
+    /// A .rete file or an http(s) URL
+    file: String,
+    /// Level to show (0 = finest); default: the top level
+    #[arg(long)]
+    level: Option<usize>,
+    /// A community of --level: show its sub-communities (or, on level 0, its members)
+    #[arg(long, requires = "level")]
+    community: Option<u32>,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -243,6 +263,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Cost(a) => open(&a.file, &mut src).and_then(|r| cost(&r, &a)),
         Command::Export(a) => open(&a.file, &mut src).and_then(|r| export(&r, &a)),
         Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql(&r, &a)),
+        Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary(&r, &a)),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify(&r)),
         Command::Generate(a) => generate(a),
     };
@@ -325,8 +346,16 @@ fn build(a: BuildArgs) -> Result<()> {
     } else {
         Arc::new(progress::Bars::new())
     };
+    let mut extensions: Vec<Arc<dyn rete_build::Extension>> = Vec::new();
+    if !a.no_pyramid {
+        extensions.push(Arc::new(rete_pyramid::PyramidExtension::default()));
+    }
+    let mut recorded = std::collections::BTreeMap::new();
+    recorded.insert("pyramid".to_owned(), serde_json::Value::Bool(!a.no_pyramid));
     let opts = BuildOptions {
         inputs,
+        extensions,
+        recorded_options: recorded,
         base_iri: a.base.clone(),
         memory_budget: a.memory_budget,
         temp_dir: a.temp_dir.clone(),
@@ -545,6 +574,116 @@ fn sparql(rete: &Rete, a: &SparqlArgs) -> Result<()> {
     rete_sparql::write_results(results, a.format, &mut out)?;
     out.flush()?;
     Ok(())
+}
+
+fn summary(rete: &Rete, a: &SummaryArgs) -> Result<()> {
+    let Some(pyramid) = rete_pyramid::Pyramid::open(rete)? else {
+        bail!(
+            "{} has no community pyramid (it was built with --no-pyramid)",
+            rete.name()
+        );
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let top = pyramid.levels().saturating_sub(1);
+    let members = match (a.level, a.community) {
+        (Some(0), Some(c)) => Some(pyramid.members(c)?),
+        _ => None,
+    };
+    if let Some(members) = members {
+        if a.json {
+            serde_json::to_writer_pretty(&mut out, &members)?;
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "{} members of level-0 community {}",
+                members.len(),
+                a.community.unwrap_or_default()
+            )?;
+            for m in &members {
+                writeln!(
+                    out,
+                    "  {:<40} {:<30} {}",
+                    m.term,
+                    m.label.as_deref().unwrap_or(""),
+                    m.class.as_deref().unwrap_or("")
+                )?;
+            }
+        }
+        return Ok(out.flush()?);
+    }
+    let level = match (a.level, a.community) {
+        (Some(l), Some(c)) => pyramid.children(l, c)?,
+        (l, _) => pyramid.level(l.unwrap_or(top))?,
+    };
+    if a.json {
+        let v = serde_json::json!({"levels": pyramid.level_info(), "entities": pyramid.entity_count(), "level": level});
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+        return Ok(out.flush()?);
+    }
+    writeln!(
+        out,
+        "{} entities in {} levels",
+        pyramid.entity_count(),
+        pyramid.levels()
+    )?;
+    for l in pyramid.level_info() {
+        writeln!(
+            out,
+            "  level {}: {:>7} communities, {:>8} super-edges, modularity {:.4} ({})",
+            l.level, l.communities, l.super_edges, l.modularity, l.method
+        )?;
+    }
+    let what = match a.community {
+        Some(c) => format!(
+            "sub-communities of community {c} (level {})",
+            level.level + 1
+        ),
+        None => format!("level {}", level.level),
+    };
+    writeln!(out, "\n{what}: {} communities", level.communities.len())?;
+    let mut comms: Vec<_> = level.communities.iter().collect();
+    comms.sort_by(|x, y| y.size.cmp(&x.size).then(x.id.cmp(&y.id)));
+    for c in comms.iter().take(40) {
+        writeln!(
+            out,
+            "  #{:<6} {:>8} members  {:<32} {}",
+            c.id,
+            c.size,
+            c.label,
+            c.dominant_class.as_deref().unwrap_or("")
+        )?;
+    }
+    if comms.len() > 40 {
+        writeln!(out, "  … {} more", comms.len() - 40)?;
+    }
+    let mut edges: Vec<_> = level.edges.iter().collect();
+    edges.sort_by(|x, y| {
+        y.weight
+            .cmp(&x.weight)
+            .then((x.source, x.target).cmp(&(y.source, y.target)))
+    });
+    if !edges.is_empty() {
+        writeln!(out, "\nstrongest links")?;
+        for e in edges.iter().take(15) {
+            let preds: Vec<_> = e
+                .top_predicates
+                .iter()
+                .map(|(p, n)| format!("{p} ×{n}"))
+                .collect();
+            writeln!(
+                out,
+                "  #{} — #{}  weight {}  {}",
+                e.source,
+                e.target,
+                e.weight,
+                preds.join(", ")
+            )?;
+        }
+    }
+    Ok(out.flush()?)
 }
 
 fn verify(rete: &Rete) -> Result<()> {

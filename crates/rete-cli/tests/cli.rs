@@ -233,3 +233,59 @@ fn sparql_formats_errors_and_timeout() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn summary_and_no_pyramid() {
+    let dir = tempfile::tempdir().unwrap();
+    let (nt, file) = social(dir.path());
+    let v: serde_json::Value = serde_json::from_str(&ok(&["summary", &file, "--json"])).unwrap();
+    assert_eq!(v["entities"], 300);
+    let top = &v["level"]["communities"];
+    let sizes: u64 = top
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["size"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        sizes, 300,
+        "every entity is in exactly one top-level community"
+    );
+    let first = top[0]["id"].as_u64().unwrap().to_string();
+    let level = v["level"]["level"].as_u64().unwrap();
+    let inside: serde_json::Value = if level == 0 {
+        serde_json::from_str(&ok(&[
+            "summary",
+            &file,
+            "--level",
+            "0",
+            "--community",
+            &first,
+            "--json",
+        ]))
+        .unwrap()
+    } else {
+        serde_json::from_str(&ok(&[
+            "summary",
+            &file,
+            "--level",
+            &level.to_string(),
+            "--community",
+            &first,
+            "--json",
+        ]))
+        .unwrap()
+    };
+    assert!(
+        inside.as_array().is_some_and(|m| !m.is_empty())
+            || inside["level"]["communities"]
+                .as_array()
+                .is_some_and(|c| !c.is_empty())
+    );
+    let plain = dir.path().join("np.rete").display().to_string();
+    ok(&["build", "-q", "--no-pyramid", &nt, "-o", &plain]);
+    let o = rete(&["summary", &plain]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no community pyramid"));
+    assert!(std::fs::metadata(&plain).unwrap().len() < std::fs::metadata(&file).unwrap().len());
+}

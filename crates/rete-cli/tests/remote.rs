@@ -71,6 +71,8 @@ fn remote_equals_local_for_every_read_command() {
         vec!["export", "--format", "nq"],
         vec!["verify"],
         vec!["cost", "-p", knows],
+        vec!["summary", "--json"],
+        vec!["summary", "--level", "0", "--community", "1", "--json"],
         vec!["sparql", "SELECT ?s (COUNT(?o) AS ?n) WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o } GROUP BY ?s ORDER BY DESC(?n) ?s LIMIT 20", "--format", "csv"],
         vec!["sparql", "CONSTRUCT { ?a <http://ex.org/peer> ?b } WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b . ?b <http://xmlns.com/foaf/0.1/knows> ?a } ORDER BY ?a ?b", "--format", "ntriples"],
     ];
