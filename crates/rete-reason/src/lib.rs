@@ -1,0 +1,29 @@
+#![doc = include_str!("../README.md")]
+
+mod fxhash;
+mod materialize;
+mod reach;
+mod schema;
+mod terms;
+
+pub use materialize::{
+    materialize, MaterializeOptions, MaterializeReport, Materialized, Materializer, Rule,
+    RuleCount, RULE_SETS,
+};
+pub use reach::{
+    reach, Adjacency, Collect, Direction, ReachOptions, ReachReport, Reached, SeedReach,
+};
+
+/// Errors of materialization and reachability.
+#[derive(Debug, thiserror::Error)]
+pub enum ReasonError {
+    /// Reading the `.rete` file failed.
+    #[error(transparent)]
+    Format(#[from] rete_core::Error),
+    /// The input cannot be handled (for example a graph with more than 2³² nodes).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Result alias of this crate.
+pub type Result<T, E = ReasonError> = std::result::Result<T, E>;
