@@ -39,6 +39,8 @@ enum Command {
     Sparql(SparqlArgs),
     /// Show the community pyramid: levels, one level's communities, or one community's contents
     Summary(SummaryArgs),
+    /// Batch transitive reachability over one predicate from many seeds
+    Reach(ReachArgs),
     /// Write the whole dataset as N-Triples, N-Quads, Turtle or TriG
     Export(ExportArgs),
     /// Check every checksum, block and permutation of a .rete file
@@ -78,6 +80,11 @@ struct BuildArgs {
     /// Do not compute the community pyramid (smaller file, faster build, no map in the app)
     #[arg(long)]
     no_pyramid: bool,
+    /// Materialize entailments first: RDFS and an OWL-RL subset (`all`, the default), or a
+    /// comma-separated list (`--materialize=rdfs,owl-properties`) of rdfs, owl-properties,
+    /// owl-equivalence, owl-schema, same-as
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "all", value_name = "RULE SETS")]
+    materialize: Option<String>,
     /// Do not print progress
     #[arg(short, long)]
     quiet: bool,
@@ -150,6 +157,36 @@ fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {
             rete_sparql::ResultFormat::NAMES.join(", ")
         )
     })
+}
+
+#[derive(Args)]
+struct ReachArgs {
+    /// A .rete file or an http(s) URL
+    file: String,
+    /// The predicate to follow
+    #[arg(short, long)]
+    predicate: String,
+    /// Seeds (`<iri>`, prefixed names, `_:b`); several allowed
+    #[arg(long = "from", required = true, num_args = 1..)]
+    from: Vec<String>,
+    /// One task per seed on all cores
+    #[arg(long)]
+    parallel: bool,
+    /// Follow edges from object to subject
+    #[arg(long)]
+    backward: bool,
+    /// At most this many steps
+    #[arg(long)]
+    max_depth: Option<u32>,
+    /// Count each seed as reached from itself (P* instead of P+)
+    #[arg(long)]
+    include_seeds: bool,
+    /// List the reached terms
+    #[arg(long)]
+    terms: bool,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -264,6 +301,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Export(a) => open(&a.file, &mut src).and_then(|r| export(&r, &a)),
         Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql(&r, &a)),
         Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary(&r, &a)),
+        Command::Reach(a) => open(&a.file, &mut src).and_then(|r| reach(&r, &a)),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify(&r)),
         Command::Generate(a) => generate(a),
     };
@@ -352,10 +390,30 @@ fn build(a: BuildArgs) -> Result<()> {
     }
     let mut recorded = std::collections::BTreeMap::new();
     recorded.insert("pyramid".to_owned(), serde_json::Value::Bool(!a.no_pyramid));
+    let materializer = match &a.materialize {
+        Some(sets) => {
+            let names: Vec<&str> = sets
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
+            recorded.insert(
+                "materialize".to_owned(),
+                serde_json::Value::String(names.join(",")),
+            );
+            Some(Arc::new(rete_reason::Materializer::new(
+                rete_reason::MaterializeOptions::with_rule_sets(&names)?,
+            )))
+        }
+        None => None,
+    };
     let opts = BuildOptions {
         inputs,
         extensions,
         recorded_options: recorded,
+        inference: materializer
+            .clone()
+            .map(|m| m as Arc<dyn rete_build::Inference>),
         base_iri: a.base.clone(),
         memory_budget: a.memory_budget,
         temp_dir: a.temp_dir.clone(),
@@ -365,6 +423,27 @@ fn build(a: BuildArgs) -> Result<()> {
         ..BuildOptions::default()
     };
     let report = rete_build::build(&opts, &a.output)?;
+    if let (false, Some(m)) = (a.quiet, materializer.as_ref().and_then(|m| m.last_report())) {
+        let rules: Vec<String> = m
+            .rules
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    serde_json::to_value(&r.rule)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    r.quads
+                )
+            })
+            .collect();
+        eprintln!(
+            "materialized {} new quads ({})",
+            m.inferred,
+            rules.join(", ")
+        );
+    }
     if !a.quiet {
         eprintln!(
             "wrote {}: {} quads, {} terms, {} bytes{}",
@@ -681,6 +760,50 @@ fn summary(rete: &Rete, a: &SummaryArgs) -> Result<()> {
                 e.weight,
                 preds.join(", ")
             )?;
+        }
+    }
+    Ok(out.flush()?)
+}
+
+fn reach(rete: &Rete, a: &ReachArgs) -> Result<()> {
+    let resolver = terms::Resolver::new(rete)?;
+    let predicate = match resolver.parse(&a.predicate)? {
+        oxrdf::Term::NamedNode(n) => n,
+        other => bail!("the predicate must be an IRI, not {other}"),
+    };
+    let seeds = a
+        .from
+        .iter()
+        .map(|s| resolver.parse(s))
+        .collect::<Result<Vec<_>>>()?;
+    let opts = rete_reason::ReachOptions {
+        direction: if a.backward {
+            rete_reason::Direction::Backward
+        } else {
+            rete_reason::Direction::Forward
+        },
+        max_depth: a.max_depth,
+        include_seeds: a.include_seeds,
+        parallel: a.parallel,
+        collect: if a.terms {
+            rete_reason::Collect::Terms
+        } else {
+            rete_reason::Collect::Count
+        },
+        ..Default::default()
+    };
+    let report = rete_reason::reach(rete, predicate.as_ref(), &seeds, &opts)?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if a.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        for s in &report.seeds {
+            writeln!(out, "{}\t{}", s.seed, s.count)?;
+            for t in s.terms.iter().flatten() {
+                writeln!(out, "  {t}")?;
+            }
         }
     }
     Ok(out.flush()?)

@@ -289,3 +289,100 @@ fn summary_and_no_pyramid() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no community pyramid"));
     assert!(std::fs::metadata(&plain).unwrap().len() < std::fs::metadata(&file).unwrap().len());
 }
+
+#[test]
+fn materialize_and_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("o.ttl");
+    std::fs::write(&ttl, "@prefix : <http://ex.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n:Student rdfs:subClassOf :Person .\n:Person rdfs:subClassOf :Agent .\n:advisor rdfs:domain :Student .\n:ancestor a owl:TransitiveProperty .\n:alice :advisor :bob .\n:a :ancestor :b . :b :ancestor :c . :c :ancestor :d .\n").unwrap();
+    let plain = dir.path().join("p.rete").display().to_string();
+    let mat = dir.path().join("m.rete").display().to_string();
+    ok(&["build", "-q", ttl.to_str().unwrap(), "-o", &plain]);
+    ok(&[
+        "build",
+        "-q",
+        "--materialize",
+        ttl.to_str().unwrap(),
+        "-o",
+        &mat,
+    ]);
+    assert_eq!(
+        ok(&["query", &plain, "-s", ":alice", "-p", "a", "--count"]).trim(),
+        "0"
+    );
+    assert_eq!(
+        ok(&["query", &mat, "-s", ":alice", "-p", "a", "--count"]).trim(),
+        "3"
+    );
+    assert_eq!(
+        ok(&["query", &mat, "-s", ":a", "-p", ":ancestor", "--count"]).trim(),
+        "3"
+    );
+    let info: serde_json::Value = serde_json::from_str(&ok(&["info", "--json", &mat])).unwrap();
+    assert_eq!(info["card"]["build"]["materialized"], true);
+    assert!(info["card"]["build"]["inferred_quads"].as_u64().unwrap() >= 6);
+    // RDFS only: no transitive closure.
+    let rdfs = dir.path().join("r.rete").display().to_string();
+    ok(&[
+        "build",
+        "-q",
+        "--materialize=rdfs",
+        ttl.to_str().unwrap(),
+        "-o",
+        &rdfs,
+    ]);
+    assert_eq!(
+        ok(&["query", &rdfs, "-s", ":a", "-p", ":ancestor", "--count"]).trim(),
+        "1"
+    );
+    // Reach on the plain file equals the closure, serial and parallel.
+    let serial = ok(&[
+        "reach",
+        &plain,
+        "-p",
+        ":ancestor",
+        "--from",
+        ":a",
+        ":c",
+        ":zzz",
+    ]);
+    assert_eq!(
+        serial,
+        "<http://ex.org/a>\t3\n<http://ex.org/c>\t1\n<http://ex.org/zzz>\t0\n"
+    );
+    assert_eq!(
+        ok(&[
+            "reach",
+            &plain,
+            "-p",
+            ":ancestor",
+            "--from",
+            ":a",
+            ":c",
+            ":zzz",
+            "--parallel"
+        ]),
+        serial
+    );
+    assert_eq!(
+        ok(&[
+            "reach",
+            &plain,
+            "-p",
+            ":ancestor",
+            "--from",
+            ":d",
+            "--backward"
+        ]),
+        "<http://ex.org/d>\t3\n"
+    );
+    let bad = rete(&[
+        "build",
+        "-q",
+        "--materialize=nonsense",
+        ttl.to_str().unwrap(),
+        "-o",
+        &rdfs,
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+}
