@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+pub mod lubm;
+pub mod medical;
 pub mod social;
 
 /// A small deterministic PRNG (SplitMix64): generators must give the same data for the same seed

@@ -1,0 +1,380 @@
+//! The three schema sections: layout, encoding and validated decoding.
+//!
+//! `CLASSES`: version, prefixes, class IRIs (front-coded), parents of each class, disjoint pairs,
+//! disjoint groups, equivalent pairs, complement pairs, anonymous complement pairs.
+//! `PROPERTIES`: version, datatype IRIs, property IRIs, then per property its characteristic
+//! bits, kind, domain, range, range datatypes, inverses, disjoint properties and parents; then
+//! the property disjoint groups. `STATISTICS`: version, typed instances, per class direct and
+//! total instances, levels, triples per property, class and property labels, datatype IRIs,
+//! relations and literal properties.
+
+use crate::codec::{Dec, Enc};
+use crate::hierarchy;
+use crate::{
+    Class, LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema,
+    SchemaError,
+};
+use std::collections::{BTreeSet, HashMap};
+
+const F_FUNCTIONAL: u64 = 1;
+const F_INVERSE_FUNCTIONAL: u64 = 2;
+const F_IRREFLEXIVE: u64 = 4;
+const F_ASYMMETRIC: u64 = 8;
+const F_SYMMETRIC: u64 = 16;
+const F_TRANSITIVE: u64 = 32;
+const F_REFLEXIVE: u64 = 64;
+
+pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    // Classes.
+    let mut e = Enc::new();
+    e.u(s.prefixes.len() as u64);
+    for (p, ns) in &s.prefixes {
+        e.str(p);
+        e.str(ns);
+    }
+    let iris: Vec<&str> = s.classes.iter().map(|c| c.iri.as_str()).collect();
+    e.front_coded(&iris);
+    for c in &s.classes {
+        e.list(&c.parents);
+    }
+    e.pairs(&s.disjoint);
+    e.u(s.disjoint_groups.len() as u64);
+    for g in &s.disjoint_groups {
+        e.list(g);
+    }
+    e.pairs(&s.equivalent);
+    e.pairs(&s.complement);
+    e.pairs(&s.anonymous_complement);
+    let classes = e.buf;
+
+    // Properties.
+    let mut e = Enc::new();
+    let range_dts: Vec<&str> = s
+        .properties
+        .iter()
+        .flat_map(|p| p.range_datatypes.iter().map(String::as_str))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let dt_index: HashMap<&str, u32> = range_dts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (*d, i as u32))
+        .collect();
+    e.front_coded(&range_dts);
+    let piris: Vec<&str> = s.properties.iter().map(|p| p.iri.as_str()).collect();
+    e.front_coded(&piris);
+    for p in &s.properties {
+        let flags = [
+            (p.functional, F_FUNCTIONAL),
+            (p.inverse_functional, F_INVERSE_FUNCTIONAL),
+            (p.irreflexive, F_IRREFLEXIVE),
+            (p.asymmetric, F_ASYMMETRIC),
+            (p.symmetric, F_SYMMETRIC),
+            (p.transitive, F_TRANSITIVE),
+            (p.reflexive, F_REFLEXIVE),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |acc, (_, bit)| acc | bit);
+        e.u(flags);
+        e.buf.push(match p.kind {
+            PropertyKind::Object => 0,
+            PropertyKind::Datatype => 1,
+            PropertyKind::Annotation => 2,
+            PropertyKind::Property => 3,
+        });
+        e.list(&p.domain);
+        e.list(&p.range);
+        let dts: Vec<u32> = p
+            .range_datatypes
+            .iter()
+            .filter_map(|d| dt_index.get(d.as_str()).copied())
+            .collect();
+        e.list(&dts);
+        e.list(&p.inverse_of);
+        e.list(&p.disjoint_with);
+        e.list(&p.parents);
+    }
+    e.u(s.property_disjoint_groups.len() as u64);
+    for g in &s.property_disjoint_groups {
+        e.list(g);
+    }
+    let properties = e.buf;
+
+    // Statistics.
+    let mut e = Enc::new();
+    e.u(s.typed_instances);
+    for c in &s.classes {
+        e.u(c.direct_instances);
+        e.u(c.total_instances);
+    }
+    e.u(s.levels.len() as u64);
+    for l in &s.levels {
+        e.u(l.classes);
+        e.u(l.direct_instances);
+        e.u(l.total_instances);
+    }
+    for p in &s.properties {
+        e.u(p.triples);
+    }
+    let labels = |e: &mut Enc, it: &mut dyn Iterator<Item = (u32, &Option<String>)>| {
+        let v: Vec<(u32, &str)> = it.filter_map(|(i, l)| Some((i, l.as_deref()?))).collect();
+        e.u(v.len() as u64);
+        let mut prev = 0;
+        for (i, l) in v {
+            e.idx(i - prev);
+            prev = i;
+            e.str(l);
+        }
+    };
+    labels(&mut e, &mut s.classes.iter().map(|c| (c.index, &c.label)));
+    labels(
+        &mut e,
+        &mut s.properties.iter().map(|p| (p.index, &p.label)),
+    );
+    let dts: Vec<&str> = s
+        .literal_properties
+        .iter()
+        .map(|l| l.datatype.as_str())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let dt_index: HashMap<&str, u32> = dts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (*d, i as u32))
+        .collect();
+    e.front_coded(&dts);
+    let pindex: HashMap<&str, u32> = s
+        .properties
+        .iter()
+        .map(|p| (p.iri.as_str(), p.index))
+        .collect();
+    let rels: Vec<&Relation> = s
+        .relations
+        .iter()
+        .filter(|r| pindex.contains_key(r.predicate.as_str()))
+        .collect();
+    e.u(rels.len() as u64);
+    for r in rels {
+        e.idx(r.domain);
+        e.idx(pindex[r.predicate.as_str()]);
+        e.idx(r.range);
+        e.u(r.count);
+    }
+    let lits: Vec<&LiteralProperty> = s
+        .literal_properties
+        .iter()
+        .filter(|l| pindex.contains_key(l.predicate.as_str()))
+        .collect();
+    e.u(lits.len() as u64);
+    for l in lits {
+        e.idx(l.class);
+        e.idx(pindex[l.predicate.as_str()]);
+        e.idx(dt_index[l.datatype.as_str()]);
+        e.u(l.count);
+    }
+    (classes, properties, e.buf)
+}
+
+pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaError> {
+    let mut d = Dec::new(buf, file, "schema classes")?;
+    let np = d.count()?;
+    let mut prefixes = Vec::with_capacity(np);
+    for _ in 0..np {
+        prefixes.push((d.str()?, d.str()?));
+    }
+    let iris = d.front_coded()?;
+    let n = iris.len();
+    if u32::try_from(n).is_err() {
+        return Err(d.err("too many classes"));
+    }
+    let mut parents = Vec::with_capacity(n);
+    for _ in 0..n {
+        parents.push(d.list(n)?);
+    }
+    let disjoint = d.pairs(n)?;
+    let ng = d.count()?;
+    let mut disjoint_groups = Vec::with_capacity(ng);
+    for _ in 0..ng {
+        disjoint_groups.push(d.list(n)?);
+    }
+    let equivalent = d.pairs(n)?;
+    let complement = d.pairs(n)?;
+    let anonymous_complement = d.pairs(n)?;
+    d.finish()?;
+    let depths = hierarchy::depths(&parents);
+    let classes = iris
+        .into_iter()
+        .zip(parents)
+        .zip(depths)
+        .enumerate()
+        .map(|(i, ((iri, parents), depth))| Class {
+            index: i as u32,
+            iri,
+            label: None,
+            parents,
+            depth,
+            direct_instances: 0,
+            total_instances: 0,
+        })
+        .collect();
+    Ok(Schema {
+        classes,
+        relations: Vec::new(),
+        literal_properties: Vec::new(),
+        disjoint,
+        disjoint_groups,
+        equivalent,
+        complement,
+        anonymous_complement,
+        properties: Vec::new(),
+        property_disjoint_groups: Vec::new(),
+        levels: Vec::new(),
+        prefixes,
+        typed_instances: 0,
+        parts: Parts::CLASSES,
+    })
+}
+
+pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
+    let mut d = Dec::new(buf, file, "schema properties")?;
+    let nc = s.classes.len();
+    let dts = d.front_coded()?;
+    let iris = d.front_coded()?;
+    let np = iris.len();
+    if u32::try_from(np).is_err() {
+        return Err(d.err("too many properties"));
+    }
+    let mut props = Vec::with_capacity(np);
+    for (i, iri) in iris.into_iter().enumerate() {
+        let flags = d.u()?;
+        let kind = match d.byte()? {
+            0 => PropertyKind::Object,
+            1 => PropertyKind::Datatype,
+            2 => PropertyKind::Annotation,
+            3 => PropertyKind::Property,
+            k => return Err(d.err(&format!("unknown property kind {k}"))),
+        };
+        let domain = d.list(nc)?;
+        let range = d.list(nc)?;
+        let range_datatypes = d
+            .list(dts.len())?
+            .into_iter()
+            .map(|j| dts[j as usize].clone())
+            .collect();
+        let inverse_of = d.list(np)?;
+        let disjoint_with = d.list(np)?;
+        let parents = d.list(np)?;
+        props.push(PropertyAxioms {
+            index: i as u32,
+            iri,
+            label: None,
+            kind,
+            functional: flags & F_FUNCTIONAL != 0,
+            inverse_functional: flags & F_INVERSE_FUNCTIONAL != 0,
+            irreflexive: flags & F_IRREFLEXIVE != 0,
+            asymmetric: flags & F_ASYMMETRIC != 0,
+            symmetric: flags & F_SYMMETRIC != 0,
+            transitive: flags & F_TRANSITIVE != 0,
+            reflexive: flags & F_REFLEXIVE != 0,
+            domain,
+            range,
+            range_datatypes,
+            inverse_of,
+            disjoint_with,
+            parents,
+            triples: 0,
+        });
+    }
+    let ng = d.count()?;
+    let mut groups = Vec::with_capacity(ng);
+    for _ in 0..ng {
+        groups.push(d.list(np)?);
+    }
+    d.finish()?;
+    s.properties = props;
+    s.property_disjoint_groups = groups;
+    s.parts.properties = true;
+    Ok(())
+}
+
+pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
+    let mut d = Dec::new(buf, file, "schema statistics")?;
+    let (nc, np) = (s.classes.len(), s.properties.len());
+    s.typed_instances = d.u()?;
+    for c in &mut s.classes {
+        c.direct_instances = d.u()?;
+        c.total_instances = d.u()?;
+    }
+    let nl = d.count()?;
+    let mut levels = Vec::with_capacity(nl);
+    for depth in 0..nl {
+        levels.push(LevelCount {
+            depth: depth as u32,
+            classes: d.u()?,
+            direct_instances: d.u()?,
+            total_instances: d.u()?,
+        });
+    }
+    for p in &mut s.properties {
+        p.triples = d.u()?;
+    }
+    let labels = |d: &mut Dec<'_>, n: usize| -> Result<Vec<(usize, String)>, SchemaError> {
+        let k = d.count()?;
+        let mut out = Vec::with_capacity(k);
+        let mut at = 0u64;
+        for i in 0..k {
+            let gap = d.u()?;
+            if i > 0 && gap == 0 {
+                return Err(d.err("labels out of order"));
+            }
+            at = at.saturating_add(gap);
+            if at >= n as u64 {
+                return Err(d.err("label of an unknown class or property"));
+            }
+            out.push((at as usize, d.str()?));
+        }
+        Ok(out)
+    };
+    for (i, l) in labels(&mut d, nc)? {
+        s.classes[i].label = Some(l);
+    }
+    for (i, l) in labels(&mut d, np)? {
+        s.properties[i].label = Some(l);
+    }
+    let dts = d.front_coded()?;
+    let nr = d.count()?;
+    let mut relations = Vec::with_capacity(nr);
+    for _ in 0..nr {
+        let domain = d.idx(nc)?;
+        let p = d.idx(np)?;
+        let range = d.idx(nc)?;
+        relations.push(Relation {
+            domain,
+            predicate: s.properties[p as usize].iri.clone(),
+            range,
+            count: d.u()?,
+        });
+    }
+    let nlit = d.count()?;
+    let mut lits = Vec::with_capacity(nlit);
+    for _ in 0..nlit {
+        let class = d.idx(nc)?;
+        let p = d.idx(np)?;
+        let dt = d.idx(dts.len())?;
+        lits.push(LiteralProperty {
+            class,
+            predicate: s.properties[p as usize].iri.clone(),
+            datatype: dts[dt as usize].clone(),
+            count: d.u()?,
+        });
+    }
+    d.finish()?;
+    s.levels = levels;
+    s.relations = relations;
+    s.literal_properties = lits;
+    s.parts.statistics = true;
+    Ok(())
+}

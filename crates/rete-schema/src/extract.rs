@@ -1,0 +1,841 @@
+//! Computing a [`Schema`] from a dataset: the T-Box comes from a few predicate slices; the
+//! statistics from one pass over the `rdf:type` slice and one over all triples.
+
+use crate::hierarchy::{closure, depths};
+use crate::vocab::*;
+use crate::{
+    Class, LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema,
+    SchemaError,
+};
+use oxrdf::{NamedNodeRef, Term};
+use rete_core::term::{TAG_LANG, TAG_SIMPLE, TAG_TYPED};
+use rete_core::{Id, Pattern, Rete};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// What to compute.
+#[derive(Debug, Clone)]
+pub struct ExtractOptions {
+    /// Scan the dataset for instance counts, relations, literal properties and labels. Without
+    /// it only the slices of the schema predicates are read, which is what a coherence check
+    /// does on a file built without a schema block.
+    pub statistics: bool,
+}
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        Self { statistics: true }
+    }
+}
+
+/// Upper bound on the length of an RDF list (`owl:members`); longer or cyclic lists are cut.
+const MAX_LIST: usize = 1 << 20;
+
+/// Computes the schema of `rete`.
+pub fn extract(rete: &Rete, opts: &ExtractOptions) -> Result<Schema, SchemaError> {
+    Extractor::new(rete)?.run(opts)
+}
+
+struct Extractor<'a> {
+    rete: &'a Rete,
+    ids: HashMap<&'static str, Option<Id>>,
+    iris: HashMap<Id, Option<String>>,
+}
+
+/// Statistics keyed by dictionary ids and interned type sets, before classes get indexes.
+#[derive(Default)]
+struct RawStats {
+    typesets: Vec<Vec<Id>>,
+    subjects_per_typeset: Vec<u64>,
+    predicate_triples: HashMap<Id, u64>,
+    relations: HashMap<(u32, Id, u32), u64>,
+    literals: HashMap<(u32, Id, u32), u64>,
+    datatypes: Vec<String>,
+}
+
+impl<'a> Extractor<'a> {
+    fn new(rete: &'a Rete) -> Result<Self, SchemaError> {
+        let mut ids = HashMap::new();
+        for iri in [
+            RDF_TYPE,
+            RDF_FIRST,
+            RDF_REST,
+            RDF_NIL,
+            RDF_PROPERTY,
+            RDFS_CLASS,
+            RDFS_SUB_CLASS_OF,
+            RDFS_SUB_PROPERTY_OF,
+            RDFS_DOMAIN,
+            RDFS_RANGE,
+            RDFS_LABEL,
+            RDFS_DATATYPE,
+            OWL_CLASS,
+            OWL_EQUIVALENT_CLASS,
+            OWL_DISJOINT_WITH,
+            OWL_COMPLEMENT_OF,
+            OWL_ALL_DISJOINT_CLASSES,
+            OWL_ALL_DISJOINT_PROPERTIES,
+            OWL_MEMBERS,
+            OWL_OBJECT_PROPERTY,
+            OWL_DATATYPE_PROPERTY,
+            OWL_ANNOTATION_PROPERTY,
+            OWL_FUNCTIONAL_PROPERTY,
+            OWL_INVERSE_FUNCTIONAL_PROPERTY,
+            OWL_IRREFLEXIVE_PROPERTY,
+            OWL_ASYMMETRIC_PROPERTY,
+            OWL_SYMMETRIC_PROPERTY,
+            OWL_TRANSITIVE_PROPERTY,
+            OWL_REFLEXIVE_PROPERTY,
+            OWL_INVERSE_OF,
+            OWL_PROPERTY_DISJOINT_WITH,
+        ] {
+            ids.insert(iri, rete.id_of(NamedNodeRef::new_unchecked(iri).into())?);
+        }
+        Ok(Self {
+            rete,
+            ids,
+            iris: HashMap::new(),
+        })
+    }
+
+    fn id(&self, iri: &'static str) -> Option<Id> {
+        self.ids.get(iri).copied().flatten()
+    }
+
+    /// `(s, o)` of every triple with predicate `p`, without duplicates across graphs.
+    fn pairs(&self, p: &'static str) -> Result<Vec<(Id, Id)>, SchemaError> {
+        let Some(p) = self.id(p) else {
+            return Ok(Vec::new());
+        };
+        let mut v = Vec::new();
+        for q in self.rete.quads(&Pattern::new(None, Some(p), None))? {
+            let q = q?;
+            v.push((q[0], q[2]));
+        }
+        v.dedup();
+        Ok(v)
+    }
+
+    /// Subjects of `rdf:type class`.
+    fn instances(&self, class: &'static str) -> Result<Vec<Id>, SchemaError> {
+        let (Some(t), Some(c)) = (self.id(RDF_TYPE), self.id(class)) else {
+            return Ok(Vec::new());
+        };
+        let mut v = Vec::new();
+        for q in self.rete.quads(&Pattern::new(None, Some(t), Some(c)))? {
+            v.push(q?[0]);
+        }
+        v.sort_unstable();
+        v.dedup();
+        Ok(v)
+    }
+
+    fn objects(&self, s: Id, p: Option<Id>) -> Result<Vec<Id>, SchemaError> {
+        let Some(p) = p else {
+            return Ok(Vec::new());
+        };
+        let mut v = Vec::new();
+        for q in self.rete.quads(&Pattern::new(Some(s), Some(p), None))? {
+            v.push(q?[2]);
+        }
+        v.dedup();
+        Ok(v)
+    }
+
+    /// The members of an RDF list (cycles and overlong lists are cut).
+    fn list(&self, head: Id) -> Result<Vec<Id>, SchemaError> {
+        let (first, rest, nil) = (self.id(RDF_FIRST), self.id(RDF_REST), self.id(RDF_NIL));
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut node = head;
+        while Some(node) != nil && seen.insert(node) && out.len() < MAX_LIST {
+            out.extend(self.objects(node, first)?.first().copied());
+            match self.objects(node, rest)?.first() {
+                Some(&next) => node = next,
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Members of the lists of every `rdf:type group_class` node through `owl:members`.
+    fn groups(&self, group_class: &'static str) -> Result<Vec<Vec<Id>>, SchemaError> {
+        let mut out = Vec::new();
+        for g in self.instances(group_class)? {
+            for head in self.objects(g, self.id(OWL_MEMBERS))? {
+                out.push(self.list(head)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The IRI of `id`, or `None` for blank nodes and literals.
+    fn iri(&mut self, id: Id) -> Result<Option<&str>, SchemaError> {
+        if !self.iris.contains_key(&id) {
+            let iri = match self.rete.term(id)? {
+                Term::NamedNode(n) => Some(n.into_string()),
+                _ => None,
+            };
+            self.iris.insert(id, iri);
+        }
+        Ok(self.iris.get(&id).and_then(|o| o.as_deref()))
+    }
+
+    fn run(mut self, opts: &ExtractOptions) -> Result<Schema, SchemaError> {
+        // 1. The T-Box slices.
+        let sub = self.pairs(RDFS_SUB_CLASS_OF)?;
+        let eq = self.pairs(OWL_EQUIVALENT_CLASS)?;
+        let dis = self.pairs(OWL_DISJOINT_WITH)?;
+        let comp = self.pairs(OWL_COMPLEMENT_OF)?;
+        let domain = self.pairs(RDFS_DOMAIN)?;
+        let range = self.pairs(RDFS_RANGE)?;
+        let sub_prop = self.pairs(RDFS_SUB_PROPERTY_OF)?;
+        let inverse = self.pairs(OWL_INVERSE_OF)?;
+        let prop_dis = self.pairs(OWL_PROPERTY_DISJOINT_WITH)?;
+        let class_groups = self.groups(OWL_ALL_DISJOINT_CLASSES)?;
+        let prop_groups = self.groups(OWL_ALL_DISJOINT_PROPERTIES)?;
+        let declared_datatypes: HashSet<Id> = self.instances(RDFS_DATATYPE)?.into_iter().collect();
+        let mut declared = HashMap::new();
+        for k in [
+            OWL_OBJECT_PROPERTY,
+            OWL_DATATYPE_PROPERTY,
+            OWL_ANNOTATION_PROPERTY,
+            RDF_PROPERTY,
+            OWL_FUNCTIONAL_PROPERTY,
+            OWL_INVERSE_FUNCTIONAL_PROPERTY,
+            OWL_IRREFLEXIVE_PROPERTY,
+            OWL_ASYMMETRIC_PROPERTY,
+            OWL_SYMMETRIC_PROPERTY,
+            OWL_TRANSITIVE_PROPERTY,
+            OWL_REFLEXIVE_PROPERTY,
+        ] {
+            declared.insert(k, self.instances(k)?.into_iter().collect::<HashSet<Id>>());
+        }
+        let datatype_props = &declared[OWL_DATATYPE_PROPERTY];
+
+        // 2. The statistics pass (keyed by ids until classes have indexes).
+        let raw = if opts.statistics {
+            Some(self.raw_stats()?)
+        } else {
+            None
+        };
+
+        // 3. Classes.
+        let mut cand: BTreeSet<Id> = BTreeSet::new();
+        cand.extend(self.instances(OWL_CLASS)?);
+        cand.extend(self.instances(RDFS_CLASS)?);
+        for (s, o) in sub.iter().chain(&eq).chain(&dis).chain(&comp) {
+            cand.insert(*s);
+            cand.insert(*o);
+        }
+        cand.extend(class_groups.iter().flatten());
+        cand.extend(domain.iter().map(|p| p.1));
+        cand.extend(
+            range
+                .iter()
+                .filter(|(p, _)| !datatype_props.contains(p))
+                .map(|p| p.1),
+        );
+        if let Some(raw) = &raw {
+            cand.extend(raw.typesets.iter().flatten());
+        }
+        let mut class_ids = Vec::new();
+        let mut classes = Vec::new();
+        for id in cand {
+            if declared_datatypes.contains(&id) {
+                continue;
+            }
+            if let Some(iri) = self.iri(id)? {
+                if !is_meta(iri) && !is_builtin_datatype(iri) {
+                    let iri = iri.to_owned();
+                    class_ids.push(id);
+                    classes.push(iri);
+                }
+            }
+        }
+        if u32::try_from(classes.len()).is_err() {
+            return Err(SchemaError::Invalid("more than 2^32 classes".into()));
+        }
+        let cix: HashMap<Id, u32> = class_ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i as u32))
+            .collect();
+        let n = classes.len();
+        let pair_ix = |v: &[(Id, Id)]| -> Vec<(u32, u32)> {
+            let mut out: Vec<(u32, u32)> = v
+                .iter()
+                .filter_map(|(a, b)| Some((*cix.get(a)?, *cix.get(b)?)))
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let mut parents = vec![Vec::new(); n];
+        for (a, b) in pair_ix(&sub) {
+            if a != b {
+                parents[a as usize].push(b);
+            }
+        }
+        let equivalent: Vec<(u32, u32)> =
+            pair_ix(&eq).into_iter().filter(|(a, b)| a != b).collect();
+        let disjoint = pair_ix(&dis);
+        let mut disjoint_groups: Vec<Vec<u32>> = class_groups
+            .iter()
+            .map(|g| {
+                let mut m: Vec<u32> = g.iter().filter_map(|i| cix.get(i).copied()).collect();
+                m.sort_unstable();
+                m.dedup();
+                m
+            })
+            .filter(|m| m.len() > 1)
+            .collect();
+        disjoint_groups.sort();
+        disjoint_groups.dedup();
+        let mut complement = pair_ix(&comp);
+        // `a owl:equivalentClass [ owl:complementOf b ]`, in either direction.
+        let mut anonymous_complement = Vec::new();
+        let comp_id = self.id(OWL_COMPLEMENT_OF);
+        for &(x, y) in &eq {
+            for (named, anon) in [(x, y), (y, x)] {
+                let Some(&a) = cix.get(&named) else { continue };
+                if cix.contains_key(&anon) || self.iri(anon)?.is_some() {
+                    continue;
+                }
+                for b in self.objects(anon, comp_id)? {
+                    if let Some(&b) = cix.get(&b) {
+                        anonymous_complement.push((a, b));
+                    }
+                }
+            }
+        }
+        anonymous_complement.sort_unstable();
+        anonymous_complement.dedup();
+        complement.extend(&anonymous_complement);
+        complement.sort_unstable();
+        complement.dedup();
+        let depth = depths(&parents);
+
+        // 4. Properties.
+        let mut pcand: BTreeSet<Id> = BTreeSet::new();
+        for set in declared.values() {
+            pcand.extend(set);
+        }
+        for (s, o) in sub_prop.iter().chain(&inverse).chain(&prop_dis) {
+            pcand.insert(*s);
+            pcand.insert(*o);
+        }
+        pcand.extend(domain.iter().chain(&range).map(|p| p.0));
+        pcand.extend(prop_groups.iter().flatten());
+        if let Some(raw) = &raw {
+            pcand.extend(raw.predicate_triples.keys());
+        }
+        let mut prop_ids = Vec::new();
+        let mut props = Vec::new();
+        for id in pcand {
+            if let Some(iri) = self.iri(id)? {
+                let iri = iri.to_owned();
+                prop_ids.push(id);
+                props.push(iri);
+            }
+        }
+        if u32::try_from(props.len()).is_err() {
+            return Err(SchemaError::Invalid("more than 2^32 properties".into()));
+        }
+        let pix: HashMap<Id, u32> = prop_ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i as u32))
+            .collect();
+        let has = |k: &str, id: Id| declared.get(k).is_some_and(|s| s.contains(&id));
+        let mut properties: Vec<PropertyAxioms> = Vec::with_capacity(props.len());
+        for (i, (iri, &id)) in props.into_iter().zip(&prop_ids).enumerate() {
+            let object_only = [
+                OWL_INVERSE_FUNCTIONAL_PROPERTY,
+                OWL_IRREFLEXIVE_PROPERTY,
+                OWL_ASYMMETRIC_PROPERTY,
+                OWL_SYMMETRIC_PROPERTY,
+                OWL_TRANSITIVE_PROPERTY,
+                OWL_REFLEXIVE_PROPERTY,
+            ]
+            .iter()
+            .any(|k| has(k, id));
+            let kind = if has(OWL_OBJECT_PROPERTY, id) || object_only {
+                PropertyKind::Object
+            } else if has(OWL_DATATYPE_PROPERTY, id) {
+                PropertyKind::Datatype
+            } else if has(OWL_ANNOTATION_PROPERTY, id) {
+                PropertyKind::Annotation
+            } else {
+                PropertyKind::Property
+            };
+            properties.push(PropertyAxioms {
+                index: i as u32,
+                iri,
+                label: None,
+                kind,
+                functional: has(OWL_FUNCTIONAL_PROPERTY, id),
+                inverse_functional: has(OWL_INVERSE_FUNCTIONAL_PROPERTY, id),
+                irreflexive: has(OWL_IRREFLEXIVE_PROPERTY, id),
+                asymmetric: has(OWL_ASYMMETRIC_PROPERTY, id),
+                symmetric: has(OWL_SYMMETRIC_PROPERTY, id),
+                transitive: has(OWL_TRANSITIVE_PROPERTY, id),
+                reflexive: has(OWL_REFLEXIVE_PROPERTY, id),
+                domain: Vec::new(),
+                range: Vec::new(),
+                range_datatypes: Vec::new(),
+                inverse_of: Vec::new(),
+                disjoint_with: Vec::new(),
+                parents: Vec::new(),
+                triples: 0,
+            });
+        }
+        for &(p, c) in &domain {
+            if let (Some(&p), Some(&c)) = (pix.get(&p), cix.get(&c)) {
+                properties[p as usize].domain.push(c);
+            }
+        }
+        for &(p, r) in &range {
+            let Some(&pi) = pix.get(&p) else { continue };
+            if let Some(&c) = cix.get(&r) {
+                properties[pi as usize].range.push(c);
+            } else if let Some(iri) = self.iri(r)? {
+                if is_builtin_datatype(iri)
+                    || declared_datatypes.contains(&r)
+                    || datatype_props.contains(&p)
+                {
+                    let iri = iri.to_owned();
+                    properties[pi as usize].range_datatypes.push(iri);
+                }
+            }
+        }
+        for (list, field) in [(&inverse, 0), (&prop_dis, 1), (&sub_prop, 2)] {
+            for &(a, b) in list.iter() {
+                if let (Some(&a), Some(&b)) = (pix.get(&a), pix.get(&b)) {
+                    let p = &mut properties[a as usize];
+                    match field {
+                        0 => p.inverse_of.push(b),
+                        1 => p.disjoint_with.push(b),
+                        _ if a != b => p.parents.push(b),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for p in &mut properties {
+            for v in [
+                &mut p.domain,
+                &mut p.range,
+                &mut p.inverse_of,
+                &mut p.disjoint_with,
+                &mut p.parents,
+            ] {
+                v.sort_unstable();
+                v.dedup();
+            }
+            p.range_datatypes.sort();
+            p.range_datatypes.dedup();
+        }
+        let mut property_disjoint_groups: Vec<Vec<u32>> = prop_groups
+            .iter()
+            .map(|g| {
+                let mut m: Vec<u32> = g.iter().filter_map(|i| pix.get(i).copied()).collect();
+                m.sort_unstable();
+                m.dedup();
+                m
+            })
+            .filter(|m| m.len() > 1)
+            .collect();
+        property_disjoint_groups.sort();
+        property_disjoint_groups.dedup();
+
+        // 5. Prefixes of the inputs that the schema's IRIs use.
+        let card = self.rete.card()?;
+        let prefixes: Vec<(String, String)> = card
+            .prefixes
+            .iter()
+            .filter(|(p, ns)| {
+                !ns.is_empty()
+                    && !WELL_KNOWN.contains(&(p.as_str(), ns.as_str()))
+                    && classes
+                        .iter()
+                        .chain(properties.iter().map(|p| &p.iri))
+                        .any(|i| i.starts_with(ns.as_str()))
+            })
+            .map(|(p, ns)| (p.clone(), ns.clone()))
+            .collect();
+        let mut prefixes = prefixes;
+        // Inputs without prefixes (N-Triples): the classes' most common namespace becomes `:`.
+        if !prefixes
+            .iter()
+            .any(|(_, ns)| classes.iter().any(|c| c.starts_with(ns.as_str())))
+        {
+            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+            for c in classes.iter().filter(|c| !is_meta(c)) {
+                if let Some(end) = c.rfind(['#', '/']) {
+                    *counts.entry(&c[..=end]).or_default() += 1;
+                }
+            }
+            let best = counts
+                .into_iter()
+                .max_by_key(|&(ns, n)| (n, std::cmp::Reverse(ns)));
+            if let Some((ns, n)) = best {
+                if n >= 2 && !prefixes.iter().any(|(p, _)| p.is_empty()) {
+                    prefixes.push((String::new(), ns.to_owned()));
+                }
+            }
+        }
+
+        let mut schema = Schema {
+            classes: classes
+                .into_iter()
+                .zip(parents)
+                .zip(depth)
+                .enumerate()
+                .map(|(i, ((iri, parents), depth))| Class {
+                    index: i as u32,
+                    iri,
+                    label: None,
+                    parents,
+                    depth,
+                    direct_instances: 0,
+                    total_instances: 0,
+                })
+                .collect(),
+            relations: Vec::new(),
+            literal_properties: Vec::new(),
+            disjoint,
+            disjoint_groups,
+            equivalent,
+            complement,
+            anonymous_complement,
+            properties,
+            property_disjoint_groups,
+            levels: Vec::new(),
+            prefixes,
+            typed_instances: 0,
+            parts: Parts::AXIOMS,
+        };
+        if let Some(raw) = raw {
+            self.apply_stats(&mut schema, raw, &cix, &pix)?;
+            self.labels(&mut schema, &class_ids, &prop_ids)?;
+            schema.parts.statistics = true;
+        }
+        Ok(schema)
+    }
+
+    /// One pass over the `rdf:type` slice and one over all triples.
+    fn raw_stats(&self) -> Result<RawStats, SchemaError> {
+        let mut raw = RawStats::default();
+        let kinds = IdKinds::new(self.rete)?;
+        raw.datatypes = kinds.datatype_names();
+        let mut interned: HashMap<Vec<Id>, u32> = HashMap::new();
+        let mut subject_ts: HashMap<Id, u32> = HashMap::new();
+        if let Some(t) = self.id(RDF_TYPE) {
+            // PSO order: the types of one subject arrive together, sorted.
+            let mut cur: Option<(Id, Vec<Id>)> = None;
+            let mut flush = |cur: Option<(Id, Vec<Id>)>, raw: &mut RawStats| {
+                if let Some((s, mut types)) = cur {
+                    types.dedup();
+                    let next = raw.typesets.len() as u32;
+                    let ts = *interned.entry(types.clone()).or_insert_with(|| {
+                        raw.typesets.push(types);
+                        raw.subjects_per_typeset.push(0);
+                        next
+                    });
+                    raw.subjects_per_typeset[ts as usize] += 1;
+                    subject_ts.insert(s, ts);
+                }
+            };
+            for q in self.rete.quads(&Pattern::new(None, Some(t), None))? {
+                let [s, _, o, _] = q?;
+                match &mut cur {
+                    Some((cs, types)) if *cs == s => types.push(o),
+                    _ => {
+                        flush(cur.take(), &mut raw);
+                        cur = Some((s, vec![o]));
+                    }
+                }
+            }
+            flush(cur, &mut raw);
+        }
+        let rdf_type = self.id(RDF_TYPE);
+        let mut prev: Option<[Id; 3]> = None;
+        let mut last_subject: Option<(Id, Option<u32>)> = None;
+        for q in self.rete.quads(&Pattern::default())? {
+            let [s, p, o, _] = q?;
+            if prev == Some([s, p, o]) {
+                continue;
+            }
+            prev = Some([s, p, o]);
+            *raw.predicate_triples.entry(p).or_default() += 1;
+            if Some(p) == rdf_type {
+                continue;
+            }
+            let tss = match last_subject {
+                Some((ls, ts)) if ls == s => ts,
+                _ => {
+                    let ts = subject_ts.get(&s).copied();
+                    last_subject = Some((s, ts));
+                    ts
+                }
+            };
+            let Some(tss) = tss else { continue };
+            if let Some(dt) = kinds.datatype(o) {
+                *raw.literals.entry((tss, p, dt)).or_default() += 1;
+            } else if let Some(&tso) = subject_ts.get(&o) {
+                *raw.relations.entry((tss, p, tso)).or_default() += 1;
+            }
+        }
+        Ok(raw)
+    }
+
+    fn apply_stats(
+        &self,
+        schema: &mut Schema,
+        raw: RawStats,
+        cix: &HashMap<Id, u32>,
+        pix: &HashMap<Id, u32>,
+    ) -> Result<(), SchemaError> {
+        let n = schema.classes.len();
+        let ts_classes: Vec<Vec<u32>> = raw
+            .typesets
+            .iter()
+            .map(|ts| {
+                let mut v: Vec<u32> = ts.iter().filter_map(|i| cix.get(i).copied()).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect();
+        let mut up: Vec<Vec<u32>> = schema.classes.iter().map(|c| c.parents.clone()).collect();
+        for &(a, b) in &schema.equivalent {
+            up[a as usize].push(b);
+            up[b as usize].push(a);
+        }
+        let max_depth = schema.classes.iter().map(|c| c.depth).max();
+        let mut levels: Vec<LevelCount> = (0..max_depth.map_or(0, |d| d as usize + 1))
+            .map(|d| LevelCount {
+                depth: d as u32,
+                classes: 0,
+                direct_instances: 0,
+                total_instances: 0,
+            })
+            .collect();
+        for c in &schema.classes {
+            levels[c.depth as usize].classes += 1;
+        }
+        let mut direct = vec![0u64; n];
+        let mut total = vec![0u64; n];
+        let mut seen = Vec::new();
+        for (ts, &count) in ts_classes.iter().zip(&raw.subjects_per_typeset) {
+            if ts.is_empty() {
+                continue;
+            }
+            schema.typed_instances += count;
+            let mut dl = BTreeSet::new();
+            for &c in ts {
+                direct[c as usize] += count;
+                dl.insert(schema.classes[c as usize].depth);
+            }
+            let mut tl = BTreeSet::new();
+            for c in closure(&up, ts, &mut seen) {
+                total[c as usize] += count;
+                tl.insert(schema.classes[c as usize].depth);
+            }
+            for d in dl {
+                levels[d as usize].direct_instances += count;
+            }
+            for d in tl {
+                levels[d as usize].total_instances += count;
+            }
+        }
+        for (c, (d, t)) in schema.classes.iter_mut().zip(direct.into_iter().zip(total)) {
+            c.direct_instances = d;
+            c.total_instances = t;
+        }
+        schema.levels = levels;
+        for (p, count) in &raw.predicate_triples {
+            if let Some(&i) = pix.get(p) {
+                schema.properties[i as usize].triples = *count;
+            }
+        }
+        let mut rel: BTreeMap<(u32, u32, u32), u64> = BTreeMap::new();
+        for (&(a, p, b), &count) in &raw.relations {
+            let Some(&pi) = pix.get(&p) else { continue };
+            for &ca in &ts_classes[a as usize] {
+                for &cb in &ts_classes[b as usize] {
+                    *rel.entry((ca, pi, cb)).or_default() += count;
+                }
+            }
+        }
+        schema.relations = rel
+            .into_iter()
+            .map(|((domain, p, range), count)| Relation {
+                domain,
+                predicate: schema.properties[p as usize].iri.clone(),
+                range,
+                count,
+            })
+            .collect();
+        let mut lit: BTreeMap<(u32, u32, u32), u64> = BTreeMap::new();
+        for (&(a, p, dt), &count) in &raw.literals {
+            let Some(&pi) = pix.get(&p) else { continue };
+            for &ca in &ts_classes[a as usize] {
+                *lit.entry((ca, pi, dt)).or_default() += count;
+            }
+        }
+        schema.literal_properties = lit
+            .into_iter()
+            .map(|((class, p, dt), count)| LiteralProperty {
+                class,
+                predicate: schema.properties[p as usize].iri.clone(),
+                datatype: raw.datatypes.get(dt as usize).cloned().unwrap_or_default(),
+                count,
+            })
+            .collect();
+        Ok(())
+    }
+
+    /// The preferred `rdfs:label` of every class and property: English, then untagged, then any;
+    /// ties broken by the text so that builds are reproducible.
+    fn labels(
+        &self,
+        schema: &mut Schema,
+        class_ids: &[Id],
+        prop_ids: &[Id],
+    ) -> Result<(), SchemaError> {
+        let Some(label) = self.id(RDFS_LABEL) else {
+            return Ok(());
+        };
+        let best = |id: Id| -> Result<Option<String>, SchemaError> {
+            let mut best: Option<(u8, String)> = None;
+            for o in self.objects(id, Some(label))? {
+                if let Term::Literal(l) = self.rete.term(o)? {
+                    let rank = match l.language() {
+                        Some(lang) if lang == "en" || lang.starts_with("en-") => 0,
+                        None => 1,
+                        Some(_) => 2,
+                    };
+                    let cand = (rank, l.value().to_owned());
+                    if best.as_ref().is_none_or(|b| cand < *b) {
+                        best = Some(cand);
+                    }
+                }
+            }
+            Ok(best.map(|b| b.1))
+        };
+        for (c, &id) in schema.classes.iter_mut().zip(class_ids) {
+            c.label = best(id)?;
+        }
+        for (p, &id) in schema.properties.iter_mut().zip(prop_ids) {
+            p.label = best(id)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the kinds of terms lie in the id space: the dictionary is sorted by encoding, whose
+/// first byte is the term tag, so IRIs, blank nodes, simple, language-tagged and typed literals
+/// are five consecutive id ranges, and typed literals are grouped by datatype.
+struct IdKinds {
+    literal_start: Id,
+    lang_start: Id,
+    typed_start: Id,
+    /// `(end, datatype index)` of consecutive typed-literal ranges.
+    typed: Vec<(Id, u32)>,
+    names: Vec<String>,
+}
+
+impl IdKinds {
+    fn new(rete: &Rete) -> Result<Self, SchemaError> {
+        let end = rete.term_count() + 1;
+        let tag = |id: Id| -> Result<u8, SchemaError> {
+            Ok(rete.term_bytes(id)?.first().copied().unwrap_or(0))
+        };
+        // First id in [1, end) whose tag is at least `t` (tags never decrease along ids).
+        let first_with = |t: u8| -> Result<Id, SchemaError> {
+            let (mut lo, mut hi) = (1, end);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if tag(mid)? >= t {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            Ok(lo)
+        };
+        let literal_start = first_with(TAG_SIMPLE)?;
+        let lang_start = first_with(TAG_LANG)?;
+        let typed_start = first_with(TAG_TYPED)?;
+        let mut names = vec![XSD_STRING.to_owned(), RDF_LANG_STRING.to_owned()];
+        let mut name_ix: HashMap<Vec<u8>, u32> = HashMap::new();
+        let mut typed = Vec::new();
+        let mut start = typed_start;
+        while start < end {
+            let b = rete.term_bytes(start)?;
+            let nul = b.iter().position(|&x| x == 0).unwrap_or(b.len());
+            let prefix = b[..nul.min(b.len())].to_vec();
+            let has = |id: Id| -> Result<bool, SchemaError> {
+                let t = rete.term_bytes(id)?;
+                Ok(t.len() > prefix.len() && t.starts_with(&prefix) && t[prefix.len()] == 0)
+            };
+            // Gallop then bisect to the end of this datatype's range.
+            let (mut lo, mut step) = (start, 1u64);
+            let mut hi = loop {
+                let probe = start.saturating_add(step);
+                if probe >= end {
+                    break end;
+                }
+                if has(probe)? {
+                    lo = probe;
+                    step = step.saturating_mul(2);
+                } else {
+                    break probe;
+                }
+            };
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if has(mid)? {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            hi = hi.max(start + 1);
+            let next = names.len() as u32;
+            let ix = *name_ix.entry(prefix.clone()).or_insert_with(|| {
+                names.push(String::from_utf8_lossy(prefix.get(1..).unwrap_or_default()).into());
+                next
+            });
+            typed.push((hi, ix));
+            start = hi;
+        }
+        Ok(Self {
+            literal_start,
+            lang_start,
+            typed_start,
+            typed,
+            names,
+        })
+    }
+
+    /// Index into [`IdKinds::datatype_names`] of a literal's datatype; `None` for IRIs and
+    /// blank nodes.
+    fn datatype(&self, id: Id) -> Option<u32> {
+        if id < self.literal_start {
+            None
+        } else if id < self.lang_start {
+            Some(0)
+        } else if id < self.typed_start {
+            Some(1)
+        } else {
+            let i = self.typed.partition_point(|&(end, _)| end <= id);
+            self.typed.get(i).map(|&(_, ix)| ix)
+        }
+    }
+
+    fn datatype_names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+}
