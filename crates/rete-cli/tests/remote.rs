@@ -114,3 +114,36 @@ fn remote_equals_local_for_every_read_command() {
         String::from_utf8_lossy(&missing.stderr)
     );
 }
+
+#[test]
+fn selective_query_on_a_large_remote_file_reads_under_one_percent() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("big.nt");
+    let file = dir.path().join("big.rete");
+    run(&[
+        "generate",
+        "social",
+        "--people",
+        "100000",
+        "-o",
+        nt.to_str().unwrap(),
+    ]);
+    run(&[
+        "build",
+        "-q",
+        "--no-pyramid",
+        nt.to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&nt).unwrap();
+    let size = std::fs::metadata(&file).unwrap().len();
+    let url = format!("{}/big.rete", serve_dir(dir.path().to_path_buf()));
+    let q = "PREFIX foaf: <http://xmlns.com/foaf/0.1/> SELECT ?n WHERE { <http://example.org/social/person/4242> foaf:knows ?f . ?f foaf:name ?n } ORDER BY ?n";
+    let (local, _) = run(&["sparql", file.to_str().unwrap(), q, "--format", "csv"]);
+    let (remote, stats) = run(&["sparql", &url, q, "--format", "csv", "--stats"]);
+    assert_eq!(local, remote);
+    assert!(local.lines().count() > 2, "{local}");
+    let bytes: u64 = stats.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(bytes * 100 <= size, "read {bytes} of {size} bytes: {stats}");
+}
