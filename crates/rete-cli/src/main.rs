@@ -41,6 +41,10 @@ enum Command {
     Summary(SummaryArgs),
     /// Batch transitive reachability over one predicate from many seeds
     Reach(ReachArgs),
+    /// Show the schema: class tree with instance counts, relations, axioms
+    Schema(JsonFileArgs),
+    /// Check the ontology and data for incoherence (tier 0 schema, 1 selective, 2 full)
+    Coherence(CoherenceArgs),
     /// Write the whole dataset as N-Triples, N-Quads, Turtle or TriG
     Export(ExportArgs),
     /// Check every checksum, block and permutation of a .rete file
@@ -80,6 +84,9 @@ struct BuildArgs {
     /// Do not compute the community pyramid (smaller file, faster build, no map in the app)
     #[arg(long)]
     no_pyramid: bool,
+    /// Do not store the schema block (class tree, relations, axioms for coherence tier 0)
+    #[arg(long)]
+    no_schema: bool,
     /// Materialize entailments first: RDFS and an OWL-RL subset (`all`, the default), or a
     /// comma-separated list (`--materialize=rdfs,owl-properties`) of rdfs, owl-properties,
     /// owl-equivalence, owl-schema, same-as
@@ -157,6 +164,28 @@ fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {
             rete_sparql::ResultFormat::NAMES.join(", ")
         )
     })
+}
+
+#[derive(Args)]
+struct JsonFileArgs {
+    /// A .rete file or an http(s) URL
+    file: String,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct CoherenceArgs {
+    /// A .rete file or an http(s) URL
+    file: String,
+    /// 0: schema only (unsatisfiable classes, from a few KB); 1: plus types, sameAs and
+    /// differentFrom; 2: the full graph (property characteristics, domains and ranges)
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    tier: u8,
+    /// Print JSON
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -302,6 +331,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql(&r, &a)),
         Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary(&r, &a)),
         Command::Reach(a) => open(&a.file, &mut src).and_then(|r| reach(&r, &a)),
+        Command::Schema(a) => open(&a.file, &mut src).and_then(|r| schema(&r, &a)),
+        Command::Coherence(a) => open(&a.file, &mut src).and_then(|r| coherence(&r, &a)),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify(&r)),
         Command::Generate(a) => generate(a),
     };
@@ -385,11 +416,15 @@ fn build(a: BuildArgs) -> Result<()> {
         Arc::new(progress::Bars::new())
     };
     let mut extensions: Vec<Arc<dyn rete_build::Extension>> = Vec::new();
+    if !a.no_schema {
+        extensions.push(Arc::new(rete_schema::SchemaExtension));
+    }
     if !a.no_pyramid {
         extensions.push(Arc::new(rete_pyramid::PyramidExtension::default()));
     }
     let mut recorded = std::collections::BTreeMap::new();
     recorded.insert("pyramid".to_owned(), serde_json::Value::Bool(!a.no_pyramid));
+    recorded.insert("schema".to_owned(), serde_json::Value::Bool(!a.no_schema));
     let materializer = match &a.materialize {
         Some(sets) => {
             let names: Vec<&str> = sets
@@ -805,6 +840,40 @@ fn reach(rete: &Rete, a: &ReachArgs) -> Result<()> {
                 writeln!(out, "  {t}")?;
             }
         }
+    }
+    Ok(out.flush()?)
+}
+
+fn schema(rete: &Rete, a: &JsonFileArgs) -> Result<()> {
+    let Some(schema) = rete_schema::Schema::open(rete)? else {
+        bail!(
+            "{} has no schema block (it was built with --no-schema)",
+            rete.name()
+        );
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if a.json {
+        serde_json::to_writer_pretty(&mut out, &schema)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{schema}")?;
+    }
+    Ok(out.flush()?)
+}
+
+fn coherence(rete: &Rete, a: &CoherenceArgs) -> Result<()> {
+    let tier = rete_coherence::Tier::from_number(a.tier)
+        .ok_or_else(|| anyhow::anyhow!("no tier {}", a.tier))?;
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let report = rete_coherence::check(rete, tier, &cancel)?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if a.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{report}")?;
     }
     Ok(out.flush()?)
 }

@@ -386,3 +386,51 @@ fn materialize_and_reach() {
     ]);
     assert_eq!(bad.status.code(), Some(1));
 }
+
+#[test]
+fn schema_and_coherence_on_the_medical_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
+    let file = dir.path().join("m.rete").display().to_string();
+    ok(&["build", "-q", src, "-o", &file]);
+    let schema: serde_json::Value =
+        serde_json::from_str(&ok(&["schema", &file, "--json"])).unwrap();
+    let classes = schema["classes"].as_array().unwrap();
+    assert!(classes
+        .iter()
+        .any(|c| c["iri"].as_str().unwrap().ends_with("Relapsed>")
+            || c["iri"].as_str().unwrap().ends_with("Relapsed")));
+    let t0: serde_json::Value =
+        serde_json::from_str(&ok(&["coherence", &file, "--tier", "0", "--json"])).unwrap();
+    assert_eq!(t0["findings"].as_array().unwrap().len(), 1);
+    let t2: serde_json::Value = serde_json::from_str(&ok(&["coherence", &file, "--json"])).unwrap();
+    let kinds: std::collections::BTreeSet<&str> = t2["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    for k in [
+        "unsatisfiable-class",
+        "disjoint-class-clash",
+        "unsatisfiable-member",
+        "same-different-clash",
+        "functional-violation",
+    ] {
+        assert!(kinds.contains(k), "missing {k}: {kinds:?}");
+    }
+    assert!(t2["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| !f["explanation"].as_array().unwrap().is_empty()));
+    assert!(ok(&["coherence", &file]).contains(":Healthy owl:disjointWith :Sick"));
+    let plain = dir.path().join("n.rete").display().to_string();
+    ok(&["build", "-q", "--no-schema", src, "-o", &plain]);
+    let o = rete(&["schema", &plain]);
+    assert_eq!(o.status.code(), Some(1));
+    // Coherence still works without the block (the schema is read from the axiom triples).
+    let t0: serde_json::Value =
+        serde_json::from_str(&ok(&["coherence", &plain, "--tier", "0", "--json"])).unwrap();
+    assert_eq!(t0["findings"].as_array().unwrap().len(), 1);
+}

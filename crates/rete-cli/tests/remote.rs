@@ -72,6 +72,8 @@ fn remote_equals_local_for_every_read_command() {
         vec!["verify"],
         vec!["cost", "-p", knows],
         vec!["summary", "--json"],
+        vec!["schema", "--json"],
+        vec!["coherence", "--json"],
         vec!["summary", "--level", "0", "--community", "1", "--json"],
         vec!["sparql", "SELECT ?s (COUNT(?o) AS ?n) WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o } GROUP BY ?s ORDER BY DESC(?n) ?s LIMIT 20", "--format", "csv"],
         vec!["sparql", "CONSTRUCT { ?a <http://ex.org/peer> ?b } WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b . ?b <http://xmlns.com/foaf/0.1/knows> ?a } ORDER BY ?a ?b", "--format", "ntriples"],
@@ -84,7 +86,13 @@ fn remote_equals_local_for_every_read_command() {
         };
         let (a, _) = run(&with(local).iter().map(String::as_str).collect::<Vec<_>>());
         let (b, _) = run(&with(&url).iter().map(String::as_str).collect::<Vec<_>>());
-        if cmd[0] == "info" {
+        if cmd[0] == "coherence" {
+            // Timings differ; the findings and bytes must not.
+            let a: serde_json::Value = serde_json::from_str(&a).unwrap();
+            let b: serde_json::Value = serde_json::from_str(&b).unwrap();
+            assert_eq!(a["findings"], b["findings"]);
+            assert_eq!(a["bytes_read"], b["bytes_read"]);
+        } else if cmd[0] == "info" {
             // The file field names the source; everything else must agree.
             let mut a: serde_json::Value = serde_json::from_str(&a).unwrap();
             let mut b: serde_json::Value = serde_json::from_str(&b).unwrap();
@@ -146,4 +154,27 @@ fn selective_query_on_a_large_remote_file_reads_under_one_percent() {
     assert!(local.lines().count() > 2, "{local}");
     let bytes: u64 = stats.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(bytes * 100 <= size, "read {bytes} of {size} bytes: {stats}");
+}
+
+#[test]
+fn summary_and_legend_in_three_requests_tier0_in_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
+    let file = dir.path().join("m.rete");
+    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
+    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    let requests = |err: &str| -> u64 { err.split_whitespace().nth(4).unwrap().parse().unwrap() };
+    let (_, err) = run(&["summary", &url, "--stats"]);
+    assert!(requests(&err) <= 3, "summary: {err}");
+    let (_, err) = run(&["schema", &url, "--stats"]);
+    assert!(requests(&err) <= 3, "legend: {err}");
+    let (out, err) = run(&["coherence", &url, "--tier", "0", "--json", "--stats"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(requests(&err), 1, "tier 0 must be one request: {err}");
+    assert!(
+        report["bytes_read"].as_u64().unwrap() <= 8192,
+        "{}",
+        report["bytes_read"]
+    );
+    assert_eq!(report["findings"][0]["kind"], "unsatisfiable-class");
 }
