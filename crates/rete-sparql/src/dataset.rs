@@ -37,11 +37,6 @@ impl Guard {
         }
         Ok(())
     }
-
-    /// Whether checking is needed at all.
-    pub fn active(&self) -> bool {
-        self.cancel.is_some() || self.deadline.is_some()
-    }
 }
 
 /// A term during evaluation: a dictionary id, or a term the file does not hold (created by
@@ -181,9 +176,7 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
         }
     }
 
-    fn internal_named_graphs(
-        &self,
-    ) -> impl Iterator<Item = Result<Val, DatasetError>> + use<'a> {
+    fn internal_named_graphs(&self) -> impl Iterator<Item = Result<Val, DatasetError>> + use<'a> {
         let r: Vec<Result<Val, DatasetError>> = match self.graph_ids() {
             Ok(ids) => ids.iter().map(|&g| Ok(Val::Id(g))).collect(),
             Err(e) => vec![Err(e)],

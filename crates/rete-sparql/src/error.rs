@@ -49,8 +49,6 @@ pub(crate) enum DatasetError {
     Cancelled,
     #[error("the query timed out")]
     Timeout,
-    #[error("{0}")]
-    TooLarge(String),
     #[error(transparent)]
     Store(#[from] rete_core::Error),
 }
@@ -60,7 +58,6 @@ impl From<DatasetError> for SparqlError {
         match e {
             DatasetError::Cancelled => Self::Cancelled,
             DatasetError::Timeout => Self::Timeout,
-            DatasetError::TooLarge(m) => Self::TooLarge(m),
             DatasetError::Store(e) => Self::Store(e),
         }
     }

@@ -2,6 +2,7 @@
 
 mod dataset;
 mod error;
+mod native;
 mod results;
 mod walk;
 
@@ -113,14 +114,56 @@ pub fn query(rete: &Rete, sparql: &str, opts: &QueryOptions) -> Result<QueryResu
     evaluate(rete, &q, opts)
 }
 
+/// Which evaluator runs a query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Evaluator {
+    /// The native id pipeline.
+    Native,
+    /// The generic evaluator (spareval over the same id dataset), with the reason the native
+    /// one does not cover the query.
+    Generic(String),
+}
+
+/// Tells which evaluator [`evaluate`] will use for `q` (plans the query, runs nothing).
+pub fn evaluator_for(rete: &Rete, q: &Query) -> Result<Evaluator, SparqlError> {
+    Ok(match native::unsupported_reason(rete, q)? {
+        None => Evaluator::Native,
+        Some(why) => Evaluator::Generic(why),
+    })
+}
+
 /// Runs an already parsed query.
 pub fn evaluate(rete: &Rete, q: &Query, opts: &QueryOptions) -> Result<QueryResults, SparqlError> {
+    evaluate_with(rete, q, opts, true)
+}
+
+/// Runs a parsed query on the generic evaluator only (for differential testing of the native
+/// one).
+pub fn evaluate_generic(
+    rete: &Rete,
+    q: &Query,
+    opts: &QueryOptions,
+) -> Result<QueryResults, SparqlError> {
+    evaluate_with(rete, q, opts, false)
+}
+
+fn evaluate_with(
+    rete: &Rete,
+    q: &Query,
+    opts: &QueryOptions,
+    native: bool,
+) -> Result<QueryResults, SparqlError> {
     walk::check_supported(q)?;
     let guard = Guard {
         cancel: opts.cancel.clone(),
         deadline: opts.deadline,
     };
     guard.check()?;
+    if native {
+        if let Some(r) = native::try_evaluate(rete, q, &guard)? {
+            return Ok(r);
+        }
+    }
     let dataset = ReteDataset::new(rete.clone(), guard.clone());
     let evaluator = spareval::QueryEvaluator::new();
     let results = evaluator.prepare(q).execute(dataset)?;

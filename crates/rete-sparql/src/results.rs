@@ -195,10 +195,6 @@ fn write_table(solutions: crate::Solutions, out: &mut impl Write) -> Result<(), 
         count += 1;
     }
     writeln!(out, "{rule}")?;
-    writeln!(
-        out,
-        "{count} row{}",
-        if count == 1 { "" } else { "s" }
-    )?;
+    writeln!(out, "{count} row{}", if count == 1 { "" } else { "s" })?;
     Ok(())
 }

@@ -168,7 +168,8 @@ pub(crate) fn is_select_star(text: &str) -> bool {
             }
             c if c.is_ascii_alphabetic() => {
                 let s = i;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b':') {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b':')
+                {
                     i += 1;
                 }
                 words.push(text[s..i].to_ascii_uppercase());

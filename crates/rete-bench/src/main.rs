@@ -1,0 +1,459 @@
+#![doc = include_str!("../README.md")]
+
+mod queries;
+mod report;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use oxigraph::io::RdfFormat;
+use oxigraph::sparql::{QueryResults as OxResults, SparqlEvaluator};
+use oxigraph::store::Store;
+use queries::{BenchQuery, Gate};
+use rete_build::{BuildOptions, Input, Syntax};
+use rete_core::Rete;
+use rete_testsuite::compare::{compare_answers, Answer, Table};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// SPARQL benchmark: rete against Oxigraph (in memory), same data, same process.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// People in the social graph.
+    #[arg(long, default_value_t = 20_000)]
+    people: u64,
+    /// Universities of the LUBM dataset (0 to skip LUBM).
+    #[arg(long, default_value_t = 1)]
+    lubm: u32,
+    /// Timed warm runs per query and engine.
+    #[arg(long, default_value_t = 7)]
+    runs: usize,
+    /// Only queries whose label contains this text.
+    #[arg(long)]
+    filter: Option<String>,
+    /// Write the JSON envelope here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Regenerate the SPARQL section of this Markdown file from the run.
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+    /// Render the Markdown section from an existing JSON envelope instead of running.
+    #[arg(long)]
+    render: Option<PathBuf>,
+    /// Run only rete on the filtered queries this many times, untimed (for profilers).
+    #[arg(long)]
+    profile: Option<usize>,
+}
+
+/// Timing statistics in milliseconds.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Stats {
+    /// Median.
+    pub median_ms: f64,
+    /// Standard deviation.
+    pub sd_ms: f64,
+}
+
+fn stats(mut v: Vec<f64>) -> Stats {
+    v.sort_by(f64::total_cmp);
+    let median = if v.is_empty() {
+        0.0
+    } else if v.len() % 2 == 1 {
+        v[v.len() / 2]
+    } else {
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    };
+    let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len().max(1) as f64;
+    Stats {
+        median_ms: median,
+        sd_ms: var.sqrt(),
+    }
+}
+
+/// One query's outcome.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct QueryRun {
+    /// Which query set.
+    pub set: String,
+    /// Label.
+    pub name: String,
+    /// SPARQL text.
+    pub sparql: String,
+    /// Result rows (triples for graphs, 1 for ASK).
+    pub rows: u64,
+    /// `multiset` or `count`.
+    pub gate: String,
+    /// Whether the gate passed (no timing is taken otherwise).
+    pub identical: bool,
+    /// Gate failure message.
+    pub mismatch: Option<String>,
+    /// rete timing.
+    pub rete: Option<Stats>,
+    /// Oxigraph timing.
+    pub oxigraph: Option<Stats>,
+    /// Oxigraph median / rete median (> 1: rete is faster).
+    pub speedup: Option<f64>,
+    /// `native`, or `generic: reason` (which rete evaluator ran the query).
+    #[serde(default)]
+    pub evaluator: String,
+}
+
+/// A dataset's load figures.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct DatasetInfo {
+    /// Name.
+    pub name: String,
+    /// Quads in both engines.
+    pub quads: u64,
+    /// Of which inferred by materialization.
+    pub inferred: u64,
+    /// `.rete` size.
+    pub file_bytes: u64,
+    /// rete build time (not part of query timing).
+    pub build_ms: f64,
+    /// `Rete::open` time.
+    pub rete_open_ms: f64,
+    /// Oxigraph load time.
+    pub oxigraph_load_ms: f64,
+}
+
+/// The committed JSON envelope.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Envelope {
+    /// Schema id of this file.
+    pub schema: String,
+    /// Unix time of the run.
+    pub unix_time: u64,
+    /// Logical CPUs of the machine.
+    pub cpus: usize,
+    /// Build profile of the benchmark binary.
+    pub profile: String,
+    /// Timed runs per query and engine.
+    pub runs: usize,
+    /// Oxigraph version.
+    pub oxigraph: String,
+    /// Datasets.
+    pub datasets: Vec<DatasetInfo>,
+    /// Queries.
+    pub queries: Vec<QueryRun>,
+    /// Geometric mean of the speedups per set and overall.
+    pub geomean: Vec<(String, f64)>,
+    /// Hand-written reading of the results, kept across re-runs (edit the JSON to change it).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+fn oxigraph_answer(store: &Store, q: &str) -> Result<Answer> {
+    Ok(
+        match SparqlEvaluator::new()
+            .parse_query(q)?
+            .on_store(store)
+            .execute()?
+        {
+            OxResults::Boolean(b) => Answer::Boolean(b),
+            OxResults::Solutions(s) => {
+                let variables = s.variables().to_vec();
+                let mut rows = Vec::new();
+                for sol in s {
+                    let sol = sol?;
+                    rows.push(variables.iter().map(|v| sol.get(v).cloned()).collect());
+                }
+                Answer::Table(Table { variables, rows })
+            }
+            OxResults::Graph(g) => Answer::Graph(g.collect::<Result<Vec<_>, _>>()?),
+        },
+    )
+}
+
+fn rete_answer(rete: &Rete, q: &str) -> Result<Answer> {
+    let r = rete_sparql::query(rete, q, &rete_sparql::QueryOptions::default())?;
+    Ok(rete_testsuite::sparql::collect(r)?)
+}
+
+fn size(a: &Answer) -> u64 {
+    match a {
+        Answer::Table(t) => t.rows.len() as u64,
+        Answer::Boolean(_) => 1,
+        Answer::Graph(g) => g.len() as u64,
+    }
+}
+
+/// Times `f` (one untimed warm-up, then `runs` timed runs).
+fn time(runs: usize, mut f: impl FnMut() -> Result<u64>) -> Result<Stats> {
+    f()?;
+    let mut v = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t = Instant::now();
+        std::hint::black_box(f()?);
+        v.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(stats(v))
+}
+
+fn run_set(
+    set: &str,
+    queries: &[BenchQuery],
+    rete: &Rete,
+    store: &Store,
+    args: &Args,
+) -> Result<Vec<QueryRun>> {
+    let mut out = Vec::new();
+    for bq in queries {
+        if let Some(f) = &args.filter {
+            if !bq.name.contains(f.as_str()) && !set.contains(f.as_str()) {
+                continue;
+            }
+        }
+        if let Some(n) = args.profile {
+            for _ in 0..n {
+                rete_answer(rete, &bq.sparql)?;
+            }
+            continue;
+        }
+        eprint!("{set} / {} … ", bq.name);
+        let expected = oxigraph_answer(store, &bq.sparql)
+            .with_context(|| format!("oxigraph on {}", bq.name))?;
+        let got = rete_answer(rete, &bq.sparql);
+        let gate = match (&got, bq.gate) {
+            (Err(e), _) => Err(format!("rete failed: {e}")),
+            (Ok(a), Gate::Count) => {
+                if size(a) == size(&expected) {
+                    Ok(())
+                } else {
+                    Err(format!("{} rows, Oxigraph {}", size(a), size(&expected)))
+                }
+            }
+            (Ok(a), Gate::Multiset) => {
+                let ordered = match (&expected, bq.ordered) {
+                    (Answer::Table(t), true) => t.variables.clone(),
+                    _ => Vec::new(),
+                };
+                compare_answers(&expected, a, &ordered)
+            }
+        };
+        let mut run = QueryRun {
+            set: set.into(),
+            name: bq.name.into(),
+            sparql: bq.sparql.clone(),
+            rows: size(&expected),
+            gate: match bq.gate {
+                Gate::Multiset => "multiset".into(),
+                Gate::Count => "count".into(),
+            },
+            identical: gate.is_ok(),
+            mismatch: gate.err().map(|m| m.chars().take(600).collect()),
+            rete: None,
+            oxigraph: None,
+            speedup: None,
+            evaluator: match rete_sparql::parse(&bq.sparql, None)
+                .and_then(|q| rete_sparql::evaluator_for(rete, &q))
+            {
+                Ok(rete_sparql::Evaluator::Native) => "native".into(),
+                Ok(rete_sparql::Evaluator::Generic(why)) => format!("generic: {why}"),
+                Err(e) => format!("error: {e}"),
+            },
+        };
+        if run.identical {
+            let r = time(args.runs, || {
+                let a = rete_answer(rete, &bq.sparql)?;
+                Ok(size(&a))
+            })?;
+            let o = time(args.runs, || Ok(size(&oxigraph_answer(store, &bq.sparql)?)))?;
+            run.speedup = Some(o.median_ms / r.median_ms.max(1e-6));
+            eprintln!(
+                "rete {:.3} ms, oxigraph {:.3} ms, {:.2}x",
+                r.median_ms,
+                o.median_ms,
+                run.speedup.unwrap_or_default()
+            );
+            run.rete = Some(r);
+            run.oxigraph = Some(o);
+        } else {
+            eprintln!("MISMATCH {}", run.mismatch.as_deref().unwrap_or_default());
+        }
+        out.push(run);
+    }
+    Ok(out)
+}
+
+/// Builds `nt` (plus `extra` inputs) into a `.rete`, opens it, and loads the very same quads
+/// (exported back from the file, so inferred ones included) into Oxigraph.
+fn prepare(
+    name: &str,
+    inputs: Vec<Input>,
+    inference: Option<Arc<dyn rete_build::Inference>>,
+    dir: &Path,
+) -> Result<(Rete, Store, DatasetInfo)> {
+    let out = dir.join(format!("{name}.rete"));
+    let t = Instant::now();
+    let report = rete_build::build(
+        &BuildOptions {
+            inputs,
+            inference,
+            ..BuildOptions::default()
+        },
+        &out,
+    )?;
+    let build_ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let rete = Rete::open_path(&out)?;
+    // Opening is lazy: count the first pattern access as part of it.
+    rete.count(&rete_core::Pattern::default())?;
+    let rete_open_ms = t.elapsed().as_secs_f64() * 1e3;
+    let quads = rete_testsuite::export(&rete)?;
+    let nq = rete_testsuite::nquads(&quads);
+    let store = Store::new()?;
+    let t = Instant::now();
+    store.load_from_reader(RdfFormat::NQuads, nq.as_bytes())?;
+    let oxigraph_load_ms = t.elapsed().as_secs_f64() * 1e3;
+    rete.clear_cache();
+    Ok((
+        rete,
+        store,
+        DatasetInfo {
+            name: name.into(),
+            quads: report.quads,
+            inferred: report.inferred_quads,
+            file_bytes: report.file_bytes,
+            build_ms,
+            rete_open_ms,
+            oxigraph_load_ms,
+        },
+    ))
+}
+
+fn geomean(runs: &[&QueryRun]) -> f64 {
+    let v: Vec<f64> = runs.iter().filter_map(|r| r.speedup).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    if let Some(json) = &args.render {
+        let env: Envelope = serde_json::from_slice(&std::fs::read(json)?)?;
+        let md = args
+            .markdown
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("docs/BENCHMARK.md"));
+        report::update_markdown(&md, &report::render(&env, json))?;
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let mut datasets = Vec::new();
+    let mut runs = Vec::new();
+    if args.people > 0 {
+        let mut nt = Vec::new();
+        rete_datagen::social::write_ntriples(
+            &rete_datagen::social::SocialParams {
+                people: args.people,
+                ..Default::default()
+            },
+            &mut nt,
+        )?;
+        let (rete, store, info) = prepare(
+            "social",
+            vec![Input::bytes("social.nt", nt, Syntax::NTriples)],
+            None,
+            dir.path(),
+        )?;
+        eprintln!("social: {} quads", info.quads);
+        datasets.push(info);
+        runs.extend(run_set("social", &queries::social(), &rete, &store, &args)?);
+    }
+    if args.lubm > 0 {
+        let mut nt = Vec::new();
+        rete_datagen::lubm::write_ntriples(
+            &rete_datagen::lubm::LubmParams {
+                universities: args.lubm,
+                seed: 0,
+            },
+            &mut nt,
+        )?;
+        let mut onto = Vec::new();
+        rete_datagen::lubm::write_ontology(&mut onto)?;
+        let inference: Arc<dyn rete_build::Inference> = Arc::new(rete_reason::Materializer::new(
+            rete_reason::MaterializeOptions::owl_rl(),
+        ));
+        let (rete, store, info) = prepare(
+            &format!("lubm{}", args.lubm),
+            vec![
+                Input::bytes("lubm.nt", nt, Syntax::NTriples),
+                Input::bytes("univ-bench.nt", onto, Syntax::NTriples),
+            ],
+            Some(inference),
+            dir.path(),
+        )?;
+        eprintln!("lubm: {} quads ({} inferred)", info.quads, info.inferred);
+        datasets.push(info);
+        runs.extend(run_set(
+            "lubm-shapes",
+            &queries::lubm_shapes(),
+            &rete,
+            &store,
+            &args,
+        )?);
+        runs.extend(run_set(
+            "lubm",
+            &queries::lubm_standard(),
+            &rete,
+            &store,
+            &args,
+        )?);
+    }
+    let mut geo = Vec::new();
+    for set in ["social", "lubm-shapes", "lubm"] {
+        let r: Vec<&QueryRun> = runs.iter().filter(|r| r.set == set).collect();
+        if !r.is_empty() {
+            geo.push((set.to_owned(), geomean(&r)));
+        }
+    }
+    geo.push(("all".into(), geomean(&runs.iter().collect::<Vec<_>>())));
+    let env = Envelope {
+        schema: "rete-bench/sparql/v1".into(),
+        unix_time: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default(),
+        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        profile: if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+        .into(),
+        runs: args.runs,
+        oxigraph: "0.5 (in-memory Store, default-features = false)".into(),
+        datasets,
+        queries: runs,
+        geomean: geo,
+        notes: args
+            .json
+            .as_ref()
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|b| serde_json::from_slice::<Envelope>(&b).ok())
+            .map(|e| e.notes)
+            .unwrap_or_default(),
+    };
+    for (set, g) in &env.geomean {
+        eprintln!("geomean {set}: {g:.2}x");
+    }
+    let mismatches = env.queries.iter().filter(|q| !q.identical).count();
+    if let Some(json) = &args.json {
+        std::fs::write(json, serde_json::to_vec_pretty(&env)?)?;
+        if let Some(md) = &args.markdown {
+            report::update_markdown(md, &report::render(&env, json))?;
+        }
+    } else {
+        println!("{}", serde_json::to_string_pretty(&env)?);
+    }
+    if mismatches > 0 {
+        bail!("{mismatches} queries failed the correctness gate");
+    }
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! Per-query state of the native evaluator: the file, query-local terms, decode caches, the
+//! guard, and the memory bound.
+
+use crate::dataset::{Guard, CHECK_EVERY};
+use crate::SparqlError;
+use oxrdf::{BlankNode, Term};
+use rete_core::{Rete, DEFAULT_GRAPH};
+use rustc_hash::FxHashMap;
+use spareval::ExpressionTerm;
+use std::cell::{Cell, OnceCell, RefCell};
+use std::rc::Rc;
+use std::str::FromStr;
+
+/// A term id: `0` is "unbound", `1..=terms` are dictionary ids, larger ids are query-local terms
+/// (computed by expressions or written in the query but absent from the file). A term gets a
+/// local id only when the dictionary does not hold it, so id equality is term equality.
+pub type Id = u64;
+
+/// "No value" in a row slot.
+pub const UNBOUND: Id = 0;
+
+/// A solution: one id per variable slot.
+pub type Row = Vec<Id>;
+
+/// Rows × slots above which a materializing operator fails with [`SparqlError::TooLarge`]
+/// instead of exhausting memory (8 bytes per cell: 2 GiB).
+pub const MAX_CELLS: usize = 1 << 28;
+
+/// Decoded terms kept per query before the caches are reset.
+const CACHE_LIMIT: usize = 1 << 18;
+
+/// The graph patterns are matched against.
+/// Sub-plan results by (plan address, graph).
+pub type Memo = FxHashMap<(usize, Active), Rc<Vec<Row>>>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Active {
+    /// The default graph.
+    Default,
+    /// A named graph.
+    Named(Id),
+}
+
+pub struct Ctx {
+    pub rete: Rete,
+    /// Number of dictionary terms.
+    pub n: u64,
+    locals: RefCell<Vec<Term>>,
+    local_ids: RefCell<FxHashMap<Term, Id>>,
+    terms: RefCell<FxHashMap<Id, Term>>,
+    exprs: RefCell<FxHashMap<Id, Rc<ExpressionTerm>>>,
+    guard: Guard,
+    tick: Cell<u32>,
+    graphs: OnceCell<Vec<Id>>,
+    bnodes: Cell<u64>,
+    /// Results of sub-plans evaluated once and reused (keyed by plan address and graph).
+    pub memo: RefCell<Memo>,
+    /// Slots whose values are only projected (never joined or compared by id): terms computed
+    /// for them skip the dictionary lookup.
+    pub free: RefCell<Vec<bool>>,
+}
+
+impl std::fmt::Debug for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ctx")
+            .field("file", &self.rete.name())
+            .field("locals", &self.locals.borrow().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ctx {
+    pub fn new(rete: Rete, guard: Guard) -> Self {
+        Self {
+            n: rete.term_count(),
+            rete,
+            locals: RefCell::default(),
+            local_ids: RefCell::default(),
+            terms: RefCell::default(),
+            exprs: RefCell::default(),
+            guard,
+            tick: Cell::new(0),
+            graphs: OnceCell::new(),
+            bnodes: Cell::new(0),
+            memo: RefCell::default(),
+            free: RefCell::default(),
+        }
+    }
+
+    /// Looks at the cancel flag and the clock every [`CHECK_EVERY`] calls.
+    #[inline]
+    pub fn check(&self) -> Result<(), SparqlError> {
+        let t = self.tick.get() + 1;
+        if t >= CHECK_EVERY {
+            self.tick.set(0);
+            self.guard.check()?;
+        } else {
+            self.tick.set(t);
+        }
+        Ok(())
+    }
+
+    /// Whether `id` is a dictionary id (so it can appear in the file's quads).
+    #[inline]
+    pub fn in_dict(&self, id: Id) -> bool {
+        id != UNBOUND && id <= self.n
+    }
+
+    /// The id of a term: its dictionary id, or a query-local one.
+    pub fn intern(&self, t: Term) -> Result<Id, SparqlError> {
+        if let Some(&id) = self.local_ids.borrow().get(&t) {
+            return Ok(id);
+        }
+        let id = match self.rete.id_of(t.as_ref())? {
+            Some(id) => id,
+            None => {
+                let mut l = self.locals.borrow_mut();
+                l.push(t.clone());
+                self.n + l.len() as u64
+            }
+        };
+        // Dictionary hits are remembered too: literals computed per row repeat a lot.
+        let mut ids = self.local_ids.borrow_mut();
+        if ids.len() < CACHE_LIMIT || id > self.n {
+            ids.insert(t, id);
+        }
+        Ok(id)
+    }
+
+    /// A query-local id for `t` without looking it up in the dictionary: only for values that
+    /// are never compared by id (see [`Ctx::free`]).
+    pub fn intern_unchecked(&self, t: Term) -> Id {
+        let mut l = self.locals.borrow_mut();
+        l.push(t);
+        self.n + l.len() as u64
+    }
+
+    /// Whether `slot` holds projection-only values.
+    pub fn is_free(&self, slot: usize) -> bool {
+        self.free.borrow().get(slot).copied().unwrap_or(false)
+    }
+
+    /// The id of an expression value.
+    pub fn intern_expr(&self, t: ExpressionTerm) -> Result<Id, SparqlError> {
+        self.intern(t.into())
+    }
+
+    /// The term of `id` (which must not be [`UNBOUND`]).
+    pub fn term(&self, id: Id) -> Result<Term, SparqlError> {
+        if id > self.n {
+            return self
+                .locals
+                .borrow()
+                .get((id - self.n - 1) as usize)
+                .cloned()
+                .ok_or_else(|| SparqlError::Evaluation(format!("unknown term id {id}")));
+        }
+        if let Some(t) = self.terms.borrow().get(&id) {
+            return Ok(t.clone());
+        }
+        let t = self.rete.term(id)?;
+        let mut c = self.terms.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(id, t.clone());
+        Ok(t)
+    }
+
+    /// The decoded value of `id`, for expressions.
+    pub fn expr(&self, id: Id) -> Result<Rc<ExpressionTerm>, SparqlError> {
+        if let Some(t) = self.exprs.borrow().get(&id) {
+            return Ok(t.clone());
+        }
+        // Decoded straight from the file: values read by expressions need no `Term` copy.
+        let t = Rc::new(ExpressionTerm::from(if id > self.n {
+            self.term(id)?
+        } else {
+            self.rete.term(id)?
+        }));
+        let mut c = self.exprs.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(id, t.clone());
+        Ok(t)
+    }
+
+    /// Ids of the named graphs (from the card).
+    pub fn named_graphs(&self) -> Result<&[Id], SparqlError> {
+        if let Some(g) = self.graphs.get() {
+            return Ok(g);
+        }
+        let card = self.rete.card()?;
+        let mut ids = Vec::new();
+        for g in &card.graphs {
+            let term = Term::from_str(&g.term)
+                .map_err(|e| SparqlError::Evaluation(format!("invalid graph name in card: {e}")))?;
+            if let Some(id) = self.rete.id_of(term.as_ref())? {
+                if id != DEFAULT_GRAPH {
+                    ids.push(id);
+                }
+            }
+        }
+        ids.sort_unstable();
+        Ok(self.graphs.get_or_init(|| ids))
+    }
+
+    /// A fresh blank node.
+    pub fn fresh_bnode(&self) -> BlankNode {
+        let n = self.bnodes.get();
+        self.bnodes.set(n + 1);
+        BlankNode::new_unchecked(format!(
+            "rq{n:x}x{:x}",
+            std::ptr::from_ref(self) as usize & 0xffff
+        ))
+    }
+
+    /// Fails when a materialization of `rows` rows of `width` slots is too large.
+    pub fn bound(&self, rows: usize, width: usize) -> Result<(), SparqlError> {
+        if rows.saturating_mul(width.max(1)) > MAX_CELLS {
+            return Err(SparqlError::TooLarge(format!(
+                "an intermediate result exceeds {MAX_CELLS} cells ({rows} rows of {width} variables); add LIMIT or more selective patterns"
+            )));
+        }
+        Ok(())
+    }
+}
