@@ -49,8 +49,8 @@ enum Command {
     Export(ExportArgs),
     /// Check every checksum, block and permutation of a .rete file
     Verify(FileArg),
-    /// Bytes and requests that reading a pattern will fetch (exact for one pattern)
-    Cost(QueryArgs),
+    /// Bytes and requests a query or pattern will fetch (exact for one pattern, else an upper bound)
+    Cost(CostArgs),
     /// Generate a synthetic dataset (N-Triples) for samples and benchmarks
     Generate(GenerateArgs),
 }
@@ -164,6 +164,16 @@ fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {
             rete_sparql::ResultFormat::NAMES.join(", ")
         )
     })
+}
+
+#[derive(Args)]
+struct CostArgs {
+    /// The pattern, when no SPARQL query is given
+    #[command(flatten)]
+    pattern: QueryArgs,
+    /// A SPARQL query to estimate instead of a pattern
+    #[arg(long, conflicts_with_all = ["subject", "predicate", "object", "graph"])]
+    sparql: Option<String>,
 }
 
 #[derive(Args)]
@@ -326,7 +336,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Build(a) => build(a),
         Command::Info(a) => open(&a.file, &mut src).and_then(|r| info(&r, &a)),
         Command::Query(a) => open(&a.file, &mut src).and_then(|r| query(&r, &a)),
-        Command::Cost(a) => open(&a.file, &mut src).and_then(|r| cost(&r, &a)),
+        Command::Cost(a) => open(&a.pattern.file, &mut src).and_then(|r| cost(&r, &a)),
         Command::Export(a) => open(&a.file, &mut src).and_then(|r| export(&r, &a)),
         Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql(&r, &a)),
         Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary(&r, &a)),
@@ -465,7 +475,7 @@ fn build(a: BuildArgs) -> Result<()> {
             .map(|r| {
                 format!(
                     "{} {}",
-                    serde_json::to_value(&r.rule)
+                    serde_json::to_value(r.rule)
                         .ok()
                         .and_then(|v| v.as_str().map(str::to_owned))
                         .unwrap_or_default(),
@@ -618,7 +628,7 @@ fn query(rete: &Rete, a: &QueryArgs) -> Result<()> {
         writeln!(out, "{}", a.limit.map_or(n, |l| n.min(l)))?;
         return Ok(());
     }
-    let mut cache = terms::TermCache::new(&rete);
+    let mut cache = terms::TermCache::new(rete);
     for q in rete
         .quads(&pattern)?
         .take(a.limit.map_or(usize::MAX, |l| l as usize))
@@ -629,19 +639,22 @@ fn query(rete: &Rete, a: &QueryArgs) -> Result<()> {
     Ok(())
 }
 
-fn cost(rete: &Rete, a: &QueryArgs) -> Result<()> {
-    let (bytes, requests, blocks) = match pattern(rete, a)? {
+fn cost(rete: &Rete, a: &CostArgs) -> Result<()> {
+    if let Some(q) = &a.sparql {
+        let estimate = rete_sparql::estimate_cost(rete, q, None)?;
+        println!("{}", serde_json::to_string_pretty(&estimate)?);
+        return Ok(());
+    }
+    let (bytes, requests, blocks) = match pattern(rete, &a.pattern)? {
         Some(p) => {
             let c = rete.pattern_cost(&p)?;
             (c.bytes, c.requests, c.blocks)
         }
         None => (0, 0, 0),
     };
-    if a.count {
-        println!("{bytes}");
-    } else {
-        println!("{{\"bytes\": {bytes}, \"requests\": {requests}, \"blocks\": {blocks}, \"exact\": true}}");
-    }
+    println!(
+        "{{\"bytes\": {bytes}, \"requests\": {requests}, \"blocks\": {blocks}, \"exact\": true}}"
+    );
     Ok(())
 }
 
@@ -658,7 +671,7 @@ fn export(rete: &Rete, a: &ExportArgs) -> Result<()> {
     };
     let out = BufWriter::with_capacity(1 << 20, sink);
     terms::export(
-        &rete,
+        rete,
         out,
         matches!(a.format, ExportFormat::Ttl | ExportFormat::Trig),
         &card.prefixes,

@@ -434,3 +434,40 @@ fn schema_and_coherence_on_the_medical_sample() {
         serde_json::from_str(&ok(&["coherence", &plain, "--tier", "0", "--json"])).unwrap();
     assert_eq!(t0["findings"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn cost_of_patterns_and_queries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path());
+    let knows = "<http://xmlns.com/foaf/0.1/knows>";
+    let pattern: serde_json::Value =
+        serde_json::from_str(&ok(&["cost", &file, "-p", knows])).unwrap();
+    assert_eq!(pattern["exact"], true);
+    let one: serde_json::Value = serde_json::from_str(&ok(&[
+        "cost",
+        &file,
+        "--sparql",
+        &format!("SELECT * WHERE {{ ?s {knows} ?o }}"),
+    ]))
+    .unwrap();
+    assert_eq!(one["exact"], true);
+    assert_eq!(one["bytes"], pattern["bytes"]);
+    let two: serde_json::Value = serde_json::from_str(&ok(&[
+        "cost",
+        &file,
+        "--sparql",
+        &format!("SELECT * WHERE {{ ?s {knows} ?o . ?o {knows}+ ?x }}"),
+    ]))
+    .unwrap();
+    assert_eq!(two["exact"], false);
+    assert_eq!(two["patterns"].as_array().unwrap().len(), 2);
+    assert!(two["bytes"].as_u64().unwrap() >= pattern["bytes"].as_u64().unwrap());
+    let none: serde_json::Value = serde_json::from_str(&ok(&[
+        "cost",
+        &file,
+        "--sparql",
+        "SELECT * WHERE { ?s <http://nowhere/p> ?o }",
+    ]))
+    .unwrap();
+    assert_eq!(none["bytes"], 0);
+}

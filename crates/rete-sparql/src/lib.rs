@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+mod cost;
 mod dataset;
 mod error;
 mod native;
 mod results;
 mod walk;
 
+pub use cost::{estimate_cost, CostEstimate, PatternCost};
 pub use dataset::Val;
 pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
