@@ -864,26 +864,22 @@ fn schema(rete: &Rete, a: &JsonFileArgs) -> Result<()> {
             rete.name()
         );
     };
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    if a.json {
-        serde_json::to_writer_pretty(&mut out, &schema)?;
-        writeln!(out)?;
-    } else {
-        write!(out, "{schema}")?;
-    }
-    Ok(out.flush()?)
+    print_report(&schema, a.json)
 }
 
 fn coherence(rete: &Rete, a: &CoherenceArgs) -> Result<()> {
     let tier = rete_coherence::Tier::from_number(a.tier)
         .ok_or_else(|| anyhow::anyhow!("no tier {}", a.tier))?;
     let cancel = std::sync::atomic::AtomicBool::new(false);
-    let report = rete_coherence::check(rete, tier, &cancel)?;
+    print_report(&rete_coherence::check(rete, tier, &cancel)?, a.json)
+}
+
+/// Prints a report as pretty JSON or as its human-readable rendering.
+fn print_report<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    if a.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
+    if json {
+        serde_json::to_writer_pretty(&mut out, report)?;
         writeln!(out)?;
     } else {
         write!(out, "{report}")?;
