@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # CI layer of the desktop app (called by .ci/run). Idempotent; installs what it needs on a fresh
 # Debian machine, builds the app once (binary + .deb through the Tauri CLI) and runs, in order:
-# vitest (UI core modules), the app's Rust tests, the .deb checks, and the WebdriverIO e2e suite
-# in the real webview under Xvfb.
+# vitest (UI core modules and components), the app's Rust tests (commands on real files, which
+# also build the fixtures with a pyramid and a schema block into target/app/fixtures), the .deb
+# checks, and the WebdriverIO e2e suite in the real webview under Xvfb (every layer reuses the
+# one app build and the fixtures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -31,9 +33,11 @@ npm ci --no-audit --no-fund
 step "vitest"
 npm test
 
-step "app Rust tests"
+step "app Rust tests (they also build the pyramid/schema fixtures the e2e suite opens)"
 # Before the Tauri build: a plain cargo build of the app leaves a dev-mode binary in target/debug.
+export RETE_FIXTURES="$PWD/target/app/fixtures"
 cargo test -p rete-desktop
+cargo run -q -p rete-desktop --example fixtures -- "$RETE_FIXTURES"
 
 step "build (binary + .deb, debug profile)"
 npm run bundle:deb

@@ -2,18 +2,35 @@
 //! blocking worker thread, so the main (UI) thread never waits on file or network reads.
 
 use crate::engine::{AppError, AppResult};
-use crate::model::{DocInfo, EntityDetails, GroupDetails, Legend, MapView};
+use crate::model::{
+    CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails,
+    Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext, TermView,
+};
 use crate::store::Store;
 use std::path::PathBuf;
-use tauri::{AppHandle, Manager};
+use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_dialog::DialogExt;
+
+/// Event carrying a [`CoherenceProgress`] as each tier of a check finishes.
+pub const EVENT_COHERENCE: &str = "coherence-progress";
 
 /// The command bodies, callable without a running app (the Rust tests call these directly).
 pub mod ops {
-    use crate::engine::{AppError, AppResult, Doc};
-    use crate::model::{DocInfo, EntityDetails, GroupDetails, Legend, MapView};
-    use crate::store::Store;
+    use crate::engine::sparql_export::{write_run, ExportFormat};
+    use crate::engine::{parse_community_key, report_markdown, AppError, AppResult, Doc};
+    use crate::model::{
+        CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located,
+        MapView, QueryError, QueryOutcome, ReadView, SparqlContext, TermView,
+    };
+    use crate::store::{KeptRun, Store};
+    use rete_sparql::SparqlError;
     use std::path::Path;
+    use std::sync::Arc;
+
+    /// Rows sent with a query's outcome; the table asks for the others by page.
+    pub const FIRST_ROWS: usize = 200;
+    /// Most rows one page request returns.
+    pub const MAX_PAGE: usize = 5000;
 
     /// Opens a local `.rete` file and returns its summary.
     pub fn open_path(store: &Store, path: &str) -> AppResult<DocInfo> {
@@ -38,14 +55,19 @@ pub mod ops {
         }
         let reader =
             rete_http::HttpReader::open(url).map_err(|e| AppError::Invalid(e.to_string()))?;
-        let doc = Doc::open_reader(std::sync::Arc::new(reader))?;
+        let doc = Doc::open_http(reader)?;
         let (id, doc) = store.insert(doc);
         doc.info(id)
     }
 
     /// The first map: the pyramid's top level, or the class overview without a pyramid.
     pub fn overview(store: &Store, doc: u32) -> AppResult<MapView> {
-        store.get(doc)?.class_overview()
+        let d = store.get(doc)?;
+        if d.pyramid.is_some() {
+            d.pyramid_overview()
+        } else {
+            d.class_overview()
+        }
     }
 
     /// What a node of the map opens into when the camera zooms into it.
@@ -60,9 +82,12 @@ pub mod ops {
         let d = store.get(doc)?;
         match key.split_once(':') {
             Some(("k", id)) => d.class_members(parse_id(id)?, (x, y, r)),
-            _ => Err(AppError::Invalid(format!(
-                "map node {key} cannot be expanded"
-            ))),
+            _ => match parse_community_key(key) {
+                Some((level, id)) => d.community_expand(level, id),
+                None => Err(AppError::Invalid(format!(
+                    "map node {key} cannot be expanded"
+                ))),
+            },
         }
     }
 
@@ -81,13 +106,212 @@ pub mod ops {
         let d = store.get(doc)?;
         match key.split_once(':') {
             Some(("k", id)) => d.class_group(parse_id(id)?),
-            _ => Err(AppError::Invalid(format!("map node {key} is not a group"))),
+            _ => match parse_community_key(key) {
+                Some((level, id)) => d.community_group(level, id),
+                None => Err(AppError::Invalid(format!("map node {key} is not a group"))),
+            },
         }
     }
 
     /// The schema legend.
     pub fn legend(store: &Store, doc: u32) -> AppResult<Legend> {
-        store.get(doc)?.card_legend()
+        store.get(doc)?.legend()
+    }
+
+    /// Where terms (N-Triples) live on the map.
+    pub fn locate(store: &Store, doc: u32, terms: &[String]) -> AppResult<Vec<Located>> {
+        store.get(doc)?.locate(terms)
+    }
+
+    /// Bytes and requests read from the document's file or server so far.
+    pub fn read_stats(store: &Store, doc: u32) -> AppResult<ReadView> {
+        let d = store.get(doc)?;
+        let s = d.bytes.stats();
+        Ok(ReadView {
+            bytes: s.bytes,
+            requests: s.requests,
+            remote: d.is_remote(),
+        })
+    }
+
+    /// Prefixes, vocabulary and examples for the query editor.
+    pub fn sparql_context(store: &Store, doc: u32) -> AppResult<SparqlContext> {
+        store.get(doc)?.sparql_context()
+    }
+
+    fn query_error(e: &SparqlError) -> QueryError {
+        match e {
+            SparqlError::Syntax {
+                line,
+                column,
+                message,
+            } => QueryError {
+                message: message.clone(),
+                line: *line,
+                column: *column,
+            },
+            other => QueryError {
+                message: other.to_string(),
+                line: 0,
+                column: 0,
+            },
+        }
+    }
+
+    /// Runs a query as run `run` (cancel it with [`sparql_cancel`]); keeps its result for pages
+    /// and export. Query errors and cancellation are part of the outcome, not errors.
+    pub fn sparql_run(store: &Store, doc: u32, run: u32, query: &str) -> AppResult<QueryOutcome> {
+        let d = store.get(doc)?;
+        let key = format!("q{run}");
+        let flag = store.flag(&key);
+        let before = d.bytes.stats();
+        let started = std::time::Instant::now();
+        let result = d.run_query(query, flag);
+        store.finish(&key);
+        let after = d.bytes.stats();
+        let read = ReadView {
+            bytes: after.bytes.saturating_sub(before.bytes),
+            requests: after.requests.saturating_sub(before.requests),
+            remote: d.is_remote(),
+        };
+        let mut out = QueryOutcome {
+            run,
+            status: "ok",
+            kind: "select",
+            columns: Vec::new(),
+            total: 0,
+            rows: Vec::new(),
+            boolean: None,
+            graph: None,
+            truncated: false,
+            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+            error: None,
+            read,
+        };
+        match result {
+            Ok(r) => {
+                out.kind = r.kind;
+                out.columns = r.columns.clone();
+                out.total = r.rows.len();
+                out.boolean = r.boolean;
+                out.truncated = r.truncated;
+                out.elapsed_ms = r.elapsed_ms;
+                out.rows = d.rows_page(&r, 0, FIRST_ROWS)?;
+                if r.kind == "graph" {
+                    out.graph = Some(d.graph_view(&r)?);
+                }
+                store.keep_result(
+                    run,
+                    KeptRun {
+                        doc: d.clone(),
+                        run: Arc::new(r),
+                    },
+                );
+            }
+            Err(SparqlError::Cancelled) => {
+                out.status = "cancelled";
+                out.error = Some(QueryError {
+                    message: "the query was cancelled".into(),
+                    line: 0,
+                    column: 0,
+                });
+            }
+            Err(SparqlError::Store(e)) => return Err(e.into()),
+            Err(e) => {
+                out.status = "error";
+                out.error = Some(query_error(&e));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Rows `offset..offset + limit` of a kept result.
+    pub fn sparql_rows(
+        store: &Store,
+        run: u32,
+        offset: usize,
+        limit: usize,
+    ) -> AppResult<Vec<Vec<Option<TermView>>>> {
+        let k = store.result(run)?;
+        k.doc.rows_page(&k.run, offset, limit.min(MAX_PAGE))
+    }
+
+    /// Stops a running query (or one about to start).
+    pub fn sparql_cancel(store: &Store, run: u32) {
+        store.cancel(&format!("q{run}"));
+    }
+
+    /// What a query will read before it runs; a query that does not parse comes back with its
+    /// syntax error.
+    pub fn sparql_cost(store: &Store, doc: u32, query: &str) -> AppResult<CostEstimate> {
+        let d = store.get(doc)?;
+        match d.query_cost(query) {
+            Ok(c) => Ok(c),
+            Err(SparqlError::Store(e)) => Err(e.into()),
+            Err(e) => Ok(CostEstimate {
+                error: Some(query_error(&e)),
+                ..CostEstimate::default()
+            }),
+        }
+    }
+
+    /// Writes a kept result to `path` as `csv`, `tsv` or `json`.
+    pub fn sparql_write(store: &Store, run: u32, format: &str, path: &Path) -> AppResult<()> {
+        let k = store.result(run)?;
+        let f = ExportFormat::from_name(format)?;
+        let file = std::fs::File::create(path)
+            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))?;
+        let mut w = std::io::BufWriter::new(file);
+        write_run(&k.run, f, &mut w)?;
+        std::io::Write::flush(&mut w)
+            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
+    }
+
+    /// Runs the coherence check Tier 0 → 1 → 2 as run `run`; `on_tier` gets each tier's report.
+    pub fn coherence_run(
+        store: &Store,
+        doc: u32,
+        run: u32,
+        on_tier: impl FnMut(&rete_coherence::Report),
+    ) -> AppResult<CoherenceOutcome> {
+        let d = store.get(doc)?;
+        let key = format!("c{run}");
+        let flag = store.flag(&key);
+        let result = d.coherence(&flag, on_tier);
+        store.finish(&key);
+        let r = result?;
+        if let Some(report) = &r.report {
+            store.keep_report(doc, report.clone());
+        }
+        Ok(CoherenceOutcome {
+            run,
+            status: if r.cancelled { "cancelled" } else { "ok" },
+            report: r.report,
+        })
+    }
+
+    /// Stops a running coherence check.
+    pub fn coherence_cancel(store: &Store, run: u32) {
+        store.cancel(&format!("c{run}"));
+    }
+
+    /// Writes the last coherence report of `doc` to `path` as `json` or `md`.
+    pub fn coherence_write(store: &Store, doc: u32, format: &str, path: &Path) -> AppResult<()> {
+        let d = store.get(doc)?;
+        let report = store.report(doc)?;
+        let bytes = match format {
+            "json" => {
+                serde_json::to_vec_pretty(&report).map_err(|e| AppError::Invalid(e.to_string()))?
+            }
+            "md" => report_markdown(&d.source, &report).into_bytes(),
+            other => {
+                return Err(AppError::Invalid(format!(
+                    "cannot export the report as {other}"
+                )))
+            }
+        };
+        std::fs::write(path, bytes)
+            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
     }
 
     fn parse_id(s: &str) -> AppResult<u64> {
@@ -235,6 +459,139 @@ pub async fn group(app: AppHandle, doc: u32, key: String) -> AppResult<GroupDeta
 #[tauri::command]
 pub async fn legend(app: AppHandle, doc: u32) -> AppResult<Legend> {
     blocking(app, move |_, s| ops::legend(s, doc)).await
+}
+
+/// Where terms live on the map.
+#[tauri::command]
+pub async fn locate(app: AppHandle, doc: u32, terms: Vec<String>) -> AppResult<Vec<Located>> {
+    blocking(app, move |_, s| ops::locate(s, doc, &terms)).await
+}
+
+/// Read counters of a document.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn read_stats(store: tauri::State<'_, Store>, doc: u32) -> AppResult<ReadView> {
+    ops::read_stats(&store, doc)
+}
+
+/// The query editor's context.
+#[tauri::command]
+pub async fn sparql_context(app: AppHandle, doc: u32) -> AppResult<SparqlContext> {
+    blocking(app, move |_, s| ops::sparql_context(s, doc)).await
+}
+
+/// Runs a query on a worker thread.
+#[tauri::command]
+pub async fn sparql_run(
+    app: AppHandle,
+    doc: u32,
+    run: u32,
+    query: String,
+) -> AppResult<QueryOutcome> {
+    blocking(app, move |_, s| ops::sparql_run(s, doc, run, &query)).await
+}
+
+/// A page of a kept result.
+#[tauri::command]
+pub async fn sparql_rows(
+    app: AppHandle,
+    run: u32,
+    offset: usize,
+    limit: usize,
+) -> AppResult<Vec<Vec<Option<TermView>>>> {
+    blocking(app, move |_, s| ops::sparql_rows(s, run, offset, limit)).await
+}
+
+/// Cancels a query.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn sparql_cancel(store: tauri::State<'_, Store>, run: u32) {
+    ops::sparql_cancel(&store, run);
+}
+
+/// The read cost of a query before it runs.
+#[tauri::command]
+pub async fn sparql_cost(app: AppHandle, doc: u32, query: String) -> AppResult<CostEstimate> {
+    blocking(app, move |_, s| ops::sparql_cost(s, doc, &query)).await
+}
+
+/// Asks where to save a kept result (native dialog) and writes it as CSV, TSV or JSON.
+#[tauri::command]
+pub async fn sparql_export(app: AppHandle, run: u32, format: String) -> AppResult<Option<String>> {
+    blocking(app, move |app, s| {
+        let Some(path) = save_dialog(app, "Export results", &format!("results.{format}"), &format)?
+        else {
+            return Ok(None);
+        };
+        ops::sparql_write(s, run, &format, &path)?;
+        Ok(Some(path.display().to_string()))
+    })
+    .await
+}
+
+/// Runs the coherence check; progress arrives as [`EVENT_COHERENCE`] events.
+#[tauri::command]
+pub async fn coherence_run(app: AppHandle, doc: u32, run: u32) -> AppResult<CoherenceOutcome> {
+    blocking(app, move |app, s| {
+        ops::coherence_run(s, doc, run, |report| {
+            let _ = app.emit(
+                EVENT_COHERENCE,
+                CoherenceProgress {
+                    run,
+                    tier: report.tier,
+                    report: report.clone(),
+                },
+            );
+        })
+    })
+    .await
+}
+
+/// Cancels a coherence check.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn coherence_cancel(store: tauri::State<'_, Store>, run: u32) {
+    ops::coherence_cancel(&store, run);
+}
+
+/// Asks where to save the last coherence report and writes it as JSON or Markdown.
+#[tauri::command]
+pub async fn coherence_export(
+    app: AppHandle,
+    doc: u32,
+    format: String,
+) -> AppResult<Option<String>> {
+    blocking(app, move |app, s| {
+        let Some(path) = save_dialog(
+            app,
+            "Export coherence report",
+            &format!("coherence.{format}"),
+            &format,
+        )?
+        else {
+            return Ok(None);
+        };
+        ops::coherence_write(s, doc, &format, &path)?;
+        Ok(Some(path.display().to_string()))
+    })
+    .await
+}
+
+/// The native save dialog; `None` if cancelled.
+fn save_dialog(app: &AppHandle, title: &str, name: &str, ext: &str) -> AppResult<Option<PathBuf>> {
+    let picked = app
+        .dialog()
+        .file()
+        .set_title(title)
+        .set_file_name(name)
+        .add_filter(ext.to_uppercase(), &[ext])
+        .blocking_save_file();
+    picked
+        .map(|p| p.into_path().map_err(|e| AppError::Invalid(e.to_string())))
+        .transpose()
 }
 
 /// Saves an exported view: asks where (native save dialog), then writes the PNG (sent as a

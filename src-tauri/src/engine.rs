@@ -6,10 +6,27 @@ use crate::model::{
     MapEdge, MapNode, MapView, TermView,
 };
 use oxrdf::{NamedNodeRef, Term};
-use rete_core::{Id, Pattern, RangeReader, Rete};
+use rete_core::{CountingReader, FileReader, Id, Pattern, RangeReader, ReadStats, Rete};
+use rete_http::HttpReader;
+use rete_pyramid::Pyramid;
+use rete_schema::Schema;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+mod coherence;
+mod pyramid;
+mod schema;
+mod sparql;
+
+pub use coherence::{report_markdown, CoherenceRun};
+pub use pyramid::{community_key, parse_community_key};
+pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_ROWS};
+
+/// Writing query results.
+pub mod sparql_export {
+    pub use super::sparql::{write_run, ExportFormat};
+}
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 
@@ -38,6 +55,12 @@ pub mod limits {
     pub const DETAIL_LINKS: usize = 200;
     /// Neighbours added by "expand neighbourhood".
     pub const NEIGHBOURS: usize = 150;
+    /// Entities put on the map when a level-0 community of the pyramid expands.
+    pub const COMMUNITY_MEMBERS: usize = 3000;
+    /// Members whose links are looked up to draw edges inside an opened community.
+    pub const COMMUNITY_EDGES: usize = 1500;
+    /// Terms located in the pyramid per request.
+    pub const LOCATE: usize = 5000;
 }
 
 /// Errors of the app's engine calls; shown verbatim in the window.
@@ -49,6 +72,12 @@ pub enum AppError {
     /// No open document has this handle (it was closed).
     #[error("document {0} is not open")]
     NoDoc(u32),
+    /// The community pyramid could not be read.
+    #[error(transparent)]
+    Pyramid(#[from] rete_pyramid::PyramidError),
+    /// The schema block could not be read.
+    #[error(transparent)]
+    Schema(#[from] rete_schema::SchemaError),
     /// A request from the UI that does not make sense for this document.
     #[error("{0}")]
     Invalid(String),
@@ -63,6 +92,34 @@ impl serde::Serialize for AppError {
 /// Result alias of the app.
 pub type AppResult<T> = Result<T, AppError>;
 
+/// Where a document's bytes come from, with their read counters.
+#[derive(Debug, Clone)]
+pub enum Bytes {
+    /// A local file, counted.
+    Local(Arc<CountingReader<FileReader>>),
+    /// An HTTP(S) URL read with range requests.
+    Remote(Arc<HttpReader>),
+}
+
+impl Bytes {
+    /// Bytes and requests that reached the file or the server so far.
+    pub fn stats(&self) -> ReadStats {
+        match self {
+            Bytes::Local(r) => r.stats(),
+            Bytes::Remote(r) => r.stats(),
+        }
+    }
+}
+
+/// A community seen on the map, with the super-edges that came with it.
+#[derive(Debug, Clone)]
+pub(crate) struct SeenCommunity {
+    pub(crate) community: rete_pyramid::Community,
+    pub(crate) edges: Vec<rete_pyramid::SuperEdge>,
+    /// Labels of the communities at the other end of `edges`.
+    pub(crate) others: HashMap<u32, String>,
+}
+
 /// One open `.rete` plus what the app looked up once about it.
 #[derive(Debug)]
 pub struct Doc {
@@ -70,6 +127,14 @@ pub struct Doc {
     pub rete: Rete,
     /// Path or URL.
     pub source: String,
+    /// The byte source and its counters.
+    pub bytes: Bytes,
+    /// The community pyramid, if the file has one.
+    pub pyramid: Option<Pyramid>,
+    /// The schema block, if the file has one.
+    pub schema: Option<Schema>,
+    /// Communities the map received, by (level, id): what the details panel shows about them.
+    pub(crate) seen: Mutex<HashMap<(u32, u32), SeenCommunity>>,
     rdf_type: Option<Id>,
     label_preds: Vec<Id>,
     prefixes: Vec<(String, String)>,
@@ -80,16 +145,27 @@ pub struct Doc {
 impl Doc {
     /// Opens a local file and reads its card (so a corrupt card fails here, not later).
     pub fn open_path(path: &Path) -> AppResult<Self> {
-        Self::from_rete(Rete::open_path(path)?, path.display().to_string())
+        let reader = Arc::new(CountingReader::new(
+            FileReader::open(path).map_err(rete_core::Error::from)?,
+        ));
+        let rete = Rete::open(reader.clone() as Arc<dyn RangeReader>)?;
+        Self::from_rete(rete, path.display().to_string(), Bytes::Local(reader))
     }
 
-    /// Opens a file through any byte source (local file, HTTP ranges...).
-    pub fn open_reader(reader: Arc<dyn RangeReader>) -> AppResult<Self> {
-        let source = reader.name().to_owned();
-        Self::from_rete(Rete::open(reader)?, source)
+    /// Opens a `.rete` served over HTTP(S) through range requests.
+    pub fn open_http(reader: HttpReader) -> AppResult<Self> {
+        let reader = Arc::new(reader);
+        let source = reader.url().to_owned();
+        let rete = Rete::open(reader.clone() as Arc<dyn RangeReader>)?;
+        Self::from_rete(rete, source, Bytes::Remote(reader))
     }
 
-    fn from_rete(rete: Rete, source: String) -> AppResult<Self> {
+    /// Whether the file is read over HTTP.
+    pub fn is_remote(&self) -> bool {
+        matches!(self.bytes, Bytes::Remote(_))
+    }
+
+    fn from_rete(rete: Rete, source: String, bytes: Bytes) -> AppResult<Self> {
         let card = rete.card()?.clone();
         let iri_id = |iri: &str| -> AppResult<Option<Id>> {
             match NamedNodeRef::new(iri) {
@@ -116,10 +192,23 @@ impl Doc {
             .iter()
             .map(|(p, ns)| (p.clone(), ns.clone()))
             .collect();
+        let pyramid = Pyramid::open(&rete)?;
+        let schema = Schema::open(&rete)?;
+        if let Some(schema) = &schema {
+            for (p, ns) in &schema.prefixes {
+                if !prefixes.iter().any(|(q, _)| q == p) {
+                    prefixes.push((p.clone(), ns.clone()));
+                }
+            }
+        }
         prefixes.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
         Ok(Self {
             rete,
             source,
+            bytes,
+            pyramid,
+            schema,
+            seen: Mutex::new(HashMap::new()),
             rdf_type,
             label_preds,
             prefixes,
@@ -159,9 +248,11 @@ impl Doc {
                 .take(50)
                 .map(|c| self.counted(&c.term, c.count))
                 .collect(),
-            has_pyramid: header.flags & rete_core::format::FLAG_PYRAMID != 0,
-            has_schema: header.flags & rete_core::format::FLAG_SCHEMA != 0,
-            levels: 0,
+            has_pyramid: self.pyramid.is_some()
+                || header.flags & rete_core::format::FLAG_PYRAMID != 0,
+            has_schema: self.schema.is_some() || header.flags & rete_core::format::FLAG_SCHEMA != 0,
+            levels: self.pyramid.as_ref().map_or(0, Pyramid::levels),
+            remote: self.is_remote(),
             built_by: format!("{} {}", card.build.tool, card.build.version)
                 .trim()
                 .to_owned(),
@@ -623,6 +714,9 @@ impl Doc {
             key: format!("k:{class}"),
             label: self.short_nt(&nt),
             size,
+            level: None,
+            children: Vec::new(),
+            links: Vec::new(),
             classes: vec![self.counted(&nt, size)],
             top_predicates,
             sample,

@@ -106,6 +106,17 @@ pub fn run() {
             commands::group,
             commands::legend,
             commands::export_view,
+            commands::locate,
+            commands::read_stats,
+            commands::sparql_context,
+            commands::sparql_run,
+            commands::sparql_rows,
+            commands::sparql_cancel,
+            commands::sparql_cost,
+            commands::sparql_export,
+            commands::coherence_run,
+            commands::coherence_cancel,
+            commands::coherence_export,
         ])
         .build(tauri::generate_context!())
         .unwrap_or_else(|e| {

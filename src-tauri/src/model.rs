@@ -60,6 +60,8 @@ pub struct DocInfo {
     pub has_schema: bool,
     /// Number of pyramid levels (0 without a pyramid).
     pub levels: usize,
+    /// Whether the file is read over HTTP (range requests).
+    pub remote: bool,
     /// Tool and version that built the file.
     pub built_by: String,
     /// Whether RDFS/OWL-RL materialization was applied at build time.
@@ -152,6 +154,30 @@ pub struct EntityDetails {
     pub in_total: u64,
 }
 
+/// A super-edge from a community to another one, as the details panel lists it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GroupLink {
+    /// Map key of the other community.
+    pub key: String,
+    /// Its label.
+    pub label: String,
+    /// Triples between the two.
+    pub weight: u64,
+    /// Main predicates of those triples.
+    pub predicates: String,
+}
+
+/// Where a term lives on the map.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Located {
+    /// The term (N-Triples) as asked.
+    pub nt: String,
+    /// Its dictionary id, if the file has it.
+    pub id: Option<u64>,
+    /// Map keys from the coarsest group down to the entity (`c<level>:<id>`…, `e:<id>`).
+    pub keys: Vec<String>,
+}
+
 /// Details of a community (pyramid) or class group.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct GroupDetails {
@@ -161,6 +187,12 @@ pub struct GroupDetails {
     pub label: String,
     /// Members.
     pub size: u64,
+    /// Pyramid level (communities).
+    pub level: Option<u32>,
+    /// Largest sub-communities (`nt` holds their map key).
+    pub children: Vec<Counted>,
+    /// Strongest super-edges to other communities.
+    pub links: Vec<GroupLink>,
     /// Class breakdown.
     pub classes: Vec<Counted>,
     /// Main predicates of the edges leaving or entering the group.
@@ -208,4 +240,129 @@ pub struct Legend {
     pub relations: Vec<LegendRelation>,
     /// Explains where the relations come from.
     pub note: String,
+}
+
+/// A class or predicate offered by the query editor's autocompletion.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Vocab {
+    /// The IRI.
+    pub iri: String,
+    /// Label or short name.
+    pub label: String,
+    /// Instances (classes) or triples (predicates).
+    pub count: u64,
+}
+
+/// An example query offered by the query pane.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct QueryExample {
+    /// What it shows.
+    pub title: String,
+    /// The query (it may use the file's prefixes without declaring them).
+    pub query: String,
+}
+
+/// What the query editor knows about the file.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SparqlContext {
+    /// Prefix → namespace: the file's (card, schema) and a few well-known ones.
+    pub prefixes: Vec<(String, String)>,
+    /// Classes with instance counts.
+    pub classes: Vec<Vocab>,
+    /// Predicates with triple counts.
+    pub predicates: Vec<Vocab>,
+    /// Example queries built from the card.
+    pub examples: Vec<QueryExample>,
+}
+
+/// A query error: a syntax error carries its position (1-based; 0 when unknown).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct QueryError {
+    /// The engine's message.
+    pub message: String,
+    /// Line of a syntax error.
+    pub line: u64,
+    /// Column of a syntax error.
+    pub column: u64,
+}
+
+/// Bytes and requests that reached the file or the server.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct ReadView {
+    /// Bytes read.
+    pub bytes: u64,
+    /// Read requests (HTTP requests for a remote file).
+    pub requests: u64,
+    /// Whether the file is read over HTTP.
+    pub remote: bool,
+}
+
+/// The outcome of a query run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct QueryOutcome {
+    /// The run's handle (for pages and export).
+    pub run: u32,
+    /// `ok`, `error` or `cancelled`.
+    pub status: &'static str,
+    /// `select`, `ask` or `graph`.
+    pub kind: &'static str,
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows in the result.
+    pub total: usize,
+    /// The first rows.
+    pub rows: Vec<Vec<Option<TermView>>>,
+    /// ASK answer.
+    pub boolean: Option<bool>,
+    /// A CONSTRUCT/DESCRIBE result as a graph to draw.
+    pub graph: Option<MapView>,
+    /// Whether the result was cut at the row limit.
+    pub truncated: bool,
+    /// Evaluation time.
+    pub elapsed_ms: f64,
+    /// The error, for `error`.
+    pub error: Option<QueryError>,
+    /// What the query read.
+    pub read: ReadView,
+}
+
+/// What a query will read, before it runs (an upper bound).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct CostEstimate {
+    /// Bytes to fetch.
+    pub bytes: u64,
+    /// Requests to make.
+    pub requests: u64,
+    /// Permutation blocks to decode.
+    pub blocks: u64,
+    /// Triple patterns (and path steps) counted.
+    pub patterns: usize,
+    /// Patterns with a constant the file does not have (they cost nothing).
+    pub absent: usize,
+    /// Whether part of the query (complex property paths, DESCRIBE) was bounded coarsely.
+    pub partial: bool,
+    /// The syntax error, if the query does not parse.
+    pub error: Option<QueryError>,
+}
+
+/// Progress of a coherence run, sent as each tier finishes.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoherenceProgress {
+    /// Run handle.
+    pub run: u32,
+    /// The tier that just finished.
+    pub tier: u8,
+    /// Its report (findings of this tier and the ones below).
+    pub report: rete_coherence::Report,
+}
+
+/// The outcome of a coherence run.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoherenceOutcome {
+    /// Run handle.
+    pub run: u32,
+    /// `ok` or `cancelled`.
+    pub status: &'static str,
+    /// The report of the last tier that finished.
+    pub report: Option<rete_coherence::Report>,
 }

@@ -1,13 +1,24 @@
 //! Open documents, files waiting to be opened, and the recent-files list.
 
-use crate::engine::{AppError, AppResult, Doc};
-use std::collections::HashMap;
+use crate::engine::{AppError, AppResult, Doc, QueryRun};
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Most recent files kept.
 pub const RECENT_MAX: usize = 10;
+/// Query results kept in memory (the latest ones) for paging and export.
+pub const KEPT_RESULTS: usize = 3;
+
+/// A kept query result with the document it came from.
+#[derive(Debug, Clone)]
+pub struct KeptRun {
+    /// The document.
+    pub doc: Arc<Doc>,
+    /// The result.
+    pub run: Arc<QueryRun>,
+}
 
 /// The documents open in the app, by handle.
 #[derive(Debug, Default)]
@@ -15,6 +26,15 @@ pub struct Store {
     docs: Mutex<HashMap<u32, Arc<Doc>>>,
     next: AtomicU32,
     pending: Mutex<Vec<String>>,
+    /// Cancel flags of running queries and checks, by `q<run>` / `c<run>`.
+    flags: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    results: Mutex<VecDeque<(u32, KeptRun)>>,
+    /// The last coherence report of each document.
+    reports: Mutex<HashMap<u32, rete_coherence::Report>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Store {
@@ -34,9 +54,64 @@ impl Store {
     /// Forgets a document (its file is closed once running commands finish with it).
     pub fn close(&self, id: u32) {
         self.lock().remove(&id);
+        lock(&self.reports).remove(&id);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Arc<Doc>>> {
+    /// The cancel flag of run `key`, created lowered (or already raised by an early cancel).
+    pub fn flag(&self, key: &str) -> Arc<AtomicBool> {
+        lock(&self.flags)
+            .entry(key.to_owned())
+            .or_insert_with(|| Arc::new(AtomicBool::new(false)))
+            .clone()
+    }
+
+    /// Raises the cancel flag of run `key` (also before the run registered it).
+    pub fn cancel(&self, key: &str) {
+        self.flag(key).store(true, Ordering::Relaxed);
+    }
+
+    /// Forgets the flag of a finished run.
+    pub fn finish(&self, key: &str) {
+        lock(&self.flags).remove(key);
+    }
+
+    /// Keeps a query result; the oldest beyond [`KEPT_RESULTS`] is dropped.
+    pub fn keep_result(&self, run: u32, kept: KeptRun) {
+        let mut r = lock(&self.results);
+        r.retain(|(k, _)| *k != run);
+        r.push_back((run, kept));
+        while r.len() > KEPT_RESULTS {
+            r.pop_front();
+        }
+    }
+
+    /// A kept query result.
+    pub fn result(&self, run: u32) -> AppResult<KeptRun> {
+        lock(&self.results)
+            .iter()
+            .find(|(k, _)| *k == run)
+            .map(|(_, r)| r.clone())
+            .ok_or_else(|| {
+                AppError::Invalid(format!(
+                    "query result {run} is no longer kept; run the query again"
+                ))
+            })
+    }
+
+    /// Records the last coherence report of a document.
+    pub fn keep_report(&self, doc: u32, report: rete_coherence::Report) {
+        lock(&self.reports).insert(doc, report);
+    }
+
+    /// The last coherence report of a document.
+    pub fn report(&self, doc: u32) -> AppResult<rete_coherence::Report> {
+        lock(&self.reports)
+            .get(&doc)
+            .cloned()
+            .ok_or_else(|| AppError::Invalid("run the coherence check first".into()))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<u32, Arc<Doc>>> {
         self.docs.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -1,5 +1,8 @@
-//! The command bodies (`commands::ops`) on the real sample files of `samples/` (or the folder named
-//! by `RETE_SAMPLES`), including damaged copies of them.
+//! The command bodies (`commands::ops`) on real files: the samples of `samples/` (or the folder
+//! named by `RETE_SAMPLES`), damaged copies of them, and a file built without pyramid and schema
+//! block (`tests/fixtures`, for the class overview and the card legend).
+
+mod fixtures;
 
 use rete_desktop::commands::{decode_export, ops};
 use rete_desktop::engine::limits;
@@ -21,16 +24,32 @@ fn sample(name: &str) -> PathBuf {
     p
 }
 
+/// The social sample built without pyramid and schema: the map is the class overview.
+fn plain() -> PathBuf {
+    static PATH: std::sync::OnceLock<(PathBuf, tempfile::TempDir)> = std::sync::OnceLock::new();
+    let (p, _) = PATH.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let p = match std::env::var_os("RETE_FIXTURES") {
+            Some(d) => fixtures::ensure(std::path::Path::new(&d), "social-1k-plain.rete"),
+            None => fixtures::ensure(dir.path(), "social-1k-plain.rete"),
+        }
+        .expect("the plain fixture builds");
+        (p, dir)
+    });
+    p.clone()
+}
+
 fn open(store: &Store) -> rete_desktop::model::DocInfo {
-    ops::open_path(store, &sample("social-1k.rete").display().to_string())
-        .expect("the sample opens")
+    let info = ops::open_path(store, &plain().display().to_string()).expect("the file opens");
+    assert!(!info.has_pyramid);
+    info
 }
 
 #[test]
 fn open_reads_the_card() {
     let store = Store::default();
     let info = open(&store);
-    assert_eq!(info.name, "social-1k.rete");
+    assert_eq!(info.name, "social-1k-plain.rete");
     assert!(info.quads > 5000, "{} quads", info.quads);
     assert!(info.terms > 1000);
     let person = info

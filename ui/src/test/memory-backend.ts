@@ -1,7 +1,10 @@
 // An in-memory Backend for unit tests of the core modules: it answers from the small fixed views
 // given to it and records the calls, so the state logic can be tested without the Tauri shell.
 import type { Backend } from '../lib/core/backend';
-import type { DocInfo, EntityDetails, GroupDetails, Legend, MapView } from '../lib/core/types';
+import type {
+  Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located, MapView,
+  QueryOutcome, ReadView, SparqlContext,
+} from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
   calls: string[] = [];
@@ -13,6 +16,21 @@ export class MemoryBackend implements Backend {
   pending: string[] = [];
   recent: string[] = [];
   openHandlers: (() => void)[] = [];
+  /** Where terms live: N-Triples → map keys. */
+  places = new Map<string, string[]>();
+  reads: ReadView = { bytes: 0, requests: 0, remote: false };
+  contexts = new Map<number, SparqlContext>();
+  /** Query answers by query text; rows beyond the first page come from `allRows`. */
+  answers = new Map<string, Omit<QueryOutcome, 'run'>>();
+  allRows = new Map<string, Cell[][]>();
+  costs = new Map<string, CostEstimate>();
+  /** A query that only ends when cancelled. */
+  slowQuery = '';
+  cancelled = new Set<number>();
+  coherence: CoherenceProgress['report'][] = [];
+  progressHandlers: ((p: CoherenceProgress) => void)[] = [];
+  exported: string[] = [];
+  private runs = new Map<number, string>();
 
   private log(s: string) { this.calls.push(s); }
   async openPath(path: string) { this.log(`openPath ${path}`); const d = this.docs.get(path); if (!d) throw `${path}: not a .rete file (bad magic bytes)`; this.recent.unshift(path); return d; }
@@ -30,6 +48,49 @@ export class MemoryBackend implements Backend {
   async exportView() { return null; }
   async onOpenRequested(cb: () => void) { this.openHandlers.push(cb); return () => {}; }
   async onMenu() { return () => {}; }
+  async locate(doc: number, terms: string[]): Promise<Located[]> {
+    this.log(`locate ${terms.length}`);
+    return terms.map((nt) => ({ nt, id: this.places.has(nt) ? 1 : null, keys: this.places.get(nt) ?? [] }));
+  }
+  async readStats() { return { ...this.reads }; }
+  async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
+  async sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome> {
+    this.log(`run ${run} ${query}`);
+    this.runs.set(run, query);
+    if (query.includes(this.slowQuery) && this.slowQuery) {
+      while (!this.cancelled.has(run)) await new Promise((r) => setTimeout(r, 5));
+    }
+    if (this.cancelled.has(run)) {
+      return { run, status: 'cancelled', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'the query was cancelled', line: 0, column: 0 }, read: this.reads };
+    }
+    const a = [...this.answers.entries()].find(([q]) => query.includes(q));
+    if (!a) return { run, status: 'error', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'expected [_]', line: 1, column: query.length }, read: this.reads };
+    return { run, ...structuredClone(a[1]) };
+  }
+  async sparqlRows(run: number, offset: number, limit: number) {
+    this.log(`rows ${run} ${offset} ${limit}`);
+    const q = this.runs.get(run) ?? '';
+    const rows = [...this.allRows.entries()].find(([k]) => q.includes(k))?.[1] ?? [];
+    return rows.slice(offset, offset + limit);
+  }
+  async sparqlCancel(run: number) { this.log(`cancel ${run}`); this.cancelled.add(run); }
+  async sparqlCost(doc: number, query: string): Promise<CostEstimate> {
+    this.log('cost');
+    const c = [...this.costs.entries()].find(([q]) => query.includes(q));
+    return c ? c[1] : { bytes: 0, requests: 0, blocks: 0, patterns: 0, absent: 0, partial: false, error: null };
+  }
+  async sparqlExport(run: number, format: string) { this.exported.push(`${run}.${format}`); return `/tmp/results.${format}`; }
+  async coherenceRun(doc: number, run: number): Promise<CoherenceOutcome> {
+    for (const report of this.coherence) {
+      if (this.cancelled.has(-run)) return { run, status: 'cancelled', report: null };
+      for (const h of this.progressHandlers) h({ run, tier: report.tier, report });
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    return { run, status: 'ok', report: this.coherence[this.coherence.length - 1] ?? null };
+  }
+  async coherenceCancel(run: number) { this.cancelled.add(-run); }
+  async coherenceExport(doc: number, format: string) { this.exported.push(`report.${format}`); return `/tmp/report.${format}`; }
+  async onCoherenceProgress(cb: (p: CoherenceProgress) => void) { this.progressHandlers.push(cb); return () => {}; }
   private view(k: string): MapView { const v = this.views.get(k); if (!v) throw `no view ${k}`; return structuredClone(v); }
 }
 
@@ -41,6 +102,6 @@ export function doc(id: number, name: string, classes: string[] = []): DocInfo {
   return {
     doc: id, source: `/data/${name}`, name, bytes: 1000, quads: 10, terms: 5, subjects: 3, predicates: 2, objects: 4, graphs: 0,
     classes: classes.map((c, i) => ({ nt: c, label: c, count: 10 - i })), top_predicates: [],
-    has_pyramid: false, has_schema: false, levels: 0, built_by: 'rete 0.1', materialized: false,
+    has_pyramid: false, has_schema: false, levels: 0, remote: false, built_by: 'rete 0.1', materialized: false,
   };
 }

@@ -1,7 +1,10 @@
 // The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs).
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { DocInfo, EntityDetails, GroupDetails, Legend, MapView } from './types';
+import type {
+  Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located,
+  MapView, QueryOutcome, ReadView, SparqlContext,
+} from './types';
 
 export interface Backend {
   openPath(path: string): Promise<DocInfo>;
@@ -19,6 +22,18 @@ export interface Backend {
   exportView(format: 'png' | 'svg', data: string, name: string): Promise<string | null>;
   onOpenRequested(cb: () => void): Promise<UnlistenFn>;
   onMenu(cb: (id: string) => void): Promise<UnlistenFn>;
+  locate(doc: number, terms: string[]): Promise<Located[]>;
+  readStats(doc: number): Promise<ReadView>;
+  sparqlContext(doc: number): Promise<SparqlContext>;
+  sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome>;
+  sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
+  sparqlCancel(run: number): Promise<void>;
+  sparqlCost(doc: number, query: string): Promise<CostEstimate>;
+  sparqlExport(run: number, format: 'csv' | 'tsv' | 'json'): Promise<string | null>;
+  coherenceRun(doc: number, run: number): Promise<CoherenceOutcome>;
+  coherenceCancel(run: number): Promise<void>;
+  coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;
+  onCoherenceProgress(cb: (p: CoherenceProgress) => void): Promise<UnlistenFn>;
 }
 
 export const tauriBackend: Backend = {
@@ -37,6 +52,18 @@ export const tauriBackend: Backend = {
   exportView: (format, data, name) => invoke('export_view', { format, data, name }),
   onOpenRequested: (cb) => listen('open-requested', () => cb()),
   onMenu: (cb) => listen<string>('menu', (e) => cb(e.payload)),
+  locate: (doc, terms) => invoke('locate', { doc, terms }),
+  readStats: (doc) => invoke('read_stats', { doc }),
+  sparqlContext: (doc) => invoke('sparql_context', { doc }),
+  sparqlRun: (doc, run, query) => invoke('sparql_run', { doc, run, query }),
+  sparqlRows: (run, offset, limit) => invoke('sparql_rows', { run, offset, limit }),
+  sparqlCancel: (run) => invoke('sparql_cancel', { run }),
+  sparqlCost: (doc, query) => invoke('sparql_cost', { doc, query }),
+  sparqlExport: (run, format) => invoke('sparql_export', { run, format }),
+  coherenceRun: (doc, run) => invoke('coherence_run', { doc, run }),
+  coherenceCancel: (run) => invoke('coherence_cancel', { run }),
+  coherenceExport: (doc, format) => invoke('coherence_export', { doc, format }),
+  onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => cb(e.payload)),
 };
 
 /** The text of a failed command: the engine's own message. */

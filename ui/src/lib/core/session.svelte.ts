@@ -2,6 +2,10 @@
 import type { Backend } from './backend';
 import { errorText } from './backend';
 import { ClassColors } from './map/colors';
+import { CoherenceState } from './coherence/coherence.svelte';
+import { HighlightState } from './highlight/highlight.svelte';
+import { ReadsState } from './reads/reads.svelte';
+import { SparqlState } from './sparql/sparql.svelte';
 import { MapState } from './map/map.svelte';
 import { SchemaState } from './schema/schema.svelte';
 import { SelectionState } from './selection/selection.svelte';
@@ -9,10 +13,17 @@ import { SourceState } from './source/source.svelte';
 import type { DocInfo } from './types';
 
 export type Panel = 'legend' | 'details' | 'info';
+export type Dock = 'query' | 'coherence' | null;
 
 export class Session {
   readonly colors = new ClassColors();
+  readonly highlight = new HighlightState();
   readonly map: MapState;
+  readonly sparql: SparqlState;
+  readonly coherence: CoherenceState;
+  readonly reads: ReadsState;
+  /** The bottom panel shown under the map. */
+  dock = $state<Dock>(null);
   readonly schema: SchemaState;
   readonly selection: SelectionState;
   readonly source: SourceState;
@@ -26,15 +37,21 @@ export class Session {
 
   constructor(readonly backend: Backend) {
     this.map = new MapState(backend, this.colors);
-    this.schema = new SchemaState(backend, this.colors);
+    this.schema = new SchemaState(backend, this.colors, this.highlight);
     this.selection = new SelectionState(backend);
+    this.sparql = new SparqlState(backend, this.highlight, typeof localStorage === 'undefined' ? null : localStorage);
+    this.coherence = new CoherenceState(backend, this.highlight);
+    this.reads = new ReadsState(backend);
     this.source = new SourceState(backend, (doc) => this.opened(doc));
   }
 
   private async opened(doc: DocInfo): Promise<void> {
     this.colors.setClasses(doc.classes.map((c) => c.nt));
     this.selection.reset(doc.doc);
-    await Promise.all([this.map.load(doc.doc), this.schema.load(doc.doc)]);
+    this.highlight.clear();
+    this.coherence.reset(doc.doc);
+    this.reads.watch(doc.doc, doc.remote);
+    await Promise.all([this.map.load(doc.doc), this.schema.load(doc.doc), this.sparql.load(doc)]);
   }
 
   /** Starts listening to the shell (queued files, menu) and opens what the command line gave. */
@@ -42,6 +59,7 @@ export class Session {
     await this.source.refreshRecent();
     await this.backend.onOpenRequested(() => void this.source.drainPending());
     await this.backend.onMenu((id) => void this.menu(id));
+    await this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p));
     await this.source.drainPending();
   }
 
@@ -53,6 +71,8 @@ export class Session {
       case 'export-svg': await this.export('svg'); break;
       case 'zoom-out': this.focus(null); break;
       case 'toggle-legend': this.showLegend = !this.showLegend; break;
+      case 'query': this.toggleDock('query'); break;
+      case 'coherence': this.toggleDock('coherence'); break;
     }
   }
 
@@ -63,6 +83,10 @@ export class Session {
     } catch (e) {
       this.message = `Export failed: ${errorText(e)}`;
     }
+  }
+
+  toggleDock(d: Exclude<Dock, null>): void {
+    this.dock = this.dock === d ? null : d;
   }
 
   focus(key: string | null): void {

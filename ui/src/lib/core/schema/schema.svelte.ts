@@ -4,21 +4,32 @@ import type { Backend } from '../backend';
 import { errorText } from '../backend';
 import type { Legend, LegendClass } from '../types';
 import type { ClassColors } from '../map/colors';
+import { HighlightState } from '../highlight/highlight.svelte';
 
 export interface LegendRow { cls: LegendClass; color: string; depth: number }
 
 export class SchemaState {
   legend = $state<Legend | null>(null);
   error = $state('');
-  highlighted = $state<string | null>(null);
   loading = $state(false);
 
-  constructor(private backend: Backend, private colors: ClassColors) {}
+  constructor(private backend: Backend, private colors: ClassColors, readonly highlight: HighlightState = new HighlightState()) {}
+
+  /** The class the legend highlights on the map, if the highlight is the legend's. */
+  get highlighted(): string | null {
+    if (this.highlight.source !== 'legend') return null;
+    return [...this.highlight.classes][0] ?? null;
+  }
+
+  /** Whether a legend row is marked (by the legend or by a coherence finding). */
+  isMarked(nt: string): boolean {
+    return this.highlight.classes.has(nt);
+  }
 
   async load(doc: number): Promise<void> {
     this.loading = true;
     this.legend = null;
-    this.highlighted = null;
+    this.highlight.clear('legend');
     this.error = '';
     try {
       this.legend = await this.backend.legend(doc);
@@ -54,8 +65,31 @@ export class SchemaState {
     return out;
   }
 
+  /** Highlights class `nt` and its subclasses on the map, or clears it when it already is. */
   toggle(nt: string): void {
-    this.highlighted = this.highlighted === nt ? null : nt;
+    if (this.highlighted === nt) {
+      this.highlight.clear('legend');
+      return;
+    }
+    this.highlight.set({ source: 'legend', label: this.labelOf(nt), classes: [nt], expanded: this.descendants(nt) });
+  }
+
+  /** Class `nt` and every class below it in the tree. */
+  descendants(nt: string): string[] {
+    const l = this.legend;
+    if (!l) return [nt];
+    const start = l.classes.findIndex((c) => c.nt === nt);
+    if (start < 0) return [nt];
+    const kids = new Map<number, number[]>();
+    l.classes.forEach((c, i) => c.parents.forEach((p) => kids.set(p, [...(kids.get(p) ?? []), i])));
+    const out = new Set<number>([start]);
+    const todo = [start];
+    while (todo.length) {
+      for (const k of kids.get(todo.pop()!) ?? []) {
+        if (!out.has(k)) { out.add(k); todo.push(k); }
+      }
+    }
+    return [...out].map((i) => l.classes[i].nt);
   }
 
   labelOf(nt: string): string {

@@ -8,7 +8,7 @@ describe('selection and details', () => {
   it('loads entity details and group details by key', async () => {
     const b = new MemoryBackend();
     b.entities.set(7, { term: term(7, 'alice'), types: [], properties: [], out_links: [{ predicate: term(2, 'knows'), other: term(8, 'bob') }], in_links: [], out_total: 1, in_total: 0 });
-    b.groups.set('k:3', { key: 'k:3', label: 'Person', size: 10, classes: [], top_predicates: [], sample: [] });
+    b.groups.set('k:3', { key: 'k:3', label: 'Person', size: 10, level: null, classes: [], top_predicates: [], sample: [], children: [], links: [] });
     const s = new SelectionState(b);
     s.reset(1);
     await s.select('e:7');

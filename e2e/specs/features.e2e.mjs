@@ -1,0 +1,221 @@
+import { expect } from '@wdio/globals';
+import { createReadStream, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fixtures } from '../wdio.conf.mjs';
+import { clickLargest, colourStats, mapRect, mapSettled, screenshot } from './helpers.mjs';
+
+/** Restarts the app on `args` (files or URLs). */
+async function relaunch(...args) {
+  await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args } });
+}
+
+const fx = (name) => path.join(fixtures, name);
+
+/** Opens the query pane and types `text` into the editor, replacing what is there. */
+async function typeQuery(text) {
+  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
+  const content = await $('[data-testid="query-editor"] .cm-content');
+  await content.waitForDisplayed();
+  await content.click();
+  await browser.keys(['Control', 'a']);
+  await browser.keys('Backspace');
+  await browser.keys(text);
+  await browser.keys('Escape'); // close the completion list, if open
+}
+
+async function runQuery() {
+  await $('[data-testid="query-editor"] .cm-content').click();
+  await browser.keys(['Control', 'Enter']);
+}
+
+/** Distinct colours inside an element's box. */
+async function pixels(name, selector) {
+  const el = await $(selector);
+  const rect = await browser.getElementRect(await el.elementId);
+  const dpr = await browser.execute(() => window.devicePixelRatio);
+  return colourStats(await screenshot(name), rect, dpr);
+}
+
+describe('pyramid map, queries, coherence, remote files', () => {
+  it('opens a file with a pyramid on its top level and zooms into a community', async () => {
+    await relaunch(fx('social-20k.rete'));
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-20k.rete');
+    const first = await mapSettled(2);
+    await expect($('[data-testid="map-note"]')).toHaveAttribute('title', expect.stringContaining('Community pyramid'));
+    // The legend is the schema block's.
+    await expect($('[data-testid="legend"]')).toHaveText(expect.stringContaining("schema block"));
+    const { rect, dpr } = await mapRect();
+    let s = colourStats(await screenshot('pyramid'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
+    await clickLargest();
+    await expect($('[data-testid="details-title"]')).toBeDisplayed();
+    await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('community on level'));
+    await expect($('[data-testid="children"]')).toBeDisplayed();
+    await $('[data-testid="zoom-in"]').click();
+    const map = await $('[data-testid="map"]');
+    await browser.waitUntil(async () => /c\d+:\d+/.test(await map.getAttribute('data-open')), { timeoutMsg: 'the community did not open' });
+    const count = await mapSettled(first + 1);
+    expect(count).toBeGreaterThan(first);
+    expect((await $$('[data-testid="crumb"]')).length).toBeGreaterThanOrEqual(2);
+    s = colourStats(await screenshot('pyramid-zoomed'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(20);
+  });
+
+  it('keeps the class overview and the card legend for a file without pyramid and schema', async () => {
+    await relaunch(fx('social-1k-plain.rete'));
+    await mapSettled();
+    await expect($('[data-testid="map-note"]')).toHaveAttribute('title', expect.stringContaining("Classes from the file's card"));
+    await expect($('[data-testid="legend"]')).toHaveText(expect.stringContaining("file's card"));
+    const { rect, dpr } = await mapRect();
+    expect(colourStats(await screenshot('plain'), rect, dpr).distinct).toBeGreaterThan(4);
+  });
+
+  it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {
+    await relaunch(fx('social-1k.rete'));
+    await mapSettled();
+    await typeQuery('SELECT ?person ?name WHERE { ?person foaf:name ?name } ORDER BY ?name');
+    await runQuery();
+    const summary = await $('[data-testid="query-summary"]');
+    await summary.waitForDisplayed({ timeout: 30_000 });
+    await expect(summary).toHaveText(expect.stringContaining('1,000 rows'));
+    const rows = await $$('[data-testid="result-row"]');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(200); // virtualized: only what is in view
+    // Where do the results live: the communities holding them light up.
+    await expect($('[data-testid="query-located"]')).toHaveText(expect.stringContaining('1,000 on the map'));
+    await expect($('[data-testid="highlight"]')).toBeDisplayed();
+    const link = await $('[data-testid="result-link"]');
+    const nt = await (await link.parentElement()).getAttribute('title');
+    await link.click();
+    await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining(nt));
+    await browser.pause(300);
+    const s = await pixels('query', '[data-testid="map"]');
+    expect(s.distinct).toBeGreaterThan(8);
+  });
+
+  it('marks a syntax error at its line and column', async () => {
+    // Balanced brackets: the editor closes them as they are typed.
+    await typeQuery('SELECT ?s ?age WHERE { ?s foaf:age ?age FILTER(?age > ) }');
+    await runQuery();
+    const err = await $('[data-testid="query-error"]');
+    await err.waitForDisplayed();
+    await expect(err).toHaveText(expect.stringMatching(/Line 1, column (4[0-9]|5[0-9])/));
+    await expect($('.cm-query-error')).toBeExisting();
+    await screenshot('query-error');
+  });
+
+  it('draws a CONSTRUCT result as a graph', async () => {
+    await typeQuery('CONSTRUCT { ?a foaf:knows ?b } WHERE { ?a foaf:knows ?b } LIMIT 150');
+    await runQuery();
+    const g = await $('[data-testid="result-graph"]');
+    await g.waitForDisplayed({ timeout: 30_000 });
+    expect(Number(await g.getAttribute('data-edges'))).toBeGreaterThan(10);
+    await browser.pause(800);
+    const s = await pixels('construct', '[data-testid="result-graph"]');
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.01);
+  });
+
+  it('scrolls through more than 100,000 rows', async () => {
+    await relaunch(fx('social-20k.rete'));
+    await mapSettled();
+    await typeQuery('SELECT ?s ?p ?o WHERE { ?s ?p ?o }');
+    await runQuery();
+    const table = await $('[data-testid="results-table"]');
+    await browser.waitUntil(async () => Number(await table.getAttribute('data-total')) > 100_000, { timeout: 90_000, timeoutMsg: 'no 100k rows' });
+    const total = Number(await table.getAttribute('data-total'));
+    expect((await $$('[data-testid="result-row"]')).length).toBeLessThan(200);
+    for (const share of [0.37, 0.81, 1]) {
+      await browser.execute((f) => { const sc = document.querySelector('[data-testid="results-table"] .scroller'); sc.scrollTop = (sc.scrollHeight - sc.clientHeight) * f; }, share);
+      await browser.pause(150);
+    }
+    const lastRow = await $(`[data-testid="result-row"][data-row="${total - 1}"]`);
+    await lastRow.waitForExist({ timeout: 10_000 });
+    await browser.waitUntil(async () => !(await lastRow.getText()).includes('…'), { timeoutMsg: 'the last page did not arrive' });
+    await expect(lastRow).toHaveText(expect.stringContaining(total.toLocaleString('en')));
+    await screenshot('query-100k');
+  });
+
+  it('cancels a long query', async () => {
+    await typeQuery('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }');
+    await runQuery();
+    const cancel = await $('[data-testid="query-cancel"]');
+    await cancel.waitForDisplayed();
+    // The elapsed time ticks while the query runs off the main thread.
+    await browser.waitUntil(async () => /^([3-9]\d\d ms|\d+\.\d s)$/.test(await $('[data-testid="query-elapsed"]').getText()), { timeoutMsg: 'the elapsed time did not tick' });
+    await screenshot('query-running');
+    await cancel.click();
+    await expect($('[data-testid="query-cancelled"]')).toBeDisplayed();
+    await expect($('[data-testid="query-run"]')).toBeDisplayed();
+  });
+
+  it('runs the coherence check on the planted sample and highlights a finding', async () => {
+    await relaunch(fx('medical-1k.rete'));
+    await mapSettled();
+    // The legend is the schema's class tree; a class lights up with its subclasses.
+    const sick = await $('[data-testid="legend-class"][data-class="<http://example.org/medical#Sick>"]');
+    await sick.click();
+    await expect(sick).toHaveElementClass('active');
+    await browser.pause(300);
+    const { rect, dpr } = await mapRect();
+    expect(colourStats(await screenshot('legend-tree'), rect, dpr).distinct).toBeGreaterThan(6);
+    await sick.click();
+    await $('[data-testid="toggle-coherence"]').click();
+    await $('[data-testid="coherence-run"]').click();
+    const tiers = await $('[data-testid="coherence-tiers"]');
+    await browser.waitUntil(async () => (await tiers.getAttribute('data-done')) === '3', { timeout: 90_000, timeoutMsg: 'the three tiers did not finish' });
+    const kinds = await browser.execute(() => [...document.querySelectorAll('[data-testid="finding"]')].map((f) => f.getAttribute('data-kind')));
+    for (const k of ['unsatisfiable-class', 'disjoint-class-clash', 'functional-violation']) expect(kinds).toContain(k);
+    // The unsatisfiable class: its classes are marked in the legend.
+    await $('[data-testid="finding"][data-kind="unsatisfiable-class"]').click();
+    await expect($('[data-testid="finding-explanation"]')).toHaveText(expect.stringContaining('Relapsed'));
+    await expect($('[data-testid="legend-class"][data-class="<http://example.org/medical#Relapsed>"]')).toHaveElementClass('active');
+    // An instance clash: its individuals' communities light up on the map.
+    await $('[data-testid="finding"][data-kind="disjoint-class-clash"]').click();
+    await expect($('[data-testid="highlight"]')).toHaveText(expect.stringContaining('disjoint-class-clash'));
+    await browser.pause(400);
+    const s = await pixels('coherence', '[data-testid="map"]');
+    expect(s.distinct).toBeGreaterThan(6);
+  });
+
+  it('opens a URL served on 127.0.0.1 and counts the bytes it fetches', async () => {
+    const file = fx('social-1k.rete');
+    const size = statSync(file).size;
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
+      const [a, b] = m ? [Number(m[1]), Math.min(Number(m[2]), size - 1)] : [0, size - 1];
+      res.writeHead(m ? 206 : 200, { 'Content-Length': b - a + 1, 'Accept-Ranges': 'bytes', ...(m ? { 'Content-Range': `bytes ${a}-${b}/${size}` } : {}) });
+      createReadStream(file, { start: a, end: b }).pipe(res);
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${server.address().port}/social-1k.rete`;
+    try {
+      await relaunch(url);
+      await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
+      await mapSettled();
+      const reads = await $('[data-testid="reads"]');
+      await browser.waitUntil(async () => Number(await reads.getAttribute('data-bytes')) > 0);
+      await expect(reads).toHaveText(expect.stringContaining('HTTP request'));
+      expect(Number(await reads.getAttribute('data-requests'))).toBeGreaterThanOrEqual(1);
+      expect(requests).toBeGreaterThanOrEqual(1);
+      // Before a query runs on a remote file, the pane shows what it will fetch.
+      await typeQuery('SELECT ?s ?o WHERE { ?s foaf:knows ?o }');
+      const cost = await $('[data-testid="query-cost"]');
+      await cost.waitForDisplayed({ timeout: 10_000 });
+      await expect(cost).toHaveText(expect.stringContaining('will fetch at most'));
+      const before = Number(await reads.getAttribute('data-bytes'));
+      await runQuery();
+      await $('[data-testid="query-summary"]').waitForDisplayed({ timeout: 30_000 });
+      await browser.waitUntil(async () => Number(await reads.getAttribute('data-bytes')) > before, { timeoutMsg: 'the counter did not move' });
+      const { rect, dpr } = await mapRect();
+      const s = colourStats(await screenshot('remote'), rect, dpr);
+      expect(s.distinct).toBeGreaterThan(8);
+    } finally {
+      server.close();
+    }
+  });
+});

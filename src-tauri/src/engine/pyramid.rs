@@ -1,0 +1,329 @@
+//! The map of a file with a community pyramid: the top level first, then communities opening into
+//! their children and, at level 0, into their member entities; group details; and where entities
+//! live in the pyramid.
+
+use super::{limits, AppError, AppResult, Doc, SeenCommunity};
+use crate::model::{
+    Counted, GroupDetails, GroupLink, Located, MapEdge, MapNode, MapView, TermView,
+};
+use rete_core::Id;
+use rete_pyramid::{Community, Level, Pyramid, SuperEdge};
+use std::collections::{BTreeMap, HashMap};
+
+/// Map key of community `id` on `level`.
+pub fn community_key(level: u32, id: u32) -> String {
+    format!("c{level}:{id}")
+}
+
+/// Parses a community key `c<level>:<id>`.
+pub fn parse_community_key(key: &str) -> Option<(u32, u32)> {
+    let (l, id) = key.strip_prefix('c')?.split_once(':')?;
+    Some((l.parse().ok()?, id.parse().ok()?))
+}
+
+impl Doc {
+    fn pyramid(&self) -> AppResult<&Pyramid> {
+        self.pyramid
+            .as_ref()
+            .ok_or_else(|| AppError::Invalid("the file has no community pyramid".into()))
+    }
+
+    /// The first map of a file with a pyramid: its top level.
+    pub fn pyramid_overview(&self) -> AppResult<MapView> {
+        let p = self.pyramid()?;
+        let top = p.levels() - 1;
+        let level = p.level(top)?;
+        let info = &p.level_info()[top];
+        let note = format!(
+            "Community pyramid: {} levels, {} entities; top level of {} communities (modularity {:.2}). Zoom into a community to open it.",
+            p.levels(),
+            p.entity_count(),
+            info.communities,
+            level.modularity
+        );
+        Ok(self.level_view("pyramid", &level, note))
+    }
+
+    /// Communities (and super-edges) of a level or of a community's children as map nodes.
+    fn level_view(&self, kind: &'static str, level: &Level, note: String) -> MapView {
+        self.remember(level);
+        let nodes = level
+            .communities
+            .iter()
+            .map(|c| self.community_node(c))
+            .collect();
+        let edges = level
+            .edges
+            .iter()
+            .map(|e| MapEdge {
+                source: community_key(level.level, e.source),
+                target: community_key(level.level, e.target),
+                weight: e.weight,
+                label: self.predicates_label(&e.top_predicates),
+            })
+            .collect();
+        MapView {
+            kind,
+            nodes,
+            edges,
+            note,
+            truncated: false,
+        }
+    }
+
+    fn community_node(&self, c: &Community) -> MapNode {
+        MapNode {
+            key: community_key(c.level, c.id),
+            kind: "community",
+            label: c.label.clone(),
+            size: c.size,
+            class: c.dominant_class.clone(),
+            x: Some(c.x),
+            y: Some(c.y),
+            r: Some(c.r),
+            expandable: c.size > 0,
+            level: Some(c.level),
+            id: u64::from(c.id),
+            classes: c
+                .classes
+                .iter()
+                .map(|(nt, n)| self.counted(nt, *n))
+                .collect(),
+        }
+    }
+
+    fn predicates_label(&self, preds: &[(String, u64)]) -> String {
+        preds
+            .iter()
+            .take(2)
+            .map(|(p, _)| self.short_nt(p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Keeps the communities of `level` with their super-edges for the details panel.
+    fn remember(&self, level: &Level) {
+        let labels: HashMap<u32, &str> = level
+            .communities
+            .iter()
+            .map(|c| (c.id, c.label.as_str()))
+            .collect();
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        for c in &level.communities {
+            let edges: Vec<SuperEdge> = level
+                .edges
+                .iter()
+                .filter(|e| e.source == c.id || e.target == c.id)
+                .cloned()
+                .collect();
+            let others = edges
+                .iter()
+                .map(|e| if e.source == c.id { e.target } else { e.source })
+                .map(|o| (o, labels.get(&o).copied().unwrap_or_default().to_owned()))
+                .collect();
+            seen.insert(
+                (c.level, c.id),
+                SeenCommunity {
+                    community: c.clone(),
+                    edges,
+                    others,
+                },
+            );
+        }
+    }
+
+    /// What community `(level, id)` opens into: its sub-communities, or at level 0 its members
+    /// placed inside its circle with the links among them.
+    pub fn community_expand(&self, level: u32, id: u32) -> AppResult<MapView> {
+        let p = self.pyramid()?;
+        if level > 0 {
+            let children = p.children(level as usize, id)?;
+            let note = format!(
+                "{} sub-communities on level {}.",
+                children.communities.len(),
+                level - 1
+            );
+            return Ok(self.level_view("children", &children, note));
+        }
+        let circle = self
+            .seen_community(0, id)?
+            .map(|c| (c.community.r, c.community.size));
+        let members = p.members(id)?;
+        let total = members.len();
+        let truncated = total > limits::COMMUNITY_MEMBERS;
+        let members = &members[..total.min(limits::COMMUNITY_MEMBERS)];
+        let r = circle.map_or(10.0, |c| c.0);
+        let node_r = (r / (members.len().max(1) as f32).sqrt() * 0.45).max(r * 0.002);
+        let nodes: Vec<MapNode> = members
+            .iter()
+            .map(|m| MapNode {
+                key: format!("e:{}", m.id),
+                kind: "entity",
+                label: m.label.clone().unwrap_or_else(|| self.short_nt(&m.term)),
+                size: 1,
+                class: m.class.clone(),
+                x: Some(m.x),
+                y: Some(m.y),
+                r: Some(node_r),
+                expandable: false,
+                level: None,
+                id: m.id,
+                classes: Vec::new(),
+            })
+            .collect();
+        let ids: Vec<Id> = members
+            .iter()
+            .take(limits::COMMUNITY_EDGES)
+            .map(|m| m.id)
+            .collect();
+        let edges = self.edges_among(&ids)?;
+        Ok(MapView {
+            kind: "members",
+            nodes,
+            edges,
+            note: if truncated {
+                format!("Showing {} of {total} members.", members.len())
+            } else {
+                String::new()
+            },
+            truncated,
+        })
+    }
+
+    /// The community as received by the map, else read from its level.
+    fn seen_community(&self, level: u32, id: u32) -> AppResult<Option<SeenCommunity>> {
+        if let Some(c) = self
+            .seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(level, id))
+        {
+            return Ok(Some(c.clone()));
+        }
+        let p = self.pyramid()?;
+        if level as usize >= p.levels() {
+            return Ok(None);
+        }
+        let l = p.level(level as usize)?;
+        self.remember(&l);
+        Ok(self
+            .seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(level, id))
+            .cloned())
+    }
+
+    /// Details of a community: size, classes, super-edges, sub-communities or members.
+    pub fn community_group(&self, level: u32, id: u32) -> AppResult<GroupDetails> {
+        let p = self.pyramid()?;
+        let Some(seen) = self.seen_community(level, id)? else {
+            return Err(AppError::Invalid(format!(
+                "community {id} does not exist on level {level}"
+            )));
+        };
+        let c = &seen.community;
+        let mut preds: BTreeMap<&str, u64> = BTreeMap::new();
+        for e in &seen.edges {
+            for (pr, n) in &e.top_predicates {
+                *preds.entry(pr.as_str()).or_default() += n;
+            }
+        }
+        let mut top: Vec<(&str, u64)> = preds.into_iter().collect();
+        top.sort_by_key(|t| std::cmp::Reverse(t.1));
+        let mut links: Vec<GroupLink> = seen
+            .edges
+            .iter()
+            .map(|e| {
+                let other = if e.source == id { e.target } else { e.source };
+                GroupLink {
+                    key: community_key(level, other),
+                    label: seen.others.get(&other).cloned().unwrap_or_default(),
+                    weight: e.weight,
+                    predicates: self.predicates_label(&e.top_predicates),
+                }
+            })
+            .collect();
+        links.sort_by_key(|l| std::cmp::Reverse(l.weight));
+        links.truncate(12);
+        let (mut sample, mut children) = (Vec::new(), Vec::new());
+        if level == 0 {
+            for m in p.members(id)?.iter().take(12) {
+                sample.push(TermView {
+                    id: m.id,
+                    label: m.label.clone().unwrap_or_else(|| self.short_nt(&m.term)),
+                    kind: if m.term.starts_with("_:") {
+                        "bnode"
+                    } else {
+                        "iri"
+                    },
+                    nt: m.term.clone(),
+                });
+            }
+        } else {
+            let kids = p.children(level as usize, id)?;
+            let mut kids: Vec<&Community> = kids.communities.iter().collect();
+            kids.sort_by_key(|k| std::cmp::Reverse(k.size));
+            for k in kids.into_iter().take(12) {
+                children.push(Counted {
+                    nt: community_key(k.level, k.id),
+                    label: k.label.clone(),
+                    count: k.size,
+                });
+            }
+        }
+        Ok(GroupDetails {
+            key: community_key(level, id),
+            label: c.label.clone(),
+            size: c.size,
+            level: Some(level),
+            classes: c
+                .classes
+                .iter()
+                .map(|(nt, n)| self.counted(nt, *n))
+                .collect(),
+            top_predicates: top
+                .into_iter()
+                .take(10)
+                .map(|(pr, n)| self.counted(pr, n))
+                .collect(),
+            sample,
+            children,
+            links,
+        })
+    }
+
+    /// Where each term (N-Triples) lives on the map: its map keys from the coarsest group down
+    /// to the entity itself (`c<level>:<id>`… `e:<id>` with a pyramid, `k:<class>` `e:<id>`
+    /// without). Terms not in the file come back with no keys.
+    pub fn locate(&self, terms: &[String]) -> AppResult<Vec<Located>> {
+        let mut out = Vec::with_capacity(terms.len());
+        for nt in terms.iter().take(limits::LOCATE) {
+            let id = self.resolve(nt)?;
+            let mut keys = Vec::new();
+            if let Some(id) = id {
+                match &self.pyramid {
+                    Some(p) => {
+                        if let Some(path) = p.community_path(id)? {
+                            for (level, c) in path.iter().enumerate().rev() {
+                                keys.push(community_key(level as u32, *c));
+                            }
+                        }
+                    }
+                    None => {
+                        if let Some(c) = self.main_class(id)? {
+                            keys.push(format!("k:{c}"));
+                        }
+                    }
+                }
+                keys.push(format!("e:{id}"));
+            }
+            out.push(Located {
+                nt: nt.clone(),
+                id,
+                keys,
+            });
+        }
+        Ok(out)
+    }
+}

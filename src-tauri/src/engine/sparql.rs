@@ -1,0 +1,710 @@
+//! SPARQL over an open document: running a query into a result kept in memory (pages go to the
+//! UI on demand), drawing graph results, exporting them, the vocabulary for autocompletion, and
+//! the read cost of a query before it runs.
+
+use super::{AppError, AppResult, Doc};
+use crate::model::{
+    CostEstimate, MapEdge, MapNode, MapView, QueryExample, SparqlContext, TermView, Vocab,
+};
+use oxrdf::{Term, Variable};
+use rete_core::{GraphMatch, Id, Pattern};
+use rete_sparql::{QueryOptions, QueryResults, SparqlError};
+use spargebra::algebra::{Expression, GraphPattern, PropertyPathExpression};
+use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
+use spargebra::Query;
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Rows kept from one query; beyond, the result is cut and says so.
+pub const MAX_ROWS: usize = 1_000_000;
+/// Triples of a CONSTRUCT/DESCRIBE result drawn as a graph.
+pub const GRAPH_TRIPLES: usize = 2000;
+/// Nodes of a graph result whose label literals are looked up (one read each at most).
+const GRAPH_LABELS: usize = 600;
+
+/// Prefixes every query may use without declaring them (added when used and not declared).
+const WELL_KNOWN: &[(&str, &str)] = &[
+    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+    ("owl", "http://www.w3.org/2002/07/owl#"),
+    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
+    ("foaf", "http://xmlns.com/foaf/0.1/"),
+    ("skos", "http://www.w3.org/2004/02/skos/core#"),
+    ("schema", "http://schema.org/"),
+    ("dcterms", "http://purl.org/dc/terms/"),
+];
+
+/// The answer to one query, kept whole so the UI can page through it and export it.
+#[derive(Debug)]
+pub struct QueryRun {
+    /// `select`, `ask` or `graph`.
+    pub kind: &'static str,
+    /// Column names (`subject`, `predicate`, `object` for graphs).
+    pub columns: Vec<String>,
+    /// Rows; `None` is an unbound cell.
+    pub rows: Vec<Vec<Option<Term>>>,
+    /// ASK answer.
+    pub boolean: Option<bool>,
+    /// Whether rows beyond [`MAX_ROWS`] were dropped.
+    pub truncated: bool,
+    /// Wall time of evaluation and collection.
+    pub elapsed_ms: f64,
+}
+
+impl Doc {
+    /// Runs `sparql`; `cancel` stops it from another thread.
+    pub fn run_query(
+        &self,
+        sparql: &str,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<QueryRun, SparqlError> {
+        let start = Instant::now();
+        let opts = QueryOptions {
+            cancel: Some(cancel),
+            ..QueryOptions::default()
+        };
+        let results = rete_sparql::query(&self.rete, sparql, &opts)?;
+        let mut run = QueryRun {
+            kind: "select",
+            columns: Vec::new(),
+            rows: Vec::new(),
+            boolean: None,
+            truncated: false,
+            elapsed_ms: 0.0,
+        };
+        match results {
+            QueryResults::Boolean(b) => {
+                run.kind = "ask";
+                run.boolean = Some(b);
+            }
+            QueryResults::Solutions(solutions) => {
+                let vars: Vec<Variable> = solutions.variables().to_vec();
+                run.columns = vars.iter().map(|v| v.as_str().to_owned()).collect();
+                for s in solutions {
+                    let s = s?;
+                    if run.rows.len() == MAX_ROWS {
+                        run.truncated = true;
+                        break;
+                    }
+                    run.rows
+                        .push(vars.iter().map(|v| s.get(v).cloned()).collect());
+                }
+            }
+            QueryResults::Graph(triples) => {
+                run.kind = "graph";
+                run.columns = ["subject", "predicate", "object"]
+                    .map(String::from)
+                    .to_vec();
+                for t in triples {
+                    let t = t?;
+                    if run.rows.len() == MAX_ROWS {
+                        run.truncated = true;
+                        break;
+                    }
+                    run.rows.push(vec![
+                        Some(t.subject.into()),
+                        Some(t.predicate.into()),
+                        Some(t.object),
+                    ]);
+                }
+            }
+        }
+        run.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
+        Ok(run)
+    }
+
+    /// A cell as the table shows it: short label, N-Triples, and the term's id in the file (0
+    /// for literals and for terms the file does not have) so IRIs open their details.
+    pub fn cell(&self, t: &Term) -> AppResult<TermView> {
+        let (kind, label) = match t {
+            Term::NamedNode(n) => ("iri", self.short_iri(n.as_str())),
+            Term::BlankNode(b) => ("bnode", format!("_:{}", b.as_str())),
+            Term::Literal(l) => ("literal", l.value().to_owned()),
+            #[allow(unreachable_patterns)]
+            other => ("literal", other.to_string()),
+        };
+        let id = if kind == "literal" {
+            0
+        } else {
+            self.rete.id_of(t.as_ref())?.unwrap_or(0)
+        };
+        Ok(TermView {
+            id,
+            nt: t.to_string(),
+            label,
+            kind,
+        })
+    }
+
+    /// Rows `offset..offset + limit` of a result.
+    pub fn rows_page(
+        &self,
+        run: &QueryRun,
+        offset: usize,
+        limit: usize,
+    ) -> AppResult<Vec<Vec<Option<TermView>>>> {
+        let end = offset.saturating_add(limit).min(run.rows.len());
+        let start = offset.min(end);
+        run.rows[start..end]
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|c| c.as_ref().map(|t| self.cell(t)).transpose())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A graph result as map nodes and edges (the first [`GRAPH_TRIPLES`] triples; literal
+    /// objects are left out of the drawing). Positions are left to the UI.
+    pub fn graph_view(&self, run: &QueryRun) -> AppResult<MapView> {
+        let mut keys: HashMap<Term, String> = HashMap::new();
+        let mut nodes = Vec::new();
+        let mut edges: HashMap<(String, String), (u64, String)> = HashMap::new();
+        let mut truncated = run.truncated;
+        let mut node_of = |t: &Term, nodes: &mut Vec<MapNode>| -> AppResult<String> {
+            if let Some(k) = keys.get(t) {
+                return Ok(k.clone());
+            }
+            let mut cell = self.cell(t)?;
+            if cell.id > 0 && nodes.len() < GRAPH_LABELS {
+                cell.label = self.label_of(cell.id, t)?;
+            }
+            // Terms of the file keep their map key so a click shows their details.
+            let key = if cell.id > 0 {
+                format!("e:{}", cell.id)
+            } else {
+                format!("q:{}", keys.len())
+            };
+            let class = if cell.id > 0 {
+                self.class_nt(self.main_class(cell.id)?)?
+            } else {
+                None
+            };
+            nodes.push(MapNode {
+                key: key.clone(),
+                kind: "entity",
+                label: cell.label,
+                size: 1,
+                class,
+                x: None,
+                y: None,
+                r: None,
+                expandable: false,
+                level: None,
+                id: cell.id,
+                classes: Vec::new(),
+            });
+            keys.insert(t.clone(), key.clone());
+            Ok(key)
+        };
+        for (i, row) in run.rows.iter().enumerate() {
+            if i == GRAPH_TRIPLES {
+                truncated = true;
+                break;
+            }
+            let [Some(s), Some(p), Some(o)] = &row[..] else {
+                continue;
+            };
+            if matches!(o, Term::Literal(_)) {
+                node_of(s, &mut nodes)?;
+                continue;
+            }
+            let a = node_of(s, &mut nodes)?;
+            let b = node_of(o, &mut nodes)?;
+            let label = match p {
+                Term::NamedNode(n) => self.short_iri(n.as_str()),
+                other => other.to_string(),
+            };
+            let e = edges.entry((a, b)).or_insert((0, label));
+            e.0 += 1;
+        }
+        let mut edges: Vec<MapEdge> = edges
+            .into_iter()
+            .map(|((source, target), (weight, label))| MapEdge {
+                source,
+                target,
+                weight,
+                label,
+            })
+            .collect();
+        edges.sort_by(|a, b| (&a.source, &a.target).cmp(&(&b.source, &b.target)));
+        Ok(MapView {
+            kind: "query-graph",
+            nodes,
+            edges,
+            note: String::new(),
+            truncated,
+        })
+    }
+
+    /// Prefixes, classes and predicates for the editor, and example queries built from the card.
+    pub fn sparql_context(&self) -> AppResult<SparqlContext> {
+        let card = self.rete.card()?;
+        let mut prefixes: Vec<(String, String)> = self.prefixes.clone();
+        for (p, ns) in WELL_KNOWN {
+            if !prefixes.iter().any(|(q, n)| q == p || n == ns) {
+                prefixes.push(((*p).to_owned(), (*ns).to_owned()));
+            }
+        }
+        prefixes.sort();
+        let iri_of = |nt: &str| {
+            nt.strip_prefix('<')
+                .and_then(|s| s.strip_suffix('>'))
+                .map(str::to_owned)
+        };
+        let (classes, predicates) = match &self.schema {
+            Some(s) => (
+                s.classes
+                    .iter()
+                    .map(|c| Vocab {
+                        label: c.label.clone().unwrap_or_else(|| self.short_iri(&c.iri)),
+                        iri: c.iri.clone(),
+                        count: c.total_instances,
+                    })
+                    .collect(),
+                s.properties
+                    .iter()
+                    .map(|p| Vocab {
+                        label: p.label.clone().unwrap_or_else(|| self.short_iri(&p.iri)),
+                        iri: p.iri.clone(),
+                        count: p.triples,
+                    })
+                    .collect(),
+            ),
+            None => (
+                card.classes
+                    .iter()
+                    .filter_map(|c| {
+                        Some(Vocab {
+                            iri: iri_of(&c.term)?,
+                            label: self.short_nt(&c.term),
+                            count: c.count,
+                        })
+                    })
+                    .collect(),
+                card.predicates
+                    .iter()
+                    .filter_map(|c| {
+                        Some(Vocab {
+                            iri: iri_of(&c.term)?,
+                            label: self.short_nt(&c.term),
+                            count: c.count,
+                        })
+                    })
+                    .collect(),
+            ),
+        };
+        let examples = self.examples(&prefixes)?;
+        Ok(SparqlContext {
+            prefixes,
+            classes,
+            predicates,
+            examples,
+        })
+    }
+
+    /// Example queries over the most used class and predicates of the card.
+    fn examples(&self, prefixes: &[(String, String)]) -> AppResult<Vec<QueryExample>> {
+        let card = self.rete.card()?;
+        let name = |iri: &str| -> String {
+            for (p, ns) in prefixes {
+                if let Some(local) = iri.strip_prefix(ns.as_str()) {
+                    if !local.is_empty()
+                        && local
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                    {
+                        return format!("{p}:{local}");
+                    }
+                }
+            }
+            format!("<{iri}>")
+        };
+        let iri = |nt: &str| nt.trim_start_matches('<').trim_end_matches('>').to_owned();
+        let mut out = vec![
+            QueryExample {
+                title: "Classes by instances".into(),
+                query: "SELECT ?class (COUNT(?s) AS ?instances)\nWHERE { ?s a ?class }\nGROUP BY ?class\nORDER BY DESC(?instances)".into(),
+            },
+            QueryExample {
+                title: "Predicates by use".into(),
+                query: "SELECT ?p (COUNT(*) AS ?triples)\nWHERE { ?s ?p ?o }\nGROUP BY ?p\nORDER BY DESC(?triples)".into(),
+            },
+        ];
+        let label = self
+            .label_preds
+            .first()
+            .map(|p| self.rete.term(*p))
+            .transpose()?
+            .and_then(|t| match t {
+                Term::NamedNode(n) => Some(n.into_string()),
+                _ => None,
+            });
+        if let Some(c) = card.classes.first() {
+            let c = name(&iri(&c.term));
+            let q = match &label {
+                Some(l) => format!(
+                    "SELECT ?s ?label\nWHERE {{\n  ?s a {c} .\n  OPTIONAL {{ ?s {} ?label }}\n}}\nLIMIT 1000",
+                    name(l)
+                ),
+                None => format!("SELECT ?s\nWHERE {{ ?s a {c} }}\nLIMIT 1000"),
+            };
+            out.push(QueryExample {
+                title: format!("Instances of {c}"),
+                query: q,
+            });
+        }
+        // The most used class → predicate → class relation of the schema, else the top class's
+        // links to other resources.
+        let relation = self.schema.as_ref().and_then(|s| {
+            let r = s.relations.iter().max_by_key(|r| r.count)?;
+            let d = s.classes.get(r.domain as usize)?;
+            let g = s.classes.get(r.range as usize)?;
+            Some((name(&d.iri), name(&r.predicate), name(&g.iri)))
+        });
+        if let Some((d, p, r)) = relation {
+            out.push(QueryExample {
+                title: format!("{d} {p} {r} (graph)"),
+                query: format!(
+                    "CONSTRUCT {{ ?a {p} ?b }}\nWHERE {{\n  ?a a {d} ; {p} ?b .\n  ?b a {r} .\n}}\nLIMIT 300"
+                ),
+            });
+        } else if let Some(c) = card.classes.first() {
+            let c = name(&iri(&c.term));
+            out.push(QueryExample {
+                title: format!("Links of {c} (graph)"),
+                query: format!(
+                    "CONSTRUCT {{ ?a ?p ?b }}\nWHERE {{\n  ?a a {c} ; ?p ?b .\n  FILTER(isIRI(?b) && ?p != rdf:type)\n}}\nLIMIT 300"
+                ),
+            });
+        }
+        out.push(QueryExample {
+            title: "All triples".into(),
+            query: "SELECT ?s ?p ?o\nWHERE { ?s ?p ?o }".into(),
+        });
+        Ok(out)
+    }
+
+    /// Upper bound of what running `sparql` will fetch: [`rete_core::Rete::pattern_cost`] summed
+    /// over its triple patterns with their constants bound (blocks shared by several patterns
+    /// count once per pattern; a pattern with a constant absent from the file costs nothing).
+    pub fn query_cost(&self, sparql: &str) -> Result<CostEstimate, SparqlError> {
+        let q = rete_sparql::parse(sparql, None)?;
+        let (Query::Select { pattern, .. }
+        | Query::Construct { pattern, .. }
+        | Query::Describe { pattern, .. }
+        | Query::Ask { pattern, .. }) = &q;
+        let mut walk = CostWalk {
+            doc: self,
+            est: CostEstimate::default(),
+            seen: HashSet::new(),
+            ids: HashMap::new(),
+        };
+        walk.pattern(pattern, GraphMatch::Any)?;
+        if let Query::Describe { .. } = &q {
+            // DESCRIBE reads the subjects' triples too: at most every SPO block.
+            walk.add(Some(Pattern::new(None, None, None)))?;
+            walk.est.partial = true;
+        }
+        Ok(walk.est)
+    }
+
+    /// Prefix declarations of the file for the editor (longest namespace first).
+    pub fn prefixes(&self) -> &[(String, String)] {
+        &self.prefixes
+    }
+}
+
+struct CostWalk<'a> {
+    doc: &'a Doc,
+    est: CostEstimate,
+    seen: HashSet<Pattern>,
+    ids: HashMap<Term, Option<Id>>,
+}
+
+/// A pattern position: `Ok(None)` is a variable, `Ok(Some(id))` a constant of the file, `Err(())`
+/// a constant the file does not have (the pattern matches nothing).
+type Slot = Result<Option<Id>, ()>;
+
+impl CostWalk<'_> {
+    fn id(&mut self, t: Term) -> Result<Slot, SparqlError> {
+        if let Some(id) = self.ids.get(&t) {
+            return Ok(id.ok_or(()).map(Some));
+        }
+        let id = self.doc.rete.id_of(t.as_ref())?;
+        self.ids.insert(t, id);
+        Ok(id.ok_or(()).map(Some))
+    }
+
+    fn term(&mut self, t: &TermPattern) -> Result<Slot, SparqlError> {
+        match t {
+            TermPattern::NamedNode(n) => self.id(n.clone().into()),
+            TermPattern::Literal(l) => self.id(l.clone().into()),
+            #[allow(unreachable_patterns)]
+            _ => Ok(Ok(None)),
+        }
+    }
+
+    fn named(&mut self, p: &NamedNodePattern) -> Result<Slot, SparqlError> {
+        match p {
+            NamedNodePattern::NamedNode(n) => self.id(n.clone().into()),
+            NamedNodePattern::Variable(_) => Ok(Ok(None)),
+        }
+    }
+
+    /// Counts `pattern` once; `None` is a pattern that cannot match.
+    fn add(&mut self, pattern: Option<Pattern>) -> Result<(), SparqlError> {
+        self.est.patterns += 1;
+        let Some(pattern) = pattern else {
+            self.est.absent += 1;
+            return Ok(());
+        };
+        if !self.seen.insert(pattern) {
+            return Ok(());
+        }
+        let c = self.doc.rete.pattern_cost(&pattern)?;
+        self.est.bytes += c.bytes;
+        self.est.requests += c.requests;
+        self.est.blocks += c.blocks;
+        Ok(())
+    }
+
+    fn triple(&mut self, t: &TriplePattern, g: Option<GraphMatch>) -> Result<(), SparqlError> {
+        let (s, p, o) = (
+            self.term(&t.subject)?,
+            self.named(&t.predicate)?,
+            self.term(&t.object)?,
+        );
+        self.add(build(s, p, o, g))
+    }
+
+    fn path(
+        &mut self,
+        s: &TermPattern,
+        path: &PropertyPathExpression,
+        o: &TermPattern,
+        g: Option<GraphMatch>,
+    ) -> Result<(), SparqlError> {
+        if let PropertyPathExpression::NamedNode(p) = path {
+            let (s, p, o) = (self.term(s)?, self.id(p.clone().into())?, self.term(o)?);
+            return self.add(build(s, p, o, g));
+        }
+        // A complex path may walk any link of its predicates: bound it by their whole ranges.
+        self.est.partial = true;
+        let mut preds = Vec::new();
+        collect_predicates(path, &mut preds);
+        if preds.iter().any(Option::is_none) {
+            return self.add(build(Ok(None), Ok(None), Ok(None), g));
+        }
+        for p in preds.into_iter().flatten() {
+            let p = self.id(p.into())?;
+            self.add(build(Ok(None), p, Ok(None), g))?;
+        }
+        Ok(())
+    }
+
+    fn pattern(&mut self, p: &GraphPattern, g: GraphMatch) -> Result<(), SparqlError> {
+        let gm = Some(g);
+        match p {
+            GraphPattern::Bgp { patterns } => {
+                for t in patterns {
+                    self.triple(t, gm)?;
+                }
+            }
+            GraphPattern::Path {
+                subject,
+                path,
+                object,
+            } => self.path(subject, path, object, gm)?,
+            GraphPattern::Join { left, right }
+            | GraphPattern::Union { left, right }
+            | GraphPattern::Minus { left, right } => {
+                self.pattern(left, g)?;
+                self.pattern(right, g)?;
+            }
+            GraphPattern::LeftJoin {
+                left,
+                right,
+                expression,
+            } => {
+                self.pattern(left, g)?;
+                self.pattern(right, g)?;
+                if let Some(e) = expression {
+                    self.expression(e, g)?;
+                }
+            }
+            GraphPattern::Filter { expr, inner } => {
+                self.pattern(inner, g)?;
+                self.expression(expr, g)?;
+            }
+            GraphPattern::Graph { name, inner } => {
+                let g = match self.named(name)? {
+                    Ok(Some(id)) => GraphMatch::Named(id),
+                    Ok(None) => GraphMatch::AnyNamed,
+                    // No such graph: nothing inside can match.
+                    Err(()) => return Ok(()),
+                };
+                self.pattern(inner, g)?;
+            }
+            GraphPattern::Extend {
+                inner, expression, ..
+            } => {
+                self.pattern(inner, g)?;
+                self.expression(expression, g)?;
+            }
+            GraphPattern::OrderBy { inner, .. }
+            | GraphPattern::Project { inner, .. }
+            | GraphPattern::Distinct { inner }
+            | GraphPattern::Reduced { inner }
+            | GraphPattern::Slice { inner, .. }
+            | GraphPattern::Group { inner, .. }
+            | GraphPattern::Service { inner, .. } => self.pattern(inner, g)?,
+            GraphPattern::Values { .. } => {}
+            #[allow(unreachable_patterns)]
+            other => {
+                // LATERAL and any later addition: count what they contain.
+                self.est.partial = true;
+                let _ = other;
+            }
+        }
+        Ok(())
+    }
+
+    fn expression(&mut self, e: &Expression, g: GraphMatch) -> Result<(), SparqlError> {
+        match e {
+            Expression::Exists(p) => self.pattern(p, g)?,
+            Expression::Or(a, b)
+            | Expression::And(a, b)
+            | Expression::Equal(a, b)
+            | Expression::SameTerm(a, b)
+            | Expression::Greater(a, b)
+            | Expression::GreaterOrEqual(a, b)
+            | Expression::Less(a, b)
+            | Expression::LessOrEqual(a, b)
+            | Expression::Add(a, b)
+            | Expression::Subtract(a, b)
+            | Expression::Multiply(a, b)
+            | Expression::Divide(a, b) => {
+                self.expression(a, g)?;
+                self.expression(b, g)?;
+            }
+            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
+                self.expression(a, g)?;
+            }
+            Expression::If(a, b, c) => {
+                self.expression(a, g)?;
+                self.expression(b, g)?;
+                self.expression(c, g)?;
+            }
+            Expression::In(a, v) => {
+                self.expression(a, g)?;
+                for x in v {
+                    self.expression(x, g)?;
+                }
+            }
+            Expression::Coalesce(v) | Expression::FunctionCall(_, v) => {
+                for x in v {
+                    self.expression(x, g)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn build(s: Slot, p: Slot, o: Slot, g: Option<GraphMatch>) -> Option<Pattern> {
+    let (Ok(s), Ok(p), Ok(o)) = (s, p, o) else {
+        return None;
+    };
+    Some(Pattern::new(s, p, o).in_graph(g.unwrap_or_default()))
+}
+
+/// The predicates a path can follow; `None` stands for "any predicate" (negated sets).
+fn collect_predicates(path: &PropertyPathExpression, out: &mut Vec<Option<oxrdf::NamedNode>>) {
+    match path {
+        PropertyPathExpression::NamedNode(n) => out.push(Some(n.clone())),
+        PropertyPathExpression::Reverse(p)
+        | PropertyPathExpression::ZeroOrMore(p)
+        | PropertyPathExpression::OneOrMore(p)
+        | PropertyPathExpression::ZeroOrOne(p) => collect_predicates(p, out),
+        PropertyPathExpression::Sequence(a, b) | PropertyPathExpression::Alternative(a, b) => {
+            collect_predicates(a, out);
+            collect_predicates(b, out);
+        }
+        PropertyPathExpression::NegatedPropertySet(_) => out.push(None),
+    }
+}
+
+/// Result export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// SPARQL 1.1 Query Results CSV.
+    Csv,
+    /// SPARQL 1.1 Query Results TSV.
+    Tsv,
+    /// SPARQL 1.1 Query Results JSON.
+    Json,
+}
+
+impl ExportFormat {
+    /// Parses `csv`, `tsv` or `json`.
+    pub fn from_name(name: &str) -> AppResult<Self> {
+        match name {
+            "csv" => Ok(Self::Csv),
+            "tsv" => Ok(Self::Tsv),
+            "json" => Ok(Self::Json),
+            other => Err(AppError::Invalid(format!(
+                "cannot export results as {other}"
+            ))),
+        }
+    }
+
+    /// File extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Csv => "csv",
+            Self::Tsv => "tsv",
+            Self::Json => "json",
+        }
+    }
+}
+
+/// Writes a result in a W3C result format (graph results as `subject`/`predicate`/`object`
+/// solutions).
+pub fn write_run(run: &QueryRun, format: ExportFormat, out: impl Write) -> AppResult<()> {
+    use sparesults::{QueryResultsFormat, QueryResultsSerializer};
+    let f = match format {
+        ExportFormat::Csv => QueryResultsFormat::Csv,
+        ExportFormat::Tsv => QueryResultsFormat::Tsv,
+        ExportFormat::Json => QueryResultsFormat::Json,
+    };
+    let io = |e: std::io::Error| AppError::Invalid(format!("cannot write results: {e}"));
+    let ser = QueryResultsSerializer::from_format(f);
+    if let Some(b) = run.boolean {
+        ser.serialize_boolean_to_writer(out, b).map_err(io)?;
+        return Ok(());
+    }
+    let vars = run
+        .columns
+        .iter()
+        .map(|c| Variable::new(c.as_str()).map_err(|e| AppError::Invalid(e.to_string())))
+        .collect::<AppResult<Vec<_>>>()?;
+    let mut w = ser
+        .serialize_solutions_to_writer(out, vars.clone())
+        .map_err(io)?;
+    for row in &run.rows {
+        w.serialize(
+            vars.iter()
+                .zip(row)
+                .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
+        )
+        .map_err(io)?;
+    }
+    w.finish().map_err(io)?;
+    Ok(())
+}

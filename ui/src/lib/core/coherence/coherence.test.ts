@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { CoherenceState } from './coherence.svelte';
+import { HighlightState } from '../highlight/highlight.svelte';
+import { MemoryBackend } from '../../../test/memory-backend';
+import type { CoherenceReport, Finding } from '../types';
+
+const M = 'http://example.org/medical#';
+const unsat: Finding = {
+  kind: 'unsatisfiable-class', severity: 'error', message: ':Relapsed is unsatisfiable', classes: [`${M}Relapsed`, `${M}Healthy`], entities: [],
+  explanation: [{ text: ':Relapsed rdfs:subClassOf :Healthy', triple: null }, { text: ':Healthy owl:disjointWith :Sick', triple: null }],
+};
+const clash: Finding = {
+  kind: 'disjoint-class-clash', severity: 'error', message: ':patient7 is both', classes: [`${M}Healthy`, `${M}Sick`], entities: [`<${M}patient7>`],
+  explanation: [{ text: ':patient7 a :Healthy', triple: [`<${M}patient7>`, '<t>', `<${M}Healthy>`] }],
+};
+const report = (tier: number, findings: Finding[]): CoherenceReport => ({
+  tier, findings, bytes_read: 100 * (tier + 1), requests: tier + 1, elapsed_ms: 1, phases: [], schema_source: 'block', classes: 20, measured: true,
+});
+
+function setup() {
+  const b = new MemoryBackend();
+  b.coherence = [report(0, [unsat]), report(1, [unsat, clash]), report(2, [unsat, clash])];
+  b.places.set(`<${M}patient7>`, ['c1:0', 'c0:4', 'e:77']);
+  const hl = new HighlightState();
+  const c = new CoherenceState(b, hl);
+  b.progressHandlers.push((p) => c.onProgress(p));
+  c.reset(1);
+  return { b, c, hl };
+}
+
+describe('coherence report state', () => {
+  it('runs the tiers in turn, showing each report as it arrives', async () => {
+    const { c } = setup();
+    const seen: number[] = [];
+    const p = c.run();
+    expect(c.running).toBe(true);
+    // Progress events update the report before the run ends.
+    await new Promise((r) => setTimeout(r, 0));
+    seen.push(c.tiersDone);
+    await p;
+    expect(seen[0]).toBeGreaterThanOrEqual(1);
+    expect(c.tiersDone).toBe(3);
+    expect(c.status).toBe('ok');
+    expect(c.findings.map((f) => f.kind)).toEqual(['unsatisfiable-class', 'disjoint-class-clash']);
+    expect(c.counts()).toEqual({ error: 2, warning: 0, info: 0 });
+  });
+
+  it('highlights the classes and located entities of the selected finding', async () => {
+    const { c, hl } = setup();
+    await c.run();
+    await c.select(0);
+    expect(hl.source).toBe('finding');
+    expect([...hl.classes]).toEqual([`<${M}Relapsed>`, `<${M}Healthy>`]);
+    expect(hl.matches('c0:1', [`<${M}Healthy>`])).toBe(true);
+    await c.select(1);
+    expect(hl.matches('c0:4', [])).toBe(true);
+    expect(hl.matches('e:77', [])).toBe(true);
+    expect(hl.matches('e:78', [`<${M}Doctor>`])).toBe(false);
+    // Only the individuals' places light up on the map, not every member of their classes.
+    expect(hl.matches('c0:9', [`<${M}Healthy>`])).toBe(false);
+    expect(hl.classes.has(`<${M}Sick>`)).toBe(true);
+    await c.select(-1);
+    expect(hl.active).toBe(false);
+  });
+
+  it('can be cancelled and exports through the shell', async () => {
+    const { b, c } = setup();
+    const p = c.run();
+    await c.cancel();
+    await p;
+    expect(c.status).toBe('cancelled');
+    await c.export('md');
+    expect(b.exported).toEqual(['report.md']);
+    expect(c.message).toBe('Saved /tmp/report.md');
+  });
+});

@@ -1,0 +1,222 @@
+// The query pane's state: the text, running (off the main thread, in the shell) with elapsed time
+// and cancel, the result (paged in from the shell as the table scrolls), syntax errors mapped onto
+// the typed text, the read-cost estimate for remote files, history, and "where do my results
+// live": the result entities located in the pyramid and highlighted on the map.
+import type { Backend } from '../backend';
+import { errorText } from '../backend';
+import type { HighlightState } from '../highlight/highlight.svelte';
+import type { Cell, CostEstimate, DocInfo, QueryError, QueryOutcome, SparqlContext } from '../types';
+import { completionItems, History, userPosition, withPrefixes, type CompletionItem } from './query-text';
+
+/** Rows per page fetched from the shell (the first page comes with the outcome). */
+export const PAGE = 200;
+/** Result rows whose entities are located on the map. */
+export const LOCATE_ROWS = 2000;
+
+export class SparqlState {
+  context = $state.raw<SparqlContext | null>(null);
+  completions: CompletionItem[] = [];
+  text = $state('');
+  running = $state(false);
+  elapsed = $state(0);
+  // Raw: results can be large, and identity checks must see the object that was stored.
+  outcome = $state.raw<QueryOutcome | null>(null);
+  error = $state<QueryError | null>(null);
+  message = $state('');
+  cost = $state.raw<CostEstimate | null>(null);
+  history = $state<string[]>([]);
+  /** Entities of the result found on the map. */
+  located = $state(0);
+  /** Bumped when a page of rows arrives. */
+  rowsVersion = $state(0);
+
+  private pages = new Map<number, Cell[][]>();
+  private loadingPages = new Map<number, Promise<void>>();
+  private doc: DocInfo | null = null;
+  private seq = 0;
+  private current = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private store: History;
+
+  constructor(private backend: Backend, private highlight: HighlightState, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
+    this.store = new History(storage);
+    this.history = this.store.items;
+  }
+
+  get remote(): boolean {
+    return this.doc?.remote ?? false;
+  }
+
+  /** A new document: its prefixes, vocabulary and examples; the first example as the text. */
+  async load(doc: DocInfo): Promise<void> {
+    this.doc = doc;
+    this.context = null;
+    this.completions = [];
+    this.outcome = null;
+    this.error = null;
+    this.cost = null;
+    this.message = '';
+    this.pages.clear();
+    this.located = 0;
+    try {
+      const ctx = await this.backend.sparqlContext(doc.doc);
+      if (this.doc !== doc) return;
+      this.context = ctx;
+      this.completions = completionItems(ctx);
+      const first = ctx.examples.find((e) => e.title.startsWith('Instances')) ?? ctx.examples[0];
+      if (first && !this.text) this.text = first.query;
+    } catch (e) {
+      this.message = errorText(e);
+    }
+  }
+
+  /** The query as sent: the file's prefixes declared when used. */
+  prepared(text = this.text): { query: string; shift: number } {
+    return withPrefixes(text, this.context?.prefixes ?? []);
+  }
+
+  /** What the query will read (worth asking for remote files). */
+  async estimate(): Promise<CostEstimate | null> {
+    if (!this.doc) return null;
+    const doc = this.doc;
+    const { query, shift } = this.prepared();
+    try {
+      const c = await this.backend.sparqlCost(doc.doc, query);
+      if (this.doc !== doc) return null;
+      this.cost = c.error ? { ...c, error: userPosition(c.error, shift) } : c;
+      return this.cost;
+    } catch (e) {
+      this.message = errorText(e);
+      return null;
+    }
+  }
+
+  async run(): Promise<QueryOutcome | null> {
+    if (!this.doc || this.running || !this.text.trim()) return null;
+    const doc = this.doc;
+    const { query, shift } = this.prepared();
+    this.history = this.store.push(this.text);
+    this.error = null;
+    this.message = '';
+    if (doc.remote) {
+      // Show what the query will fetch before it fetches it.
+      const c = await this.estimate();
+      if (c?.error) {
+        this.error = c.error;
+        return null;
+      }
+    }
+    const run = ++this.seq;
+    this.current = run;
+    this.running = true;
+    const started = Date.now();
+    this.elapsed = 0;
+    clearInterval(this.timer);
+    this.timer = setInterval(() => { this.elapsed = Date.now() - started; }, 100);
+    try {
+      const out = await this.backend.sparqlRun(doc.doc, run, query);
+      if (run !== this.current || this.doc !== doc) return null;
+      this.outcome = out;
+      this.pages.clear();
+      this.loadingPages.clear();
+      this.rowsVersion++;
+      this.located = 0;
+      this.highlight.clear('results');
+      if (out.status === 'error' && out.error) this.error = userPosition(out.error, shift);
+      if (out.status === 'ok') {
+        this.pages.set(0, out.rows);
+        void this.locateResults(out);
+      }
+      return out;
+    } catch (e) {
+      this.message = errorText(e);
+      return null;
+    } finally {
+      clearInterval(this.timer);
+      if (run === this.current) {
+        this.running = false;
+        this.elapsed = Date.now() - started;
+      }
+    }
+  }
+
+  async cancel(): Promise<void> {
+    if (this.running) await this.backend.sparqlCancel(this.current);
+  }
+
+  /** Row `i` of the result, or `undefined` while its page is on its way. */
+  row(i: number): Cell[] | undefined {
+    const p = Math.floor(i / PAGE);
+    const page = this.pages.get(p);
+    if (page) return page[i - p * PAGE];
+    void this.fetchPage(p);
+    return undefined;
+  }
+
+  fetchPage(p: number): Promise<void> {
+    const out = this.outcome;
+    if (!out || this.pages.has(p) || p * PAGE >= out.total) return Promise.resolve();
+    const pending = this.loadingPages.get(p);
+    if (pending) return pending;
+    const job = this.loadPage(out, p);
+    this.loadingPages.set(p, job);
+    return job;
+  }
+
+  private async loadPage(out: QueryOutcome, p: number): Promise<void> {
+    try {
+      const rows = await this.backend.sparqlRows(out.run, p * PAGE, PAGE);
+      if (this.outcome !== out) return;
+      this.pages.set(p, rows);
+      this.rowsVersion++;
+    } catch (e) {
+      this.message = errorText(e);
+    } finally {
+      this.loadingPages.delete(p);
+    }
+  }
+
+  /** Locates the result's entities in the pyramid and highlights them and their communities. */
+  async locateResults(out: QueryOutcome): Promise<void> {
+    if (!this.doc) return;
+    let rows = out.rows;
+    if (out.total > rows.length) {
+      try {
+        rows = await this.backend.sparqlRows(out.run, 0, Math.min(out.total, LOCATE_ROWS));
+      } catch {
+        rows = out.rows;
+      }
+    }
+    const terms = new Set<string>();
+    for (const r of rows) for (const c of r) if (c && c.kind !== 'literal' && c.id > 0) terms.add(c.nt);
+    if (!terms.size) return;
+    try {
+      const located = await this.backend.locate(this.doc.doc, [...terms]);
+      if (this.outcome !== out) return;
+      const keys = located.flatMap((l) => l.keys);
+      // An entity is placed when it has a group above it (predicates and classes have none).
+      this.located = located.filter((l) => l.keys.length > 1).length;
+      if (keys.length) this.highlight.set({ source: 'results', label: `${this.located.toLocaleString('en')} result entities`, keys });
+    } catch (e) {
+      this.message = errorText(e);
+    }
+  }
+
+  async export(format: 'csv' | 'tsv' | 'json'): Promise<string | null> {
+    const out = this.outcome;
+    if (!out || out.status !== 'ok') return null;
+    try {
+      const path = await this.backend.sparqlExport(out.run, format);
+      if (path) this.message = `Saved ${path}`;
+      return path;
+    } catch (e) {
+      this.message = errorText(e);
+      return null;
+    }
+  }
+
+  use(query: string): void {
+    this.text = query;
+    this.error = null;
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { SparqlState, PAGE } from './sparql.svelte';
+import { HighlightState } from '../highlight/highlight.svelte';
+import { MemoryBackend, doc } from '../../../test/memory-backend';
+import type { Cell } from '../types';
+
+const iri = (id: number): Cell => ({ id, nt: `<http://ex.org/p${id}>`, label: `p${id}`, kind: 'iri' });
+const lit = (s: string): Cell => ({ id: 0, nt: `"${s}"`, label: s, kind: 'literal' });
+
+function setup(remote = false) {
+  const b = new MemoryBackend();
+  b.contexts.set(1, {
+    prefixes: [['foaf', 'http://xmlns.com/foaf/0.1/']],
+    classes: [{ iri: 'http://xmlns.com/foaf/0.1/Person', label: 'Person', count: 10 }],
+    predicates: [{ iri: 'http://xmlns.com/foaf/0.1/name', label: 'name', count: 10 }],
+    examples: [{ title: 'All triples', query: 'SELECT * { ?s ?p ?o }' }, { title: 'Instances of foaf:Person', query: 'SELECT ?s { ?s a foaf:Person }' }],
+  });
+  const rows = Array.from({ length: 1000 }, (_, i) => [iri(i + 1), lit(`n${i}`)]);
+  b.allRows.set('foaf:name', rows);
+  b.answers.set('foaf:name', {
+    status: 'ok', kind: 'select', columns: ['p', 'n'], total: rows.length, rows: rows.slice(0, PAGE), boolean: null, graph: null,
+    truncated: false, elapsed_ms: 3, error: null, read: { bytes: 10, requests: 1, remote },
+  });
+  for (let i = 1; i <= 1000; i++) b.places.set(`<http://ex.org/p${i}>`, [`c1:${i % 3}`, `c0:${i % 30}`, `e:${i}`]);
+  const hl = new HighlightState();
+  const s = new SparqlState(b, hl, null);
+  const d = { ...doc(1, 'x.rete'), remote };
+  return { b, s, hl, d };
+}
+
+describe('sparql pane state', () => {
+  it('loads the vocabulary and starts from the instances example', async () => {
+    const { s, d } = setup();
+    await s.load(d);
+    expect(s.text).toBe('SELECT ?s { ?s a foaf:Person }');
+    expect(s.completions.some((c) => c.label === 'foaf:Person' && c.type === 'class')).toBe(true);
+  });
+
+  it('runs with the file prefixes, pages rows in and highlights where results live', async () => {
+    const { b, s, hl, d } = setup();
+    await s.load(d);
+    s.use('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    const out = await s.run();
+    expect(out?.total).toBe(1000);
+    expect(b.calls.find((c) => c.startsWith('run'))).toContain('PREFIX foaf: <http://xmlns.com/foaf/0.1/> SELECT');
+    expect(s.history[0]).toBe('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    expect(s.row(5)?.[1]?.label).toBe('n5');
+    expect(s.row(950)).toBeUndefined();
+    await s.fetchPage(Math.floor(950 / PAGE));
+    expect(s.row(950)?.[0]?.label).toBe('p951');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(s.located).toBe(1000);
+    expect(hl.source).toBe('results');
+    expect(hl.matches('c1:2', [])).toBe(true);
+    expect(hl.matches('e:7', [])).toBe(true);
+    expect(hl.matches('e:5000', ['<x>'])).toBe(false);
+  });
+
+  it('maps syntax errors onto the typed text', async () => {
+    const { s, d } = setup();
+    await s.load(d);
+    s.use('SELECT ?x WHERE { ?x foaf:knows ');
+    await s.run();
+    // The memory backend reports the end of the sent query (prefixes included): mapped back, the
+    // end of the typed text.
+    expect(s.error).toEqual({ message: 'expected [_]', line: 1, column: s.text.length });
+    expect(s.outcome?.status).toBe('error');
+  });
+
+  it('cancels a running query and shows elapsed time meanwhile', async () => {
+    const { b, s, d } = setup();
+    b.slowQuery = 'slow';
+    await s.load(d);
+    s.use('SELECT * { ?a ?b ?c } # slow');
+    const p = s.run();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(s.running).toBe(true);
+    expect(s.elapsed).toBeGreaterThan(0);
+    await s.cancel();
+    const out = await p;
+    expect(out?.status).toBe('cancelled');
+    expect(s.running).toBe(false);
+    expect(b.calls).toContain('cancel 1');
+  });
+
+  it('asks for the read cost before running on a remote file', async () => {
+    const { b, s, d } = setup(true);
+    b.costs.set('foaf:name', { bytes: 123456, requests: 4, blocks: 9, patterns: 1, absent: 0, partial: false, error: null });
+    await s.load(d);
+    s.use('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    await s.run();
+    const i = b.calls.indexOf('cost');
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(b.calls.findIndex((c) => c.startsWith('run'))).toBeGreaterThan(i);
+    expect(s.cost?.bytes).toBe(123456);
+    expect(await s.export('csv')).toBe('/tmp/results.csv');
+    expect(b.exported).toEqual(['1.csv']);
+  });
+});
