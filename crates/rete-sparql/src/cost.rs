@@ -1,46 +1,56 @@
 //! What a query will fetch before it runs: for remote files the app shows this first.
 //!
-//! Every triple pattern and property-path step of the query is costed as the index range of its
-//! constants alone ([`Rete::pattern_cost`]: exact block bytes and requests for that range, given
-//! what the reader has cached). Joins only ever read sub-ranges of those ranges, so the sum is an
-//! upper bound on the permutation blocks the query reads. Resolving result terms to text reads
-//! dictionary blocks besides; their total size bounds that part.
+//! Every triple pattern is costed as the index range of its constants alone
+//! ([`Rete::pattern_cost`]: the exact block bytes and requests of that range, given what the
+//! reader has cached), inside the graph its `GRAPH` clause names. Joins only ever read sub-ranges
+//! of those ranges, so the sum is an upper bound on the permutation blocks the query reads.
+//! Complex property paths and `DESCRIBE` are bounded by whole predicate ranges (`partial`).
+//! Resolving result ids to text reads dictionary blocks besides; their total size bounds that.
 
-use crate::{walk, SparqlError};
+use crate::SparqlError;
 use oxrdf::{NamedNode, Term};
 use rete_core::format::kind;
-use rete_core::{Pattern, Rete};
+use rete_core::{GraphMatch, Id, Pattern, Rete};
 use serde::Serialize;
-use spargebra::algebra::{GraphPattern, PropertyPathExpression};
-use spargebra::term::{NamedNodePattern, TermPattern};
+use spargebra::algebra::{Expression, GraphPattern, PropertyPathExpression};
+use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
+use spargebra::Query;
+use std::collections::{HashMap, HashSet};
 
 /// The cost of one pattern of the query.
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternCost {
     /// The pattern, constants in N-Triples syntax and `?` for anything else.
     pub pattern: String,
-    /// Bytes of permutation blocks (and directories, for the first pattern of a fresh file).
+    /// Bytes of permutation blocks (and of the block directories, for the first pattern read
+    /// from a freshly opened file).
     pub bytes: u64,
     /// Read requests.
     pub requests: u64,
     /// Permutation blocks.
     pub blocks: u64,
+    /// `true` when a constant is not in the file: the pattern matches nothing and reads nothing.
+    pub absent: bool,
+    /// `true` when an identical pattern was counted already.
+    pub repeated: bool,
 }
 
 /// What running a query will fetch at most.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct CostEstimate {
-    /// Sum over the patterns: an upper bound on the bytes of permutation blocks read.
+    /// An upper bound on the bytes of permutation blocks read.
     pub bytes: u64,
-    /// Sum over the patterns: an upper bound on the read requests for them.
+    /// An upper bound on the read requests for them.
     pub requests: u64,
     /// Permutation blocks.
     pub blocks: u64,
     /// Upper bound on the dictionary bytes read to turn result ids into terms.
     pub dictionary_bytes: u64,
-    /// `true` when the query is a single pattern, whose block cost is then exact.
+    /// Part of the query (complex property paths, `DESCRIBE`) was bounded coarsely.
+    pub partial: bool,
+    /// The query is one triple pattern, whose block cost is then exact.
     pub exact: bool,
-    /// Per pattern.
+    /// Per pattern, in query order.
     pub patterns: Vec<PatternCost>,
 }
 
@@ -51,105 +61,266 @@ pub fn estimate_cost(
     sparql: &str,
     base_iri: Option<&str>,
 ) -> Result<CostEstimate, SparqlError> {
-    let query = crate::parse(sparql, base_iri)?;
-    let mut shapes: Vec<(Option<Term>, Option<NamedNode>, Option<Term>)> = Vec::new();
-    walk::visit_patterns(walk::query_pattern(&query), &mut |p| match p {
-        GraphPattern::Bgp { patterns } => {
-            for t in patterns {
-                let pred = match &t.predicate {
-                    NamedNodePattern::NamedNode(n) => Some(n.clone()),
-                    NamedNodePattern::Variable(_) => None,
-                };
-                shapes.push((constant(&t.subject), pred, constant(&t.object)));
+    let q = crate::parse(sparql, base_iri)?;
+    let mut walk = Walk {
+        rete,
+        est: CostEstimate::default(),
+        seen: HashSet::new(),
+        ids: HashMap::new(),
+    };
+    walk.pattern(crate::walk::query_pattern(&q), GraphMatch::Any)?;
+    if let Query::Describe { .. } = &q {
+        // DESCRIBE reads the described resources' triples: at most every SPO block.
+        walk.add("? ? ?".into(), Some(Pattern::default()))?;
+        walk.est.partial = true;
+    }
+    let mut est = walk.est;
+    est.exact = est.patterns.len() == 1 && !est.partial;
+    est.dictionary_bytes = rete.section(kind::DICT_BLOCKS, 0).map_or(0, |e| e.len);
+    Ok(est)
+}
+
+/// A pattern position: `Ok(None)` is a variable, `Ok(Some(id))` a constant of the file, `Err(())`
+/// a constant the file does not have (the pattern matches nothing).
+type Slot = Result<Option<Id>, ()>;
+
+struct Walk<'a> {
+    rete: &'a Rete,
+    est: CostEstimate,
+    seen: HashSet<Pattern>,
+    ids: HashMap<Term, Option<Id>>,
+}
+
+impl Walk<'_> {
+    fn id(&mut self, t: Term) -> Result<Slot, SparqlError> {
+        if let Some(id) = self.ids.get(&t) {
+            return Ok(id.ok_or(()).map(Some));
+        }
+        let id = self.rete.id_of(t.as_ref())?;
+        self.ids.insert(t, id);
+        Ok(id.ok_or(()).map(Some))
+    }
+
+    fn term(&mut self, t: &TermPattern) -> Result<Slot, SparqlError> {
+        match t {
+            TermPattern::NamedNode(n) => self.id(n.clone().into()),
+            TermPattern::Literal(l) => self.id(l.clone().into()),
+            _ => Ok(Ok(None)),
+        }
+    }
+
+    fn named(&mut self, p: &NamedNodePattern) -> Result<Slot, SparqlError> {
+        match p {
+            NamedNodePattern::NamedNode(n) => self.id(n.clone().into()),
+            NamedNodePattern::Variable(_) => Ok(Ok(None)),
+        }
+    }
+
+    /// Counts `pattern` once; `None` is a pattern that cannot match.
+    fn add(&mut self, text: String, pattern: Option<Pattern>) -> Result<(), SparqlError> {
+        let mut pc = PatternCost {
+            pattern: text,
+            bytes: 0,
+            requests: 0,
+            blocks: 0,
+            absent: pattern.is_none(),
+            repeated: false,
+        };
+        if let Some(p) = pattern {
+            if self.seen.insert(p) {
+                let c = self.rete.pattern_cost(&p)?;
+                (pc.bytes, pc.requests, pc.blocks) = (c.bytes, c.requests, c.blocks);
+                self.est.bytes += c.bytes;
+                self.est.requests += c.requests;
+                self.est.blocks += c.blocks;
+            } else {
+                pc.repeated = true;
             }
         }
-        GraphPattern::Path {
-            subject,
-            path,
-            object,
-        } => path_shapes(path, constant(subject), constant(object), &mut shapes),
-        _ => {}
-    });
-    let single = shapes.len() == 1;
-    let mut out = CostEstimate {
-        bytes: 0,
-        requests: 0,
-        blocks: 0,
-        dictionary_bytes: 0,
-        exact: single,
-        patterns: Vec::new(),
-    };
-    for (s, p, o) in shapes {
+        self.est.patterns.push(pc);
+        Ok(())
+    }
+
+    fn triple(&mut self, t: &TriplePattern, g: GraphMatch) -> Result<(), SparqlError> {
         let text = format!(
             "{} {} {}",
-            s.as_ref().map_or("?".into(), ToString::to_string),
-            p.as_ref().map_or("?".into(), ToString::to_string),
-            o.as_ref().map_or("?".into(), ToString::to_string)
+            show_term(&t.subject),
+            show_named(&t.predicate),
+            show_term(&t.object)
         );
-        let id = |t: Option<Term>| -> Result<Option<Option<u64>>, SparqlError> {
-            match t {
-                None => Ok(Some(None)),
-                Some(t) => Ok(rete.id_of(t.as_ref()).map_err(SparqlError::from)?.map(Some)),
+        let (s, p, o) = (
+            self.term(&t.subject)?,
+            self.named(&t.predicate)?,
+            self.term(&t.object)?,
+        );
+        self.add(text, build(s, p, o, g))
+    }
+
+    fn path(
+        &mut self,
+        s: &TermPattern,
+        path: &PropertyPathExpression,
+        o: &TermPattern,
+        g: GraphMatch,
+    ) -> Result<(), SparqlError> {
+        if let PropertyPathExpression::NamedNode(p) = path {
+            let text = format!("{} {p} {}", show_term(s), show_term(o));
+            let (s, p, o) = (self.term(s)?, self.id(p.clone().into())?, self.term(o)?);
+            return self.add(text, build(s, p, o, g));
+        }
+        // A complex path may walk any link of its predicates: bound it by their whole ranges.
+        self.est.partial = true;
+        let mut preds = Vec::new();
+        collect_predicates(path, &mut preds);
+        if preds.iter().any(Option::is_none) {
+            return self.add("? ? ?".into(), build(Ok(None), Ok(None), Ok(None), g));
+        }
+        for p in preds.into_iter().flatten() {
+            let text = format!("? {p} ?");
+            let id = self.id(p.into())?;
+            self.add(text, build(Ok(None), id, Ok(None), g))?;
+        }
+        Ok(())
+    }
+
+    fn pattern(&mut self, p: &GraphPattern, g: GraphMatch) -> Result<(), SparqlError> {
+        match p {
+            GraphPattern::Bgp { patterns } => {
+                for t in patterns {
+                    self.triple(t, g)?;
+                }
             }
-        };
-        // A constant the file lacks makes the pattern match nothing: no block is read.
-        let (Some(si), Some(pi), Some(oi)) = (id(s)?, id(p.map(Term::from))?, id(o)?) else {
-            out.patterns.push(PatternCost {
-                pattern: text,
-                bytes: 0,
-                requests: 0,
-                blocks: 0,
-            });
-            continue;
-        };
-        let c = rete
-            .pattern_cost(&Pattern::new(si, pi, oi))
-            .map_err(SparqlError::from)?;
-        out.bytes += c.bytes;
-        out.requests += c.requests;
-        out.blocks += c.blocks;
-        out.patterns.push(PatternCost {
-            pattern: text,
-            bytes: c.bytes,
-            requests: c.requests,
-            blocks: c.blocks,
-        });
+            GraphPattern::Path {
+                subject,
+                path,
+                object,
+            } => self.path(subject, path, object, g)?,
+            GraphPattern::Join { left, right }
+            | GraphPattern::Union { left, right }
+            | GraphPattern::Minus { left, right }
+            | GraphPattern::Lateral { left, right } => {
+                self.pattern(left, g)?;
+                self.pattern(right, g)?;
+            }
+            GraphPattern::LeftJoin {
+                left,
+                right,
+                expression,
+            } => {
+                self.pattern(left, g)?;
+                self.pattern(right, g)?;
+                if let Some(e) = expression {
+                    self.expression(e, g)?;
+                }
+            }
+            GraphPattern::Filter { expr, inner } => {
+                self.pattern(inner, g)?;
+                self.expression(expr, g)?;
+            }
+            GraphPattern::Graph { name, inner } => {
+                let g = match self.named(name)? {
+                    Ok(Some(id)) => GraphMatch::Named(id),
+                    Ok(None) => GraphMatch::AnyNamed,
+                    // No such graph: nothing inside can match.
+                    Err(()) => return Ok(()),
+                };
+                self.pattern(inner, g)?;
+            }
+            GraphPattern::Extend {
+                inner, expression, ..
+            } => {
+                self.pattern(inner, g)?;
+                self.expression(expression, g)?;
+            }
+            GraphPattern::OrderBy { inner, .. }
+            | GraphPattern::Project { inner, .. }
+            | GraphPattern::Distinct { inner }
+            | GraphPattern::Reduced { inner }
+            | GraphPattern::Slice { inner, .. }
+            | GraphPattern::Group { inner, .. }
+            | GraphPattern::Service { inner, .. } => self.pattern(inner, g)?,
+            GraphPattern::Values { .. } => {}
+        }
+        Ok(())
     }
-    out.dictionary_bytes = rete.section(kind::DICT_BLOCKS, 0).map_or(0, |e| e.len);
-    Ok(out)
+
+    fn expression(&mut self, e: &Expression, g: GraphMatch) -> Result<(), SparqlError> {
+        match e {
+            Expression::Exists(p) => self.pattern(p, g)?,
+            Expression::Or(a, b)
+            | Expression::And(a, b)
+            | Expression::Equal(a, b)
+            | Expression::SameTerm(a, b)
+            | Expression::Greater(a, b)
+            | Expression::GreaterOrEqual(a, b)
+            | Expression::Less(a, b)
+            | Expression::LessOrEqual(a, b)
+            | Expression::Add(a, b)
+            | Expression::Subtract(a, b)
+            | Expression::Multiply(a, b)
+            | Expression::Divide(a, b) => {
+                self.expression(a, g)?;
+                self.expression(b, g)?;
+            }
+            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
+                self.expression(a, g)?
+            }
+            Expression::If(a, b, c) => {
+                self.expression(a, g)?;
+                self.expression(b, g)?;
+                self.expression(c, g)?;
+            }
+            Expression::In(a, v) => {
+                self.expression(a, g)?;
+                for x in v {
+                    self.expression(x, g)?;
+                }
+            }
+            Expression::Coalesce(v) | Expression::FunctionCall(_, v) => {
+                for x in v {
+                    self.expression(x, g)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
-fn constant(t: &TermPattern) -> Option<Term> {
+fn build(s: Slot, p: Slot, o: Slot, g: GraphMatch) -> Option<Pattern> {
+    let (Ok(s), Ok(p), Ok(o)) = (s, p, o) else {
+        return None;
+    };
+    Some(Pattern::new(s, p, o).in_graph(g))
+}
+
+fn show_term(t: &TermPattern) -> String {
     match t {
-        TermPattern::NamedNode(n) => Some(n.clone().into()),
-        TermPattern::Literal(l) => Some(l.clone().into()),
-        _ => None,
+        TermPattern::NamedNode(n) => n.to_string(),
+        TermPattern::Literal(l) => l.to_string(),
+        _ => "?".into(),
     }
 }
 
-/// The index ranges a path may read: each predicate step with the path's ends bound only where
-/// the step touches them directly.
-fn path_shapes(
-    path: &PropertyPathExpression,
-    s: Option<Term>,
-    o: Option<Term>,
-    out: &mut Vec<(Option<Term>, Option<NamedNode>, Option<Term>)>,
-) {
+fn show_named(p: &NamedNodePattern) -> String {
+    match p {
+        NamedNodePattern::NamedNode(n) => n.to_string(),
+        NamedNodePattern::Variable(_) => "?".into(),
+    }
+}
+
+/// The predicates a path can follow; `None` stands for "any predicate" (negated sets).
+fn collect_predicates(path: &PropertyPathExpression, out: &mut Vec<Option<NamedNode>>) {
     match path {
-        PropertyPathExpression::NamedNode(p) => out.push((s, Some(p.clone()), o)),
-        PropertyPathExpression::Reverse(inner) => path_shapes(inner, o, s, out),
-        PropertyPathExpression::Sequence(a, b) => {
-            path_shapes(a, s, None, out);
-            path_shapes(b, None, o, out);
+        PropertyPathExpression::NamedNode(n) => out.push(Some(n.clone())),
+        PropertyPathExpression::Reverse(p)
+        | PropertyPathExpression::ZeroOrMore(p)
+        | PropertyPathExpression::OneOrMore(p)
+        | PropertyPathExpression::ZeroOrOne(p) => collect_predicates(p, out),
+        PropertyPathExpression::Sequence(a, b) | PropertyPathExpression::Alternative(a, b) => {
+            collect_predicates(a, out);
+            collect_predicates(b, out);
         }
-        PropertyPathExpression::Alternative(a, b) => {
-            path_shapes(a, s.clone(), o.clone(), out);
-            path_shapes(b, s, o, out);
-        }
-        // Repetition walks the predicate's whole range.
-        PropertyPathExpression::ZeroOrMore(inner)
-        | PropertyPathExpression::OneOrMore(inner)
-        | PropertyPathExpression::ZeroOrOne(inner) => path_shapes(inner, None, None, out),
-        PropertyPathExpression::NegatedPropertySet(_) => out.push((s, None, o)),
+        PropertyPathExpression::NegatedPropertySet(_) => out.push(None),
     }
 }
