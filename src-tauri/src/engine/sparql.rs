@@ -7,12 +7,8 @@ use crate::model::{
     CostEstimate, MapEdge, MapNode, MapView, QueryExample, SparqlContext, TermView, Vocab,
 };
 use oxrdf::{Term, Variable};
-use rete_core::{GraphMatch, Id, Pattern};
 use rete_sparql::{QueryOptions, QueryResults, SparqlError};
-use spargebra::algebra::{Expression, GraphPattern, PropertyPathExpression};
-use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
-use spargebra::Query;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -389,254 +385,23 @@ impl Doc {
         Ok(out)
     }
 
-    /// Upper bound of what running `sparql` will fetch: [`rete_core::Rete::pattern_cost`] summed
-    /// over its triple patterns with their constants bound (blocks shared by several patterns
-    /// count once per pattern; a pattern with a constant absent from the file costs nothing).
+    /// Upper bound of what running `sparql` will fetch ([`rete_sparql::estimate_cost`]).
     pub fn query_cost(&self, sparql: &str) -> Result<CostEstimate, SparqlError> {
-        let q = rete_sparql::parse(sparql, None)?;
-        let (Query::Select { pattern, .. }
-        | Query::Construct { pattern, .. }
-        | Query::Describe { pattern, .. }
-        | Query::Ask { pattern, .. }) = &q;
-        let mut walk = CostWalk {
-            doc: self,
-            est: CostEstimate::default(),
-            seen: HashSet::new(),
-            ids: HashMap::new(),
-        };
-        walk.pattern(pattern, GraphMatch::Any)?;
-        if let Query::Describe { .. } = &q {
-            // DESCRIBE reads the subjects' triples too: at most every SPO block.
-            walk.add(Some(Pattern::new(None, None, None)))?;
-            walk.est.partial = true;
-        }
-        Ok(walk.est)
+        let est = rete_sparql::estimate_cost(&self.rete, sparql, None)?;
+        Ok(CostEstimate {
+            bytes: est.bytes,
+            requests: est.requests,
+            blocks: est.blocks,
+            patterns: est.patterns.len(),
+            absent: est.patterns.iter().filter(|p| p.absent).count(),
+            partial: est.partial,
+            error: None,
+        })
     }
 
     /// Prefix declarations of the file for the editor (longest namespace first).
     pub fn prefixes(&self) -> &[(String, String)] {
         &self.prefixes
-    }
-}
-
-struct CostWalk<'a> {
-    doc: &'a Doc,
-    est: CostEstimate,
-    seen: HashSet<Pattern>,
-    ids: HashMap<Term, Option<Id>>,
-}
-
-/// A pattern position: `Ok(None)` is a variable, `Ok(Some(id))` a constant of the file, `Err(())`
-/// a constant the file does not have (the pattern matches nothing).
-type Slot = Result<Option<Id>, ()>;
-
-impl CostWalk<'_> {
-    fn id(&mut self, t: Term) -> Result<Slot, SparqlError> {
-        if let Some(id) = self.ids.get(&t) {
-            return Ok(id.ok_or(()).map(Some));
-        }
-        let id = self.doc.rete.id_of(t.as_ref())?;
-        self.ids.insert(t, id);
-        Ok(id.ok_or(()).map(Some))
-    }
-
-    fn term(&mut self, t: &TermPattern) -> Result<Slot, SparqlError> {
-        match t {
-            TermPattern::NamedNode(n) => self.id(n.clone().into()),
-            TermPattern::Literal(l) => self.id(l.clone().into()),
-            #[allow(unreachable_patterns)]
-            _ => Ok(Ok(None)),
-        }
-    }
-
-    fn named(&mut self, p: &NamedNodePattern) -> Result<Slot, SparqlError> {
-        match p {
-            NamedNodePattern::NamedNode(n) => self.id(n.clone().into()),
-            NamedNodePattern::Variable(_) => Ok(Ok(None)),
-        }
-    }
-
-    /// Counts `pattern` once; `None` is a pattern that cannot match.
-    fn add(&mut self, pattern: Option<Pattern>) -> Result<(), SparqlError> {
-        self.est.patterns += 1;
-        let Some(pattern) = pattern else {
-            self.est.absent += 1;
-            return Ok(());
-        };
-        if !self.seen.insert(pattern) {
-            return Ok(());
-        }
-        let c = self.doc.rete.pattern_cost(&pattern)?;
-        self.est.bytes += c.bytes;
-        self.est.requests += c.requests;
-        self.est.blocks += c.blocks;
-        Ok(())
-    }
-
-    fn triple(&mut self, t: &TriplePattern, g: Option<GraphMatch>) -> Result<(), SparqlError> {
-        let (s, p, o) = (
-            self.term(&t.subject)?,
-            self.named(&t.predicate)?,
-            self.term(&t.object)?,
-        );
-        self.add(build(s, p, o, g))
-    }
-
-    fn path(
-        &mut self,
-        s: &TermPattern,
-        path: &PropertyPathExpression,
-        o: &TermPattern,
-        g: Option<GraphMatch>,
-    ) -> Result<(), SparqlError> {
-        if let PropertyPathExpression::NamedNode(p) = path {
-            let (s, p, o) = (self.term(s)?, self.id(p.clone().into())?, self.term(o)?);
-            return self.add(build(s, p, o, g));
-        }
-        // A complex path may walk any link of its predicates: bound it by their whole ranges.
-        self.est.partial = true;
-        let mut preds = Vec::new();
-        collect_predicates(path, &mut preds);
-        if preds.iter().any(Option::is_none) {
-            return self.add(build(Ok(None), Ok(None), Ok(None), g));
-        }
-        for p in preds.into_iter().flatten() {
-            let p = self.id(p.into())?;
-            self.add(build(Ok(None), p, Ok(None), g))?;
-        }
-        Ok(())
-    }
-
-    fn pattern(&mut self, p: &GraphPattern, g: GraphMatch) -> Result<(), SparqlError> {
-        let gm = Some(g);
-        match p {
-            GraphPattern::Bgp { patterns } => {
-                for t in patterns {
-                    self.triple(t, gm)?;
-                }
-            }
-            GraphPattern::Path {
-                subject,
-                path,
-                object,
-            } => self.path(subject, path, object, gm)?,
-            GraphPattern::Join { left, right }
-            | GraphPattern::Union { left, right }
-            | GraphPattern::Minus { left, right } => {
-                self.pattern(left, g)?;
-                self.pattern(right, g)?;
-            }
-            GraphPattern::LeftJoin {
-                left,
-                right,
-                expression,
-            } => {
-                self.pattern(left, g)?;
-                self.pattern(right, g)?;
-                if let Some(e) = expression {
-                    self.expression(e, g)?;
-                }
-            }
-            GraphPattern::Filter { expr, inner } => {
-                self.pattern(inner, g)?;
-                self.expression(expr, g)?;
-            }
-            GraphPattern::Graph { name, inner } => {
-                let g = match self.named(name)? {
-                    Ok(Some(id)) => GraphMatch::Named(id),
-                    Ok(None) => GraphMatch::AnyNamed,
-                    // No such graph: nothing inside can match.
-                    Err(()) => return Ok(()),
-                };
-                self.pattern(inner, g)?;
-            }
-            GraphPattern::Extend {
-                inner, expression, ..
-            } => {
-                self.pattern(inner, g)?;
-                self.expression(expression, g)?;
-            }
-            GraphPattern::OrderBy { inner, .. }
-            | GraphPattern::Project { inner, .. }
-            | GraphPattern::Distinct { inner }
-            | GraphPattern::Reduced { inner }
-            | GraphPattern::Slice { inner, .. }
-            | GraphPattern::Group { inner, .. }
-            | GraphPattern::Service { inner, .. } => self.pattern(inner, g)?,
-            GraphPattern::Values { .. } => {}
-            #[allow(unreachable_patterns)]
-            other => {
-                // LATERAL and any later addition: count what they contain.
-                self.est.partial = true;
-                let _ = other;
-            }
-        }
-        Ok(())
-    }
-
-    fn expression(&mut self, e: &Expression, g: GraphMatch) -> Result<(), SparqlError> {
-        match e {
-            Expression::Exists(p) => self.pattern(p, g)?,
-            Expression::Or(a, b)
-            | Expression::And(a, b)
-            | Expression::Equal(a, b)
-            | Expression::SameTerm(a, b)
-            | Expression::Greater(a, b)
-            | Expression::GreaterOrEqual(a, b)
-            | Expression::Less(a, b)
-            | Expression::LessOrEqual(a, b)
-            | Expression::Add(a, b)
-            | Expression::Subtract(a, b)
-            | Expression::Multiply(a, b)
-            | Expression::Divide(a, b) => {
-                self.expression(a, g)?;
-                self.expression(b, g)?;
-            }
-            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-                self.expression(a, g)?;
-            }
-            Expression::If(a, b, c) => {
-                self.expression(a, g)?;
-                self.expression(b, g)?;
-                self.expression(c, g)?;
-            }
-            Expression::In(a, v) => {
-                self.expression(a, g)?;
-                for x in v {
-                    self.expression(x, g)?;
-                }
-            }
-            Expression::Coalesce(v) | Expression::FunctionCall(_, v) => {
-                for x in v {
-                    self.expression(x, g)?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
-fn build(s: Slot, p: Slot, o: Slot, g: Option<GraphMatch>) -> Option<Pattern> {
-    let (Ok(s), Ok(p), Ok(o)) = (s, p, o) else {
-        return None;
-    };
-    Some(Pattern::new(s, p, o).in_graph(g.unwrap_or_default()))
-}
-
-/// The predicates a path can follow; `None` stands for "any predicate" (negated sets).
-fn collect_predicates(path: &PropertyPathExpression, out: &mut Vec<Option<oxrdf::NamedNode>>) {
-    match path {
-        PropertyPathExpression::NamedNode(n) => out.push(Some(n.clone())),
-        PropertyPathExpression::Reverse(p)
-        | PropertyPathExpression::ZeroOrMore(p)
-        | PropertyPathExpression::OneOrMore(p)
-        | PropertyPathExpression::ZeroOrOne(p) => collect_predicates(p, out),
-        PropertyPathExpression::Sequence(a, b) | PropertyPathExpression::Alternative(a, b) => {
-            collect_predicates(a, out);
-            collect_predicates(b, out);
-        }
-        PropertyPathExpression::NegatedPropertySet(_) => out.push(None),
     }
 }
 
