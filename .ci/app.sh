@@ -28,7 +28,10 @@ if ! command -v tauri-driver >/dev/null; then
 fi
 
 step "npm ci"
-npm ci --no-audit --no-fund
+# scripts/setup.sh installs the same lockfile first; reinstall only when it has not run.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
 
 step "vitest"
 npm test

@@ -9,7 +9,7 @@ sudo=""
 
 pkgs=(build-essential pkg-config file zstd python3-pip default-jre-headless
       libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
-      xvfb xauth webkit2gtk-driver)
+      xvfb xauth webkit2gtk-driver shared-mime-info desktop-file-utils libxml2-utils)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -31,6 +31,6 @@ if [ -f package-lock.json ]; then
 fi
 
 if ! command -v tauri-driver >/dev/null; then
-  cargo install tauri-driver --locked --quiet
+  cargo install tauri-driver --locked --quiet --version 2.1.0
 fi
 echo "setup: done"
