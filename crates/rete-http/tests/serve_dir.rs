@@ -236,8 +236,8 @@ fn pattern_blocks(rete: &Rete, perm: Perm, lead: &[u64]) -> (u64, u64) {
     )
 }
 
-/// What reading `[start, end)` costs once the open prefetch is cached: the bytes outside it,
-/// in one request.
+/// What reading `[start, end)` costs at least once the open prefetch is cached: the bytes
+/// outside it, in one request if the reader fetched the range whole.
 fn fetch_cost(start: u64, end: u64) -> ReadStats {
     let prefetch = HttpOptions::default().prefetch as u64;
     let bytes = end.saturating_sub(start.max(prefetch));
@@ -319,12 +319,24 @@ fn request_budgets() {
     ] {
         let (start, end) = pattern_blocks(&rete, perm, &lead);
         // rete-core's own estimate (for a reader without a cache) agrees with the directory.
+        // The scan's readahead starts at one block and doubles, so a long range takes a few
+        // requests: as many as rete-core's estimate says, never more.
         let cost = rete.pattern_cost(&pat).unwrap();
-        assert_eq!((cost.requests, cost.bytes), (1, end - start), "{pat:?}");
+        assert_eq!(cost.bytes, end - start, "{pat:?}");
+        assert!(
+            cost.requests >= 1 && cost.requests <= 2 + cost.blocks.ilog2() as u64,
+            "{pat:?}: {cost:?}"
+        );
         reader.reset_stats();
         let n = rete.quads(&pat).unwrap().map(Result::unwrap).count();
         assert!(n > 0, "{pat:?}");
-        assert_eq!(reader.stats(), fetch_cost(start, end), "{pat:?}");
+        let got = reader.stats();
+        let want = fetch_cost(start, end);
+        assert_eq!(got.bytes, want.bytes, "{pat:?}");
+        assert!(
+            got.requests >= want.requests && got.requests <= cost.requests,
+            "{pat:?}: {got:?} vs {cost:?}"
+        );
         assert!(
             end - start < file_len / 4,
             "a pattern reads a small part of the file"
