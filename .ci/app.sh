@@ -14,7 +14,10 @@ step() { printf '\n== app: %s (%ss)\n' "$1" "$SECONDS"; }
 
 step "system packages"
 pkgs=(libwebkit2gtk-4.1-dev build-essential file libxdo-dev libssl-dev libayatana-appindicator3-dev
-      librsvg2-dev xvfb webkit2gtk-driver xauth shared-mime-info desktop-file-utils libxml2-utils)
+      librsvg2-dev xvfb webkit2gtk-driver xauth shared-mime-info desktop-file-utils libxml2-utils
+      # e2e of the desktop integration: a session bus (single instance), a GTK drag source and
+      # xdotool (drag and drop, the save dialog).
+      dbus-daemon python3-gi gir1.2-gtk-3.0 xdotool)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

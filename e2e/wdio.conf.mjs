@@ -1,11 +1,13 @@
 // End-to-end tests in the real webview: tauri-driver + WebKitWebDriver drive the built app
-// (target/debug/rete-desktop, from `npm run build:debug`) under Xvfb.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+// (target/app/rete-desktop, copied from the debug Tauri build by .ci/app.sh) under Xvfb, with a
+// private D-Bus session bus as a desktop session has.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startBus, startXvfb } from './display.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A copy made right after the Tauri build: a later plain `cargo build` overwrites target/debug/
@@ -19,6 +21,23 @@ const out = path.join(root, '.e2e-out');
 
 let xvfb;
 let driver;
+let bus;
+
+/** Fails the run (never skips a test) when a tool the desktop-integration tests drive is missing. */
+function requireTools() {
+  const tools = [
+    ['xdotool', ['--version'], 'xdotool (apt install xdotool)'],
+    ['/usr/bin/python3', ['-c', "import gi; gi.require_version('Gtk', '3.0')"], "Debian's python3-gi with GTK 3 (apt install python3-gi gir1.2-gtk-3.0)"],
+    ['dbus-daemon', ['--version'], 'dbus-daemon (apt install dbus-daemon)'],
+  ];
+  for (const [bin, args, what] of tools) {
+    try {
+      execFileSync(bin, args, { stdio: 'ignore' });
+    } catch {
+      throw new Error(`the e2e suite needs ${what}`);
+    }
+  }
+}
 
 function waitForPort(port, ms) {
   const end = Date.now() + ms;
@@ -28,20 +47,6 @@ function waitForPort(port, ms) {
       s.on('error', () => (Date.now() > end ? reject(new Error(`nothing listens on ${port}`)) : setTimeout(attempt, 200)));
     };
     attempt();
-  });
-}
-
-/** Starts Xvfb on a free display and resolves with its number. */
-function startXvfb() {
-  return new Promise((resolve, reject) => {
-    xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1400x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
-    let out = '';
-    xvfb.stdio[3].on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    xvfb.on('error', reject);
-    xvfb.on('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
   });
 }
 
@@ -66,13 +71,15 @@ export const config = {
   async onPrepare() {
     if (!existsSync(app)) throw new Error(`${app} is missing: run \`npm run build:debug\` first`);
     if (!existsSync(path.join(fixtures, 'medical-1k.rete'))) throw new Error(`${fixtures} has no fixtures: run \`cargo run -p rete-desktop --example fixtures -- ${fixtures}\``);
+    requireTools();
     mkdirSync(out, { recursive: true });
+    // The app keeps its recent-files list under the config directory: a fresh one per run.
+    process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-config-'));
     if (!process.env.DISPLAY) {
-      // Our own X server on a display number it picks itself (-displayfd), so suites of other
-      // users of this machine cannot collide with it. WebGL renders in software through Mesa.
-      // No WEBKIT_DISABLE_* variables: they leave sigma's canvas blank.
-      process.env.DISPLAY = `:${await startXvfb()}`;
+      // Our own X server. No WEBKIT_DISABLE_* variables: they leave sigma's canvas blank.
+      ({ proc: xvfb, display: process.env.DISPLAY } = await startXvfb());
     }
+    ({ proc: bus, address: process.env.DBUS_SESSION_BUS_ADDRESS } = await startBus());
     driver = spawn(driverBin, [], { stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
     return waitForPort(4444, 20_000);
   },
@@ -80,5 +87,6 @@ export const config = {
   onComplete() {
     driver?.kill();
     xvfb?.kill();
+    bus?.kill();
   },
 };

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# App launch benchmark: launch the desktop app on the 200k-people social sample N times (default 5)
-# and time launch → top level drawn (checked on screenshot pixels). Needs the app built
-# (`npm run build:debug`, copied to target/app/rete-desktop as .ci/app.sh does) and the e2e
-# tooling. Writes docs/benchmark-app.json and the app section of docs/BENCHMARK.md.
+# App launch benchmark: starts the release app on the 200k-people social sample N times (default
+# 7) under Xvfb, with a D-Bus session bus as a desktop has, and times spawn → the first frame that
+# shows the top level (the app prints it with RETE_LAUNCH_TRACE=1; a screenshot checks the map is
+# drawn). No WebDriver in between: this is what a double-click costs. Needs the e2e tooling
+# (`bash scripts/setup.sh`) and ImageMagick's `import`. Writes docs/benchmark-app.json and the app
+# section of docs/BENCHMARK.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-5}
+runs=${1:-7}
 people=${PEOPLE:-200000}
 work=${BENCH_DIR:-bench-data}
+command -v import >/dev/null || { echo "bench-app: needs ImageMagick's import (apt install imagemagick)" >&2; exit 2; }
 mkdir -p "$work"
 file="$work/social-$people-app.rete"
 if [ ! -f "$file" ]; then
@@ -15,46 +18,69 @@ if [ ! -f "$file" ]; then
   [ -f "$work/social-$people.nt" ] || target/release/rete generate social --people "$people" -o "$work/social-$people.nt"
   target/release/rete build -q "$work/social-$people.nt" -o "$file"
 fi
+# The release app, as `npm run build` ships it (incremental: quick when nothing changed).
+app=${RETE_APP:-}
+if [ -z "$app" ]; then
+  npm run -s tauri -- build --no-bundle >/dev/null
+  app=target/release/rete-desktop
+fi
 out=$(mktemp)
-for _ in $(seq "$runs"); do
-  RETE_BENCH_FILE="$(realpath "$file")" RETE_BENCH_OUT="$out" npx wdio run e2e/bench.conf.mjs >/dev/null
-done
-python3 - "$out" "$file" <<'PY'
+node e2e/bench/launch.mjs "$app" "$file" "$runs" >"$out"
+python3 - "$out" "$file" "$app" <<'PY'
 import json, statistics, sys, pathlib, re, datetime, os
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-launch = [r["launch_to_drawn_ms"] for r in rows]
-page = [r["page_to_drawn_ms"] for r in rows]
-env = {"schema": "rete-bench/app-launch/v1", "date": datetime.date.today().isoformat(),
-       "file": os.path.basename(sys.argv[2]), "bytes": os.path.getsize(sys.argv[2]), "nodes": rows[0]["nodes"],
-       "runs": rows, "launch_to_drawn_ms": {"median": statistics.median(launch), "min": min(launch), "max": max(launch)},
-       "page_to_drawn_ms": {"median": statistics.median(page), "min": min(page), "max": max(page)}}
+med = statistics.median
+def stats(key):
+    xs = [r[key] for r in rows]
+    return {"median": med(xs), "min": min(xs), "max": max(xs)}
+shown, drawn, proc = stats("launch_to_shown_ms"), stats("launch_to_drawn_ms"), stats("process_to_drawn_ms")
+marks = ["script", "mounted", "listening", "opened", "map-mounting", "map-created", "top-level", "drawn"]
+page = {m: med([r["page_ms"][m] for r in rows if m in r["page_ms"]]) for m in marks if any(m in r["page_ms"] for r in rows)}
+env = {"schema": "rete-bench/app-launch/v2", "date": datetime.date.today().isoformat(),
+       "app": sys.argv[3], "file": os.path.basename(sys.argv[2]), "bytes": os.path.getsize(sys.argv[2]),
+       "runs": rows, "launch_to_shown_ms": shown, "launch_to_drawn_ms": drawn, "process_to_drawn_ms": proc,
+       "page_marks_median_ms": page}
 root = pathlib.Path(".")
 (root / "docs/benchmark-app.json").write_text(json.dumps(env, indent=2) + "\n")
-l, p = env["launch_to_drawn_ms"], env["page_to_drawn_ms"]
+f = lambda x: f"{x:,.0f} ms"
+row = lambda name, st: f"| {name} | {f(st['median'])} | {f(st['min'])} | {f(st['max'])} |"
+labels = {"script": "UI script runs", "mounted": "UI mounted", "listening": "listening to the shell",
+          "opened": "file opened", "map-mounting": "map view mounting", "map-created": "sigma created",
+          "top-level": "top level received", "drawn": "first frame rendered"}
 section = f"""<!-- app:start -->
-## App: launch → top level drawn
+## App: launch → top level on screen
 
-The desktop app (debug profile, dependencies optimized) launched by WebDriver under Xvfb (software
-WebGL) on `{env['file']}` ({env['bytes']/1048576:.1f} MiB, 200,000 people, 1.58 M triples),
-{len(rows)} launches on the 2-core machine; "drawn" means the map published its node count with no
-request pending and a screenshot shows the graph. Goal: ≤ 500 ms. Reproduce with
+The desktop app (`{env['app']}`) started directly, as a double-click does, on `{env['file']}`
+({env['bytes']/1048576:.1f} MiB, 200,000 people, 1.58 M triples), {len(rows)} launches under Xvfb
+with a D-Bus session bus, software WebGL (Mesa llvmpipe), on the 2-core machine. "On screen" is
+when a watcher polling the screen's pixels (`e2e/tools/watch-pixels.py`) first sees the map drawn;
+the app's own trace (`RETE_LAUNCH_TRACE=1`) gives the breakdown. Goal: ≤ 500 ms. Reproduce with
 `scripts/bench-app.sh` (JSON in `docs/benchmark-app.json`).
 
 | measure | median | min | max |
 |---|---:|---:|---:|
-| process launch → top level drawn | {l['median']:,.0f} ms | {l['min']:,} ms | {l['max']:,} ms |
-| page load → top level drawn | {p['median']:,.0f} ms | {p['min']:,} ms | {p['max']:,} ms |
+{row("spawn → top level on screen (pixels)", shown)}
+{row("spawn → first frame reported to the shell", drawn)}
+{row("process start → first frame reported to the shell", proc)}
 
-The top level ({env['nodes']} communities) comes from the pyramid's first section, one read after
-the header; the rest of launch is process and webview start-up (WebKitGTK, software rendering).
-{"The goal is met." if l['median'] <= 500 else "The goal is **not met**: the engine's part (open + top level, under 1 ms in release, see [semantic-zoom.md](semantic-zoom.md)) is negligible; the time goes to starting WebKitGTK and the WebDriver session, loading the UI bundle and sigma's first software-rendered frames. A release build, GPU rendering and a lighter first paint are the levers; not done yet."}
+Inside the page (medians, ms since the webview began loading it):
+
+| {' | '.join(labels[m] for m in page)} |
+|{'---:|' * len(page)}
+| {' | '.join(f"{v:,.0f}" for v in page.values())} |
+
+{"The goal is met." if shown["median"] <= 500 else "The goal is **not met**."} Where the time
+goes: about 300 ms pass between the process starting and the page starting to load (GTK, the
+window, WebKit's web process); in the page, the UI bundle (270 kB; the SPARQL editor loads on
+first use) runs in about 50 ms, the shell round trips take about 60 ms, and the first layout of
+the document view with sigma's canvases (measured at about 120 ms inside sigma's first `resize`)
+and the first frame take most of the rest. The engine's part (open + top level, one read after
+the header) is under a millisecond. Reports to the shell lag the screen (they queue behind the
+UI thread), so the pixel watcher is the number that counts.
 <!-- app:end -->"""
 doc = (root / "docs/BENCHMARK.md").read_text()
-if "<!-- app:start -->" in doc:
-    doc = re.sub(r"<!-- app:start -->.*?<!-- app:end -->", lambda _: section, doc, flags=re.S)
-else:
-    doc = doc.rstrip() + "\n\n" + section + "\n"
+doc = re.sub(r"<!-- app:start -->.*?<!-- app:end -->", lambda _: section, doc, flags=re.S)
 (root / "docs/BENCHMARK.md").write_text(doc)
-print(json.dumps(env["launch_to_drawn_ms"]), json.dumps(env["page_to_drawn_ms"]))
+print(json.dumps({"shown": shown, "drawn": drawn, "page": page}))
 PY
 rm -f "$out"

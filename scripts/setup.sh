@@ -9,7 +9,8 @@ sudo=""
 
 pkgs=(build-essential pkg-config file zstd python3-pip default-jre-headless
       libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
-      xvfb xauth webkit2gtk-driver shared-mime-info desktop-file-utils libxml2-utils)
+      xvfb xauth webkit2gtk-driver shared-mime-info desktop-file-utils libxml2-utils
+      dbus-daemon python3-gi gir1.2-gtk-3.0 xdotool)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -650,3 +650,36 @@ pub fn decode_export(format: &str, data: &str) -> AppResult<Vec<u8>> {
         _ => Err(AppError::Invalid(format!("cannot export as {format}"))),
     }
 }
+
+/// Environment variable asking for the launch trace: `1` prints it, `exit` prints it and quits
+/// (read by the launch benchmark, `scripts/bench-app.sh`).
+pub const LAUNCH_TRACE: &str = "RETE_LAUNCH_TRACE";
+
+/// The UI's first view is on screen. With [`LAUNCH_TRACE`] set, prints one JSON line on stdout:
+/// the wall-clock time, the time since the process started and the page's own marks (ms since
+/// the webview began loading it).
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn launch_drawn(app: AppHandle, marks: std::collections::BTreeMap<String, f64>) {
+    let Ok(mode) = std::env::var(LAUNCH_TRACE) else {
+        return;
+    };
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let line = serde_json::json!({
+        "drawn_unix_ms": wall,
+        "since_start_ms": (crate::since_start_ms() * 10.0).round() / 10.0,
+        "page_ms": marks,
+    });
+    {
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+    if mode == "exit" {
+        app.exit(0);
+    }
+}

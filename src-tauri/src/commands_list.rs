@@ -24,4 +24,5 @@ pub const COMMANDS: &[&str] = &[
     "coherence_run",
     "coherence_cancel",
     "coherence_export",
+    "launch_drawn",
 ];

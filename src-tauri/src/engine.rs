@@ -827,6 +827,11 @@ pub fn pack_circles(radii: &[f32]) -> Vec<(f32, f32)> {
     placed.into_iter().map(|(x, y, _)| (x, y)).collect()
 }
 
+/// `n` followed by `one` or `many` as `n` asks ("1 class", "2 classes").
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -849,5 +854,12 @@ mod tests {
             let (x, y) = sunflower(i, 100.0, 10.0);
             assert!((x * x + y * y).sqrt() <= 10.0 + 1e-3);
         }
+    }
+
+    #[test]
+    fn plural_picks_the_form() {
+        assert_eq!(plural(1, "class", "classes"), "1 class");
+        assert_eq!(plural(0, "class", "classes"), "0 classes");
+        assert_eq!(plural(20, "finding", "findings"), "20 findings");
     }
 }

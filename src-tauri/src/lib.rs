@@ -9,6 +9,8 @@ pub mod store;
 pub use commands_list::COMMANDS;
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Instant;
 use store::Store;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::{Emitter, Manager};
@@ -17,6 +19,15 @@ use tauri::{Emitter, Manager};
 pub const EVENT_OPEN: &str = "open-requested";
 /// Event carrying the id of a clicked menu item.
 pub const EVENT_MENU: &str = "menu";
+
+static STARTED: OnceLock<Instant> = OnceLock::new();
+
+/// Milliseconds since [`run`] began (the launch trace's clock inside the process).
+pub fn since_start_ms() -> f64 {
+    STARTED
+        .get()
+        .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3)
+}
 
 /// Queues files to open and tells the webview, which drains the queue. The queue (rather than the
 /// event payload) carries the paths so that files arriving before the page listens are not lost.
@@ -67,6 +78,7 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
 
 /// Starts the app: plugins, state, menu, window events and the command handlers.
 pub fn run() {
+    STARTED.get_or_init(Instant::now);
     let app = tauri::Builder::default()
         // Must be the first plugin: a second launch hands its files to this instance and exits.
         .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
@@ -117,6 +129,7 @@ pub fn run() {
             commands::coherence_run,
             commands::coherence_cancel,
             commands::coherence_export,
+            commands::launch_drawn,
         ])
         .build(tauri::generate_context!())
         .unwrap_or_else(|e| {

@@ -69,10 +69,10 @@ pub fn report_markdown(source: &str, r: &Report) -> String {
     let _ = writeln!(md, "# Coherence report: {source}\n");
     let _ = writeln!(
         md,
-        "Tier {} · {} findings · {} classes (schema from the {}) · {:.0} ms",
+        "Tier {} · {} · {} (schema from the {}) · {:.0} ms",
         r.tier,
-        r.findings.len(),
-        r.classes,
+        super::plural(r.findings.len(), "finding", "findings"),
+        super::plural(r.classes, "class", "classes"),
         if r.schema_source == "block" {
             "schema block"
         } else {

@@ -77,9 +77,13 @@ impl Doc {
             classes,
             relations,
             note: format!(
-                "From the schema block: {} classes, {} class → predicate → class relations counted over all triples.",
-                schema.classes.len(),
-                schema.relations.len()
+                "From the schema block: {}, {} counted over all triples.",
+                super::plural(schema.classes.len(), "class", "classes"),
+                super::plural(
+                    schema.relations.len(),
+                    "class → predicate → class relation",
+                    "class → predicate → class relations"
+                )
             ),
         })
     }

@@ -91,6 +91,8 @@ export class MemoryBackend implements Backend {
   async coherenceCancel(run: number) { this.cancelled.add(-run); }
   async coherenceExport(doc: number, format: string) { this.exported.push(`report.${format}`); return `/tmp/report.${format}`; }
   async onCoherenceProgress(cb: (p: CoherenceProgress) => void) { this.progressHandlers.push(cb); return () => {}; }
+  launched: Record<string, number>[] = [];
+  async launchDrawn(marks: Record<string, number>) { this.log('launchDrawn'); this.launched.push(marks); }
   private view(k: string): MapView { const v = this.views.get(k); if (!v) throw `no view ${k}`; return structuredClone(v); }
 }
 

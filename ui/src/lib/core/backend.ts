@@ -34,6 +34,8 @@ export interface Backend {
   coherenceCancel(run: number): Promise<void>;
   coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;
   onCoherenceProgress(cb: (p: CoherenceProgress) => void): Promise<UnlistenFn>;
+  /** The first view is on screen (launch marks for the benchmark; see core/launch). */
+  launchDrawn(marks: Record<string, number>): Promise<void>;
 }
 
 export const tauriBackend: Backend = {
@@ -64,6 +66,7 @@ export const tauriBackend: Backend = {
   coherenceCancel: (run) => invoke('coherence_cancel', { run }),
   coherenceExport: (doc, format) => invoke('coherence_export', { doc, format }),
   onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => cb(e.payload)),
+  launchDrawn: (marks) => invoke('launch_drawn', { marks }),
 };
 
 /** The text of a failed command: the engine's own message. */

@@ -4,6 +4,7 @@ import { errorText } from './backend';
 import { ClassColors } from './map/colors';
 import { CoherenceState } from './coherence/coherence.svelte';
 import { HighlightState } from './highlight/highlight.svelte';
+import { LaunchTrace } from './launch/launch';
 import { ReadsState } from './reads/reads.svelte';
 import { SparqlState } from './sparql/sparql.svelte';
 import { MapState } from './map/map.svelte';
@@ -22,6 +23,7 @@ export class Session {
   readonly sparql: SparqlState;
   readonly coherence: CoherenceState;
   readonly reads: ReadsState;
+  readonly launch: LaunchTrace;
   /** The bottom panel shown under the map. */
   dock = $state<Dock>(null);
   readonly schema: SchemaState;
@@ -42,6 +44,7 @@ export class Session {
     this.sparql = new SparqlState(backend, this.highlight, typeof localStorage === 'undefined' ? null : localStorage);
     this.coherence = new CoherenceState(backend, this.highlight);
     this.reads = new ReadsState(backend);
+    this.launch = new LaunchTrace(backend);
     this.source = new SourceState(backend, (doc) => this.opened(doc));
   }
 
@@ -51,16 +54,26 @@ export class Session {
     this.highlight.clear();
     this.coherence.reset(doc.doc);
     this.reads.watch(doc.doc, doc.remote);
-    await Promise.all([this.map.load(doc.doc), this.schema.load(doc.doc), this.sparql.load(doc)]);
+    this.launch.mark('opened');
+    // The map and the legend first (they make the first view); the query context after them.
+    const legend = this.schema.load(doc.doc);
+    await this.map.load(doc.doc, (m) => this.launch.mark(m));
+    await legend;
+    await this.sparql.load(doc);
   }
 
   /** Starts listening to the shell (queued files, menu) and opens what the command line gave. */
   async start(): Promise<void> {
-    await this.source.refreshRecent();
-    await this.backend.onOpenRequested(() => void this.source.drainPending());
-    await this.backend.onMenu((id) => void this.menu(id));
-    await this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p));
+    // Listen before draining so no hand-over is missed; the recent list does not hold up opening.
+    await Promise.all([
+      this.backend.onOpenRequested(() => void this.source.drainPending()),
+      this.backend.onMenu((id) => void this.menu(id)),
+      this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p)),
+    ]);
+    this.launch.mark('listening');
+    const recent = this.source.refreshRecent();
     await this.source.drainPending();
+    await recent;
   }
 
   async menu(id: string): Promise<void> {

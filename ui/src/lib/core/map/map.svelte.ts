@@ -42,14 +42,15 @@ export class MapState {
 
   constructor(private backend: Backend, readonly colors: ClassColors) {}
 
-  /** Loads the first view of document `doc`. */
-  async load(doc: number): Promise<void> {
+  /** Loads the first view of document `doc`; `mark` notes when it arrived (launch trace). */
+  async load(doc: number, mark?: (name: string) => void): Promise<void> {
     const gen = ++this.generation;
     this.doc = doc;
     this.clear();
     this.busy++;
     try {
       const view = await this.backend.overview(doc);
+      mark?.('top-level');
       if (gen !== this.generation) return;
       this.kind = view.kind;
       this.note = view.note;

@@ -56,6 +56,6 @@ export function formatBytes(b: number): string {
 }
 
 /** `1 request`, `2 requests`, `1,200 rows`. */
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? word : many}`;
 }

@@ -1,0 +1,88 @@
+// Launch benchmark probe: starts the app on a file N times, the way a double-click does (no
+// WebDriver in between), and times process spawn → the first frame showing the top level. The app
+// prints the moment of that frame with its own marks (RETE_LAUNCH_TRACE=1, see src-tauri
+// launch_drawn); a watcher polling the X screen's pixels notes when the map actually shows, which
+// is the number that counts. One JSON line per launch on stdout.
+//
+// usage: node e2e/bench/launch.mjs APP FILE RUNS
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBus, startXvfb } from '../display.mjs';
+
+const [app, file, runs = '5'] = process.argv.slice(2);
+if (!app || !file) throw new Error('usage: node e2e/bench/launch.mjs APP FILE [RUNS]');
+
+const { proc: xvfb, display } = await startXvfb();
+process.env.DISPLAY = display;
+const { proc: bus, address } = await startBus();
+process.env.DBUS_SESSION_BUS_ADDRESS = address;
+// A fresh config directory: the recent-files list of the user stays untouched.
+process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-config-'));
+
+// The map's middle: the window sits at the screen's origin (no window manager).
+const MAP = ['420', '180', '440', '440'];
+const watcher = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'watch-pixels.py');
+
+/** Starts the pixel watcher; resolves once it polls, with the promise of when the map showed
+ * (wrapped: a promise resolved with a promise would wait for it). */
+function watch() {
+  return new Promise((resolve, reject) => {
+    const w = spawn('/usr/bin/python3', [watcher, ...MAP, '60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    let ready = false;
+    const seen = new Promise((res, rej) => {
+      w.on('exit', (code) => (code === 0 ? res(Number(out.trim().split('\n').pop())) : rej(new Error(`the map never showed on screen (watcher exit ${code})`))));
+    });
+    w.stdout.on('data', (d) => {
+      out += d;
+      if (!ready && out.includes('ready')) { ready = true; resolve({ seen }); }
+    });
+    w.on('error', reject);
+  });
+}
+
+/** One launch: resolves with the app's trace line, the spawn time and when the map showed. */
+async function launch() {
+  const { seen: shown } = await watch();
+  shown.catch(() => {}); // handled below, once the app has drawn
+  return new Promise((resolve, reject) => {
+    const spawned = Date.now();
+    const child = spawn(app, [path.resolve(file)], { env: { ...process.env, RETE_LAUNCH_TRACE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('no frame after 60 s')); }, 60_000);
+    let out = '';
+    const onExit = (code) => { clearTimeout(timer); reject(new Error(`the app exited with ${code} before drawing`)); };
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        shown.then((at) => resolve({ child, spawned, shown: at, trace: JSON.parse(line) }), reject);
+      }
+    });
+    child.on('exit', onExit);
+    child.on('error', reject);
+  });
+}
+
+try {
+  for (let i = 0; i < Number(runs); i++) {
+    const { child, spawned, shown, trace } = await launch();
+    const exited = new Promise((r) => child.on('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    const row = {
+      launch_to_shown_ms: shown - spawned,
+      launch_to_drawn_ms: trace.drawn_unix_ms - spawned,
+      process_to_drawn_ms: trace.since_start_ms,
+      page_ms: trace.page_ms,
+    };
+    process.stdout.write(JSON.stringify(row) + '\n');
+  }
+} finally {
+  bus.kill();
+  xvfb.kill();
+}

@@ -1,0 +1,153 @@
+// The desktop around the window: a second launch handing its file to the running window (single
+// instance over D-Bus), a file dragged in from another X client (XDND), the recent-files list
+// across restarts, and the PNG export through the native save dialog. Real processes and the real
+// X protocols under the suite's Xvfb: xdotool moves the pointer and types into the GTK dialog.
+import { expect } from '@wdio/globals';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { PNG } from 'pngjs';
+import { app, fixtures } from '../wdio.conf.mjs';
+import { colourStats, mapRect, mapSettled, screenshot } from './helpers.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dragSource = path.join(here, '..', 'tools', 'drag-source.py');
+const fx = (name) => path.join(fixtures, name);
+const docName = () => $('[data-testid="doc-name"]');
+
+/** Restarts the app on `args` (files or URLs; none: the welcome page). */
+async function relaunch(...args) {
+  await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args } });
+}
+
+/** Runs xdotool on the suite's display. */
+async function xdo(...args) {
+  const { stdout } = await promisify(execFile)('xdotool', args, { timeout: 30_000 });
+  return stdout.trim();
+}
+
+/** Screen geometry of the app's window, found by its title. */
+async function appWindow(title) {
+  const id = (await xdo('search', '--sync', '--onlyvisible', '--name', `^${title.replace(/\./g, '\\.')}$`)).split('\n')[0];
+  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', id)).split('\n').map((l) => l.split('=')));
+  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
+}
+
+/** Waits for a child process to exit and resolves with its exit code. */
+function exited(child, ms) {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => { child.kill(); reject(new Error(`${child.spawnfile} still runs after ${ms} ms`)); }, ms);
+    child.on('exit', (code) => { clearTimeout(t); resolve(code); });
+    child.on('error', (e) => { clearTimeout(t); reject(e); });
+  });
+}
+
+describe('desktop integration', () => {
+  it('lists recently opened files after a restart and reopens one', async () => {
+    await relaunch(fx('medical-1k.rete'));
+    await expect(docName()).toHaveText('medical-1k.rete');
+    await relaunch(fx('social-1k.rete'));
+    await expect(docName()).toHaveText('social-1k.rete');
+    // A new process with no file: the welcome page lists what the previous ones opened.
+    await relaunch();
+    await expect($('[data-testid="welcome"]')).toBeDisplayed();
+    const recent = await $$('[data-testid="recent"]');
+    const names = [];
+    for (const e of recent) names.push(path.basename(await e.getText()));
+    expect(names.slice(0, 2)).toEqual(['social-1k.rete', 'medical-1k.rete']);
+    await recent[1].click();
+    await expect(docName()).toHaveText('medical-1k.rete');
+    expect(await mapSettled(1)).toBeGreaterThan(0);
+  });
+
+  it("hands a second launch's file to the running window, which keeps its one window", async () => {
+    await relaunch(fx('social-1k.rete'));
+    await expect(docName()).toHaveText('social-1k.rete');
+    const windows = (await browser.getWindowHandles()).length;
+    // As a file manager does on double-click: the same binary, the file relative to its cwd.
+    const second = spawn(app, ['medical-1k.rete'], { cwd: fixtures, stdio: 'ignore', env: process.env });
+    expect(await exited(second, 20_000)).toBe(0);
+    await expect(docName()).toHaveText('medical-1k.rete');
+    await expect(docName()).toHaveAttribute('title', fx('medical-1k.rete'));
+    expect(await mapSettled(1)).toBeGreaterThan(0);
+    expect(await browser.getWindowHandles()).toHaveLength(windows);
+  });
+
+  it('opens a file dragged onto the window from another application', async () => {
+    await relaunch(fx('social-1k.rete'));
+    await expect(docName()).toHaveText('social-1k.rete');
+    await mapSettled(1);
+    const win = await appWindow('social-1k.rete — Rete');
+    // The drag source sits over the window's top-left corner; the drop lands on the map.
+    const source = spawn('/usr/bin/python3', [dragSource, String(win.x + 10), String(win.y + 10), fx('medical-1k.rete')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const done = exited(source, 60_000);
+    await new Promise((resolve, reject) => {
+      source.stdout.on('data', (d) => String(d).includes('ready') && resolve());
+      source.on('exit', (code) => reject(new Error(`the drag source exited with ${code} before it was ready`)));
+    });
+    const from = { x: win.x + 50, y: win.y + 50 };
+    const to = { x: win.x + Math.round(win.width / 2), y: win.y + Math.round(win.height / 2) };
+    await xdo('mousemove', String(from.x), String(from.y));
+    await xdo('mousedown', '1');
+    // In steps: GTK starts a drag once the pointer passes its threshold, then tracks the motion.
+    for (let i = 1; i <= 12; i++) {
+      await xdo('mousemove', String(Math.round(from.x + ((to.x - from.x) * i) / 12)), String(Math.round(from.y + ((to.y - from.y) * i) / 12)));
+      await browser.pause(40);
+    }
+    await browser.pause(300);
+    await xdo('mouseup', '1');
+    expect(await done).toBe(0);
+    await expect(docName()).toHaveText('medical-1k.rete');
+    expect(await mapSettled(1)).toBeGreaterThan(0);
+  });
+
+  it('exports the view as a PNG file through the save dialog', async () => {
+    await relaunch(fx('social-20k.rete'));
+    await expect(docName()).toHaveText('social-20k.rete');
+    await mapSettled(2);
+    const { rect, dpr } = await mapRect();
+    const shown = colourStats(await screenshot('before-export'), rect, dpr);
+    const dir = path.resolve('.e2e-out', 'export');
+    const file = path.join(dir, 'view.png');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    await $('button=Export PNG').click();
+    // GTK's save dialog: a full path typed into the name field saves there.
+    const dialog = (await xdo('search', '--sync', '--onlyvisible', '--name', '^Export view$')).split('\n')[0];
+    await xdo('windowfocus', '--sync', dialog);
+    await browser.pause(300);
+    await xdo('key', '--clearmodifiers', 'ctrl+a');
+    await xdo('type', '--delay', '15', file);
+    await xdo('key', 'Return');
+    await expect($('[data-testid="message"]')).toHaveAttribute('title', `Saved ${file}`);
+    await expect($('[data-testid="message"]')).toBeDisplayed();
+    expect(existsSync(file)).toBe(true);
+    const png = PNG.sync.read(readFileSync(file));
+    // The map's size in device pixels, and drawn: the WebGL layers made it into the file.
+    expect(png.width).toBe(Math.round(rect.width * dpr));
+    expect(png.height).toBe(Math.round(rect.height * dpr));
+    const s = colourStats(png, { x: 0, y: 0, width: png.width, height: png.height });
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
+    // The same picture as on screen: the same background, a comparable share drawn.
+    expect(s.background).toBe(shown.background);
+    expect(Math.abs(s.drawnShare - shown.drawnShare)).toBeLessThan(0.15);
+  });
+
+  it('prints its launch trace when asked (the launch benchmark\'s probe) and quits', async () => {
+    // Its own bus-less instance: with the suite's bus it would hand the file to the window above.
+    const env = { ...process.env, RETE_LAUNCH_TRACE: 'exit', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/rete-e2e-bus' };
+    const probe = spawn(app, [fx('social-1k.rete')], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    probe.stdout.on('data', (d) => { out += d; });
+    expect(await exited(probe, 60_000)).toBe(0);
+    const trace = JSON.parse(out.split('\n').find((l) => l.startsWith('{')));
+    expect(trace.since_start_ms).toBeGreaterThan(0);
+    const m = trace.page_ms;
+    for (const k of ['script', 'listening', 'opened', 'map-created', 'top-level', 'drawn']) expect(typeof m[k]).toBe('number');
+    expect(m.script).toBeLessThanOrEqual(m.opened);
+    expect(m['top-level']).toBeLessThanOrEqual(m.drawn);
+  });
+});
