@@ -39,6 +39,21 @@ function requireTools() {
   }
 }
 
+/** Resolves once no process of the app under test runs (a closed session's app takes a moment). */
+export async function appGone(ms = 30_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    let running = '';
+    try {
+      running = execFileSync('pgrep', ['-f', '-x', `${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( .*)?`], { encoding: 'utf8' }).trim();
+    } catch {
+      return; // pgrep exits 1 when nothing matches
+    }
+    if (Date.now() > end) throw new Error(`the app is still running (pid ${running}) ${ms} ms after its session closed`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 function waitForPort(port, ms) {
   const end = Date.now() + ms;
   return new Promise((resolve, reject) => {
@@ -82,6 +97,11 @@ export const config = {
     ({ proc: bus, address: process.env.DBUS_SESSION_BUS_ADDRESS } = await startBus());
     driver = spawn(driverBin, [], { stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
     return waitForPort(4444, 20_000);
+  },
+
+  // Each spec file is a new session: the previous one's app must be gone (see helpers.relaunch).
+  async beforeSession() {
+    await appGone();
   },
 
   onComplete() {

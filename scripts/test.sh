@@ -16,8 +16,6 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test (workspace)"
 cargo test --workspace --locked --no-fail-fast
 
-if [ -f ui/package.json ] && [ -f .ci/app.sh ]; then
-  step "desktop app: UI unit tests and end-to-end tests"
-  bash .ci/app.sh
-fi
+step "desktop app: UI unit tests, app Rust tests, .deb checks and end-to-end tests"
+bash .ci/app.sh
 step "all tests passed"

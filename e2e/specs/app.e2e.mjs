@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { samples } from '../wdio.conf.mjs';
-import { clickLargest, colourStats, mapRect, mapSettled, screenshot } from './helpers.mjs';
+import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('rete desktop', () => {
   let firstCount = 0;
@@ -68,7 +68,7 @@ describe('rete desktop', () => {
     const good = readFileSync(path.join(samples, 'social-1k.rete'));
     const broken = path.join(dir, 'broken.rete');
     writeFileSync(broken, good.subarray(0, Math.floor(good.length / 2)));
-    await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args: [broken] } });
+    await relaunch(broken);
     const err = await $('[data-testid="error"]');
     await expect(err).toBeDisplayed();
     await expect(err).toHaveText(expect.stringContaining('truncated'));
@@ -84,10 +84,10 @@ describe('rete desktop', () => {
     const good = path.join(dir, 'good.rete');
     copyFileSync(path.join(samples, 'social-1k.rete'), good);
     // Two files: the bad one's error stays visible while the good one opens after it.
-    await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args: [text, good] } });
+    await relaunch(text, good);
     await expect($('[data-testid="doc-name"]')).toHaveText('good.rete');
     await mapSettled();
-    await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args: [text] } });
+    await relaunch(text);
     await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining('not a .rete file'));
   });
 });

@@ -3,12 +3,8 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fixtures } from '../wdio.conf.mjs';
-import { clickLargest, colourStats, mapRect, mapSettled, screenshot } from './helpers.mjs';
+import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
-/** Restarts the app on `args` (files or URLs). */
-async function relaunch(...args) {
-  await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args } });
-}
 
 const fx = (name) => path.join(fixtures, name);
 

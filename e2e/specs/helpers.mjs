@@ -3,6 +3,20 @@
 import { PNG } from 'pngjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { appGone } from '../wdio.conf.mjs';
+
+/**
+ * Restarts the app on `args` (files or URLs; none: the welcome page). The old process must be gone
+ * before the new one starts: while it still holds the single-instance name on the session bus, a
+ * new launch would hand its files to it and exit instead of opening a window.
+ */
+export async function relaunch(...args) {
+  const application = browser.requestedCapabilities['tauri:options'].application;
+  await browser.deleteSession();
+  await appGone();
+  // Its own attempt to close the (already closed) session fails quietly.
+  await browser.reloadSession({ 'tauri:options': { application, args } });
+}
 
 /** Screenshot of the whole window as a decoded PNG. */
 export async function screenshot(name) {

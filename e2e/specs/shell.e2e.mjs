@@ -10,17 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { app, fixtures } from '../wdio.conf.mjs';
-import { colourStats, mapRect, mapSettled, screenshot } from './helpers.mjs';
+import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dragSource = path.join(here, '..', 'tools', 'drag-source.py');
 const fx = (name) => path.join(fixtures, name);
 const docName = () => $('[data-testid="doc-name"]');
 
-/** Restarts the app on `args` (files or URLs; none: the welcome page). */
-async function relaunch(...args) {
-  await browser.reloadSession({ 'tauri:options': { application: browser.requestedCapabilities['tauri:options'].application, args } });
-}
 
 /** Runs xdotool on the suite's display. */
 async function xdo(...args) {
