@@ -26,11 +26,16 @@ process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-con
 const MAP = ['420', '180', '440', '440'];
 const watcher = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'watch-pixels.py');
 
-/** Starts the pixel watcher; resolves once it polls, with the promise of when the map showed
- * (wrapped: a promise resolved with a promise would wait for it). */
+// After the app reports its first frame, the screen is left this long to settle; the watcher then
+// takes the last picture as the reference and reports when it first showed.
+const SETTLE_MS = 1500;
+
+/** Starts the pixel watcher; resolves once it polls, with `stop()` (ends the watch) and the
+ * promise of when the final picture first showed (wrapped: a promise resolved with a promise
+ * would wait for it). */
 function watch() {
   return new Promise((resolve, reject) => {
-    const w = spawn('/usr/bin/python3', [watcher, ...MAP, '60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const w = spawn('/usr/bin/python3', [watcher, ...MAP, '60'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     let ready = false;
     const seen = new Promise((res, rej) => {
@@ -38,7 +43,7 @@ function watch() {
     });
     w.stdout.on('data', (d) => {
       out += d;
-      if (!ready && out.includes('ready')) { ready = true; resolve({ seen }); }
+      if (!ready && out.includes('ready')) { ready = true; resolve({ seen, stop: () => w.stdin.end() }); }
     });
     w.on('error', reject);
   });
@@ -46,20 +51,23 @@ function watch() {
 
 /** One launch: resolves with the app's trace line, the spawn time and when the map showed. */
 async function launch() {
-  const { seen: shown } = await watch();
+  const { seen: shown, stop } = await watch();
   shown.catch(() => {}); // handled below, once the app has drawn
   return new Promise((resolve, reject) => {
     const spawned = Date.now();
     const child = spawn(app, [path.resolve(file)], { env: { ...process.env, RETE_LAUNCH_TRACE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('no frame after 60 s')); }, 60_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); stop(); reject(new Error('no frame after 60 s')); }, 60_000);
     let out = '';
-    const onExit = (code) => { clearTimeout(timer); reject(new Error(`the app exited with ${code} before drawing`)); };
+    let traced = false;
+    const onExit = (code) => { clearTimeout(timer); stop(); reject(new Error(`the app exited with ${code} before drawing`)); };
     child.stdout.on('data', (d) => {
       out += d;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
+      if (line && !traced) {
+        traced = true;
         clearTimeout(timer);
         child.off('exit', onExit);
+        setTimeout(stop, SETTLE_MS);
         shown.then((at) => resolve({ child, spawned, shown: at, trace: JSON.parse(line) }), reject);
       }
     });
@@ -78,6 +86,10 @@ try {
       launch_to_shown_ms: shown - spawned,
       launch_to_drawn_ms: trace.drawn_unix_ms - spawned,
       process_to_drawn_ms: trace.since_start_ms,
+      // exec → the process's clock starting (dynamic loading, before main).
+      spawn_to_process_ms: Math.round(trace.drawn_unix_ms - spawned - trace.since_start_ms),
+      shell_ms: trace.shell_ms,
+      page_origin_ms: trace.page_origin_ms,
       page_ms: trace.page_ms,
     };
     process.stdout.write(JSON.stringify(row) + '\n');

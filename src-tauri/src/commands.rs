@@ -656,21 +656,34 @@ pub fn decode_export(format: &str, data: &str) -> AppResult<Vec<u8>> {
 pub const LAUNCH_TRACE: &str = "RETE_LAUNCH_TRACE";
 
 /// The UI's first view is on screen. With [`LAUNCH_TRACE`] set, prints one JSON line on stdout:
-/// the wall-clock time, the time since the process started and the page's own marks (ms since
-/// the webview began loading it).
+/// the wall-clock time, the time since the process started, the shell's marks (ms since the
+/// process started), the page's own marks (ms since the webview began loading it) and when that
+/// was on the process's clock.
 #[tauri::command]
 // Tauri hands command arguments over by value.
 #[allow(clippy::needless_pass_by_value)]
-pub fn launch_drawn(app: AppHandle, marks: std::collections::BTreeMap<String, f64>) {
+pub fn launch_drawn(
+    app: AppHandle,
+    marks: std::collections::BTreeMap<String, f64>,
+    origin_unix_ms: f64,
+) {
     let Ok(mode) = std::env::var(LAUNCH_TRACE) else {
         return;
     };
     let wall = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
+        .map_or(0.0, |d| d.as_secs_f64() * 1e3);
+    let since = crate::since_start_ms();
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    let shell: serde_json::Map<String, serde_json::Value> = crate::shell_marks()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), round(v).into()))
+        .collect();
     let line = serde_json::json!({
-        "drawn_unix_ms": wall,
-        "since_start_ms": (crate::since_start_ms() * 10.0).round() / 10.0,
+        "drawn_unix_ms": wall.round(),
+        "since_start_ms": round(since),
+        "shell_ms": shell,
+        "page_origin_ms": round(origin_unix_ms - (wall - since)),
         "page_ms": marks,
     });
     {

@@ -9,7 +9,7 @@ pub mod store;
 pub use commands_list::COMMANDS;
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 use store::Store;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
@@ -27,6 +27,22 @@ pub fn since_start_ms() -> f64 {
     STARTED
         .get()
         .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3)
+}
+
+static SHELL_MARKS: Mutex<Vec<(&'static str, f64)>> = Mutex::new(Vec::new());
+
+/// Records a launch mark on the shell's side (ms since [`run`] began), for the launch trace.
+pub fn shell_mark(name: &'static str) {
+    if let Ok(mut marks) = SHELL_MARKS.lock() {
+        if !marks.iter().any(|(n, _)| *n == name) {
+            marks.push((name, since_start_ms()));
+        }
+    }
+}
+
+/// The shell's launch marks so far.
+pub fn shell_marks() -> Vec<(&'static str, f64)> {
+    SHELL_MARKS.lock().map(|m| m.clone()).unwrap_or_default()
 }
 
 /// Queues files to open and tells the webview, which drains the queue. The queue (rather than the
@@ -87,6 +103,7 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .manage(Store::default())
         .setup(|app| {
+            shell_mark("setup");
             let argv: Vec<String> = std::env::args().collect();
             let cwd = std::env::current_dir().unwrap_or_default();
             app.state::<Store>()
@@ -96,7 +113,12 @@ pub fn run() {
             app.on_menu_event(|app, event| {
                 let _ = app.emit(EVENT_MENU, event.id().0.as_str());
             });
+            shell_mark("setup-done");
             Ok(())
+        })
+        .on_page_load(|_, payload| match payload.event() {
+            tauri::webview::PageLoadEvent::Started => shell_mark("page-started"),
+            tauri::webview::PageLoadEvent::Finished => shell_mark("page-finished"),
         })
         .on_window_event(|window, event| {
             if let tauri::WindowEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) = event {
@@ -136,7 +158,11 @@ pub fn run() {
             eprintln!("rete-desktop: cannot start: {e}");
             std::process::exit(1)
         });
+    shell_mark("built");
     app.run(|_app, _event| {
+        if let tauri::RunEvent::Ready = &_event {
+            shell_mark("ready");
+        }
         // macOS delivers "open with" / double-clicked files as an event, not in argv.
         #[cfg(any(target_os = "macos", target_os = "ios"))]
         if let tauri::RunEvent::Opened { urls } = &_event {

@@ -35,7 +35,7 @@ export interface Backend {
   coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;
   onCoherenceProgress(cb: (p: CoherenceProgress) => void): Promise<UnlistenFn>;
   /** The first view is on screen (launch marks for the benchmark; see core/launch). */
-  launchDrawn(marks: Record<string, number>): Promise<void>;
+  launchDrawn(marks: Record<string, number>, originUnixMs: number): Promise<void>;
 }
 
 export const tauriBackend: Backend = {
@@ -66,7 +66,7 @@ export const tauriBackend: Backend = {
   coherenceCancel: (run) => invoke('coherence_cancel', { run }),
   coherenceExport: (doc, format) => invoke('coherence_export', { doc, format }),
   onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => cb(e.payload)),
-  launchDrawn: (marks) => invoke('launch_drawn', { marks }),
+  launchDrawn: (marks, originUnixMs) => invoke('launch_drawn', { marks, originUnixMs }),
 };
 
 /** The text of a failed command: the engine's own message. */

@@ -1,6 +1,7 @@
 // Wires the domain modules together: opening a file loads its map, legend and resets selection.
 import type { Backend } from './backend';
 import { errorText } from './backend';
+import { Activity } from './activity/activity.svelte';
 import { ClassColors } from './map/colors';
 import { CoherenceState } from './coherence/coherence.svelte';
 import { HighlightState } from './highlight/highlight.svelte';
@@ -36,6 +37,8 @@ export class Session {
   /** Set by the map component: frames a group or returns to the overview. */
   focuser: ((key: string | null) => void) | null = null;
   message = $state('');
+  /** The status bar's spinner: reads under way or the map loading, once that lasts. */
+  readonly working = new Activity();
 
   constructor(readonly backend: Backend) {
     this.map = new MapState(backend, this.colors);
@@ -46,6 +49,9 @@ export class Session {
     this.reads = new ReadsState(backend);
     this.launch = new LaunchTrace(backend);
     this.source = new SourceState(backend, (doc) => this.opened(doc));
+    $effect.root(() => {
+      $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
+    });
   }
 
   private async opened(doc: DocInfo): Promise<void> {

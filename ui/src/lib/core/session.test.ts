@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { describe, expect, it, vi } from 'vitest';
 import { Session } from './session.svelte';
 import { MemoryBackend, doc, node } from '../../test/memory-backend';
 
@@ -21,5 +22,27 @@ describe('Session', () => {
     // The first frame with the view on it reports the marks once.
     s.launch.drawn();
     expect(Object.keys(b.launched[0])).toEqual(['script', 'listening', 'opened', 'top-level', 'drawn']);
+  });
+
+  it('shows the spinner only while the map loads or reads run for a while', () => {
+    vi.useFakeTimers();
+    try {
+      const s = new Session(new MemoryBackend());
+      s.map.busy = 1;
+      flushSync();
+      vi.advanceTimersByTime(300);
+      expect(s.working.shown).toBe(false);
+      vi.advanceTimersByTime(100);
+      expect(s.working.shown).toBe(true);
+      s.map.busy = 0;
+      s.reads.fetching = true;
+      flushSync();
+      expect(s.working.shown).toBe(true);
+      s.reads.fetching = false;
+      flushSync();
+      expect(s.working.shown).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

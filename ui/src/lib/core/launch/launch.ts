@@ -7,7 +7,12 @@ export class LaunchTrace {
   private marks: Record<string, number> = {};
   private reported = false;
 
-  constructor(private backend: Pick<Backend, 'launchDrawn'>, private now: () => number = () => performance.now()) {}
+  constructor(
+    private backend: Pick<Backend, 'launchDrawn'>,
+    private now: () => number = () => performance.now(),
+    // When the page began loading (Unix ms): places the page's marks on the shell's clock.
+    private origin: number = performance.timeOrigin,
+  ) {}
 
   /** Records the first time `name` happened (ms since the page began loading). */
   mark(name: string): void {
@@ -19,7 +24,7 @@ export class LaunchTrace {
     if (this.reported) return;
     this.mark('drawn');
     this.reported = true;
-    this.backend.launchDrawn({ ...this.marks }).catch(() => {});
+    this.backend.launchDrawn({ ...this.marks }, this.origin).catch(() => {});
   }
 
   get done(): boolean {

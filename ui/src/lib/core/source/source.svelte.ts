@@ -8,6 +8,12 @@ export class SourceState {
   doc = $state<DocInfo | null>(null);
   error = $state('');
   opening = $state('');
+  /** The queue of handed-over files has been looked at once: until then a launch with a file
+   * would flash the welcome page. */
+  checked = $state(false);
+  /** A known file is being opened (not the dialog, whose choice is not known yet): the window can
+   * lay out the document view, and create the map, while the shell opens it. */
+  expecting = $state(false);
   recent = $state<string[]>([]);
 
   constructor(private backend: Backend, private onOpened: (doc: DocInfo) => void | Promise<void>) {}
@@ -20,14 +26,18 @@ export class SourceState {
     }
   }
 
-  private async run(label: string, open: () => Promise<DocInfo | null>): Promise<boolean> {
+  private async run(label: string, open: () => Promise<DocInfo | null>, known = true): Promise<boolean> {
     this.opening = label;
+    this.expecting = known;
     this.error = '';
     try {
       const doc = await open();
       if (!doc) return false;
       const previous = this.doc;
       this.doc = doc;
+      // Open: from here on the map and the legend show their own progress.
+      this.opening = '';
+      this.expecting = false;
       if (previous) void this.backend.closeDoc(previous.doc);
       await this.onOpened(doc);
       return true;
@@ -37,6 +47,7 @@ export class SourceState {
       return false;
     } finally {
       this.opening = '';
+      this.expecting = false;
       void this.refreshRecent();
     }
   }
@@ -51,12 +62,18 @@ export class SourceState {
   }
 
   openDialog(): Promise<boolean> {
-    return this.run('…', () => this.backend.openDialog());
+    return this.run('…', () => this.backend.openDialog(), false);
   }
 
   /** Opens the files the OS or the command line handed over (the last one wins the window). */
   async drainPending(): Promise<void> {
-    const paths = await this.backend.takePending();
+    let paths: string[] = [];
+    try {
+      paths = await this.backend.takePending();
+    } finally {
+      // In the same task as the first openPath below, which sets `opening`.
+      this.checked = true;
+    }
     for (const p of paths) await this.openPath(p);
   }
 

@@ -36,8 +36,26 @@ describe('opening files', () => {
     b.docs.set('/q.rete', doc(4, 'q.rete'));
     const s = new SourceState(b, () => {});
     b.pending = ['https://h/x.rete', '/q.rete'];
-    await s.drainPending();
+    expect(s.checked).toBe(false);
+    const draining = s.drainPending();
+    while (!s.checked) await Promise.resolve();
+    // Once the queue is known, opening has begun at once: no moment with neither (the welcome page).
+    expect(s.checked).toBe(true);
+    expect(s.opening).toBe('https://h/x.rete');
+    expect(s.expecting).toBe(true);
+    await draining;
+    expect(s.expecting).toBe(false);
     expect(b.calls).toEqual(['openUrl https://h/x.rete', 'openPath /q.rete', 'close 3']);
     expect(s.doc?.doc).toBe(4);
+  });
+
+  it('does not lay out a document while the open dialog is up', async () => {
+    const b = new MemoryBackend();
+    const s = new SourceState(b, () => {});
+    const choosing = s.openDialog();
+    expect(s.opening).toBe('…');
+    expect(s.expecting).toBe(false);
+    expect(await choosing).toBe(false);
+    expect(s.opening).toBe('');
   });
 });
