@@ -1,10 +1,10 @@
 // The desktop around the window: a second launch handing its file to the running window (single
 // instance over D-Bus), a file dragged in from another X client (XDND), the recent-files list
-// across restarts, and the PNG export through the native save dialog. Real processes and the real
+// across restarts, the Open… dialog, and the PNG export through the native save dialog. Real processes and the real
 // X protocols under the suite's Xvfb: xdotool moves the pointer and types into the GTK dialog.
 import { expect } from '@wdio/globals';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -97,6 +97,62 @@ describe('desktop integration', () => {
     expect(await done).toBe(0);
     await expect(docName()).toHaveText('medical-1k.rete');
     expect(await mapSettled(1)).toBeGreaterThan(0);
+  });
+
+  it('opens a file through the Open… dialog; cancelling it keeps the open document', async () => {
+    await relaunch(fx('social-1k.rete'));
+    await expect(docName()).toHaveText('social-1k.rete');
+    await mapSettled(1);
+    const title = '^Open a \\.rete file$';
+    const dialog = async () => {
+      const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
+      // GTK maps the chooser before it takes keys: focus it, then give it a moment.
+      await browser.pause(500);
+      await xdo('windowfocus', '--sync', id);
+      await browser.pause(300);
+      return id;
+    };
+    // Cancel: nothing changes, no error.
+    await $('button=Open…').click();
+    await dialog();
+    await xdo('key', 'Escape');
+    await browser.waitUntil(async () => !(await $('[data-testid="opening"]').isExisting()), { timeoutMsg: 'the window still waits for the dialog' });
+    await expect(docName()).toHaveText('social-1k.rete');
+    expect(await $('[data-testid="error"]').isExisting()).toBe(false);
+    // A broken file picked in the dialog: its error shows, the open document stays.
+    const dir = path.resolve('.e2e-out', 'dialog');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const broken = path.join(dir, 'half.rete');
+    const good = readFileSync(fx('medical-1k.rete'));
+    writeFileSync(broken, good.subarray(0, Math.floor(good.length / 2)));
+    const pick = async (file) => {
+      await $('button=Open…').click();
+      await dialog();
+      // The location field takes a typed path (Ctrl+L opens it in GTK's chooser).
+      await xdo('key', '--clearmodifiers', 'ctrl+l');
+      await browser.pause(200);
+      await xdo('type', '--delay', '15', file);
+      // The chooser checks a typed path in the background and only then takes Return: retry
+      // until it closes.
+      await browser.waitUntil(async () => {
+        await xdo('key', 'Return');
+        await browser.pause(300);
+        return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
+      }, { timeout: 10_000, interval: 100, timeoutMsg: 'the Open dialog did not take the typed path' });
+    };
+    await pick(broken);
+    await expect($('[data-testid="error"]')).toBeDisplayed();
+    await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining('half.rete'));
+    await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining('truncated'));
+    await expect(docName()).toHaveText('social-1k.rete');
+    // A good one: it replaces the open document, and its map is drawn.
+    await pick(fx('medical-1k.rete'));
+    await expect(docName()).toHaveText('medical-1k.rete');
+    expect(await mapSettled(1)).toBeGreaterThan(0);
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('opened-from-dialog'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
   });
 
   it('exports the view as a PNG file through the save dialog', async () => {
