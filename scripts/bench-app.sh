@@ -49,6 +49,7 @@ steps = [("process", "process starts (exec, dynamic loading)"), ("built", "shell
          ("script", "UI script runs"), ("listening", "listening to the shell"),
          ("map-mounting", "map view mounting"), ("map-created", "sigma created"),
          ("opened", "file opened"), ("top-level", "top level received"),
+         ("graph-built", "map graph built"), ("render-start", "sigma starts its frame"),
          ("drawn", "first frame rendered (in the page)"), ("shown", "**on screen** (pixels)")]
 def at(r, step):
     if step == "process":

@@ -21,7 +21,7 @@ describe('Session', () => {
     expect(b.calls.slice(0, 2)).toEqual(['openPath /a.rete', 'overview 1']);
     // The first frame with the view on it reports the marks once.
     s.launch.drawn();
-    expect(Object.keys(b.launched[0])).toEqual(['script', 'listening', 'opened', 'top-level', 'drawn']);
+    expect(Object.keys(b.launched[0])).toEqual(['script', 'listening', 'opened', 'top-level', 'graph-built', 'drawn']);
   });
 
   it('shows the spinner only while the map loads or reads run for a while', () => {

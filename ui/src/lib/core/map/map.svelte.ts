@@ -58,6 +58,7 @@ export class MapState {
       this.addView(view, null);
       this.bbox = extent(view.nodes);
       this.updateCrumbs([]);
+      mark?.('graph-built');
     } catch (e) {
       if (gen === this.generation) this.error = errorText(e);
     } finally {
@@ -86,11 +87,10 @@ export class MapState {
 
   private attrs(n: MapNode, parent: string | null, x: number, y: number): NodeAttrs {
     const r = n.r ?? 1;
-    const size = n.kind === 'entity' ? r : r;
     const count = n.kind === 'entity' ? 1 : n.size;
     const label = n.kind === 'entity' ? n.label : `${n.label} (${count.toLocaleString('en')})`;
     return {
-      x, y, size, r, label, kind: n.kind, expandable: n.expandable, cls: n.class, count, id: n.id, parent,
+      x, y, size: r, r, label, kind: n.kind, expandable: n.expandable, cls: n.class, count, id: n.id, parent,
       color: this.colors.color(n.class),
       classes: n.classes.length ? n.classes.map((c) => c.nt) : n.class ? [n.class] : [],
     };
