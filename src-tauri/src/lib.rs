@@ -103,6 +103,7 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .manage(Store::default())
         .setup(|app| {
+            // Tauri has created the configured window and its webview by now.
             shell_mark("setup");
             let argv: Vec<String> = std::env::args().collect();
             let cwd = std::env::current_dir().unwrap_or_default();
