@@ -10,13 +10,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startBus, startXvfb } from '../display.mjs';
+import { watch } from './watch.mjs';
 
 const [app, runs = '5'] = process.argv.slice(2);
 if (!app) throw new Error('usage: node e2e/bench/floor.mjs APP [RUNS]');
 const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
-const watcher = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'watch-pixels.py');
 // Long enough for either page to settle on this machine (it takes well under a second).
 const SETTLE_MS = 3000;
 
@@ -36,22 +35,16 @@ writeFileSync(page, `<!doctype html><html><body style="margin:0;background:#f7f8
 
 /** One launch of `cmd args`: ms from spawn to its settled picture first showing. */
 async function once(cmd, args) {
-  const w = spawn('/usr/bin/python3', [watcher, '420', '180', '440', '440', '60', '3', '0.005'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise((resolve, reject) => {
-    w.stdout.on('data', (d) => { out += d; if (out.includes('ready')) resolve(); });
-    w.on('error', reject);
-  });
+  const { seen, stop } = await watch('3', '0.005');
   const spawned = Date.now();
   const child = spawn(cmd, args, { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, SETTLE_MS));
-  const code = new Promise((r) => w.on('exit', r));
-  w.stdin.end();
-  if ((await code) !== 0) throw new Error(`${path.basename(cmd)}: nothing settled on screen`);
+  stop();
+  const shown = await seen.catch((e) => { throw new Error(`${path.basename(cmd)}: ${e.message}`); });
   const exited = new Promise((r) => child.on('exit', r));
   child.kill('SIGTERM');
   await exited;
-  return Number(out.trim().split('\n').pop()) - spawned;
+  return shown - spawned;
 }
 
 try {

@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startBus, startXvfb } from '../display.mjs';
+import { watch } from './watch.mjs';
 
 const [app, file, runs = '5'] = process.argv.slice(2);
 if (!app || !file) throw new Error('usage: node e2e/bench/launch.mjs APP FILE [RUNS]');
@@ -22,32 +22,9 @@ process.env.DBUS_SESSION_BUS_ADDRESS = address;
 // A fresh config directory: the recent-files list of the user stays untouched.
 process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-config-'));
 
-// The map's middle: the window sits at the screen's origin (no window manager).
-const MAP = ['420', '180', '440', '440'];
-const watcher = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'watch-pixels.py');
-
 // After the app reports its first frame, the screen is left this long to settle; the watcher then
 // takes the last picture as the reference and reports when it first showed.
 const SETTLE_MS = 1500;
-
-/** Starts the pixel watcher; resolves once it polls, with `stop()` (ends the watch) and the
- * promise of when the final picture first showed (wrapped: a promise resolved with a promise
- * would wait for it). */
-function watch() {
-  return new Promise((resolve, reject) => {
-    const w = spawn('/usr/bin/python3', [watcher, ...MAP, '60'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    let ready = false;
-    const seen = new Promise((res, rej) => {
-      w.on('exit', (code) => (code === 0 ? res(Number(out.trim().split('\n').pop())) : rej(new Error(`the map never showed on screen (watcher exit ${code})`))));
-    });
-    w.stdout.on('data', (d) => {
-      out += d;
-      if (!ready && out.includes('ready')) { ready = true; resolve({ seen, stop: () => w.stdin.end() }); }
-    });
-    w.on('error', reject);
-  });
-}
 
 /** One launch: resolves with the app's trace line, the spawn time and when the map showed. */
 async function launch() {

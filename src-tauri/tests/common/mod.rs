@@ -1,14 +1,19 @@
 //! Test helpers shared by the app's integration tests.
 
-/// Serves `bytes` over HTTP/1.1 on 127.0.0.1 with `Range` support, for `requests` requests.
+/// Serves `bytes` over HTTP/1.1 on 127.0.0.1 with `Range` support, for `requests` requests. A
+/// malformed or unsatisfiable range gets a 416, as from a real server (never a panic in the
+/// server thread, which the client would only see as a dropped connection).
 pub fn serve(bytes: Vec<u8>, requests: usize) -> String {
     use std::io::{BufRead, BufReader, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
+    let addr = listener.local_addr().expect("the bound address");
     std::thread::spawn(move || {
         for stream in listener.incoming().take(requests) {
             let Ok(mut stream) = stream else { return };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let Ok(read_half) = stream.try_clone() else {
+                return;
+            };
+            let mut reader = BufReader::new(read_half);
             let mut range = None;
             loop {
                 let mut line = String::new();
@@ -17,13 +22,23 @@ pub fn serve(bytes: Vec<u8>, requests: usize) -> String {
                 }
                 let lower = line.to_ascii_lowercase();
                 if let Some(v) = lower.strip_prefix("range: bytes=") {
-                    let (a, b) = v.trim().split_once('-').unwrap();
-                    range = Some((a.parse::<usize>().unwrap(), b.parse::<usize>().unwrap()));
+                    range = Some(v.trim().split_once('-').and_then(|(a, b)| {
+                        Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?))
+                    }));
                 }
             }
             let total = bytes.len();
-            let (a, b) = range.unwrap_or((0, total - 1));
-            let b = b.min(total - 1);
+            let (a, b) = match range {
+                None => (0, total.saturating_sub(1)),
+                Some(Some((a, b))) if a <= b && a < total => (a, b.min(total - 1)),
+                Some(_) => {
+                    let head = format!(
+                        "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{total}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    );
+                    let _ = stream.write_all(head.as_bytes());
+                    continue;
+                }
+            };
             let body = &bytes[a..=b];
             let head = format!(
                 "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\nContent-Range: bytes {a}-{b}/{total}\r\nAccept-Ranges: bytes\r\nETag: \"e2e\"\r\nConnection: close\r\n\r\n",
