@@ -118,9 +118,15 @@ pub fn manifest_label(t: &Test) -> String {
         .unwrap_or_default()
 }
 
-/// The shared W3C folder, found from this crate's directory.
+/// The W3C rdf-tests suites vendored in this crate (`w3c/rdf-tests`, see its SOURCE and LICENSE),
+/// so a clone tests on its own.
 pub fn w3c_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/w3c-rdf-tests")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("w3c/rdf-tests")
+}
+
+/// The W3C JSON-LD 1.1 toRdf suite vendored in this crate (`w3c/jsonld-tests`).
+pub fn jsonld_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("w3c/jsonld-tests")
 }
 
 /// Parses an RDF file (syntax from its extension) with `base`, putting triples in `graph`.
