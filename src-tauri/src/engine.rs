@@ -6,8 +6,9 @@ use crate::model::{
     MapEdge, MapNode, MapView, TermView,
 };
 use oxrdf::{NamedNodeRef, Term};
-use rete_core::{CountingReader, FileReader, Id, Pattern, RangeReader, ReadStats, Rete};
-use rete_http::HttpReader;
+use rete_core::format::{FLAG_PYRAMID, FLAG_SCHEMA};
+use rete_core::{Id, Pattern, Rete};
+use rete_http::{CountedReader, HttpReader};
 use rete_pyramid::Pyramid;
 use rete_schema::Schema;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -92,25 +93,6 @@ impl serde::Serialize for AppError {
 /// Result alias of the app.
 pub type AppResult<T> = Result<T, AppError>;
 
-/// Where a document's bytes come from, with their read counters.
-#[derive(Debug, Clone)]
-pub enum Bytes {
-    /// A local file, counted.
-    Local(Arc<CountingReader<FileReader>>),
-    /// An HTTP(S) URL read with range requests.
-    Remote(Arc<HttpReader>),
-}
-
-impl Bytes {
-    /// Bytes and requests that reached the file or the server so far.
-    pub fn stats(&self) -> ReadStats {
-        match self {
-            Bytes::Local(r) => r.stats(),
-            Bytes::Remote(r) => r.stats(),
-        }
-    }
-}
-
 /// A community seen on the map, with the super-edges that came with it.
 #[derive(Debug, Clone)]
 pub(crate) struct SeenCommunity {
@@ -128,7 +110,7 @@ pub struct Doc {
     /// Path or URL.
     pub source: String,
     /// The byte source and its counters.
-    pub bytes: Bytes,
+    pub bytes: CountedReader,
     /// The community pyramid, if the file has one.
     pub pyramid: Option<Pyramid>,
     /// The schema block, if the file has one.
@@ -145,27 +127,25 @@ pub struct Doc {
 impl Doc {
     /// Opens a local file and reads its card (so a corrupt card fails here, not later).
     pub fn open_path(path: &Path) -> AppResult<Self> {
-        let reader = Arc::new(CountingReader::new(
-            FileReader::open(path).map_err(rete_core::Error::from)?,
-        ));
-        let rete = Rete::open(reader.clone() as Arc<dyn RangeReader>)?;
-        Self::from_rete(rete, path.display().to_string(), Bytes::Local(reader))
+        let bytes = CountedReader::local(path).map_err(rete_core::Error::from)?;
+        let rete = Rete::open(bytes.reader())?;
+        Self::from_rete(rete, path.display().to_string(), bytes)
     }
 
     /// Opens a `.rete` served over HTTP(S) through range requests.
     pub fn open_http(reader: HttpReader) -> AppResult<Self> {
-        let reader = Arc::new(reader);
         let source = reader.url().to_owned();
-        let rete = Rete::open(reader.clone() as Arc<dyn RangeReader>)?;
-        Self::from_rete(rete, source, Bytes::Remote(reader))
+        let bytes = CountedReader::remote(reader);
+        let rete = Rete::open(bytes.reader())?;
+        Self::from_rete(rete, source, bytes)
     }
 
     /// Whether the file is read over HTTP.
     pub fn is_remote(&self) -> bool {
-        matches!(self.bytes, Bytes::Remote(_))
+        self.bytes.is_remote()
     }
 
-    fn from_rete(rete: Rete, source: String, bytes: Bytes) -> AppResult<Self> {
+    fn from_rete(rete: Rete, source: String, bytes: CountedReader) -> AppResult<Self> {
         let card = rete.card()?.clone();
         let iri_id = |iri: &str| -> AppResult<Option<Id>> {
             match NamedNodeRef::new(iri) {
@@ -219,7 +199,6 @@ impl Doc {
     /// The summary the UI shows first.
     pub fn info(&self, doc: u32) -> AppResult<DocInfo> {
         let card = self.rete.card()?;
-        let header = self.rete.header();
         let name = self
             .source
             .rsplit(['/', '\\'])
@@ -248,9 +227,8 @@ impl Doc {
                 .take(50)
                 .map(|c| self.counted(&c.term, c.count))
                 .collect(),
-            has_pyramid: self.pyramid.is_some()
-                || header.flags & rete_core::format::FLAG_PYRAMID != 0,
-            has_schema: self.schema.is_some() || header.flags & rete_core::format::FLAG_SCHEMA != 0,
+            has_pyramid: self.pyramid.is_some() || self.rete.has_flag(FLAG_PYRAMID),
+            has_schema: self.schema.is_some() || self.rete.has_flag(FLAG_SCHEMA),
             levels: self.pyramid.as_ref().map_or(0, Pyramid::levels),
             remote: self.is_remote(),
             built_by: format!("{} {}", card.build.tool, card.build.version)

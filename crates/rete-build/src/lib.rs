@@ -21,8 +21,9 @@ use std::sync::Arc;
 use std::time::Instant;
 use xxhash_rust::xxh3::Xxh3;
 
-/// A boxed error from an extension.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+// The extension points live on the writer side of rete-core, so the crates implementing them
+// need not depend on this one; re-exported so callers keep compiling.
+pub use rete_core::extension::{BoxError, Extension, Inference};
 
 /// Errors of a build. Nothing is written at the destination when one occurs.
 #[derive(Debug, thiserror::Error)]
@@ -69,24 +70,6 @@ pub enum BuildError {
         #[source]
         source: BoxError,
     },
-}
-
-/// Adds sections computed from the finished base dataset (community pyramid, schema block…).
-pub trait Extension: Send + Sync {
-    /// Name for messages and the card.
-    fn name(&self) -> &str;
-    /// Header flag bits this extension sets.
-    fn flags(&self) -> u32;
-    /// The sections to add. `base` is the dataset as it will be stored.
-    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError>;
-}
-
-/// Derives quads from a base dataset (RDFS/OWL-RL materialization).
-pub trait Inference: Send + Sync {
-    /// Name for messages.
-    fn name(&self) -> &str;
-    /// Quads entailed by `base` (may include quads already present; duplicates are dropped).
-    fn infer(&self, base: &Rete) -> Result<Vec<Quad>, BoxError>;
 }
 
 /// Progress reporting; the CLI draws bars with it, libraries stay silent.

@@ -1,7 +1,7 @@
 //! Term syntax on the command line and term output.
 
 use anyhow::{anyhow, Result};
-use oxrdf::{GraphName, NamedNode, Quad, Term};
+use oxrdf::{NamedNode, Quad, Term};
 use rete_core::{Id, IdQuad, Rete};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -81,22 +81,8 @@ impl<'a> TermCache<'a> {
     }
 
     pub fn quad(&mut self, q: &IdQuad) -> Result<Quad> {
-        let s = match self.term(q[0])? {
-            Term::NamedNode(n) => oxrdf::NamedOrBlankNode::from(n),
-            Term::BlankNode(b) => b.into(),
-            other => return Err(anyhow!("corrupt file: literal {other} in subject position")),
-        };
-        let p = match self.term(q[1])? {
-            Term::NamedNode(n) => n,
-            other => return Err(anyhow!("corrupt file: {other} in predicate position")),
-        };
-        let o = self.term(q[2])?;
-        let g = if q[3] == 0 {
-            GraphName::DefaultGraph
-        } else {
-            self.rete.graph_name(q[3])?
-        };
-        Ok(Quad::new(s, p, o, g))
+        let rete = self.rete;
+        rete.decode_quad_with(q, |id| self.term(id))
     }
 
     pub fn write_quad(&mut self, out: &mut impl Write, q: &IdQuad) -> Result<()> {

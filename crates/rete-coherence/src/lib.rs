@@ -5,6 +5,7 @@ mod logic;
 mod render;
 
 use rete_core::{CountingReader, RangeReader, ReadStats, Rete};
+use rete_http::CountedReader;
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -127,9 +128,9 @@ pub enum Measure {
     /// it: exact bytes and requests, the open's read included, unaffected by the caller's cache.
     #[default]
     FreshView,
-    /// Run on the caller's `Rete` (reusing its cache); read counts come from the function (e.g.
-    /// the `stats` of a `CountingReader` the caller opened it with), or are not reported.
-    InPlace(Option<Arc<dyn Fn() -> ReadStats + Send + Sync>>),
+    /// Run on the caller's `Rete` (reusing its cache); read counts come from the counted source
+    /// the caller opened it with, or are not reported.
+    InPlace(Option<CountedReader>),
 }
 
 impl std::fmt::Debug for Measure {
@@ -193,8 +194,9 @@ pub fn check_with(
                 start,
             )
         }
-        Measure::InPlace(stats) => {
-            let f = stats.as_ref().map(|s| s.as_ref() as &dyn Fn() -> ReadStats);
+        Measure::InPlace(counted) => {
+            let stats = counted.as_ref().map(|c| move || c.stats());
+            let f = stats.as_ref().map(|s| s as &dyn Fn() -> ReadStats);
             let base = f.map(|f| f()).unwrap_or_default();
             engine::run(rete, tier, cancel, opts, f, base, start)
         }

@@ -4,6 +4,7 @@ use common::medical;
 use rete_coherence::{check, check_with, CheckOptions, Measure, Tier};
 use rete_core::{CountingReader, FileReader, Rete};
 use rete_datagen::medical::MedicalParams;
+use rete_http::CountedReader;
 use rete_schema::{kind, Parts, Schema};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -40,12 +41,8 @@ fn tier0_is_one_request_on_a_thousand_classes() {
     // Measured by the caller: open + Tier 0 = one request in all.
     let counting = Arc::new(CountingReader::new(FileReader::open(&path).unwrap()));
     let rete = Rete::open(counting.clone()).unwrap();
-    let stats = {
-        let c = counting.clone();
-        Arc::new(move || c.stats())
-    };
     let opts = CheckOptions {
-        measure: Measure::InPlace(Some(stats)),
+        measure: Measure::InPlace(Some(CountedReader::Local(counting.clone()))),
         ..CheckOptions::default()
     };
     let report = check_with(&rete, Tier::Schema, &AtomicBool::new(false), &opts).unwrap();

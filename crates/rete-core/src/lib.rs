@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
 pub mod card;
+mod decode;
 pub mod dict;
 pub mod error;
+pub mod extension;
 pub mod format;
 pub mod perm;
 pub mod range;
@@ -11,10 +13,12 @@ pub mod term;
 pub mod writer;
 
 pub use card::{BuildInfo, Card, InputInfo, NamedCount};
+pub use decode::quad_of_terms;
 pub use error::{Error, Result};
 pub use format::{Codec, Header, SectionEntry};
 pub use range::{CountingReader, FileReader, MemReader, RangeError, RangeReader, ReadStats};
 pub use reader::{Cost, QuadIter, Rete, ReteOptions, VerifyReport};
+pub use term::TermKind;
 
 /// A dictionary id. Terms have ids `1..=terms`; `0` is never a term and stands for the default
 /// graph in the graph position.

@@ -19,15 +19,51 @@ use oxrdf::{BlankNode, GraphName, Literal, NamedNode, Term, TermRef};
 use std::cmp::Ordering;
 
 /// Tag of an IRI.
-pub const TAG_IRI: u8 = 1;
+pub(crate) const TAG_IRI: u8 = 1;
 /// Tag of a blank node.
-pub const TAG_BNODE: u8 = 2;
+pub(crate) const TAG_BNODE: u8 = 2;
 /// Tag of a simple literal.
-pub const TAG_SIMPLE: u8 = 3;
+pub(crate) const TAG_SIMPLE: u8 = 3;
 /// Tag of a language-tagged literal.
-pub const TAG_LANG: u8 = 4;
+pub(crate) const TAG_LANG: u8 = 4;
 /// Tag of a typed literal.
-pub const TAG_TYPED: u8 = 5;
+pub(crate) const TAG_TYPED: u8 = 5;
+
+/// The kind of a stored term, in dictionary order: the dictionary sorts encodings by their tag
+/// byte first, so each kind is one contiguous id range (see [`crate::Rete::first_of_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TermKind {
+    /// An IRI.
+    Iri = TAG_IRI as isize,
+    /// A blank node.
+    BlankNode = TAG_BNODE as isize,
+    /// A simple literal (`xsd:string`).
+    SimpleLiteral = TAG_SIMPLE as isize,
+    /// A language-tagged literal.
+    LangLiteral = TAG_LANG as isize,
+    /// A literal with a datatype other than `xsd:string`.
+    TypedLiteral = TAG_TYPED as isize,
+}
+
+impl TermKind {
+    /// The kind of an encoded term, from its tag byte; `None` for an empty encoding or an unknown
+    /// tag.
+    pub fn of_encoded(enc: &[u8]) -> Option<Self> {
+        Some(match *enc.first()? {
+            TAG_IRI => Self::Iri,
+            TAG_BNODE => Self::BlankNode,
+            TAG_SIMPLE => Self::SimpleLiteral,
+            TAG_LANG => Self::LangLiteral,
+            TAG_TYPED => Self::TypedLiteral,
+            _ => return None,
+        })
+    }
+
+    /// Whether this kind is a literal of any sort.
+    pub fn is_literal(self) -> bool {
+        self >= Self::SimpleLiteral
+    }
+}
 
 const XSD_STRING: &str = "http://www.w3.org/2001/XMLSchema#string";
 

@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 
 mod cache;
+mod counted;
 mod error;
 mod reader;
 
+pub use counted::CountedReader;
 pub use error::{HttpError, HttpErrorKind};
 pub use reader::HttpReader;
 pub use rete_core::ReadStats;

@@ -4,8 +4,7 @@
 //! triples are ignored except for labels.
 
 use crate::PyramidError;
-use rete_core::term::{TAG_IRI, TAG_LANG, TAG_SIMPLE, TAG_TYPED};
-use rete_core::{Id, Pattern, Perm, Rete};
+use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use std::io::Write;
 
 /// Label predicates, best first.
@@ -51,7 +50,7 @@ impl EntityGraph {
                 u32::MAX - 1
             )));
         }
-        let lit_start = first_literal(rete)?;
+        let lit_start = rete.first_of_kind(TermKind::SimpleLiteral)?;
         let rdf_type = rete.id_of(oxrdf::vocab::rdf::TYPE.into())?;
         let mut label_preds: Vec<(Id, usize)> = Vec::new();
         for (prio, iri) in LABEL_PREDICATES.iter().enumerate() {
@@ -220,36 +219,12 @@ impl EntityGraph {
 
 /// Whether a literal encoding is untagged or tagged English.
 fn prefers(enc: &[u8]) -> bool {
-    match enc.first() {
-        Some(&TAG_SIMPLE) => true,
-        Some(&TAG_LANG) => {
+    match TermKind::of_encoded(enc) {
+        Some(TermKind::SimpleLiteral) => true,
+        Some(TermKind::LangLiteral) => {
             let tag = enc[1..].split(|&b| b == 0).next().unwrap_or_default();
             tag.eq_ignore_ascii_case(b"en") || tag.to_ascii_lowercase().starts_with(b"en-")
         }
         _ => false,
     }
-}
-
-/// The first literal id. The dictionary is sorted by encoded term and encodings start with their
-/// tag (IRI 1 < blank node 2 < literals 3–5), so IRIs and blank nodes are exactly ids
-/// `1..first_literal`; a binary search finds the boundary in a few dictionary block reads.
-fn first_literal(rete: &Rete) -> Result<Id, PyramidError> {
-    let (mut lo, mut hi) = (1u64, rete.term_count() + 1);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let tag = rete.term_bytes(mid)?.first().copied().unwrap_or(0);
-        if !(TAG_IRI..=TAG_TYPED).contains(&tag) {
-            return Err(PyramidError::corrupt(
-                rete.name(),
-                "dictionary blocks",
-                format!("term {mid} has no valid tag"),
-            ));
-        }
-        if tag >= TAG_SIMPLE {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    Ok(lo)
 }

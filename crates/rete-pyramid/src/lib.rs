@@ -13,7 +13,7 @@ pub use codec::kind;
 pub use graph::EntityGraph;
 pub use read::Pyramid;
 
-use rete_build::{BoxError, Extension};
+use rete_core::extension::{BoxError, Extension};
 use rete_core::writer::SectionSpec;
 use rete_core::{Id, Rete};
 use serde::{Deserialize, Serialize};

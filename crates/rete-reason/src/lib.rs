@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 
-mod fxhash;
 mod materialize;
 mod reach;
 mod schema;

@@ -1,14 +1,14 @@
 //! RDFS and OWL-RL-subset materialization over dictionary ids: a semi-naive fixpoint over the
 //! statements the rules can touch, with the schema closed up front.
 
-use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::schema::{Cliques, Schema, Vocab};
 use crate::terms::Terms;
 use crate::{ReasonError, Result};
 use oxrdf::Quad;
 use rayon::prelude::*;
-use rete_build::{BoxError, Inference};
+use rete_core::extension::{BoxError, Inference};
 use rete_core::{Id, IdQuad, Pattern, Rete, DEFAULT_GRAPH};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -622,7 +622,7 @@ impl<'a> Engine<'a> {
 }
 
 /// The builder hook: `rete build --materialize` passes one of these as its
-/// [`rete_build::Inference`]; [`Materializer::last_report`] then tells what it did.
+/// [`rete_core::extension::Inference`]; [`Materializer::last_report`] then tells what it did.
 #[derive(Debug, Default)]
 pub struct Materializer {
     /// Rule sets and limits.

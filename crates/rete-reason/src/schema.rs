@@ -2,11 +2,11 @@
 //! hierarchies, domains and ranges, property characteristics and sameAs cliques. All of it is
 //! small next to the data and is computed once per pass, in memory.
 
-use crate::fxhash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::materialize::{MaterializeOptions, Rule};
 use crate::terms::Terms;
 use crate::Result;
 use rete_core::{Id, IdQuad, DEFAULT_GRAPH};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 

@@ -1,10 +1,9 @@
 //! Term kinds by id and id → term conversion, including vocabulary terms the dictionary lacks.
 
 use crate::Result;
-use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
+use oxrdf::{NamedNode, Quad, Term};
 use rayon::prelude::*;
-use rete_core::term::{TAG_BNODE, TAG_SIMPLE};
-use rete_core::{Id, IdQuad, Rete, DEFAULT_GRAPH};
+use rete_core::{quad_of_terms, Id, IdQuad, Rete, TermKind, DEFAULT_GRAPH};
 
 /// Which ids are IRIs, blank nodes and literals. The dictionary sorts terms by their tag byte
 /// first, so each kind is one contiguous id range: IRIs, then blank nodes, then literals. Ids above
@@ -22,8 +21,8 @@ pub(crate) struct Terms {
 impl Terms {
     pub(crate) fn new(rete: &Rete) -> Result<Self> {
         let count = rete.term_count();
-        let first_bnode = first_with_tag_at_least(rete, TAG_BNODE, count)?;
-        let first_literal = first_with_tag_at_least(rete, TAG_SIMPLE, count)?;
+        let first_bnode = rete.first_of_kind(TermKind::BlankNode)?;
+        let first_literal = rete.first_of_kind(TermKind::SimpleLiteral)?;
         Ok(Self {
             rete: rete.clone(),
             first_bnode,
@@ -103,29 +102,18 @@ impl Terms {
                 .and_then(|i| decoded.get(i))
         };
         let build = |q: &IdQuad| -> Option<Quad> {
-            let subject = match get(q[0])? {
-                Term::NamedNode(n) => NamedOrBlankNode::NamedNode(n.clone()),
-                Term::BlankNode(b) => NamedOrBlankNode::BlankNode(b.clone()),
-                _ => return None,
-            };
-            let Term::NamedNode(predicate) = get(q[1])? else {
-                return None;
-            };
-            let graph_name = if q[3] == DEFAULT_GRAPH {
-                GraphName::DefaultGraph
+            let graph = if q[3] == DEFAULT_GRAPH {
+                None
             } else {
-                match get(q[3])? {
-                    Term::NamedNode(n) => GraphName::NamedNode(n.clone()),
-                    Term::BlankNode(b) => GraphName::BlankNode(b.clone()),
-                    _ => return None,
-                }
+                Some(get(q[3])?.clone())
             };
-            Some(Quad {
-                subject,
-                predicate: predicate.clone(),
-                object: get(q[2])?.clone(),
-                graph_name,
-            })
+            quad_of_terms(
+                get(q[0])?.clone(),
+                get(q[1])?.clone(),
+                get(q[2])?.clone(),
+                graph,
+            )
+            .ok()
         };
         Ok(if parallel {
             ids.par_iter().filter_map(build).collect()
@@ -133,20 +121,4 @@ impl Terms {
             ids.iter().filter_map(build).collect()
         })
     }
-}
-
-/// The smallest id whose term tag is `>= tag` (`count + 1` if none): a binary search over the
-/// sorted dictionary, a few block reads.
-fn first_with_tag_at_least(rete: &Rete, tag: u8, count: Id) -> Result<Id> {
-    let (mut lo, mut hi) = (1, count + 1);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let t = rete.term_bytes(mid)?.first().copied().unwrap_or(0);
-        if t >= tag {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    Ok(lo)
 }

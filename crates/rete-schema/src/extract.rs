@@ -8,8 +8,7 @@ use crate::{
     SchemaError,
 };
 use oxrdf::{NamedNodeRef, Term};
-use rete_core::term::{TAG_LANG, TAG_SIMPLE, TAG_TYPED};
-use rete_core::{Id, Pattern, Rete};
+use rete_core::{Id, Pattern, Rete, TermKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// What to compute.
@@ -749,25 +748,9 @@ struct IdKinds {
 impl IdKinds {
     fn new(rete: &Rete) -> Result<Self, SchemaError> {
         let end = rete.term_count() + 1;
-        let tag = |id: Id| -> Result<u8, SchemaError> {
-            Ok(rete.term_bytes(id)?.first().copied().unwrap_or(0))
-        };
-        // First id in [1, end) whose tag is at least `t` (tags never decrease along ids).
-        let first_with = |t: u8| -> Result<Id, SchemaError> {
-            let (mut lo, mut hi) = (1, end);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if tag(mid)? >= t {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            Ok(lo)
-        };
-        let literal_start = first_with(TAG_SIMPLE)?;
-        let lang_start = first_with(TAG_LANG)?;
-        let typed_start = first_with(TAG_TYPED)?;
+        let literal_start = rete.first_of_kind(TermKind::SimpleLiteral)?;
+        let lang_start = rete.first_of_kind(TermKind::LangLiteral)?;
+        let typed_start = rete.first_of_kind(TermKind::TypedLiteral)?;
         let mut names = vec![XSD_STRING.to_owned(), RDF_LANG_STRING.to_owned()];
         let mut name_ix: HashMap<Vec<u8>, u32> = HashMap::new();
         let mut typed = Vec::new();

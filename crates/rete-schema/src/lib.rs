@@ -10,7 +10,7 @@ pub mod vocab;
 pub use extract::{extract, ExtractOptions};
 pub use hierarchy::subclass_cycles;
 
-use rete_build::{BoxError, Extension};
+use rete_core::extension::{BoxError, Extension};
 use rete_core::format::FLAG_SCHEMA;
 use rete_core::writer::SectionSpec;
 use rete_core::Rete;

@@ -7,7 +7,7 @@ pub mod sparql;
 
 use compare::{Answer, Table};
 use manifest::Test;
-use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Variable};
+use oxrdf::{GraphName, NamedNode, Quad, Term, Variable};
 use rete_core::{Pattern, Rete};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -193,22 +193,7 @@ pub fn export(rete: &Rete) -> Result<Vec<Quad>, TestError> {
     let fail = |e: rete_core::Error| TestError::Failed(format!("export: {e}"));
     let mut out = Vec::new();
     for q in rete.quads(&Pattern::default()).map_err(fail)? {
-        let [s, p, o, g] = q.map_err(fail)?;
-        let subject = match rete.term(s).map_err(fail)? {
-            Term::NamedNode(n) => NamedOrBlankNode::from(n),
-            Term::BlankNode(b) => b.into(),
-            other => return Err(TestError::Failed(format!("literal subject {other}"))),
-        };
-        let predicate = match rete.term(p).map_err(fail)? {
-            Term::NamedNode(n) => n,
-            other => return Err(TestError::Failed(format!("non-IRI predicate {other}"))),
-        };
-        out.push(Quad::new(
-            subject,
-            predicate,
-            rete.term(o).map_err(fail)?,
-            rete.graph_name(g).map_err(fail)?,
-        ));
+        out.push(rete.decode_quad(&q.map_err(fail)?).map_err(fail)?);
     }
     Ok(out)
 }

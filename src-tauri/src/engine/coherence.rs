@@ -6,7 +6,6 @@ use super::{AppError, AppResult, Doc};
 use rete_coherence::{check_with, CheckOptions, CoherenceError, Measure, Report, Tier};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// The tiers a run goes through, in order, with what each one reads.
 pub const TIERS: [(Tier, &str); 3] = [
@@ -35,9 +34,8 @@ impl Doc {
         cancel: &AtomicBool,
         mut on_tier: impl FnMut(&Report),
     ) -> AppResult<CoherenceRun> {
-        let bytes = self.bytes.clone();
         let opts = CheckOptions {
-            measure: Measure::InPlace(Some(Arc::new(move || bytes.stats()))),
+            measure: Measure::InPlace(Some(self.bytes.clone())),
             ..CheckOptions::default()
         };
         let mut last: Option<Report> = None;
