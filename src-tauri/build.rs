@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a tool")]
+
 fn main() {
     // Only these app commands exist for the webview; the capability file grants them.
     let manifest = tauri_build::AppManifest::new().commands(rete_desktop_commands::COMMANDS);

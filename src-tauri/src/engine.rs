@@ -13,7 +13,7 @@ use rete_pyramid::Pyramid;
 use rete_schema::Schema;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 mod coherence;
 mod pyramid;

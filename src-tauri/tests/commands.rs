@@ -2,6 +2,8 @@
 //! named by `RETE_SAMPLES`), damaged copies of them, and a file built without pyramid and schema
 //! block (`tests/fixtures`, for the class overview and the card legend).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 mod fixtures;
 

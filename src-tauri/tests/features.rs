@@ -3,6 +3,8 @@
 //! deterministic generators (`tests/fixtures`). Set `RETE_FIXTURES` to build them into (or reuse
 //! them from) a folder; by default they go to a temporary folder per run.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 mod fixtures;
 

@@ -1,5 +1,7 @@
 //! Determinism, external sort, bad input and damaged files.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::*;

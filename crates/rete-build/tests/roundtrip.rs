@@ -1,6 +1,8 @@
 //! Random datasets → build → the file holds exactly the input, and every pattern shape returns
 //! what a naive scan returns.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::*;

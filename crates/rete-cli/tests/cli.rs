@@ -1,5 +1,7 @@
 //! The `rete` binary end to end: real files, real processes, exit codes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -1,6 +1,8 @@
 //! Every read command gives the same answer for a URL served over HTTP ranges as for the local
 //! file (a real server on 127.0.0.1: axum + tower-http `ServeDir`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use std::path::PathBuf;
 use std::process::Command;
 

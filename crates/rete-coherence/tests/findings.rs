@@ -1,5 +1,7 @@
 //! Each finding kind, planted and found with its explanation; no false positives.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::{kinds, medical, run_ttl, texts};

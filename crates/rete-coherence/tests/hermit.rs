@@ -1,6 +1,8 @@
 //! The HermiT reasoner (through owlready2) as an oracle for Tier 0: on generated ontologies
 //! within the supported constructs, the unsatisfiable classes must be the same.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::build_bytes;

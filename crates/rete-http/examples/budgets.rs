@@ -4,6 +4,8 @@
 //!
 //! `cargo run --release -p rete-http --example budgets -- FILE.rete [DELAY_MS]`
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a tool")]
+
 use axum::serve::ListenerExt;
 use oxrdf::NamedNode;
 use rete_core::{Pattern, Rete};

@@ -2,6 +2,8 @@
 //! on purpose. Transient faults must recover through retries; the others must give the expected
 //! error kind, never a silent partial answer.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use rete_core::{RangeReader, ReadStats};
 use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader};
 use std::io::{BufRead, BufReader, Write};

@@ -2,6 +2,8 @@
 //! and If-Unmodified-Since) on 127.0.0.1: byte ranges equal local reads, a `.rete` answers the same
 //! over HTTP as from disk, and request budgets hold.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use axum::serve::ListenerExt;
 use oxrdf::NamedNodeRef;
 use rete_build::{BuildOptions, Input, Syntax};

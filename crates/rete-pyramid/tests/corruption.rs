@@ -1,5 +1,7 @@
 //! Damaged pyramid sections must surface as typed errors, never as panics or wrong answers.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::{build_file, social_nt};

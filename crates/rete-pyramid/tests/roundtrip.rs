@@ -1,6 +1,8 @@
 //! Round trips through the real builder: build with the extension, open, and check that levels,
 //! children, members and community paths agree with each other.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::{build_file, pyramid_of, social_nt};

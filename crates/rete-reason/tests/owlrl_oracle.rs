@@ -5,6 +5,8 @@
 //! Needs Python 3 with `owlrl` (`pip install owlrl`); the test fails, not skips, without it.
 //! `PYTHON` selects the interpreter (default `python3`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use oxrdf::Triple;

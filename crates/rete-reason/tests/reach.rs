@@ -1,6 +1,8 @@
 //! Batch reachability against Oxigraph's `P+` / `P*` property paths on generated graphs, and
 //! serial == parallel.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use oxigraph::model::{GraphName, NamedNode, Quad, Term};

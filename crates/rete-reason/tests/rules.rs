@@ -1,5 +1,7 @@
 //! Hand-written tests, one or more per rule, plus graphs, limits and the builder hook.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::{lines, quads, rete_from_trig};

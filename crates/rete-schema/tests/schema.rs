@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use rete_build::{build, BuildOptions, Extension, Input, Syntax};
 use rete_core::writer::SectionSpec;
 use rete_core::{CountingReader, FileReader, Rete};

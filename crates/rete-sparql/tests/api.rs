@@ -1,5 +1,7 @@
 //! The public API: errors, cancellation, evaluator choice and result writers.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use rete_core::Rete;
 use rete_sparql::{
     evaluator_for, parse, query, write_results, Evaluator, QueryOptions, QueryResults,

@@ -1,6 +1,8 @@
 //! Differential tests: generated queries over generated data must give the same answers on a
 //! `.rete` file as on Oxigraph's in-memory store.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use oxigraph::io::RdfFormat;
 use oxigraph::sparql::{QueryResults as OxResults, SparqlEvaluator};
 use oxigraph::store::Store;

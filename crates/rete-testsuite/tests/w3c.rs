@@ -1,6 +1,8 @@
 //! W3C conformance runs. Each test prints `N passed, N failed` per manifest, lists every failure
 //! and skip, and fails if the pass count drops below the pinned number.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 use rete_testsuite::manifest::{self, Test};
 use rete_testsuite::sparql::SparqlSuite;
 use rete_testsuite::{manifest_label, rdf, run_grouped, w3c_root, Summary};

@@ -1,5 +1,7 @@
 //! Test helpers shared by the app's integration tests.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 /// Serves `bytes` over HTTP/1.1 on 127.0.0.1 with `Range` support, for `requests` requests. A
 /// malformed or unsatisfiable range gets a 416, as from a real server (never a panic in the
 /// server thread, which the client would only see as a dropped connection).

@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 #![allow(dead_code)]
 
 use oxrdf::{BlankNode, GraphName, NamedOrBlankNode, Quad, Term};

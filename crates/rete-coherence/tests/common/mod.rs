@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 // Shared helpers of the integration tests.
 #![allow(dead_code)]
 

@@ -1,5 +1,6 @@
 //! Building test files through the real builder.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 #![allow(dead_code)]
 
 use rete_build::{build, BuildOptions, Input};

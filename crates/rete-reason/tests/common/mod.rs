@@ -1,4 +1,6 @@
 //! Shared test helpers: build a `.rete` from TriG text, parse expected quads.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 #![allow(dead_code)]
 
 use oxttl::TriGParser;
