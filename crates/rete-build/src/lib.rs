@@ -1,10 +1,12 @@
 #![doc = include_str!("../README.md")]
 
 mod detect;
+mod files;
 mod input;
 mod sort;
 
 pub use detect::{detect, DetectError, Detected};
+pub use files::{default_cache_dir, dir_inputs, readable_path};
 pub use input::{Compression, Input, ParseSummary, Source, Syntax};
 
 use oxrdf::Quad;

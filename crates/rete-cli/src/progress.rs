@@ -10,11 +10,23 @@ pub struct Bars {
 }
 
 impl Bars {
-    pub fn new() -> Self {
+    pub fn new(cancel: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
         Self {
             bar: Mutex::new(None),
-            cancel: Default::default(),
+            cancel,
         }
+    }
+}
+
+/// No bars, but still cancellable (`rete build --quiet`).
+pub struct Quiet(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl rete_build::Progress for Quiet {
+    fn start(&self, _: &str, _: Option<u64>) {}
+    fn inc(&self, _: u64) {}
+    fn finish(&self) {}
+    fn cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
