@@ -143,10 +143,12 @@ impl Input {
             Some(s) => s,
             None => {
                 let ext = Path::new(&stem).extension().and_then(|e| e.to_str());
+                // No extension, or `.rete` (ours or upstream's): look inside. Another unknown
+                // extension stays an error (a `.txt` is more likely a mistake than RDF).
+                let sniff = ext.is_none_or(|e| e == "rete");
                 match (ext.and_then(Syntax::from_name), &self.source) {
                     (Some(s), _) => s,
-                    // Unknown or ambiguous name (`.rete` may be ours or upstream's): look inside.
-                    (None, Source::Path(p)) => match crate::detect::detect(p) {
+                    (None, Source::Path(p)) if sniff => match crate::detect::detect(p) {
                         Ok(crate::detect::Detected::Rdf { syntax, .. }) => syntax,
                         Ok(crate::detect::Detected::UpstreamRete { .. }) => Syntax::UpstreamRete,
                         Ok(crate::detect::Detected::Rete) => {
