@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// An RDF syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +23,10 @@ pub enum Syntax {
     TriG,
     /// RDF/XML.
     RdfXml,
+    /// JSON-LD 1.1 (remote contexts are not fetched).
+    JsonLd,
+    /// A `.rete` file written by upstream rete (format 0x05/0x06), read with `rete-upstream`.
+    UpstreamRete,
 }
 
 impl Syntax {
@@ -32,6 +38,8 @@ impl Syntax {
             "ttl" | "turtle" => Self::Turtle,
             "trig" => Self::TriG,
             "rdf" | "xml" | "owl" | "rdfxml" | "rdf/xml" => Self::RdfXml,
+            "jsonld" | "json-ld" | "json" => Self::JsonLd,
+            "upstream" | "upstream-rete" => Self::UpstreamRete,
             _ => return None,
         })
     }
@@ -44,6 +52,8 @@ impl Syntax {
             Self::Turtle => "Turtle",
             Self::TriG => "TriG",
             Self::RdfXml => "RDF/XML",
+            Self::JsonLd => "JSON-LD",
+            Self::UpstreamRete => "upstream rete",
         }
     }
 }
@@ -71,7 +81,7 @@ pub enum Source {
         /// Name used in messages.
         name: String,
         /// The content.
-        data: std::sync::Arc<[u8]>,
+        data: Arc<[u8]>,
     },
 }
 
@@ -97,11 +107,7 @@ impl Input {
     }
 
     /// In-memory data of a given syntax.
-    pub fn bytes(
-        name: impl Into<String>,
-        data: impl Into<std::sync::Arc<[u8]>>,
-        syntax: Syntax,
-    ) -> Self {
+    pub fn bytes(name: impl Into<String>, data: impl Into<Arc<[u8]>>, syntax: Syntax) -> Self {
         Self {
             source: Source::Bytes {
                 name: name.into(),
@@ -135,15 +141,42 @@ impl Input {
         let compression = self.compression.unwrap_or(detected);
         let syntax = match self.syntax {
             Some(s) => s,
-            None => Path::new(&stem)
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Syntax::from_name)
-                .ok_or_else(|| BuildError::UnknownFormat {
-                    input: name.clone(),
-                })?,
+            None => {
+                let ext = Path::new(&stem).extension().and_then(|e| e.to_str());
+                // No extension, or `.rete` (ours or upstream's): look inside. Another unknown
+                // extension stays an error (a `.txt` is more likely a mistake than RDF).
+                let sniff = ext.is_none_or(|e| e == "rete");
+                match (ext.and_then(Syntax::from_name), &self.source) {
+                    (Some(s), _) => s,
+                    (None, Source::Path(p)) if sniff => match crate::detect::detect(p) {
+                        Ok(crate::detect::Detected::Rdf { syntax, .. }) => syntax,
+                        Ok(crate::detect::Detected::UpstreamRete { .. }) => Syntax::UpstreamRete,
+                        Ok(crate::detect::Detected::Rete) => {
+                            return Err(BuildError::Invalid(format!(
+                                "{name}: already a .rete file of this format (open it directly)"
+                            )))
+                        }
+                        Err(_) => return Err(BuildError::UnknownFormat { input: name }),
+                    },
+                    (None, _) => return Err(BuildError::UnknownFormat { input: name }),
+                }
+            }
+        };
+        let compression = if syntax == Syntax::UpstreamRete {
+            Compression::None
+        } else {
+            compression
         };
         Ok((syntax, compression))
+    }
+
+    /// Size in bytes as stored (compressed size for `.gz`/`.zst`), if known.
+    pub fn stored_len(&self) -> Option<u64> {
+        match &self.source {
+            Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Source::Stdin => None,
+            Source::Bytes { data, .. } => Some(data.len() as u64),
+        }
     }
 
     fn open_raw(&self) -> Result<Box<dyn Read + Send>, BuildError> {
@@ -159,8 +192,19 @@ impl Input {
 
     /// Opens the decompressed byte stream.
     pub fn open(&self) -> Result<Box<dyn BufRead + Send>, BuildError> {
+        self.open_counted(None)
+    }
+
+    /// Opens the decompressed byte stream; `read` counts the stored bytes consumed.
+    pub(crate) fn open_counted(
+        &self,
+        read: Option<Arc<AtomicU64>>,
+    ) -> Result<Box<dyn BufRead + Send>, BuildError> {
         let (_, compression) = self.resolve()?;
-        let raw = self.open_raw()?;
+        let mut raw = self.open_raw()?;
+        if let Some(read) = read {
+            raw = Box::new(Counted { inner: raw, read });
+        }
         Ok(match compression {
             Compression::None => Box::new(BufReader::with_capacity(1 << 16, raw)),
             Compression::Gzip => Box::new(BufReader::with_capacity(
@@ -175,6 +219,20 @@ impl Input {
                 })?,
             )),
         })
+    }
+}
+
+/// Counts the bytes read through it, for progress.
+struct Counted {
+    inner: Box<dyn Read + Send>,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
     }
 }
 
@@ -245,15 +303,19 @@ pub fn parse(
     input: &Input,
     index: usize,
     base_iri: Option<&str>,
+    read: Option<Arc<AtomicU64>>,
     sink: &mut dyn FnMut(Quad) -> Result<(), BuildError>,
 ) -> Result<ParseSummary, BuildError> {
     let (syntax, _) = input.resolve()?;
     let name = input.name();
-    let reader = input.open()?;
     let mut ren = BnodeRenamer {
         input: index,
         map: HashMap::new(),
     };
+    if syntax == Syntax::UpstreamRete {
+        return parse_upstream(input, &name, &mut ren, read, sink);
+    }
+    let reader = input.open_counted(read)?;
     let mut summary = ParseSummary::default();
     let bad_base =
         |e: oxrdf::IriParseError| BuildError::Invalid(format!("invalid --base IRI: {e}"));
@@ -273,6 +335,39 @@ pub fn parse(
         }
     };
     match syntax {
+        Syntax::UpstreamRete => unreachable_upstream()?,
+        Syntax::JsonLd => {
+            let mut p = oxjsonld::JsonLdParser::new();
+            if let Some(b) = base_iri {
+                p = p.with_base_iri(b).map_err(bad_base)?;
+            }
+            let mut it = p.for_reader(reader);
+            for q in it.by_ref() {
+                let q = q.map_err(|e| match e {
+                    oxjsonld::JsonLdParseError::Io(io) => BuildError::Io {
+                        path: name.clone(),
+                        source: io,
+                    },
+                    oxjsonld::JsonLdParseError::Syntax(s) => {
+                        let (line, column) = s
+                            .location()
+                            .map_or((0, 0), |l| (l.start.line + 1, l.start.column + 1));
+                        BuildError::Syntax {
+                            input: name.clone(),
+                            line,
+                            column,
+                            message: s.to_string(),
+                        }
+                    }
+                })?;
+                sink(ren.quad(q))?;
+                summary.statements += 1;
+            }
+            summary.prefixes = it
+                .prefixes()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+        }
         Syntax::NTriples => {
             for t in oxttl::NTriplesParser::new().for_reader(reader) {
                 sink(ren.triple(t.map_err(ttl_err)?))?;
@@ -352,6 +447,63 @@ pub fn parse(
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
                 .collect();
         }
+    }
+    Ok(summary)
+}
+
+/// Upstream files are read by random access, not as a stream: handled before the stream opens.
+fn unreachable_upstream() -> Result<(), BuildError> {
+    Err(BuildError::Invalid(
+        "upstream rete input read as a stream".into(),
+    ))
+}
+
+/// Reads every quad of an upstream rete file (format 0x05/0x06).
+fn parse_upstream(
+    input: &Input,
+    name: &str,
+    ren: &mut BnodeRenamer,
+    read: Option<Arc<AtomicU64>>,
+    sink: &mut dyn FnMut(Quad) -> Result<(), BuildError>,
+) -> Result<ParseSummary, BuildError> {
+    let io = |e: std::io::Error| BuildError::Io {
+        path: name.to_owned(),
+        source: e,
+    };
+    let bytes = match &input.source {
+        Source::Path(p) => std::fs::read(p).map_err(io)?,
+        Source::Bytes { data, .. } => data.to_vec(),
+        Source::Stdin => {
+            let mut v = Vec::new();
+            std::io::stdin().read_to_end(&mut v).map_err(io)?;
+            v
+        }
+    };
+    if let Some(r) = read {
+        r.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+    }
+    let bad = |e: rete_upstream::Error| BuildError::Invalid(format!("{name}: {e}"));
+    let file = rete_upstream::UpstreamFile::from_bytes(bytes).map_err(bad)?;
+    let mut summary = ParseSummary::default();
+    let mut failed = None;
+    file.for_each_quad(&mut |q| {
+        if failed.is_some() {
+            return false;
+        }
+        match sink(ren.quad(q)) {
+            Ok(()) => {
+                summary.statements += 1;
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    })
+    .map_err(bad)?;
+    if let Some(e) = failed {
+        return Err(e);
     }
     Ok(summary)
 }

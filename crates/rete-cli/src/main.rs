@@ -2,6 +2,7 @@
 
 mod progress;
 mod terms;
+mod upstream;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -287,7 +288,7 @@ enum Dataset {
 
 fn parse_syntax(s: &str) -> Result<Syntax, String> {
     Syntax::from_name(s)
-        .ok_or_else(|| format!("unknown syntax {s:?}: use nt, nq, ttl, trig or rdf"))
+        .ok_or_else(|| format!("unknown syntax {s:?}: use nt, nq, ttl, trig, rdf or jsonld"))
 }
 
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -389,7 +390,8 @@ fn open(file: &str, src: &mut Option<Src>) -> Result<Rete> {
         *src = Some(Src::Remote(r.clone()));
         r
     } else {
-        let r = Arc::new(CountingReader::new(FileReader::open(file)?));
+        let path = upstream::readable(file)?;
+        let r = Arc::new(CountingReader::new(FileReader::open(&path)?));
         *src = Some(Src::Local(r.clone()));
         r
     };
@@ -397,33 +399,38 @@ fn open(file: &str, src: &mut Option<Src>) -> Result<Rete> {
 }
 
 fn build(a: BuildArgs) -> Result<()> {
-    let inputs = a
-        .inputs
-        .iter()
-        .map(|p| {
-            let source = if p.as_os_str() == "-" {
-                rete_build::Source::Stdin
-            } else {
-                rete_build::Source::Path(p.clone())
-            };
-            Input {
-                source,
-                syntax: a.format,
-                compression: None,
-            }
-        })
-        .collect::<Vec<_>>();
+    let mut inputs = Vec::new();
+    for p in &a.inputs {
+        if p.is_dir() {
+            inputs.extend(rete_build::dir_inputs(p)?);
+            continue;
+        }
+        let source = if p.as_os_str() == "-" {
+            rete_build::Source::Stdin
+        } else {
+            rete_build::Source::Path(p.clone())
+        };
+        inputs.push(Input {
+            source,
+            syntax: a.format,
+            compression: None,
+        });
+    }
     if inputs
         .iter()
         .any(|i| matches!(i.source, rete_build::Source::Stdin))
         && a.format.is_none()
     {
-        bail!("reading standard input needs --format (nt, nq, ttl, trig or rdf)");
+        bail!("reading standard input needs --format (nt, nq, ttl, trig, rdf or jsonld)");
     }
+    // Ctrl-C / SIGTERM cancel the build, which then removes its temporary files (issue 14).
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = cancel.clone();
+    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))?;
     let progress: Arc<dyn rete_build::Progress> = if a.quiet {
-        Arc::new(rete_build::NoProgress)
+        Arc::new(progress::Quiet(cancel))
     } else {
-        Arc::new(progress::Bars::new())
+        Arc::new(progress::Bars::new(cancel))
     };
     let mut extensions: Vec<Arc<dyn rete_build::Extension>> = Vec::new();
     if !a.no_schema {
@@ -467,7 +474,13 @@ fn build(a: BuildArgs) -> Result<()> {
         progress,
         ..BuildOptions::default()
     };
-    let report = rete_build::build(&opts, &a.output)?;
+    let report = match rete_build::build(&opts, &a.output) {
+        Err(rete_build::BuildError::Cancelled) => {
+            eprintln!("rete build: cancelled; nothing written, temporary files removed");
+            std::process::exit(130);
+        }
+        r => r?,
+    };
     if let (false, Some(m)) = (a.quiet, materializer.as_ref().and_then(|m| m.last_report())) {
         let rules: Vec<String> = m
             .rules

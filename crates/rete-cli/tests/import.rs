@@ -1,0 +1,294 @@
+//! `rete build` from folders, JSON-LD and upstream rete files; upstream files read by the read
+//! commands; Ctrl-C/SIGTERM leave nothing behind. Real files, real processes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `rete` with a private cache folder (upstream conversions land there).
+fn rete(cache: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(args)
+        .env("XDG_CACHE_HOME", cache)
+        .output()
+        .unwrap()
+}
+
+fn ok(cache: &Path, args: &[&str]) -> String {
+    let o = rete(cache, args);
+    assert!(
+        o.status.success(),
+        "rete {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn lines(s: &str) -> BTreeSet<String> {
+    s.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn build_takes_a_folder_of_mixed_syntaxes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("data");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(
+        d.join("a.ttl"),
+        "@prefix ex: <http://e.org/> .\nex:a ex:p ex:b .\n",
+    )
+    .unwrap();
+    let gz = flate2_like_gzip(b"<http://e.org/c> <http://e.org/p> \"c\" .\n");
+    std::fs::write(d.join("b.nt.gz"), gz).unwrap();
+    std::fs::write(
+        d.join("c.jsonld"),
+        r#"{"@id": "http://e.org/d", "http://e.org/p": {"@id": "http://e.org/e"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("sub/d.rdf"),
+        r#"<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://e.org/">
+  <rdf:Description rdf:about="http://e.org/f"><ex:p rdf:resource="http://e.org/g"/></rdf:Description>
+</rdf:RDF>"#,
+    )
+    .unwrap();
+    std::fs::write(d.join("README.md"), "# not RDF\n").unwrap();
+    std::fs::write(d.join(".hidden.nt"), "not even parsed").unwrap();
+    let out = dir.path().join("all.rete");
+    let cache = dir.path().join("cache");
+    ok(
+        &cache,
+        &[
+            "build",
+            "-q",
+            d.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    let nq = ok(&cache, &["export", out.to_str().unwrap()]);
+    assert_eq!(nq.lines().count(), 4, "{nq}");
+    let info: serde_json::Value =
+        serde_json::from_str(&ok(&cache, &["info", "--json", out.to_str().unwrap()])).unwrap();
+    let formats: Vec<&str> = info["card"]["build"]["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(formats, ["Turtle", "N-Triples", "JSON-LD", "RDF/XML"]);
+    // A folder without RDF is an error, not an empty file.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = rete(
+        &cache,
+        &["build", "-q", empty.to_str().unwrap(), "-o", "x.rete"],
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no RDF file"));
+}
+
+/// gzip through the system tool, so the test needs no compression crate.
+fn flate2_like_gzip(data: &[u8]) -> Vec<u8> {
+    let mut child = Command::new("gzip")
+        .arg("-c")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(data).unwrap();
+    child.wait_with_output().unwrap().stdout
+}
+
+/// Builds N-Triples with the real upstream builder (PyPI rete-graph 0.3.6, from scripts/setup.sh).
+fn upstream_build(nt: &[u8]) -> Vec<u8> {
+    let mut child = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, rete_graph as r; sys.stdout.buffer.write(r.build(sys.stdin.read(), 'nt'))",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 with rete-graph 0.3.6 (pip install rete-graph==0.3.6)");
+    child.stdin.take().unwrap().write_all(nt).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "pip install rete-graph==0.3.6");
+    out.stdout
+}
+
+const QUERIES: &[&str] = &[
+    "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }",
+    "SELECT ?c (COUNT(?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY ?c",
+    "SELECT ?s ?name WHERE { ?s <http://xmlns.com/foaf/0.1/name> ?name } ORDER BY ?s LIMIT 20",
+    "SELECT ?a ?b WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b . ?b <http://xmlns.com/foaf/0.1/knows> ?a } ORDER BY ?a ?b LIMIT 50",
+    "SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY ?p",
+    "ASK { ?s ?p \"no such literal\" }",
+];
+
+#[test]
+fn upstream_files_build_and_read_like_their_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let nt = dir.path().join("social.nt");
+    ok(
+        &cache,
+        &[
+            "generate",
+            "social",
+            "--people",
+            "300",
+            "-o",
+            nt.to_str().unwrap(),
+        ],
+    );
+    let up = dir.path().join("social-upstream.rete");
+    std::fs::write(&up, upstream_build(&std::fs::read(&nt).unwrap())).unwrap();
+    let ours = dir.path().join("ours.rete");
+    let conv = dir.path().join("converted.rete");
+    ok(
+        &cache,
+        &[
+            "build",
+            "-q",
+            nt.to_str().unwrap(),
+            "-o",
+            ours.to_str().unwrap(),
+        ],
+    );
+    ok(
+        &cache,
+        &[
+            "build",
+            "-q",
+            up.to_str().unwrap(),
+            "-o",
+            conv.to_str().unwrap(),
+        ],
+    );
+    let (ours, conv, up) = (
+        ours.to_str().unwrap(),
+        conv.to_str().unwrap(),
+        up.to_str().unwrap(),
+    );
+    // Identical quads: built from the upstream file, and read straight from it.
+    let want = lines(&ok(&cache, &["export", ours]));
+    assert!(want.len() > 1000);
+    assert_eq!(lines(&ok(&cache, &["export", conv])), want);
+    assert_eq!(lines(&ok(&cache, &["export", up])), want);
+    // Identical answers.
+    for q in QUERIES {
+        let a = ok(&cache, &["sparql", ours, q, "--format", "csv"]);
+        assert_eq!(ok(&cache, &["sparql", up, q, "--format", "csv"]), a, "{q}");
+        assert_eq!(
+            ok(&cache, &["sparql", conv, q, "--format", "csv"]),
+            a,
+            "{q}"
+        );
+    }
+    let info: serde_json::Value =
+        serde_json::from_str(&ok(&cache, &["info", "--json", up])).unwrap();
+    assert_eq!(info["quads"].as_u64().unwrap() as usize, want.len());
+    // Converted once: the cache holds one file, reused by the next command.
+    let cached: Vec<_> = std::fs::read_dir(cache.join("rete/upstream"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    // Damaged and truncated upstream files: a clear error, never a panic.
+    let bytes = std::fs::read(up).unwrap();
+    for (name, data) in [
+        ("cut.rete", bytes[..bytes.len() * 2 / 3].to_vec()),
+        ("header-only.rete", bytes[..1024].to_vec()),
+        ("flipped.rete", {
+            let mut b = bytes.clone();
+            // Inside the dictionary, which every read decodes.
+            for x in &mut b[1024 + 16..1024 + 80] {
+                *x ^= 0x5a;
+            }
+            b
+        }),
+    ] {
+        let p = dir.path().join(name);
+        std::fs::write(&p, data).unwrap();
+        for cmd in [
+            vec!["info", p.to_str().unwrap()],
+            vec!["build", "-q", p.to_str().unwrap(), "-o", "never.rete"],
+        ] {
+            let o = rete(&cache, &cmd);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(!o.status.success(), "{cmd:?} accepted {name}");
+            assert!(!err.contains("panicked"), "{cmd:?}: {err}");
+            assert!(
+                err.contains(name) && err.contains("upstream"),
+                "{cmd:?}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sigterm_and_ctrl_c_stop_a_build_and_leave_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let nt = dir.path().join("big.nt");
+    ok(
+        &cache,
+        &[
+            "generate",
+            "social",
+            "--people",
+            "60000",
+            "-o",
+            nt.to_str().unwrap(),
+        ],
+    );
+    for signal in ["-TERM", "-INT"] {
+        let tmp = dir.path().join(format!("tmp{signal}"));
+        std::fs::create_dir(&tmp).unwrap();
+        let out = dir.path().join("out.rete");
+        let child = Command::new(env!("CARGO_BIN_EXE_rete"))
+            .args([
+                "build",
+                "-q",
+                nt.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .arg("--temp-dir")
+            .arg(&tmp)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the build has made its temp folder, then signal it.
+        let t = Instant::now();
+        while std::fs::read_dir(&tmp).unwrap().next().is_none() {
+            assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{signal}: {err}");
+        assert!(err.contains("cancelled"), "{err}");
+        assert!(!out.exists(), "{signal}: output written");
+        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: temp files left: {left:?}");
+        let beside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".rete-build"))
+            .collect();
+        assert!(beside.is_empty(), "{beside:?}");
+    }
+}
