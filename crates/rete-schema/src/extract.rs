@@ -270,18 +270,7 @@ impl<'a> Extractor<'a> {
         let equivalent: Vec<(u32, u32)> =
             pair_ix(&eq).into_iter().filter(|(a, b)| a != b).collect();
         let disjoint = pair_ix(&dis);
-        let mut disjoint_groups: Vec<Vec<u32>> = class_groups
-            .iter()
-            .map(|g| {
-                let mut m: Vec<u32> = g.iter().filter_map(|i| cix.get(i).copied()).collect();
-                m.sort_unstable();
-                m.dedup();
-                m
-            })
-            .filter(|m| m.len() > 1)
-            .collect();
-        disjoint_groups.sort();
-        disjoint_groups.dedup();
+        let disjoint_groups = index_groups(&class_groups, &cix);
         let mut complement = pair_ix(&comp);
         // `a owl:equivalentClass [ owl:complementOf b ]`, in either direction.
         let mut anonymous_complement = Vec::new();
@@ -418,18 +407,7 @@ impl<'a> Extractor<'a> {
             p.range_datatypes.sort();
             p.range_datatypes.dedup();
         }
-        let mut property_disjoint_groups: Vec<Vec<u32>> = prop_groups
-            .iter()
-            .map(|g| {
-                let mut m: Vec<u32> = g.iter().filter_map(|i| pix.get(i).copied()).collect();
-                m.sort_unstable();
-                m.dedup();
-                m
-            })
-            .filter(|m| m.len() > 1)
-            .collect();
-        property_disjoint_groups.sort();
-        property_disjoint_groups.dedup();
+        let property_disjoint_groups = index_groups(&prop_groups, &pix);
 
         // 5. Prefixes of the inputs that the schema's IRIs use.
         let card = self.rete.card()?;
@@ -803,4 +781,22 @@ fn dense_index(ids: &[Id], what: &str) -> Result<HashMap<Id, u32>, SchemaError> 
         .enumerate()
         .map(|(i, &id)| (id, i as u32))
         .collect())
+}
+
+/// `owl:AllDisjoint…` groups as sorted, distinct index lists of at least two members (members
+/// without an index dropped), the groups themselves sorted and distinct.
+fn index_groups(groups: &[Vec<Id>], ix: &HashMap<Id, u32>) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = groups
+        .iter()
+        .map(|g| {
+            let mut m: Vec<u32> = g.iter().filter_map(|i| ix.get(i).copied()).collect();
+            m.sort_unstable();
+            m.dedup();
+            m
+        })
+        .filter(|m| m.len() > 1)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
