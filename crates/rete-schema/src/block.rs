@@ -11,8 +11,7 @@
 use crate::codec::{Dec, Enc};
 use crate::hierarchy;
 use crate::{
-    Class, LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema,
-    SchemaError,
+    LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema, SchemaError,
 };
 use std::collections::{BTreeSet, HashMap};
 
@@ -204,22 +203,7 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
     let complement = d.pairs(n)?;
     let anonymous_complement = d.pairs(n)?;
     d.finish()?;
-    let depths = hierarchy::depths(&parents);
-    let classes = iris
-        .into_iter()
-        .zip(parents)
-        .zip(depths)
-        .enumerate()
-        .map(|(i, ((iri, parents), depth))| Class {
-            index: i as u32,
-            iri,
-            label: None,
-            parents,
-            depth,
-            direct_instances: 0,
-            total_instances: 0,
-        })
-        .collect();
+    let classes = hierarchy::classes(iris, parents);
     Ok(Schema {
         classes,
         relations: Vec::new(),

@@ -1,11 +1,10 @@
 //! Computing a [`Schema`] from a dataset: the T-Box comes from a few predicate slices; the
 //! statistics from one pass over the `rdf:type` slice and one over all triples.
 
-use crate::hierarchy::{closure, depths};
+use crate::hierarchy::{self, closure};
 use crate::vocab::*;
 use crate::{
-    Class, LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema,
-    SchemaError,
+    LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema, SchemaError,
 };
 use oxrdf::{NamedNodeRef, Term};
 use rete_core::{Id, Pattern, Rete, TermKind};
@@ -251,14 +250,7 @@ impl<'a> Extractor<'a> {
                 }
             }
         }
-        if u32::try_from(classes.len()).is_err() {
-            return Err(SchemaError::Invalid("more than 2^32 classes".into()));
-        }
-        let cix: HashMap<Id, u32> = class_ids
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| (id, i as u32))
-            .collect();
+        let cix = dense_index(&class_ids, "classes")?;
         let n = classes.len();
         let pair_ix = |v: &[(Id, Id)]| -> Vec<(u32, u32)> {
             let mut out: Vec<(u32, u32)> = v
@@ -278,18 +270,7 @@ impl<'a> Extractor<'a> {
         let equivalent: Vec<(u32, u32)> =
             pair_ix(&eq).into_iter().filter(|(a, b)| a != b).collect();
         let disjoint = pair_ix(&dis);
-        let mut disjoint_groups: Vec<Vec<u32>> = class_groups
-            .iter()
-            .map(|g| {
-                let mut m: Vec<u32> = g.iter().filter_map(|i| cix.get(i).copied()).collect();
-                m.sort_unstable();
-                m.dedup();
-                m
-            })
-            .filter(|m| m.len() > 1)
-            .collect();
-        disjoint_groups.sort();
-        disjoint_groups.dedup();
+        let disjoint_groups = index_groups(&class_groups, &cix);
         let mut complement = pair_ix(&comp);
         // `a owl:equivalentClass [ owl:complementOf b ]`, in either direction.
         let mut anonymous_complement = Vec::new();
@@ -312,7 +293,6 @@ impl<'a> Extractor<'a> {
         complement.extend(&anonymous_complement);
         complement.sort_unstable();
         complement.dedup();
-        let depth = depths(&parents);
 
         // 4. Properties.
         let mut pcand: BTreeSet<Id> = BTreeSet::new();
@@ -337,14 +317,7 @@ impl<'a> Extractor<'a> {
                 props.push(iri);
             }
         }
-        if u32::try_from(props.len()).is_err() {
-            return Err(SchemaError::Invalid("more than 2^32 properties".into()));
-        }
-        let pix: HashMap<Id, u32> = prop_ids
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| (id, i as u32))
-            .collect();
+        let pix = dense_index(&prop_ids, "properties")?;
         let has = |k: &str, id: Id| declared.get(k).is_some_and(|s| s.contains(&id));
         let mut properties: Vec<PropertyAxioms> = Vec::with_capacity(props.len());
         for (i, (iri, &id)) in props.into_iter().zip(&prop_ids).enumerate() {
@@ -434,18 +407,7 @@ impl<'a> Extractor<'a> {
             p.range_datatypes.sort();
             p.range_datatypes.dedup();
         }
-        let mut property_disjoint_groups: Vec<Vec<u32>> = prop_groups
-            .iter()
-            .map(|g| {
-                let mut m: Vec<u32> = g.iter().filter_map(|i| pix.get(i).copied()).collect();
-                m.sort_unstable();
-                m.dedup();
-                m
-            })
-            .filter(|m| m.len() > 1)
-            .collect();
-        property_disjoint_groups.sort();
-        property_disjoint_groups.dedup();
+        let property_disjoint_groups = index_groups(&prop_groups, &pix);
 
         // 5. Prefixes of the inputs that the schema's IRIs use.
         let card = self.rete.card()?;
@@ -485,21 +447,7 @@ impl<'a> Extractor<'a> {
         }
 
         let mut schema = Schema {
-            classes: classes
-                .into_iter()
-                .zip(parents)
-                .zip(depth)
-                .enumerate()
-                .map(|(i, ((iri, parents), depth))| Class {
-                    index: i as u32,
-                    iri,
-                    label: None,
-                    parents,
-                    depth,
-                    direct_instances: 0,
-                    total_instances: 0,
-                })
-                .collect(),
+            classes: hierarchy::classes(classes, parents),
             relations: Vec::new(),
             literal_properties: Vec::new(),
             disjoint,
@@ -821,4 +769,34 @@ impl IdKinds {
     fn datatype_names(&self) -> Vec<String> {
         self.names.clone()
     }
+}
+
+/// Each id's position in `ids`, as the `u32` index the schema block stores (at most 2^32 `what`).
+fn dense_index(ids: &[Id], what: &str) -> Result<HashMap<Id, u32>, SchemaError> {
+    if u32::try_from(ids.len()).is_err() {
+        return Err(SchemaError::Invalid(format!("more than 2^32 {what}")));
+    }
+    Ok(ids
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, i as u32))
+        .collect())
+}
+
+/// `owl:AllDisjoint…` groups as sorted, distinct index lists of at least two members (members
+/// without an index dropped), the groups themselves sorted and distinct.
+fn index_groups(groups: &[Vec<Id>], ix: &HashMap<Id, u32>) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = groups
+        .iter()
+        .map(|g| {
+            let mut m: Vec<u32> = g.iter().filter_map(|i| ix.get(i).copied()).collect();
+            m.sort_unstable();
+            m.dedup();
+            m
+        })
+        .filter(|m| m.len() > 1)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }

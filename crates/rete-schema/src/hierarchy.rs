@@ -1,5 +1,6 @@
 //! The `rdfs:subClassOf` graph: strongly connected components, depths, upward closures.
 
+use crate::Class;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::VecDeque;
@@ -107,6 +108,26 @@ pub(crate) fn closure(up: &[Vec<u32>], start: &[u32], seen: &mut Vec<bool>) -> V
         i += 1;
     }
     out
+}
+
+/// The classes of `iris` with their direct superclasses, in index order: depths from the
+/// hierarchy, no label and no instance counted yet.
+pub(crate) fn classes(iris: Vec<String>, parents: Vec<Vec<u32>>) -> Vec<Class> {
+    let depths = depths(&parents);
+    iris.into_iter()
+        .zip(parents)
+        .zip(depths)
+        .enumerate()
+        .map(|(i, ((iri, parents), depth))| Class {
+            index: i as u32,
+            iri,
+            label: None,
+            parents,
+            depth,
+            direct_instances: 0,
+            total_instances: 0,
+        })
+        .collect()
 }
 
 #[cfg(test)]
