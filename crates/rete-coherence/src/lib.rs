@@ -2,7 +2,10 @@
 
 mod engine;
 mod logic;
+mod markdown;
 mod render;
+
+pub use markdown::report_markdown;
 
 use rete_core::{CountingReader, RangeReader, ReadStats, Rete};
 use serde::Serialize;
