@@ -484,6 +484,8 @@ impl Ctx<'_> {
                     members.join(" ")
                 ),
                 triple: None,
+                graphs: Vec::new(),
+                default_graph: false,
             }
         };
         let (mut i, mut j) = (0, 0);

@@ -1,12 +1,14 @@
 //! The three tiers: Tier 0 (`tier0`), Tier 1 (`selective`), Tier 2 (`full`), sharing one context.
 
+mod annotate;
 mod full;
 mod selective;
 mod tier0;
 
 use crate::logic::{Clash, Logic, Scratch};
+use crate::prefixes::Table;
 use crate::render::{self, Name};
-use crate::{CheckOptions, CoherenceError, Finding, Phase, Report, Step, Tier};
+use crate::{CheckOptions, CoherenceError, Finding, Lookup, Phase, Report, Step, Tier};
 use rete_core::{Id, ReadStats, Rete};
 use rete_schema::{extract, ExtractOptions, Parts, Schema};
 use std::collections::{BTreeMap, HashMap};
@@ -50,6 +52,9 @@ pub(crate) fn run(
             "triples",
         ),
     };
+    let mut schema = schema;
+    let mut table = Table::new(&schema);
+    schema.prefixes.clone_from(&table.entries);
     let mut ctx = Ctx::new(rete, cancel, opts, schema);
     ctx.tier0()?;
     close(0, ctx.findings.len(), &mut phases);
@@ -61,6 +66,34 @@ pub(crate) fn run(
             close(2, ctx.findings.len(), &mut phases);
         }
     }
+    let groups = ctx.group();
+    // Annotations: declared prefixes and the steps' named graphs, measured apart.
+    let (before, t) = (read(), Instant::now());
+    let mut inputs = Vec::new();
+    let annotate = opts.annotate && !ctx.findings.is_empty();
+    let declared_default = if annotate {
+        let card = rete.card()?;
+        inputs = card.build.inputs.iter().map(|i| i.name.clone()).collect();
+        Some(card.prefixes.get("").cloned().unwrap_or_default())
+    } else {
+        None
+    };
+    if let Some(name) = table.settle(declared_default.as_deref()) {
+        annotate::settle_prefix(&mut ctx.findings, &name);
+    }
+    if annotate {
+        ctx.sources()?;
+    }
+    let after = read();
+    let lookup = Lookup {
+        done: annotate,
+        bytes_read: after.bytes.saturating_sub(before.bytes),
+        requests: after.requests.saturating_sub(before.requests),
+        elapsed_ms: t.elapsed().as_secs_f64() * 1e3,
+    };
+    let prefixes = table.used(ctx.findings.iter().flat_map(|f| {
+        std::iter::once(f.message.as_str()).chain(f.explanation.iter().map(|s| s.text.as_str()))
+    }));
     for (kind, n) in std::mem::take(&mut ctx.omitted) {
         ctx.findings.push(render::finding(
             "omitted",
@@ -71,14 +104,18 @@ pub(crate) fn run(
             Vec::new(),
         ));
     }
-    let total = read();
+    let total = before;
     Ok(Report {
+        prefixes,
+        groups,
+        inputs,
+        lookup,
         tier: tier as u8,
         classes: ctx.schema.classes.len(),
         findings: ctx.findings,
         bytes_read: total.bytes.saturating_sub(base.bytes),
         requests: total.requests.saturating_sub(base.requests),
-        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+        elapsed_ms: t.duration_since(start).as_secs_f64() * 1e3,
         phases,
         schema_source: source.to_owned(),
         measured: stats.is_some(),
@@ -101,6 +138,25 @@ struct Ctx<'a> {
     omitted: BTreeMap<&'static str, usize>,
     names: HashMap<Id, Name>,
     ticks: u64,
+    /// What each grouped finding is about: `(index in findings, cause)`.
+    causes: Vec<(usize, Cause)>,
+}
+
+/// What a finding follows from, for grouping.
+#[derive(Debug, Clone)]
+enum Cause {
+    /// `unsatisfiable-class` of this class.
+    Unsat(u32),
+    /// `unsatisfiable-member` of this class.
+    Member(u32),
+    /// An individual's clash: the two classes in conflict.
+    Clash((u32, u32)),
+}
+
+/// The key instance findings are grouped by: the conflicting pair, in order.
+fn clash_key(clash: &Clash) -> (u32, u32) {
+    let (a, b) = clash.conflict;
+    (a.min(b), a.max(b))
 }
 
 /// Where a type of an individual comes from.
@@ -131,6 +187,7 @@ impl<'a> Ctx<'a> {
             omitted: BTreeMap::new(),
             names: HashMap::new(),
             ticks: 0,
+            causes: Vec::new(),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Tier 1: the `rdf:type`, `owl:sameAs` and `owl:differentFrom` slices.
 
-use super::{Ctx, Result, Src, MAX_LISTED};
+use super::{clash_key, Cause, Ctx, Result, Src, MAX_LISTED};
 use crate::logic::Clash;
 use crate::render;
 use crate::{Finding, Step};
@@ -315,6 +315,8 @@ impl Ctx<'_> {
                                 listed.join(" ")
                             ),
                             triple: None,
+                            graphs: Vec::new(),
+                            default_graph: false,
                         }];
                         steps.extend(self.same_steps(sel, other, m)?);
                         let f = render::finding(
@@ -458,6 +460,7 @@ impl Ctx<'_> {
                             vec![nx.nt],
                             steps,
                         );
+                        self.causes.push((self.findings.len(), Cause::Member(c)));
                         self.findings.push(f);
                     }
                 }
@@ -469,6 +472,8 @@ impl Ctx<'_> {
             if self.admit("disjoint-class-clash") {
                 let f =
                     self.clash_finding("disjoint-class-clash", sel, members, &clash, &owner, None)?;
+                self.causes
+                    .push((self.findings.len(), Cause::Clash(clash_key(&clash))));
                 self.findings.push(f);
             }
             return Ok(true);
@@ -492,6 +497,8 @@ impl Ctx<'_> {
         if self.admit("domain-range-clash") {
             let f =
                 self.clash_finding("domain-range-clash", sel, members, &clash, &owner, inferred)?;
+            self.causes
+                .push((self.findings.len(), Cause::Clash(clash_key(&clash))));
             self.findings.push(f);
         }
         Ok(true)

@@ -1,6 +1,6 @@
 //! Tier 0: unsatisfiable classes, inconsistency and subclass cycles from the schema alone.
 
-use super::{Ctx, Result};
+use super::{Cause, Ctx, Result};
 use crate::logic::Clash;
 use crate::render;
 use rete_schema::subclass_cycles;
@@ -100,6 +100,7 @@ impl Ctx<'_> {
                             Vec::new(),
                             self.axiom_steps(&clash),
                         );
+                        self.causes.push((self.findings.len(), Cause::Unsat(c)));
                         self.findings.push(f);
                     }
                     self.unsat_clash.insert(c, clash);
