@@ -66,9 +66,11 @@ pub fn report_markdown(source: &str, r: &Report) -> String {
         n += 1;
         let _ = writeln!(
             md,
-            "\n## Root cause {}: {}\n",
+            "\n## Root cause {}: {} — {} ({})\n",
             k + 1,
-            one_line(&root.message)
+            root.kind,
+            one_line(&root.message),
+            root.severity
         );
         if c.roots.len() > 1 {
             let names: Vec<String> = c

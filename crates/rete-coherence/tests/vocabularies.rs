@@ -166,5 +166,8 @@ fn prefixes_are_declared_or_well_known_never_a_bare_colon() {
         md.contains("**1 root cause · 27 derived unsatisfiable classes · 4 instance findings**"),
         "{md}"
     );
-    assert!(md.contains("## Root cause 1:"), "{md}");
+    assert!(
+        md.contains("## Root cause 1: unsatisfiable-class — dbo:Person is unsatisfiable"),
+        "{md}"
+    );
 }
