@@ -167,8 +167,9 @@ export class CoherenceState {
     const classes = [...root.classes, ...root.derived_classes].map((c) => `<${c}>`);
     const label = this.compact(root.classes[0] ?? '');
     this.highlight.set({ source: 'finding', label, classes });
-    const entities = root.instances.flatMap((i) => this.findings[i]?.entities ?? []);
-    if (!entities.length) return;
+    // Its individuals, and the class terms themselves where they are entities of the map (a
+    // dataset that holds the vocabularies).
+    const entities = [...root.instances.flatMap((i) => this.findings[i]?.entities ?? []), ...classes];
     try {
       const located = await this.backend.locate(this.doc, entities);
       if (this.cause !== k) return;

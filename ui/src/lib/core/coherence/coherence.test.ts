@@ -94,6 +94,8 @@ describe('coherence report state', () => {
     };
     b.coherence = [report(0, findings, groups)];
     b.places.set(`<${M}patient7>`, ['c1:0', 'e:77']);
+    // The class terms are entities too when the dataset holds the vocabulary.
+    b.places.set(`<${V}Athlete>`, ['c0:5']);
     const hl = new HighlightState();
     const c = new CoherenceState(b, hl);
     c.reset(1);
@@ -111,6 +113,7 @@ describe('coherence report state', () => {
     expect([...hl.expanded]).toEqual([`<${V}Person>`, `<${V}Athlete>`, `<${V}Scientist>`]);
     expect(hl.matches('c9:1', [`<${V}Scientist>`])).toBe(true);
     expect(hl.matches('e:77', [])).toBe(true);
+    expect(hl.matches('c0:5', [])).toBe(true);
     expect(stepSource(c.findings[c.selected].explanation[0])).toBe('<http://example.org/align>');
     expect(stepSource(clash.explanation[0])).toBe('default graph');
     expect(compact([['dbo', V], ['', M]], `${V}Athlete`)).toBe('dbo:Athlete');
