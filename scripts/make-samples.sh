@@ -13,4 +13,7 @@ for src in samples/*.ttl; do
   [ -e "$src" ] || continue
   "$rete" build -q "$src" -o "${src%.ttl}.rete"
 done
+# The multi-vocabulary sample: generated N-Quads, one named graph per vocabulary.
+python3 scripts/make-vocabularies-sample.py > samples/vocabularies.nq
+"$rete" build -q samples/vocabularies.nq -o samples/vocabularies.rete
 ls -l samples/

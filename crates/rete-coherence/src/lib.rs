@@ -2,7 +2,11 @@
 
 mod engine;
 mod logic;
+mod markdown;
+mod prefixes;
 mod render;
+
+pub use markdown::report_markdown;
 
 use rete_core::{CountingReader, RangeReader, ReadStats, Rete};
 use rete_http::CountedReader;
@@ -74,6 +78,73 @@ pub struct Report {
     pub classes: usize,
     /// Whether `bytes_read` and `requests` were measured.
     pub measured: bool,
+    /// The prefixes the texts use (`prefix`, `namespace`): declared by the input, well known, or
+    /// made up for a namespace the input gave no prefix; `""` only when the input declared it.
+    pub prefixes: Vec<(String, String)>,
+    /// The findings grouped by root cause (indices into `findings`, which keeps every finding).
+    pub groups: Groups,
+    /// The files the `.rete` file was built from, as the build recorded them (when the sources
+    /// were looked up). The file does not record which input a quad came from: a step's named
+    /// graph is its provenance.
+    pub inputs: Vec<String>,
+    /// The cost of looking up the steps' named graphs and the declared prefixes, done after the
+    /// check (not included in `bytes_read`, `requests` or `phases`).
+    pub lookup: Lookup,
+}
+
+/// The cost of the look-ups that annotate a report (see [`CheckOptions::annotate`]).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Lookup {
+    /// Whether the look-ups were made.
+    pub done: bool,
+    /// Bytes read.
+    pub bytes_read: u64,
+    /// Requests made.
+    pub requests: u64,
+    /// Wall time.
+    pub elapsed_ms: f64,
+}
+
+/// Findings grouped by what causes them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Groups {
+    /// Root causes: unsatisfiable classes whose explanation goes through no other unsatisfiable
+    /// class (equivalent ones together).
+    pub roots: usize,
+    /// Unsatisfiable classes that are so because of a root (their explanation goes through it).
+    pub derived: usize,
+    /// Findings about individuals (Tier 1 and 2).
+    pub instance_findings: usize,
+    /// One entry per root cause, largest first.
+    pub causes: Vec<RootCause>,
+    /// Instance findings that share one clash of classes (`disjoint-class-clash`,
+    /// `domain-range-clash`), largest first.
+    pub clashes: Vec<ClashGroup>,
+}
+
+/// A root cause and what follows from it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RootCause {
+    /// The `unsatisfiable-class` findings of the root classes (several when they are equivalent);
+    /// the first one's explanation is the cause's.
+    pub roots: Vec<usize>,
+    /// The root classes' IRIs.
+    pub classes: Vec<String>,
+    /// The `unsatisfiable-class` findings that follow from the root.
+    pub derived: Vec<usize>,
+    /// The derived classes' IRIs.
+    pub derived_classes: Vec<String>,
+    /// `unsatisfiable-member` findings of the root's or derived classes.
+    pub instances: Vec<usize>,
+}
+
+/// Instance findings that share one clash.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClashGroup {
+    /// The findings.
+    pub findings: Vec<usize>,
+    /// The classes of the clash (those the contradiction starts from and the two that conflict).
+    pub classes: Vec<String>,
 }
 
 /// The cost and yield of one tier.
@@ -119,6 +190,11 @@ pub struct Step {
     pub text: String,
     /// The triple in N-Triples syntax, when the step is one triple of the data.
     pub triple: Option<[String; 3]>,
+    /// The named graphs holding the triple (N-Triples syntax), when the sources were looked up:
+    /// in N-Quads or TriG input, the vocabulary or dataset the step comes from.
+    pub graphs: Vec<String>,
+    /// Whether the default graph holds the triple (when the sources were looked up).
+    pub default_graph: bool,
 }
 
 /// How a check measures what it reads.
@@ -150,6 +226,11 @@ pub struct CheckOptions {
     pub max_findings_per_kind: usize,
     /// How reads are measured.
     pub measure: Measure,
+    /// After the check, when there are findings: look up the named graphs of each explanation
+    /// step (dictionary and permutation reads) and, in the card, whether the input declared the
+    /// default prefix. Its cost is reported apart, in [`Report::lookup`]. Off, no step has a
+    /// source and the schema block's prefixes are taken as declared.
+    pub annotate: bool,
 }
 
 impl Default for CheckOptions {
@@ -157,6 +238,7 @@ impl Default for CheckOptions {
         Self {
             max_findings_per_kind: 10_000,
             measure: Measure::FreshView,
+            annotate: true,
         }
     }
 }

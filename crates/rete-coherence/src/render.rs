@@ -65,6 +65,8 @@ pub(crate) fn triple(s: &Name, p: &Name, o: &Name) -> Step {
     Step {
         text: format!("{} {} {}", s.text, p.text, o.text),
         triple: Some([s.nt.clone(), p.nt.clone(), o.nt.clone()]),
+        graphs: Vec::new(),
+        default_graph: false,
     }
 }
 
@@ -99,6 +101,8 @@ pub(crate) fn axiom(schema: &Schema, ax: Axiom) -> Step {
                 class(schema, b).text
             ),
             triple: None,
+            graphs: Vec::new(),
+            default_graph: false,
         },
         Axiom::Complement(a, b) => pair(a, "complementOf", b),
         Axiom::Group(g) => {
@@ -113,6 +117,8 @@ pub(crate) fn axiom(schema: &Schema, ax: Axiom) -> Step {
                     members.join(" ")
                 ),
                 triple: None,
+                graphs: Vec::new(),
+                default_graph: false,
             }
         }
     }
@@ -146,8 +152,95 @@ fn human_bytes(b: u64) -> String {
     }
 }
 
+/// `iri` with the longest matching prefix of `prefixes`, else `<iri>`.
+pub fn compact_with(prefixes: &[(String, String)], iri: &str) -> String {
+    prefixes
+        .iter()
+        .filter(|(_, ns)| iri.len() > ns.len() && iri.starts_with(ns.as_str()))
+        .max_by_key(|(_, ns)| ns.len())
+        .map_or_else(
+            || format!("<{iri}>"),
+            |(p, ns)| format!("{p}:{}", &iri[ns.len()..]),
+        )
+}
+
+/// At most this many derived classes are named in the text report (the JSON has all).
+const DERIVED_LISTED: usize = 20;
+
+impl Report {
+    /// Indices of the findings that no group holds, in order.
+    pub fn ungrouped(&self) -> Vec<usize> {
+        let mut grouped = vec![false; self.findings.len()];
+        let groups = self
+            .groups
+            .causes
+            .iter()
+            .flat_map(|c| c.roots.iter().chain(&c.derived).chain(&c.instances));
+        for &i in groups.chain(self.groups.clashes.iter().flat_map(|c| &c.findings)) {
+            if let Some(g) = grouped.get_mut(i) {
+                *g = true;
+            }
+        }
+        (0..self.findings.len()).filter(|&i| !grouped[i]).collect()
+    }
+
+    /// "1 root cause · 40 derived unsatisfiable classes · 3 instance findings".
+    pub fn summary(&self) -> String {
+        let g = &self.groups;
+        format!(
+            "{} · {} · {}",
+            plural(g.roots, "root cause", "root causes"),
+            plural(
+                g.derived,
+                "derived unsatisfiable class",
+                "derived unsatisfiable classes"
+            ),
+            plural(g.instance_findings, "instance finding", "instance findings"),
+        )
+    }
+
+    /// Where steps come from, for people: the inputs and what the file records.
+    pub fn provenance_note(&self) -> Option<String> {
+        match self.inputs.len() {
+            0 => None,
+            1 => Some(format!("Built from {}.", self.inputs[0])),
+            n => Some(format!(
+                "Built from {n} inputs ({}); the file does not record which input a triple came from: the named graph shown with a step is its source.",
+                self.inputs.join(", ")
+            )),
+        }
+    }
+
+    /// The derived classes of cause `k`, compactly, at most `max` and "… and N more".
+    pub fn derived_names(&self, k: usize, max: usize) -> String {
+        let Some(c) = self.groups.causes.get(k) else {
+            return String::new();
+        };
+        let mut v: Vec<String> = c
+            .derived_classes
+            .iter()
+            .take(max)
+            .map(|i| compact_with(&self.prefixes, i))
+            .collect();
+        if c.derived_classes.len() > max {
+            v.push(format!("… and {} more", c.derived_classes.len() - max));
+        }
+        v.join(", ")
+    }
+}
+
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (p, ns) in &self.prefixes {
+            writeln!(f, "@prefix {p}: <{ns}> .")?;
+        }
+        if !self.prefixes.is_empty() {
+            writeln!(f)?;
+        }
         for p in &self.phases {
             write!(
                 f,
@@ -175,10 +268,66 @@ impl fmt::Display for Report {
         }
         if self.findings.is_empty() {
             writeln!(f, "No findings: coherent at tier {}.", self.tier)?;
+            return Ok(());
         }
-        for x in &self.findings {
+        writeln!(f, "{}", self.summary())?;
+        if let Some(note) = self.provenance_note() {
+            writeln!(f, "{note}")?;
+        }
+        for (k, c) in self.groups.causes.iter().enumerate() {
             writeln!(f)?;
-            write!(f, "{x}")?;
+            write!(f, "Root cause {}: ", k + 1)?;
+            if let Some(x) = c.roots.first().and_then(|&i| self.findings.get(i)) {
+                write!(f, "{x}")?;
+            }
+            if c.roots.len() > 1 {
+                let names: Vec<String> = c
+                    .classes
+                    .iter()
+                    .map(|i| compact_with(&self.prefixes, i))
+                    .collect();
+                writeln!(f, "    (equivalent, also root: {})", names[1..].join(", "))?;
+            }
+            if !c.derived.is_empty() {
+                writeln!(
+                    f,
+                    "    ⇒ {} because of it: {}",
+                    plural(
+                        c.derived.len(),
+                        "derived unsatisfiable class",
+                        "derived unsatisfiable classes"
+                    ),
+                    self.derived_names(k, DERIVED_LISTED)
+                )?;
+            }
+            for &i in &c.instances {
+                if let Some(x) = self.findings.get(i) {
+                    write!(f, "  ⇒ {x}")?;
+                }
+            }
+        }
+        for c in &self.groups.clashes {
+            writeln!(f)?;
+            let names: Vec<String> = c
+                .classes
+                .iter()
+                .map(|i| compact_with(&self.prefixes, i))
+                .collect();
+            writeln!(
+                f,
+                "Clash of {} ({}):",
+                names.join(" and "),
+                plural(c.findings.len(), "finding", "findings")
+            )?;
+            for &i in &c.findings {
+                if let Some(x) = self.findings.get(i) {
+                    write!(f, "  {x}")?;
+                }
+            }
+        }
+        for i in self.ungrouped() {
+            writeln!(f)?;
+            write!(f, "{}", self.findings[i])?;
         }
         Ok(())
     }
@@ -188,7 +337,11 @@ impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} [{}] {}", self.severity, self.kind, self.message)?;
         for s in &self.explanation {
-            writeln!(f, "    {}", s.text)?;
+            if s.graphs.is_empty() {
+                writeln!(f, "    {}", s.text)?;
+            } else {
+                writeln!(f, "    {}    ← {}", s.text, s.graphs.join(", "))?;
+            }
         }
         Ok(())
     }

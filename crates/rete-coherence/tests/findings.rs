@@ -521,6 +521,7 @@ fn findings_over_the_cap_are_summed_up() {
     let opts = CheckOptions {
         max_findings_per_kind: 10,
         measure: Measure::InPlace(None),
+        ..CheckOptions::default()
     };
     let r = check_with(&rete, Tier::Selective, &AtomicBool::new(false), &opts).unwrap();
     assert_eq!(r.findings.len(), 11);

@@ -246,6 +246,24 @@ fn unsatisfiable_classes_match_hermit() {
     std::fs::write(&medical, &medical_nt).unwrap();
     files.push((medical.clone(), medical_nt));
 
+    // The multi-vocabulary sample's T-Box (with its data HermiT would call the ontology
+    // inconsistent: the data has members of the classes the planted clash empties).
+    let mut vocab_nt = String::new();
+    let sample = include_str!("../../../samples/vocabularies.nq");
+    for q in oxttl::NQuadsParser::new().for_slice(sample.as_bytes()) {
+        let t = oxrdf::Triple::from(q.unwrap());
+        if !t
+            .subject
+            .to_string()
+            .starts_with("<http://example.org/people/")
+        {
+            vocab_nt += &format!("{t} .\n");
+        }
+    }
+    let vocabularies = dir.path().join("vocabularies.nt");
+    std::fs::write(&vocabularies, &vocab_nt).unwrap();
+    files.push((vocabularies.clone(), vocab_nt));
+
     let paths: Vec<PathBuf> = files.iter().map(|f| f.0.clone()).collect();
     let oracle = hermit(&paths);
     let (mut unsat_total, mut inconsistent) = (0, 0);
@@ -275,6 +293,9 @@ fn unsatisfiable_classes_match_hermit() {
         oracle[&medical],
         Some(BTreeSet::from([UNSATISFIABLE.to_owned()]))
     );
+    // The planted cross-vocabulary clash: dbo:Person ≡ foaf:Person ≡ schema:Person and the 27
+    // classes below them.
+    assert_eq!(oracle[&vocabularies].as_ref().map(BTreeSet::len), Some(30));
     // The generated ontologies exercise the interesting cases, not just coherent ones.
     assert!(
         unsat_total >= 10,

@@ -89,7 +89,22 @@ pub fn build_sections(
     phase("names", &mut t);
     let classes = class_histograms(&eg, &h, opts.max_classes);
     let edges = super_edges(&eg, &h, opts.max_predicates);
-    let reps = representatives(&eg, &h);
+    let top_class: Vec<Vec<Option<(u32, u64)>>> = classes
+        .iter()
+        .map(|lv| lv.iter().map(|h| h.first().copied()).collect())
+        .collect();
+    let labels = crate::labels::community_labels(
+        &crate::labels::Facts {
+            eg: &eg,
+            terms: &names.terms,
+            labels: &names.labels,
+            local: &names.local,
+            classes: &names.classes,
+        },
+        &h.node_comm,
+        &h.sizes,
+        &top_class,
+    );
     phase("statistics", &mut t);
     let circles = lay_out(&h, &edges, opts.layout_iterations);
     phase("layout", &mut t);
@@ -100,7 +115,7 @@ pub fn build_sections(
                 let circle = circles[l][c];
                 CommRec {
                     size: h.sizes[l][c],
-                    label: names.display(reps[l][c] as usize),
+                    label: labels[l][c].clone(),
                     classes: classes[l][c].clone(),
                     x: circle.x as f32,
                     y: circle.y as f32,
@@ -656,8 +671,12 @@ impl Names {
         }
         let mut labels = vec![None; eg.node_count()];
         for &(node, lit) in &eg.labels {
+            // A typed literal (a number, a boolean, a date) is not a name.
             if let Term::Literal(l) = base.term(lit)? {
-                labels[node as usize] = Some(l.value().to_owned());
+                let dt = l.datatype().as_str();
+                if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
+                    labels[node as usize] = Some(l.value().to_owned());
+                }
             }
         }
         Ok(Self {
@@ -668,13 +687,6 @@ impl Names {
             local,
             primary_class: primary_classes(eg),
         })
-    }
-
-    /// What to call an entity: its label, or the local name of its IRI.
-    fn display(&self, node: usize) -> String {
-        self.labels[node]
-            .clone()
-            .unwrap_or_else(|| self.local[node].clone())
     }
 }
 
@@ -807,34 +819,6 @@ fn super_edges(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<EdgeRec>
             i = j;
         }
         out.push(edges);
-    }
-    out
-}
-
-/// Per level and community: the member with the highest degree (lowest id on ties).
-fn representatives(eg: &EntityGraph, h: &Hierarchy) -> Vec<Vec<u32>> {
-    let better = |a: u32, b: u32| {
-        let (da, db) = (eg.degree[a as usize], eg.degree[b as usize]);
-        da > db || (da == db && a < b)
-    };
-    let mut out: Vec<Vec<u32>> = Vec::with_capacity(h.counts.len());
-    let mut r0 = vec![u32::MAX; h.counts[0]];
-    for node in 0..eg.node_count() as u32 {
-        let c = h.node_comm[0][node as usize] as usize;
-        if r0[c] == u32::MAX || better(node, r0[c]) {
-            r0[c] = node;
-        }
-    }
-    out.push(r0);
-    for l in 1..h.counts.len() {
-        let mut r = vec![u32::MAX; h.counts[l]];
-        for (c, &rep) in out[l - 1].iter().enumerate() {
-            let p = h.parent[l - 1][c] as usize;
-            if r[p] == u32::MAX || better(rep, r[p]) {
-                r[p] = rep;
-            }
-        }
-        out.push(r);
     }
     out
 }

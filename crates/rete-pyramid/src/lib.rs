@@ -3,6 +3,7 @@
 mod builder;
 mod codec;
 pub mod graph;
+mod labels;
 mod layout;
 mod louvain;
 mod read;
@@ -181,7 +182,9 @@ pub struct Community {
     pub parent: Option<u32>,
     /// Number of entities.
     pub size: u64,
-    /// Label of its most connected entity (its label, or the local name of its IRI).
+    /// What it is: the most central member with a human label (of the dominant class when one
+    /// class holds most members), `<vocabulary> · N terms` when most members are terms of one
+    /// vocabulary, else `<dominant class> · N`.
     pub label: String,
     /// Most frequent class (N-Triples).
     pub dominant_class: Option<String>,

@@ -2,6 +2,8 @@
 //! Louvain on the social graph. Needs Python 3 with networkx (`pip install networkx`); without it
 //! the test fails with that instruction (it is never skipped).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::{pyramid_of, social_nt};

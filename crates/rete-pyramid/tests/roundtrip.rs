@@ -441,12 +441,80 @@ fn degenerate_shapes() {
     let loner_groups: Vec<_> = lv[0]
         .communities
         .iter()
-        .filter(|c| c.label.starts_with("loner"))
+        // Unlabelled loners are named after their class (`A · 400`).
+        .filter(|c| {
+            ["A", "B", "C"]
+                .iter()
+                .any(|k| c.dominant_class.as_deref() == Some(&format!("<{EX}{k}>")))
+        })
         .collect();
     assert!(loner_groups
         .iter()
         .all(|c| c.size <= 400 && c.classes.len() == 1));
     assert_eq!(loner_groups.iter().map(|c| c.size).sum::<u64>(), 2500);
+    for c in &loner_groups {
+        assert!(
+            c.label.starts_with(['A', 'B', 'C']) && c.label.contains(" · "),
+            "{}",
+            c.label
+        );
+    }
+}
+
+/// A community of vocabulary terms is named after the vocabulary; a community of people after
+/// its most central member with a human label, skipping labels that are numbers, booleans,
+/// codes or file names.
+#[test]
+fn community_labels_name_what_the_community_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("labels.nt");
+    let dbo = "http://dbpedia.org/ontology/";
+    let owl_class = "<http://www.w3.org/2002/07/owl#Class>";
+    let sub = "<http://www.w3.org/2000/01/rdf-schema#subClassOf>";
+    let label = "<http://www.w3.org/2000/01/rdf-schema#label>";
+    let mut s = String::new();
+    let terms = [
+        "Agent",
+        "Person",
+        "Athlete",
+        "Artist",
+        "Scientist",
+        "Writer",
+    ];
+    for (i, t) in terms.iter().enumerate() {
+        s.push_str(&format!("<{dbo}{t}> {TYPE} {owl_class} .\n"));
+        for u in &terms[i + 1..] {
+            s.push_str(&format!("<{dbo}{u}> {sub} <{dbo}{t}> .\n"));
+        }
+    }
+    // People: the hub's label is a boolean, the next ones a code and a file name.
+    for i in 0..6 {
+        s.push_str(&format!("<{EX}p{i}> {TYPE} <{EX}Person> .\n"));
+        for j in i + 1..6 {
+            s.push_str(&format!("<{EX}p{i}> <{EX}knows> <{EX}p{j}> .\n"));
+        }
+    }
+    s.push_str(&format!("<{EX}hub> {TYPE} <{EX}Person> .\n"));
+    for i in 0..6 {
+        s.push_str(&format!("<{EX}hub> <{EX}knows> <{EX}p{i}> .\n"));
+    }
+    s.push_str(&format!(
+        "<{EX}hub> {label} \"true\"^^<http://www.w3.org/2001/XMLSchema#boolean> .\n\
+         <{EX}p0> {label} \"Q42\" .\n\
+         <{EX}p1> {label} \"minutes.pdf\" .\n\
+         <{EX}p2> {label} \"S\" .\n\
+         <{EX}p3> {label} \"Marie Curie\"@en .\n"
+    ));
+    std::fs::write(&nt, s).unwrap();
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("labels.rete"),
+        PyramidOptions::default(),
+    );
+    let lv = check_consistency(&rete, &p);
+    let mut labels: Vec<&str> = lv[0].communities.iter().map(|c| c.label.as_str()).collect();
+    labels.sort_unstable();
+    assert_eq!(labels, ["DBpedia ontology · 6 terms", "Marie Curie"]);
 }
 
 #[test]

@@ -56,7 +56,7 @@ export interface CostEstimate {
   bytes: number; requests: number; blocks: number; patterns: number; absent: number; partial: boolean; error: QueryError | null;
 }
 
-export interface Step { text: string; triple: [string, string, string] | null }
+export interface Step { text: string; triple: [string, string, string] | null; graphs: string[]; default_graph: boolean }
 export interface Finding {
   kind: string; severity: 'error' | 'warning' | 'info'; message: string; classes: string[]; entities: string[]; explanation: Step[];
 }
@@ -64,6 +64,14 @@ export interface Phase { tier: number; bytes_read: number; requests: number; ela
 export interface CoherenceReport {
   tier: number; findings: Finding[]; bytes_read: number; requests: number; elapsed_ms: number; phases: Phase[];
   schema_source: string; classes: number; measured: boolean;
+  /** `[prefix, namespace]` pairs the texts use. */
+  prefixes: [string, string][];
+  groups: CoherenceGroups;
+  inputs: string[];
 }
+/** A root cause: indices into `findings`. */
+export interface RootCause { roots: number[]; classes: string[]; derived: number[]; derived_classes: string[]; instances: number[] }
+export interface ClashGroup { findings: number[]; classes: string[] }
+export interface CoherenceGroups { roots: number; derived: number; instance_findings: number; causes: RootCause[]; clashes: ClashGroup[] }
 export interface CoherenceProgress { run: number; tier: number; report: CoherenceReport }
 export interface CoherenceOutcome { run: number; status: 'ok' | 'cancelled'; report: CoherenceReport | null }

@@ -1,10 +1,31 @@
 // The coherence report: one run goes through Tier 0 → 1 → 2 in the shell, each tier's report
 // arriving as it finishes; selecting a finding highlights its classes (legend and map) and the
-// communities and entities of its individuals.
+// communities and entities of its individuals. Findings are listed by root cause: a root
+// unsatisfiable class with its derived classes folded under it, then instance findings sharing one
+// clash, then the rest.
 import type { Backend } from '../backend';
 import { errorText } from '../backend';
 import type { HighlightState } from '../highlight/highlight.svelte';
-import type { CoherenceProgress, CoherenceReport, Finding } from '../types';
+import type { ClashGroup, CoherenceProgress, CoherenceReport, Finding, RootCause, Step } from '../types';
+
+/** One row of the findings list. */
+export type Row =
+  | { type: 'cause'; key: string; cause: number; root: RootCause }
+  | { type: 'clash'; key: string; group: ClashGroup }
+  | { type: 'finding'; key: string; index: number };
+
+/** `iri` with the report's longest matching prefix, else `<iri>`. */
+export function compact(prefixes: readonly [string, string][], iri: string): string {
+  let best: [string, string] | null = null;
+  for (const p of prefixes) if (iri.length > p[1].length && iri.startsWith(p[1]) && (!best || p[1].length > best[1].length)) best = p;
+  return best ? `${best[0]}:${iri.slice(best[1].length)}` : `<${iri}>`;
+}
+
+/** Where a step comes from, for people: its named graph(s), or the default graph. */
+export function stepSource(s: Step): string {
+  if (s.graphs?.length) return s.graphs.join(', ');
+  return s.default_graph ? 'default graph' : '';
+}
 
 export const TIER_NAMES = ['Schema', 'Selective', 'Full'] as const;
 export const TIER_READS = [
@@ -20,6 +41,10 @@ export class CoherenceState {
   report = $state.raw<CoherenceReport | null>(null);
   status = $state<'' | 'ok' | 'cancelled'>('');
   selected = $state(-1);
+  /** The selected root cause (index into `report.groups.causes`), or -1. */
+  cause = $state(-1);
+  /** Rows unfolded by the user (by key). */
+  unfolded = $state<ReadonlySet<string>>(new Set());
   error = $state('');
   message = $state('');
   private doc = 0;
@@ -35,6 +60,8 @@ export class CoherenceState {
     this.report = null;
     this.status = '';
     this.selected = -1;
+    this.cause = -1;
+    this.unfolded = new Set();
     this.error = '';
     this.message = '';
     this.current = ++this.seq;
@@ -87,9 +114,75 @@ export class CoherenceState {
     return c;
   }
 
+  /** Roots first (derived classes folded under them), then clash groups, then the other findings. */
+  get rows(): Row[] {
+    const r = this.report;
+    if (!r) return [];
+    const rows: Row[] = [];
+    const grouped = new Set<number>();
+    const causes = r.groups?.causes ?? [];
+    causes.forEach((root, cause) => {
+      rows.push({ type: 'cause', key: `cause:${cause}`, cause, root });
+      for (const i of [...root.roots, ...root.derived, ...root.instances]) grouped.add(i);
+    });
+    (r.groups?.clashes ?? []).forEach((group, k) => {
+      rows.push({ type: 'clash', key: `clash:${k}`, group });
+      for (const i of group.findings) grouped.add(i);
+    });
+    r.findings.forEach((_, index) => {
+      if (!grouped.has(index)) rows.push({ type: 'finding', key: `finding:${index}`, index });
+    });
+    return rows;
+  }
+
+  /** "1 root cause · 28 derived · 4 instance findings". */
+  get groupSummary(): string {
+    const g = this.report?.groups;
+    if (!g) return '';
+    const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+    return `${n(g.roots, 'root cause', 'root causes')} · ${g.derived} derived · ${n(g.instance_findings, 'instance finding', 'instance findings')}`;
+  }
+
+  compact(iri: string): string {
+    return compact(this.report?.prefixes ?? [], iri);
+  }
+
+  isOpen(key: string): boolean {
+    return this.unfolded.has(key);
+  }
+
+  toggle(key: string): void {
+    const next = new Set(this.unfolded);
+    if (!next.delete(key)) next.add(key);
+    this.unfolded = next;
+  }
+
+  /** Selects root cause `k`: its explanation, and on the map the communities holding its root and
+   * derived classes and the individuals of its instance findings. */
+  async selectCause(k: number): Promise<void> {
+    const root = this.report?.groups?.causes[k];
+    if (!root) return this.select(-1);
+    this.selected = root.roots[0] ?? -1;
+    this.cause = k;
+    const classes = [...root.classes, ...root.derived_classes].map((c) => `<${c}>`);
+    const label = this.compact(root.classes[0] ?? '');
+    this.highlight.set({ source: 'finding', label, classes });
+    // Its individuals, and the class terms themselves where they are entities of the map (a
+    // dataset that holds the vocabularies).
+    const entities = [...root.instances.flatMap((i) => this.findings[i]?.entities ?? []), ...classes];
+    try {
+      const located = await this.backend.locate(this.doc, entities);
+      if (this.cause !== k) return;
+      this.highlight.set({ source: 'finding', label, classes, keys: located.flatMap((l) => l.keys) });
+    } catch (e) {
+      this.message = errorText(e);
+    }
+  }
+
   /** Selects finding `i` (or none with -1) and highlights what it involves. */
   async select(i: number): Promise<void> {
     this.selected = i;
+    this.cause = -1;
     const f = this.findings[i];
     if (!f) {
       this.highlight.clear('finding');

@@ -106,4 +106,17 @@ describe('map state', () => {
     m.collapse('k:1');
     expect(m.graph.hasNode('e:20')).toBe(false);
   });
+
+  it('does not count again a label that counts its members', async () => {
+    const b = new MemoryBackend();
+    b.views.set('overview:1', {
+      kind: 'classes', note: 'n', truncated: false,
+      nodes: [node('c0:1', { x: 0, y: 0, r: 100, size: 9015, label: 'DBpedia ontology · 9,015 terms' }), node('c0:2', { x: 300, y: 0, r: 50, size: 40, label: 'Marie Curie' })],
+      edges: [],
+    });
+    const m = new MapState(b, new ClassColors());
+    await m.load(1);
+    expect(m.graph.getNodeAttribute('c0:1', 'label')).toBe('DBpedia ontology · 9,015 terms');
+    expect(m.graph.getNodeAttribute('c0:2', 'label')).toBe('Marie Curie (40)');
+  });
 });

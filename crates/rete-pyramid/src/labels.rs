@@ -1,0 +1,303 @@
+//! What a community is called on the map: the most central member with a human label (of the
+//! community's dominant class, when one class holds most members); a vocabulary's name and term
+//! count when most members are terms of one vocabulary; the dominant class and its count when no
+//! member has a human label. Never a literal that is a code, a number, a boolean or a file name.
+
+use crate::graph::EntityGraph;
+use rete_core::Id;
+use std::collections::HashMap;
+
+/// Members considered per community, most central first.
+const CANDIDATES: usize = 24;
+
+/// A share of the members above which they are "mostly" one vocabulary or one class (60 %).
+fn mostly(part: u64, whole: u64) -> bool {
+    whole >= 3 && part * 10 >= whole * 6
+}
+
+/// Names of well-known vocabularies by namespace, for a community made of their terms.
+// The `cli` branch is adding `rete_core::vocab` with the project's one list of prefixes.
+const VOCABULARIES: &[(&str, &str)] = &[
+    ("http://dbpedia.org/ontology/", "DBpedia ontology"),
+    ("http://schema.org/", "schema.org"),
+    ("https://schema.org/", "schema.org"),
+    ("http://xmlns.com/foaf/0.1/", "FOAF"),
+    ("http://purl.org/goodrelations/v1#", "GoodRelations"),
+    ("http://www.w3.org/ns/org#", "W3C Organization"),
+    ("http://www.w3.org/2004/02/skos/core#", "SKOS"),
+    ("http://purl.org/dc/terms/", "DCMI terms"),
+    ("http://purl.org/dc/elements/1.1/", "Dublin Core"),
+    ("http://www.w3.org/ns/prov#", "PROV-O"),
+    ("http://qudt.org/schema/qudt/", "QUDT"),
+    ("http://www.w3.org/2002/07/owl#", "OWL"),
+    ("http://www.w3.org/2000/01/rdf-schema#", "RDF Schema"),
+    ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "RDF"),
+    ("http://www.w3.org/ns/dcat#", "DCAT"),
+    ("http://www.w3.org/2006/time#", "OWL-Time"),
+];
+
+/// Classes whose instances are vocabulary terms.
+const TERM_CLASSES: &[&str] = &[
+    "<http://www.w3.org/2002/07/owl#Class>",
+    "<http://www.w3.org/2000/01/rdf-schema#Class>",
+    "<http://www.w3.org/1999/02/22-rdf-syntax-ns#Property>",
+    "<http://www.w3.org/2002/07/owl#ObjectProperty>",
+    "<http://www.w3.org/2002/07/owl#DatatypeProperty>",
+    "<http://www.w3.org/2002/07/owl#AnnotationProperty>",
+    "<http://www.w3.org/2002/07/owl#FunctionalProperty>",
+    "<http://www.w3.org/2004/02/skos/core#Concept>",
+];
+
+/// Whether a label reads as a name for people: not a number, boolean, code, IRI or file name.
+pub(crate) fn is_human(label: &str) -> bool {
+    let s = label.trim();
+    let letters = s.chars().filter(|c| c.is_alphabetic()).count();
+    if s.chars().count() < 2 || letters == 0 {
+        return false;
+    }
+    let lower = s.to_lowercase();
+    if matches!(lower.as_str(), "true" | "false" | "null" | "none" | "n/a")
+        || s.parse::<f64>().is_ok()
+    {
+        return false;
+    }
+    if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("urn:") {
+        return false;
+    }
+    if !s.contains(char::is_whitespace) {
+        // One word: a file name (`report.pdf`), a code (`Q42`, `AB-12`, `ISO_3166`) or an
+        // abbreviation of one or two letters is not a name.
+        if let Some((stem, ext)) = s.rsplit_once('.') {
+            if !stem.is_empty()
+                && (2..=4).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            {
+                return false;
+            }
+        }
+        if s.chars().any(|c| c.is_ascii_digit()) || s.contains('_') {
+            return false;
+        }
+        if letters <= 2 {
+            return false;
+        }
+    }
+    true
+}
+
+/// `9015` → `9,015`.
+pub(crate) fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The namespace of an N-Triples IRI (`<…#x>` → `…#`).
+fn namespace(nt: &str) -> Option<&str> {
+    let iri = nt.strip_prefix('<')?.strip_suffix('>')?;
+    let end = iri.trim_end_matches(['/', '#']).rfind(['/', '#'])?;
+    Some(&iri[..=end])
+}
+
+/// What the labeller needs about the entities.
+pub(crate) struct Facts<'a> {
+    pub(crate) eg: &'a EntityGraph,
+    /// N-Triples of each node.
+    pub(crate) terms: &'a [String],
+    /// Label of each node (already without typed literals).
+    pub(crate) labels: &'a [Option<String>],
+    /// Local name of each node.
+    pub(crate) local: &'a [String],
+    /// N-Triples of each class.
+    pub(crate) classes: &'a [String],
+}
+
+impl Facts<'_> {
+    fn human(&self, node: usize) -> Option<&str> {
+        self.labels[node].as_deref().filter(|l| is_human(l))
+    }
+
+    fn node_of(&self, id: Id) -> Option<usize> {
+        self.eg.ids.binary_search(&id).ok()
+    }
+
+    /// A class's name: its human label, else its local name.
+    fn class_name(&self, c: u32) -> String {
+        let Some(&id) = self.eg.classes.get(c as usize) else {
+            return String::new();
+        };
+        if let Some(l) = self.node_of(id).and_then(|n| self.human(n)) {
+            return l.to_owned();
+        }
+        let nt = &self.classes[c as usize];
+        let iri = nt.trim_start_matches('<').trim_end_matches('>');
+        let cut = iri
+            .trim_end_matches(['/', '#'])
+            .rfind(['/', '#', ':'])
+            .map_or(0, |i| i + 1);
+        iri[cut..].trim_end_matches(['/', '#']).to_owned()
+    }
+
+    /// A vocabulary's name: the label of its ontology node, a well-known name, or its namespace
+    /// without the scheme.
+    fn vocabulary_name(&self, ns: &str, ontology: &HashMap<String, usize>) -> String {
+        let bare = ns.trim_end_matches(['/', '#']);
+        for key in [ns, bare] {
+            if let Some(l) = ontology.get(key).and_then(|&n| self.human(n)) {
+                return l.to_owned();
+            }
+        }
+        if let Some((_, name)) = VOCABULARIES.iter().find(|(n, _)| *n == ns) {
+            return (*name).to_owned();
+        }
+        bare.split_once("://").map_or(bare, |x| x.1).to_owned()
+    }
+}
+
+/// The label of every community at every level (`sizes[l][c]` members, `node_comm[l][node]`,
+/// `top_class[l][c]`: the community's most frequent class and its count).
+pub(crate) fn community_labels(
+    f: &Facts<'_>,
+    node_comm: &[Vec<u32>],
+    sizes: &[Vec<u64>],
+    top_class: &[Vec<Option<(u32, u64)>>],
+) -> Vec<Vec<String>> {
+    let eg = f.eg;
+    let n = eg.node_count();
+    // Per node: its classes (node_classes is sorted by node).
+    let mut class_start = vec![0usize; n + 1];
+    for &(node, _) in &eg.node_classes {
+        class_start[node as usize + 1] += 1;
+    }
+    for i in 0..n {
+        class_start[i + 1] += class_start[i];
+    }
+    let classes_of = |node: usize| &eg.node_classes[class_start[node]..class_start[node + 1]];
+    let term_class: Vec<bool> = f
+        .classes
+        .iter()
+        .map(|c| TERM_CLASSES.contains(&c.as_str()))
+        .collect();
+    // Vocabulary terms: classes, predicates, and members of the term classes.
+    let is_term = |node: usize| {
+        let id = eg.ids[node];
+        eg.classes.binary_search(&id).is_ok()
+            || eg.predicates.binary_search(&id).is_ok()
+            || classes_of(node)
+                .iter()
+                .any(|&(_, c)| term_class[c as usize])
+    };
+    let mut ontology: HashMap<String, usize> = HashMap::new();
+    let mut term_ns: Vec<Option<&str>> = vec![None; n];
+    for (node, nt) in f.terms.iter().enumerate() {
+        if let Some(iri) = nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+            ontology.insert(iri.to_owned(), node);
+        }
+        if is_term(node) {
+            term_ns[node] = namespace(nt);
+        }
+    }
+    let better = |a: usize, b: usize| {
+        let (da, db) = (eg.degree[a], eg.degree[b]);
+        da > db || (da == db && a < b)
+    };
+    let mut out = Vec::with_capacity(node_comm.len());
+    for (l, comm) in node_comm.iter().enumerate() {
+        let count = sizes[l].len();
+        // Most central members with a human label, of the dominant class when there is one.
+        let mut best: Vec<Vec<usize>> = vec![Vec::new(); count];
+        let mut central: Vec<Option<usize>> = vec![None; count];
+        let mut vocab: Vec<HashMap<&str, u64>> = vec![HashMap::new(); count];
+        for node in 0..n {
+            let c = comm[node] as usize;
+            if central[c].is_none_or(|x| better(node, x)) {
+                central[c] = Some(node);
+            }
+            if let Some(ns) = term_ns[node] {
+                *vocab[c].entry(ns).or_default() += 1;
+            }
+            let dominant = top_class[l][c].filter(|&(_, k)| mostly(k, sizes[l][c]));
+            if dominant.is_some_and(|(dc, _)| !classes_of(node).iter().any(|&(_, x)| x == dc)) {
+                continue;
+            }
+            if f.human(node).is_none() {
+                continue;
+            }
+            let b = &mut best[c];
+            if b.len() < CANDIDATES || better(node, b[b.len() - 1]) {
+                let at = b.iter().position(|&x| better(node, x)).unwrap_or(b.len());
+                b.insert(at, node);
+                b.truncate(CANDIDATES);
+            }
+        }
+        let labels = (0..count)
+            .map(|c| {
+                let size = sizes[l][c];
+                let top_vocab = vocab[c]
+                    .iter()
+                    .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                    .map(|(ns, k)| (*ns, *k));
+                if let Some((ns, k)) = top_vocab.filter(|&(_, k)| mostly(k, size)) {
+                    return format!(
+                        "{} · {} terms",
+                        f.vocabulary_name(ns, &ontology),
+                        thousands(k)
+                    );
+                }
+                if let Some(&node) = best[c].first() {
+                    return f.human(node).unwrap_or_default().to_owned();
+                }
+                if let Some((cls, k)) = top_class[l][c] {
+                    return format!("{} · {}", f.class_name(cls), thousands(k));
+                }
+                central[c].map_or_else(String::new, |x| f.local[x].clone())
+            })
+            .collect();
+        out.push(labels);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_labels_are_names_not_codes() {
+        for ok in [
+            "Alice Smith",
+            "Person",
+            "Marie Curie",
+            "DBpedia ontology",
+            "Zürich",
+            "Back pain",
+        ] {
+            assert!(is_human(ok), "{ok}");
+        }
+        for bad in [
+            "S",
+            "H",
+            "true",
+            "false",
+            "42",
+            "3.5",
+            "Q42",
+            "AB-12",
+            "report.pdf",
+            "http://x.org/a",
+            "ISO_3166",
+            "--",
+        ] {
+            assert!(!is_human(bad), "{bad}");
+        }
+        assert_eq!(thousands(9015), "9,015");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(12), "12");
+    }
+}

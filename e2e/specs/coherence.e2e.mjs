@@ -1,0 +1,43 @@
+import { expect } from '@wdio/globals';
+import path from 'node:path';
+import { fixtures } from '../wdio.conf.mjs';
+import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+
+describe('coherence report grouped by root cause', () => {
+  it('shows the root cause first with its derived classes folded, the source of each step, and lights up their communities', async () => {
+    await relaunch(path.join(fixtures, 'vocabularies.rete'));
+    await mapSettled();
+    const { rect, dpr } = await mapRect();
+    const before = colourStats(await screenshot('vocabularies-map'), rect, dpr);
+    await $('[data-testid="toggle-coherence"]').click();
+    await $('[data-testid="coherence-run"]').click();
+    const tiers = await $('[data-testid="coherence-tiers"]');
+    await browser.waitUntil(async () => (await tiers.getAttribute('data-done')) === '3', { timeout: 90_000, timeoutMsg: 'the three tiers did not finish' });
+    await expect($('[data-testid="coherence-groups"]')).toHaveText('1 root cause · 27 derived · 4 instance findings');
+    // The root comes first, its 27 derived classes folded under it.
+    const rows = await $$('[data-testid="findings"] > li');
+    await expect(rows[0]).toHaveAttribute('data-testid', 'root-cause');
+    await expect($('[data-testid="derived-count"]')).toHaveText('27 derived');
+    await expect($('[data-testid="derived"]')).not.toBeExisting();
+    expect((await $$('[data-testid="derived-class"]')).length).toBe(0);
+    // Unfolded, the derived classes are there.
+    await $('[data-testid="root-fold"]').click();
+    await expect($('[data-testid="root-fold"]')).toHaveAttribute('aria-expanded', 'true');
+    expect((await $$('[data-testid="derived-class"]')).length).toBe(27);
+    await expect($('[data-testid="derived"]')).toHaveText(expect.stringContaining('dbo:SoccerPlayer'));
+    // The root's explanation names the graph each step comes from.
+    await $('[data-testid="finding"][data-root="true"]').click();
+    const steps = await $('[data-testid="steps"]');
+    await expect(steps).toHaveText(expect.stringContaining('schema:Person rdfs:subClassOf gr:BusinessEntity'));
+    await expect(steps).toHaveText(expect.stringContaining('<http://example.org/alignments/schema-goodrelations>'));
+    await expect(steps).toHaveText(expect.stringContaining('<http://xmlns.com/foaf/0.1/>'));
+    await expect($('[data-testid="cause-derived"]')).toHaveText(expect.stringContaining('27 classes are unsatisfiable because of it'));
+    // The communities holding the root's and derived classes stand out; the rest is dimmed.
+    await browser.pause(400);
+    const after = colourStats(await screenshot('coherence-root'), rect, dpr);
+    expect(after.distinct).toBeGreaterThan(4);
+    expect(after.drawnShare).toBeGreaterThan(0.01);
+    await expect($('[data-testid="highlight"]')).toHaveText(expect.stringContaining('dbo:Person'));
+    expect(before.distinct).toBeGreaterThan(4);
+  });
+});

@@ -1,0 +1,88 @@
+// Where the map's labels go: each frame, labels are placed in the order sigma draws them (larger
+// nodes first) and a label that would overlap one already placed is left out; a label is kept
+// inside the view (moved to the left of its node, or slid along, when it would run off an edge)
+// and shortened with an ellipsis when it is wider than the space it has.
+
+export interface Rect { x: number; y: number; w: number; h: number }
+
+export interface Placed { text: string; x: number; y: number; rect: Rect }
+
+/** How wide `text` is (the canvas's `measureText` in the app). */
+export type Measure = (text: string) => number;
+
+const GAP = 2;
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.w + GAP && b.x < a.x + a.w + GAP && a.y < b.y + b.h + GAP && b.y < a.y + a.h + GAP;
+}
+
+/** `text` cut to at most `max` pixels wide, with an ellipsis when cut. */
+export function fit(text: string, max: number, measure: Measure): string {
+  if (measure(text) <= max) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(text.slice(0, mid).trimEnd() + '…') <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 0 ? text.slice(0, lo).trimEnd() + '…' : '';
+}
+
+export class LabelPlacer {
+  private placed: Rect[] = [];
+  private width = 0;
+  private height = 0;
+
+  /** Starts a frame over a view of `width` × `height` pixels. */
+  reset(width: number, height: number): void {
+    this.placed = [];
+    this.width = width;
+    this.height = height;
+  }
+
+  private take(r: Rect): boolean {
+    if (r.x < 0 || r.y < 0 || r.x + r.w > this.width || r.y + r.h > this.height) return false;
+    if (this.placed.some((p) => overlaps(p, r))) return false;
+    this.placed.push(r);
+    return true;
+  }
+
+  /** A label centred in a circle at (`cx`, `cy`) of radius `r`, `h` pixels high: at most the
+   * circle's width, slid inside the view. `null` when it does not fit. */
+  centred(text: string, cx: number, cy: number, r: number, h: number, measure: Measure): Placed | null {
+    const room = Math.min(r * 1.8, this.width - 8);
+    const t = fit(text, room, measure);
+    if (!t) return null;
+    const w = measure(t);
+    const x = Math.min(Math.max(cx - w / 2, 4), this.width - 4 - w);
+    const y = Math.min(Math.max(cy - h / 2, 4), this.height - 4 - h);
+    const rect = { x, y, w, h };
+    return this.take(rect) ? { text: t, x, y, rect } : null;
+  }
+
+  /** A label beside a node at (`cx`, `cy`) of radius `r`: on its right, else on its left, shortened
+   * to the room left in the view. `null` when it does not fit. */
+  beside(text: string, cx: number, cy: number, r: number, h: number, measure: Measure): Placed | null {
+    const y = cy - h / 2;
+    const right = cx + r + 3;
+    const roomRight = this.width - 4 - right;
+    const full = measure(text);
+    const left = (w: number) => cx - r - 3 - w;
+    const tries: [number, number][] = [];
+    if (full <= roomRight) tries.push([right, full]);
+    if (left(full) >= 4) tries.push([left(full), full]);
+    for (const [x, w] of tries) {
+      const rect = { x, y, w, h };
+      if (this.take(rect)) return { text, x, y, rect };
+    }
+    // Shortened on the side with more room.
+    const room = Math.max(roomRight, cx - r - 3 - 4);
+    const t = fit(text, room, measure);
+    if (!t) return null;
+    const w = measure(t);
+    const x = roomRight >= room ? right : left(w);
+    const rect = { x, y, w, h };
+    return this.take(rect) ? { text: t, x, y, rect } : null;
+  }
+}
