@@ -109,6 +109,14 @@ impl Bytes {
             Bytes::Remote(r) => r.stats(),
         }
     }
+
+    /// The byte budget of a remote file and the bytes it counted so far (`(None, 0)` locally).
+    pub fn budget(&self) -> (Option<u64>, u64) {
+        match self {
+            Bytes::Local(_) => (None, 0),
+            Bytes::Remote(r) => (r.budget(), r.fetched()),
+        }
+    }
 }
 
 /// A community seen on the map, with the super-edges that came with it.
