@@ -619,11 +619,16 @@ impl HttpReader {
 
 /// The HTTP agent of a reader of `url`.
 fn agent(url: &str, opts: &HttpOptions) -> Agent {
+    agent_with(url, opts, None)
+}
+
+/// [`agent`] with another TLS configuration (the tests trust their own certificate authority).
+fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) -> Agent {
     // An https file stays https: the agent then refuses any redirect to plain http.
     let https = url
         .get(..8)
         .is_some_and(|p| p.eq_ignore_ascii_case("https://"));
-    Agent::config_builder()
+    let mut config = Agent::config_builder()
         .http_status_as_error(false)
         .https_only(https)
         .max_redirects(opts.max_redirects)
@@ -631,9 +636,11 @@ fn agent(url: &str, opts: &HttpOptions) -> Agent {
         .timeout_per_read(Some(opts.read_timeout))
         // Global: one budget for the whole request, redirects and body included.
         .timeout_global(opts.request_timeout)
-        .user_agent(opts.user_agent.as_str())
-        .build()
-        .into()
+        .user_agent(opts.user_agent.as_str());
+    if let Some(tls) = tls {
+        config = config.tls_config(tls);
+    }
+    config.build().into()
 }
 
 /// Copies `[offset, offset + len)` out of cached `hits` and `fetched` spans (both sorted by
@@ -760,6 +767,82 @@ mod tests {
             }
             .transport_error(ureq::Error::RequireHttpsOnly("http://x/".into())),
             HttpErrorKind::Downgrade("http://x/".into())
+        );
+    }
+
+    /// A TLS server on 127.0.0.1 (certificate for 127.0.0.1 from `tests/tls`, signed by the test
+    /// CA) answering every request with a redirect to `location`.
+    fn tls_redirect_server(location: String) -> u16 {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        use std::io::{BufRead, BufReader, Write};
+        let certs =
+            vec![CertificateDer::from_pem_slice(include_bytes!("../tests/tls/leaf.pem")).unwrap()];
+        let key = PrivateKeyDer::from_pem_slice(include_bytes!("../tests/tls/leaf.key")).unwrap();
+        let config = Arc::new(
+            rustls::ServerConfig::builder_with_provider(Arc::new(
+                rustls::crypto::ring::default_provider(),
+            ))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .unwrap(),
+        );
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for tcp in listener.incoming().flatten() {
+                let conn = rustls::ServerConnection::new(config.clone()).unwrap();
+                let mut tls = rustls::StreamOwned::new(conn, tcp);
+                let mut line = String::new();
+                let mut r = BufReader::new(&mut tls);
+                while r.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let _ = write!(
+                    tls,
+                    "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let _ = tls.flush();
+                tls.conn.send_close_notify();
+                let _ = tls.flush();
+            }
+        });
+        port
+    }
+
+    #[test]
+    fn a_redirect_from_https_to_http_is_refused_on_the_wire() {
+        // The plain-http target counts the connections it gets: it must get none.
+        let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        plain.set_nonblocking(true).unwrap();
+        let to = format!("http://{}/file.rete", plain.local_addr().unwrap());
+        let port = tls_redirect_server(to.clone());
+        let url = format!("https://127.0.0.1:{port}/file.rete");
+        let ca = ureq::tls::Certificate::from_pem(include_bytes!("../tests/tls/ca.pem")).unwrap();
+        let tls = ureq::tls::TlsConfig::builder()
+            .root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca])))
+            .build();
+        let opts = HttpOptions {
+            retries: 0,
+            ..HttpOptions::default()
+        };
+        let client = Client {
+            url: url.clone(),
+            agent: agent_with(&url, &opts, Some(tls)),
+            opts,
+            requests: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            fetched: AtomicU64::new(0),
+            budget: AtomicU64::new(u64::MAX),
+        };
+        let e = client.get(0, 100, None).unwrap_err();
+        assert_eq!(e.kind, HttpErrorKind::Downgrade(to), "{e}");
+        assert!(e.to_string().contains("https to plain http"), "{e}");
+        assert!(
+            plain.accept().is_err(),
+            "the plain-http target was contacted"
         );
     }
 
