@@ -184,7 +184,8 @@ describe('pyramid map, queries, coherence, remote files', () => {
       requests++;
       const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
       const [a, b] = m ? [Number(m[1]), Math.min(Number(m[2]), size - 1)] : [0, size - 1];
-      res.writeHead(m ? 206 : 200, { 'Content-Length': b - a + 1, 'Accept-Ranges': 'bytes', ...(m ? { 'Content-Range': `bytes ${a}-${b}/${size}` } : {}) });
+      // The reader requires the file's validator (ETag or Last-Modified) on every response.
+      res.writeHead(m ? 206 : 200, { 'Content-Length': b - a + 1, 'Accept-Ranges': 'bytes', ETag: '"social-1k"', ...(m ? { 'Content-Range': `bytes ${a}-${b}/${size}` } : {}) });
       createReadStream(file, { start: a, end: b }).pipe(res);
     });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));

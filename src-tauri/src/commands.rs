@@ -7,6 +7,7 @@ use crate::model::{
     Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext, TermView,
 };
 use crate::store::Store;
+use std::io::Write as _;
 use std::path::PathBuf;
 use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_dialog::DialogExt;
@@ -53,8 +54,12 @@ pub mod ops {
                 "{url}: only http:// and https:// URLs can be opened"
             )));
         }
-        let reader =
-            rete_http::HttpReader::open(url).map_err(|e| AppError::Invalid(e.to_string()))?;
+        let opts = rete_http::HttpOptions {
+            byte_budget: read_budget(),
+            ..rete_http::HttpOptions::default()
+        };
+        let reader = rete_http::HttpReader::open_with(url, opts)
+            .map_err(|e| AppError::Invalid(e.to_string()))?;
         let doc = Doc::open_http(reader)?;
         let (id, doc) = store.insert(doc);
         doc.info(id)
@@ -127,12 +132,43 @@ pub mod ops {
     pub fn read_stats(store: &Store, doc: u32) -> AppResult<ReadView> {
         let d = store.get(doc)?;
         let s = d.bytes.stats();
+        let (budget, fetched) = d.bytes.budget();
         Ok(ReadView {
             bytes: s.bytes,
             requests: s.requests,
             remote: d.is_remote(),
+            budget,
+            fetched,
         })
     }
+
+    /// Lets a remote document fetch `bytes` more than it has fetched so far (the user agreed to a
+    /// query beyond the budget); never lowers the budget. Returns the new counters.
+    pub fn raise_read_budget(store: &Store, doc: u32, bytes: u64) -> AppResult<ReadView> {
+        let d = store.get(doc)?;
+        if let rete_http::CountedReader::Remote(r) = &d.bytes {
+            if let Some(b) = r.budget() {
+                r.set_budget(Some(b.max(r.fetched().saturating_add(bytes))));
+            }
+        }
+        read_stats(store, doc)
+    }
+
+    /// The byte budget of a remote document: [`READ_BUDGET_ENV`] in bytes (`0`: none), else
+    /// [`rete_http::DEFAULT_BYTE_BUDGET`].
+    pub fn read_budget() -> Option<u64> {
+        match std::env::var(READ_BUDGET_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+        {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(rete_http::DEFAULT_BYTE_BUDGET),
+        }
+    }
+
+    /// Environment variable setting the byte budget of remote documents (bytes; `0`: no limit).
+    pub const READ_BUDGET_ENV: &str = "RETE_READ_BUDGET";
 
     /// Prefixes, vocabulary and examples for the query editor.
     pub fn sparql_context(store: &Store, doc: u32) -> AppResult<SparqlContext> {
@@ -169,10 +205,13 @@ pub mod ops {
         let result = d.run_query(query, flag);
         store.finish(&key);
         let after = d.bytes.stats();
+        let (budget, fetched) = d.bytes.budget();
         let read = ReadView {
             bytes: after.bytes.saturating_sub(before.bytes),
             requests: after.requests.saturating_sub(before.requests),
             remote: d.is_remote(),
+            budget,
+            fetched,
         };
         let mut out = QueryOutcome {
             run,
@@ -259,12 +298,12 @@ pub mod ops {
     pub fn sparql_write(store: &Store, run: u32, format: &str, path: &Path) -> AppResult<()> {
         let k = store.result(run)?;
         let f = ExportFormat::from_name(format)?;
-        let file = std::fs::File::create(path)
-            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))?;
-        let mut w = std::io::BufWriter::new(file);
-        write_run(&k.run, f, &mut w)?;
-        std::io::Write::flush(&mut w)
-            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
+        // Atomic: a failed export never leaves a half-written file in place of an old one.
+        crate::store::write_atomic(path, |w| {
+            write_run(&k.run, f, &mut *w).map_err(|e| std::io::Error::other(e.to_string()))?;
+            w.flush()
+        })
+        .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
     }
 
     /// Runs the coherence check Tier 0 → 1 → 2 as run `run`; `on_tier` gets each tier's report.
@@ -310,8 +349,8 @@ pub mod ops {
                 )))
             }
         };
-        std::fs::write(path, bytes)
-            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
+        crate::store::write_atomic(path, |w| w.write_all(&bytes))
+            .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))
     }
 
     fn parse_id(s: &str) -> AppResult<u64> {
@@ -337,6 +376,38 @@ fn recent_file(app: &AppHandle) -> Option<PathBuf> {
         .map(|d| d.join("recent.json"))
 }
 
+/// The boundary rule ([`crate::grant`]): `Ok` if the user chose `source` (this session or on the
+/// recent list). A URL typed in the page's dialog is not known to the shell: it asks the user in
+/// a native dialog, which a script in the page cannot answer.
+fn chosen(app: &AppHandle, source: &str, ask: bool) -> AppResult<()> {
+    let grants = app.state::<crate::grant::Grants>();
+    let recent = recent_file(app)
+        .map(|f| crate::store::recent_load(&f))
+        .unwrap_or_default();
+    let refused = match grants.check(source, &recent) {
+        Ok(()) => return Ok(()),
+        Err(refused) => refused,
+    };
+    if ask
+        && app
+            .dialog()
+            .message(format!(
+                "Open {}?\n\nRete will read this file over the network.",
+                source.trim()
+            ))
+            .title("Open URL")
+            .buttons(tauri_plugin_dialog::MessageDialogButtons::OkCancelCustom(
+                "Open".into(),
+                "Cancel".into(),
+            ))
+            .blocking_show()
+    {
+        grants.grant([source]);
+        return Ok(());
+    }
+    Err(AppError::Invalid(refused))
+}
+
 fn opened(app: &AppHandle, info: &DocInfo) {
     if let Some(f) = recent_file(app) {
         let _ = crate::store::recent_push(&f, &info.source);
@@ -346,10 +417,11 @@ fn opened(app: &AppHandle, info: &DocInfo) {
     }
 }
 
-/// Opens a local file.
+/// Opens a local file the user chose ([`crate::grant`]).
 #[tauri::command]
 pub async fn open_path(app: AppHandle, path: String) -> AppResult<DocInfo> {
     blocking(app, move |app, s| {
+        chosen(app, &path, false)?;
         let info = ops::open_path(s, &path)?;
         opened(app, &info);
         Ok(info)
@@ -357,10 +429,11 @@ pub async fn open_path(app: AppHandle, path: String) -> AppResult<DocInfo> {
     .await
 }
 
-/// Opens a URL.
+/// Opens a URL the user chose or confirms ([`crate::grant`]).
 #[tauri::command]
 pub async fn open_url(app: AppHandle, url: String) -> AppResult<DocInfo> {
     blocking(app, move |app, s| {
+        chosen(app, &url, rete_http::is_url(url.trim()))?;
         let info = ops::open_url(s, &url)?;
         opened(app, &info);
         Ok(info)
@@ -385,7 +458,9 @@ pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
         let path = picked
             .into_path()
             .map_err(|e| AppError::Invalid(e.to_string()))?;
-        let info = ops::open_path(s, &path.display().to_string())?;
+        let path = path.display().to_string();
+        app.state::<crate::grant::Grants>().grant([&path]);
+        let info = ops::open_path(s, &path)?;
         opened(app, &info);
         Ok(Some(info))
     })
@@ -473,6 +548,18 @@ pub async fn locate(app: AppHandle, doc: u32, terms: Vec<String>) -> AppResult<V
 #[allow(clippy::needless_pass_by_value)]
 pub fn read_stats(store: tauri::State<'_, Store>, doc: u32) -> AppResult<ReadView> {
     ops::read_stats(&store, doc)
+}
+
+/// Lets a remote document read `bytes` more (the user agreed to a query beyond its budget).
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn raise_read_budget(
+    store: tauri::State<'_, Store>,
+    doc: u32,
+    bytes: u64,
+) -> AppResult<ReadView> {
+    ops::raise_read_budget(&store, doc, bytes)
 }
 
 /// The query editor's context.
@@ -618,8 +705,8 @@ pub async fn export_view(
         let path = picked
             .into_path()
             .map_err(|e| AppError::Invalid(e.to_string()))?;
-        std::fs::write(&path, bytes)
-            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))?;
+        crate::store::write_atomic(&path, |w| w.write_all(&bytes))
+            .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))?;
         Ok(Some(path.display().to_string()))
     })
     .await
@@ -687,7 +774,6 @@ pub fn launch_drawn(
         "page_ms": marks,
     });
     {
-        use std::io::Write as _;
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
         let _ = out.flush();

@@ -15,6 +15,7 @@ pub const COMMANDS: &[&str] = &[
     "export_view",
     "locate",
     "read_stats",
+    "raise_read_budget",
     "sparql_context",
     "sparql_run",
     "sparql_rows",

@@ -3,6 +3,7 @@
 pub mod commands;
 mod commands_list;
 pub mod engine;
+pub mod grant;
 pub mod model;
 pub mod store;
 
@@ -51,6 +52,8 @@ fn request_open<R: tauri::Runtime>(app: &tauri::AppHandle<R>, paths: Vec<String>
     if paths.is_empty() {
         return;
     }
+    // The user handed these over through the shell: the page may open them (see `grant`).
+    app.state::<grant::Grants>().grant(&paths);
     app.state::<Store>().push_pending(paths);
     let _ = app.emit(EVENT_OPEN, ());
     if let Some(w) = app.get_webview_window("main") {
@@ -102,13 +105,15 @@ pub fn run() {
         }))
         .plugin(tauri_plugin_dialog::init())
         .manage(Store::default())
+        .manage(grant::Grants::default())
         .setup(|app| {
             // Tauri has created the configured window and its webview by now.
             shell_mark("setup");
             let argv: Vec<String> = std::env::args().collect();
             let cwd = std::env::current_dir().unwrap_or_default();
-            app.state::<Store>()
-                .push_pending(store::file_args(&argv, &cwd));
+            let args = store::file_args(&argv, &cwd);
+            app.state::<grant::Grants>().grant(&args);
+            app.state::<Store>().push_pending(args);
             let menu = build_menu(app.handle())?;
             app.set_menu(menu)?;
             app.on_menu_event(|app, event| {
@@ -143,6 +148,7 @@ pub fn run() {
             commands::export_view,
             commands::locate,
             commands::read_stats,
+            commands::raise_read_budget,
             commands::sparql_context,
             commands::sparql_run,
             commands::sparql_rows,

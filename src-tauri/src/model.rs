@@ -295,6 +295,10 @@ pub struct ReadView {
     pub requests: u64,
     /// Whether the file is read over HTTP.
     pub remote: bool,
+    /// A remote file's byte budget: fetching beyond it fails until the user agrees to more.
+    pub budget: Option<u64>,
+    /// Bytes fetched since the file was opened (what the budget counts).
+    pub fetched: u64,
 }
 
 /// The outcome of a query run.

@@ -165,11 +165,43 @@ pub fn recent_push(file: &Path, source: &str) -> std::io::Result<Vec<String>> {
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(
-        file,
-        serde_json::to_vec_pretty(&list).map_err(std::io::Error::other)?,
-    )?;
+    let bytes = serde_json::to_vec_pretty(&list).map_err(std::io::Error::other)?;
+    write_atomic(file, |w| w.write_all(&bytes))?;
     Ok(list)
+}
+
+/// Writes `path` all at once or not at all: `write` fills a temporary file in the same folder
+/// (so the rename stays on one file system), which is flushed to disk and renamed over `path`.
+/// A crash, a full disk or a failing `write` leaves the previous file as it was, never half of
+/// a new one, and removes the temporary file.
+pub fn write_atomic<E: From<std::io::Error>>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<(), E>,
+) -> Result<(), E> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().map_or_else(
+        || std::ffi::OsString::from("file"),
+        std::ffi::OsStr::to_os_string,
+    );
+    // A dot file named after the target: a leftover (power cut) is recognisable.
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(&name);
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // As `File::create` would (the umask applies), not the temporary file's private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = builder.tempfile_in(dir)?;
+    let mut w = std::io::BufWriter::new(tmp);
+    write(&mut w)?;
+    let tmp = w.into_inner().map_err(|e| e.into_error())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -198,6 +230,61 @@ mod tests {
                 "/c.rete"
             ]
         );
+    }
+
+    fn dir_names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_or_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("out.csv");
+        write_atomic(&f, |w| w.write_all(b"old")).unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"old");
+        // A writer failing halfway: the old file is intact, no temporary file is left.
+        let e = write_atomic(&f, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+        assert_eq!(std::fs::read(&f).unwrap(), b"old");
+        assert_eq!(dir_names(dir.path()), ["out.csv"]);
+        // While writing, the new bytes sit in a temporary file next to the target.
+        write_atomic(&f, |w| {
+            w.write_all(b"new")?;
+            w.flush()?;
+            let names = dir_names(dir.path());
+            assert_eq!(names.len(), 2, "{names:?}");
+            assert!(names[0].starts_with(".out.csv.") && names[0].ends_with(".tmp"));
+            assert_eq!(std::fs::read(&f).unwrap(), b"old");
+            Ok::<(), std::io::Error>(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"new");
+        assert_eq!(dir_names(dir.path()), ["out.csv"]);
+        // A folder that does not exist: an error, nothing written.
+        assert!(write_atomic(&dir.path().join("no/such.csv"), |w| w.write_all(b"x")).is_err());
+    }
+
+    #[test]
+    fn recent_list_is_written_atomically() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("recent.json");
+        recent_push(&f, "a").unwrap();
+        // A recent.json that is not a list (say, cut short by a crash of an older version) is
+        // read as empty and replaced whole.
+        std::fs::write(&f, b"[\"a\", \"b").unwrap();
+        assert!(recent_load(&f).is_empty());
+        assert_eq!(recent_push(&f, "c").unwrap(), ["c"]);
+        assert_eq!(recent_load(&f), ["c"]);
+        assert_eq!(dir_names(dir.path()), ["recent.json"]);
     }
 
     #[test]

@@ -47,6 +47,15 @@ impl CountedReader {
         }
     }
 
+    /// The byte budget of a remote file and the bytes counted against it so far (`(None, 0)`
+    /// for a local file, which has no budget).
+    pub fn budget(&self) -> (Option<u64>, u64) {
+        match self {
+            Self::Local(_) => (None, 0),
+            Self::Remote(r) => (r.budget(), r.fetched()),
+        }
+    }
+
     /// Whether the bytes come over HTTP.
     pub fn is_remote(&self) -> bool {
         matches!(self, Self::Remote(_))

@@ -79,6 +79,23 @@ pub enum HttpErrorKind {
     /// More redirects than [`crate::HttpOptions::max_redirects`].
     #[error("too many redirects (more than {0})")]
     TooManyRedirects(u32),
+    /// An `https://` file redirected to plain `http://`: its bytes would travel unprotected.
+    #[error("refused a redirect from https to plain http ({0})")]
+    Downgrade(String),
+    /// The server sends neither `ETag` nor `Last-Modified`, so a change of the file between two
+    /// range reads could not be noticed.
+    #[error("the server gives no ETag or Last-Modified for the file, so a change between two reads could not be noticed; serve it from a host that sends one")]
+    NoValidator,
+    /// The read would pass the reader's byte budget ([`crate::HttpOptions::byte_budget`]).
+    #[error("reading {wanted} more bytes would pass this file's read budget ({fetched} of {budget} bytes already fetched); raise the budget to read on")]
+    BudgetExceeded {
+        /// The budget in bytes.
+        budget: u64,
+        /// Bytes fetched so far.
+        fetched: u64,
+        /// Bytes the refused read needed.
+        wanted: u64,
+    },
     /// A read outside the file.
     #[error(
         "read of {len} bytes at offset {offset} is past the end of the file ({file_len} bytes)"
@@ -120,7 +137,8 @@ impl HttpErrorKind {
             Self::Timeout(_) => K::TimedOut,
             Self::Connection(_) => K::ConnectionReset,
             Self::ShortBody { .. } | Self::OutOfBounds { .. } => K::UnexpectedEof,
-            Self::Protocol(_) | Self::Changed(_) => K::InvalidData,
+            Self::Protocol(_) | Self::Changed(_) | Self::NoValidator => K::InvalidData,
+            Self::Downgrade(_) => K::PermissionDenied,
             _ => K::Other,
         }
     }

@@ -27,7 +27,8 @@ pub struct HttpOptions {
     /// Longest silence while waiting for response headers or body bytes: a stalled server fails
     /// (and is retried) after this.
     pub read_timeout: Duration,
-    /// Longest time for one whole request, body included; `None` for no limit.
+    /// Longest time for one whole request (connection, redirects and body included), so a
+    /// server that trickles bytes cannot hold a read forever; `None` for no limit.
     pub request_timeout: Option<Duration>,
     /// Retries after a transient failure (reset, timeout, short body, 408/429/500/502/503/504);
     /// `0` disables them.
@@ -49,16 +50,23 @@ pub struct HttpOptions {
     /// Largest file accepted from a server that ignores `Range` (answers 200 with the whole
     /// body): such a file is held in memory; a larger one is an error.
     pub whole_body_limit: u64,
+    /// Most bytes this reader fetches from the server over its life (cache hits are free);
+    /// a read that would pass it fails with [`HttpErrorKind::BudgetExceeded`]. `None` for no
+    /// limit. Raise it with [`HttpReader::set_budget`].
+    pub byte_budget: Option<u64>,
     /// `User-Agent` header.
     pub user_agent: String,
 }
+
+/// The default [`HttpOptions::byte_budget`]: 1 GiB.
+pub const DEFAULT_BYTE_BUDGET: u64 = 1 << 30;
 
 impl Default for HttpOptions {
     fn default() -> Self {
         Self {
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(30),
-            request_timeout: None,
+            request_timeout: Some(Duration::from_secs(120)),
             retries: 4,
             backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
@@ -67,6 +75,7 @@ impl Default for HttpOptions {
             prefetch: 16 << 10,
             coalesce_gap: 16 << 10,
             whole_body_limit: 16 << 20,
+            byte_budget: Some(DEFAULT_BYTE_BUDGET),
             user_agent: concat!("rete-http/", env!("CARGO_PKG_VERSION")).to_owned(),
         }
     }

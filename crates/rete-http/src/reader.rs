@@ -49,6 +49,10 @@ struct Client {
     opts: HttpOptions,
     requests: AtomicU64,
     bytes: AtomicU64,
+    /// Body bytes received since open (never reset): what the budget counts.
+    fetched: AtomicU64,
+    /// [`HttpOptions::byte_budget`], `u64::MAX` for none; raised by [`HttpReader::set_budget`].
+    budget: AtomicU64,
 }
 
 impl Client {
@@ -87,6 +91,7 @@ impl Client {
         end: u64,
         known: Option<&Version>,
     ) -> Result<Reply, HttpErrorKind> {
+        self.spend(end - start)?;
         let mut req = self
             .agent
             .get(&self.url)
@@ -164,6 +169,10 @@ impl Client {
                 let len = known.map(|v| v.len).or(declared);
                 if len.is_some_and(|n| n > limit) {
                     return Err(HttpErrorKind::RangeNotSupported { len, limit });
+                }
+                if let Some(n) = len {
+                    // The whole body is more than was asked for: it must fit the budget too.
+                    self.spend(n)?;
                 }
                 match len {
                     Some(n) => ReplyBody::Whole(self.read_body(resp, n)?),
@@ -244,16 +253,42 @@ impl Client {
             .take(max)
             .read_to_end(&mut data);
         self.bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
+        self.fetched.fetch_add(data.len() as u64, Ordering::Relaxed);
         match res {
             Ok(_) => Ok(data),
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut => Err(HttpErrorKind::Timeout(
                 format!("body stalled after {} bytes: {e}", data.len()),
             )),
+            // The overall request timeout fires while the body arrives (ureq wraps its error).
+            Err(e)
+                if e.get_ref()
+                    .and_then(|i| i.downcast_ref::<ureq::Error>())
+                    .is_some_and(|u| matches!(u, ureq::Error::Timeout(_))) =>
+            {
+                Err(HttpErrorKind::Timeout(format!(
+                    "the request took too long ({e}) after {} body bytes",
+                    data.len()
+                )))
+            }
             Err(_) => Err(HttpErrorKind::ShortBody {
                 expected: max,
                 got: data.len() as u64,
             }),
         }
+    }
+
+    /// Whether `wanted` more bytes fit the budget.
+    fn spend(&self, wanted: u64) -> Result<(), HttpErrorKind> {
+        let budget = self.budget.load(Ordering::Relaxed);
+        let fetched = self.fetched.load(Ordering::Relaxed);
+        if fetched.saturating_add(wanted) > budget {
+            return Err(HttpErrorKind::BudgetExceeded {
+                budget,
+                fetched,
+                wanted,
+            });
+        }
+        Ok(())
     }
 
     fn transport_error(&self, e: ureq::Error) -> HttpErrorKind {
@@ -273,6 +308,7 @@ impl Client {
             ureq::Error::Tls(s) => HttpErrorKind::Tls(s.to_owned()),
             ureq::Error::Rustls(e) => HttpErrorKind::Tls(e.to_string()),
             ureq::Error::StatusCode(status) => HttpErrorKind::Status { status },
+            ureq::Error::RequireHttpsOnly(to) => HttpErrorKind::Downgrade(to),
             e => HttpErrorKind::Protocol(e.to_string()),
         }
     }
@@ -287,24 +323,33 @@ fn same_etag(a: &str, b: &str) -> bool {
     a.trim_start_matches("W/") == b.trim_start_matches("W/")
 }
 
-/// Checks a response against the version seen at open. ETags win when both sides have one;
-/// Last-Modified is compared otherwise.
+/// Checks a response against the version seen at open: the validator the file was opened with
+/// (its ETag, else its Last-Modified) must come back unchanged on every response. A response
+/// without it cannot vouch for the bytes, so it counts as a change.
 fn same_version(
     v: &Version,
     etag: Option<&str>,
     last_modified: Option<&str>,
 ) -> Result<(), HttpErrorKind> {
-    match (v.etag.as_deref(), etag) {
-        (Some(a), Some(b)) if !same_etag(a, b) => {
-            Err(HttpErrorKind::Changed(format!("ETag {a} became {b}")))
-        }
-        (Some(_), Some(_)) => Ok(()),
-        _ => match (v.last_modified.as_deref(), last_modified) {
-            (Some(a), Some(b)) if a != b => Err(HttpErrorKind::Changed(format!(
+    match (v.etag.as_deref(), v.last_modified.as_deref()) {
+        (Some(a), _) => match etag {
+            Some(b) if same_etag(a, b) => Ok(()),
+            Some(b) => Err(HttpErrorKind::Changed(format!("ETag {a} became {b}"))),
+            None => Err(HttpErrorKind::Changed(format!(
+                "ETag {a} is missing from a response"
+            ))),
+        },
+        (None, Some(a)) => match last_modified {
+            Some(b) if a == b => Ok(()),
+            Some(b) => Err(HttpErrorKind::Changed(format!(
                 "Last-Modified {a} became {b}"
             ))),
-            _ => Ok(()),
+            None => Err(HttpErrorKind::Changed(format!(
+                "Last-Modified {a} is missing from a response"
+            ))),
         },
+        // Only a file taken whole at open has no validator, and it sends no further requests.
+        (None, None) => Ok(()),
     }
 }
 
@@ -377,20 +422,13 @@ impl HttpReader {
                 HttpErrorKind::InvalidUrl("expected an http:// or https:// URL".into()),
             ));
         }
-        let agent: Agent = Agent::config_builder()
-            .http_status_as_error(false)
-            .max_redirects(opts.max_redirects)
-            .timeout_connect(Some(opts.connect_timeout))
-            .timeout_per_read(Some(opts.read_timeout))
-            .timeout_per_call(opts.request_timeout)
-            .user_agent(opts.user_agent.as_str())
-            .build()
-            .into();
         let client = Client {
             url: url.to_owned(),
-            agent,
+            agent: agent(url, &opts),
             requests: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
+            fetched: AtomicU64::new(0),
+            budget: AtomicU64::new(opts.byte_budget.unwrap_or(u64::MAX)),
             opts,
         };
         let cache = RangeCache::new(client.opts.cache_bytes);
@@ -420,6 +458,9 @@ impl HttpReader {
                 data,
                 total: Some(total),
             } => {
+                if reader.version.etag.is_none() && reader.version.last_modified.is_none() {
+                    return Err(HttpError::new(url, HttpErrorKind::NoValidator));
+                }
                 reader.version.len = total;
                 reader.cache().insert(start, data.into());
             }
@@ -459,6 +500,24 @@ impl HttpReader {
             requests: self.client.requests.load(Ordering::Relaxed),
             bytes: self.client.bytes.load(Ordering::Relaxed),
         }
+    }
+
+    /// Body bytes fetched since open, the ones counted against the budget (not reset by
+    /// [`HttpReader::reset_stats`]).
+    pub fn fetched(&self) -> u64 {
+        self.client.fetched.load(Ordering::Relaxed)
+    }
+
+    /// The byte budget ([`HttpOptions::byte_budget`]); `None` for no limit.
+    pub fn budget(&self) -> Option<u64> {
+        Some(self.client.budget.load(Ordering::Relaxed)).filter(|&b| b != u64::MAX)
+    }
+
+    /// Sets the byte budget (`None`: no limit), for example once the user agreed to a large read.
+    pub fn set_budget(&self, budget: Option<u64>) {
+        self.client
+            .budget
+            .store(budget.unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
     /// Resets the counters of [`HttpReader::stats`] to zero.
@@ -558,6 +617,32 @@ impl HttpReader {
     }
 }
 
+/// The HTTP agent of a reader of `url`.
+fn agent(url: &str, opts: &HttpOptions) -> Agent {
+    agent_with(url, opts, None)
+}
+
+/// [`agent`] with another TLS configuration (the tests trust their own certificate authority).
+fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) -> Agent {
+    // An https file stays https: the agent then refuses any redirect to plain http.
+    let https = url
+        .get(..8)
+        .is_some_and(|p| p.eq_ignore_ascii_case("https://"));
+    let mut config = Agent::config_builder()
+        .http_status_as_error(false)
+        .https_only(https)
+        .max_redirects(opts.max_redirects)
+        .timeout_connect(Some(opts.connect_timeout))
+        .timeout_per_read(Some(opts.read_timeout))
+        // Global: one budget for the whole request, redirects and body included.
+        .timeout_global(opts.request_timeout)
+        .user_agent(opts.user_agent.as_str());
+    if let Some(tls) = tls {
+        config = config.tls_config(tls);
+    }
+    config.build().into()
+}
+
 /// Copies `[offset, offset + len)` out of cached `hits` and `fetched` spans (both sorted by
 /// start); `None` if some byte is covered by neither.
 fn assemble(
@@ -644,7 +729,121 @@ mod tests {
         assert!(same_version(&v, Some("W/\"a\""), Some("y")).is_ok());
         assert!(same_version(&v, Some("\"b\""), Some("x")).is_err());
         assert!(same_version(&v, None, Some("y")).is_err());
-        assert!(same_version(&v, None, None).is_ok());
+        // Once the file is open, its validator must be on every response.
+        assert!(same_version(&v, None, None).is_err());
+        assert!(same_version(&v, None, Some("x")).is_err());
+        let lm = Version {
+            len: 1,
+            etag: None,
+            last_modified: Some("x".into()),
+        };
+        assert!(same_version(&lm, None, Some("x")).is_ok());
+        assert!(same_version(&lm, Some("\"a\""), Some("y")).is_err());
+        assert!(same_version(&lm, Some("\"a\""), None).is_err());
+    }
+
+    #[test]
+    fn https_never_redirects_to_http() {
+        let opts = HttpOptions::default();
+        assert!(agent("https://example.org/a.rete", &opts)
+            .config()
+            .https_only());
+        assert!(agent("HTTPS://example.org/a.rete", &opts)
+            .config()
+            .https_only());
+        // Plain http may be upgraded to https by a redirect.
+        assert!(!agent("http://example.org/a.rete", &opts)
+            .config()
+            .https_only());
+        assert_eq!(
+            Client {
+                url: String::new(),
+                agent: agent("https://x/", &opts),
+                opts: opts.clone(),
+                requests: AtomicU64::new(0),
+                bytes: AtomicU64::new(0),
+                fetched: AtomicU64::new(0),
+                budget: AtomicU64::new(0),
+            }
+            .transport_error(ureq::Error::RequireHttpsOnly("http://x/".into())),
+            HttpErrorKind::Downgrade("http://x/".into())
+        );
+    }
+
+    /// A TLS server on 127.0.0.1 (certificate for 127.0.0.1 from `tests/tls`, signed by the test
+    /// CA) answering every request with a redirect to `location`.
+    fn tls_redirect_server(location: String) -> u16 {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        use std::io::{BufRead, BufReader, Write};
+        let certs =
+            vec![CertificateDer::from_pem_slice(include_bytes!("../tests/tls/leaf.pem")).unwrap()];
+        let key = PrivateKeyDer::from_pem_slice(include_bytes!("../tests/tls/leaf.key")).unwrap();
+        let config = Arc::new(
+            rustls::ServerConfig::builder_with_provider(Arc::new(
+                rustls::crypto::ring::default_provider(),
+            ))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .unwrap(),
+        );
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for tcp in listener.incoming().flatten() {
+                let conn = rustls::ServerConnection::new(config.clone()).unwrap();
+                let mut tls = rustls::StreamOwned::new(conn, tcp);
+                let mut line = String::new();
+                let mut r = BufReader::new(&mut tls);
+                while r.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let _ = write!(
+                    tls,
+                    "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let _ = tls.flush();
+                tls.conn.send_close_notify();
+                let _ = tls.flush();
+            }
+        });
+        port
+    }
+
+    #[test]
+    fn a_redirect_from_https_to_http_is_refused_on_the_wire() {
+        // The plain-http target counts the connections it gets: it must get none.
+        let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        plain.set_nonblocking(true).unwrap();
+        let to = format!("http://{}/file.rete", plain.local_addr().unwrap());
+        let port = tls_redirect_server(to.clone());
+        let url = format!("https://127.0.0.1:{port}/file.rete");
+        let ca = ureq::tls::Certificate::from_pem(include_bytes!("../tests/tls/ca.pem")).unwrap();
+        let tls = ureq::tls::TlsConfig::builder()
+            .root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca])))
+            .build();
+        let opts = HttpOptions {
+            retries: 0,
+            ..HttpOptions::default()
+        };
+        let client = Client {
+            url: url.clone(),
+            agent: agent_with(&url, &opts, Some(tls)),
+            opts,
+            requests: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            fetched: AtomicU64::new(0),
+            budget: AtomicU64::new(u64::MAX),
+        };
+        let e = client.get(0, 100, None).unwrap_err();
+        assert_eq!(e.kind, HttpErrorKind::Downgrade(to), "{e}");
+        assert!(e.to_string().contains("https to plain http"), "{e}");
+        assert!(
+            plain.accept().is_err(),
+            "the plain-http target was contacted"
+        );
     }
 
     #[test]

@@ -51,6 +51,13 @@ enum Act {
     Gzip,
     /// 206 with `Content-Range: bytes a-b/*`.
     UnknownLength,
+    /// Like `ServeNoPreconditions` but without ETag and Last-Modified.
+    NoValidator,
+    /// Like `ServeNoPreconditions` but with Last-Modified only.
+    LastModifiedOnly,
+    /// 206 with correct headers, the body one byte every 20 ms (each byte well within the read
+    /// timeout, the whole beyond the request timeout).
+    Trickle,
 }
 
 #[derive(Debug)]
@@ -216,6 +223,29 @@ fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::i
         Act::UnknownLength => {
             w.write_all(partial(format!("bytes {a}-{b}/*"), body.len()).as_bytes())?;
             w.write_all(body)?;
+        }
+        Act::NoValidator | Act::LastModifiedOnly => {
+            let lm = if matches!(act, Act::LastModifiedOnly) {
+                format!("Last-Modified: {lm}\r\n")
+            } else {
+                String::new()
+            };
+            w.write_all(
+                format!(
+                    "HTTP/1.1 206 Partial Content\r\n{lm}Connection: close\r\nContent-Range: bytes {a}-{b}/{len}\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                )
+                .as_bytes(),
+            )?;
+            w.write_all(body)?;
+        }
+        Act::Trickle => {
+            w.write_all(partial(format!("bytes {a}-{b}/{len}"), body.len()).as_bytes())?;
+            for byte in body {
+                w.write_all(&[*byte])?;
+                w.flush()?;
+                std::thread::sleep(Duration::from_millis(20));
+            }
         }
     }
     w.flush()
@@ -590,5 +620,133 @@ fn read_many_coalesces_and_caches() {
             requests: 3,
             bytes: 510
         }
+    );
+}
+
+#[test]
+fn a_trickling_server_hits_the_overall_request_timeout() {
+    // Every byte arrives well within the read timeout; the request as a whole does not.
+    let s = FaultServer::start(after_open(Act::Trickle));
+    let r = HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            request_timeout: Some(Duration::from_millis(600)),
+            retries: 0,
+            ..opts()
+        },
+    )
+    .unwrap();
+    let (k, attempts) = kind(r.fetch(&[(50_000, 200)]));
+    assert!(matches!(k, HttpErrorKind::Timeout(_)), "{k:?}");
+    assert_eq!(attempts, 1);
+    // The default has an overall timeout too.
+    assert!(HttpOptions::default().request_timeout.is_some());
+}
+
+#[test]
+fn the_validator_is_required_on_every_response() {
+    // No ETag and no Last-Modified at open: a change could never be noticed, so no open.
+    let s = FaultServer::start(|_, _| Act::NoValidator);
+    let (k, _) = kind(open(&s));
+    assert_eq!(k, HttpErrorKind::NoValidator);
+
+    // Opened with an ETag, then a response without it: the file may have changed.
+    let s = FaultServer::start(after_open(Act::NoValidator));
+    let r = open(&s).unwrap();
+    let (k, attempts) = kind(r.fetch(&[(40_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Changed(ref m) if m.contains("ETag") && m.contains("missing")),
+        "{k:?}"
+    );
+    assert_eq!(attempts, 1);
+
+    // Opened with Last-Modified only: later responses must carry the same date.
+    let s = FaultServer::start(|_, _| Act::LastModifiedOnly);
+    let r = open(&s).unwrap();
+    assert_eq!(r.etag(), None);
+    assert_eq!(r.read_at(40_000, 10).unwrap(), data(7, LEN)[40_000..40_010]);
+    s.replace(data(7, LEN), "\"v1\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (k, _) = kind(r.fetch(&[(60_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Changed(ref m) if m.contains("Last-Modified")),
+        "{k:?}"
+    );
+    let s = FaultServer::start(|n, _| {
+        if n == 0 {
+            Act::LastModifiedOnly
+        } else {
+            Act::NoValidator
+        }
+    });
+    let r = open(&s).unwrap();
+    let (k, _) = kind(r.fetch(&[(40_000, 10)]));
+    assert!(
+        matches!(k, HttpErrorKind::Changed(ref m) if m.contains("missing")),
+        "{k:?}"
+    );
+}
+
+#[test]
+fn reads_beyond_the_byte_budget_fail_without_a_request() {
+    assert_eq!(
+        HttpOptions::default().byte_budget,
+        Some(rete_http::DEFAULT_BYTE_BUDGET)
+    );
+    assert_eq!(rete_http::DEFAULT_BYTE_BUDGET, 1 << 30);
+    let s = FaultServer::start(|_, _| Act::Serve);
+    let r = HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            byte_budget: Some(10_000),
+            ..opts()
+        },
+    )
+    .unwrap();
+    assert_eq!((r.fetched(), r.budget()), (4096, Some(10_000)));
+    let want = data(7, LEN);
+    assert_eq!(r.read_at(20_000, 5000).unwrap(), want[20_000..25_000]);
+    assert_eq!(r.fetched(), 9096);
+    // Resetting the displayed counters does not reset the budget.
+    r.reset_stats();
+    assert_eq!(r.fetched(), 9096);
+    let hits = s.hits();
+    let (k, _) = kind(r.fetch(&[(60_000, 2000)]));
+    assert_eq!(
+        k,
+        HttpErrorKind::BudgetExceeded {
+            budget: 10_000,
+            fetched: 9096,
+            wanted: 2000
+        }
+    );
+    assert_eq!(s.hits(), hits, "a refused read sends no request");
+    // Through the RangeReader trait the typed error is reachable.
+    let e = r.read_at(60_000, 2000).unwrap_err();
+    assert!(e.to_string().contains("read budget"), "{e}");
+    assert!(matches!(
+        HttpError::from_range_error(&e).unwrap().kind,
+        HttpErrorKind::BudgetExceeded { .. }
+    ));
+    // Cached bytes cost nothing.
+    assert_eq!(r.read_at(21_000, 1000).unwrap(), want[21_000..22_000]);
+    // Raised by the caller (the user agreed): the read goes through.
+    r.set_budget(Some(20_000));
+    assert_eq!(r.read_at(60_000, 2000).unwrap(), want[60_000..62_000]);
+    r.set_budget(None);
+    assert_eq!(r.budget(), None);
+    assert_eq!(r.read_at(70_000, 20_000).unwrap(), want[70_000..90_000]);
+
+    // A server that ignores Range sends the whole file: that must fit the budget too.
+    let s = FaultServer::start(|_, _| Act::Whole);
+    let (k, _) = kind(HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            byte_budget: Some(50_000),
+            ..opts()
+        },
+    ));
+    assert!(
+        matches!(k, HttpErrorKind::BudgetExceeded { wanted, .. } if wanted == LEN as u64),
+        "{k:?}"
     );
 }

@@ -53,6 +53,12 @@ export class MemoryBackend implements Backend {
     return terms.map((nt) => ({ nt, id: this.places.has(nt) ? 1 : null, keys: this.places.get(nt) ?? [] }));
   }
   async readStats() { return { ...this.reads }; }
+  async raiseReadBudget(doc: number, bytes: number) {
+    this.log(`raiseReadBudget ${doc} ${bytes}`);
+    const fetched = this.reads.fetched ?? 0;
+    if (this.reads.budget != null) this.reads = { ...this.reads, budget: Math.max(this.reads.budget, fetched + bytes) };
+    return { ...this.reads };
+  }
   async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
   async sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome> {
     this.log(`run ${run} ${query}`);

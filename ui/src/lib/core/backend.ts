@@ -24,6 +24,8 @@ export interface Backend {
   onMenu(cb: (id: string) => void): Promise<UnlistenFn>;
   locate(doc: number, terms: string[]): Promise<Located[]>;
   readStats(doc: number): Promise<ReadView>;
+  /** Lets a remote document fetch `bytes` more than so far (the user agreed). */
+  raiseReadBudget(doc: number, bytes: number): Promise<ReadView>;
   sparqlContext(doc: number): Promise<SparqlContext>;
   sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome>;
   sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
@@ -56,6 +58,7 @@ export const tauriBackend: Backend = {
   onMenu: (cb) => listen<string>('menu', (e) => cb(e.payload)),
   locate: (doc, terms) => invoke('locate', { doc, terms }),
   readStats: (doc) => invoke('read_stats', { doc }),
+  raiseReadBudget: (doc, bytes) => invoke('raise_read_budget', { doc, bytes }),
   sparqlContext: (doc) => invoke('sparql_context', { doc }),
   sparqlRun: (doc, run, query) => invoke('sparql_run', { doc, run, query }),
   sparqlRows: (run, offset, limit) => invoke('sparql_rows', { run, offset, limit }),

@@ -47,6 +47,7 @@ export class Session {
     this.sparql = new SparqlState(backend, this.highlight, typeof localStorage === 'undefined' ? null : localStorage);
     this.coherence = new CoherenceState(backend, this.highlight);
     this.reads = new ReadsState(backend);
+    this.sparql.approve = (cost) => this.reads.approve(cost);
     this.launch = new LaunchTrace(backend);
     this.source = new SourceState(backend, (doc) => this.opened(doc));
     $effect.root(() => {

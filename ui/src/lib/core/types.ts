@@ -40,7 +40,11 @@ export interface LegendClass { nt: string; label: string; parents: number[]; dep
 export interface LegendRelation { domain: string; predicate: Counted; range: string }
 export interface Legend { source: 'schema' | 'card'; classes: LegendClass[]; relations: LegendRelation[]; note: string }
 
-export interface ReadView { bytes: number; requests: number; remote: boolean }
+export interface ReadView {
+  bytes: number; requests: number; remote: boolean;
+  /** A remote file's byte budget (null: none); `fetched` is what it has counted so far. */
+  budget?: number | null; fetched?: number;
+}
 
 export interface Vocab { iri: string; label: string; count: number }
 export interface QueryExample { title: string; query: string }

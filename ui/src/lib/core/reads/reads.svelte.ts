@@ -1,6 +1,8 @@
 // Bytes and requests that reached the file or the server, polled from the shell while a document
 // is open; `fetching` tells that the last poll saw new reads (the status bar shows progress).
+// A remote file has a byte budget: a query whose estimate would pass it asks the user first.
 import type { Backend } from '../backend';
+import type { CostEstimate, ReadView } from '../types';
 
 export const POLL_MS = 400;
 
@@ -9,6 +11,12 @@ export class ReadsState {
   requests = $state(0);
   remote = $state(false);
   fetching = $state(false);
+  /** The remote file's byte budget (null: none) and the bytes it counted so far. */
+  budget = $state<number | null>(null);
+  fetched = $state(0);
+  /** A query estimate beyond the budget, waiting for the user's answer. */
+  asking = $state.raw<CostEstimate | null>(null);
+  private answer: ((yes: boolean) => void) | null = null;
   private doc = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -22,6 +30,9 @@ export class ReadsState {
     this.bytes = 0;
     this.requests = 0;
     this.fetching = false;
+    this.budget = null;
+    this.fetched = 0;
+    this.reply(false);
     void this.poll();
     this.timer = setInterval(() => void this.poll(), POLL_MS);
   }
@@ -40,10 +51,54 @@ export class ReadsState {
       this.bytes = s.bytes;
       this.requests = s.requests;
       this.remote = s.remote;
+      this.take(s);
     } catch {
       // The document was closed: nothing to count.
       this.stop();
     }
+  }
+
+  private take(s: ReadView): void {
+    this.budget = s.budget ?? null;
+    this.fetched = s.fetched ?? 0;
+  }
+
+  /** Bytes the budget still allows (null: no budget). */
+  get left(): number | null {
+    return this.budget === null ? null : Math.max(0, this.budget - this.fetched);
+  }
+
+  /** Whether a query with this estimate may fetch more than the budget allows. */
+  overBudget(cost: CostEstimate): boolean {
+    const left = this.left;
+    return left !== null && !cost.error && cost.bytes > left;
+  }
+
+  /**
+   * Before a query runs: within the budget it goes; beyond it the user is asked (`asking`, shown
+   * by the query pane) and, if they agree, the shell lets the document fetch that much more.
+   */
+  async approve(cost: CostEstimate): Promise<boolean> {
+    await this.poll();
+    if (!this.overBudget(cost)) return true;
+    this.reply(false);
+    this.asking = cost;
+    const yes = await new Promise<boolean>((resolve) => { this.answer = resolve; });
+    if (!yes) return false;
+    try {
+      this.take(await this.backend.raiseReadBudget(this.doc, cost.bytes));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The user's answer to `asking`. */
+  reply(yes: boolean): void {
+    const answer = this.answer;
+    this.answer = null;
+    this.asking = null;
+    answer?.(yes);
   }
 }
 

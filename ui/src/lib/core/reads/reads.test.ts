@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatBytes, ReadsState } from './reads.svelte';
 import { MemoryBackend } from '../../../test/memory-backend';
 
@@ -22,5 +22,58 @@ describe('read counters', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(12_345)).toBe('12.3 kB');
     expect(formatBytes(4_500_000)).toBe('4.5 MB');
+  });
+});
+
+describe('read budget', () => {
+  const cost = (bytes: number) => ({ bytes, requests: 3, blocks: 2, patterns: 1, absent: 0, partial: false, error: null });
+
+  it('lets a query within the budget run without asking', async () => {
+    const b = new MemoryBackend();
+    b.reads = { bytes: 4096, requests: 1, remote: true, budget: 100_000, fetched: 40_000 };
+    const r = new ReadsState(b);
+    r.watch(1, true);
+    await r.poll();
+    expect([r.budget, r.fetched, r.left]).toEqual([100_000, 40_000, 60_000]);
+    expect(r.overBudget(cost(60_000))).toBe(false);
+    expect(await r.approve(cost(60_000))).toBe(true);
+    expect(r.asking).toBeNull();
+    expect(b.calls.some((c) => c.startsWith('raiseReadBudget'))).toBe(false);
+    r.stop();
+  });
+
+  it('asks before a query beyond the budget, and raises it only when the user agrees', async () => {
+    const b = new MemoryBackend();
+    b.reads = { bytes: 4096, requests: 1, remote: true, budget: 100_000, fetched: 40_000 };
+    const r = new ReadsState(b);
+    r.watch(1, true);
+    await r.poll();
+    expect(r.overBudget(cost(60_001))).toBe(true);
+
+    const no = r.approve(cost(70_000));
+    await vi.waitFor(() => expect(r.asking?.bytes).toBe(70_000));
+    r.reply(false);
+    expect(await no).toBe(false);
+    expect(r.asking).toBeNull();
+    expect(r.budget).toBe(100_000);
+
+    const yes = r.approve(cost(70_000));
+    await vi.waitFor(() => expect(r.asking).not.toBeNull());
+    r.reply(true);
+    expect(await yes).toBe(true);
+    expect(b.calls).toContain('raiseReadBudget 1 70000');
+    expect(r.budget).toBe(110_000);
+    expect(r.left).toBe(70_000);
+    r.stop();
+  });
+
+  it('never asks for a local file (no budget)', async () => {
+    const b = new MemoryBackend();
+    b.reads = { bytes: 10, requests: 1, remote: false, budget: null, fetched: 0 };
+    const r = new ReadsState(b);
+    r.watch(1, false);
+    expect(r.overBudget(cost(1e15))).toBe(false);
+    expect(await r.approve(cost(1e15))).toBe(true);
+    r.stop();
   });
 });

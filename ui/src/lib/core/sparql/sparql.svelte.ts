@@ -37,6 +37,8 @@ export class SparqlState {
   private current = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private store: History;
+  /** Asked before a remote query runs, with its estimate; `false` stops it (the read budget). */
+  approve: ((cost: CostEstimate) => Promise<boolean>) | null = null;
 
   constructor(private backend: Backend, private highlight: HighlightState, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
     this.store = new History(storage);
@@ -105,6 +107,7 @@ export class SparqlState {
         this.error = c.error;
         return null;
       }
+      if (c && this.approve && !(await this.approve(c))) return null;
     }
     const run = ++this.seq;
     this.current = run;

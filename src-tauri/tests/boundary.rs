@@ -1,0 +1,107 @@
+//! The app's edges: the byte budget of a remote document (read through a real HTTP server on
+//! 127.0.0.1) and atomic exports, through the command bodies (`commands::ops`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+mod common;
+mod fixtures;
+
+use common::serve;
+use rete_desktop::commands::ops;
+use rete_desktop::store::Store;
+use rete_http::CountedReader;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+fn fixture(name: &str) -> PathBuf {
+    static DIR: OnceLock<(PathBuf, Option<tempfile::TempDir>)> = OnceLock::new();
+    let (dir, _) = DIR.get_or_init(|| match std::env::var_os("RETE_FIXTURES") {
+        Some(d) => (PathBuf::from(d), None),
+        None => {
+            let t = tempfile::tempdir().unwrap();
+            (t.path().to_owned(), Some(t))
+        }
+    });
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _g = LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    fixtures::ensure(dir, name).expect("fixture builds")
+}
+
+const KNOWS: &str = "SELECT ?s ?o WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
+
+#[test]
+fn a_remote_document_reads_within_its_budget_until_the_user_raises_it() {
+    let url = serve(std::fs::read(fixture("social-1k.rete")).unwrap(), 500);
+    let store = Store::default();
+    let info = ops::open_url(&store, &url).unwrap();
+    let first = ops::read_stats(&store, info.doc).unwrap();
+    assert_eq!(first.budget, Some(rete_http::DEFAULT_BYTE_BUDGET));
+    assert!(
+        first.fetched > 0 && first.fetched == first.bytes,
+        "{first:?}"
+    );
+
+    // Shrink the budget to what was fetched so far: the next read that needs the server fails
+    // with the typed error's message, and the app keeps working.
+    let doc = store.get(info.doc).unwrap();
+    let CountedReader::Remote(reader) = &doc.bytes else {
+        panic!("a URL is read over HTTP")
+    };
+    reader.set_budget(Some(reader.fetched()));
+    let cost = ops::sparql_cost(&store, info.doc, KNOWS).unwrap();
+    assert!(cost.bytes > 0, "{cost:?}");
+    let e = ops::sparql_run(&store, info.doc, 1, KNOWS).unwrap_err();
+    assert!(e.to_string().contains("read budget"), "{e}");
+    assert_eq!(
+        ops::read_stats(&store, info.doc).unwrap().budget,
+        Some(reader.fetched())
+    );
+
+    // The user agreed to the estimate: the budget grows by it and the query runs.
+    let raised = ops::raise_read_budget(&store, info.doc, cost.bytes).unwrap();
+    assert_eq!(raised.budget, Some(raised.fetched + cost.bytes));
+    let out = ops::sparql_run(&store, info.doc, 2, KNOWS).unwrap();
+    assert_eq!(out.status, "ok", "{:?}", out.error);
+    assert!(out.total > 0);
+    assert!(out.read.fetched <= raised.budget.unwrap());
+    // Raising never lowers it.
+    let again = ops::raise_read_budget(&store, info.doc, 0).unwrap();
+    assert_eq!(again.budget, raised.budget);
+
+    // A local file has no budget.
+    let local = ops::open_path(&store, &fixture("social-1k.rete").display().to_string()).unwrap();
+    let l = ops::read_stats(&store, local.doc).unwrap();
+    assert_eq!((l.budget, l.fetched), (None, 0));
+    assert_eq!(
+        ops::raise_read_budget(&store, local.doc, 5).unwrap().budget,
+        None
+    );
+}
+
+#[test]
+fn exports_replace_the_old_file_whole_and_leave_no_temporary_file() {
+    let store = Store::default();
+    let info = ops::open_path(&store, &fixture("social-1k.rete").display().to_string()).unwrap();
+    let out = ops::sparql_run(&store, info.doc, 3, KNOWS).unwrap();
+    assert_eq!(out.status, "ok");
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("results.csv");
+    std::fs::write(&p, vec![b'z'; 10 << 20]).unwrap();
+    ops::sparql_write(&store, 3, "csv", &p).unwrap();
+    let csv = std::fs::read_to_string(&p).unwrap();
+    assert!(
+        csv.starts_with("s,o\r\n") && !csv.contains('z'),
+        "{}",
+        &csv[..40]
+    );
+    // A failed export leaves the previous file as it was.
+    let before = std::fs::read(&p).unwrap();
+    assert!(ops::sparql_write(&store, 99, "csv", &p).is_err());
+    assert!(ops::sparql_write(&store, 3, "xls", &p).is_err());
+    assert_eq!(std::fs::read(&p).unwrap(), before);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["results.csv"]);
+}
