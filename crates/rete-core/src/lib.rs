@@ -4,9 +4,11 @@ pub mod card;
 pub mod dict;
 pub mod error;
 pub mod format;
+pub mod front_coding;
 pub mod perm;
 pub mod range;
 mod reader;
+pub mod section;
 pub mod term;
 pub mod writer;
 
