@@ -9,7 +9,7 @@
 use crate::format::varint;
 
 /// Bytes of shared prefixes an [`Expander`] may copy beyond [`SHARED_PER_BYTE`] per input byte.
-pub const SHARED_FLOOR: u64 = 64 << 20;
+pub const SHARED_FLOOR: u64 = 16 << 20;
 /// Shared-prefix bytes allowed per encoded byte on top of [`SHARED_FLOOR`].
 pub const SHARED_PER_BYTE: u64 = 8;
 

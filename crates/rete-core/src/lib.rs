@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod card;
+pub mod craft;
 pub mod dict;
 pub mod error;
 pub mod format;
