@@ -5,7 +5,7 @@ mod error;
 mod reader;
 
 pub use error::{HttpError, HttpErrorKind};
-pub use reader::HttpReader;
+pub use reader::{parse_content_range, HttpReader};
 pub use rete_core::ReadStats;
 
 use std::time::Duration;

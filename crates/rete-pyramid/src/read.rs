@@ -14,6 +14,9 @@ use rete_core::{Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, OnceLock};
 
+#[cfg(feature = "fuzzing")]
+mod fuzzing;
+
 /// Decoded blocks kept per open pyramid.
 const CACHE_BLOCKS: usize = 64;
 /// Smallest encoding of a community record (size, label, class count, three `f32`).
