@@ -23,8 +23,8 @@ run() {
   local t=$1; shift
   mkdir -p "artifacts/$t" "work/$t"
   # New inputs go to work/ (not committed); the committed corpus is read only.
-  "$BIN/$t" "work/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" -timeout=10 -rss_limit_mb=1024 \
-    -malloc_limit_mb=256 -print_final_stats=1 "$@"
+  "$BIN/$t" "work/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" -timeout=10 -rss_limit_mb=512 \
+    -print_final_stats=1 "$@"
 }
 
 case "${1:-smoke}" in

@@ -2,7 +2,7 @@
 //! checksum layer.
 
 use rete_build::{build, BuildOptions, Input, Syntax};
-use rete_core::format::{kind, Codec, SectionEntry, ENTRY_LEN, HEADER_LEN};
+use rete_core::format::{kind, Codec};
 use rete_core::{MemReader, Rete};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
 use rete_schema::SchemaExtension;
@@ -56,35 +56,9 @@ pub fn open(bytes: &[u8]) -> rete_core::Result<Rete> {
     Rete::open(Arc::new(MemReader::new(bytes.to_vec(), "fuzz.rete")))
 }
 
-/// Recomputes every checksum a mutation broke: each section's (where its entry lies inside the
-/// image), the directory's and the header's. What is left is a file a forger could send.
+/// Recomputes every checksum a mutation broke (see [`rete_core::craft::reseal_all`]).
 pub fn reseal_all(file: &mut [u8]) {
-    if file.len() < HEADER_LEN {
-        return;
-    }
-    let n = u32::from_le_bytes([file[32], file[33], file[34], file[35]]) as usize;
-    for i in 0..n.min(4096) {
-        let at = HEADER_LEN + i * ENTRY_LEN;
-        let Some(e) = file
-            .get(at..at + ENTRY_LEN)
-            .and_then(SectionEntry::from_bytes)
-        else {
-            break;
-        };
-        let range = usize::try_from(e.offset)
-            .ok()
-            .zip(usize::try_from(e.len).ok())
-            .and_then(|(o, l)| Some(o..o.checked_add(l)?));
-        if let Some(stored) = range.and_then(|r| file.get(r)) {
-            let sum = xxhash(stored);
-            file[at + 32..at + 40].copy_from_slice(&sum.to_le_bytes());
-        }
-    }
-    rete_core::craft::reseal(file);
-}
-
-fn xxhash(b: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(b)
+    rete_core::craft::reseal_all(file);
 }
 
 /// The fixture's image with the sections of the given kinds (index 0) replaced by raw payloads

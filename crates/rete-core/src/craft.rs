@@ -90,6 +90,34 @@ pub fn reseal(file: &mut [u8]) {
     file[56..64].copy_from_slice(&sum.to_le_bytes());
 }
 
+/// Recomputes every checksum a mutation of an image broke: each section's (where its entry lies
+/// inside the image), then the directory's and the header's. What is left is a file a forger
+/// could send.
+pub fn reseal_all(file: &mut [u8]) {
+    if file.len() < HEADER_LEN {
+        return;
+    }
+    let n = u32::from_le_bytes([file[32], file[33], file[34], file[35]]) as usize;
+    for i in 0..n.min(crate::format::MAX_SECTIONS as usize) {
+        let at = HEADER_LEN + i * crate::format::ENTRY_LEN;
+        let Some(e) = file
+            .get(at..at + crate::format::ENTRY_LEN)
+            .and_then(SectionEntry::from_bytes)
+        else {
+            break;
+        };
+        let range = usize::try_from(e.offset)
+            .ok()
+            .zip(usize::try_from(e.len).ok())
+            .and_then(|(o, l)| Some(o..o.checked_add(l)?));
+        if let Some(stored) = range.and_then(|r| file.get(r)) {
+            let sum = xxh3_64(stored);
+            file[at + 32..at + 40].copy_from_slice(&sum.to_le_bytes());
+        }
+    }
+    reseal(file);
+}
+
 /// Rewrites directory entry `i` of an image with `edit`, then reseals it.
 pub fn edit_entry(file: &mut [u8], i: usize, edit: impl FnOnce(&mut SectionEntry)) -> bool {
     let at = HEADER_LEN + i * crate::format::ENTRY_LEN;
