@@ -1,6 +1,16 @@
 //! Writes the seed corpus (fuzz/corpus/<target>/) from the fixed file: real payloads of every
 //! decoder, so the fuzzers start from valid structure.
 
+// Built with the fuzz targets' coverage flags, so it links libFuzzer's runtime for the coverage
+// callbacks; it never fuzzes, so the entry point libFuzzer expects is a stub.
+extern crate libfuzzer_sys;
+
+#[no_mangle]
+#[allow(improper_ctypes_definitions)]
+pub extern "C" fn rust_fuzzer_test_input(_bytes: &[u8]) -> i32 {
+    0
+}
+
 use rete_core::format::kind;
 use rete_fuzz::{fixture, join, payload, raw_blocks};
 use std::path::Path;
