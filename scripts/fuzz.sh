@@ -21,9 +21,10 @@ build() { cargo build --release --locked --bins --target "$HOST"; }
 
 run() {
   local t=$1; shift
-  mkdir -p "artifacts/$t" "work/$t"
+  local art=${ARTIFACTS:-artifacts}
+  mkdir -p "$art/$t" "work/$t"
   # New inputs go to work/ (not committed); the committed corpus is read only.
-  "$BIN/$t" "work/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" -timeout=10 -rss_limit_mb=512 \
+  "$BIN/$t" "work/$t" "corpus/$t" -artifact_prefix="$art/$t/" -timeout=10 -rss_limit_mb=512 \
     -print_final_stats=1 "$@"
 }
 
@@ -32,14 +33,17 @@ case "${1:-smoke}" in
   smoke)
     build
     secs=${2:-5}
+    ARTIFACTS=$(mktemp -d)
+    export ARTIFACTS
     for t in "${TARGETS[@]}"; do
-      echo "fuzz smoke: $t (${secs}s)"
-      run "$t" -max_total_time="$secs" 2>&1 | grep -E "^(stat::number_of_executed_units|==|SUMMARY)" || true
-      if [ -n "$(ls -A "artifacts/$t" 2>/dev/null)" ]; then
-        echo "fuzz smoke: $t found a crash: $(ls "artifacts/$t")" >&2
+      if ! run "$t" -max_total_time="$secs" >"$ARTIFACTS/$t.log" 2>&1; then
+        tail -n 40 "$ARTIFACTS/$t.log" >&2
+        echo "fuzz smoke: $t failed; the input is in $ARTIFACTS/$t/" >&2
         exit 1
       fi
+      echo "fuzz smoke: $t $(grep -o 'number_of_executed_units: [0-9]*' "$ARTIFACTS/$t.log") in ${secs}s"
     done
+    rm -rf "$ARTIFACTS"
     ;;
   run) shift; t=$1; shift; run "$t" "$@" ;;
   *) echo "usage: scripts/fuzz.sh build | smoke [seconds] | run TARGET [libFuzzer args]" >&2; exit 2 ;;
