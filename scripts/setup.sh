@@ -34,4 +34,8 @@ fi
 if ! command -v tauri-driver >/dev/null; then
   cargo install tauri-driver --locked --quiet --version 2.1.0
 fi
+# The fuzz crate (its own workspace, see scripts/fuzz.sh): libFuzzer is built from source by
+# libfuzzer-sys with the C++ compiler of build-essential; fetch its crates now.
+cargo fetch --locked --manifest-path fuzz/Cargo.toml >/dev/null
+
 echo "setup: done"

@@ -16,6 +16,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo test (workspace)"
 cargo test --workspace --locked --no-fail-fast
 
+step "fuzz smoke: each decoder target a few seconds on the committed corpus (scripts/fuzz.sh)"
+bash scripts/fuzz.sh smoke 3
+
 step "desktop app: UI unit tests, app Rust tests, .deb checks and end-to-end tests"
 bash .ci/app.sh
 step "all tests passed"

@@ -3,10 +3,16 @@
 
 use crate::error::{Error, Result};
 use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
+use crate::front_coding::{self, shared_prefix, Expander};
 use crate::term::compare;
 use crate::Id;
 use std::cmp::Ordering;
 use std::io::Write;
+
+/// Smallest encoding of a directory entry: three one-byte varints, the checksum, the term length.
+const MIN_INDEX_ENTRY: u64 = 8;
+/// Largest buffer reserved ahead of decoding; beyond it the buffer grows with what is decoded.
+const MAX_PREALLOC: usize = 1 << 24;
 
 /// Directory entry of one dictionary block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +62,7 @@ impl DictIndex {
         let bad = |m: &str| Error::corrupt(file, "dictionary index", m.to_owned());
         let mut c = varint::Cursor::new(bytes);
         let n = c.get().ok_or_else(|| bad("truncated"))?;
-        if n > bytes.len() as u64 {
+        if n > bytes.len() as u64 / MIN_INDEX_ENTRY {
             return Err(bad("implausible block count"));
         }
         let mut blocks = Vec::with_capacity(n as usize);
@@ -135,25 +141,21 @@ impl DictBlock {
     /// Decodes a block's raw (decompressed) bytes holding `count` terms.
     pub fn decode(raw: &[u8], count: u32, file: &str) -> Result<Self> {
         let bad = || Error::corrupt(file, "dictionary blocks", "undecodable block");
+        // Every term takes at least two bytes (shared and suffix lengths), so a count the block
+        // cannot hold is refused before anything is allocated for it.
+        if u64::from(count) > raw.len() as u64 / 2 {
+            return Err(bad());
+        }
         let mut c = varint::Cursor::new(raw);
-        let mut data: Vec<u8> = Vec::with_capacity(raw.len() * 2);
+        let mut data: Vec<u8> = Vec::with_capacity(raw.len().saturating_mul(2).min(MAX_PREALLOC));
         let mut ends = Vec::with_capacity(count as usize);
-        let mut prev_start = 0usize;
+        let mut terms = Expander::new(raw.len());
         for _ in 0..count {
-            let shared = usize::try_from(c.get().ok_or_else(bad)?).map_err(|_| bad())?;
-            let suffix = usize::try_from(c.get().ok_or_else(bad)?).map_err(|_| bad())?;
-            let prev_len = data.len() - prev_start;
-            if shared > prev_len {
-                return Err(bad());
-            }
-            let start = data.len();
-            data.extend_from_within(prev_start..prev_start + shared);
-            data.extend_from_slice(c.bytes(suffix).ok_or_else(bad)?);
+            data.extend_from_slice(terms.read(&mut c).map_err(|_| bad())?);
             if data.len() > u32::MAX as usize {
                 return Err(bad());
             }
             ends.push(data.len() as u32);
-            prev_start = start;
         }
         if !c.is_at_end() {
             return Err(bad());
@@ -241,18 +243,12 @@ impl<W: Write> DictWriter<W> {
         let shared = if self.count == 0 {
             0
         } else {
-            self.prev
-                .iter()
-                .zip(term)
-                .take_while(|(a, b)| a == b)
-                .count()
+            shared_prefix(&self.prev, term)
         };
         if self.count == 0 {
             self.first = term.to_vec();
         }
-        varint::put(&mut self.raw, shared as u64);
-        varint::put(&mut self.raw, (term.len() - shared) as u64);
-        self.raw.extend_from_slice(&term[shared..]);
+        front_coding::put(&mut self.raw, shared, &term[shared..]);
         self.prev.clear();
         self.prev.extend_from_slice(term);
         self.count += 1;

@@ -214,6 +214,22 @@ impl SectionEntry {
         b
     }
 
+    /// Parses one entry without any check (tools that edit a directory).
+    pub fn from_bytes(e: &[u8]) -> Option<Self> {
+        if e.len() < ENTRY_LEN {
+            return None;
+        }
+        Some(Self {
+            kind: u16le(e, 0),
+            index: u16le(e, 2),
+            codec: Codec::from_u8(e[4])?,
+            offset: u64le(e, 8),
+            len: u64le(e, 16),
+            raw_len: u64le(e, 24),
+            checksum: u64le(e, 32),
+        })
+    }
+
     /// Parses the directory; checks that every section lies inside a file of `file_len` bytes.
     pub fn parse_dir(b: &[u8], header: &Header, file: &str) -> Result<Vec<Self>> {
         if xxh3_64(b) != header.dir_checksum {
@@ -254,7 +270,8 @@ impl SectionEntry {
                         ),
                     ));
                 }
-                if entry.raw_len > MAX_RAW_LEN && entry.codec == Codec::Zstd {
+                // Whole sections (not block sections) are read into memory at once.
+                if entry.codec != Codec::Blocks && entry.raw_len.max(entry.len) > MAX_RAW_LEN {
                     return Err(Error::corrupt(
                         file,
                         entry.name(),
@@ -266,13 +283,31 @@ impl SectionEntry {
                 }
                 Ok(entry)
             })
-            .collect()
+            .collect::<Result<Vec<Self>>>()
+            .and_then(|entries| check_disjoint(entries, file))
     }
 
     /// A human name for messages, e.g. `permutation POS blocks`.
     pub fn name(&self) -> String {
         section_name(self.kind, self.index)
     }
+}
+
+/// Refuses sections whose stored bytes overlap: each byte of a file belongs to one section.
+fn check_disjoint(entries: Vec<SectionEntry>, file: &str) -> Result<Vec<SectionEntry>> {
+    let mut by_offset: Vec<&SectionEntry> = entries.iter().filter(|e| e.len > 0).collect();
+    by_offset.sort_by_key(|e| e.offset);
+    for w in by_offset.windows(2) {
+        // Both lie inside the file, so the sum cannot overflow.
+        if w[0].offset + w[0].len > w[1].offset {
+            return Err(Error::corrupt(
+                file,
+                "section directory",
+                format!("{} overlaps {}", w[0].name(), w[1].name()),
+            ));
+        }
+    }
+    Ok(entries)
 }
 
 /// Human name of a section kind, for messages.
@@ -311,7 +346,13 @@ pub fn block_checksum(stored: &[u8]) -> u32 {
     xxh3_64(stored) as u32
 }
 
+/// Largest declared size [`zstd_decode`] reserves up front; beyond it the output grows with what
+/// the frame really decodes to, so a lying size costs nothing.
+const ZSTD_PREALLOC: u64 = 16 << 20;
+
 /// Decompresses a zstd frame whose decoded size is declared as `raw_len`; refuses anything else.
+/// The one zstd decoder of every section and block (core, pyramid, schema), with one size limit:
+/// [`MAX_RAW_LEN`].
 pub fn zstd_decode(
     stored: &[u8],
     raw_len: u64,
@@ -325,8 +366,19 @@ pub fn zstd_decode(
             format!("declared size {raw_len} exceeds the limit"),
         ));
     }
-    let out = zstd::bulk::decompress(stored, raw_len as usize)
-        .map_err(|e| Error::corrupt(file, section(), format!("zstd: {e}")))?;
+    let zerr = |e: std::io::Error| Error::corrupt(file, section(), format!("zstd: {e}"));
+    let out = if raw_len <= ZSTD_PREALLOC {
+        zstd::bulk::decompress(stored, raw_len as usize).map_err(zerr)?
+    } else {
+        use std::io::Read;
+        let mut out = Vec::with_capacity(ZSTD_PREALLOC as usize);
+        zstd::stream::read::Decoder::with_buffer(stored)
+            .map_err(zerr)?
+            .take(raw_len + 1)
+            .read_to_end(&mut out)
+            .map_err(zerr)?;
+        out
+    };
     if out.len() as u64 != raw_len {
         return Err(Error::corrupt(
             file,

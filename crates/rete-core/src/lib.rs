@@ -1,14 +1,17 @@
 #![doc = include_str!("../README.md")]
 
 pub mod card;
+pub mod craft;
 mod decode;
 pub mod dict;
 pub mod error;
 pub mod extension;
 pub mod format;
+pub mod front_coding;
 pub mod perm;
 pub mod range;
 mod reader;
+pub mod section;
 pub mod term;
 pub mod writer;
 

@@ -6,6 +6,9 @@ use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
 use crate::IdQuad;
 use std::io::Write;
 
+/// Smallest encoding of a directory entry: seven one-byte varints and the checksum.
+const MIN_INDEX_ENTRY: u64 = 11;
+
 /// Directory entry of one permutation block. Keys are in permutation order `[a, b, c, g]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PermBlockMeta {
@@ -59,7 +62,7 @@ impl PermIndex {
         let bad = |m: &str| Error::corrupt(file, section, m.to_owned());
         let mut c = varint::Cursor::new(bytes);
         let n = c.get().ok_or_else(|| bad("truncated"))?;
-        if n > bytes.len() as u64 {
+        if n > bytes.len() as u64 / MIN_INDEX_ENTRY {
             return Err(bad("implausible block count"));
         }
         let mut blocks: Vec<PermBlockMeta> = Vec::with_capacity(n as usize);
@@ -238,6 +241,11 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
     let n = h.get().ok_or_else(|| bad("truncated"))?;
     if n != u64::from(count) {
         return Err(bad("quad count differs from the directory"));
+    }
+    // Every quad takes at least one byte in each of the B and C streams, so a count the block
+    // cannot hold is refused before anything is allocated for it.
+    if n > raw.len() as u64 / 2 {
+        return Err(bad("quad count exceeds what the block can hold"));
     }
     let la =
         usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;

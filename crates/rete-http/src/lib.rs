@@ -7,7 +7,7 @@ mod reader;
 
 pub use counted::CountedReader;
 pub use error::{HttpError, HttpErrorKind};
-pub use reader::HttpReader;
+pub use reader::{parse_content_range, HttpReader};
 pub use rete_core::ReadStats;
 
 use std::time::Duration;

@@ -353,8 +353,8 @@ fn same_version(
     }
 }
 
-/// Parses `bytes a-b/total` or `bytes a-b/*`.
-fn parse_content_range(s: &str) -> Option<(u64, u64, Option<u64>)> {
+/// Parses `bytes a-b/total` or `bytes a-b/*` (public for the fuzz target).
+pub fn parse_content_range(s: &str) -> Option<(u64, u64, Option<u64>)> {
     let rest = s.trim().strip_prefix("bytes")?.trim_start();
     let (range, total) = rest.split_once('/')?;
     let (a, b) = range.trim().split_once('-')?;

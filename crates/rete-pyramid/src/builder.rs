@@ -8,6 +8,7 @@ use crate::records::{CommRec, EdgeRec};
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
 use oxrdf::Term;
 use rete_core::format::Codec;
+use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
 use rete_core::Rete;
 use std::time::Instant;
@@ -366,7 +367,7 @@ fn encode_members(
             cols.ids.varint(id - prev_id);
             prev_id = id;
             let term = names.terms[m].as_str();
-            let shared = common_prefix(prev_term, term);
+            let shared = shared_prefix_str(prev_term, term);
             cols.prefix.varint(shared as u64);
             cols.prefix.varint((term.len() - shared) as u64);
             cols.suffix.bytes(&term.as_bytes()[shared..]);
@@ -446,14 +447,6 @@ pub(crate) fn section_label(k: u16) -> &'static str {
         kind::MEMBERSHIP => "pyramid membership",
         _ => "pyramid",
     }
-}
-
-fn common_prefix(a: &str, b: &str) -> usize {
-    let mut n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    while !b.is_char_boundary(n) {
-        n -= 1;
-    }
-    n
 }
 
 /// Level 0 is the converged Louvain partition; each coarser level re-runs Louvain on the

@@ -1,9 +1,10 @@
-//! Byte-level encoding of the pyramid sections: a growable writer, a bounds-checked reader that
-//! turns every inconsistency into [`PyramidError::Corrupt`], and independently compressed blocks
-//! with checksums.
+//! Byte-level encoding of the pyramid sections: a growable writer, rete-core's bounds-checked
+//! reader (every inconsistency becomes [`PyramidError::Corrupt`]), and independently compressed
+//! blocks with checksums.
 
 use crate::PyramidError;
-use rete_core::format::varint;
+use rete_core::format::{varint, zstd_decode, MAX_RAW_LEN};
+use rete_core::section::SectionReader;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Section kinds (all inside `rete_core::format::kind::PYRAMID_FIRST..=PYRAMID_LAST`).
@@ -26,8 +27,6 @@ pub(crate) const TOP_MAGIC: &[u8; 4] = b"RPYT";
 pub(crate) const DIR_MAGIC: &[u8; 4] = b"RPYD";
 /// Encoding version of the pyramid sections.
 pub(crate) const VERSION: u8 = 1;
-/// Largest decoded block accepted (guards against zstd bombs in damaged files).
-pub(crate) const MAX_BLOCK_RAW: u64 = 256 << 20;
 
 /// An append-only byte buffer with the encodings used by the pyramid.
 #[derive(Debug, Default)]
@@ -61,116 +60,6 @@ impl Buf {
     }
 }
 
-/// A bounds-checked reader over a decoded payload.
-#[derive(Debug)]
-pub(crate) struct Rd<'a> {
-    cur: varint::Cursor<'a>,
-    file: &'a str,
-    section: &'a str,
-}
-
-impl<'a> Rd<'a> {
-    pub fn new(buf: &'a [u8], file: &'a str, section: &'a str) -> Self {
-        Self {
-            cur: varint::Cursor::new(buf),
-            file,
-            section,
-        }
-    }
-
-    pub fn err(&self, message: impl Into<String>) -> PyramidError {
-        PyramidError::corrupt(self.file, self.section, message)
-    }
-
-    pub fn varint(&mut self) -> Result<u64, PyramidError> {
-        self.cur
-            .get()
-            .ok_or_else(|| self.err("truncated or overlong integer"))
-    }
-
-    /// A varint that must be below `bound`.
-    pub fn below(&mut self, bound: u64, what: &str) -> Result<u64, PyramidError> {
-        let v = self.varint()?;
-        if v >= bound {
-            return Err(self.err(format!("{what} {v} out of range (< {bound})")));
-        }
-        Ok(v)
-    }
-
-    /// An item count; each item takes at least `min_bytes`, so a count the remaining bytes cannot
-    /// hold is rejected before anything is allocated for it.
-    pub fn count(&mut self, min_bytes: usize) -> Result<usize, PyramidError> {
-        let v = self.varint()?;
-        let max = self.cur.remaining() / min_bytes.max(1);
-        if v > max as u64 {
-            return Err(self.err(format!(
-                "count {v} exceeds what the remaining {} bytes can hold",
-                self.cur.remaining()
-            )));
-        }
-        Ok(v as usize)
-    }
-
-    /// Checks that `n` items of at least one byte each fit in what is left.
-    pub fn count_items(&self, n: u64) -> Result<usize, PyramidError> {
-        if n > self.cur.remaining() as u64 {
-            return Err(self.err(format!(
-                "{n} items cannot fit in {} bytes",
-                self.cur.remaining()
-            )));
-        }
-        Ok(n as usize)
-    }
-
-    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], PyramidError> {
-        self.cur.bytes(n).ok_or_else(|| self.err("truncated"))
-    }
-
-    pub fn str(&mut self) -> Result<&'a str, PyramidError> {
-        let n = self.varint()?;
-        let n = usize::try_from(n).map_err(|_| self.err("string too long"))?;
-        let b = self.bytes(n)?;
-        std::str::from_utf8(b).map_err(|_| self.err("string is not UTF-8"))
-    }
-
-    pub fn u8(&mut self) -> Result<u8, PyramidError> {
-        Ok(self.bytes(1)?[0])
-    }
-
-    pub fn u64(&mut self) -> Result<u64, PyramidError> {
-        let b = self.bytes(8)?;
-        Ok(u64::from_le_bytes(
-            b.try_into().map_err(|_| self.err("truncated"))?,
-        ))
-    }
-
-    pub fn f32(&mut self) -> Result<f32, PyramidError> {
-        let b = self.bytes(4)?;
-        let v = f32::from_le_bytes(b.try_into().map_err(|_| self.err("truncated"))?);
-        if !v.is_finite() {
-            return Err(self.err("non-finite coordinate"));
-        }
-        Ok(v)
-    }
-
-    pub fn f64(&mut self) -> Result<f64, PyramidError> {
-        let b = self.bytes(8)?;
-        let v = f64::from_le_bytes(b.try_into().map_err(|_| self.err("truncated"))?);
-        if !v.is_finite() {
-            return Err(self.err("non-finite number"));
-        }
-        Ok(v)
-    }
-
-    pub fn expect_end(&self) -> Result<(), PyramidError> {
-        if self.cur.is_at_end() {
-            Ok(())
-        } else {
-            Err(self.err(format!("{} trailing bytes", self.cur.remaining())))
-        }
-    }
-}
-
 /// Where a compressed block lies inside its section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BlockRef {
@@ -189,7 +78,7 @@ impl BlockRef {
     }
 
     /// Reads a reference and checks it lies inside a section of `section_len` bytes.
-    pub fn read(r: &mut Rd<'_>, section_len: u64) -> Result<Self, PyramidError> {
+    pub fn read(r: &mut SectionReader<'_>, section_len: u64) -> Result<Self, PyramidError> {
         let offset = r.varint()?;
         let len = r.varint()?;
         let raw_len = r.varint()?;
@@ -199,7 +88,7 @@ impl BlockRef {
                 "block {offset}+{len} lies outside its section ({section_len} bytes)"
             )));
         }
-        if raw_len > MAX_BLOCK_RAW {
+        if raw_len > MAX_RAW_LEN {
             return Err(r.err(format!("block declares {raw_len} decoded bytes")));
         }
         Ok(Self {
@@ -224,26 +113,14 @@ impl BlockRef {
                 format!("checksum mismatch in block at {}", self.offset),
             ));
         }
-        let out = zstd::bulk::decompress(stored, self.raw_len as usize).map_err(|e| {
-            PyramidError::corrupt(
+        zstd_decode(stored, self.raw_len, file, &|| section.to_owned()).map_err(|e| match e {
+            rete_core::Error::Corrupt { message, .. } => PyramidError::corrupt(
                 file,
                 section,
-                format!("block at {}: zstd: {e}", self.offset),
-            )
-        })?;
-        if out.len() as u64 != self.raw_len {
-            return Err(PyramidError::corrupt(
-                file,
-                section,
-                format!(
-                    "block at {} decoded to {} bytes, expected {}",
-                    self.offset,
-                    out.len(),
-                    self.raw_len
-                ),
-            ));
-        }
-        Ok(out)
+                format!("block at {}: {message}", self.offset),
+            ),
+            e => e.into(),
+        })
     }
 }
 

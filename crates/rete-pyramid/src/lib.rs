@@ -49,6 +49,16 @@ pub enum PyramidError {
     Internal(String),
 }
 
+impl From<rete_core::section::Corrupt> for PyramidError {
+    fn from(c: rete_core::section::Corrupt) -> Self {
+        Self::Corrupt {
+            file: c.file,
+            section: c.section,
+            message: c.message,
+        }
+    }
+}
+
 impl PyramidError {
     pub(crate) fn corrupt(
         file: &str,

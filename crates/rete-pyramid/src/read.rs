@@ -2,15 +2,20 @@
 //! below the top, then only the blocks a request needs (one range read each time).
 
 use crate::builder::{LAYOUT_SUNFLOWER, MEMBER_COLUMNS};
-use crate::codec::{kind, BlockRef, Rd, DIR_MAGIC, TOP_MAGIC, VERSION};
+use crate::codec::{kind, BlockRef, DIR_MAGIC, TOP_MAGIC, VERSION};
 use crate::layout::{self, Circle};
 use crate::records::{CommRec, EdgeRec};
 use crate::{Level, LevelInfo, Member, PyramidError};
 use lru::LruCache;
 use rete_core::format::FLAG_PYRAMID;
+use rete_core::front_coding::Expander;
+use rete_core::section::SectionReader;
 use rete_core::{Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, OnceLock};
+
+#[cfg(feature = "fuzzing")]
+mod fuzzing;
 
 /// Decoded blocks kept per open pyramid.
 const CACHE_BLOCKS: usize = 64;
@@ -84,7 +89,7 @@ impl Pyramid {
 
     fn parse_top(rete: &Rete, bytes: &[u8]) -> Result<Pyramid, PyramidError> {
         let name = rete.name().to_owned();
-        let mut r = Rd::new(bytes, &name, "pyramid top");
+        let mut r = SectionReader::new(bytes, &name, "pyramid top");
         if r.bytes(4)? != TOP_MAGIC {
             return Err(r.err("bad magic"));
         }
@@ -129,7 +134,7 @@ impl Pyramid {
                 method,
             });
         }
-        let names = |r: &mut Rd<'_>| -> Result<Vec<String>, PyramidError> {
+        let names = |r: &mut SectionReader<'_>| -> Result<Vec<String>, PyramidError> {
             let n = r.count(1)?;
             (0..n).map(|_| Ok(r.str()?.to_owned())).collect()
         };
@@ -286,7 +291,7 @@ impl Pyramid {
                 self.count(level)
             )));
         }
-        let mut r = Rd::new(&data[blocks.len()], self.name(), "pyramid levels");
+        let mut r = SectionReader::new(&data[blocks.len()], self.name(), "pyramid levels");
         let n = r.count(MIN_EDGE)?;
         for _ in 0..n {
             let e = EdgeRec::read(&mut r, 0, self.count(level), inner.predicates.len())?;
@@ -370,12 +375,12 @@ impl Pyramid {
     ) -> Result<Vec<Member>, PyramidError> {
         let name = self.name();
         let section = "pyramid members";
-        let mut r = Rd::new(bytes, name, section);
+        let mut r = SectionReader::new(bytes, name, section);
         let groups = r.count(MEMBER_COLUMNS)?;
-        let mut cols: Vec<Rd<'_>> = Vec::with_capacity(MEMBER_COLUMNS);
+        let mut cols: Vec<SectionReader<'_>> = Vec::with_capacity(MEMBER_COLUMNS);
         for _ in 0..MEMBER_COLUMNS {
             let len = usize::try_from(r.varint()?).unwrap_or(usize::MAX);
-            cols.push(Rd::new(r.bytes(len)?, name, section));
+            cols.push(SectionReader::new(r.bytes(len)?, name, section));
         }
         r.expect_end()?;
         let [head, ids, prefix, suffix, label_len, labels, class, rank] = &mut cols[..] else {
@@ -413,30 +418,40 @@ impl Pyramid {
             let mut seen = vec![false; n];
             let mut out = Vec::with_capacity(if wanted { n } else { 0 });
             let mut prev_id: Id = 0;
-            let mut prev_term = String::new();
+            let mut chain = Expander::new(prefix.remaining() + suffix.remaining());
             for _ in 0..n {
                 let delta = ids.varint()?;
                 let id = prev_id
                     .checked_add(delta)
                     .filter(|&id| delta > 0 && id <= terms)
-                    .ok_or_else(|| ids.err("member id out of range or out of order"))?;
+                    .ok_or_else(|| {
+                        ids.err::<PyramidError>("member id out of range or out of order")
+                    })?;
                 prev_id = id;
-                let shared = usize::try_from(prefix.varint()?).unwrap_or(usize::MAX);
+                let shared = prefix.varint()?;
                 let len = usize::try_from(prefix.varint()?).unwrap_or(usize::MAX);
-                if shared > prev_term.len() || !prev_term.is_char_boundary(shared) {
+                let prev = chain.prev();
+                let splits_char = usize::try_from(shared)
+                    .ok()
+                    .and_then(|k| prev.get(k))
+                    .is_some_and(|b| b & 0xc0 == 0x80);
+                if shared > prev.len() as u64 || splits_char {
                     return Err(prefix.err("bad shared prefix in member terms"));
                 }
-                prev_term.truncate(shared);
-                let tail = std::str::from_utf8(suffix.bytes(len)?)
-                    .map_err(|_| suffix.err("term is not UTF-8"))?;
-                prev_term.push_str(tail);
+                let tail = suffix.bytes(len)?;
+                if std::str::from_utf8(tail).is_err() {
+                    return Err(suffix.err("term is not UTF-8"));
+                }
+                let term = chain
+                    .next(shared, tail)
+                    .map_err(|e| prefix.err::<PyramidError>(e.to_string()))?;
                 let label = match label_len.varint()? {
                     0 => None,
                     l => {
                         let len = usize::try_from(l - 1).unwrap_or(usize::MAX);
                         Some(
                             std::str::from_utf8(labels.bytes(len)?)
-                                .map_err(|_| labels.err("label is not UTF-8"))?
+                                .map_err(|_| labels.err::<PyramidError>("label is not UTF-8"))?
                                 .to_owned(),
                         )
                     }
@@ -455,7 +470,7 @@ impl Pyramid {
                 if wanted {
                     out.push(Member {
                         id,
-                        term: prev_term.clone(),
+                        term: String::from_utf8_lossy(term).into_owned(),
                         label,
                         class,
                         x,
@@ -494,7 +509,7 @@ impl Pyramid {
         first: Id,
         entity: Id,
     ) -> Result<Option<Vec<u32>>, PyramidError> {
-        let mut r = Rd::new(bytes, self.name(), "pyramid membership");
+        let mut r = SectionReader::new(bytes, self.name(), "pyramid membership");
         let levels = self.levels();
         let n = r.count(1 + levels)?;
         let mut prev: Id = 0;
@@ -503,7 +518,7 @@ impl Pyramid {
             let id = prev
                 .checked_add(delta)
                 .filter(|&id| (k == 0 && id == first) || (k > 0 && delta > 0))
-                .ok_or_else(|| r.err("entity ids out of order"))?;
+                .ok_or_else(|| r.err::<PyramidError>("entity ids out of order"))?;
             prev = id;
             let mut path = Vec::with_capacity(levels);
             for l in 0..levels {
@@ -535,7 +550,7 @@ impl Pyramid {
         level: usize,
         first: u32,
     ) -> Result<Vec<Group>, PyramidError> {
-        let mut r = Rd::new(bytes, self.name(), "pyramid levels");
+        let mut r = SectionReader::new(bytes, self.name(), "pyramid levels");
         let k = self.count(level);
         let k_parent = self.count(level + 1);
         let n = r.count(3 + MIN_COMMUNITY)?;
@@ -619,7 +634,7 @@ impl Pyramid {
             self.section_len(kind::MEMBERS)?,
             self.section_len(kind::MEMBERSHIP)?,
         );
-        let mut r = Rd::new(bytes, name, "pyramid directory");
+        let mut r = SectionReader::new(bytes, name, "pyramid directory");
         if r.bytes(4)? != DIR_MAGIC || r.u8()? != VERSION {
             return Err(r.err("bad magic or version"));
         }

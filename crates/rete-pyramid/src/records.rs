@@ -1,8 +1,9 @@
 //! Community and super-edge records as stored (class and predicate names as table indices), with
 //! their encoding and their conversion to the public types.
 
-use crate::codec::{Buf, Rd};
+use crate::codec::Buf;
 use crate::{Community, PyramidError, SuperEdge};
+use rete_core::section::SectionReader;
 
 /// A community as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +31,7 @@ impl CommRec {
         b.f32(self.r);
     }
 
-    pub fn read(r: &mut Rd<'_>, classes: usize) -> Result<Self, PyramidError> {
+    pub fn read(r: &mut SectionReader<'_>, classes: usize) -> Result<Self, PyramidError> {
         let size = r.varint()?;
         let label = r.str()?.to_owned();
         let n = r.count(2)?;
@@ -107,7 +108,12 @@ impl EdgeRec {
     }
 
     /// Reads an edge whose endpoints must lie in `lo..hi`.
-    pub fn read(r: &mut Rd<'_>, lo: u64, hi: u64, preds: usize) -> Result<Self, PyramidError> {
+    pub fn read(
+        r: &mut SectionReader<'_>,
+        lo: u64,
+        hi: u64,
+        preds: usize,
+    ) -> Result<Self, PyramidError> {
         let a = r.varint()?;
         let b = r.varint()?;
         if a < lo || b < lo || a >= hi || b >= hi || a >= b {

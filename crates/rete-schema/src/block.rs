@@ -8,11 +8,12 @@
 //! total instances, levels, triples per property, class and property labels, datatype IRIs,
 //! relations and literal properties.
 
-use crate::codec::{Dec, Enc};
+use crate::codec::{self, list, pairs, Enc};
 use crate::hierarchy;
 use crate::{
     LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema, SchemaError,
 };
+use rete_core::section::SectionReader;
 use std::collections::{BTreeSet, HashMap};
 
 const F_FUNCTIONAL: u64 = 1;
@@ -178,11 +179,11 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
 }
 
 pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaError> {
-    let mut d = Dec::new(buf, file, "schema classes")?;
-    let np = d.count()?;
+    let mut d = codec::open(buf, file, "schema classes")?;
+    let np = d.count(1)?;
     let mut prefixes = Vec::with_capacity(np);
     for _ in 0..np {
-        prefixes.push((d.str()?, d.str()?));
+        prefixes.push((d.str()?.to_owned(), d.str()?.to_owned()));
     }
     let iris = d.front_coded()?;
     let n = iris.len();
@@ -191,18 +192,18 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
     }
     let mut parents = Vec::with_capacity(n);
     for _ in 0..n {
-        parents.push(d.list(n)?);
+        parents.push(list(&mut d, n)?);
     }
-    let disjoint = d.pairs(n)?;
-    let ng = d.count()?;
+    let disjoint = pairs(&mut d, n)?;
+    let ng = d.count(1)?;
     let mut disjoint_groups = Vec::with_capacity(ng);
     for _ in 0..ng {
-        disjoint_groups.push(d.list(n)?);
+        disjoint_groups.push(list(&mut d, n)?);
     }
-    let equivalent = d.pairs(n)?;
-    let complement = d.pairs(n)?;
-    let anonymous_complement = d.pairs(n)?;
-    d.finish()?;
+    let equivalent = pairs(&mut d, n)?;
+    let complement = pairs(&mut d, n)?;
+    let anonymous_complement = pairs(&mut d, n)?;
+    d.expect_end()?;
     let classes = hierarchy::classes(iris, parents);
     Ok(Schema {
         classes,
@@ -223,7 +224,7 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
 }
 
 pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
-    let mut d = Dec::new(buf, file, "schema properties")?;
+    let mut d = codec::open(buf, file, "schema properties")?;
     let nc = s.classes.len();
     let dts = d.front_coded()?;
     let iris = d.front_coded()?;
@@ -233,24 +234,23 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
     }
     let mut props = Vec::with_capacity(np);
     for (i, iri) in iris.into_iter().enumerate() {
-        let flags = d.u()?;
-        let kind = match d.byte()? {
+        let flags = d.varint()?;
+        let kind = match d.u8()? {
             0 => PropertyKind::Object,
             1 => PropertyKind::Datatype,
             2 => PropertyKind::Annotation,
             3 => PropertyKind::Property,
-            k => return Err(d.err(&format!("unknown property kind {k}"))),
+            k => return Err(d.err(format!("unknown property kind {k}"))),
         };
-        let domain = d.list(nc)?;
-        let range = d.list(nc)?;
-        let range_datatypes = d
-            .list(dts.len())?
+        let domain = list(&mut d, nc)?;
+        let range = list(&mut d, nc)?;
+        let range_datatypes = list(&mut d, dts.len())?
             .into_iter()
             .map(|j| dts[j as usize].clone())
             .collect();
-        let inverse_of = d.list(np)?;
-        let disjoint_with = d.list(np)?;
-        let parents = d.list(np)?;
+        let inverse_of = list(&mut d, np)?;
+        let disjoint_with = list(&mut d, np)?;
+        let parents = list(&mut d, np)?;
         props.push(PropertyAxioms {
             index: i as u32,
             iri,
@@ -272,12 +272,12 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
             triples: 0,
         });
     }
-    let ng = d.count()?;
+    let ng = d.count(1)?;
     let mut groups = Vec::with_capacity(ng);
     for _ in 0..ng {
-        groups.push(d.list(np)?);
+        groups.push(list(&mut d, np)?);
     }
-    d.finish()?;
+    d.expect_end()?;
     s.properties = props;
     s.property_disjoint_groups = groups;
     s.parts.properties = true;
@@ -285,43 +285,44 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
 }
 
 pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
-    let mut d = Dec::new(buf, file, "schema statistics")?;
+    let mut d = codec::open(buf, file, "schema statistics")?;
     let (nc, np) = (s.classes.len(), s.properties.len());
-    s.typed_instances = d.u()?;
+    s.typed_instances = d.varint()?;
     for c in &mut s.classes {
-        c.direct_instances = d.u()?;
-        c.total_instances = d.u()?;
+        c.direct_instances = d.varint()?;
+        c.total_instances = d.varint()?;
     }
-    let nl = d.count()?;
+    let nl = d.count(1)?;
     let mut levels = Vec::with_capacity(nl);
     for depth in 0..nl {
         levels.push(LevelCount {
             depth: depth as u32,
-            classes: d.u()?,
-            direct_instances: d.u()?,
-            total_instances: d.u()?,
+            classes: d.varint()?,
+            direct_instances: d.varint()?,
+            total_instances: d.varint()?,
         });
     }
     for p in &mut s.properties {
-        p.triples = d.u()?;
+        p.triples = d.varint()?;
     }
-    let labels = |d: &mut Dec<'_>, n: usize| -> Result<Vec<(usize, String)>, SchemaError> {
-        let k = d.count()?;
-        let mut out = Vec::with_capacity(k);
-        let mut at = 0u64;
-        for i in 0..k {
-            let gap = d.u()?;
-            if i > 0 && gap == 0 {
-                return Err(d.err("labels out of order"));
+    let labels =
+        |d: &mut SectionReader<'_>, n: usize| -> Result<Vec<(usize, String)>, SchemaError> {
+            let k = d.count(1)?;
+            let mut out = Vec::with_capacity(k);
+            let mut at = 0u64;
+            for i in 0..k {
+                let gap = d.varint()?;
+                if i > 0 && gap == 0 {
+                    return Err(d.err("labels out of order"));
+                }
+                at = at.saturating_add(gap);
+                if at >= n as u64 {
+                    return Err(d.err("label of an unknown class or property"));
+                }
+                out.push((at as usize, d.str()?.to_owned()));
             }
-            at = at.saturating_add(gap);
-            if at >= n as u64 {
-                return Err(d.err("label of an unknown class or property"));
-            }
-            out.push((at as usize, d.str()?));
-        }
-        Ok(out)
-    };
+            Ok(out)
+        };
     for (i, l) in labels(&mut d, nc)? {
         s.classes[i].label = Some(l);
     }
@@ -329,33 +330,33 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
         s.properties[i].label = Some(l);
     }
     let dts = d.front_coded()?;
-    let nr = d.count()?;
+    let nr = d.count(1)?;
     let mut relations = Vec::with_capacity(nr);
     for _ in 0..nr {
-        let domain = d.idx(nc)?;
-        let p = d.idx(np)?;
-        let range = d.idx(nc)?;
+        let domain = d.index(nc)?;
+        let p = d.index(np)?;
+        let range = d.index(nc)?;
         relations.push(Relation {
             domain,
             predicate: s.properties[p as usize].iri.clone(),
             range,
-            count: d.u()?,
+            count: d.varint()?,
         });
     }
-    let nlit = d.count()?;
+    let nlit = d.count(1)?;
     let mut lits = Vec::with_capacity(nlit);
     for _ in 0..nlit {
-        let class = d.idx(nc)?;
-        let p = d.idx(np)?;
-        let dt = d.idx(dts.len())?;
+        let class = d.index(nc)?;
+        let p = d.index(np)?;
+        let dt = d.index(dts.len())?;
         lits.push(LiteralProperty {
             class,
             predicate: s.properties[p as usize].iri.clone(),
             datatype: dts[dt as usize].clone(),
-            count: d.u()?,
+            count: d.varint()?,
         });
     }
-    d.finish()?;
+    d.expect_end()?;
     s.levels = levels;
     s.relations = relations;
     s.literal_properties = lits;

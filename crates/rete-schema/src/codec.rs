@@ -4,6 +4,8 @@
 
 use crate::SchemaError;
 use rete_core::format::varint;
+use rete_core::front_coding::{self, shared_prefix_str};
+use rete_core::section::SectionReader;
 
 /// Version byte written first in every schema section.
 pub(crate) const VERSION: u8 = 1;
@@ -37,18 +39,12 @@ impl Enc {
     /// the columns apart compressed worse on class names.)
     pub(crate) fn front_coded<S: AsRef<str>>(&mut self, strings: &[S]) {
         self.u(strings.len() as u64);
-        let mut prev: &[u8] = &[];
+        let mut prev = "";
         for s in strings {
-            let b = s.as_ref().as_bytes();
-            let mut shared = prev.iter().zip(b).take_while(|(x, y)| x == y).count();
-            // Never split a UTF-8 sequence, so that every suffix is itself valid UTF-8.
-            while shared > 0 && shared < b.len() && (b[shared] & 0xc0) == 0x80 {
-                shared -= 1;
-            }
-            self.u(shared as u64);
-            self.u((b.len() - shared) as u64);
-            self.buf.extend_from_slice(&b[shared..]);
-            prev = b;
+            let s = s.as_ref();
+            let shared = shared_prefix_str(prev, s);
+            front_coding::put(&mut self.buf, shared, &s.as_bytes()[shared..]);
+            prev = s;
         }
     }
 
@@ -74,133 +70,52 @@ impl Enc {
     }
 }
 
-#[derive(Debug)]
-pub(crate) struct Dec<'a> {
-    c: varint::Cursor<'a>,
+/// Opens a schema section: rete-core's bounds-checked reader after the version byte.
+pub(crate) fn open<'a>(
+    buf: &'a [u8],
     file: &'a str,
-    section: &'static str,
+    section: &'a str,
+) -> Result<SectionReader<'a>, SchemaError> {
+    let mut d = SectionReader::new(buf, file, section);
+    let v = d.u8().map_err(|_| d.err::<SchemaError>("empty section"))?;
+    if v != VERSION {
+        return Err(d.err(format!(
+            "schema section version {v} is not supported (this reader reads {VERSION})"
+        )));
+    }
+    Ok(d)
 }
 
-impl<'a> Dec<'a> {
-    pub(crate) fn new(
-        buf: &'a [u8],
-        file: &'a str,
-        section: &'static str,
-    ) -> Result<Self, SchemaError> {
-        let mut d = Self {
-            c: varint::Cursor::new(buf),
-            file,
-            section,
-        };
-        let v =
-            d.c.bytes(1)
-                .ok_or_else(|| d.err("empty section"))?
-                .first()
-                .copied()
-                .unwrap_or(0);
-        if v != VERSION {
-            return Err(d.err(&format!(
-                "schema section version {v} is not supported (this reader reads {VERSION})"
-            )));
+/// A sorted list of indexes `< bound`, as written by [`Enc::list`].
+pub(crate) fn list(d: &mut SectionReader<'_>, bound: usize) -> Result<Vec<u32>, SchemaError> {
+    let n = d.count(1)?;
+    let mut out = Vec::with_capacity(n);
+    let mut prev = 0u64;
+    for i in 0..n {
+        let gap = d.varint()?;
+        if i > 0 && gap == 0 {
+            return Err(d.err("list is not strictly increasing"));
         }
-        Ok(d)
+        prev = prev
+            .checked_add(gap)
+            .filter(|&v| v < bound as u64)
+            .ok_or_else(|| d.err::<SchemaError>("list index out of range"))?;
+        out.push(prev as u32);
     }
+    Ok(out)
+}
 
-    pub(crate) fn err(&self, message: &str) -> SchemaError {
-        SchemaError::Corrupt {
-            file: self.file.to_owned(),
-            section: self.section.to_owned(),
-            message: message.to_owned(),
-        }
+/// Index pairs `< bound`, as written by [`Enc::pairs`].
+pub(crate) fn pairs(
+    d: &mut SectionReader<'_>,
+    bound: usize,
+) -> Result<Vec<(u32, u32)>, SchemaError> {
+    let n = d.count(1)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push((d.index(bound)?, d.index(bound)?));
     }
-
-    pub(crate) fn u(&mut self) -> Result<u64, SchemaError> {
-        self.c.get().ok_or_else(|| self.err("truncated"))
-    }
-
-    /// A count of items that each take at least one byte, so a corrupt count cannot make us
-    /// allocate more than the section holds.
-    pub(crate) fn count(&mut self) -> Result<usize, SchemaError> {
-        let n = self.u()?;
-        if n > self.c.remaining() as u64 {
-            return Err(self.err("implausible item count"));
-        }
-        Ok(n as usize)
-    }
-
-    /// An index that must be `< bound`.
-    pub(crate) fn idx(&mut self, bound: usize) -> Result<u32, SchemaError> {
-        let v = self.u()?;
-        if v >= bound as u64 {
-            return Err(self.err(&format!("index {v} out of range (< {bound})")));
-        }
-        Ok(v as u32)
-    }
-
-    pub(crate) fn str(&mut self) -> Result<String, SchemaError> {
-        let n = self.count()?;
-        let b = self.c.bytes(n).ok_or_else(|| self.err("truncated"))?;
-        String::from_utf8(b.to_vec()).map_err(|_| self.err("string is not UTF-8"))
-    }
-
-    pub(crate) fn front_coded(&mut self) -> Result<Vec<String>, SchemaError> {
-        let n = self.count()?;
-        let mut out: Vec<String> = Vec::with_capacity(n);
-        for _ in 0..n {
-            let shared = self.u()?;
-            let len = self.count()?;
-            let prev = out.last().map(String::as_bytes).unwrap_or_default();
-            if shared > prev.len() as u64 {
-                return Err(self.err("front-coding prefix longer than the previous string"));
-            }
-            let mut b = prev[..shared as usize].to_vec();
-            b.extend_from_slice(self.c.bytes(len).ok_or_else(|| self.err("truncated"))?);
-            out.push(String::from_utf8(b).map_err(|_| self.err("string is not UTF-8"))?);
-        }
-        Ok(out)
-    }
-
-    pub(crate) fn list(&mut self, bound: usize) -> Result<Vec<u32>, SchemaError> {
-        let n = self.count()?;
-        let mut out = Vec::with_capacity(n);
-        let mut prev = 0u64;
-        for i in 0..n {
-            let gap = self.u()?;
-            if i > 0 && gap == 0 {
-                return Err(self.err("list is not strictly increasing"));
-            }
-            prev = prev
-                .checked_add(gap)
-                .filter(|&v| v < bound as u64)
-                .ok_or_else(|| self.err("list index out of range"))?;
-            out.push(prev as u32);
-        }
-        Ok(out)
-    }
-
-    pub(crate) fn pairs(&mut self, bound: usize) -> Result<Vec<(u32, u32)>, SchemaError> {
-        let n = self.count()?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push((self.idx(bound)?, self.idx(bound)?));
-        }
-        Ok(out)
-    }
-
-    pub(crate) fn byte(&mut self) -> Result<u8, SchemaError> {
-        self.c
-            .bytes(1)
-            .and_then(|b| b.first().copied())
-            .ok_or_else(|| self.err("truncated"))
-    }
-
-    pub(crate) fn finish(&self) -> Result<(), SchemaError> {
-        if self.c.is_at_end() {
-            Ok(())
-        } else {
-            Err(self.err("trailing bytes"))
-        }
-    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -214,20 +129,20 @@ mod tests {
         e.list(&[5, 1, 3, 3]);
         e.pairs(&[(1, 2)]);
         e.str("label");
-        let mut d = Dec::new(&e.buf, "f", "s").unwrap();
+        let mut d = open(&e.buf, "f", "s").unwrap();
         assert_eq!(
             d.front_coded().unwrap(),
             ["http://a/x", "http://a/xy", "http://b/é", "http://b/éa"]
         );
-        assert_eq!(d.list(6).unwrap(), [1, 3, 5]);
-        assert_eq!(d.pairs(3).unwrap(), [(1, 2)]);
+        assert_eq!(list(&mut d, 6).unwrap(), [1, 3, 5]);
+        assert_eq!(pairs(&mut d, 3).unwrap(), [(1, 2)]);
         assert_eq!(d.str().unwrap(), "label");
-        d.finish().unwrap();
-        let mut d = Dec::new(&e.buf, "f", "s").unwrap();
+        d.expect_end().unwrap();
+        let mut d = open(&e.buf, "f", "s").unwrap();
         d.front_coded().unwrap();
-        assert!(d.list(5).is_err());
-        assert!(Dec::new(&[9], "f", "s").is_err());
-        let mut d = Dec::new(&[VERSION, 0xff, 0xff, 0x7f], "f", "s").unwrap();
-        assert!(d.count().is_err());
+        assert!(list(&mut d, 5).is_err());
+        assert!(open(&[9], "f", "s").is_err());
+        let mut d = open(&[VERSION, 0xff, 0xff, 0x7f], "f", "s").unwrap();
+        assert!(d.count(1).is_err());
     }
 }

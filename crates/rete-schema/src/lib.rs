@@ -54,6 +54,16 @@ pub enum SchemaError {
     Invalid(String),
 }
 
+impl From<rete_core::section::Corrupt> for SchemaError {
+    fn from(c: rete_core::section::Corrupt) -> Self {
+        Self::Corrupt {
+            file: c.file,
+            section: c.section,
+            message: c.message,
+        }
+    }
+}
+
 /// Which parts of the schema block to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Parts {

@@ -1,0 +1,587 @@
+//! Crafted files: every checksum valid (xxh3 is no seal; anyone can recompute it), counts and
+//! lengths hostile. Each must give a clear typed error, never a panic or an abort, and reading one
+//! must keep the process under 256 MB: each file is also read by a child process started under
+//! `ulimit -v 262144`, which also reports its peak resident set.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+use rete_build::{build, BuildOptions, Input, Syntax};
+use rete_core::craft::{assemble, edit_entry, RawSection};
+use rete_core::dict::{DictBlockMeta, DictIndex};
+use rete_core::format::{block_checksum, kind, varint, Codec, MAX_RAW_LEN};
+use rete_core::perm::{PermBlockMeta, PermIndex};
+use rete_core::{Error, Pattern, Perm, Rete};
+use rete_pyramid::{Pyramid, PyramidError, PyramidExtension, PyramidOptions};
+use rete_schema::{Schema, SchemaError, SchemaExtension};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Environment variable naming the file the child half reads.
+const CHILD_ENV: &str = "RETE_CRAFTED_FILE";
+/// Address-space limit of the child (KiB): 256 MiB.
+const LIMIT_KB: u64 = 256 * 1024;
+
+/// The valid file the crafted ones start from: a small social graph with a pyramid and a schema.
+fn base(dir: &Path) -> Vec<u8> {
+    let mut nt = Vec::new();
+    let params = rete_datagen::social::SocialParams {
+        people: 40,
+        ..Default::default()
+    };
+    rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
+    nt.extend_from_slice(
+        b"<http://example.org/Person> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.org/Agent> .\n",
+    );
+    let out = dir.join("base.rete");
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes("base.nt", nt, Syntax::NTriples)],
+        extensions: vec![
+            Arc::new(PyramidExtension {
+                options: PyramidOptions::default(),
+            }),
+            Arc::new(SchemaExtension),
+        ],
+        ..BuildOptions::default()
+    };
+    build(&opts, &out).unwrap();
+    std::fs::read(&out).unwrap()
+}
+
+/// `base` with some sections replaced (same kind and index) and the header counts overridden.
+fn image(base: &[u8], replace: Vec<RawSection>, quads: Option<u64>, terms: Option<u64>) -> Vec<u8> {
+    let rete = Rete::open(Arc::new(rete_core::MemReader::new(base.to_vec(), "base"))).unwrap();
+    let mut sections: Vec<RawSection> = rete
+        .sections()
+        .iter()
+        .filter(|e| {
+            !replace
+                .iter()
+                .any(|r| r.kind == e.kind && r.index == e.index)
+        })
+        .map(|e| {
+            let stored = base[e.offset as usize..(e.offset + e.len) as usize].to_vec();
+            RawSection::new(e.kind, e.index, e.codec, e.raw_len, stored)
+        })
+        .collect();
+    sections.extend(replace);
+    let h = rete.header();
+    assemble(
+        h.flags,
+        quads.unwrap_or(h.quads),
+        terms.unwrap_or(h.terms),
+        &sections,
+    )
+}
+
+fn zstd(raw: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(raw, 3).unwrap()
+}
+
+/// A permutation directory of one block holding `raw`, and the block section.
+fn perm_sections(i: u16, count: u32, raw: &[u8], raw_len: u32) -> Vec<RawSection> {
+    let stored = zstd(raw);
+    let index = PermIndex {
+        blocks: vec![PermBlockMeta {
+            first: [1, 1, 1, 0],
+            count,
+            offset: 0,
+            stored_len: stored.len() as u32,
+            raw_len,
+            checksum: block_checksum(&stored),
+            before: 0,
+        }],
+        total: u64::from(count),
+    };
+    vec![
+        RawSection::raw(kind::PERM_INDEX, i, index.encode()),
+        RawSection::new(
+            kind::PERM_BLOCKS,
+            i,
+            Codec::Blocks,
+            stored.len() as u64,
+            stored,
+        ),
+    ]
+}
+
+/// A dictionary of one block holding `raw` (`count` terms).
+fn dict_sections(count: u32, raw: &[u8], raw_len: u32) -> Vec<RawSection> {
+    let stored = zstd(raw);
+    let index = DictIndex {
+        blocks: vec![DictBlockMeta {
+            first_id: 1,
+            count,
+            offset: 0,
+            stored_len: stored.len() as u32,
+            raw_len,
+            checksum: block_checksum(&stored),
+            first_term: b"\x01a".to_vec(),
+        }],
+    };
+    vec![
+        RawSection::raw(kind::DICT_INDEX, 0, index.encode()),
+        RawSection::new(
+            kind::DICT_BLOCKS,
+            0,
+            Codec::Blocks,
+            stored.len() as u64,
+            stored,
+        ),
+    ]
+}
+
+fn varints(vals: &[u64]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in vals {
+        varint::put(&mut out, *v);
+    }
+    out
+}
+
+/// `n` front-coded entries, each repeating all of the previous one and adding one byte: a few
+/// bytes each, quadratic once expanded.
+fn prefix_chain(n: u64, first: &[u8]) -> Vec<u8> {
+    let mut out = varints(&[0, first.len() as u64]);
+    out.extend_from_slice(first);
+    for i in 1..n {
+        varint::put(&mut out, first.len() as u64 + i - 1);
+        out.extend_from_slice(&[1, b'a']);
+    }
+    out
+}
+
+/// A minimal one-level pyramid whose only member block is `members` (raw), and whose directory
+/// declares `raw_len` decoded bytes for it.
+fn pyramid_sections(entities: u64, members: &[u8], raw_len: u64) -> Vec<RawSection> {
+    let mut top = b"RPYT\x01".to_vec();
+    top.extend(varints(&[entities, 0, 0]));
+    top.extend_from_slice(&1f64.to_le_bytes());
+    top.extend(varints(&[1, 1, 1, 0]));
+    top.extend_from_slice(&0f64.to_le_bytes());
+    top.extend_from_slice(&1f64.to_le_bytes());
+    top.extend(varints(&[1, u64::from(b'x')]));
+    top.extend(varints(&[0, 0, entities, 0, 0]));
+    for f in [0f32, 0.0, 10.0] {
+        top.extend_from_slice(&f.to_le_bytes());
+    }
+    top.extend(varints(&[0]));
+    let stored = zstd(members);
+    let mut dir = b"RPYD\x01".to_vec();
+    dir.extend(varints(&[0, 1, 0, 0, stored.len() as u64, raw_len]));
+    dir.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&stored).to_le_bytes());
+    dir.extend(varints(&[0]));
+    let kinds = rete_pyramid::kind::TOP..=rete_pyramid::kind::MEMBERSHIP;
+    kinds
+        .map(|k| match k {
+            rete_pyramid::kind::TOP => RawSection::raw(k, 0, top.clone()),
+            rete_pyramid::kind::DIRECTORY => RawSection::raw(k, 0, dir.clone()),
+            rete_pyramid::kind::MEMBERS => RawSection::raw(k, 0, stored.clone()),
+            _ => RawSection::raw(k, 0, Vec::new()),
+        })
+        .collect()
+}
+
+/// A member block of one group of `n` members whose terms form a prefix chain.
+fn member_block(n: u64, claimed: u64) -> Vec<u8> {
+    let mut head = varints(&[0]);
+    for f in [0f32, 0.0, 10.0] {
+        head.extend_from_slice(&f.to_le_bytes());
+    }
+    head.extend(varints(&[claimed]));
+    head.push(0);
+    let ids = varints(&vec![1; n as usize]);
+    let mut prefix = varints(&[0, 1]);
+    for i in 1..n {
+        prefix.extend(varints(&[i, 1]));
+    }
+    let suffix = vec![b'a'; n as usize];
+    let zeros = vec![0u8; n as usize];
+    let rank = varints(&(0..n).collect::<Vec<_>>());
+    let mut out = varints(&[1]);
+    for col in [
+        &head,
+        &ids,
+        &prefix,
+        &suffix,
+        &zeros,
+        &Vec::new(),
+        &zeros,
+        &rank,
+    ] {
+        out.extend(varints(&[col.len() as u64]));
+        out.extend_from_slice(col);
+    }
+    out
+}
+
+/// A schema class section whose class IRIs are `front_coded` (already encoded with its count).
+fn schema_classes(front_coded: &[u8]) -> RawSection {
+    let mut b = vec![1, 0];
+    b.extend_from_slice(front_coded);
+    b.extend(varints(&[0, 0, 0, 0, 0]));
+    RawSection::raw(rete_schema::kind::CLASSES, 0, b)
+}
+
+/// One crafted file and what its error must say.
+struct Case {
+    name: &'static str,
+    bytes: Vec<u8>,
+    /// Extra zero bytes after the image (a sparse file), for the 4 GiB section.
+    pad: u64,
+    expect: &'static str,
+}
+
+fn cases(base: &[u8]) -> Vec<Case> {
+    let mut out = Vec::new();
+    // A permutation block claiming 2^32 - 1 quads in a few bytes.
+    let raw = varints(&[u64::from(u32::MAX), 2, 1, 1, 5, 1, 0, 0]);
+    let perms: Vec<RawSection> = (0..6)
+        .flat_map(|i| perm_sections(i, u32::MAX, &raw, raw.len() as u32))
+        .collect();
+    out.push(Case {
+        name: "perm-block-2^32-quads",
+        bytes: image(base, perms, Some(u64::from(u32::MAX)), None),
+        pad: 0,
+        expect: "quad count exceeds what the block can hold",
+    });
+    // A dictionary block claiming 2^32 - 1 terms.
+    let raw = varints(&[0, 1, u64::from(b'a')]);
+    out.push(Case {
+        name: "dict-block-2^32-terms",
+        bytes: image(
+            base,
+            dict_sections(u32::MAX, &raw, raw.len() as u32),
+            None,
+            Some(u64::from(u32::MAX)),
+        ),
+        pad: 0,
+        expect: "undecodable block",
+    });
+    // A dictionary block whose terms form a quadratic prefix chain (5e10 bytes expanded).
+    let n = 300_000u64;
+    let raw = prefix_chain(n, b"\x01http://example.org/");
+    out.push(Case {
+        name: "dict-prefix-chain",
+        bytes: image(
+            base,
+            dict_sections(n as u32, &raw, raw.len() as u32),
+            None,
+            Some(n),
+        ),
+        pad: 0,
+        expect: "undecodable block",
+    });
+    // A dictionary block declaring 4 GiB - 1 decoded bytes.
+    let raw = varints(&[0, 1, u64::from(b'a')]);
+    out.push(Case {
+        name: "dict-block-4GiB",
+        bytes: image(base, dict_sections(1, &raw, u32::MAX), None, Some(1)),
+        pad: 0,
+        expect: "implausible block sizes",
+    });
+    // The card as a zstd frame declaring 4 GiB.
+    let card = RawSection::new(kind::CARD, 0, Codec::Zstd, 4 << 30, zstd(b"{}"));
+    out.push(Case {
+        name: "zstd-section-4GiB",
+        bytes: image(base, vec![card], None, None),
+        pad: 0,
+        expect: "exceeds the",
+    });
+    // The card as 4 GiB of stored bytes (a sparse file), checksum and all.
+    let mut img = image(base, Vec::new(), None, None);
+    let card_at = Rete::open(Arc::new(rete_core::MemReader::new(img.clone(), "i")))
+        .unwrap()
+        .sections()
+        .iter()
+        .position(|e| e.kind == kind::CARD)
+        .unwrap();
+    let pad = 4u64 << 30;
+    let at = img.len() as u64;
+    let sum = zeros_checksum(pad);
+    assert!(edit_entry(&mut img, card_at, |e| {
+        e.offset = at;
+        e.len = pad;
+        e.raw_len = pad;
+        e.codec = Codec::Raw;
+        e.checksum = sum;
+    }));
+    let file_len = at + pad;
+    img[40..48].copy_from_slice(&file_len.to_le_bytes());
+    rete_core::craft::reseal(&mut img);
+    out.push(Case {
+        name: "raw-section-4GiB",
+        bytes: img,
+        pad,
+        expect: "exceeds the",
+    });
+    // Two sections sharing bytes: the card pointed into the dictionary blocks.
+    let mut img = base.to_vec();
+    let rete = Rete::open(Arc::new(rete_core::MemReader::new(img.clone(), "i"))).unwrap();
+    let dict = *rete.section(kind::DICT_BLOCKS, 0).unwrap();
+    let card_at = rete
+        .sections()
+        .iter()
+        .position(|e| e.kind == kind::CARD)
+        .unwrap();
+    let range = dict.offset as usize..(dict.offset + dict.len.min(16)) as usize;
+    let sum = xxhash_rust::xxh3::xxh3_64(&img[range.clone()]);
+    assert!(edit_entry(&mut img, card_at, |e| {
+        e.offset = dict.offset;
+        e.len = range.len() as u64;
+        e.raw_len = range.len() as u64;
+        e.codec = Codec::Raw;
+        e.checksum = sum;
+    }));
+    out.push(Case {
+        name: "overlapping-sections",
+        bytes: img,
+        pad: 0,
+        expect: "overlaps",
+    });
+    // Pyramid: a top section claiming 2^32 levels.
+    let mut top = b"RPYT\x01".to_vec();
+    top.extend(varints(&[0, 0, 0]));
+    top.extend_from_slice(&1f64.to_le_bytes());
+    top.extend(varints(&[1, 1 << 32]));
+    let mut p = pyramid_sections(1, &member_block(1, 1), 0);
+    p[0] = RawSection::raw(rete_pyramid::kind::TOP, 0, top);
+    out.push(Case {
+        name: "pyramid-top-2^32-levels",
+        bytes: image(base, p, None, None),
+        pad: 0,
+        expect: "exceeds what the remaining",
+    });
+    // Pyramid: a member group claiming 2^32 members.
+    let block = member_block(3, 1 << 32);
+    out.push(Case {
+        name: "pyramid-members-2^32",
+        bytes: image(
+            base,
+            pyramid_sections(3, &block, block.len() as u64),
+            None,
+            Some(1 << 20),
+        ),
+        pad: 0,
+        expect: "items cannot fit",
+    });
+    // Pyramid: member terms forming a quadratic prefix chain.
+    let n = 200_000;
+    let block = member_block(n, n);
+    out.push(Case {
+        name: "pyramid-member-prefix-chain",
+        bytes: image(
+            base,
+            pyramid_sections(n, &block, block.len() as u64),
+            None,
+            Some(1 << 20),
+        ),
+        pad: 0,
+        expect: "shared bytes",
+    });
+    // Pyramid: a block declaring 4 GiB decoded bytes.
+    let block = member_block(1, 1);
+    out.push(Case {
+        name: "pyramid-block-4GiB",
+        bytes: image(base, pyramid_sections(1, &block, 4 << 30), None, None),
+        pad: 0,
+        expect: "decoded bytes",
+    });
+    // Schema: 2^32 class IRIs, then a quadratic prefix chain of class IRIs.
+    out.push(Case {
+        name: "schema-2^32-classes",
+        bytes: image(base, vec![schema_classes(&varints(&[1 << 32]))], None, None),
+        pad: 0,
+        expect: "exceeds what the remaining",
+    });
+    let mut fc = varints(&[300_000]);
+    fc.extend(prefix_chain(300_000, b"http://example.org/"));
+    out.push(Case {
+        name: "schema-prefix-chain",
+        bytes: image(base, vec![schema_classes(&fc)], None, None),
+        pad: 0,
+        expect: "shared bytes",
+    });
+    out
+}
+
+/// xxh3 of `n` zero bytes, streamed.
+fn zeros_checksum(n: u64) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let chunk = vec![0u8; 1 << 20];
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(chunk.len() as u64) as usize;
+        h.update(&chunk[..k]);
+        left -= k as u64;
+    }
+    h.digest()
+}
+
+fn write_case(dir: &Path, c: &Case) -> PathBuf {
+    let path = dir.join(format!("{}.rete", c.name));
+    let f = std::fs::File::create(&path).unwrap();
+    std::io::Write::write_all(&mut &f, &c.bytes).unwrap();
+    f.set_len(c.bytes.len() as u64 + c.pad).unwrap();
+    path
+}
+
+/// Every read a user of the file can trigger; each failure as its message. Never panics.
+fn read_everything(path: &Path) -> Vec<String> {
+    let mut errors = Vec::new();
+    let rete = match Rete::open_path(path) {
+        Ok(r) => r,
+        Err(e) => return vec![typed(&e)],
+    };
+    let mut note = |r: Result<(), String>| {
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    };
+    note(rete.card().map(drop).map_err(|e| typed(&e)));
+    note(rete.term(1).map(drop).map_err(|e| typed(&e)));
+    note(
+        rete.scan(Perm::Spo, &Pattern::default())
+            .and_then(|it| it.take(1 << 20).try_for_each(|q| q.map(drop)))
+            .map_err(|e| typed(&e)),
+    );
+    note(rete.verify().map(drop).map_err(|e| typed(&e)));
+    match Pyramid::open(&rete) {
+        Ok(Some(p)) => {
+            for l in 0..p.levels() {
+                note(p.level(l).map(drop).map_err(|e| pyramid(&e)));
+            }
+            note(p.members(0).map(drop).map_err(|e| pyramid(&e)));
+            note(p.community_path(1).map(drop).map_err(|e| pyramid(&e)));
+        }
+        Ok(None) => {}
+        Err(e) => note(Err(pyramid(&e))),
+    }
+    if let Err(e) = Schema::open(&rete) {
+        note(Err(match &e {
+            SchemaError::Corrupt { .. } | SchemaError::Format(Error::Corrupt { .. }) => {
+                format!("Corrupt: {e}")
+            }
+            _ => format!("other: {e}"),
+        }));
+    }
+    errors
+}
+
+fn typed(e: &Error) -> String {
+    match e {
+        Error::Corrupt { .. } => format!("Corrupt: {e}"),
+        _ => format!("other: {e}"),
+    }
+}
+
+fn pyramid(e: &PyramidError) -> String {
+    match e {
+        PyramidError::Corrupt { .. } | PyramidError::Format(Error::Corrupt { .. }) => {
+            format!("Corrupt: {e}")
+        }
+        _ => format!("other: {e}"),
+    }
+}
+
+/// Peak resident set of this process (kB), from /proc.
+fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn crafted_files_give_typed_errors_within_256_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = base(dir.path());
+    assert!(read_everything(&write_case(
+        dir.path(),
+        &Case {
+            name: "base",
+            bytes: base.clone(),
+            pad: 0,
+            expect: ""
+        }
+    ))
+    .is_empty());
+    let exe = std::env::current_exe().unwrap();
+    for case in cases(&base) {
+        let path = write_case(dir.path(), &case);
+        // In this process: a typed Corrupt error saying what is wrong.
+        let errors = read_everything(&path);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.starts_with("Corrupt: ") && e.contains(case.expect)),
+            "{}: expected a Corrupt error containing {:?}, got {errors:?}",
+            case.name,
+            case.expect
+        );
+        // In a child under a 256 MiB address-space limit: the same, no abort.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {LIMIT_KB} && exec \"$0\" \"$@\""))
+            .arg(&exe)
+            .args([
+                "child_reads_one_file",
+                "--exact",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD_ENV, &path)
+            .env("MALLOC_ARENA_MAX", "2")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}: child failed ({}): {stdout}{}",
+            case.name,
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains(case.expect),
+            "{}: child said {stdout}",
+            case.name
+        );
+        let peak: u64 = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("peak-rss-kb "))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(u64::MAX);
+        assert!(peak < LIMIT_KB, "{}: peak RSS {peak} kB", case.name);
+        eprintln!("{}: peak RSS {peak} kB", case.name);
+    }
+}
+
+/// The child half of the test above: reads the file named by `RETE_CRAFTED_FILE` and prints the
+/// errors and its peak RSS. Run alone (no variable), it reads the fixed base file, which must
+/// read without error.
+#[test]
+fn child_reads_one_file() {
+    match std::env::var_os(CHILD_ENV) {
+        Some(path) => {
+            for e in read_everything(Path::new(&path)) {
+                println!("error {e}");
+            }
+            println!("peak-rss-kb {}", peak_rss_kb());
+        }
+        None => {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("b.rete");
+            std::fs::write(&path, base(dir.path())).unwrap();
+            assert!(read_everything(&path).is_empty());
+        }
+    }
+}
+
+#[test]
+fn limits_are_what_the_docs_say() {
+    assert_eq!(MAX_RAW_LEN, 1 << 30);
+}
