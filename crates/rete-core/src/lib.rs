@@ -4,15 +4,18 @@ pub mod card;
 pub mod dict;
 pub mod error;
 pub mod format;
+mod info;
 pub mod perm;
 pub mod range;
 mod reader;
 pub mod term;
+pub mod vocab;
 pub mod writer;
 
 pub use card::{BuildInfo, Card, InputInfo, NamedCount};
 pub use error::{Error, Result};
 pub use format::{Codec, Header, SectionEntry};
+pub use info::FileInfo;
 pub use range::{CountingReader, FileReader, MemReader, RangeError, RangeReader, ReadStats};
 pub use reader::{Cost, QuadIter, Rete, ReteOptions, VerifyReport};
 

@@ -21,18 +21,6 @@ pub const GRAPH_TRIPLES: usize = 2000;
 /// Nodes of a graph result whose label literals are looked up (one read each at most).
 const GRAPH_LABELS: usize = 600;
 
-/// Prefixes every query may use without declaring them (added when used and not declared).
-const WELL_KNOWN: &[(&str, &str)] = &[
-    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
-    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
-    ("owl", "http://www.w3.org/2002/07/owl#"),
-    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
-    ("foaf", "http://xmlns.com/foaf/0.1/"),
-    ("skos", "http://www.w3.org/2004/02/skos/core#"),
-    ("schema", "http://schema.org/"),
-    ("dcterms", "http://purl.org/dc/terms/"),
-];
-
 /// The answer to one query, kept whole so the UI can page through it and export it.
 #[derive(Debug)]
 pub struct QueryRun {
@@ -241,9 +229,10 @@ impl Doc {
     pub fn sparql_context(&self) -> AppResult<SparqlContext> {
         let card = self.rete.card()?;
         let mut prefixes: Vec<(String, String)> = self.prefixes.clone();
-        for (p, ns) in WELL_KNOWN {
+        // The well-known prefixes queries may use, unless the file names their namespace itself.
+        for (p, ns) in rete_core::vocab::WELL_KNOWN {
             if !prefixes.iter().any(|(q, n)| q == p || n == ns) {
-                prefixes.push(((*p).to_owned(), (*ns).to_owned()));
+                prefixes.push((p.to_owned(), ns.to_owned()));
             }
         }
         prefixes.sort();
