@@ -50,7 +50,8 @@ impl Doc {
             cancel: Some(cancel),
             ..QueryOptions::default()
         };
-        let results = rete_sparql::query(&self.rete, sparql, &opts)?;
+        let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
+        let results = rete_sparql::evaluate(&self.rete, &query, &opts)?;
         let mut run = QueryRun {
             kind: "select",
             columns: Vec::new(),
@@ -376,7 +377,8 @@ impl Doc {
 
     /// Upper bound of what running `sparql` will fetch ([`rete_sparql::estimate_cost`]).
     pub fn query_cost(&self, sparql: &str) -> Result<CostEstimate, SparqlError> {
-        let est = rete_sparql::estimate_cost(&self.rete, sparql, None)?;
+        let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
+        let est = rete_sparql::estimate_query_cost(&self.rete, &query)?;
         Ok(CostEstimate {
             bytes: est.bytes,
             requests: est.requests,
