@@ -630,10 +630,10 @@ fn unclosed(query: &str) -> Option<(usize, char)> {
             b'{' => stack.push((i, '}')),
             b'(' => stack.push((i, ')')),
             b'[' => stack.push((i, ']')),
-            c @ (b'}' | b')' | b']') => {
-                if stack.last().is_some_and(|(_, close)| *close as u8 == c) {
-                    stack.pop();
-                }
+            c @ (b'}' | b')' | b']')
+                if stack.last().is_some_and(|(_, close)| *close as u8 == c) =>
+            {
+                stack.pop();
             }
             _ => {}
         }
