@@ -7,6 +7,7 @@ use crate::model::{
 };
 use oxrdf::{NamedNodeRef, Term};
 use rete_core::format::{FLAG_PYRAMID, FLAG_SCHEMA};
+use rete_core::vocab::{PrefixOrigin, Prefixes, LABEL_PREDICATES, RDF_TYPE};
 use rete_core::{Id, Pattern, Rete};
 use rete_http::{CountedReader, HttpReader};
 use rete_pyramid::Pyramid;
@@ -28,19 +29,6 @@ pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_ROWS};
 pub mod sparql_export {
     pub use super::sparql::{write_run, ExportFormat};
 }
-
-const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
-
-/// Predicates whose literal value names a resource, most preferred first.
-const LABEL_PREDICATES: &[&str] = &[
-    "http://www.w3.org/2000/01/rdf-schema#label",
-    "http://www.w3.org/2004/02/skos/core#prefLabel",
-    "http://xmlns.com/foaf/0.1/name",
-    "http://schema.org/name",
-    "https://schema.org/name",
-    "http://purl.org/dc/terms/title",
-    "http://purl.org/dc/elements/1.1/title",
-];
 
 /// Limits that keep every answer small enough for the map and the panels.
 pub mod limits {
@@ -120,6 +108,8 @@ pub struct Doc {
     rdf_type: Option<Id>,
     label_preds: Vec<Id>,
     prefixes: Vec<(String, String)>,
+    /// What a query may use without declaring it: the file's prefixes, then the well-known ones.
+    query_prefixes: Prefixes,
     /// Class rank (card order) by class term id: the UI's colour index.
     class_rank: HashMap<Id, usize>,
 }
@@ -166,21 +156,19 @@ impl Doc {
                 class_rank.insert(id, rank);
             }
         }
-        // Longest namespace first so the most specific prefix wins.
-        let mut prefixes: Vec<(String, String)> = card
-            .prefixes
-            .iter()
-            .map(|(p, ns)| (p.clone(), ns.clone()))
-            .collect();
         let pyramid = Pyramid::open(&rete)?;
         let schema = Schema::open(&rete)?;
-        if let Some(schema) = &schema {
-            for (p, ns) in &schema.prefixes {
-                if !prefixes.iter().any(|(q, _)| q == p) {
-                    prefixes.push((p.clone(), ns.clone()));
-                }
-            }
-        }
+        let query_prefixes = Prefixes::for_file(
+            &card.prefixes,
+            schema.as_ref().map_or(&[][..], |s| &s.prefixes[..]),
+        );
+        // The file's own prefixes name its terms, longest namespace first so the most specific
+        // prefix wins.
+        let mut prefixes: Vec<(String, String)> = query_prefixes
+            .iter()
+            .filter(|e| e.origin != PrefixOrigin::WellKnown)
+            .map(|e| (e.prefix.clone(), e.namespace.clone()))
+            .collect();
         prefixes.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
         Ok(Self {
             rete,
@@ -192,6 +180,7 @@ impl Doc {
             rdf_type,
             label_preds,
             prefixes,
+            query_prefixes,
             class_rank,
         })
     }
@@ -262,16 +251,7 @@ impl Doc {
                 }
             }
         }
-        let local = iri
-            .trim_end_matches(['/', '#'])
-            .rsplit(['/', '#'])
-            .next()
-            .unwrap_or(iri);
-        if local.is_empty() {
-            iri.to_owned()
-        } else {
-            local.to_owned()
-        }
+        rete_core::vocab::local_name(iri).to_owned()
     }
 
     /// The label of a resource: its first label-like literal, else a short form of its name.

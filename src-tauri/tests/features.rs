@@ -506,3 +506,28 @@ fn remote_files_count_bytes_and_requests() {
     let local = open(&store, "social-1k.rete");
     assert!(!ops::read_stats(&store, local.doc).unwrap().remote);
 }
+
+#[test]
+fn the_shell_resolves_prefixes_and_explains_syntax_errors() {
+    let store = Store::default();
+    let info = open(&store, "social-1k.rete");
+    // Well-known prefixes need no PREFIX line (the same definition as the CLI's).
+    let out = ops::sparql_run(
+        &store,
+        info.doc,
+        1,
+        "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }",
+    )
+    .unwrap();
+    assert_eq!(out.status, "ok", "{:?}", out.error);
+    let out = ops::sparql_run(&store, info.doc, 2, "SELECT ?x WHERE { ?x ex:p ?y }").unwrap();
+    let e = out.error.unwrap();
+    assert_eq!((e.line, e.column), (1, 22), "{e:?}");
+    assert_eq!(
+        e.message,
+        "unknown prefix \"ex:\" — declare it with PREFIX ex: <namespace IRI>"
+    );
+    let cost = ops::sparql_cost(&store, info.doc, "SELECT * WHERE { ?s ?p ?o ").unwrap();
+    let e = cost.error.unwrap();
+    assert!(e.message.contains("group opened at 1:16"), "{e:?}");
+}

@@ -2,24 +2,34 @@
 
 use anyhow::{anyhow, Result};
 use oxrdf::{NamedNode, Quad, Term};
+use rete_core::vocab::Prefixes;
 use rete_core::{Id, IdQuad, Rete};
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::str::FromStr;
 
-/// Turns command-line terms into ids: N-Triples syntax, bare IRIs, or prefixed names declared in
-/// the file's card.
+/// Turns command-line terms into ids: N-Triples syntax, bare IRIs, or prefixed names with the
+/// prefixes in effect for the file ([`rete_schema::prefixes_in_effect`], read on first use).
 pub struct Resolver<'a> {
     rete: &'a Rete,
-    prefixes: BTreeMap<String, String>,
+    prefixes: OnceCell<Prefixes>,
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(rete: &'a Rete) -> Result<Self> {
-        Ok(Self {
+    pub fn new(rete: &'a Rete) -> Self {
+        Self {
             rete,
-            prefixes: rete.card()?.prefixes.clone(),
-        })
+            prefixes: OnceCell::new(),
+        }
+    }
+
+    fn prefixes(&self) -> Result<&Prefixes> {
+        if let Some(p) = self.prefixes.get() {
+            return Ok(p);
+        }
+        let p = rete_schema::prefixes_in_effect(self.rete)?;
+        Ok(self.prefixes.get_or_init(|| p))
     }
 
     pub fn parse(&self, s: &str) -> Result<Term> {
@@ -28,16 +38,19 @@ impl<'a> Resolver<'a> {
             return Term::from_str(s).map_err(|e| anyhow!("{e}"));
         }
         if let Some((p, local)) = s.split_once(':') {
-            if let Some(ns) = self.prefixes.get(p) {
+            // `http://…` is an IRI whatever the prefixes (and needs no schema read).
+            if local.starts_with("//") {
+                return Ok(NamedNode::new(s)?.into());
+            }
+            if let Some(ns) = self.prefixes()?.get(p) {
                 return Ok(NamedNode::new(format!("{ns}{local}"))?.into());
             }
-            if p == "a" || local.starts_with("//") || p.contains('.') || p == "urn" || p == "mailto"
-            {
+            if p == "a" || p.contains('.') || p == "urn" || p == "mailto" {
                 return Ok(NamedNode::new(s)?.into());
             }
             return Err(anyhow!(
-                "unknown prefix {p:?} (declared: {})",
-                self.prefixes.keys().cloned().collect::<Vec<_>>().join(", ")
+                "unknown prefix \"{p}:\" — write the IRI in full (<…>) or use one of the prefixes `rete prefixes {}` lists",
+                self.rete.name()
             ));
         }
         if s == "a" {

@@ -473,3 +473,87 @@ fn cost_of_patterns_and_queries() {
     .unwrap();
     assert_eq!(none["bytes"], 0);
 }
+
+#[test]
+fn prefixes_come_from_the_file_then_the_well_known_and_an_explicit_prefix_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path());
+    let knows = ok(&["query", &file, "-p", "foaf:knows", "--count"]);
+    let full = ok(&[
+        "query",
+        &file,
+        "-p",
+        "<http://xmlns.com/foaf/0.1/knows>",
+        "--count",
+    ]);
+    assert_eq!(knows, full);
+    let q = "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }";
+    let n = ok(&["sparql", &file, q, "--format", "csv"]);
+    assert_eq!(n.lines().nth(1).unwrap(), knows.trim());
+    // The query's own PREFIX wins over the well-known one.
+    let q = "PREFIX foaf: <http://elsewhere.example/> SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }";
+    let n = ok(&["sparql", &file, q, "--format", "csv"]);
+    assert_eq!(n.lines().nth(1).unwrap(), "0");
+    let cost = ok(&[
+        "cost",
+        &file,
+        "--sparql",
+        "SELECT * WHERE { ?s foaf:knows ?o }",
+    ]);
+    assert!(cost.contains("\"patterns\""), "{cost}");
+
+    let listed: serde_json::Value =
+        serde_json::from_str(&ok(&["prefixes", &file, "--json"])).unwrap();
+    let foaf = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["prefix"] == "foaf")
+        .unwrap();
+    assert_eq!(foaf["namespace"], "http://xmlns.com/foaf/0.1/");
+    assert_eq!(foaf["origin"], "well-known");
+
+    // A medical file declares its own prefixes; they come first and are marked as the file's.
+    let medical = root_sample("medical-1k.rete");
+    let text = ok(&["prefixes", &medical]);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .starts_with("PREFIX : <http://example.org/medical#>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# file") && text.contains("# well-known"),
+        "{text}"
+    );
+    let o = rete(&["query", &file, "-p", "nope:knows"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown prefix \"nope:\""), "{err}");
+}
+
+#[test]
+fn sparql_syntax_errors_read_like_sentences() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path());
+    let o = rete(&["sparql", &file, "SELECT * WHERE { ?s ex:p ?o }"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.trim(),
+        "error: syntax error at 1:21: unknown prefix \"ex:\" — declare it with PREFIX ex: <namespace IRI>"
+    );
+    let o = rete(&["sparql", &file, "SELECT * WHERE {\n  ?s ?p ?o"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("group opened at 1:16"), "{err}");
+    assert!(!err.contains("['"), "no character classes: {err}");
+}
+
+fn root_sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../samples")
+        .join(name)
+        .display()
+        .to_string()
+}

@@ -180,3 +180,24 @@ fn summary_and_legend_in_three_requests_tier0_in_one() {
     );
     assert_eq!(report["findings"][0]["kind"], "unsatisfiable-class");
 }
+
+#[test]
+fn coherence_over_http_looks_up_sources_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
+    let file = dir.path().join("m.rete");
+    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
+    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    let (out, _) = run(&["coherence", &url, "--tier", "0", "--json"]);
+    let plain: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(plain["lookup"]["done"], false);
+    let (out, _) = run(&["coherence", &url, "--tier", "0", "--json", "--sources"]);
+    let with: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(with["lookup"]["done"], true);
+    let (local, _) = run(&["coherence", file.to_str().unwrap(), "--tier", "0", "--json"]);
+    let local: serde_json::Value = serde_json::from_str(&local).unwrap();
+    assert_eq!(local["lookup"]["done"], true);
+    assert_eq!(with["findings"], local["findings"]);
+    let (text, _) = run(&["coherence", &url, "--tier", "0"]);
+    assert!(text.contains("add --sources"), "{text}");
+}

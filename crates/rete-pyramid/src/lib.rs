@@ -8,11 +8,13 @@ mod layout;
 mod louvain;
 mod read;
 mod records;
+mod summary;
 
 pub use builder::build_sections;
 pub use codec::kind;
 pub use graph::EntityGraph;
 pub use read::Pyramid;
+pub use summary::Summary;
 
 use rete_core::extension::{BoxError, Extension};
 use rete_core::writer::SectionSpec;

@@ -9,6 +9,7 @@ pub mod vocab;
 
 pub use extract::{extract, ExtractOptions};
 pub use hierarchy::subclass_cycles;
+pub use vocab::prefixes_in_effect;
 
 use rete_core::extension::{BoxError, Extension};
 use rete_core::format::FLAG_SCHEMA;

@@ -1,28 +1,22 @@
 //! The RDF, RDFS and OWL terms the schema block is made of.
 
-/// `rdf:` namespace.
-pub const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
-/// `rdfs:` namespace.
-pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
-/// `owl:` namespace.
-pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
-/// `xsd:` namespace.
-pub const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
+use oxrdf::vocab::{rdf, rdfs, xsd};
+pub use rete_core::vocab::{OWL, RDF, RDFS, XSD};
 
-pub const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
-pub const RDF_FIRST: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#first";
-pub const RDF_REST: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest";
-pub const RDF_NIL: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#nil";
-pub const RDF_PROPERTY: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property";
-pub const RDF_LANG_STRING: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
+pub const RDF_TYPE: &str = rdf::TYPE.as_str();
+pub const RDF_FIRST: &str = rdf::FIRST.as_str();
+pub const RDF_REST: &str = rdf::REST.as_str();
+pub const RDF_NIL: &str = rdf::NIL.as_str();
+pub const RDF_PROPERTY: &str = rdf::PROPERTY.as_str();
+pub const RDF_LANG_STRING: &str = rdf::LANG_STRING.as_str();
 
-pub const RDFS_CLASS: &str = "http://www.w3.org/2000/01/rdf-schema#Class";
-pub const RDFS_SUB_CLASS_OF: &str = "http://www.w3.org/2000/01/rdf-schema#subClassOf";
-pub const RDFS_SUB_PROPERTY_OF: &str = "http://www.w3.org/2000/01/rdf-schema#subPropertyOf";
-pub const RDFS_DOMAIN: &str = "http://www.w3.org/2000/01/rdf-schema#domain";
-pub const RDFS_RANGE: &str = "http://www.w3.org/2000/01/rdf-schema#range";
-pub const RDFS_LABEL: &str = "http://www.w3.org/2000/01/rdf-schema#label";
-pub const RDFS_DATATYPE: &str = "http://www.w3.org/2000/01/rdf-schema#Datatype";
+pub const RDFS_CLASS: &str = rdfs::CLASS.as_str();
+pub const RDFS_SUB_CLASS_OF: &str = rdfs::SUB_CLASS_OF.as_str();
+pub const RDFS_SUB_PROPERTY_OF: &str = rdfs::SUB_PROPERTY_OF.as_str();
+pub const RDFS_DOMAIN: &str = rdfs::DOMAIN.as_str();
+pub const RDFS_RANGE: &str = rdfs::RANGE.as_str();
+pub const RDFS_LABEL: &str = rdfs::LABEL.as_str();
+pub const RDFS_DATATYPE: &str = rdfs::DATATYPE.as_str();
 
 pub const OWL_CLASS: &str = "http://www.w3.org/2002/07/owl#Class";
 pub const OWL_THING: &str = "http://www.w3.org/2002/07/owl#Thing";
@@ -51,8 +45,8 @@ pub const OWL_DIFFERENT_FROM: &str = "http://www.w3.org/2002/07/owl#differentFro
 pub const OWL_ALL_DIFFERENT: &str = "http://www.w3.org/2002/07/owl#AllDifferent";
 pub const OWL_DISTINCT_MEMBERS: &str = "http://www.w3.org/2002/07/owl#distinctMembers";
 
-pub const XSD_STRING: &str = "http://www.w3.org/2001/XMLSchema#string";
-pub const RDFS_LITERAL: &str = "http://www.w3.org/2000/01/rdf-schema#Literal";
+pub const XSD_STRING: &str = xsd::STRING.as_str();
+pub const RDFS_LITERAL: &str = rdfs::LITERAL.as_str();
 
 /// `true` for IRIs of the RDF, RDFS, OWL and XSD vocabularies themselves, which are never counted
 /// as classes of the data (`owl:Class`, `owl:ObjectProperty`…) except `owl:Thing` and
@@ -70,11 +64,22 @@ pub fn is_builtin_datatype(iri: &str) -> bool {
         || iri == RDFS_LITERAL
         || iri == RDF_LANG_STRING
         || iri == "http://www.w3.org/1999/02/22-rdf-syntax-ns#PlainLiteral"
-        || iri == "http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral"
-        || iri == "http://www.w3.org/1999/02/22-rdf-syntax-ns#HTML"
+        || iri == rdf::XML_LITERAL.as_str()
+        || iri == rdf::HTML.as_str()
         || iri == "http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON"
 }
 
-/// Well-known prefixes used when rendering terms compactly.
-pub const WELL_KNOWN: [(&str, &str); 4] =
-    [("rdf", RDF), ("rdfs", RDFS), ("owl", OWL), ("xsd", XSD)];
+/// The prefixes used when rendering schema terms compactly, after the document's own.
+pub const WELL_KNOWN: [(&str, &str); 4] = rete_core::vocab::CORE_PREFIXES;
+
+/// The prefixes in effect for `rete`: its card's, then its schema block's, then the well-known
+/// ones ([`rete_core::vocab::Prefixes::for_file`]). Reads the schema block when there is one.
+pub fn prefixes_in_effect(
+    rete: &rete_core::Rete,
+) -> Result<rete_core::vocab::Prefixes, crate::SchemaError> {
+    let schema = crate::Schema::open(rete)?;
+    Ok(rete_core::vocab::Prefixes::for_file(
+        &rete.card()?.prefixes,
+        schema.as_ref().map_or(&[][..], |s| &s.prefixes[..]),
+    ))
+}

@@ -61,14 +61,18 @@ pub fn estimate_cost(
     sparql: &str,
     base_iri: Option<&str>,
 ) -> Result<CostEstimate, SparqlError> {
-    let q = crate::parse(sparql, base_iri)?;
+    estimate_query_cost(rete, &crate::parse(sparql, base_iri)?)
+}
+
+/// [`estimate_cost`] of an already parsed query.
+pub fn estimate_query_cost(rete: &Rete, q: &Query) -> Result<CostEstimate, SparqlError> {
     let mut walk = Walk {
         rete,
         est: CostEstimate::default(),
         seen: HashSet::new(),
         ids: HashMap::new(),
     };
-    walk.pattern(crate::walk::query_pattern(&q), GraphMatch::Any)?;
+    walk.pattern(crate::walk::query_pattern(q), GraphMatch::Any)?;
     if let Query::Describe { .. } = &q {
         // DESCRIBE reads the described resources' triples: at most every SPO block.
         walk.add("? ? ?".into(), Some(Pattern::default()))?;

@@ -81,26 +81,3 @@ impl From<QueryEvaluationError> for SparqlError {
         }
     }
 }
-
-/// Turns a spargebra syntax error into [`SparqlError::Syntax`]. spargebra does not expose the
-/// position, but its message starts with `error at LINE:COLUMN: …` (the peg runtime's format).
-pub(crate) fn syntax_error(e: &spargebra::SparqlSyntaxError) -> SparqlError {
-    let text = e.to_string();
-    let parsed = text.strip_prefix("error at ").and_then(|rest| {
-        let (pos, message) = rest.split_once(": ")?;
-        let (line, column) = pos.split_once(':')?;
-        Some((line.parse().ok()?, column.parse().ok()?, message.to_owned()))
-    });
-    match parsed {
-        Some((line, column, message)) => SparqlError::Syntax {
-            line,
-            column,
-            message,
-        },
-        None => SparqlError::Syntax {
-            line: 0,
-            column: 0,
-            message: text,
-        },
-    }
-}

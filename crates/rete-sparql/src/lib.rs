@@ -5,9 +5,10 @@ mod dataset;
 mod error;
 mod native;
 mod results;
+pub mod syntax_error;
 mod walk;
 
-pub use cost::{estimate_cost, CostEstimate, PatternCost};
+pub use cost::{estimate_cost, estimate_query_cost, CostEstimate, PatternCost};
 pub use dataset::Val;
 pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
@@ -92,7 +93,26 @@ impl Iterator for Triples {
 
 /// Parses a query, reporting syntax errors with their line and column.
 pub fn parse(sparql: &str, base_iri: Option<&str>) -> Result<Query, SparqlError> {
+    parse_with_prefixes(sparql, base_iri, &rete_core::vocab::Prefixes::new())
+}
+
+/// Parses a query that may use `prefixes` without declaring them (for a file:
+/// [`rete_core::vocab::Prefixes::for_file`]); the query's own `PREFIX` declarations win.
+pub fn parse_with_prefixes(
+    sparql: &str,
+    base_iri: Option<&str>,
+    prefixes: &rete_core::vocab::Prefixes,
+) -> Result<Query, SparqlError> {
     let mut parser = SparqlParser::new();
+    for p in prefixes {
+        parser = parser
+            .with_prefix(p.prefix.as_str(), p.namespace.as_str())
+            .map_err(|e| SparqlError::Syntax {
+                line: 0,
+                column: 0,
+                message: format!("invalid namespace of prefix {}: {e}", p.prefix),
+            })?;
+    }
     if let Some(b) = base_iri {
         parser = parser.with_base_iri(b).map_err(|e| SparqlError::Syntax {
             line: 0,
@@ -102,7 +122,7 @@ pub fn parse(sparql: &str, base_iri: Option<&str>) -> Result<Query, SparqlError>
     }
     let mut q = parser
         .parse_query(sparql)
-        .map_err(|e| error::syntax_error(&e))?;
+        .map_err(|e| SparqlError::from(syntax_error::explain(sparql, &e.to_string(), prefixes)))?;
     walk::check_supported(&q)?;
     if walk::is_select_star(sparql) {
         walk::star_in_appearance_order(&mut q);

@@ -21,18 +21,6 @@ pub const GRAPH_TRIPLES: usize = 2000;
 /// Nodes of a graph result whose label literals are looked up (one read each at most).
 const GRAPH_LABELS: usize = 600;
 
-/// Prefixes every query may use without declaring them (added when used and not declared).
-const WELL_KNOWN: &[(&str, &str)] = &[
-    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
-    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
-    ("owl", "http://www.w3.org/2002/07/owl#"),
-    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
-    ("foaf", "http://xmlns.com/foaf/0.1/"),
-    ("skos", "http://www.w3.org/2004/02/skos/core#"),
-    ("schema", "http://schema.org/"),
-    ("dcterms", "http://purl.org/dc/terms/"),
-];
-
 /// The answer to one query, kept whole so the UI can page through it and export it.
 #[derive(Debug)]
 pub struct QueryRun {
@@ -62,7 +50,8 @@ impl Doc {
             cancel: Some(cancel),
             ..QueryOptions::default()
         };
-        let results = rete_sparql::query(&self.rete, sparql, &opts)?;
+        let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
+        let results = rete_sparql::evaluate(&self.rete, &query, &opts)?;
         let mut run = QueryRun {
             kind: "select",
             columns: Vec::new(),
@@ -241,9 +230,10 @@ impl Doc {
     pub fn sparql_context(&self) -> AppResult<SparqlContext> {
         let card = self.rete.card()?;
         let mut prefixes: Vec<(String, String)> = self.prefixes.clone();
-        for (p, ns) in WELL_KNOWN {
+        // The well-known prefixes queries may use, unless the file names their namespace itself.
+        for (p, ns) in rete_core::vocab::WELL_KNOWN {
             if !prefixes.iter().any(|(q, n)| q == p || n == ns) {
-                prefixes.push(((*p).to_owned(), (*ns).to_owned()));
+                prefixes.push((p.to_owned(), ns.to_owned()));
             }
         }
         prefixes.sort();
@@ -387,7 +377,8 @@ impl Doc {
 
     /// Upper bound of what running `sparql` will fetch ([`rete_sparql::estimate_cost`]).
     pub fn query_cost(&self, sparql: &str) -> Result<CostEstimate, SparqlError> {
-        let est = rete_sparql::estimate_cost(&self.rete, sparql, None)?;
+        let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
+        let est = rete_sparql::estimate_query_cost(&self.rete, &query)?;
         Ok(CostEstimate {
             bytes: est.bytes,
             requests: est.requests,

@@ -6,7 +6,7 @@ import type { Backend } from '../backend';
 import { errorText } from '../backend';
 import type { HighlightState } from '../highlight/highlight.svelte';
 import type { Cell, CostEstimate, DocInfo, QueryError, QueryOutcome, SparqlContext } from '../types';
-import { completionItems, History, userPosition, withPrefixes, type CompletionItem } from './query-text';
+import { completionItems, History, userPosition, type CompletionItem } from './query-text';
 
 /** Rows per page fetched from the shell (the first page comes with the outcome). */
 export const PAGE = 200;
@@ -72,9 +72,10 @@ export class SparqlState {
     }
   }
 
-  /** The query as sent: the file's prefixes declared when used. */
+  /** The query as sent: as typed, since the shell resolves the file's and the well-known
+   *  prefixes itself (the CLI's definition), so error positions need no shift. */
   prepared(text = this.text): { query: string; shift: number } {
-    return withPrefixes(text, this.context?.prefixes ?? []);
+    return { query: text, shift: 0 };
   }
 
   /** What the query will read (worth asking for remote files). */

@@ -36,13 +36,14 @@ describe('sparql pane state', () => {
     expect(s.completions.some((c) => c.label === 'foaf:Person' && c.type === 'class')).toBe(true);
   });
 
-  it('runs with the file prefixes, pages rows in and highlights where results live', async () => {
+  it('runs the query as typed (the shell adds prefixes), pages rows in and highlights where results live', async () => {
     const { b, s, hl, d } = setup();
     await s.load(d);
     s.use('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
     const out = await s.run();
     expect(out?.total).toBe(1000);
-    expect(b.calls.find((c) => c.startsWith('run'))).toContain('PREFIX foaf: <http://xmlns.com/foaf/0.1/> SELECT');
+    expect(b.calls.find((c) => c.startsWith('run'))).toContain('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    expect(b.calls.find((c) => c.startsWith('run'))).not.toContain('PREFIX');
     expect(s.history[0]).toBe('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
     expect(s.row(5)?.[1]?.label).toBe('n5');
     expect(s.row(950)).toBeUndefined();
@@ -61,8 +62,7 @@ describe('sparql pane state', () => {
     await s.load(d);
     s.use('SELECT ?x WHERE { ?x foaf:knows ');
     await s.run();
-    // The memory backend reports the end of the sent query (prefixes included): mapped back, the
-    // end of the typed text.
+    // The memory backend reports the end of the sent query, which is the typed text.
     expect(s.error).toEqual({ message: 'expected [_]', line: 1, column: s.text.length });
     expect(s.outcome?.status).toBe('error');
   });

@@ -1,0 +1,128 @@
+//! `rete build`: RDF in, one `.rete` file out.
+
+use crate::args::BuildArgs;
+use crate::progress;
+use anyhow::{bail, Result};
+use rete_build::{BuildOptions, Input};
+use std::sync::Arc;
+
+pub fn run(a: BuildArgs) -> Result<()> {
+    let mut inputs = Vec::new();
+    for p in &a.inputs {
+        if p.is_dir() {
+            inputs.extend(rete_build::dir_inputs(p)?);
+            continue;
+        }
+        let source = if p.as_os_str() == "-" {
+            rete_build::Source::Stdin
+        } else {
+            rete_build::Source::Path(p.clone())
+        };
+        inputs.push(Input {
+            source,
+            syntax: a.format,
+            compression: None,
+        });
+    }
+    if inputs
+        .iter()
+        .any(|i| matches!(i.source, rete_build::Source::Stdin))
+        && a.format.is_none()
+    {
+        bail!("reading standard input needs --format (nt, nq, ttl, trig, rdf or jsonld)");
+    }
+    // Ctrl-C / SIGTERM cancel the build, which then removes its temporary files.
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = cancel.clone();
+    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))?;
+    let progress: Arc<dyn rete_build::Progress> = if a.quiet {
+        Arc::new(progress::Quiet(cancel))
+    } else {
+        Arc::new(progress::Bars::new(cancel))
+    };
+    let mut extensions: Vec<Arc<dyn rete_build::Extension>> = Vec::new();
+    if !a.no_schema {
+        extensions.push(Arc::new(rete_schema::SchemaExtension));
+    }
+    if !a.no_pyramid {
+        extensions.push(Arc::new(rete_pyramid::PyramidExtension::default()));
+    }
+    let mut recorded = std::collections::BTreeMap::new();
+    recorded.insert("pyramid".to_owned(), serde_json::Value::Bool(!a.no_pyramid));
+    recorded.insert("schema".to_owned(), serde_json::Value::Bool(!a.no_schema));
+    let materializer = match &a.materialize {
+        Some(sets) => {
+            let names: Vec<&str> = sets
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
+            recorded.insert(
+                "materialize".to_owned(),
+                serde_json::Value::String(names.join(",")),
+            );
+            Some(Arc::new(rete_reason::Materializer::new(
+                rete_reason::MaterializeOptions::with_rule_sets(&names)?,
+            )))
+        }
+        None => None,
+    };
+    let opts = BuildOptions {
+        inputs,
+        extensions,
+        recorded_options: recorded,
+        inference: materializer
+            .clone()
+            .map(|m| m as Arc<dyn rete_build::Inference>),
+        base_iri: a.base.clone(),
+        memory_budget: a.memory_budget,
+        temp_dir: a.temp_dir.clone(),
+        zstd_level: a.zstd_level,
+        perm_block_quads: a.block_quads,
+        progress,
+        ..BuildOptions::default()
+    };
+    let report = match rete_build::build(&opts, &a.output) {
+        Err(rete_build::BuildError::Cancelled) => {
+            eprintln!("rete build: cancelled; nothing written, temporary files removed");
+            std::process::exit(130);
+        }
+        r => r?,
+    };
+    if let (false, Some(m)) = (a.quiet, materializer.as_ref().and_then(|m| m.last_report())) {
+        let rules: Vec<String> = m
+            .rules
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    serde_json::to_value(r.rule)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                    r.quads
+                )
+            })
+            .collect();
+        eprintln!(
+            "materialized {} new quads ({})",
+            m.inferred,
+            rules.join(", ")
+        );
+    }
+    if !a.quiet {
+        eprintln!(
+            "wrote {}: {} quads, {} terms, {} bytes{}",
+            a.output.display(),
+            report.quads,
+            report.terms,
+            report.file_bytes,
+            if report.spilled_runs > 0 {
+                format!(" ({} spill runs)", report.spilled_runs)
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
+}
