@@ -694,6 +694,7 @@ fn sparql(rete: &Rete, a: &SparqlArgs) -> Result<()> {
             .timeout
             .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
         base_iri: a.base.clone(),
+        ..Default::default()
     };
     let results = rete_sparql::query(rete, &text, &opts)?;
     let stdout = std::io::stdout();

@@ -6,8 +6,8 @@ use super::{AppError, AppResult, Doc};
 use crate::model::{
     CostEstimate, MapEdge, MapNode, MapView, QueryExample, SparqlContext, TermView, Vocab,
 };
-use oxrdf::{Term, Variable};
-use rete_sparql::{QueryOptions, QueryResults, SparqlError};
+use oxrdf::{Term, Triple, Variable};
+use rete_sparql::{QueryOptions, QueryResults, ResultFormat, SparqlError};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -405,71 +405,60 @@ impl Doc {
     }
 }
 
-/// Result export formats.
+/// An export format of a kept result: one of rete-sparql's result formats (`csv`, `tsv`,
+/// `json`, `xml`; graph results also `ntriples` / `turtle`), written by rete-sparql's writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportFormat {
-    /// SPARQL 1.1 Query Results CSV.
-    Csv,
-    /// SPARQL 1.1 Query Results TSV.
-    Tsv,
-    /// SPARQL 1.1 Query Results JSON.
-    Json,
-}
+pub struct ExportFormat(pub ResultFormat);
 
 impl ExportFormat {
-    /// Parses `csv`, `tsv` or `json`.
+    /// Parses a format name (`csv`, `tsv`, `json`, `xml`, `ntriples`, `turtle`, …).
     pub fn from_name(name: &str) -> AppResult<Self> {
-        match name {
-            "csv" => Ok(Self::Csv),
-            "tsv" => Ok(Self::Tsv),
-            "json" => Ok(Self::Json),
-            other => Err(AppError::Invalid(format!(
-                "cannot export results as {other}"
+        match ResultFormat::from_name(name) {
+            Some(ResultFormat::Table) | None => Err(AppError::Invalid(format!(
+                "cannot export results as {name}"
             ))),
+            Some(f) => Ok(Self(f)),
         }
     }
 
     /// File extension.
     pub fn extension(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::Tsv => "tsv",
-            Self::Json => "json",
+        match self.0 {
+            ResultFormat::Csv => "csv",
+            ResultFormat::Tsv => "tsv",
+            ResultFormat::Json => "json",
+            ResultFormat::Xml => "xml",
+            ResultFormat::Table => "txt",
+            ResultFormat::NTriples => "nt",
+            ResultFormat::Turtle => "ttl",
         }
     }
 }
 
-/// Writes a result in a W3C result format (graph results as `subject`/`predicate`/`object`
-/// solutions).
+/// Writes a kept result with rete-sparql's writer: graph results as triples in a graph format,
+/// or as `subject`/`predicate`/`object` solutions in a result format.
 pub fn write_run(run: &QueryRun, format: ExportFormat, out: impl Write) -> AppResult<()> {
-    use sparesults::{QueryResultsFormat, QueryResultsSerializer};
-    let f = match format {
-        ExportFormat::Csv => QueryResultsFormat::Csv,
-        ExportFormat::Tsv => QueryResultsFormat::Tsv,
-        ExportFormat::Json => QueryResultsFormat::Json,
-    };
-    let io = |e: std::io::Error| AppError::Invalid(format!("cannot write results: {e}"));
-    let ser = QueryResultsSerializer::from_format(f);
+    let err = |e: SparqlError| AppError::Invalid(format!("cannot write results: {e}"));
     if let Some(b) = run.boolean {
-        ser.serialize_boolean_to_writer(out, b).map_err(io)?;
-        return Ok(());
+        return rete_sparql::write_boolean(b, format.0, out).map_err(err);
+    }
+    if run.kind == "graph" && matches!(format.0, ResultFormat::NTriples | ResultFormat::Turtle) {
+        let triples = run.rows.iter().filter_map(|r| match &r[..] {
+            [Some(Term::NamedNode(s)), Some(Term::NamedNode(p)), Some(o)] => {
+                Some(Ok(Triple::new(s.clone(), p.clone(), o.clone())))
+            }
+            [Some(Term::BlankNode(s)), Some(Term::NamedNode(p)), Some(o)] => {
+                Some(Ok(Triple::new(s.clone(), p.clone(), o.clone())))
+            }
+            _ => None,
+        });
+        return rete_sparql::write_triples(triples, format.0, out).map_err(err);
     }
     let vars = run
         .columns
         .iter()
         .map(|c| Variable::new(c.as_str()).map_err(|e| AppError::Invalid(e.to_string())))
         .collect::<AppResult<Vec<_>>>()?;
-    let mut w = ser
-        .serialize_solutions_to_writer(out, vars.clone())
-        .map_err(io)?;
-    for row in &run.rows {
-        w.serialize(
-            vars.iter()
-                .zip(row)
-                .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
-        )
-        .map_err(io)?;
-    }
-    w.finish().map_err(io)?;
-    Ok(())
+    rete_sparql::write_solutions(&vars, run.rows.iter().map(Ok), |r| r.as_slice(), format.0, out)
+        .map_err(err)
 }
