@@ -25,7 +25,7 @@ pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_ROWS};
 
 /// Writing query results.
 pub mod sparql_export {
-    pub use super::sparql::{write_run, ExportFormat};
+    pub use super::sparql::{write_run, ExportFormat, DEFAULT_TIMEOUT};
 }
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";

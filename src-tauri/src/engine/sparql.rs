@@ -12,10 +12,16 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Rows kept from one query; beyond, the result is cut and says so.
 pub const MAX_ROWS: usize = 1_000_000;
+/// Bytes of terms kept from one query; beyond, the result is cut and says so.
+pub const MAX_RESULT_BYTES: usize = 512 << 20;
+/// Time a query may run when the pane sets no limit of its own.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Bytes a query may hold while it runs (rows, sort keys, groups).
+pub const QUERY_MEMORY: usize = 2 << 30;
 /// Triples of a CONSTRUCT/DESCRIBE result drawn as a graph.
 pub const GRAPH_TRIPLES: usize = 2000;
 /// Nodes of a graph result whose label literals are looked up (one read each at most).
@@ -51,16 +57,35 @@ pub struct QueryRun {
 }
 
 impl Doc {
-    /// Runs `sparql`; `cancel` stops it from another thread.
+    /// Runs `sparql` under [`DEFAULT_TIMEOUT`]; `cancel` stops it from another thread.
     pub fn run_query(
         &self,
         sparql: &str,
         cancel: Arc<AtomicBool>,
     ) -> Result<QueryRun, SparqlError> {
+        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT))
+    }
+
+    /// Runs `sparql`; past `timeout` (`None`: no limit) it fails with
+    /// [`SparqlError::Timeout`], and past [`QUERY_MEMORY`] with [`SparqlError::TooLarge`].
+    pub fn run_query_within(
+        &self,
+        sparql: &str,
+        cancel: Arc<AtomicBool>,
+        timeout: Option<Duration>,
+    ) -> Result<QueryRun, SparqlError> {
         let start = Instant::now();
         let opts = QueryOptions {
             cancel: Some(cancel),
+            deadline: timeout.map(|t| start + t),
+            memory_limit: Some(QUERY_MEMORY),
             ..QueryOptions::default()
+        };
+        let mut kept = 0usize;
+        // Kept rows are bounded in bytes as well as in count.
+        let mut full = |row: &[Option<Term>]| -> bool {
+            kept += row_bytes(row);
+            kept > MAX_RESULT_BYTES
         };
         let results = rete_sparql::query(&self.rete, sparql, &opts)?;
         let mut run = QueryRun {
@@ -81,12 +106,12 @@ impl Doc {
                 run.columns = vars.iter().map(|v| v.as_str().to_owned()).collect();
                 for s in solutions {
                     let s = s?;
-                    if run.rows.len() == MAX_ROWS {
+                    let row: Vec<Option<Term>> = vars.iter().map(|v| s.get(v).cloned()).collect();
+                    if run.rows.len() == MAX_ROWS || full(&row) {
                         run.truncated = true;
                         break;
                     }
-                    run.rows
-                        .push(vars.iter().map(|v| s.get(v).cloned()).collect());
+                    run.rows.push(row);
                 }
             }
             QueryResults::Graph(triples) => {
@@ -96,15 +121,16 @@ impl Doc {
                     .to_vec();
                 for t in triples {
                     let t = t?;
-                    if run.rows.len() == MAX_ROWS {
-                        run.truncated = true;
-                        break;
-                    }
-                    run.rows.push(vec![
+                    let row = vec![
                         Some(t.subject.into()),
                         Some(t.predicate.into()),
                         Some(t.object),
-                    ]);
+                    ];
+                    if run.rows.len() == MAX_ROWS || full(&row) {
+                        run.truncated = true;
+                        break;
+                    }
+                    run.rows.push(row);
                 }
             }
         }
@@ -405,6 +431,26 @@ impl Doc {
     }
 }
 
+/// Bytes a kept row takes (its terms' strings and the cells).
+fn row_bytes(row: &[Option<Term>]) -> usize {
+    row.iter()
+        .map(|c| {
+            size_of::<Option<Term>>()
+                + match c {
+                    Some(Term::NamedNode(n)) => n.as_str().len(),
+                    Some(Term::BlankNode(b)) => b.as_str().len(),
+                    Some(Term::Literal(l)) => {
+                        l.value().len()
+                            + l.language().map_or(0, str::len)
+                            + l.datatype().as_str().len()
+                    }
+                    _ => 0,
+                }
+        })
+        .sum::<usize>()
+        + size_of::<Vec<Option<Term>>>()
+}
+
 /// An export format of a kept result: one of rete-sparql's result formats (`csv`, `tsv`,
 /// `json`, `xml`; graph results also `ntriples` / `turtle`), written by rete-sparql's writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -459,6 +505,12 @@ pub fn write_run(run: &QueryRun, format: ExportFormat, out: impl Write) -> AppRe
         .iter()
         .map(|c| Variable::new(c.as_str()).map_err(|e| AppError::Invalid(e.to_string())))
         .collect::<AppResult<Vec<_>>>()?;
-    rete_sparql::write_solutions(&vars, run.rows.iter().map(Ok), |r| r.as_slice(), format.0, out)
-        .map_err(err)
+    rete_sparql::write_solutions(
+        &vars,
+        run.rows.iter().map(Ok),
+        |r| r.as_slice(),
+        format.0,
+        out,
+    )
+    .map_err(err)
 }

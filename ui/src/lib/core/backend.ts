@@ -25,7 +25,8 @@ export interface Backend {
   locate(doc: number, terms: string[]): Promise<Located[]>;
   readStats(doc: number): Promise<ReadView>;
   sparqlContext(doc: number): Promise<SparqlContext>;
-  sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome>;
+  /** `timeoutMs`: the query's time limit (0: none). */
+  sparqlRun(doc: number, run: number, query: string, timeoutMs: number): Promise<QueryOutcome>;
   sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
   sparqlCancel(run: number): Promise<void>;
   sparqlCost(doc: number, query: string): Promise<CostEstimate>;
@@ -57,7 +58,7 @@ export const tauriBackend: Backend = {
   locate: (doc, terms) => invoke('locate', { doc, terms }),
   readStats: (doc) => invoke('read_stats', { doc }),
   sparqlContext: (doc) => invoke('sparql_context', { doc }),
-  sparqlRun: (doc, run, query) => invoke('sparql_run', { doc, run, query }),
+  sparqlRun: (doc, run, query, timeoutMs) => invoke('sparql_run', { doc, run, query, timeoutMs }),
   sparqlRows: (run, offset, limit) => invoke('sparql_rows', { run, offset, limit }),
   sparqlCancel: (run) => invoke('sparql_cancel', { run }),
   sparqlCost: (doc, query) => invoke('sparql_cost', { doc, query }),
