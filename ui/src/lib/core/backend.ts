@@ -30,7 +30,7 @@ export interface Backend {
   sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
   sparqlCancel(run: number): Promise<void>;
   sparqlCost(doc: number, query: string): Promise<CostEstimate>;
-  sparqlExport(run: number, format: 'csv' | 'tsv' | 'json'): Promise<string | null>;
+  sparqlExport(run: number, format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null>;
   coherenceRun(doc: number, run: number): Promise<CoherenceOutcome>;
   coherenceCancel(run: number): Promise<void>;
   coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;

@@ -224,7 +224,8 @@ export class SparqlState {
     }
   }
 
-  async export(format: 'csv' | 'tsv' | 'json'): Promise<string | null> {
+  /** Saves the result: a W3C result format, or N-Triples for a graph result. */
+  async export(format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null> {
     const out = this.outcome;
     if (!out || out.status !== 'ok') return null;
     try {
