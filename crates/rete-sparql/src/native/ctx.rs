@@ -184,22 +184,14 @@ impl Ctx {
     }
 
     /// `STR` of the term `id`: its lexical form as a simple literal (`None` for a blank node).
-    /// Literals of the XSD value spaces are read back from the file, because their decoded
-    /// value is canonical (`"01"^^xsd:integer` decodes to 1) while RDF keeps the lexical form.
+    /// Read from the term, not from its decoded value, which is canonical (`"01"^^xsd:integer`
+    /// decodes to 1) while RDF keeps the lexical form. Through the term cache: a term read as
+    /// text is usually projected too (`STR(?p)` next to `?p`), so it is decoded once.
     pub fn lexical(&self, id: Id) -> Result<Option<ExpressionTerm>, SparqlError> {
-        let v = self.expr(id)?;
-        Ok(match &*v {
-            ExpressionTerm::StringLiteral(_) => Some((*v).clone()),
-            ExpressionTerm::LangStringLiteral { value, .. }
-            | ExpressionTerm::OtherTypedLiteral { value, .. } => {
-                Some(ExpressionTerm::StringLiteral(value.clone()))
-            }
-            ExpressionTerm::NamedNode(n) => Some(ExpressionTerm::StringLiteral(n.as_str().into())),
-            ExpressionTerm::BlankNode(_) => None,
-            _ => match self.term(id)? {
-                Term::Literal(l) => Some(ExpressionTerm::StringLiteral(l.value().to_owned())),
-                _ => None,
-            },
+        Ok(match self.term(id)? {
+            Term::NamedNode(n) => Some(ExpressionTerm::StringLiteral(n.into_string())),
+            Term::Literal(l) => Some(ExpressionTerm::StringLiteral(l.destruct().0)),
+            _ => None,
         })
     }
 

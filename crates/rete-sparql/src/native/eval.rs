@@ -432,8 +432,8 @@ impl Engine {
                     e,
                     Ex::Var(_) | Ex::Const(_) | Ex::BNode(_) | Ex::If(..) | Ex::Coalesce(_)
                 ) {
-                self.value(e, &r, g)?
-                    .map(|v| self.ctx.intern_unchecked(Rc::unwrap_or_clone(v).into()))
+                self.value_owned(e, &r, g)?
+                    .map(|v| self.ctx.intern_unchecked(v.into()))
             } else {
                 self.value_id(e, &r, g, &mut bnodes)?
             };

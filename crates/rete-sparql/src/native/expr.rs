@@ -626,6 +626,16 @@ impl Engine {
         }
     }
 
+    /// The value of an expression, owned (no `Rc` around a value computed for this row).
+    pub fn value_owned(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
+        match e {
+            Ex::Const(_) | Ex::Var(_) | Ex::If(..) | Ex::Coalesce(_) => {
+                Ok(self.value(e, r, g)?.map(Rc::unwrap_or_clone))
+            }
+            _ => self.compute(e, r, g),
+        }
+    }
+
     /// The value of a non-trivial expression.
     fn compute(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
         Ok(match e {
