@@ -197,12 +197,29 @@ pub mod ops {
     /// Runs a query as run `run` (cancel it with [`sparql_cancel`]); keeps its result for pages
     /// and export. Query errors and cancellation are part of the outcome, not errors.
     pub fn sparql_run(store: &Store, doc: u32, run: u32, query: &str) -> AppResult<QueryOutcome> {
+        sparql_run_within(store, doc, run, query, None)
+    }
+
+    /// [`sparql_run`] with the pane's time limit in milliseconds (`None`: the default limit,
+    /// `0`: none). A query stopped by it has the status `timeout`.
+    pub fn sparql_run_within(
+        store: &Store,
+        doc: u32,
+        run: u32,
+        query: &str,
+        timeout_ms: Option<u64>,
+    ) -> AppResult<QueryOutcome> {
+        let timeout = match timeout_ms {
+            None => Some(crate::engine::sparql_export::DEFAULT_TIMEOUT),
+            Some(0) => None,
+            Some(ms) => Some(std::time::Duration::from_millis(ms)),
+        };
         let d = store.get(doc)?;
         let key = format!("q{run}");
         let flag = store.flag(&key);
         let before = d.bytes.stats();
         let started = std::time::Instant::now();
-        let result = d.run_query(query, flag);
+        let result = d.run_query_within(query, flag, timeout);
         store.finish(&key);
         let after = d.bytes.stats();
         let (budget, fetched) = d.bytes.budget();
@@ -251,6 +268,17 @@ pub mod ops {
                 out.status = "cancelled";
                 out.error = Some(QueryError {
                     message: "the query was cancelled".into(),
+                    line: 0,
+                    column: 0,
+                });
+            }
+            Err(SparqlError::Timeout) => {
+                out.status = "timeout";
+                out.error = Some(QueryError {
+                    message: format!(
+                        "the query was stopped at its time limit of {} s",
+                        timeout.map_or(0.0, |t| t.as_secs_f64())
+                    ),
                     line: 0,
                     column: 0,
                 });
@@ -575,8 +603,12 @@ pub async fn sparql_run(
     doc: u32,
     run: u32,
     query: String,
+    timeout_ms: Option<u64>,
 ) -> AppResult<QueryOutcome> {
-    blocking(app, move |_, s| ops::sparql_run(s, doc, run, &query)).await
+    blocking(app, move |_, s| {
+        ops::sparql_run_within(s, doc, run, &query, timeout_ms)
+    })
+    .await
 }
 
 /// A page of a kept result.

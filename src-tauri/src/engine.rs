@@ -27,7 +27,7 @@ pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_ROWS};
 
 /// Writing query results.
 pub mod sparql_export {
-    pub use super::sparql::{write_run, ExportFormat};
+    pub use super::sparql::{write_run, ExportFormat, DEFAULT_TIMEOUT};
 }
 
 /// Limits that keep every answer small enough for the map and the panels.

@@ -306,7 +306,7 @@ pub struct ReadView {
 pub struct QueryOutcome {
     /// The run's handle (for pages and export).
     pub run: u32,
-    /// `ok`, `error` or `cancelled`.
+    /// `ok`, `error`, `cancelled` or `timeout` (stopped at its time limit).
     pub status: &'static str,
     /// `select`, `ask` or `graph`.
     pub kind: &'static str,

@@ -8,18 +8,84 @@ use spareval::{InternalQuad, QueryableDataset};
 use std::cell::OnceCell;
 use std::rc::Rc;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// How often (in produced items) long loops look at the cancel flag and the clock.
 pub(crate) const CHECK_EVERY: u32 = 1024;
 
-/// The cancel flag and deadline of one query.
+/// The cancel flag, deadline and memory budget of one query.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Guard {
     pub cancel: Option<Arc<AtomicBool>>,
     pub deadline: Option<Instant>,
+    pub memory: Arc<Memory>,
+}
+
+/// Bytes held by one query's materializing operators, against a limit. Shared by both
+/// evaluators and the result stream (atomic: a `Guard` is `Send`).
+#[derive(Debug)]
+pub(crate) struct Memory {
+    used: AtomicUsize,
+    limit: usize,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self::new(crate::DEFAULT_MEMORY_LIMIT)
+    }
+}
+
+impl Memory {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            used: AtomicUsize::new(0),
+            limit,
+        }
+    }
+
+    /// Counts `bytes` more; fails once the total passes the limit (`what` says what grew).
+    #[inline]
+    pub fn charge(&self, bytes: usize, what: &str) -> Result<(), DatasetError> {
+        let used = self
+            .used
+            .fetch_add(bytes, Ordering::Relaxed)
+            .saturating_add(bytes);
+        if used > self.limit {
+            return Err(DatasetError::TooLarge(format!(
+                "{what} passed the memory limit of {} ({} counted); add LIMIT or more selective patterns, or raise the limit",
+                human_bytes(self.limit),
+                human_bytes(used)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Gives `bytes` back (rows an operator dropped).
+    pub fn release(&self, bytes: usize) {
+        let _ = self
+            .used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |u| {
+                Some(u.saturating_sub(bytes))
+            });
+    }
+}
+
+/// `1536` → `1.5 KiB`.
+pub(crate) fn human_bytes(n: usize) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }
 
 impl Guard {
@@ -87,12 +153,50 @@ impl ReteDataset {
     }
 }
 
+impl ReteDataset {
+    /// The quad `term <LEXICAL> "lexical form"` for a bound subject that is an IRI or a
+    /// literal (`None` otherwise, and when the graph is not given).
+    fn lexical_quad(
+        &self,
+        subject: Option<&Val>,
+        predicate: Option<&Val>,
+        graph_name: Option<Option<&Val>>,
+    ) -> Result<Option<InternalQuad<Val>>, DatasetError> {
+        let (Some(s), Some(p), Some(g)) = (subject, predicate, graph_name) else {
+            return Ok(None);
+        };
+        let term = match s {
+            Val::Id(id) => self.rete.term(*id)?,
+            Val::Term(t) => (**t).clone(),
+        };
+        let text = match term {
+            Term::NamedNode(n) => n.into_string(),
+            Term::Literal(l) => l.destruct().0,
+            _ => return Ok(None),
+        };
+        let object = self.internalize_term(oxrdf::Literal::new_simple_literal(text).into())?;
+        Ok(Some(InternalQuad {
+            subject: s.clone(),
+            predicate: p.clone(),
+            object,
+            graph_name: g.cloned(),
+        }))
+    }
+}
+
+/// What spareval can hold per quad it reads: three or four terms in a tuple. spareval's hash
+/// joins and sorts are not instrumented, so the generic evaluator counts every quad it reads
+/// (an upper bound of what it keeps) and every term it creates.
+const QUAD_BYTES: usize = 4 * size_of::<Option<Val>>();
+
 /// Streams quads of one pattern as [`InternalQuad`]s, checking the guard as it goes.
 struct Quads {
     inner: Option<QuadIter>,
     error: Option<DatasetError>,
     guard: Guard,
     tick: u32,
+    /// A computed quad (the lexical form of a term, see [`crate::lexical`]).
+    extra: Option<InternalQuad<Val>>,
 }
 
 impl Iterator for Quads {
@@ -102,6 +206,9 @@ impl Iterator for Quads {
         if let Some(e) = self.error.take() {
             self.inner = None;
             return Some(Err(e));
+        }
+        if let Some(q) = self.extra.take() {
+            return Some(Ok(q));
         }
         let inner = self.inner.as_mut()?;
         self.tick += 1;
@@ -113,12 +220,18 @@ impl Iterator for Quads {
             }
         }
         match inner.next()? {
-            Ok([s, p, o, g]) => Some(Ok(InternalQuad {
-                subject: Val::Id(s),
-                predicate: Val::Id(p),
-                object: Val::Id(o),
-                graph_name: (g != DEFAULT_GRAPH).then_some(Val::Id(g)),
-            })),
+            Ok([s, p, o, g]) => {
+                if let Err(e) = self.guard.memory.charge(QUAD_BYTES, "the quads read") {
+                    self.inner = None;
+                    return Some(Err(e));
+                }
+                Some(Ok(InternalQuad {
+                    subject: Val::Id(s),
+                    predicate: Val::Id(p),
+                    object: Val::Id(o),
+                    graph_name: (g != DEFAULT_GRAPH).then_some(Val::Id(g)),
+                }))
+            }
             Err(e) => {
                 self.inner = None;
                 Some(Err(e.into()))
@@ -143,7 +256,22 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
             error: None,
             guard: Guard::default(),
             tick: 0,
+            extra: None,
         };
+        if let Some(Val::Term(t)) = predicate {
+            if matches!(&**t, Term::NamedNode(n) if n.as_str() == crate::lexical::LEXICAL) {
+                return match self.lexical_quad(subject, predicate, graph_name) {
+                    Ok(q) => Quads {
+                        extra: q,
+                        ..empty()
+                    },
+                    Err(e) => Quads {
+                        error: Some(e),
+                        ..empty()
+                    },
+                };
+            }
+        }
         // A term outside the dictionary matches no quad.
         let id = |v: Option<&Val>| match v {
             None => Some(None),
@@ -163,15 +291,12 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
         match self.rete.quads(&pattern) {
             Ok(it) => Quads {
                 inner: Some(it),
-                error: None,
                 guard: self.guard.clone(),
-                tick: 0,
+                ..empty()
             },
             Err(e) => Quads {
-                inner: None,
                 error: Some(e.into()),
-                guard: Guard::default(),
-                tick: 0,
+                ..empty()
             },
         }
     }
@@ -194,7 +319,12 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
     fn internalize_term(&self, term: Term) -> Result<Val, DatasetError> {
         Ok(match self.rete.id_of(term.as_ref())? {
             Some(id) => Val::Id(id),
-            None => Val::Term(Arc::new(term)),
+            None => {
+                self.guard
+                    .memory
+                    .charge(term_bytes(&term), "the terms computed")?;
+                Val::Term(Arc::new(term))
+            }
         })
     }
 
@@ -204,4 +334,18 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
             Val::Term(t) => Arc::unwrap_or_clone(t),
         })
     }
+}
+
+/// Bytes a term takes on the heap and inline (an estimate from its strings).
+pub(crate) fn term_bytes(t: &Term) -> usize {
+    size_of::<Term>()
+        + match t {
+            Term::NamedNode(n) => n.as_str().len(),
+            Term::BlankNode(b) => b.as_str().len(),
+            Term::Literal(l) => {
+                l.value().len() + l.language().map_or(0, str::len) + l.datatype().as_str().len()
+            }
+            #[allow(unreachable_patterns)]
+            _ => 64,
+        }
 }

@@ -49,6 +49,8 @@ pub(crate) enum DatasetError {
     Cancelled,
     #[error("the query timed out")]
     Timeout,
+    #[error("the query needs too much memory: {0}")]
+    TooLarge(String),
     #[error(transparent)]
     Store(#[from] rete_core::Error),
 }
@@ -58,6 +60,7 @@ impl From<DatasetError> for SparqlError {
         match e {
             DatasetError::Cancelled => Self::Cancelled,
             DatasetError::Timeout => Self::Timeout,
+            DatasetError::TooLarge(m) => Self::TooLarge(m),
             DatasetError::Store(e) => Self::Store(e),
         }
     }

@@ -3,6 +3,7 @@
 mod cost;
 mod dataset;
 mod error;
+mod lexical;
 mod native;
 mod results;
 pub mod syntax_error;
@@ -12,10 +13,10 @@ pub use cost::{estimate_cost, estimate_query_cost, CostEstimate, PatternCost};
 pub use dataset::Val;
 pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
-pub use results::{write_results, ResultFormat};
+pub use results::{write_boolean, write_results, write_solutions, write_triples, ResultFormat};
 pub use sparesults::QuerySolution;
 
-use dataset::{Guard, ReteDataset, CHECK_EVERY};
+use dataset::{Guard, Memory, ReteDataset, CHECK_EVERY};
 use rete_core::Rete;
 use spargebra::{Query, SparqlParser};
 use std::sync::atomic::AtomicBool;
@@ -32,7 +33,13 @@ pub struct QueryOptions {
     pub deadline: Option<Instant>,
     /// Base IRI against which relative IRIs of the query are resolved.
     pub base_iri: Option<String>,
+    /// Bytes the query may hold in rows, sort keys, group state and kept results before it
+    /// fails with [`SparqlError::TooLarge`] (`None`: [`DEFAULT_MEMORY_LIMIT`]).
+    pub memory_limit: Option<usize>,
 }
+
+/// The memory bound of a query when [`QueryOptions::memory_limit`] is not set: 2 GiB.
+pub const DEFAULT_MEMORY_LIMIT: usize = 2 << 30;
 
 /// The answer to a query. Solutions and triples stream: they are computed as they are pulled.
 #[derive(Debug)]
@@ -179,16 +186,22 @@ fn evaluate_with(
     let guard = Guard {
         cancel: opts.cancel.clone(),
         deadline: opts.deadline,
+        memory: Arc::new(Memory::new(
+            opts.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
+        )),
     };
     guard.check()?;
     if native {
         if let Some(r) = native::try_evaluate(rete, q, &guard)? {
-            return Ok(r);
+            return Ok(as_set(r, &guard));
         }
     }
     let dataset = ReteDataset::new(rete.clone(), guard.clone());
     let evaluator = spareval::QueryEvaluator::new();
-    let results = evaluator.prepare(q).execute(dataset)?;
+    let lexical = lexical::rewrite(q);
+    let results = evaluator
+        .prepare(lexical.as_ref().unwrap_or(q))
+        .execute(dataset)?;
     Ok(match results {
         spareval::QueryResults::Boolean(b) => QueryResults::Boolean(b),
         spareval::QueryResults::Solutions(s) => {
@@ -198,10 +211,48 @@ fn evaluate_with(
                 iter: Box::new(Checked::new(s, guard)),
             })
         }
-        spareval::QueryResults::Graph(t) => QueryResults::Graph(Triples {
-            iter: Box::new(Checked::new(t, guard)),
-        }),
+        spareval::QueryResults::Graph(t) => {
+            let memory = guard.clone();
+            as_set(
+                QueryResults::Graph(Triples {
+                    iter: Box::new(Checked::new(t, guard)),
+                }),
+                &memory,
+            )
+        }
     })
+}
+
+/// A CONSTRUCT / DESCRIBE result is an RDF graph, a set: a triple the template produces twice
+/// is given once (the seen triples are kept while the stream is read).
+fn as_set(r: QueryResults, guard: &Guard) -> QueryResults {
+    match r {
+        QueryResults::Graph(t) => {
+            let mut seen: rustc_hash::FxHashSet<Triple> = rustc_hash::FxHashSet::default();
+            let memory = guard.memory.clone();
+            QueryResults::Graph(Triples {
+                iter: Box::new(t.filter_map(move |t| match t {
+                    Ok(t) => {
+                        if seen.contains(&t) {
+                            return None;
+                        }
+                        let bytes = dataset::term_bytes(&t.subject.clone().into())
+                            + dataset::term_bytes(&t.predicate.clone().into())
+                            + dataset::term_bytes(&t.object);
+                        if let Err(e) =
+                            memory.charge(bytes, "the CONSTRUCT result kept to remove duplicates")
+                        {
+                            return Some(Err(e.into()));
+                        }
+                        seen.insert(t.clone());
+                        Some(Ok(t))
+                    }
+                    Err(e) => Some(Err(e)),
+                })),
+            })
+        }
+        other => other,
+    }
 }
 
 /// Maps errors and looks at the guard every [`CHECK_EVERY`] items; stops after the first error.

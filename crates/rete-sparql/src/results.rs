@@ -2,7 +2,7 @@
 //! table for terminals.
 
 use crate::{QueryResults, SparqlError};
-use oxrdf::Term;
+use oxrdf::{Term, Triple, Variable};
 use sparesults::{QueryResultsFormat, QueryResultsSerializer};
 use std::io::Write;
 
@@ -78,56 +78,104 @@ pub fn write_results(
     mut out: impl Write,
 ) -> Result<(), SparqlError> {
     match results {
-        QueryResults::Boolean(b) => match (format, format.sparesults()) {
-            (_, Some(f)) => {
-                QueryResultsSerializer::from_format(f).serialize_boolean_to_writer(&mut out, b)?;
-            }
-            (ResultFormat::Table, _) => writeln!(out, "{b}")?,
-            _ => {
-                return Err(SparqlError::Format(format!(
-                    "an ASK result cannot be written as {format:?}; use json, xml, csv, tsv or table"
-                )))
-            }
-        },
-        QueryResults::Solutions(solutions) => match (format, format.sparesults()) {
-            (_, Some(f)) => {
-                let mut w = QueryResultsSerializer::from_format(f)
-                    .serialize_solutions_to_writer(&mut out, solutions.variables().to_vec())?;
-                for s in solutions {
-                    w.serialize(&s?)?;
-                }
-                w.finish()?;
-            }
-            (ResultFormat::Table, _) => write_table(solutions, &mut out)?,
-            _ => {
-                return Err(SparqlError::Format(format!(
-                    "SELECT results cannot be written as {format:?}; use json, xml, csv, tsv or table"
-                )))
-            }
-        },
-        QueryResults::Graph(triples) => match format {
-            ResultFormat::NTriples | ResultFormat::Table => {
-                let mut w = oxttl::NTriplesSerializer::new().for_writer(&mut out);
-                for t in triples {
-                    w.serialize_triple(&t?)?;
-                }
-                w.finish();
-            }
-            ResultFormat::Turtle => {
-                let mut w = oxttl::TurtleSerializer::new().for_writer(&mut out);
-                for t in triples {
-                    w.serialize_triple(&t?)?;
-                }
-                w.finish()?;
-            }
-            _ => {
-                return Err(SparqlError::Format(format!(
-                    "CONSTRUCT/DESCRIBE results cannot be written as {format:?}; use ntriples, turtle or table"
-                )))
-            }
-        },
+        QueryResults::Boolean(b) => write_boolean(b, format, &mut out)?,
+        QueryResults::Solutions(solutions) => {
+            let vars = solutions.variables().to_vec();
+            write_solutions(&vars, solutions, |s| s.values(), format, &mut out)?;
+        }
+        QueryResults::Graph(triples) => write_triples(triples, format, &mut out)?,
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Writes an `ASK` answer (json, xml, csv, tsv or table).
+pub fn write_boolean(
+    b: bool,
+    format: ResultFormat,
+    mut out: impl Write,
+) -> Result<(), SparqlError> {
+    match (format, format.sparesults()) {
+        (_, Some(f)) => {
+            QueryResultsSerializer::from_format(f).serialize_boolean_to_writer(&mut out, b)?;
+        }
+        (ResultFormat::Table, _) => writeln!(out, "{b}")?,
+        _ => {
+            return Err(SparqlError::Format(format!(
+                "an ASK result cannot be written as {format:?}; use json, xml, csv, tsv or table"
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// Writes solutions (json, xml, csv, tsv or table): a stream of query results or rows kept in
+/// memory. `cells` gives a row's values in the order of `variables` (`None`: unbound).
+pub fn write_solutions<R, I>(
+    variables: &[Variable],
+    rows: I,
+    cells: impl Fn(&R) -> &[Option<Term>],
+    format: ResultFormat,
+    mut out: impl Write,
+) -> Result<(), SparqlError>
+where
+    I: IntoIterator<Item = Result<R, SparqlError>>,
+{
+    match (format, format.sparesults()) {
+        (_, Some(f)) => {
+            let mut w = QueryResultsSerializer::from_format(f)
+                .serialize_solutions_to_writer(&mut out, variables.to_vec())?;
+            for row in rows {
+                let row = row?;
+                w.serialize(
+                    variables
+                        .iter()
+                        .zip(cells(&row))
+                        .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
+                )?;
+            }
+            w.finish()?;
+        }
+        (ResultFormat::Table, _) => write_table(variables, rows, cells, &mut out)?,
+        _ => {
+            return Err(SparqlError::Format(format!(
+                "SELECT results cannot be written as {format:?}; use json, xml, csv, tsv or table"
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// Writes triples (ntriples, turtle, or table which writes N-Triples).
+pub fn write_triples<I>(
+    triples: I,
+    format: ResultFormat,
+    mut out: impl Write,
+) -> Result<(), SparqlError>
+where
+    I: IntoIterator<Item = Result<Triple, SparqlError>>,
+{
+    match format {
+        ResultFormat::NTriples | ResultFormat::Table => {
+            let mut w = oxttl::NTriplesSerializer::new().for_writer(&mut out);
+            for t in triples {
+                w.serialize_triple(&t?)?;
+            }
+            w.finish();
+        }
+        ResultFormat::Turtle => {
+            let mut w = oxttl::TurtleSerializer::new().for_writer(&mut out);
+            for t in triples {
+                w.serialize_triple(&t?)?;
+            }
+            w.finish()?;
+        }
+        _ => {
+            return Err(SparqlError::Format(format!(
+                "CONSTRUCT/DESCRIBE results cannot be written as {format:?}; use ntriples, turtle or table"
+            )))
+        }
+    }
     Ok(())
 }
 
@@ -139,19 +187,28 @@ fn cell(t: Option<&Term>) -> String {
     t.map(ToString::to_string).unwrap_or_default()
 }
 
-fn write_table(solutions: crate::Solutions, out: &mut impl Write) -> Result<(), SparqlError> {
-    let vars: Vec<String> = solutions
-        .variables()
-        .iter()
-        .map(|v| v.to_string())
-        .collect();
+fn write_table<R, I>(
+    variables: &[Variable],
+    rows: I,
+    cells: impl Fn(&R) -> &[Option<Term>],
+    out: &mut impl Write,
+) -> Result<(), SparqlError>
+where
+    I: IntoIterator<Item = Result<R, SparqlError>>,
+{
+    let vars: Vec<String> = variables.iter().map(|v| v.to_string()).collect();
     let mut widths: Vec<usize> = vars.iter().map(|v| v.chars().count()).collect();
     let mut head: Vec<Vec<String>> = Vec::new();
-    let mut rows = solutions;
+    let mut rows = rows.into_iter();
     let mut count = 0u64;
+    let row_cells = |s: &R| -> Vec<String> {
+        let c = cells(s);
+        (0..vars.len())
+            .map(|i| cell(c.get(i).and_then(Option::as_ref)))
+            .collect()
+    };
     for s in rows.by_ref() {
-        let s = s?;
-        let r: Vec<String> = (0..vars.len()).map(|i| cell(s.get(i))).collect();
+        let r = row_cells(&s?);
         for (w, c) in widths.iter_mut().zip(&r) {
             *w = (*w).max(c.chars().count());
         }
@@ -189,8 +246,7 @@ fn write_table(solutions: crate::Solutions, out: &mut impl Write) -> Result<(), 
     }
     drop(head);
     for s in rows {
-        let s = s?;
-        let r: Vec<String> = (0..vars.len()).map(|i| cell(s.get(i))).collect();
+        let r = row_cells(&s?);
         line(out, &r)?;
         count += 1;
     }

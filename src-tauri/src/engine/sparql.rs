@@ -6,16 +6,22 @@ use super::{AppError, AppResult, Doc};
 use crate::model::{
     CostEstimate, MapEdge, MapNode, MapView, QueryExample, SparqlContext, TermView, Vocab,
 };
-use oxrdf::{Term, Variable};
-use rete_sparql::{QueryOptions, QueryResults, SparqlError};
+use oxrdf::{Term, Triple, Variable};
+use rete_sparql::{QueryOptions, QueryResults, ResultFormat, SparqlError};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Rows kept from one query; beyond, the result is cut and says so.
 pub const MAX_ROWS: usize = 1_000_000;
+/// Bytes of terms kept from one query; beyond, the result is cut and says so.
+pub const MAX_RESULT_BYTES: usize = 512 << 20;
+/// Time a query may run when the pane sets no limit of its own.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// Bytes a query may hold while it runs (rows, sort keys, groups).
+pub const QUERY_MEMORY: usize = 2 << 30;
 /// Triples of a CONSTRUCT/DESCRIBE result drawn as a graph.
 pub const GRAPH_TRIPLES: usize = 2000;
 /// Nodes of a graph result whose label literals are looked up (one read each at most).
@@ -39,16 +45,35 @@ pub struct QueryRun {
 }
 
 impl Doc {
-    /// Runs `sparql`; `cancel` stops it from another thread.
+    /// Runs `sparql` under [`DEFAULT_TIMEOUT`]; `cancel` stops it from another thread.
     pub fn run_query(
         &self,
         sparql: &str,
         cancel: Arc<AtomicBool>,
     ) -> Result<QueryRun, SparqlError> {
+        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT))
+    }
+
+    /// Runs `sparql`; past `timeout` (`None`: no limit) it fails with
+    /// [`SparqlError::Timeout`], and past [`QUERY_MEMORY`] with [`SparqlError::TooLarge`].
+    pub fn run_query_within(
+        &self,
+        sparql: &str,
+        cancel: Arc<AtomicBool>,
+        timeout: Option<Duration>,
+    ) -> Result<QueryRun, SparqlError> {
         let start = Instant::now();
         let opts = QueryOptions {
             cancel: Some(cancel),
+            deadline: timeout.map(|t| start + t),
+            memory_limit: Some(QUERY_MEMORY),
             ..QueryOptions::default()
+        };
+        let mut kept = 0usize;
+        // Kept rows are bounded in bytes as well as in count.
+        let mut full = |row: &[Option<Term>]| -> bool {
+            kept += row_bytes(row);
+            kept > MAX_RESULT_BYTES
         };
         let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
         let results = rete_sparql::evaluate(&self.rete, &query, &opts)?;
@@ -70,12 +95,12 @@ impl Doc {
                 run.columns = vars.iter().map(|v| v.as_str().to_owned()).collect();
                 for s in solutions {
                     let s = s?;
-                    if run.rows.len() == MAX_ROWS {
+                    let row: Vec<Option<Term>> = vars.iter().map(|v| s.get(v).cloned()).collect();
+                    if run.rows.len() == MAX_ROWS || full(&row) {
                         run.truncated = true;
                         break;
                     }
-                    run.rows
-                        .push(vars.iter().map(|v| s.get(v).cloned()).collect());
+                    run.rows.push(row);
                 }
             }
             QueryResults::Graph(triples) => {
@@ -85,15 +110,16 @@ impl Doc {
                     .to_vec();
                 for t in triples {
                     let t = t?;
-                    if run.rows.len() == MAX_ROWS {
-                        run.truncated = true;
-                        break;
-                    }
-                    run.rows.push(vec![
+                    let row = vec![
                         Some(t.subject.into()),
                         Some(t.predicate.into()),
                         Some(t.object),
-                    ]);
+                    ];
+                    if run.rows.len() == MAX_ROWS || full(&row) {
+                        run.truncated = true;
+                        break;
+                    }
+                    run.rows.push(row);
                 }
             }
         }
@@ -396,71 +422,86 @@ impl Doc {
     }
 }
 
-/// Result export formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportFormat {
-    /// SPARQL 1.1 Query Results CSV.
-    Csv,
-    /// SPARQL 1.1 Query Results TSV.
-    Tsv,
-    /// SPARQL 1.1 Query Results JSON.
-    Json,
+/// Bytes a kept row takes (its terms' strings and the cells).
+fn row_bytes(row: &[Option<Term>]) -> usize {
+    row.iter()
+        .map(|c| {
+            size_of::<Option<Term>>()
+                + match c {
+                    Some(Term::NamedNode(n)) => n.as_str().len(),
+                    Some(Term::BlankNode(b)) => b.as_str().len(),
+                    Some(Term::Literal(l)) => {
+                        l.value().len()
+                            + l.language().map_or(0, str::len)
+                            + l.datatype().as_str().len()
+                    }
+                    _ => 0,
+                }
+        })
+        .sum::<usize>()
+        + size_of::<Vec<Option<Term>>>()
 }
 
+/// An export format of a kept result: one of rete-sparql's result formats (`csv`, `tsv`,
+/// `json`, `xml`; graph results also `ntriples` / `turtle`), written by rete-sparql's writer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportFormat(pub ResultFormat);
+
 impl ExportFormat {
-    /// Parses `csv`, `tsv` or `json`.
+    /// Parses a format name (`csv`, `tsv`, `json`, `xml`, `ntriples`, `turtle`, …).
     pub fn from_name(name: &str) -> AppResult<Self> {
-        match name {
-            "csv" => Ok(Self::Csv),
-            "tsv" => Ok(Self::Tsv),
-            "json" => Ok(Self::Json),
-            other => Err(AppError::Invalid(format!(
-                "cannot export results as {other}"
+        match ResultFormat::from_name(name) {
+            Some(ResultFormat::Table) | None => Err(AppError::Invalid(format!(
+                "cannot export results as {name}"
             ))),
+            Some(f) => Ok(Self(f)),
         }
     }
 
     /// File extension.
     pub fn extension(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::Tsv => "tsv",
-            Self::Json => "json",
+        match self.0 {
+            ResultFormat::Csv => "csv",
+            ResultFormat::Tsv => "tsv",
+            ResultFormat::Json => "json",
+            ResultFormat::Xml => "xml",
+            ResultFormat::Table => "txt",
+            ResultFormat::NTriples => "nt",
+            ResultFormat::Turtle => "ttl",
         }
     }
 }
 
-/// Writes a result in a W3C result format (graph results as `subject`/`predicate`/`object`
-/// solutions).
+/// Writes a kept result with rete-sparql's writer: graph results as triples in a graph format,
+/// or as `subject`/`predicate`/`object` solutions in a result format.
 pub fn write_run(run: &QueryRun, format: ExportFormat, out: impl Write) -> AppResult<()> {
-    use sparesults::{QueryResultsFormat, QueryResultsSerializer};
-    let f = match format {
-        ExportFormat::Csv => QueryResultsFormat::Csv,
-        ExportFormat::Tsv => QueryResultsFormat::Tsv,
-        ExportFormat::Json => QueryResultsFormat::Json,
-    };
-    let io = |e: std::io::Error| AppError::Invalid(format!("cannot write results: {e}"));
-    let ser = QueryResultsSerializer::from_format(f);
+    let err = |e: SparqlError| AppError::Invalid(format!("cannot write results: {e}"));
     if let Some(b) = run.boolean {
-        ser.serialize_boolean_to_writer(out, b).map_err(io)?;
-        return Ok(());
+        return rete_sparql::write_boolean(b, format.0, out).map_err(err);
+    }
+    if run.kind == "graph" && matches!(format.0, ResultFormat::NTriples | ResultFormat::Turtle) {
+        let triples = run.rows.iter().filter_map(|r| match &r[..] {
+            [Some(Term::NamedNode(s)), Some(Term::NamedNode(p)), Some(o)] => {
+                Some(Ok(Triple::new(s.clone(), p.clone(), o.clone())))
+            }
+            [Some(Term::BlankNode(s)), Some(Term::NamedNode(p)), Some(o)] => {
+                Some(Ok(Triple::new(s.clone(), p.clone(), o.clone())))
+            }
+            _ => None,
+        });
+        return rete_sparql::write_triples(triples, format.0, out).map_err(err);
     }
     let vars = run
         .columns
         .iter()
         .map(|c| Variable::new(c.as_str()).map_err(|e| AppError::Invalid(e.to_string())))
         .collect::<AppResult<Vec<_>>>()?;
-    let mut w = ser
-        .serialize_solutions_to_writer(out, vars.clone())
-        .map_err(io)?;
-    for row in &run.rows {
-        w.serialize(
-            vars.iter()
-                .zip(row)
-                .filter_map(|(v, t)| t.as_ref().map(|t| (v.as_ref(), t.as_ref()))),
-        )
-        .map_err(io)?;
-    }
-    w.finish().map_err(io)?;
-    Ok(())
+    rete_sparql::write_solutions(
+        &vars,
+        run.rows.iter().map(Ok),
+        |r| r.as_slice(),
+        format.0,
+        out,
+    )
+    .map_err(err)
 }

@@ -27,6 +27,8 @@ export class MemoryBackend implements Backend {
   /** A query that only ends when cancelled. */
   slowQuery = '';
   cancelled = new Set<number>();
+  /** Time limits the runs were sent with. */
+  timeouts: number[] = [];
   coherence: CoherenceProgress['report'][] = [];
   progressHandlers: ((p: CoherenceProgress) => void)[] = [];
   exported: string[] = [];
@@ -60,11 +62,18 @@ export class MemoryBackend implements Backend {
     return { ...this.reads };
   }
   async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
-  async sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome> {
+  async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0): Promise<QueryOutcome> {
     this.log(`run ${run} ${query}`);
     this.runs.set(run, query);
+    this.timeouts.push(timeoutMs);
     if (query.includes(this.slowQuery) && this.slowQuery) {
-      while (!this.cancelled.has(run)) await new Promise((r) => setTimeout(r, 5));
+      const started = Date.now();
+      while (!this.cancelled.has(run)) {
+        if (timeoutMs > 0 && Date.now() - started >= timeoutMs) {
+          return { run, status: 'timeout', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: timeoutMs, error: { message: `the query was stopped at its time limit of ${timeoutMs / 1000} s`, line: 0, column: 0 }, read: this.reads };
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
     }
     if (this.cancelled.has(run)) {
       return { run, status: 'cancelled', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'the query was cancelled', line: 0, column: 0 }, read: this.reads };

@@ -1,7 +1,7 @@
 //! Per-query state of the native evaluator: the file, query-local terms, decode caches, the
 //! guard, and the memory bound.
 
-use crate::dataset::{Guard, CHECK_EVERY};
+use crate::dataset::{Guard, Memory, CHECK_EVERY};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
 use rete_core::{Rete, DEFAULT_GRAPH};
@@ -10,6 +10,7 @@ use spareval::ExpressionTerm;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// A term id: `0` is "unbound", `1..=terms` are dictionary ids, larger ids are query-local terms
 /// (computed by expressions or written in the query but absent from the file). A term gets a
@@ -21,10 +22,6 @@ pub const UNBOUND: Id = 0;
 
 /// A solution: one id per variable slot.
 pub type Row = Vec<Id>;
-
-/// Rows × slots above which a materializing operator fails with [`SparqlError::TooLarge`]
-/// instead of exhausting memory (8 bytes per cell: 2 GiB).
-pub const MAX_CELLS: usize = 1 << 28;
 
 /// Decoded terms kept per query before the caches are reset.
 const CACHE_LIMIT: usize = 1 << 18;
@@ -186,6 +183,18 @@ impl Ctx {
         Ok(t)
     }
 
+    /// `STR` of the term `id`: its lexical form as a simple literal (`None` for a blank node).
+    /// Read from the term, not from its decoded value, which is canonical (`"01"^^xsd:integer`
+    /// decodes to 1) while RDF keeps the lexical form. Through the term cache: a term read as
+    /// text is usually projected too (`STR(?p)` next to `?p`), so it is decoded once.
+    pub fn lexical(&self, id: Id) -> Result<Option<ExpressionTerm>, SparqlError> {
+        Ok(match self.term(id)? {
+            Term::NamedNode(n) => Some(ExpressionTerm::StringLiteral(n.into_string())),
+            Term::Literal(l) => Some(ExpressionTerm::StringLiteral(l.destruct().0)),
+            _ => None,
+        })
+    }
+
     /// Ids of the named graphs (from the card).
     pub fn named_graphs(&self) -> Result<&[Id], SparqlError> {
         if let Some(g) = self.graphs.get() {
@@ -216,13 +225,53 @@ impl Ctx {
         ))
     }
 
-    /// Fails when a materialization of `rows` rows of `width` slots is too large.
-    pub fn bound(&self, rows: usize, width: usize) -> Result<(), SparqlError> {
-        if rows.saturating_mul(width.max(1)) > MAX_CELLS {
-            return Err(SparqlError::TooLarge(format!(
-                "an intermediate result exceeds {MAX_CELLS} cells ({rows} rows of {width} variables); add LIMIT or more selective patterns"
-            )));
+    /// A counter of the bytes one operator holds (given back when it is dropped).
+    pub fn held(&self, what: &'static str) -> Held {
+        Held {
+            memory: self.guard.memory.clone(),
+            bytes: 0,
+            what,
         }
+    }
+}
+
+/// Bytes a row of `width` slots takes.
+pub fn row_bytes(width: usize) -> usize {
+    width * size_of::<Id>() + size_of::<Row>()
+}
+
+/// Bytes an operator holds, counted against the query's memory limit and given back on drop.
+#[derive(Debug)]
+pub struct Held {
+    memory: Arc<Memory>,
+    bytes: usize,
+    what: &'static str,
+}
+
+impl Held {
+    /// Counts `bytes` more (fails past the limit with [`SparqlError::TooLarge`]).
+    #[inline]
+    pub fn grow(&mut self, bytes: usize) -> Result<(), SparqlError> {
+        self.memory.charge(bytes, self.what)?;
+        self.bytes += bytes;
         Ok(())
+    }
+
+    /// Gives `bytes` back.
+    pub fn shrink(&mut self, bytes: usize) {
+        let b = bytes.min(self.bytes);
+        self.memory.release(b);
+        self.bytes -= b;
+    }
+
+    /// The bytes stay counted until the query ends (results kept for the whole query).
+    pub fn keep(mut self) {
+        self.bytes = 0;
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.memory.release(self.bytes);
     }
 }

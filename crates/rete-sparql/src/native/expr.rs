@@ -3,10 +3,16 @@
 //! evaluator handles. `None` is an evaluation error (which SPARQL turns into "unbound" or
 //! "filter false").
 
+use super::ctx::{Active, Id, Row, UNBOUND};
+use super::eval::Engine;
+use super::plan::Ex;
+use crate::SparqlError;
 use oxrdf::Literal;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
+use rustc_hash::FxHashMap;
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 /// Built-in functions evaluated natively.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -327,7 +333,7 @@ pub fn str_of(a: &E) -> Option<String> {
 }
 
 /// Applies a built-in function to evaluated arguments.
-pub fn call(f: Func, args: &[std::rc::Rc<E>]) -> Option<E> {
+pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
     let arg = |i: usize| args.get(i).map(|a| &**a);
     Some(match f {
         Func::Str => E::StringLiteral(str_of(arg(0)?)?),
@@ -505,6 +511,19 @@ pub fn call(f: Func, args: &[std::rc::Rc<E>]) -> Option<E> {
 }
 
 /// A boolean value.
+/// Bytes a computed value holds (inline and its strings).
+pub fn value_bytes(v: &E) -> usize {
+    size_of::<E>()
+        + match v {
+            E::StringLiteral(s) => s.len(),
+            E::LangStringLiteral { value, language } => value.len() + language.len(),
+            E::OtherTypedLiteral { value, datatype } => value.len() + datatype.as_str().len(),
+            E::NamedNode(n) => n.as_str().len(),
+            E::BlankNode(b) => b.as_str().len(),
+            _ => 0,
+        }
+}
+
 pub fn boolean(b: bool) -> E {
     E::BooleanLiteral(Boolean::from(b))
 }
@@ -512,4 +531,317 @@ pub fn boolean(b: bool) -> E {
 /// `xsd:integer` value.
 pub fn integer(i: i64) -> E {
     E::IntegerLiteral(Integer::from(i))
+}
+
+// Expression evaluation over rows: what the operators call.
+
+impl Engine {
+    /// The id of an expression's value (`None` on error / unbound).
+    pub fn value_id(
+        &self,
+        e: &Ex,
+        r: &Row,
+        g: Active,
+        bnodes: &mut FxHashMap<String, Id>,
+    ) -> Result<Option<Id>, SparqlError> {
+        match e {
+            Ex::Var(s) => Ok((r[*s] != UNBOUND).then_some(r[*s])),
+            Ex::Const(c) => Ok(Some(*c)),
+            Ex::BNode(arg) => {
+                let key = match arg {
+                    None => None,
+                    Some(a) => match self.value(a, r, g)? {
+                        Some(v) => match &*v {
+                            E::StringLiteral(s) => Some(s.clone()),
+                            _ => return Ok(None),
+                        },
+                        None => return Ok(None),
+                    },
+                };
+                if let Some(k) = &key {
+                    if let Some(&id) = bnodes.get(k) {
+                        return Ok(Some(id));
+                    }
+                }
+                let id = self.ctx.intern(self.ctx.fresh_bnode().into())?;
+                if let Some(k) = key {
+                    bnodes.insert(k, id);
+                }
+                Ok(Some(id))
+            }
+            Ex::If(c, a, b) => match self.value(c, r, g)?.as_deref().and_then(ebv) {
+                Some(true) => self.value_id(a, r, g, bnodes),
+                Some(false) => self.value_id(b, r, g, bnodes),
+                None => Ok(None),
+            },
+            Ex::Coalesce(list) => {
+                for x in list {
+                    if let Some(v) = self.value_id(x, r, g, bnodes)? {
+                        return Ok(Some(v));
+                    }
+                }
+                Ok(None)
+            }
+            other => match self.value(other, r, g)? {
+                Some(v) => Ok(Some(self.ctx.intern_expr(Rc::unwrap_or_clone(v))?)),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// Whether a filter expression holds (errors count as false).
+    pub fn truth(&self, e: &Ex, r: &Row, g: Active) -> Result<bool, SparqlError> {
+        Ok(self.value(e, r, g)?.as_deref().and_then(ebv) == Some(true))
+    }
+
+    fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Rc<E>>, SparqlError> {
+        self.value(e, r, g)
+    }
+
+    /// The value of an expression (`None` on error / unbound).
+    pub fn value(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Rc<E>>, SparqlError> {
+        match e {
+            Ex::Const(c) => Ok(Some(self.ctx.expr(*c)?)),
+            Ex::Var(s) => {
+                if r[*s] == UNBOUND {
+                    Ok(None)
+                } else {
+                    Ok(Some(self.ctx.expr(r[*s])?))
+                }
+            }
+            Ex::If(c, a, b) => match self.value(c, r, g)?.as_deref().and_then(ebv) {
+                Some(true) => self.value(a, r, g),
+                Some(false) => self.value(b, r, g),
+                None => Ok(None),
+            },
+            Ex::Coalesce(list) => {
+                for x in list {
+                    if let Some(v) = self.value(x, r, g)? {
+                        return Ok(Some(v));
+                    }
+                }
+                Ok(None)
+            }
+            _ => Ok(self.compute(e, r, g)?.map(Rc::new)),
+        }
+    }
+
+    /// The value of an expression, owned (no `Rc` around a value computed for this row).
+    pub fn value_owned(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
+        match e {
+            Ex::Const(_) | Ex::Var(_) | Ex::If(..) | Ex::Coalesce(_) => {
+                Ok(self.value(e, r, g)?.map(Rc::unwrap_or_clone))
+            }
+            _ => self.compute(e, r, g),
+        }
+    }
+
+    /// The value of a non-trivial expression.
+    fn compute(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
+        Ok(match e {
+            Ex::Const(_) | Ex::Var(_) | Ex::If(..) | Ex::Coalesce(_) => {
+                self.value(e, r, g)?.map(Rc::unwrap_or_clone)
+            }
+            Ex::Or(a, b) => {
+                let x = self.value(a, r, g)?.as_deref().and_then(ebv);
+                if x == Some(true) {
+                    return Ok(Some(boolean(true)));
+                }
+                let y = self.value(b, r, g)?.as_deref().and_then(ebv);
+                match (x, y) {
+                    (_, Some(true)) => Some(boolean(true)),
+                    (Some(false), Some(false)) => Some(boolean(false)),
+                    _ => None,
+                }
+            }
+            Ex::And(a, b) => {
+                let x = self.value(a, r, g)?.as_deref().and_then(ebv);
+                if x == Some(false) {
+                    return Ok(Some(boolean(false)));
+                }
+                let y = self.value(b, r, g)?.as_deref().and_then(ebv);
+                match (x, y) {
+                    (_, Some(false)) => Some(boolean(false)),
+                    (Some(true), Some(true)) => Some(boolean(true)),
+                    _ => None,
+                }
+            }
+            Ex::Not(a) => self
+                .value(a, r, g)?
+                .as_deref()
+                .and_then(ebv)
+                .map(|b| boolean(!b)),
+            Ex::Equal(a, b) => {
+                // Same id: same term, so equal (NaN aside, which the value path handles).
+                if let (Ex::Var(_) | Ex::Const(_), Ex::Var(_) | Ex::Const(_)) = (&**a, &**b) {
+                    let id = |x: &Ex| match x {
+                        Ex::Var(s) => r[*s],
+                        Ex::Const(c) => *c,
+                        _ => UNBOUND,
+                    };
+                    let (x, y) = (id(a), id(b));
+                    if x == UNBOUND || y == UNBOUND {
+                        return Ok(None);
+                    }
+                    if x == y {
+                        let t = self.ctx.expr(x)?;
+                        return Ok(equals(&t, &t).map(boolean));
+                    }
+                }
+                match (self.operand(a, r, g)?, self.operand(b, r, g)?) {
+                    (Some(x), Some(y)) => equals(&x, &y).map(boolean),
+                    _ => None,
+                }
+            }
+            Ex::SameTerm(a, b) => {
+                let mut scratch = FxHashMap::default();
+                match (
+                    self.value_id(a, r, g, &mut scratch)?,
+                    self.value_id(b, r, g, &mut scratch)?,
+                ) {
+                    (Some(x), Some(y)) => Some(boolean(x == y)),
+                    _ => None,
+                }
+            }
+            Ex::Cmp(a, b, accept) => match (self.operand(a, r, g)?, self.operand(b, r, g)?) {
+                (Some(x), Some(y)) => partial_cmp(&x, &y).map(|o| {
+                    boolean(match o {
+                        Ordering::Less => accept[0],
+                        Ordering::Equal => accept[1],
+                        Ordering::Greater => accept[2],
+                    })
+                }),
+                _ => None,
+            },
+            Ex::In(a, list) => {
+                let Some(x) = self.value(a, r, g)? else {
+                    return Ok(None);
+                };
+                let mut error = false;
+                for y in list {
+                    match self.value(y, r, g)?.and_then(|y| equals(&x, &y)) {
+                        Some(true) => return Ok(Some(boolean(true))),
+                        Some(false) => {}
+                        None => error = true,
+                    }
+                }
+                if error {
+                    None
+                } else {
+                    Some(boolean(false))
+                }
+            }
+            Ex::Arith(op, a, b) => match (self.value(a, r, g)?, self.value(b, r, g)?) {
+                (Some(x), Some(y)) => arith(*op, &x, &y),
+                _ => None,
+            },
+            Ex::Neg(a) => self.value(a, r, g)?.and_then(|x| negate(&x)),
+            Ex::Plus(a) => self
+                .value(a, r, g)?
+                .filter(|x| is_numeric(x))
+                .map(Rc::unwrap_or_clone),
+            Ex::Bound(s) => Some(boolean(r[*s] != UNBOUND)),
+            Ex::Exists(p) => {
+                let sub = Engine {
+                    substitute: true,
+                    ..self.clone()
+                };
+                let found = match sub.eval(p, r.clone(), g).next() {
+                    Some(Ok(_)) => true,
+                    Some(Err(e)) => return Err(e),
+                    None => false,
+                };
+                Some(boolean(found))
+            }
+            // STR of a term reads its lexical form, which the decoded value may have lost
+            // ("01"^^xsd:integer decodes to the integer 1).
+            Ex::Call(Func::Str, args)
+                if matches!(
+                    args.first(),
+                    Some(Ex::Var(_) | Ex::Const(_) | Ex::If(..) | Ex::Coalesce(_))
+                ) =>
+            {
+                let mut scratch = FxHashMap::default();
+                match self.value_id(&args[0], r, g, &mut scratch)? {
+                    Some(id) => self.ctx.lexical(id)?,
+                    None => None,
+                }
+            }
+            Ex::Call(f, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    match self.value(a, r, g)? {
+                        Some(v) => vals.push(v),
+                        None => return Ok(None),
+                    }
+                }
+                call(*f, &vals)
+            }
+            Ex::Regex(a, re) => match self.value(a, r, g)?.as_deref() {
+                Some(E::StringLiteral(s)) | Some(E::LangStringLiteral { value: s, .. }) => {
+                    Some(boolean(re.is_match(s)))
+                }
+                _ => None,
+            },
+            Ex::Replace(a, re, repl) => {
+                let v = self.value(a, r, g)?;
+                let (s, lang) = match v.as_deref() {
+                    Some(E::StringLiteral(s)) => (s.as_str(), None),
+                    Some(E::LangStringLiteral { value, language }) => {
+                        (value.as_str(), Some(language.clone()))
+                    }
+                    _ => return Ok(None),
+                };
+                let rv = self.value(repl, r, g)?;
+                let Some(E::StringLiteral(rep)) = rv.as_deref() else {
+                    return Ok(None);
+                };
+                // XPath uses $1, the regex crate ${1}; `\$` escapes a dollar in XPath.
+                let rep = xpath_replacement(rep);
+                let out = re.replace_all(s, rep.as_str()).into_owned();
+                Some(match lang {
+                    Some(language) => E::LangStringLiteral {
+                        value: out,
+                        language,
+                    },
+                    None => E::StringLiteral(out),
+                })
+            }
+            Ex::BNode(_) => {
+                let mut scratch = FxHashMap::default();
+                match self.value_id(e, r, g, &mut scratch)? {
+                    Some(id) => Some((*self.ctx.expr(id)?).clone()),
+                    None => None,
+                }
+            }
+        })
+    }
+}
+
+fn xpath_replacement(rep: &str) -> String {
+    let mut out = String::with_capacity(rep.len());
+    let mut chars = rep.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    if n == '$' {
+                        out.push_str("$$");
+                    } else {
+                        out.push(n);
+                    }
+                }
+            }
+            '$' => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                out.push_str(&format!("${{{digits}}}"));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -1,6 +1,10 @@
 //! The native evaluator: the query algebra compiled to operators over rows of dictionary ids
 //! (see [`plan`] for the fragment it covers and [`eval`] for the operators).
 
+mod agg;
+mod bgp;
+mod compile;
+mod compile_expr;
 mod ctx;
 mod eval;
 mod expr;
@@ -9,10 +13,11 @@ mod plan;
 
 use crate::dataset::Guard;
 use crate::{QueryResults, Solutions, SparqlError, Triples};
+use compile::Planner;
 use ctx::{Active, Ctx, Row, UNBOUND};
 use eval::Engine;
 use oxrdf::{NamedOrBlankNode, Term, Triple, Variable};
-use plan::{PlanError, Planner};
+use plan::PlanError;
 use rete_core::Rete;
 use rustc_hash::FxHashMap;
 use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};

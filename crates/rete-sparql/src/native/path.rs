@@ -20,6 +20,7 @@ pub fn pairs(
 ) -> Result<Vec<(Id, Id)>, SparqlError> {
     let ctx = &eng.ctx;
     let mut out = Vec::new();
+    let mut held = ctx.held("the pairs of a property path");
     match path {
         PathE::Pred(p) => {
             // A term outside the file matches no quad.
@@ -66,7 +67,7 @@ pub fn pairs(
                 for (x, m) in pairs(eng, a, s, None, g)? {
                     for (_, y) in pairs(eng, b, Some(m), o, g)? {
                         out.push((x, y));
-                        ctx.bound(out.len(), 2)?;
+                        held.grow(16)?;
                     }
                 }
             }
@@ -103,7 +104,7 @@ pub fn pairs(
                     for x in starts {
                         for y in closure(eng, a, x, zero, one_step, false, g)? {
                             out.push((x, y));
-                            ctx.bound(out.len(), 2)?;
+                            held.grow(16)?;
                         }
                     }
                 }
@@ -125,6 +126,9 @@ fn closure(
 ) -> Result<Vec<Id>, SparqlError> {
     let mut seen: FxHashSet<Id> = FxHashSet::default();
     let mut out = Vec::new();
+    // Each node is held three times: `out`, `seen` and `visited`.
+    let mut held = eng.ctx.held("the nodes of a path closure");
+    let mut counted = 0;
     if zero {
         seen.insert(start);
         out.push(start);
@@ -155,7 +159,8 @@ fn closure(
                 }
             }
         }
-        eng.ctx.bound(out.len(), 1)?;
+        held.grow((out.len() - counted) * 24)?;
+        counted = out.len();
         if one_step {
             break;
         }

@@ -27,11 +27,12 @@ export interface Backend {
   /** Lets a remote document fetch `bytes` more than so far (the user agreed). */
   raiseReadBudget(doc: number, bytes: number): Promise<ReadView>;
   sparqlContext(doc: number): Promise<SparqlContext>;
-  sparqlRun(doc: number, run: number, query: string): Promise<QueryOutcome>;
+  /** `timeoutMs`: the query's time limit (0: none). */
+  sparqlRun(doc: number, run: number, query: string, timeoutMs: number): Promise<QueryOutcome>;
   sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
   sparqlCancel(run: number): Promise<void>;
   sparqlCost(doc: number, query: string): Promise<CostEstimate>;
-  sparqlExport(run: number, format: 'csv' | 'tsv' | 'json'): Promise<string | null>;
+  sparqlExport(run: number, format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null>;
   coherenceRun(doc: number, run: number): Promise<CoherenceOutcome>;
   coherenceCancel(run: number): Promise<void>;
   coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;
@@ -60,7 +61,7 @@ export const tauriBackend: Backend = {
   readStats: (doc) => invoke('read_stats', { doc }),
   raiseReadBudget: (doc, bytes) => invoke('raise_read_budget', { doc, bytes }),
   sparqlContext: (doc) => invoke('sparql_context', { doc }),
-  sparqlRun: (doc, run, query) => invoke('sparql_run', { doc, run, query }),
+  sparqlRun: (doc, run, query, timeoutMs) => invoke('sparql_run', { doc, run, query, timeoutMs }),
   sparqlRows: (run, offset, limit) => invoke('sparql_rows', { run, offset, limit }),
   sparqlCancel: (run) => invoke('sparql_cancel', { run }),
   sparqlCost: (doc, query) => invoke('sparql_cost', { doc, query }),

@@ -52,7 +52,7 @@ export interface SparqlContext { prefixes: [string, string][]; classes: Vocab[];
 export interface QueryError { message: string; line: number; column: number }
 export type Cell = TermView | null;
 export interface QueryOutcome {
-  run: number; status: 'ok' | 'error' | 'cancelled'; kind: 'select' | 'ask' | 'graph';
+  run: number; status: 'ok' | 'error' | 'cancelled' | 'timeout'; kind: 'select' | 'ask' | 'graph';
   columns: string[]; total: number; rows: Cell[][]; boolean: boolean | null; graph: MapView | null;
   truncated: boolean; elapsed_ms: number; error: QueryError | null; read: ReadView;
 }

@@ -12,6 +12,9 @@ import { completionItems, History, userPosition, type CompletionItem } from './q
 export const PAGE = 200;
 /** Result rows whose entities are located on the map. */
 export const LOCATE_ROWS = 2000;
+/** A query's time limit unless the user sets another (seconds; 0: none). */
+export const DEFAULT_TIME_LIMIT = 60;
+const TIME_LIMIT_KEY = 'rete.sparql.timeLimit';
 
 export class SparqlState {
   context = $state.raw<SparqlContext | null>(null);
@@ -29,6 +32,10 @@ export class SparqlState {
   located = $state(0);
   /** Bumped when a page of rows arrives. */
   rowsVersion = $state(0);
+  /** Seconds a query may run before the shell stops it (0: no limit). */
+  timeLimit = $state(DEFAULT_TIME_LIMIT);
+  /** The limit the last query was stopped at, in seconds (null: it was not). */
+  timedOut = $state<number | null>(null);
 
   private pages = new Map<number, Cell[][]>();
   private loadingPages = new Map<number, Promise<void>>();
@@ -40,9 +47,18 @@ export class SparqlState {
   /** Asked before a remote query runs, with its estimate; `false` stops it (the read budget). */
   approve: ((cost: CostEstimate) => Promise<boolean>) | null = null;
 
-  constructor(private backend: Backend, private highlight: HighlightState, storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
+  constructor(private backend: Backend, private highlight: HighlightState, private storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
     this.store = new History(storage);
     this.history = this.store.items;
+    const saved = Number(storage?.getItem(TIME_LIMIT_KEY) ?? NaN);
+    if (Number.isFinite(saved) && saved >= 0) this.timeLimit = saved;
+  }
+
+  /** Sets the time limit of the next queries (seconds, 0: none) and remembers it. */
+  setTimeLimit(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) return;
+    this.timeLimit = seconds;
+    this.storage?.setItem(TIME_LIMIT_KEY, String(seconds));
   }
 
   get remote(): boolean {
@@ -101,6 +117,7 @@ export class SparqlState {
     this.history = this.store.push(this.text);
     this.error = null;
     this.message = '';
+    this.timedOut = null;
     if (doc.remote) {
       // Show what the query will fetch before it fetches it.
       const c = await this.estimate();
@@ -118,7 +135,8 @@ export class SparqlState {
     clearInterval(this.timer);
     this.timer = setInterval(() => { this.elapsed = Date.now() - started; }, 100);
     try {
-      const out = await this.backend.sparqlRun(doc.doc, run, query);
+      const limit = this.timeLimit;
+      const out = await this.backend.sparqlRun(doc.doc, run, query, Math.round(limit * 1000));
       if (run !== this.current || this.doc !== doc) return null;
       this.outcome = out;
       this.pages.clear();
@@ -127,6 +145,10 @@ export class SparqlState {
       this.located = 0;
       this.highlight.clear('results');
       if (out.status === 'error' && out.error) this.error = userPosition(out.error, shift);
+      if (out.status === 'timeout') {
+        this.timedOut = limit;
+        this.message = `Stopped after the time limit of ${limit} s. Raise the limit to let it run longer.`;
+      }
       if (out.status === 'ok') {
         this.pages.set(0, out.rows);
         void this.locateResults(out);
@@ -206,7 +228,8 @@ export class SparqlState {
     }
   }
 
-  async export(format: 'csv' | 'tsv' | 'json'): Promise<string | null> {
+  /** Saves the result: a W3C result format, or N-Triples for a graph result. */
+  async export(format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null> {
     const out = this.outcome;
     if (!out || out.status !== 'ok') return null;
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SparqlState, PAGE } from './sparql.svelte';
+import { SparqlState, PAGE, DEFAULT_TIME_LIMIT } from './sparql.svelte';
 import { HighlightState } from '../highlight/highlight.svelte';
 import { MemoryBackend, doc } from '../../../test/memory-backend';
 import type { Cell } from '../types';
@@ -95,5 +95,45 @@ describe('sparql pane state', () => {
     expect(s.cost?.bytes).toBe(123456);
     expect(await s.export('csv')).toBe('/tmp/results.csv');
     expect(b.exported).toEqual(['1.csv']);
+  });
+
+  it('sends the time limit with every run and says when it stopped a query', async () => {
+    const { b, s, d } = setup();
+    b.slowQuery = 'slow';
+    await s.load(d);
+    expect(s.timeLimit).toBe(DEFAULT_TIME_LIMIT);
+    s.use('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    await s.run();
+    expect(b.timeouts).toEqual([DEFAULT_TIME_LIMIT * 1000]);
+    s.setTimeLimit(0.05);
+    s.use('SELECT * { ?a ?b ?c } # slow');
+    const out = await s.run();
+    expect(b.timeouts[1]).toBe(50);
+    expect(out?.status).toBe('timeout');
+    expect(s.timedOut).toBe(0.05);
+    expect(s.message).toContain('time limit of 0.05 s');
+    expect(s.running).toBe(false);
+    // The next run starts clean.
+    s.use('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    await s.run();
+    expect(s.timedOut).toBeNull();
+    expect(s.message).toBe('');
+  });
+
+  it('remembers the time limit; 0 means no limit and bad values are ignored', async () => {
+    const saved = new Map<string, string>();
+    const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v) };
+    const { b, d } = setup();
+    const s = new SparqlState(b, new HighlightState(), storage);
+    s.setTimeLimit(0);
+    s.setTimeLimit(-3);
+    s.setTimeLimit(Number.NaN);
+    expect(s.timeLimit).toBe(0);
+    await s.load(d);
+    s.use('SELECT ?p ?n WHERE { ?p foaf:name ?n }');
+    await s.run();
+    expect(b.timeouts).toEqual([0]);
+    s.setTimeLimit(120);
+    expect(new SparqlState(b, new HighlightState(), storage).timeLimit).toBe(120);
   });
 });

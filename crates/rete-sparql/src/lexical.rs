@@ -1,0 +1,212 @@
+//! Lexical forms on the generic evaluator.
+//!
+//! spareval turns every literal it reads into its value (`"01"^^xsd:integer` becomes the
+//! integer 1), so its `STR` returns the canonical spelling, while RDF (and the `.rete` file)
+//! keep the lexical form. Before a query runs on spareval, each `STR(?v)` is replaced by a
+//! fresh variable bound to the lexical form of `?v`'s term. The binding comes from the dataset:
+//! the pattern `?v <LEXICAL> ?lex`, evaluated per row (`LATERAL`) under an `OPTIONAL` so a row
+//! whose `?v` is unbound or a blank node keeps going with `?lex` unbound (as `STR` would
+//! fail). Value operations (`=`, `<`, `ORDER BY`, aggregates) are untouched: they still see
+//! values, and `sameTerm` still sees terms.
+
+use oxrdf::{Literal, NamedNode, Variable};
+use spargebra::algebra::{
+    AggregateExpression, Expression, Function, GraphPattern, OrderExpression,
+};
+use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
+use spargebra::Query;
+
+/// The predicate the dataset answers with a term's lexical form (never in a file).
+pub(crate) const LEXICAL: &str = "urn:x-rete:lexical-form";
+
+/// The query with `STR` reading lexical forms (`None`: it has no `STR`, nothing to change).
+pub(crate) fn rewrite(q: &Query) -> Option<Query> {
+    let mut q = q.clone();
+    let mut r = Rewriter { changed: false };
+    match &mut q {
+        Query::Select { pattern, .. }
+        | Query::Construct { pattern, .. }
+        | Query::Describe { pattern, .. }
+        | Query::Ask { pattern, .. } => r.pattern(pattern),
+    }
+    r.changed.then_some(q)
+}
+
+struct Rewriter {
+    changed: bool,
+}
+
+fn lex_var(v: &Variable) -> Variable {
+    Variable::new_unchecked(format!("__rete_lex_{}", v.as_str()))
+}
+
+/// `inner` followed, per row, by `OPTIONAL { ?v <LEXICAL> ?lex }` for each of `vars`.
+fn with_lexical(inner: GraphPattern, vars: &[Variable]) -> GraphPattern {
+    vars.iter().fold(inner, |acc, v| GraphPattern::Lateral {
+        left: Box::new(acc),
+        right: Box::new(GraphPattern::LeftJoin {
+            left: Box::new(GraphPattern::Bgp {
+                patterns: Vec::new(),
+            }),
+            right: Box::new(GraphPattern::Bgp {
+                patterns: vec![TriplePattern {
+                    subject: TermPattern::Variable(v.clone()),
+                    predicate: NamedNodePattern::NamedNode(NamedNode::new_unchecked(LEXICAL)),
+                    object: TermPattern::Variable(lex_var(v)),
+                }],
+            }),
+            expression: None,
+        }),
+    })
+}
+
+impl Rewriter {
+    fn pattern(&mut self, p: &mut GraphPattern) {
+        match p {
+            GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
+            GraphPattern::Join { left, right }
+            | GraphPattern::Union { left, right }
+            | GraphPattern::Minus { left, right }
+            | GraphPattern::Lateral { left, right } => {
+                self.pattern(left);
+                self.pattern(right);
+            }
+            GraphPattern::LeftJoin {
+                left,
+                right,
+                expression,
+            } => {
+                self.pattern(left);
+                self.pattern(right);
+                let mut vars = Vec::new();
+                if let Some(e) = expression {
+                    self.expr(e, &mut vars);
+                }
+                if !vars.is_empty() {
+                    // The variable may come from either side: both look its lexical form up.
+                    wrap(left, &vars);
+                    wrap(right, &vars);
+                }
+            }
+            GraphPattern::Filter { expr, inner } => {
+                self.pattern(inner);
+                let mut vars = Vec::new();
+                self.expr(expr, &mut vars);
+                wrap(inner, &vars);
+            }
+            GraphPattern::Extend {
+                inner, expression, ..
+            } => {
+                self.pattern(inner);
+                let mut vars = Vec::new();
+                self.expr(expression, &mut vars);
+                wrap(inner, &vars);
+            }
+            GraphPattern::OrderBy { inner, expression } => {
+                self.pattern(inner);
+                let mut vars = Vec::new();
+                for o in expression {
+                    let (OrderExpression::Asc(e) | OrderExpression::Desc(e)) = o;
+                    self.expr(e, &mut vars);
+                }
+                wrap(inner, &vars);
+            }
+            GraphPattern::Group {
+                inner, aggregates, ..
+            } => {
+                self.pattern(inner);
+                let mut vars = Vec::new();
+                for (_, a) in aggregates {
+                    if let AggregateExpression::FunctionCall { expr, .. } = a {
+                        self.expr(expr, &mut vars);
+                    }
+                }
+                wrap(inner, &vars);
+            }
+            GraphPattern::Graph { inner, .. }
+            | GraphPattern::Project { inner, .. }
+            | GraphPattern::Distinct { inner }
+            | GraphPattern::Reduced { inner }
+            | GraphPattern::Slice { inner, .. }
+            | GraphPattern::Service { inner, .. } => self.pattern(inner),
+        }
+    }
+
+    /// Replaces `STR(?v)` by the lexical variable of `?v` (collected in `vars`) and `STR` of a
+    /// literal constant by its lexical form.
+    fn expr(&mut self, e: &mut Expression, vars: &mut Vec<Variable>) {
+        if let Expression::FunctionCall(Function::Str, args) = e {
+            match args.as_slice() {
+                [Expression::Variable(v)] => {
+                    let v = v.clone();
+                    *e = Expression::Variable(lex_var(&v));
+                    if !vars.contains(&v) {
+                        vars.push(v);
+                    }
+                    self.changed = true;
+                    return;
+                }
+                [Expression::Literal(l)] => {
+                    *e = Expression::Literal(Literal::new_simple_literal(l.value()));
+                    self.changed = true;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        match e {
+            Expression::Exists(p) => self.pattern(p),
+            Expression::Or(a, b)
+            | Expression::And(a, b)
+            | Expression::Equal(a, b)
+            | Expression::SameTerm(a, b)
+            | Expression::Greater(a, b)
+            | Expression::GreaterOrEqual(a, b)
+            | Expression::Less(a, b)
+            | Expression::LessOrEqual(a, b)
+            | Expression::Add(a, b)
+            | Expression::Subtract(a, b)
+            | Expression::Multiply(a, b)
+            | Expression::Divide(a, b) => {
+                self.expr(a, vars);
+                self.expr(b, vars);
+            }
+            Expression::In(a, list) => {
+                self.expr(a, vars);
+                for x in list {
+                    self.expr(x, vars);
+                }
+            }
+            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
+                self.expr(a, vars)
+            }
+            Expression::If(a, b, c) => {
+                self.expr(a, vars);
+                self.expr(b, vars);
+                self.expr(c, vars);
+            }
+            Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
+                for x in list {
+                    self.expr(x, vars);
+                }
+            }
+            Expression::NamedNode(_)
+            | Expression::Literal(_)
+            | Expression::Variable(_)
+            | Expression::Bound(_) => {}
+        }
+    }
+}
+
+fn wrap(p: &mut GraphPattern, vars: &[Variable]) {
+    if vars.is_empty() {
+        return;
+    }
+    let inner = std::mem::replace(
+        p,
+        GraphPattern::Bgp {
+            patterns: Vec::new(),
+        },
+    );
+    *p = with_lexical(inner, vars);
+}

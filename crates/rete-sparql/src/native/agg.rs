@@ -1,0 +1,258 @@
+//! GROUP BY and aggregates: a hash table over id keys, one accumulator per aggregate.
+
+use super::ctx::{row_bytes, Active, Id, Row};
+use super::eval::Engine;
+use super::expr;
+use super::plan::{Agg, AggKind, Plan, Slot};
+use crate::SparqlError;
+use oxsdatatypes::{Decimal, Double, Float, Integer};
+use rustc_hash::{FxHashMap, FxHashSet};
+use spareval::ExpressionTerm as E;
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+impl Engine {
+    pub(super) fn group(
+        &self,
+        inner: &Rc<Plan>,
+        keys: &[Slot],
+        aggs: &[(Slot, Agg)],
+        parent: Row,
+        g: Active,
+    ) -> Result<Vec<Row>, SparqlError> {
+        // COUNT(*) of one triple pattern without grouping: read it off the index.
+        if keys.is_empty() && aggs.len() == 1 {
+            if let (
+                Plan::Bgp(tps),
+                Agg {
+                    kind: AggKind::Count,
+                    distinct: false,
+                    expr: None,
+                },
+            ) = (&**inner, &aggs[0].1)
+            {
+                if let Some(n) = self.fast_count(tps, &parent, g)? {
+                    let mut r = parent;
+                    r[aggs[0].0] = self.ctx.intern_expr(expr::integer(n as i64))?;
+                    return Ok(vec![r]);
+                }
+            }
+        }
+        let mut groups: FxHashMap<Vec<Id>, Vec<Acc>> = FxHashMap::default();
+        let mut held = self.ctx.held("the groups of GROUP BY");
+        // The key twice (table and order) and the accumulators.
+        let group_bytes =
+            2 * row_bytes(keys.len()) + aggs.len() * size_of::<Acc>() + size_of::<Vec<Acc>>();
+        let mut order: Vec<Vec<Id>> = Vec::new();
+        let new_accs = || aggs.iter().map(|(_, a)| Acc::new(a)).collect::<Vec<_>>();
+        for r in self.eval(inner, parent.clone(), g) {
+            let r = r?;
+            self.ctx.check()?;
+            let key: Vec<Id> = keys.iter().map(|&s| r[s]).collect();
+            let accs = match groups.get_mut(&key) {
+                Some(a) => a,
+                None => {
+                    order.push(key.clone());
+                    held.grow(group_bytes)?;
+                    groups.entry(key).or_insert_with(new_accs)
+                }
+            };
+            for (acc, (_, agg)) in accs.iter_mut().zip(aggs) {
+                held.grow(acc.add(self, agg, &r, g)?)?;
+            }
+        }
+        if keys.is_empty() && groups.is_empty() {
+            order.push(Vec::new());
+            groups.insert(Vec::new(), new_accs());
+        }
+        let mut out = Vec::with_capacity(order.len());
+        for key in order {
+            let Some(accs) = groups.remove(&key) else {
+                continue;
+            };
+            let mut row = parent.clone();
+            for (&s, &v) in keys.iter().zip(&key) {
+                row[s] = v;
+            }
+            for (acc, (slot, _)) in accs.into_iter().zip(aggs) {
+                if let Some(v) = acc.finish() {
+                    row[*slot] = self.ctx.intern_expr(v)?;
+                }
+            }
+            out.push(row);
+        }
+        Ok(out)
+    }
+}
+
+/// Aggregate state.
+enum Acc {
+    Count(u64, Option<FxHashSet<Id>>, Option<FxHashSet<Row>>),
+    Sum(Option<E>, Option<FxHashSet<Id>>),
+    Avg(Option<E>, u64, Option<FxHashSet<Id>>),
+    Min(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
+    Max(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
+    Sample(Option<Rc<E>>),
+    Concat(Option<String>, bool, Option<FxHashSet<Id>>),
+}
+
+impl Acc {
+    fn new(a: &Agg) -> Self {
+        let set = || a.distinct.then(FxHashSet::default);
+        match &a.kind {
+            AggKind::Count => match a.expr {
+                None => Acc::Count(0, None, a.distinct.then(FxHashSet::default)),
+                Some(_) => Acc::Count(0, set(), None),
+            },
+            AggKind::Sum => Acc::Sum(Some(expr::integer(0)), set()),
+            AggKind::Avg => Acc::Avg(Some(expr::integer(0)), 0, set()),
+            AggKind::Min => Acc::Min(None, false, set()),
+            AggKind::Max => Acc::Max(None, false, set()),
+            AggKind::Sample => Acc::Sample(None),
+            AggKind::GroupConcat(_) => Acc::Concat(Some(String::new()), true, set()),
+        }
+    }
+
+    /// Adds one row; returns the bytes the state grew by (DISTINCT sets, concatenations).
+    fn add(&mut self, eng: &Engine, a: &Agg, r: &Row, g: Active) -> Result<usize, SparqlError> {
+        let Some(e) = &a.expr else {
+            if let Acc::Count(n, _, rows) = self {
+                match rows {
+                    Some(set) => {
+                        if set.insert(r.clone()) {
+                            *n += 1;
+                            return Ok(row_bytes(r.len()) + 8);
+                        }
+                    }
+                    None => *n += 1,
+                }
+            }
+            return Ok(0);
+        };
+        let mut scratch = FxHashMap::default();
+        let id = eng.value_id(e, r, g, &mut scratch)?;
+        // DISTINCT: skip values already seen (errors are not values).
+        let mut grown = 0;
+        let mut fresh = |set: &mut Option<FxHashSet<Id>>, id: Option<Id>| match (set, id) {
+            (Some(s), Some(i)) => {
+                let new = s.insert(i);
+                if new {
+                    grown += 16;
+                }
+                new
+            }
+            _ => true,
+        };
+        match self {
+            Acc::Count(n, set, _) => {
+                if id.is_some() && fresh(set, id) {
+                    *n += 1;
+                }
+            }
+            Acc::Sum(sum, set) => {
+                if sum.is_none() || !fresh(set, id) {
+                    return Ok(grown);
+                }
+                *sum = match (id, sum.take()) {
+                    (Some(i), Some(s)) => expr::arith(expr::Op::Add, &s, &*eng.ctx.expr(i)?),
+                    _ => None,
+                };
+            }
+            Acc::Avg(sum, n, set) => {
+                if sum.is_none() || !fresh(set, id) {
+                    return Ok(grown);
+                }
+                *sum = match (id, sum.take()) {
+                    (Some(i), Some(s)) => expr::arith(expr::Op::Add, &s, &*eng.ctx.expr(i)?),
+                    _ => None,
+                };
+                *n += 1;
+            }
+            Acc::Min(best, failed, set) | Acc::Max(best, failed, set) => {
+                if *failed || !fresh(set, id) {
+                    return Ok(grown);
+                }
+                let Some(i) = id else {
+                    *failed = true;
+                    *best = None;
+                    return Ok(grown);
+                };
+                let v = eng.ctx.expr(i)?;
+                let want = if matches!(a.kind, AggKind::Min) {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
+                if best
+                    .as_ref()
+                    .is_none_or(|b| expr::order(Some(&v), Some(b)) == want)
+                {
+                    *best = Some(v);
+                }
+            }
+            Acc::Sample(s) => {
+                if let (None, Some(i)) = (&s, id) {
+                    *s = Some(eng.ctx.expr(i)?);
+                }
+            }
+            Acc::Concat(out, first, set) => {
+                if out.is_none() || !fresh(set, id) {
+                    return Ok(grown);
+                }
+                let s = match id {
+                    Some(i) => match &*eng.ctx.expr(i)? {
+                        E::StringLiteral(s) | E::LangStringLiteral { value: s, .. } => s.clone(),
+                        _ => {
+                            *out = None;
+                            return Ok(grown);
+                        }
+                    },
+                    None => {
+                        *out = None;
+                        return Ok(grown);
+                    }
+                };
+                if let (Some(o), AggKind::GroupConcat(sep)) = (out.as_mut(), &a.kind) {
+                    if !*first {
+                        o.push_str(sep);
+                    }
+                    o.push_str(&s);
+                    *first = false;
+                    grown += s.len() + sep.len();
+                }
+            }
+        }
+        Ok(grown)
+    }
+
+    /// The aggregate's value (a value, as spareval gives: MIN / MAX / SAMPLE of
+    /// `"+7"^^xsd:integer` is the integer 7).
+    fn finish(self) -> Option<E> {
+        Some(match self {
+            Acc::Count(n, _, _) => expr::integer(i64::try_from(n).ok()?),
+            Acc::Sum(s, _) => s?,
+            Acc::Avg(s, n, _) => {
+                let s = s?;
+                if n == 0 {
+                    return Some(expr::integer(0));
+                }
+                let n = Integer::from(i64::try_from(n).ok()?);
+                match s {
+                    E::IntegerLiteral(i) => E::DecimalLiteral(Decimal::from(i).checked_div(n)?),
+                    E::DecimalLiteral(d) => E::DecimalLiteral(d.checked_div(n)?),
+                    E::FloatLiteral(f) => E::FloatLiteral(f / Float::from(n)),
+                    E::DoubleLiteral(f) => E::DoubleLiteral(f / Double::from(n)),
+                    _ => return None,
+                }
+            }
+            Acc::Min(b, failed, _) | Acc::Max(b, failed, _) => {
+                if failed {
+                    return None;
+                }
+                return b.map(|v| (*v).clone());
+            }
+            Acc::Sample(s) => return s.map(|v| (*v).clone()),
+            Acc::Concat(s, _, _) => E::StringLiteral(s?),
+        })
+    }
+}

@@ -1,0 +1,157 @@
+//! Basic graph patterns: depth-first index-nested-loop scans, and COUNT read off the index.
+
+use super::ctx::{Active, Ctx, Id, Row, UNBOUND};
+use super::eval::Engine;
+use super::plan::{PTerm, Plan, Tp};
+use crate::SparqlError;
+use rete_core::{GraphMatch, Pattern, QuadIter};
+use std::rc::Rc;
+
+impl Engine {
+    /// The number of solutions of a one-pattern BGP, from block counts, when every variable
+    /// occurs once and the graph is the default one or any.
+    pub(super) fn fast_count(
+        &self,
+        tps: &[Tp],
+        parent: &Row,
+        g: Active,
+    ) -> Result<Option<u64>, SparqlError> {
+        let [t] = tps else { return Ok(None) };
+        let mut seen = Vec::new();
+        let mut pos = [None; 3];
+        for (i, x) in [t.s, t.p, t.o].into_iter().enumerate() {
+            match x {
+                PTerm::Const(c) => {
+                    if !self.ctx.in_dict(c) {
+                        return Ok(Some(0));
+                    }
+                    pos[i] = Some(c);
+                }
+                PTerm::Var(s) => {
+                    if parent[s] != UNBOUND || seen.contains(&s) {
+                        return Ok(None);
+                    }
+                    seen.push(s);
+                }
+            }
+        }
+        let pattern = Pattern::new(pos[0], pos[1], pos[2]);
+        // Block counts cover every graph: usable when there are no named graphs.
+        if g != Active::Default || !self.ctx.named_graphs()?.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(self.ctx.rete.count(&pattern)?))
+    }
+}
+
+pub(super) fn tps_at(plan: &Rc<Plan>, i: usize) -> Tp {
+    match &**plan {
+        Plan::Bgp(tps) => tps[i],
+        _ => Tp {
+            s: PTerm::Const(UNBOUND),
+            p: PTerm::Const(UNBOUND),
+            o: PTerm::Const(UNBOUND),
+        },
+    }
+}
+
+/// One open triple pattern of a BGP: a scan, or nothing when a bound term is not in the file.
+pub(super) struct Level {
+    scan: Option<QuadIter>,
+    tp: Tp,
+}
+
+impl Level {
+    pub(super) fn start(eng: &Engine, tp: Tp, row: &Row, g: Active) -> Self {
+        Self::open(&eng.ctx, tp, row, Engine::graph_match(g))
+    }
+
+    fn open(ctx: &Ctx, tp: Tp, row: &Row, graph: GraphMatch) -> Self {
+        let val = |t: PTerm| -> Result<Option<Id>, ()> {
+            let v = match t {
+                PTerm::Const(c) => c,
+                PTerm::Var(s) => row[s],
+            };
+            if v == UNBOUND {
+                Ok(None)
+            } else if ctx.in_dict(v) {
+                Ok(Some(v))
+            } else {
+                Err(())
+            }
+        };
+        let scan = match (val(tp.s), val(tp.p), val(tp.o)) {
+            (Ok(s), Ok(p), Ok(o)) => ctx.rete.quads(&Pattern::new(s, p, o).in_graph(graph)).ok(),
+            _ => None,
+        };
+        Self { scan, tp }
+    }
+}
+
+/// Nested-loop evaluation of a BGP: depth-first over the patterns in plan order.
+pub(super) struct BgpIter {
+    pub(super) ctx: Rc<Ctx>,
+    pub(super) tps: Rc<Plan>,
+    pub(super) graph: GraphMatch,
+    pub(super) stack: Vec<Level>,
+    /// `rows[i]` is the row before pattern `i`.
+    pub(super) rows: Vec<Row>,
+}
+
+impl Iterator for BgpIter {
+    type Item = Result<Row, SparqlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let n = match &*self.tps {
+            Plan::Bgp(t) => t.len(),
+            _ => 0,
+        };
+        loop {
+            let depth = self.stack.len();
+            let level = self.stack.last_mut()?;
+            let next = match &mut level.scan {
+                Some(it) => it.next(),
+                None => None,
+            };
+            let Some(q) = next else {
+                self.stack.pop();
+                self.rows.pop();
+                continue;
+            };
+            let q = match q {
+                Ok(q) => q,
+                Err(e) => {
+                    self.stack.clear();
+                    return Some(Err(e.into()));
+                }
+            };
+            if let Err(e) = self.ctx.check() {
+                self.stack.clear();
+                return Some(Err(e));
+            }
+            let tp = level.tp;
+            let mut row = self.rows[depth - 1].clone();
+            let mut ok = true;
+            for (t, v) in [(tp.s, q[0]), (tp.p, q[1]), (tp.o, q[2])] {
+                if let PTerm::Var(s) = t {
+                    if row[s] == UNBOUND {
+                        row[s] = v;
+                    } else if row[s] != v {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                continue;
+            }
+            if depth == n {
+                return Some(Ok(row));
+            }
+            let next_tp = tps_at(&self.tps, depth);
+            self.stack
+                .push(Level::open(&self.ctx, next_tp, &row, self.graph));
+            self.rows.push(row);
+        }
+    }
+}
