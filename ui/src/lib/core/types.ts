@@ -67,3 +67,13 @@ export interface CoherenceReport {
 }
 export interface CoherenceProgress { run: number; tier: number; report: CoherenceReport }
 export interface CoherenceOutcome { run: number; status: 'ok' | 'cancelled'; report: CoherenceReport | null }
+
+/** A build of an RDF file into a .rete (src-tauri/src/import.rs). */
+export interface ImportView {
+  job: number; source: string; name: string;
+  status: 'running' | 'built' | 'cached' | 'cancelled' | 'failed';
+  phase: string; done: number; total: number | null; triples: number; source_bytes: number;
+  elapsed_ms: number; phases: [string, number][]; error: string | null;
+}
+/** The build cache (src-tauri/src/cache.rs). */
+export interface CacheStats { dir: string; files: number; bytes: number; limit: number }

@@ -1,0 +1,142 @@
+// Building RDF files into .rete files (the shell's import-progress events): the build under way
+// with its phase, triples so far and time estimate; Cancel; the last finished build (built or
+// found in the cache); the build cache (clear it) and Save as .rete… of the open document.
+import type { Backend } from '../backend';
+import { errorText } from '../backend';
+import type { CacheStats, ImportView } from '../types';
+
+/** The phases of a build, in order (rete-build's names). */
+export const PHASES = ['parse', 'dictionary', 'sort', 'permutations', 'pyramid', 'schema', 'write'] as const;
+
+/** Share of a build's time each phase takes (measured on the benchmark files, docs/BENCHMARK.md):
+ * what the bar fills per phase and what the time estimate extrapolates from. */
+const WEIGHTS: Record<string, number> = {
+  parse: 0.4, dictionary: 0.08, sort: 0.08, permutations: 0.12, pyramid: 0.2, schema: 0.04, write: 0.08,
+};
+
+/** Progress within the current phase (0…1), or null when the phase's amount is not known. In the
+ * parse phase the amount is the source's bytes while the count is triples: the count is turned
+ * into bytes with the source's size per triple seen so far in similar files (`bytesPerTriple`). */
+export function phaseFraction(v: ImportView, bytesPerTriple = 0): number | null {
+  if (!v.total || v.total <= 0) return null;
+  if (v.phase === 'parse') {
+    if (!bytesPerTriple) return null;
+    return Math.min(0.99, (v.done * bytesPerTriple) / v.total);
+  }
+  return Math.min(1, v.done / v.total);
+}
+
+/** Bytes per triple of an RDF syntax, from its file name (rough; only for the parse estimate). */
+export function bytesPerTriple(name: string): number {
+  const n = name.toLowerCase().replace(/\.(gz|zst)$/, '');
+  // Compressed sizes are not known ahead (the bar waits for the next phase).
+  if (n !== name.toLowerCase()) return 0;
+  if (/\.(nt|nq)$/.test(n)) return 110;
+  if (/\.(ttl|trig)$/.test(n)) return 45;
+  if (/\.(rdf|owl|xml)$/.test(n)) return 90;
+  return 60;
+}
+
+/** The whole build's progress (0…1) from the finished phases and the current one. */
+export function overallFraction(v: ImportView): number {
+  const done = new Set(v.phases.map(([p]) => p));
+  let f = 0;
+  for (const p of PHASES) if (done.has(p)) f += WEIGHTS[p];
+  const cur = WEIGHTS[v.phase] ?? 0;
+  if (cur && !done.has(v.phase)) f += cur * (phaseFraction(v, bytesPerTriple(v.name)) ?? 0);
+  return Math.min(1, f);
+}
+
+/** Milliseconds left, extrapolated from the time so far; null until there is enough to go on. */
+export function etaMs(v: ImportView): number | null {
+  const f = overallFraction(v);
+  if (f < 0.03 || v.elapsed_ms < 300) return null;
+  return (v.elapsed_ms * (1 - f)) / f;
+}
+
+export function formatEta(ms: number | null): string {
+  if (ms === null) return 'estimating…';
+  const s = Math.round(ms / 1000);
+  if (s < 1) return 'almost done';
+  if (s < 60) return `about ${s} s left`;
+  return `about ${Math.round(s / 60)} min left`;
+}
+
+/** Whether a failed open was a build the user cancelled (the shell's message ends so). */
+export function isCancelled(error: string): boolean {
+  return /: import cancelled$/.test(error);
+}
+
+export class ImportState {
+  /** The build under way (the latest one if several). */
+  current = $state<ImportView | null>(null);
+  /** The last build that ended: `built`, `cached`, `cancelled` or `failed`. */
+  last = $state<ImportView | null>(null);
+  cancelling = $state(false);
+  cache = $state<CacheStats | null>(null);
+  message = $state('');
+
+  constructor(private backend: Backend) {}
+
+  listen() {
+    return this.backend.onImportProgress((v) => this.onProgress(v));
+  }
+
+  onProgress(v: ImportView): void {
+    if (v.status === 'running') {
+      // A late event of a build that already ended does not bring its bar back.
+      if (this.last?.job === v.job) return;
+      this.current = v;
+      return;
+    }
+    if (this.current?.job === v.job) {
+      this.current = null;
+      this.cancelling = false;
+    }
+    this.last = v;
+  }
+
+  get fraction(): number {
+    return this.current ? overallFraction(this.current) : 0;
+  }
+
+  get eta(): string {
+    return this.current ? formatEta(etaMs(this.current)) : '';
+  }
+
+  async cancel(): Promise<void> {
+    if (!this.current) return;
+    this.cancelling = true;
+    await this.backend.importCancel(this.current.job);
+  }
+
+  async refreshCache(): Promise<void> {
+    try {
+      this.cache = await this.backend.cacheStats();
+    } catch (e) {
+      this.message = errorText(e);
+    }
+  }
+
+  async clearCache(): Promise<string> {
+    try {
+      const freed = await this.backend.cacheClear();
+      this.cache = { ...freed, files: 0, bytes: 0 };
+      this.message = `Cleared the import cache: ${freed.files} file${freed.files === 1 ? '' : 's'}, ${(freed.bytes / (1 << 20)).toFixed(1)} MB`;
+    } catch (e) {
+      this.message = `Could not clear the import cache: ${errorText(e)}`;
+    }
+    return this.message;
+  }
+
+  /** Save as .rete… of the open document; returns the message for the status bar. */
+  async saveAs(doc: number, name: string): Promise<string> {
+    try {
+      const path = await this.backend.saveRete(doc, name);
+      this.message = path ? `Saved ${path}` : '';
+    } catch (e) {
+      this.message = `Could not save: ${errorText(e)}`;
+    }
+    return this.message;
+  }
+}
