@@ -16,6 +16,8 @@ export const app = process.env.RETE_APP ?? path.join(root, 'target', 'app', 'ret
 export const samples = process.env.RETE_SAMPLES ?? path.join(root, 'samples');
 // Files with a pyramid and a schema block (`cargo run -p rete-desktop --example fixtures -- DIR`).
 export const fixtures = process.env.RETE_FIXTURES ?? path.join(root, 'target', 'app', 'fixtures');
+/** The app's build cache in this run (its data folder under the run's XDG_DATA_HOME). */
+export const cacheDir = () => path.join(process.env.XDG_DATA_HOME ?? '', 'org.rete.desktop', 'cache');
 const driverBin = process.env.TAURI_DRIVER ?? (existsSync(path.join(os.homedir(), '.cargo', 'bin', 'tauri-driver')) ? path.join(os.homedir(), '.cargo', 'bin', 'tauri-driver') : 'tauri-driver');
 const out = path.join(root, '.e2e-out');
 
@@ -90,6 +92,8 @@ export const config = {
     mkdirSync(out, { recursive: true });
     // The app keeps its recent-files list under the config directory: a fresh one per run.
     process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-config-'));
+    // …and its build cache of imported RDF files under the data directory (see cacheDir).
+    process.env.XDG_DATA_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-data-'));
     if (!process.env.DISPLAY) {
       // Our own X server. No WEBKIT_DISABLE_* variables: they leave sigma's canvas blank.
       ({ proc: xvfb, display: process.env.DISPLAY } = await startXvfb());

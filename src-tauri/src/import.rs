@@ -327,11 +327,14 @@ impl Importer {
             }),
             emit,
         });
+        crate::shell_mark("import-start");
         let result = self.build(p, &id, reporter.clone());
         self.flags().remove(&job);
         match result {
             Ok(file) => {
-                reporter.end("built", None);
+                crate::shell_mark("import-built");
+                let view = reporter.end("built", None);
+                trace(&view);
                 Ok(file)
             }
             Err(rete_build::BuildError::Cancelled) => {
@@ -444,6 +447,19 @@ impl Importer {
 
 /// Folder of downloaded RDF documents inside the cache folder.
 pub const DOWNLOADS: &str = "downloads";
+
+/// With the launch trace on (`RETE_LAUNCH_TRACE`, the benchmarks), prints the finished build's
+/// phases as one JSON line on stdout.
+fn trace(view: &ImportView) {
+    if std::env::var_os(crate::commands::LAUNCH_TRACE).is_none() {
+        return;
+    }
+    use std::io::Write as _;
+    let line = serde_json::json!({ "import": view });
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
 
 fn file_name(path: &str) -> String {
     path.rsplit(['/', '\\']).next().unwrap_or(path).to_owned()
