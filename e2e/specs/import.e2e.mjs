@@ -3,7 +3,7 @@
 // without a build, a long build is cancelled leaving nothing in the cache, and a syntax error
 // names the file, line and column while the open document stays.
 import { expect } from '@wdio/globals';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,5 +162,23 @@ describe('opening RDF files', () => {
     await expect(docName()).toHaveText('social-1k.rete');
     expect((await lastBuild()).status).toBe('failed');
     expect(cacheFiles()).toEqual(before);
+  });
+
+  it('opens a .rete file written by upstream rete (rete-graph 0.3.6) and draws its map', async () => {
+    const nt = writeNTriples(path.join(work, 'upstream.nt'), 3000);
+    const file = path.join(work, 'upstream.rete');
+    // The real upstream builder (PyPI rete-graph, installed by scripts/setup.sh as a test oracle).
+    execFileSync('python3', ['-c', 'import rete_graph, sys; open(sys.argv[2], "wb").write(rete_graph.build(open(sys.argv[1]).read(), "nt"))', nt, file]);
+    expect(execFileSync('head', ['-c', '4', file], { encoding: 'latin1' })).toBe('RETE');
+    await relaunch(file);
+    await expect(docName()).toHaveText('upstream.rete', { wait: 120_000 });
+    expect(await $('[data-testid="error"]').isExisting()).toBe(false);
+    expect(await mapSettled(2)).toBeGreaterThan(1);
+    const stats = await $('[data-testid="doc-stats"]').getText();
+    expect(stats).toContain('12,000 triples');
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('import-upstream'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
   });
 });

@@ -125,6 +125,8 @@ pub struct ImportView {
     pub total: Option<u64>,
     /// Triples (quads) parsed so far.
     pub triples: u64,
+    /// Bytes of the source the parser has read so far (compare with `total` in `parse`).
+    pub read_bytes: u64,
     /// Size of the source file.
     pub source_bytes: u64,
     /// Time since the build began.
@@ -210,6 +212,12 @@ impl rete_build::Progress for Reporter {
         Self::end_phase(&mut live);
         // Counted once: a later start() must not add it again.
         live.view.phase.clear();
+    }
+
+    fn parsed_bytes(&self, bytes: u64) {
+        let mut live = self.lock();
+        live.view.read_bytes = bytes;
+        self.send(&mut live, false);
     }
 
     fn cancelled(&self) -> bool {
@@ -303,6 +311,7 @@ impl Importer {
             done: 0,
             total: None,
             triples: 0,
+            read_bytes: 0,
             source_bytes: id.size,
             elapsed_ms: 0.0,
             phases: Vec::new(),

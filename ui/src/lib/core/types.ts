@@ -72,7 +72,7 @@ export interface CoherenceOutcome { run: number; status: 'ok' | 'cancelled'; rep
 export interface ImportView {
   job: number; source: string; name: string;
   status: 'running' | 'built' | 'cached' | 'cancelled' | 'failed';
-  phase: string; done: number; total: number | null; triples: number; source_bytes: number;
+  phase: string; done: number; total: number | null; triples: number; read_bytes: number; source_bytes: number;
   elapsed_ms: number; phases: [string, number][]; error: string | null;
 }
 /** The build cache (src-tauri/src/cache.rs). */

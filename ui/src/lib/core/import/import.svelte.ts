@@ -15,26 +15,11 @@ const WEIGHTS: Record<string, number> = {
 };
 
 /** Progress within the current phase (0…1), or null when the phase's amount is not known. In the
- * parse phase the amount is the source's bytes while the count is triples: the count is turned
- * into bytes with the source's size per triple seen so far in similar files (`bytesPerTriple`). */
-export function phaseFraction(v: ImportView, bytesPerTriple = 0): number | null {
+ * parse phase the amount is the source's bytes, compared with the bytes the parser has read. */
+export function phaseFraction(v: ImportView): number | null {
   if (!v.total || v.total <= 0) return null;
-  if (v.phase === 'parse') {
-    if (!bytesPerTriple) return null;
-    return Math.min(0.99, (v.done * bytesPerTriple) / v.total);
-  }
-  return Math.min(1, v.done / v.total);
-}
-
-/** Bytes per triple of an RDF syntax, from its file name (rough; only for the parse estimate). */
-export function bytesPerTriple(name: string): number {
-  const n = name.toLowerCase().replace(/\.(gz|zst)$/, '');
-  // Compressed sizes are not known ahead (the bar waits for the next phase).
-  if (n !== name.toLowerCase()) return 0;
-  if (/\.(nt|nq)$/.test(n)) return 110;
-  if (/\.(ttl|trig)$/.test(n)) return 45;
-  if (/\.(rdf|owl|xml)$/.test(n)) return 90;
-  return 60;
+  const done = v.phase === 'parse' ? v.read_bytes : v.done;
+  return Math.min(1, done / v.total);
 }
 
 /** The whole build's progress (0…1) from the finished phases and the current one. */
@@ -43,7 +28,7 @@ export function overallFraction(v: ImportView): number {
   let f = 0;
   for (const p of PHASES) if (done.has(p)) f += WEIGHTS[p];
   const cur = WEIGHTS[v.phase] ?? 0;
-  if (cur && !done.has(v.phase)) f += cur * (phaseFraction(v, bytesPerTriple(v.name)) ?? 0);
+  if (cur && !done.has(v.phase)) f += cur * (phaseFraction(v) ?? 0);
   return Math.min(1, f);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportState, bytesPerTriple, etaMs, formatEta, isCancelled, overallFraction, phaseFraction } from './import.svelte';
+import { ImportState, etaMs, formatEta, isCancelled, overallFraction, phaseFraction } from './import.svelte';
 import { SourceState } from '../source/source.svelte';
 import { MemoryBackend, doc } from '../../../test/memory-backend';
 import type { ImportView } from '../types';
@@ -7,23 +7,21 @@ import type { ImportView } from '../types';
 function view(over: Partial<ImportView> = {}): ImportView {
   return {
     job: 1, source: '/d/a.nt', name: 'a.nt', status: 'running', phase: 'parse', done: 0, total: 110_000,
-    triples: 0, source_bytes: 110_000, elapsed_ms: 0, phases: [], error: null, ...over,
+    triples: 0, read_bytes: 0, source_bytes: 110_000, elapsed_ms: 0, phases: [], error: null, ...over,
   };
 }
 
 describe('build progress', () => {
-  it('estimates the parse phase from triples and the syntax size per triple', () => {
-    expect(bytesPerTriple('a.nt')).toBe(110);
-    expect(bytesPerTriple('a.ttl.gz')).toBe(0);
-    expect(phaseFraction(view({ done: 500 }), 110)).toBeCloseTo(0.5);
-    // Compressed input: the amount cannot be told, the bar waits.
-    expect(phaseFraction(view({ done: 500 }), 0)).toBeNull();
+  it('measures the parse phase in bytes read and the others in their own steps', () => {
+    expect(phaseFraction(view({ done: 500, read_bytes: 55_000 }))).toBeCloseTo(0.5);
+    // Size not known (standard input): the bar waits for the next phase.
+    expect(phaseFraction(view({ total: null, read_bytes: 500 }))).toBeNull();
     expect(phaseFraction(view({ phase: 'sort', done: 3, total: 4 }))).toBe(0.75);
     expect(phaseFraction(view({ phase: 'pyramid', total: null }))).toBeNull();
   });
 
   it('fills the bar by phases and extrapolates the time left', () => {
-    const half = view({ done: 500 });
+    const half = view({ done: 500, read_bytes: 55_000 });
     expect(overallFraction(half)).toBeCloseTo(0.2);
     const later = view({ phase: 'pyramid', total: null, phases: [['parse', 800], ['dictionary', 100], ['sort', 100], ['permutations', 200]] });
     expect(overallFraction(later)).toBeCloseTo(0.68);
@@ -40,9 +38,9 @@ describe('build progress', () => {
     const b = new MemoryBackend();
     const s = new ImportState(b);
     await s.listen();
-    b.emitImport(view({ done: 100, elapsed_ms: 400 }));
+    b.emitImport(view({ done: 100, read_bytes: 11_000, elapsed_ms: 400 }));
     expect(s.current?.triples).toBe(0);
-    b.emitImport(view({ done: 600, triples: 600, elapsed_ms: 800 }));
+    b.emitImport(view({ done: 600, triples: 600, read_bytes: 66_000, elapsed_ms: 800 }));
     expect(s.current?.triples).toBe(600);
     expect(s.fraction).toBeGreaterThan(0.2);
     expect(s.eta).toMatch(/s left|almost/);
