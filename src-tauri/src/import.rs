@@ -478,9 +478,7 @@ fn file_name(path: &str) -> String {
 pub fn cache_dir(data_dir: Option<PathBuf>) -> PathBuf {
     match std::env::var_os(CACHE_DIR_ENV) {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => data_dir
-            .unwrap_or_else(std::env::temp_dir)
-            .join("cache"),
+        _ => data_dir.unwrap_or_else(std::env::temp_dir).join("cache"),
     }
 }
 

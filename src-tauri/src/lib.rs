@@ -69,7 +69,13 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
         &[
             &MenuItem::with_id(app, "open", "Open…", true, Some("CmdOrCtrl+O"))?,
             &MenuItem::with_id(app, "open-url", "Open URL…", true, Some("CmdOrCtrl+L"))?,
-            &MenuItem::with_id(app, "save-rete", "Save as .rete…", true, Some("CmdOrCtrl+S"))?,
+            &MenuItem::with_id(
+                app,
+                "save-rete",
+                "Save as .rete…",
+                true,
+                Some("CmdOrCtrl+S"),
+            )?,
             &MenuItem::with_id(app, "clear-cache", "Clear import cache", true, None::<&str>)?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, "export-png", "Export view as PNG…", true, None::<&str>)?,
