@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// An RDF syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +73,7 @@ pub enum Source {
         /// Name used in messages.
         name: String,
         /// The content.
-        data: std::sync::Arc<[u8]>,
+        data: Arc<[u8]>,
     },
 }
 
@@ -97,11 +99,7 @@ impl Input {
     }
 
     /// In-memory data of a given syntax.
-    pub fn bytes(
-        name: impl Into<String>,
-        data: impl Into<std::sync::Arc<[u8]>>,
-        syntax: Syntax,
-    ) -> Self {
+    pub fn bytes(name: impl Into<String>, data: impl Into<Arc<[u8]>>, syntax: Syntax) -> Self {
         Self {
             source: Source::Bytes {
                 name: name.into(),
@@ -146,6 +144,15 @@ impl Input {
         Ok((syntax, compression))
     }
 
+    /// Size in bytes as stored (compressed size for `.gz`/`.zst`), if known.
+    pub fn stored_len(&self) -> Option<u64> {
+        match &self.source {
+            Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Source::Stdin => None,
+            Source::Bytes { data, .. } => Some(data.len() as u64),
+        }
+    }
+
     fn open_raw(&self) -> Result<Box<dyn Read + Send>, BuildError> {
         Ok(match &self.source {
             Source::Path(p) => Box::new(File::open(p).map_err(|e| BuildError::Io {
@@ -159,8 +166,19 @@ impl Input {
 
     /// Opens the decompressed byte stream.
     pub fn open(&self) -> Result<Box<dyn BufRead + Send>, BuildError> {
+        self.open_counted(None)
+    }
+
+    /// Opens the decompressed byte stream; `read` counts the stored bytes consumed.
+    pub(crate) fn open_counted(
+        &self,
+        read: Option<Arc<AtomicU64>>,
+    ) -> Result<Box<dyn BufRead + Send>, BuildError> {
         let (_, compression) = self.resolve()?;
-        let raw = self.open_raw()?;
+        let mut raw = self.open_raw()?;
+        if let Some(read) = read {
+            raw = Box::new(Counted { inner: raw, read });
+        }
         Ok(match compression {
             Compression::None => Box::new(BufReader::with_capacity(1 << 16, raw)),
             Compression::Gzip => Box::new(BufReader::with_capacity(
@@ -175,6 +193,20 @@ impl Input {
                 })?,
             )),
         })
+    }
+}
+
+/// Counts the bytes read through it, for progress.
+struct Counted {
+    inner: Box<dyn Read + Send>,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
     }
 }
 
@@ -245,11 +277,12 @@ pub fn parse(
     input: &Input,
     index: usize,
     base_iri: Option<&str>,
+    read: Option<Arc<AtomicU64>>,
     sink: &mut dyn FnMut(Quad) -> Result<(), BuildError>,
 ) -> Result<ParseSummary, BuildError> {
     let (syntax, _) = input.resolve()?;
     let name = input.name();
-    let reader = input.open()?;
+    let reader = input.open_counted(read)?;
     let mut ren = BnodeRenamer {
         input: index,
         map: HashMap::new(),

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use xxhash_rust::xxh3::Xxh3;
@@ -60,6 +61,9 @@ pub enum BuildError {
     /// The format layer failed.
     #[error(transparent)]
     Format(#[from] rete_core::Error),
+    /// The build was cancelled through [`Progress::cancelled`]; nothing was left behind.
+    #[error("build cancelled")]
+    Cancelled,
     /// An extension (pyramid, schema, inference) failed.
     #[error("{name}: {source}")]
     Extension {
@@ -89,14 +93,49 @@ pub trait Inference: Send + Sync {
     fn infer(&self, base: &Rete) -> Result<Vec<Quad>, BoxError>;
 }
 
-/// Progress reporting; the CLI draws bars with it, libraries stay silent.
+/// Progress reporting and cancellation; the CLI draws bars with it, the app a progress bar,
+/// libraries stay silent.
+///
+/// A build announces its phases with [`start`](Progress::start), in this order:
+///
+/// | phase | `total` | `inc(n)` counts |
+/// |---|---|---|
+/// | `"parse"` | bytes of all inputs as stored (compressed size for `.gz`/`.zst`), `None` if one is unknown (stdin) | quads parsed, every 65,536 |
+/// | `"dictionary"` | distinct terms | — |
+/// | `"sort"` | 6 (permutations) | permutations sorted |
+/// | `"permutations"` | 6 | permutations written |
+/// | each extension's [`Extension::name`] (`"pyramid"`, `"schema"`) | `None` | — |
+/// | `"write"` | `None` | — |
+///
+/// With materialization, `"inference (<name>)"` follows the first `"permutations"`, then
+/// `"parse"` to `"permutations"` run again on the materialized data. During `"parse"`,
+/// [`parsed_bytes`](Progress::parsed_bytes) reports the bytes read so far (same unit as `total`),
+/// so a UI can show a fraction and estimate the time left.
 pub trait Progress: Send + Sync {
-    /// A phase begins, with its amount of work if known.
+    /// A phase begins, with its amount of work if known (see the table above).
     fn start(&self, phase: &str, total: Option<u64>);
     /// Work was done in the current phase.
     fn inc(&self, n: u64);
     /// The phase ended.
     fn finish(&self);
+    /// During `"parse"`: bytes of the inputs read so far, cumulative over inputs (same unit as
+    /// the phase's `total`). Called along with `inc`.
+    fn parsed_bytes(&self, _bytes: u64) {}
+    /// Polled by the build (every 65,536 quads while parsing, between phases and
+    /// permutations, around each extension and before writing); when it returns `true` the
+    /// build stops with [`BuildError::Cancelled`], removing its temp files and writing no output.
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// `Err(Cancelled)` when the progress sink asks to stop.
+fn check_cancel(progress: &dyn Progress) -> Result<(), BuildError> {
+    if progress.cancelled() {
+        Err(BuildError::Cancelled)
+    } else {
+        Ok(())
+    }
 }
 
 /// A [`Progress`] that reports nothing.
@@ -261,6 +300,7 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
         let base_path = tmp.path().join("base.rete");
         write_parts(&base_path, &parts, Vec::new(), 0)?;
         let base = Rete::open_path(&base_path)?;
+        check_cancel(opts.progress.as_ref())?;
         opts.progress
             .start(&format!("inference ({})", inf.name()), None);
         let inferred = inf.infer(&base).map_err(|e| BuildError::Extension {
@@ -268,6 +308,7 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
             source: e,
         })?;
         opts.progress.finish();
+        check_cancel(opts.progress.as_ref())?;
         let before = parts.quads;
         drop(base);
         report
@@ -301,12 +342,14 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
         let base = Rete::open_path(&prov)?;
         for ext in &opts.extensions {
             let t = Instant::now();
+            check_cancel(opts.progress.as_ref())?;
             opts.progress.start(ext.name(), None);
             let secs = ext.sections(&base).map_err(|e| BuildError::Extension {
                 name: ext.name().to_owned(),
                 source: e,
             })?;
             opts.progress.finish();
+            check_cancel(opts.progress.as_ref())?;
             for s in &secs {
                 if s.kind <= kind::CARD {
                     return Err(BuildError::Invalid(format!(
@@ -324,7 +367,8 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
         }
     }
     let t = Instant::now();
-    opts.progress.start("writing", None);
+    check_cancel(opts.progress.as_ref())?;
+    opts.progress.start("write", None);
     write_parts(out, &parts, extra_sections, flags)?;
     opts.progress.finish();
     report
@@ -391,6 +435,9 @@ struct BuildInfoExtra {
     base_quads: Option<u64>,
 }
 
+/// Quads between two progress reports (and cancellation checks) while parsing.
+const PROGRESS_QUADS: u64 = 65536;
+
 /// Memory accounting of interned terms: bytes plus map overhead.
 const TERM_OVERHEAD: usize = 64;
 
@@ -450,18 +497,28 @@ fn build_parts(
         }
         Ok(())
     };
+    check_cancel(progress.as_ref())?;
+    let total_bytes = inputs.iter().map(Input::stored_len).sum::<Option<u64>>();
+    progress.start("parse", total_bytes);
+    let read = Arc::new(AtomicU64::new(0));
+    let mut n = 0u64;
     for (i, input) in inputs.iter().enumerate() {
         let (syntax, _) = input.resolve()?;
-        progress.start(&format!("parsing {}", input.name()), None);
-        let mut n = 0u64;
-        let summary = input::parse(input, i, opts.base_iri.as_deref(), &mut |q| {
-            n += 1;
-            if n % 65536 == 0 {
-                progress.inc(65536);
-            }
-            sink(q, &mut ids, &mut terms, &mut term_bytes, &mut prov)
-        })?;
-        progress.finish();
+        let summary = input::parse(
+            input,
+            i,
+            opts.base_iri.as_deref(),
+            Some(read.clone()),
+            &mut |q| {
+                n += 1;
+                if n % PROGRESS_QUADS == 0 {
+                    progress.inc(PROGRESS_QUADS);
+                    progress.parsed_bytes(read.load(Ordering::Relaxed));
+                    check_cancel(progress.as_ref())?;
+                }
+                sink(q, &mut ids, &mut terms, &mut term_bytes, &mut prov)
+            },
+        )?;
         for (k, v) in summary.prefixes {
             prefixes.entry(k).or_insert(v);
         }
@@ -471,13 +528,17 @@ fn build_parts(
             statements: summary.statements,
         });
     }
+    progress.inc(n % PROGRESS_QUADS);
+    progress.parsed_bytes(read.load(Ordering::Relaxed));
     for q in extra {
         sink(q.clone(), &mut ids, &mut terms, &mut term_bytes, &mut prov)?;
     }
     drop(ids);
+    progress.finish();
     report
         .phases
         .push(("parse".into(), t.elapsed().as_secs_f64() * 1e3));
+    check_cancel(progress.as_ref())?;
 
     // 2. Sort the dictionary; provisional → final ids.
     let t = Instant::now();
@@ -519,10 +580,10 @@ fn build_parts(
     report
         .phases
         .push(("dictionary".into(), t.elapsed().as_secs_f64() * 1e3));
+    check_cancel(progress.as_ref())?;
 
-    // 3. The six permutations.
+    // 3. The six permutations: sort each (in memory, or into spilled runs), then write each.
     let t = Instant::now();
-    let run_len = (budget / 2 / 32).max(1024);
     let rdf_type = {
         let enc = term::encode(oxrdf::vocab::rdf::TYPE.into())
             .map_err(|e| BuildError::Invalid(e.to_string()))?;
@@ -533,8 +594,32 @@ fn build_parts(
     };
     let spilled = prov.spills.len();
     let in_memory = spilled == 0 && (prov.total as usize).saturating_mul(6 * 32) <= budget;
-    let run_perm = |perm: Perm| -> Result<(PermResult, usize), BuildError> {
+    // All six sorted permutations are held until written: out of memory, each gets a sixth of
+    // the budget for its in-memory run.
+    let run_len = (budget / 6 / 32).max(1024);
+    let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
+        check_cancel(progress.as_ref())?;
         let keys = SortedKeys::new(&prov, &remap, perm, run_len, dir)?;
+        progress.inc(1);
+        Ok(keys)
+    };
+    progress.start("sort", Some(6));
+    let sorted: Vec<Result<SortedKeys, BuildError>> = if in_memory {
+        use rayon::prelude::*;
+        Perm::ALL.par_iter().map(|&p| sort_perm(p)).collect()
+    } else {
+        Perm::ALL.iter().map(|&p| sort_perm(p)).collect()
+    };
+    progress.finish();
+    let sorted = sorted.into_iter().collect::<Result<Vec<_>, _>>()?;
+    report
+        .phases
+        .push(("sort".into(), t.elapsed().as_secs_f64() * 1e3));
+    check_cancel(progress.as_ref())?;
+
+    let t = Instant::now();
+    let write_perm = |(perm, keys): (Perm, SortedKeys)| -> Result<(PermResult, usize), BuildError> {
+        check_cancel(progress.as_ref())?;
         let runs = keys.spilled_runs();
         let path = dir.join(format!("perm-{}.bin", perm.label()));
         let file = BufWriter::with_capacity(
@@ -556,6 +641,7 @@ fn build_parts(
             path: path.display().to_string(),
             source: e.into_error(),
         })?;
+        progress.inc(1);
         Ok((
             PermResult {
                 perm,
@@ -568,25 +654,12 @@ fn build_parts(
         ))
     };
     progress.start("permutations", Some(6));
+    let jobs: Vec<(Perm, SortedKeys)> = Perm::ALL.into_iter().zip(sorted).collect();
     let results: Vec<Result<(PermResult, usize), BuildError>> = if in_memory {
         use rayon::prelude::*;
-        Perm::ALL
-            .par_iter()
-            .map(|&p| {
-                let r = run_perm(p);
-                progress.inc(1);
-                r
-            })
-            .collect()
+        jobs.into_par_iter().map(write_perm).collect()
     } else {
-        Perm::ALL
-            .iter()
-            .map(|&p| {
-                let r = run_perm(p);
-                progress.inc(1);
-                r
-            })
-            .collect()
+        jobs.into_iter().map(write_perm).collect()
     };
     progress.finish();
     let mut perms = Vec::with_capacity(6);
@@ -599,6 +672,7 @@ fn build_parts(
     report
         .phases
         .push(("permutations".into(), t.elapsed().as_secs_f64() * 1e3));
+    check_cancel(progress.as_ref())?;
 
     // 4. The card.
     let spo = &perms[Perm::Spo as usize].stats;

@@ -5,12 +5,15 @@ use std::sync::Mutex;
 
 pub struct Bars {
     bar: Mutex<Option<ProgressBar>>,
+    /// Set by the Ctrl-C/SIGTERM handler; the build polls it and stops.
+    pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Bars {
     pub fn new() -> Self {
         Self {
             bar: Mutex::new(None),
+            cancel: Default::default(),
         }
     }
 }
@@ -18,6 +21,13 @@ impl Bars {
 impl rete_build::Progress for Bars {
     fn start(&self, phase: &str, total: Option<u64>) {
         let bar = match total {
+            // "parse" counts bytes read against the input size (its `inc` counts quads).
+            Some(n) if phase == "parse" => ProgressBar::new(n).with_style(
+                ProgressStyle::with_template(
+                    "{msg:>24} [{bar:30}] {bytes}/{total_bytes} {elapsed} (eta {eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ),
             Some(n) => ProgressBar::new(n).with_style(
                 ProgressStyle::with_template("{msg:>24} [{bar:30}] {pos}/{len} {elapsed}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -36,9 +46,23 @@ impl rete_build::Progress for Bars {
     fn inc(&self, n: u64) {
         if let Ok(b) = self.bar.lock() {
             if let Some(b) = b.as_ref() {
-                b.inc(n);
+                if b.message() != "parse" || b.length().is_none() {
+                    b.inc(n);
+                }
             }
         }
+    }
+    fn parsed_bytes(&self, bytes: u64) {
+        if let Ok(b) = self.bar.lock() {
+            if let Some(b) = b.as_ref() {
+                if b.length().is_some() {
+                    b.set_position(bytes);
+                }
+            }
+        }
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel.load(std::sync::atomic::Ordering::Relaxed)
     }
     fn finish(&self) {
         if let Ok(mut b) = self.bar.lock() {
