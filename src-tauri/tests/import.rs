@@ -23,7 +23,7 @@ fn medical_turtle(dir: &Path) -> PathBuf {
     p
 }
 
-fn social_ntriples(dir: &Path, people: u32) -> PathBuf {
+fn social_ntriples(dir: &Path, people: u64) -> PathBuf {
     let mut data = Vec::new();
     let p = rete_datagen::social::SocialParams {
         people,
