@@ -25,7 +25,7 @@ if ! command -v cargo >/dev/null; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
-python3 -m pip install -q --disable-pip-version-check networkx owlready2 owlrl 2>&1 | grep -v "Running pip as the 'root' user" || true
+python3 -m pip install -q --disable-pip-version-check networkx owlready2 owlrl rete-graph==0.3.6 2>&1 | grep -v "Running pip as the 'root' user" || true
 
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error

@@ -23,6 +23,10 @@ pub enum Syntax {
     TriG,
     /// RDF/XML.
     RdfXml,
+    /// JSON-LD 1.1 (remote contexts are not fetched).
+    JsonLd,
+    /// A `.rete` file written by upstream rete (format 0x05/0x06), read with `rete-upstream`.
+    UpstreamRete,
 }
 
 impl Syntax {
@@ -34,6 +38,8 @@ impl Syntax {
             "ttl" | "turtle" => Self::Turtle,
             "trig" => Self::TriG,
             "rdf" | "xml" | "owl" | "rdfxml" | "rdf/xml" => Self::RdfXml,
+            "jsonld" | "json-ld" | "json" => Self::JsonLd,
+            "upstream" | "upstream-rete" => Self::UpstreamRete,
             _ => return None,
         })
     }
@@ -46,6 +52,8 @@ impl Syntax {
             Self::Turtle => "Turtle",
             Self::TriG => "TriG",
             Self::RdfXml => "RDF/XML",
+            Self::JsonLd => "JSON-LD",
+            Self::UpstreamRete => "upstream rete",
         }
     }
 }
@@ -133,13 +141,29 @@ impl Input {
         let compression = self.compression.unwrap_or(detected);
         let syntax = match self.syntax {
             Some(s) => s,
-            None => Path::new(&stem)
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Syntax::from_name)
-                .ok_or_else(|| BuildError::UnknownFormat {
-                    input: name.clone(),
-                })?,
+            None => {
+                let ext = Path::new(&stem).extension().and_then(|e| e.to_str());
+                match (ext.and_then(Syntax::from_name), &self.source) {
+                    (Some(s), _) => s,
+                    // Unknown or ambiguous name (`.rete` may be ours or upstream's): look inside.
+                    (None, Source::Path(p)) => match crate::detect::detect(p) {
+                        Ok(crate::detect::Detected::Rdf { syntax, .. }) => syntax,
+                        Ok(crate::detect::Detected::UpstreamRete { .. }) => Syntax::UpstreamRete,
+                        Ok(crate::detect::Detected::Rete) => {
+                            return Err(BuildError::Invalid(format!(
+                                "{name}: already a .rete file of this format (open it directly)"
+                            )))
+                        }
+                        Err(_) => return Err(BuildError::UnknownFormat { input: name }),
+                    },
+                    (None, _) => return Err(BuildError::UnknownFormat { input: name }),
+                }
+            }
+        };
+        let compression = if syntax == Syntax::UpstreamRete {
+            Compression::None
+        } else {
+            compression
         };
         Ok((syntax, compression))
     }
@@ -282,11 +306,14 @@ pub fn parse(
 ) -> Result<ParseSummary, BuildError> {
     let (syntax, _) = input.resolve()?;
     let name = input.name();
-    let reader = input.open_counted(read)?;
     let mut ren = BnodeRenamer {
         input: index,
         map: HashMap::new(),
     };
+    if syntax == Syntax::UpstreamRete {
+        return parse_upstream(input, &name, &mut ren, read, sink);
+    }
+    let reader = input.open_counted(read)?;
     let mut summary = ParseSummary::default();
     let bad_base =
         |e: oxrdf::IriParseError| BuildError::Invalid(format!("invalid --base IRI: {e}"));
@@ -306,6 +333,39 @@ pub fn parse(
         }
     };
     match syntax {
+        Syntax::UpstreamRete => unreachable_upstream()?,
+        Syntax::JsonLd => {
+            let mut p = oxjsonld::JsonLdParser::new();
+            if let Some(b) = base_iri {
+                p = p.with_base_iri(b).map_err(bad_base)?;
+            }
+            let mut it = p.for_reader(reader);
+            for q in it.by_ref() {
+                let q = q.map_err(|e| match e {
+                    oxjsonld::JsonLdParseError::Io(io) => BuildError::Io {
+                        path: name.clone(),
+                        source: io,
+                    },
+                    oxjsonld::JsonLdParseError::Syntax(s) => {
+                        let (line, column) = s
+                            .location()
+                            .map_or((0, 0), |l| (l.start.line + 1, l.start.column + 1));
+                        BuildError::Syntax {
+                            input: name.clone(),
+                            line,
+                            column,
+                            message: s.to_string(),
+                        }
+                    }
+                })?;
+                sink(ren.quad(q))?;
+                summary.statements += 1;
+            }
+            summary.prefixes = it
+                .prefixes()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+        }
         Syntax::NTriples => {
             for t in oxttl::NTriplesParser::new().for_reader(reader) {
                 sink(ren.triple(t.map_err(ttl_err)?))?;
@@ -385,6 +445,63 @@ pub fn parse(
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
                 .collect();
         }
+    }
+    Ok(summary)
+}
+
+/// Upstream files are read by random access, not as a stream: handled before the stream opens.
+fn unreachable_upstream() -> Result<(), BuildError> {
+    Err(BuildError::Invalid(
+        "upstream rete input read as a stream".into(),
+    ))
+}
+
+/// Reads every quad of an upstream rete file (format 0x05/0x06).
+fn parse_upstream(
+    input: &Input,
+    name: &str,
+    ren: &mut BnodeRenamer,
+    read: Option<Arc<AtomicU64>>,
+    sink: &mut dyn FnMut(Quad) -> Result<(), BuildError>,
+) -> Result<ParseSummary, BuildError> {
+    let io = |e: std::io::Error| BuildError::Io {
+        path: name.to_owned(),
+        source: e,
+    };
+    let bytes = match &input.source {
+        Source::Path(p) => std::fs::read(p).map_err(io)?,
+        Source::Bytes { data, .. } => data.to_vec(),
+        Source::Stdin => {
+            let mut v = Vec::new();
+            std::io::stdin().read_to_end(&mut v).map_err(io)?;
+            v
+        }
+    };
+    if let Some(r) = read {
+        r.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+    }
+    let bad = |e: rete_upstream::Error| BuildError::Invalid(format!("{name}: {e}"));
+    let file = rete_upstream::UpstreamFile::from_bytes(bytes).map_err(bad)?;
+    let mut summary = ParseSummary::default();
+    let mut failed = None;
+    file.for_each_quad(&mut |q| {
+        if failed.is_some() {
+            return false;
+        }
+        match sink(ren.quad(q)) {
+            Ok(()) => {
+                summary.statements += 1;
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    })
+    .map_err(bad)?;
+    if let Some(e) = failed {
+        return Err(e);
     }
     Ok(summary)
 }

@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
+mod detect;
 mod input;
 mod sort;
 
+pub use detect::{detect, DetectError, Detected};
 pub use input::{Compression, Input, ParseSummary, Source, Syntax};
 
 use oxrdf::Quad;
@@ -41,7 +43,7 @@ pub enum BuildError {
         message: String,
     },
     /// The syntax of an input could not be told from its name.
-    #[error("{input}: cannot tell the RDF syntax from the file name; use --format (nt, nq, ttl, trig, rdf)")]
+    #[error("{input}: cannot tell the RDF syntax from the file name; use --format (nt, nq, ttl, trig, rdf, jsonld)")]
     UnknownFormat {
         /// Input name.
         input: String,

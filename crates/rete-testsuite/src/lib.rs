@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod compare;
+pub mod jsonld;
 pub mod manifest;
 pub mod rdf;
 pub mod sparql;
