@@ -36,11 +36,6 @@ pub const ZSTD_LEVEL: i32 = 6;
 /// Least time between two progress events of one build.
 const EMIT_EVERY: Duration = Duration::from_millis(100);
 
-/// Our `.rete` magic.
-const MAGIC: &[u8; 8] = b"\x89rete\r\n\x1a";
-/// Upstream rete's magic (then a format byte, 0x05 or 0x06).
-const UPSTREAM_MAGIC: &[u8; 4] = b"RETE";
-
 /// What a local file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -52,57 +47,21 @@ pub enum Kind {
     Rdf,
 }
 
-/// Tells a file's kind by its first bytes, then by its name (RDF syntaxes have no magic bytes;
-/// the build reads the syntax from the name, or from the content when the name says nothing).
+/// Tells a file's kind by its content (rete-build's sniffing: magic bytes, then the RDF syntax,
+/// through gzip/zstd) and its name. A `.rete` name is trusted only for the two `.rete` formats:
+/// anything else named `.rete` goes to the reader, which says what is wrong with it.
 pub fn kind_of(path: &Path) -> AppResult<Kind> {
-    let mut head = [0u8; 8];
-    let n = {
-        use std::io::Read as _;
-        let mut f = std::fs::File::open(path)
-            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))?;
-        let mut n = 0;
-        while n < head.len() {
-            match f.read(&mut head[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) => return Err(AppError::Invalid(format!("{}: {e}", path.display()))),
-            }
-        }
-        n
-    };
-    if head[..n] == MAGIC[..] {
-        return Ok(Kind::Rete);
+    let named_rete = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rete"));
+    match rete_build::detect(path) {
+        Ok(rete_build::Detected::Rete) => Ok(Kind::Rete),
+        Ok(rete_build::Detected::UpstreamRete { .. }) => Ok(Kind::Upstream),
+        Ok(rete_build::Detected::Rdf { .. }) if !named_rete => Ok(Kind::Rdf),
+        Ok(_) | Err(rete_build::DetectError::Unknown { .. }) if named_rete => Ok(Kind::Rete),
+        Err(e) => Err(AppError::Invalid(e.to_string())),
+        Ok(_) => Ok(Kind::Rete),
     }
-    if n >= 5 && head[..4] == UPSTREAM_MAGIC[..] {
-        return Ok(Kind::Upstream);
-    }
-    let lower = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let mut parts = lower.rsplit('.');
-    let last = parts.next().unwrap_or_default();
-    let ext = if COMPRESSED_EXTENSIONS.contains(&last) {
-        parts.next().unwrap_or_default()
-    } else {
-        last
-    };
-    if lower.contains('.') && RDF_EXTENSIONS.contains(&ext) {
-        return Ok(Kind::Rdf);
-    }
-    // A .rete without our magic (damaged or foreign): let the reader say what is wrong.
-    if ext == "rete" {
-        return Ok(Kind::Rete);
-    }
-    Err(AppError::Invalid(format!(
-        "{}: not a .rete file or an RDF file this app reads ({})",
-        path.display(),
-        RDF_EXTENSIONS
-            .iter()
-            .map(|e| format!(".{e}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    )))
 }
 
 /// A build as the window shows it.

@@ -183,27 +183,65 @@ fn files_are_told_apart_by_content_then_name() {
         Kind::Rete
     );
     assert_eq!(
-        kind_of(&w("theirs.rete", b"RETE\x06\0\0\0")).unwrap(),
+        kind_of(&w("theirs.rete", b"RETE\x05\0\0\0")).unwrap(),
         Kind::Upstream
     );
-    // A .rete-named Turtle file is not ours; the name does not decide.
+    // Our magic under another name is ours: the content decides.
     assert_eq!(
         kind_of(&w("misnamed.ttl", b"\x89rete\r\n\x1a")).unwrap(),
         Kind::Rete
     );
-    for name in [
-        "a.ttl", "a.nt", "a.nq", "a.trig", "a.rdf", "a.owl", "a.xml", "a.jsonld", "a.json",
-        "a.ttl.gz", "A.NT.ZST",
+    // RDF under a name that says nothing.
+    assert_eq!(
+        kind_of(&w(
+            "download",
+            b"<http://a/b> <http://a/c> <http://a/d> .\n"
+        ))
+        .unwrap(),
+        Kind::Rdf
+    );
+    // Text named .rete goes to the reader, which names the problem.
+    assert_eq!(
+        kind_of(&w(
+            "data.rete",
+            b"<http://a/b> <http://a/c> <http://a/d> .\n"
+        ))
+        .unwrap(),
+        Kind::Rete
+    );
+    let ttl = b"@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n";
+    let jsonld = br#"{"@context": {"@vocab": "http://example.org/"}, "@id": "http://example.org/a", "b": "c"}"#;
+    let rdfxml = br#"<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example.org/">
+  <rdf:Description rdf:about="http://example.org/a"><ex:b>c</ex:b></rdf:Description>
+</rdf:RDF>"#;
+    let nt = b"<http://a/b> <http://a/c> <http://a/d> .\n";
+    let nq = b"<http://a/b> <http://a/c> <http://a/d> <http://a/g> .\n";
+    for (name, data) in [
+        ("a.ttl", &ttl[..]),
+        ("a.nt", &nt[..]),
+        ("a.nq", &nq[..]),
+        ("a.trig", &ttl[..]),
+        ("a.rdf", &rdfxml[..]),
+        ("a.owl", &rdfxml[..]),
+        ("a.xml", &rdfxml[..]),
+        ("a.jsonld", &jsonld[..]),
+        ("a.json", &jsonld[..]),
     ] {
-        assert_eq!(
-            kind_of(&w(name, b"<a> <b> <c> .")).unwrap(),
-            Kind::Rdf,
-            "{name}"
-        );
+        assert_eq!(kind_of(&w(name, data)).unwrap(), Kind::Rdf, "{name}");
     }
-    let err = kind_of(&w("notes.txt", b"hello")).unwrap_err().to_string();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, ttl).unwrap();
+    assert_eq!(
+        kind_of(&w("a.ttl.gz", &gz.finish().unwrap())).unwrap(),
+        Kind::Rdf
+    );
+    // Neither a .rete nor RDF: refused with the reason.
+    let err = kind_of(&w("notes.txt", b"Dear diary,\ntoday I met RDF.\n"))
+        .unwrap_err()
+        .to_string();
     assert!(
-        err.contains("notes.txt: not a .rete file or an RDF file"),
+        err.contains("notes.txt: not a .rete file and not RDF"),
         "{err}"
     );
     assert!(url_is_rdf("https://h/x/data.ttl?x=1"));
@@ -230,4 +268,77 @@ fn an_rdf_url_is_downloaded_once_then_built() {
     imp.open_url(&store, &url, emit).unwrap();
     let statuses: Vec<&str> = seen.lock().unwrap().iter().map(|v| v.status).collect();
     assert_eq!(statuses, ["cached"]);
+}
+
+#[test]
+fn an_upstream_rete_file_is_built_into_ours() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_ntriples(dir.path(), 500);
+    let file = dir.path().join("upstream.rete");
+    // Written by the real upstream builder (PyPI rete-graph 0.3.6, installed by scripts/setup.sh).
+    let status = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import rete_graph, sys; open(sys.argv[2], 'wb').write(rete_graph.build(open(sys.argv[1]).read(), 'nt'))",
+        ])
+        .arg(&nt)
+        .arg(&file)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "rete-graph builds the upstream file");
+    assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (seen, emit) = recorder();
+    let info = imp.open(&store, &file.display().to_string(), emit).unwrap();
+    assert_eq!(seen.lock().unwrap().last().unwrap().status, "built");
+    assert_eq!(info.name, "upstream.rete");
+    assert!(info.has_pyramid);
+    // The same triples as the N-Triples it came from.
+    let (_, emit) = recorder();
+    let direct = imp.open(&store, &nt.display().to_string(), emit).unwrap();
+    assert_eq!(info.quads, direct.quads);
+}
+
+#[test]
+fn a_json_ld_file_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("people.jsonld");
+    std::fs::write(
+        &src,
+        r#"{"@context": {"foaf": "http://xmlns.com/foaf/0.1/", "knows": {"@id": "foaf:knows", "@type": "@id"}},
+            "@graph": [
+              {"@id": "http://example.org/a", "@type": "foaf:Person", "foaf:name": "A", "knows": "http://example.org/b"},
+              {"@id": "http://example.org/b", "@type": "foaf:Person", "foaf:name": "B", "knows": "http://example.org/a"}
+            ]}"#,
+    )
+    .unwrap();
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (_, emit) = recorder();
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    assert_eq!(info.quads, 6);
+    assert_eq!(info.classes[0].nt, PERSON);
+}
+
+#[test]
+fn save_as_rete_copies_the_built_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = medical_turtle(dir.path());
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (_, emit) = recorder();
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    let to = dir.path().join("saved.rete");
+    rete_desktop::import::save_copy(&store, info.doc, &to).unwrap();
+    let built = &imp.cache().entries()[0].file;
+    assert_eq!(std::fs::read(&to).unwrap(), std::fs::read(built).unwrap());
+    let saved = rete_desktop::commands::ops::open_path(&store, &to.display().to_string()).unwrap();
+    assert_eq!(saved.quads, info.quads);
+    // Nothing but the file itself is left next to it.
+    assert!(!std::fs::read_dir(dir.path()).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with(".tmp")));
 }
