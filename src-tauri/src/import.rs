@@ -96,7 +96,8 @@ pub struct ImportView {
     pub error: Option<String>,
 }
 
-type Emit = Arc<dyn Fn(&ImportView) + Send + Sync>;
+/// Where a build sends its progress.
+pub type Emit = Arc<dyn Fn(&ImportView) + Send + Sync>;
 
 struct Live {
     view: ImportView,

@@ -4,7 +4,7 @@
 mod common;
 
 use rete_desktop::cache::Cache;
-use rete_desktop::import::{kind_of, url_is_rdf, ImportView, Importer, Kind};
+use rete_desktop::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
 use rete_desktop::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -37,7 +37,7 @@ fn social_ntriples(dir: &Path, people: u64) -> PathBuf {
 
 type Seen = Arc<Mutex<Vec<ImportView>>>;
 
-fn recorder() -> (Seen, Arc<dyn Fn(&ImportView) + Send + Sync>) {
+fn recorder() -> (Seen, Emit) {
     let seen: Seen = Arc::default();
     let s = seen.clone();
     (
