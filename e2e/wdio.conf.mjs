@@ -41,6 +41,18 @@ function requireTools() {
   }
 }
 
+/** Whether the app's single-instance D-Bus name (tauri-plugin-single-instance) has an owner. */
+function singleInstanceOwned() {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return false;
+  try {
+    const out = execFileSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner', 'string:org.rete.desktop.SingleInstance'], { encoding: 'utf8' });
+    return /boolean true/.test(out);
+  } catch {
+    return false;
+  }
+}
+
 /** Resolves once no process of the app under test runs (a closed session's app takes a moment). */
 export async function appGone(ms = 30_000) {
   const end = Date.now() + ms;
@@ -49,7 +61,10 @@ export async function appGone(ms = 30_000) {
     try {
       running = execFileSync('pgrep', ['-f', '-x', `${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( .*)?`], { encoding: 'utf8' }).trim();
     } catch {
-      return; // pgrep exits 1 when nothing matches
+      // pgrep exits 1 when nothing matches. The bus may not have noticed the exit yet: a launch
+      // that still sees the single-instance name taken hands its files over and gets no reply.
+      if (!singleInstanceOwned()) return;
+      running = 'gone, its single-instance name still held on the session bus';
     }
     if (Date.now() > end) throw new Error(`the app is still running (pid ${running}) ${ms} ms after its session closed`);
     await new Promise((r) => setTimeout(r, 100));
