@@ -12,10 +12,10 @@ runs=${1:-3}
 work=${BENCH_DIR:-bench-data}
 /usr/bin/python3 -c 'import gi' 2>/dev/null || { echo "bench-import: needs python3-gi (bash scripts/setup.sh)" >&2; exit 2; }
 mkdir -p "$work"
-cargo build --release -q -p rete-cli
 rete=target/release/rete
 ttl="$work/social-20000.ttl"
 nt="$work/social-200000.nt"
+if [ ! -f "$ttl" ] || [ ! -f "$nt" ]; then cargo build --release -q -p rete-cli; fi
 if [ ! -f "$ttl" ]; then
   # rete generate writes N-Triples; Turtle through a plain build and `rete export --format ttl`.
   $rete generate social --people 20000 -o "$work/social-20000.nt"

@@ -8,10 +8,10 @@ import type { CacheStats, ImportView } from '../types';
 /** The phases of a build, in order (rete-build's names). */
 export const PHASES = ['parse', 'dictionary', 'sort', 'permutations', 'pyramid', 'schema', 'write'] as const;
 
-/** Share of a build's time each phase takes (measured on the benchmark files, docs/BENCHMARK.md):
+/** Share of a build's time each phase takes (the 1.6 M-triple import benchmark, docs/BENCHMARK.md):
  * what the bar fills per phase and what the time estimate extrapolates from. */
 const WEIGHTS: Record<string, number> = {
-  parse: 0.4, dictionary: 0.08, sort: 0.08, permutations: 0.12, pyramid: 0.2, schema: 0.04, write: 0.08,
+  parse: 0.48, dictionary: 0.06, sort: 0.13, permutations: 0.08, pyramid: 0.18, schema: 0.06, write: 0.01,
 };
 
 /** Progress within the current phase (0…1), or null when the phase's amount is not known. In the
