@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Checks the built .deb: binary, desktop entry (double-click opens files: Exec … %F and the .rete
-# MIME type), the shared-mime-info definition (magic bytes and glob) and the icons.
+# Checks the built .deb: binary, desktop entry (double-click opens files: Exec … %F, the .rete
+# MIME type and the RDF media types for "Open with"), the shared-mime-info definition (magic bytes
+# and glob of .rete; N-Triples and N-Quads, which shared-mime-info lacks) and the icons.
 # Usage: e2e/deb-check.sh path/to/app.deb [sample.rete]
 set -euo pipefail
 deb=${1:?usage: deb-check.sh APP.deb [SAMPLE.rete]}
@@ -23,8 +24,18 @@ check "depends on WebKitGTK 4.1" grep -q 'libwebkit2gtk-4.1' "$tmp/control"
 check "binary /usr/bin/rete-desktop is an executable" test -x "$tmp/root/usr/bin/rete-desktop"
 check "desktop entry exists" test -f "$desktop"
 check "desktop entry passes files: Exec=rete-desktop %F" grep -qx 'Exec=rete-desktop %F' "$desktop"
-check "desktop entry declares application/x-rete" grep -qx 'MimeType=application/x-rete;' "$desktop"
+check "desktop entry declares application/x-rete first" grep -q '^MimeType=application/x-rete;' "$desktop"
 check "desktop entry is valid" desktop-file-validate "$desktop"
+# RDF syntaxes the app imports: listed in the desktop entry so "Open with" offers the app.
+for t in text/turtle application/n-triples application/n-quads application/trig application/rdf+xml application/ld+json; do
+  check "desktop entry declares $t" grep -q "^MimeType=.*;$t;" "$desktop"
+done
+# The ones shared-mime-info already defines are used as they are, not redefined.
+system=/usr/share/mime/packages/freedesktop.org.xml
+for t in text/turtle application/trig application/rdf+xml application/ld+json; do
+  check "$t comes from shared-mime-info" grep -q "type=\"$t\"" "$system"
+  check "$t is not redefined by the package" bash -c "! grep -q 'type=\"$t\"' '$mime'"
+done
 check "icon installed" test -n "$(find "$tmp/root/usr/share/icons" -name 'rete-desktop.png' | head -n1)"
 check "MIME definition installed" test -f "$mime"
 check "MIME definition is well-formed" xmllint --noout "$mime"
@@ -34,6 +45,8 @@ mkdir -p "$tmp/mime/packages"
 cp "$mime" "$tmp/mime/packages/"
 update-mime-database "$tmp/mime"
 check "glob *.rete maps to application/x-rete" grep -q 'application/x-rete:\*\.rete' "$tmp/mime/globs2"
+check "glob *.nt maps to application/n-triples" grep -q 'application/n-triples:\*\.nt$' "$tmp/mime/globs2"
+check "glob *.nq maps to application/n-quads" grep -q 'application/n-quads:\*\.nq$' "$tmp/mime/globs2"
 check "magic bytes 0x89 r e t e CR LF 0x1A registered" bash -c "grep -q \$'\\x89rete\\r\\n\\x1a' '$tmp/mime/magic' && grep -q 'application/x-rete' '$tmp/mime/magic'"
 if [[ -n "$sample" ]]; then
   check "the sample starts with the registered magic bytes" bash -c "head -c 8 '$sample' | cmp -s - <(printf '\\x89rete\\r\\n\\x1a')"

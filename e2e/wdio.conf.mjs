@@ -16,6 +16,8 @@ export const app = process.env.RETE_APP ?? path.join(root, 'target', 'app', 'ret
 export const samples = process.env.RETE_SAMPLES ?? path.join(root, 'samples');
 // Files with a pyramid and a schema block (`cargo run -p rete-desktop --example fixtures -- DIR`).
 export const fixtures = process.env.RETE_FIXTURES ?? path.join(root, 'target', 'app', 'fixtures');
+/** The app's build cache in this run (its data folder under the run's XDG_DATA_HOME). */
+export const cacheDir = () => path.join(process.env.XDG_DATA_HOME ?? '', 'org.rete.desktop', 'cache');
 const driverBin = process.env.TAURI_DRIVER ?? (existsSync(path.join(os.homedir(), '.cargo', 'bin', 'tauri-driver')) ? path.join(os.homedir(), '.cargo', 'bin', 'tauri-driver') : 'tauri-driver');
 const out = path.join(root, '.e2e-out');
 
@@ -39,6 +41,18 @@ function requireTools() {
   }
 }
 
+/** Whether the app's single-instance D-Bus name (tauri-plugin-single-instance) has an owner. */
+function singleInstanceOwned() {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return false;
+  try {
+    const out = execFileSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner', 'string:org.rete.desktop.SingleInstance'], { encoding: 'utf8' });
+    return /boolean true/.test(out);
+  } catch {
+    return false;
+  }
+}
+
 /** Resolves once no process of the app under test runs (a closed session's app takes a moment). */
 export async function appGone(ms = 30_000) {
   const end = Date.now() + ms;
@@ -47,7 +61,10 @@ export async function appGone(ms = 30_000) {
     try {
       running = execFileSync('pgrep', ['-f', '-x', `${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( .*)?`], { encoding: 'utf8' }).trim();
     } catch {
-      return; // pgrep exits 1 when nothing matches
+      // pgrep exits 1 when nothing matches. The bus may not have noticed the exit yet: a launch
+      // that still sees the single-instance name taken hands its files over and gets no reply.
+      if (!singleInstanceOwned()) return;
+      running = 'gone, its single-instance name still held on the session bus';
     }
     if (Date.now() > end) throw new Error(`the app is still running (pid ${running}) ${ms} ms after its session closed`);
     await new Promise((r) => setTimeout(r, 100));
@@ -90,6 +107,8 @@ export const config = {
     mkdirSync(out, { recursive: true });
     // The app keeps its recent-files list under the config directory: a fresh one per run.
     process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-config-'));
+    // …and its build cache of imported RDF files under the data directory (see cacheDir).
+    process.env.XDG_DATA_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-e2e-data-'));
     if (!process.env.DISPLAY) {
       // Our own X server. No WEBKIT_DISABLE_* variables: they leave sigma's canvas blank.
       ({ proc: xvfb, display: process.env.DISPLAY } = await startXvfb());

@@ -103,7 +103,7 @@ describe('desktop integration', () => {
     await relaunch(fx('social-1k.rete'));
     await expect(docName()).toHaveText('social-1k.rete');
     await mapSettled(1);
-    const title = '^Open a \\.rete file$';
+    const title = '^Open a \\.rete or RDF file$';
     const dialog = async () => {
       const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
       // GTK maps the chooser before it takes keys: focus it, then give it a moment.

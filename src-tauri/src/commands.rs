@@ -450,7 +450,7 @@ fn opened(app: &AppHandle, info: &DocInfo) {
 pub async fn open_path(app: AppHandle, path: String) -> AppResult<DocInfo> {
     blocking(app, move |app, s| {
         chosen(app, &path, false)?;
-        let info = ops::open_path(s, &path)?;
+        let info = crate::import::app::open_any(app, s, &path)?;
         opened(app, &info);
         Ok(info)
     })
@@ -462,14 +462,14 @@ pub async fn open_path(app: AppHandle, path: String) -> AppResult<DocInfo> {
 pub async fn open_url(app: AppHandle, url: String) -> AppResult<DocInfo> {
     blocking(app, move |app, s| {
         chosen(app, &url, rete_http::is_url(url.trim()))?;
-        let info = ops::open_url(s, &url)?;
+        let info = crate::import::app::open_url_any(app, s, &url)?;
         opened(app, &info);
         Ok(info)
     })
     .await
 }
 
-/// Shows the native open dialog (filtered to `.rete`) and opens the chosen file; `None` if the
+/// Shows the native open dialog (`.rete` and the RDF syntaxes) and opens the chosen file; `None` if the
 /// user cancelled. The dialog runs here, so the webview never needs file-system permissions.
 #[tauri::command]
 pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
@@ -477,8 +477,10 @@ pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
         let picked = app
             .dialog()
             .file()
-            .set_title("Open a .rete file")
+            .set_title("Open a .rete or RDF file")
+            .add_filter("Knowledge graphs", crate::import::DIALOG_EXTENSIONS)
             .add_filter("Rete knowledge graph", &["rete"])
+            .add_filter("RDF", &crate::import::DIALOG_EXTENSIONS[1..])
             .blocking_pick_file();
         let Some(picked) = picked else {
             return Ok(None);
@@ -488,7 +490,7 @@ pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
             .map_err(|e| AppError::Invalid(e.to_string()))?;
         let path = path.display().to_string();
         app.state::<crate::grant::Grants>().grant([&path]);
-        let info = ops::open_path(s, &path)?;
+        let info = crate::import::app::open_any(app, s, &path)?;
         opened(app, &info);
         Ok(Some(info))
     })

@@ -26,4 +26,8 @@ pub const COMMANDS: &[&str] = &[
     "coherence_cancel",
     "coherence_export",
     "launch_drawn",
+    "import_cancel",
+    "cache_stats",
+    "cache_clear",
+    "save_rete",
 ];

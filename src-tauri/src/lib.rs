@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+pub mod cache;
 pub mod commands;
 mod commands_list;
 pub mod engine;
 pub mod grant;
+pub mod import;
 pub mod model;
 pub mod store;
 
@@ -70,6 +72,14 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
         &[
             &MenuItem::with_id(app, "open", "Open…", true, Some("CmdOrCtrl+O"))?,
             &MenuItem::with_id(app, "open-url", "Open URL…", true, Some("CmdOrCtrl+L"))?,
+            &MenuItem::with_id(
+                app,
+                "save-rete",
+                "Save as .rete…",
+                true,
+                Some("CmdOrCtrl+S"),
+            )?,
+            &MenuItem::with_id(app, "clear-cache", "Clear import cache", true, None::<&str>)?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, "export-png", "Export view as PNG…", true, None::<&str>)?,
             &MenuItem::with_id(app, "export-svg", "Export view as SVG…", true, None::<&str>)?,
@@ -109,6 +119,11 @@ pub fn run() {
         .setup(|app| {
             // Tauri has created the configured window and its webview by now.
             shell_mark("setup");
+            let cache_dir = import::cache_dir(app.path().app_data_dir().ok());
+            app.manage(import::Importer::new(cache::Cache::new(
+                cache_dir,
+                cache::Cache::limit_from_env(),
+            )));
             let argv: Vec<String> = std::env::args().collect();
             let cwd = std::env::current_dir().unwrap_or_default();
             let args = store::file_args(&argv, &cwd);
@@ -159,6 +174,10 @@ pub fn run() {
             commands::coherence_cancel,
             commands::coherence_export,
             commands::launch_drawn,
+            import::app::import_cancel,
+            import::app::cache_stats,
+            import::app::cache_clear,
+            import::app::save_rete,
         ])
         .build(tauri::generate_context!())
         .unwrap_or_else(|e| {

@@ -2,8 +2,8 @@
 // given to it and records the calls, so the state logic can be tested without the Tauri shell.
 import type { Backend } from '../lib/core/backend';
 import type {
-  Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located, MapView,
-  QueryOutcome, ReadView, SparqlContext,
+  CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
+  Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -33,6 +33,9 @@ export class MemoryBackend implements Backend {
   progressHandlers: ((p: CoherenceProgress) => void)[] = [];
   exported: string[] = [];
   private runs = new Map<number, string>();
+  importHandlers: ((v: ImportView) => void)[] = [];
+  cacheFiles = 0;
+  savedTo: string | null = null;
 
   private log(s: string) { this.calls.push(s); }
   async openPath(path: string) { this.log(`openPath ${path}`); const d = this.docs.get(path); if (!d) throw `${path}: not a .rete file (bad magic bytes)`; this.recent.unshift(path); return d; }
@@ -106,6 +109,12 @@ export class MemoryBackend implements Backend {
   async coherenceCancel(run: number) { this.cancelled.add(-run); }
   async coherenceExport(doc: number, format: string) { this.exported.push(`report.${format}`); return `/tmp/report.${format}`; }
   async onCoherenceProgress(cb: (p: CoherenceProgress) => void) { this.progressHandlers.push(cb); return () => {}; }
+  async onImportProgress(cb: (v: ImportView) => void) { this.importHandlers.push(cb); return () => {}; }
+  emitImport(v: ImportView) { for (const h of this.importHandlers) h(v); }
+  async importCancel(job: number) { this.log(`importCancel ${job}`); }
+  async cacheStats(): Promise<CacheStats> { return { dir: '/cache', files: this.cacheFiles, bytes: this.cacheFiles * 1000, limit: 1 << 30 }; }
+  async cacheClear(): Promise<CacheStats> { const s = await this.cacheStats(); this.cacheFiles = 0; this.log('cacheClear'); return s; }
+  async saveRete(doc: number, name: string) { this.log(`saveRete ${doc} ${name}`); return this.savedTo; }
   launched: Record<string, number>[] = [];
   async launchDrawn(marks: Record<string, number>) { this.log('launchDrawn'); this.launched.push(marks); }
   private view(k: string): MapView { const v = this.views.get(k); if (!v) throw `no view ${k}`; return structuredClone(v); }

@@ -2,8 +2,8 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type {
-  Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located,
-  MapView, QueryOutcome, ReadView, SparqlContext,
+  CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
+  Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
 } from './types';
 
 export interface Backend {
@@ -39,6 +39,12 @@ export interface Backend {
   onCoherenceProgress(cb: (p: CoherenceProgress) => void): Promise<UnlistenFn>;
   /** The first view is on screen (launch marks for the benchmark; see core/launch). */
   launchDrawn(marks: Record<string, number>, originUnixMs: number): Promise<void>;
+  /** Builds of RDF files (see core/import). */
+  onImportProgress(cb: (v: ImportView) => void): Promise<UnlistenFn>;
+  importCancel(job: number): Promise<void>;
+  cacheStats(): Promise<CacheStats>;
+  cacheClear(): Promise<CacheStats>;
+  saveRete(doc: number, name: string): Promise<string | null>;
 }
 
 export const tauriBackend: Backend = {
@@ -71,6 +77,11 @@ export const tauriBackend: Backend = {
   coherenceExport: (doc, format) => invoke('coherence_export', { doc, format }),
   onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => cb(e.payload)),
   launchDrawn: (marks, originUnixMs) => invoke('launch_drawn', { marks, originUnixMs }),
+  onImportProgress: (cb) => listen<ImportView>('import-progress', (e) => cb(e.payload)),
+  importCancel: (job) => invoke('import_cancel', { job }),
+  cacheStats: () => invoke('cache_stats'),
+  cacheClear: () => invoke('cache_clear'),
+  saveRete: (doc, name) => invoke('save_rete', { doc, name }),
 };
 
 /** The text of a failed command: the engine's own message. */

@@ -5,6 +5,7 @@ import { Activity } from './activity/activity.svelte';
 import { ClassColors } from './map/colors';
 import { CoherenceState } from './coherence/coherence.svelte';
 import { HighlightState } from './highlight/highlight.svelte';
+import { ImportState } from './import/import.svelte';
 import { LaunchTrace } from './launch/launch';
 import { ReadsState } from './reads/reads.svelte';
 import { SparqlState } from './sparql/sparql.svelte';
@@ -30,6 +31,8 @@ export class Session {
   readonly schema: SchemaState;
   readonly selection: SelectionState;
   readonly source: SourceState;
+  /** Builds of RDF files into .rete files, the build cache. */
+  readonly importer: ImportState;
   showLegend = $state(true);
   urlPrompt = $state(false);
   /** Set by the map component: exports the current view. */
@@ -50,6 +53,7 @@ export class Session {
     this.sparql.approve = (cost) => this.reads.approve(cost);
     this.launch = new LaunchTrace(backend);
     this.source = new SourceState(backend, (doc) => this.opened(doc));
+    this.importer = new ImportState(backend);
     $effect.root(() => {
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
     });
@@ -76,6 +80,7 @@ export class Session {
       this.backend.onOpenRequested(() => void this.source.drainPending()),
       this.backend.onMenu((id) => void this.menu(id)),
       this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p)),
+      this.importer.listen(),
     ]);
     this.launch.mark('listening');
     const recent = this.source.refreshRecent();
@@ -91,6 +96,8 @@ export class Session {
       case 'export-svg': await this.export('svg'); break;
       case 'zoom-out': this.focus(null); break;
       case 'toggle-legend': this.showLegend = !this.showLegend; break;
+      case 'save-rete': if (this.source.doc) this.message = await this.importer.saveAs(this.source.doc.doc, this.source.doc.name); break;
+      case 'clear-cache': this.message = await this.importer.clearCache(); break;
       case 'query': this.toggleDock('query'); break;
       case 'coherence': this.toggleDock('coherence'); break;
     }

@@ -79,3 +79,13 @@ export interface ClashGroup { findings: number[]; classes: string[] }
 export interface CoherenceGroups { roots: number; derived: number; instance_findings: number; causes: RootCause[]; clashes: ClashGroup[] }
 export interface CoherenceProgress { run: number; tier: number; report: CoherenceReport }
 export interface CoherenceOutcome { run: number; status: 'ok' | 'cancelled'; report: CoherenceReport | null }
+
+/** A build of an RDF file into a .rete (src-tauri/src/import.rs). */
+export interface ImportView {
+  job: number; source: string; name: string;
+  status: 'running' | 'built' | 'cached' | 'cancelled' | 'failed';
+  phase: string; done: number; total: number | null; triples: number; read_bytes: number; source_bytes: number;
+  elapsed_ms: number; phases: [string, number][]; error: string | null;
+}
+/** The build cache (src-tauri/src/cache.rs). */
+export interface CacheStats { dir: string; files: number; bytes: number; limit: number }

@@ -2,6 +2,7 @@
 // the OS), recent files, and the error of the last failed open.
 import type { Backend } from '../backend';
 import { errorText } from '../backend';
+import { isCancelled } from '../import/import.svelte';
 import type { DocInfo } from '../types';
 
 export class SourceState {
@@ -43,7 +44,9 @@ export class SourceState {
       return true;
     } catch (e) {
       // The previous document (if any) stays open: a bad file never takes the window down.
-      this.error = errorText(e);
+      // A build the user cancelled is not an error.
+      const text = errorText(e);
+      this.error = isCancelled(text) ? '' : text;
       return false;
     } finally {
       this.opening = '';

@@ -1,0 +1,199 @@
+// Opening RDF files in the real webview: a Turtle file dropped on the window is built in the
+// background (progress bar, then the map, checked in pixels), reopened from the build cache
+// without a build, a long build is cancelled leaving nothing in the cache, and a syntax error
+// names the file, line and column while the open document stays.
+import { expect } from '@wdio/globals';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { cacheDir, fixtures } from '../wdio.conf.mjs';
+import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dragSource = path.join(here, '..', 'tools', 'drag-source.py');
+const fx = (name) => path.join(fixtures, name);
+const docName = () => $('[data-testid="doc-name"]');
+const work = path.resolve('.e2e-out', 'import');
+const cacheFiles = () => (existsSync(cacheDir()) ? readdirSync(cacheDir()).filter((f) => f !== 'downloads').sort() : []);
+const lastBuild = async () => {
+  const e = await $('[data-testid="import-last"]');
+  return { status: await e.getAttribute('data-status'), phases: JSON.parse((await e.getAttribute('data-phases')) || '[]'), triples: Number(await e.getAttribute('data-triples')) };
+};
+
+/** A social graph in Turtle: people in groups who know each other (communities for the map). */
+function writeTurtle(file, people) {
+  const out = ['@prefix foaf: <http://xmlns.com/foaf/0.1/> .', '@prefix ex: <http://example.org/people/> .', ''];
+  const groups = Math.max(4, Math.round(people / 150));
+  for (let g = 0; g < groups; g++) out.push(`ex:g${g} a foaf:Group ; foaf:name "Group ${g}" .`);
+  for (let i = 0; i < people; i++) {
+    const g = i % groups;
+    // Mostly within the group, sometimes across: communities with links between them.
+    const a = (i + groups * (1 + (i % 7))) % people;
+    const b = (i * 31 + 17) % people;
+    out.push(`ex:p${i} a foaf:Person ; foaf:name "Person ${i}" ; foaf:age ${20 + (i % 50)} ; ex:memberOf ex:g${g} ;\n  foaf:knows ex:p${a}${i % 5 === 0 ? `, ex:p${b}` : ''} .`);
+  }
+  writeFileSync(file, `${out.join('\n')}\n`);
+  return file;
+}
+
+/** N-Triples big enough that a build takes a while (the cancel test). */
+function writeNTriples(file, people) {
+  const lines = [];
+  for (let i = 0; i < people; i++) {
+    const s = `<http://example.org/big/p${i}>`;
+    lines.push(`${s} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Person> .`);
+    lines.push(`${s} <http://xmlns.com/foaf/0.1/name> "Person number ${i}" .`);
+    lines.push(`${s} <http://xmlns.com/foaf/0.1/knows> <http://example.org/big/p${(i * 7 + 3) % people}> .`);
+    lines.push(`${s} <http://xmlns.com/foaf/0.1/knows> <http://example.org/big/p${(i * 13 + 5) % people}> .`);
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+async function xdo(...args) {
+  const { stdout } = await promisify(execFile)('xdotool', args, { timeout: 30_000 });
+  return stdout.trim();
+}
+
+async function appWindow(title) {
+  const id = (await xdo('search', '--sync', '--onlyvisible', '--name', `^${title.replace(/\./g, '\\.')}$`)).split('\n')[0];
+  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', id)).split('\n').map((l) => l.split('=')));
+  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
+}
+
+/** Drags `file` from a GTK drag source (as from a file manager) onto the window's centre. */
+async function drop(win, file) {
+  const source = spawn('/usr/bin/python3', [dragSource, String(win.x + 10), String(win.y + 10), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const done = new Promise((resolve, reject) => { source.on('exit', resolve); source.on('error', reject); });
+  await new Promise((resolve, reject) => {
+    source.stdout.on('data', (d) => String(d).includes('ready') && resolve());
+    source.on('exit', (code) => reject(new Error(`the drag source exited with ${code} before it was ready`)));
+  });
+  const from = { x: win.x + 50, y: win.y + 50 };
+  const to = { x: win.x + Math.round(win.width / 2), y: win.y + Math.round(win.height / 2) };
+  await xdo('mousemove', String(from.x), String(from.y));
+  await xdo('mousedown', '1');
+  for (let i = 1; i <= 12; i++) {
+    await xdo('mousemove', String(Math.round(from.x + ((to.x - from.x) * i) / 12)), String(Math.round(from.y + ((to.y - from.y) * i) / 12)));
+    await browser.pause(40);
+  }
+  await browser.pause(300);
+  await xdo('mouseup', '1');
+  expect(await done).toBe(0);
+}
+
+describe('opening RDF files', function () {
+  // Builds run in the debug app (the engine crates unoptimised) on a shared machine.
+  this.timeout(300_000);
+  let ttl;
+  before(() => {
+    mkdirSync(work, { recursive: true });
+    ttl = writeTurtle(path.join(work, 'people.ttl'), 3_000);
+  });
+
+  it('builds a dropped Turtle file with a progress bar, then draws its map', async () => {
+    await relaunch(fx('social-1k.rete'));
+    await expect(docName()).toHaveText('social-1k.rete');
+    await mapSettled(1);
+    const win = await appWindow('social-1k.rete — Rete');
+    expect(cacheFiles()).toEqual([]);
+    // The bar may show only briefly for a small file: a page-side observer notes whether it did.
+    await browser.execute(() => {
+      window.__barSeen = false;
+      new MutationObserver(() => { if (document.querySelector('[data-testid="import-progress"] [role="progressbar"]')) window.__barSeen = true; })
+        .observe(document.body, { subtree: true, childList: true });
+    });
+    await drop(win, ttl);
+    const bar = await $('[data-testid="import-progress"]');
+    await expect(docName()).toHaveText('people.ttl', { wait: 240_000 });
+    expect(await browser.execute(() => window.__barSeen)).toBe(true);
+    expect(await bar.isExisting()).toBe(false);
+    const last = await lastBuild();
+    expect(last.status).toBe('built');
+    expect(last.triples).toBeGreaterThan(15_000);
+    expect(last.phases.map(([p]) => p)).toEqual(expect.arrayContaining(['parse', 'sort', 'pyramid', 'schema', 'write']));
+    expect(await mapSettled(2)).toBeGreaterThan(1);
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('import-map'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
+    expect(cacheFiles().filter((f) => f.endsWith('.rete'))).toHaveLength(1);
+  });
+
+  it('reopens the unchanged Turtle file from the cache without a build', async () => {
+    const before = cacheFiles();
+    await relaunch(ttl);
+    await expect(docName()).toHaveText('people.ttl');
+    expect((await lastBuild()).status).toBe('cached');
+    expect(await mapSettled(2)).toBeGreaterThan(1);
+    const { rect, dpr } = await mapRect();
+    expect(colourStats(await screenshot('import-cached'), rect, dpr).distinct).toBeGreaterThan(8);
+    expect(cacheFiles()).toEqual(before);
+  });
+
+  it('cancels a long build: nothing is left in the cache and the open document stays', async () => {
+    const big = writeNTriples(path.join(work, 'big.nt'), 150_000);
+    const before = cacheFiles();
+    // The second file is opened after the first, as two files from a file manager are.
+    await relaunch(fx('social-1k.rete'), big);
+    const bar = await $('[data-testid="import-progress"]');
+    await bar.waitForDisplayed({ timeout: 60_000, interval: 20 });
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
+    // Some work first, so the cancel reaches a build under way (and its temporary files).
+    await browser.waitUntil(async () => (await $('[data-testid="import-triples"]').getText()).replace(/\D/g, '') > 1000, { interval: 20, timeoutMsg: 'the build did not start' });
+    expect(cacheFiles().some((f) => f.startsWith('.rete-build-'))).toBe(true);
+    // The window answers during the build: the legend panel hides and comes back.
+    await $('button=Legend').click();
+    await $('aside.left').waitForExist({ reverse: true, timeout: 5_000 });
+    await $('button=Legend').click();
+    await $('aside.left').waitForExist({ timeout: 5_000 });
+    expect(await bar.isDisplayed()).toBe(true);
+    // The bar is drawn (its fill against its track), with the phase and the count beside it.
+    const barRect = await browser.getElementRect(await $('[role="progressbar"]').elementId);
+    const dpr = await browser.execute(() => window.devicePixelRatio);
+    const shot = await screenshot('import-progress');
+    expect(colourStats(shot, barRect, dpr).distinct).toBeGreaterThan(1);
+    await expect($('[data-testid="import-phase"]')).toHaveText(expect.stringMatching(/parse|dictionary|sort|permutations|pyramid|schema|write/));
+    await $('[data-testid="import-cancel"]').click();
+    await bar.waitForExist({ reverse: true, timeout: 30_000 });
+    expect((await lastBuild()).status).toBe('cancelled');
+    expect(await $('[data-testid="error"]').isExisting()).toBe(false);
+    await expect(docName()).toHaveText('social-1k.rete');
+    expect(cacheFiles()).toEqual(before);
+    expect(await mapSettled(1)).toBeGreaterThan(0);
+  });
+
+  it('shows the line and column of a syntax error and keeps the open document', async () => {
+    const broken = path.join(work, 'broken.ttl');
+    writeFileSync(broken, '@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e ex:f ex:g .\n');
+    const before = cacheFiles();
+    await relaunch(fx('social-1k.rete'), broken);
+    const err = await $('[data-testid="error"]');
+    await err.waitForDisplayed({ timeout: 30_000 });
+    await expect(err).toHaveText(expect.stringMatching(/broken\.ttl:3:\d+: .+/));
+    await screenshot('import-syntax-error');
+    await expect(docName()).toHaveText('social-1k.rete');
+    expect((await lastBuild()).status).toBe('failed');
+    expect(cacheFiles()).toEqual(before);
+  });
+
+  it('opens a .rete file written by upstream rete (rete-graph 0.3.6) and draws its map', async () => {
+    const nt = writeNTriples(path.join(work, 'upstream.nt'), 3000);
+    const file = path.join(work, 'upstream.rete');
+    // The real upstream builder (PyPI rete-graph, installed by scripts/setup.sh as a test oracle).
+    execFileSync('python3', ['-c', 'import rete_graph, sys; open(sys.argv[2], "wb").write(rete_graph.build(open(sys.argv[1]).read(), "nt"))', nt, file]);
+    expect(execFileSync('head', ['-c', '4', file], { encoding: 'latin1' })).toBe('RETE');
+    await relaunch(file);
+    await expect(docName()).toHaveText('upstream.rete', { wait: 120_000 });
+    expect(await $('[data-testid="error"]').isExisting()).toBe(false);
+    expect(await mapSettled(2)).toBeGreaterThan(1);
+    const stats = await $('[data-testid="doc-stats"]').getText();
+    expect(stats).toContain('12,000 triples');
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('import-upstream'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
+  });
+});

@@ -1,0 +1,346 @@
+//! Opening RDF files: built into the cache with progress, found there again, rebuilt when the
+//! source changes, cancelled or refused (syntax error) without leaving anything behind.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+mod common;
+
+use rete_desktop::cache::Cache;
+use rete_desktop::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
+use rete_desktop::store::Store;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+const PERSON: &str = "<http://xmlns.com/foaf/0.1/Person>";
+
+fn medical_turtle(dir: &Path) -> PathBuf {
+    let mut data = Vec::new();
+    rete_datagen::medical::write_turtle(
+        &rete_datagen::medical::MedicalParams::default(),
+        &mut data,
+    )
+    .unwrap();
+    let p = dir.join("medical.ttl");
+    std::fs::write(&p, data).unwrap();
+    p
+}
+
+fn social_ntriples(dir: &Path, people: u64) -> PathBuf {
+    let mut data = Vec::new();
+    let p = rete_datagen::social::SocialParams {
+        people,
+        ..rete_datagen::social::SocialParams::default()
+    };
+    rete_datagen::social::write_ntriples(&p, &mut data).unwrap();
+    let path = dir.join("social.nt");
+    std::fs::write(&path, data).unwrap();
+    path
+}
+
+type Seen = Arc<Mutex<Vec<ImportView>>>;
+
+fn recorder() -> (Seen, Emit) {
+    let seen: Seen = Arc::default();
+    let s = seen.clone();
+    (
+        seen,
+        Arc::new(move |v: &ImportView| s.lock().unwrap().push(v.clone())),
+    )
+}
+
+fn importer(dir: &Path) -> Importer {
+    Importer::new(Cache::new(dir.join("cache"), 1 << 30))
+}
+
+#[test]
+fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = medical_turtle(dir.path());
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (seen, emit) = recorder();
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    assert_eq!(info.name, "medical.ttl");
+    assert_eq!(info.source, src.display().to_string());
+    assert!(info.quads > 1000 && info.has_pyramid && info.has_schema);
+    {
+        let seen = seen.lock().unwrap();
+        let last = seen.last().unwrap();
+        assert_eq!(last.status, "built");
+        assert!(last.triples >= info.quads, "every parsed triple is counted");
+        let phases: Vec<&str> = last.phases.iter().map(|(p, _)| p.as_str()).collect();
+        for p in ["parse", "sort", "pyramid", "schema", "write"] {
+            assert!(phases.contains(&p), "phase {p} reported: {phases:?}");
+        }
+        assert!(seen
+            .iter()
+            .any(|v| v.status == "running" && v.phase == "parse"));
+        assert_eq!(last.source_bytes, std::fs::metadata(&src).unwrap().len());
+    }
+    // The map of the built file opens.
+    let map = rete_desktop::commands::ops::overview(&store, info.doc).unwrap();
+    assert!(!map.nodes.is_empty());
+    assert_eq!(imp.cache().stats().files, 1);
+
+    // Reopened unchanged: from the cache, no build.
+    let (seen, emit) = recorder();
+    let again = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    assert_eq!(again.quads, info.quads);
+    let statuses: Vec<&str> = seen.lock().unwrap().iter().map(|v| v.status).collect();
+    assert_eq!(statuses, ["cached"]);
+
+    // Changed: rebuilt, into a second entry.
+    let mut text = std::fs::read_to_string(&src).unwrap();
+    text.push_str("\n<http://example.org/x> <http://example.org/p> <http://example.org/y> .\n");
+    std::fs::write(&src, text).unwrap();
+    let (seen, emit) = recorder();
+    let changed = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    assert_eq!(changed.quads, info.quads + 1);
+    assert_eq!(seen.lock().unwrap().last().unwrap().status, "built");
+    assert_eq!(imp.cache().stats().files, 2);
+
+    // Cleared: nothing left, and the open documents still answer.
+    let freed = imp.clear_cache();
+    assert_eq!(freed.files, 2);
+    assert!(imp.cache().listing().is_empty());
+    assert!(rete_desktop::commands::ops::entity(&store, changed.doc, 1).is_ok());
+}
+
+#[test]
+fn a_syntax_error_names_file_line_and_column_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("broken.ttl");
+    std::fs::write(
+        &src,
+        "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e \"unterminated .\n",
+    )
+    .unwrap();
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (seen, emit) = recorder();
+    let err = imp
+        .open(&store, &src.display().to_string(), emit)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with(&format!("{}:3:", src.display())),
+        "file and line in {err}"
+    );
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(last.status, "failed");
+    assert_eq!(last.error.as_deref(), Some(err.as_str()));
+    assert!(
+        imp.cache().listing().is_empty(),
+        "{:?}",
+        imp.cache().listing()
+    );
+}
+
+#[test]
+fn a_cancelled_build_stops_and_leaves_nothing_in_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = social_ntriples(dir.path(), 5000);
+    let imp = Arc::new(importer(dir.path()));
+    let store = Store::default();
+    let seen: Seen = Arc::default();
+    let (s, i) = (seen.clone(), imp.clone());
+    // Cancel once parsing has begun (the window's Cancel button does this through the command).
+    let emit = Arc::new(move |v: &ImportView| {
+        if v.status == "running" && v.phase == "parse" {
+            i.cancel(v.job);
+        }
+        s.lock().unwrap().push(v.clone());
+    });
+    let err = imp
+        .open(&store, &src.display().to_string(), emit)
+        .unwrap_err()
+        .to_string();
+    assert!(err.ends_with("import cancelled"), "{err}");
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(last.status, "cancelled");
+    assert!(!imp.busy());
+    assert!(
+        imp.cache().listing().is_empty(),
+        "{:?}",
+        imp.cache().listing()
+    );
+    // The same file opens afterwards.
+    let (_, emit) = recorder();
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    let located =
+        rete_desktop::commands::ops::locate(&store, info.doc, &[PERSON.to_owned()]).unwrap();
+    assert!(info.quads > 10_000 && !located.is_empty());
+}
+
+#[test]
+fn files_are_told_apart_by_content_then_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, bytes: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    };
+    assert_eq!(
+        kind_of(&w("ours.rete", b"\x89rete\r\n\x1a\0\0")).unwrap(),
+        Kind::Rete
+    );
+    assert_eq!(
+        kind_of(&w("theirs.rete", b"RETE\x05\0\0\0")).unwrap(),
+        Kind::Upstream
+    );
+    // Our magic under another name is ours: the content decides.
+    assert_eq!(
+        kind_of(&w("misnamed.ttl", b"\x89rete\r\n\x1a")).unwrap(),
+        Kind::Rete
+    );
+    // RDF under a name that says nothing.
+    assert_eq!(
+        kind_of(&w(
+            "download",
+            b"<http://a/b> <http://a/c> <http://a/d> .\n"
+        ))
+        .unwrap(),
+        Kind::Rdf
+    );
+    // Text named .rete goes to the reader, which names the problem.
+    assert_eq!(
+        kind_of(&w(
+            "data.rete",
+            b"<http://a/b> <http://a/c> <http://a/d> .\n"
+        ))
+        .unwrap(),
+        Kind::Rete
+    );
+    let ttl = b"@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\n";
+    let jsonld = br#"{"@context": {"@vocab": "http://example.org/"}, "@id": "http://example.org/a", "b": "c"}"#;
+    let rdfxml = br#"<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example.org/">
+  <rdf:Description rdf:about="http://example.org/a"><ex:b>c</ex:b></rdf:Description>
+</rdf:RDF>"#;
+    let nt = b"<http://a/b> <http://a/c> <http://a/d> .\n";
+    let nq = b"<http://a/b> <http://a/c> <http://a/d> <http://a/g> .\n";
+    for (name, data) in [
+        ("a.ttl", &ttl[..]),
+        ("a.nt", &nt[..]),
+        ("a.nq", &nq[..]),
+        ("a.trig", &ttl[..]),
+        ("a.rdf", &rdfxml[..]),
+        ("a.owl", &rdfxml[..]),
+        ("a.xml", &rdfxml[..]),
+        ("a.jsonld", &jsonld[..]),
+        ("a.json", &jsonld[..]),
+    ] {
+        assert_eq!(kind_of(&w(name, data)).unwrap(), Kind::Rdf, "{name}");
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, ttl).unwrap();
+    assert_eq!(
+        kind_of(&w("a.ttl.gz", &gz.finish().unwrap())).unwrap(),
+        Kind::Rdf
+    );
+    // Neither a .rete nor RDF: refused with the reason.
+    let err = kind_of(&w("notes.txt", b"Dear diary,\ntoday I met RDF.\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("notes.txt: not a .rete file and not RDF"),
+        "{err}"
+    );
+    assert!(url_is_rdf("https://h/x/data.ttl?x=1"));
+    assert!(url_is_rdf("http://h/d.nt.gz"));
+    assert!(!url_is_rdf("http://h/d.rete"));
+}
+
+#[test]
+fn an_rdf_url_is_downloaded_once_then_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = medical_turtle(dir.path());
+    let data = std::fs::read(&src).unwrap();
+    let server = common::serve(data, 20);
+    // The server answers any path; the name tells the app it is Turtle.
+    let url = format!("{}/medical.ttl", server.rsplit_once('/').unwrap().0);
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (_, emit) = recorder();
+    let info = imp.open_url(&store, &url, emit).unwrap();
+    assert_eq!(info.source, url);
+    assert_eq!(info.name, "medical.ttl");
+    assert!(info.has_pyramid);
+    let (seen, emit) = recorder();
+    imp.open_url(&store, &url, emit).unwrap();
+    let statuses: Vec<&str> = seen.lock().unwrap().iter().map(|v| v.status).collect();
+    assert_eq!(statuses, ["cached"]);
+}
+
+#[test]
+fn an_upstream_rete_file_is_built_into_ours() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_ntriples(dir.path(), 500);
+    let file = dir.path().join("upstream.rete");
+    // Written by the real upstream builder (PyPI rete-graph 0.3.6, installed by scripts/setup.sh).
+    let status = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import rete_graph, sys; open(sys.argv[2], 'wb').write(rete_graph.build(open(sys.argv[1]).read(), 'nt'))",
+        ])
+        .arg(&nt)
+        .arg(&file)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "rete-graph builds the upstream file");
+    assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (seen, emit) = recorder();
+    let info = imp.open(&store, &file.display().to_string(), emit).unwrap();
+    assert_eq!(seen.lock().unwrap().last().unwrap().status, "built");
+    assert_eq!(info.name, "upstream.rete");
+    assert!(info.has_pyramid);
+    // The same triples as the N-Triples it came from.
+    let (_, emit) = recorder();
+    let direct = imp.open(&store, &nt.display().to_string(), emit).unwrap();
+    assert_eq!(info.quads, direct.quads);
+}
+
+#[test]
+fn a_json_ld_file_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("people.jsonld");
+    std::fs::write(
+        &src,
+        r#"{"@context": {"foaf": "http://xmlns.com/foaf/0.1/", "knows": {"@id": "foaf:knows", "@type": "@id"}},
+            "@graph": [
+              {"@id": "http://example.org/a", "@type": "foaf:Person", "foaf:name": "A", "knows": "http://example.org/b"},
+              {"@id": "http://example.org/b", "@type": "foaf:Person", "foaf:name": "B", "knows": "http://example.org/a"}
+            ]}"#,
+    )
+    .unwrap();
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (_, emit) = recorder();
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    assert_eq!(info.quads, 6);
+    assert_eq!(info.classes[0].nt, PERSON);
+}
+
+#[test]
+fn save_as_rete_copies_the_built_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = medical_turtle(dir.path());
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (_, emit) = recorder();
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    let to = dir.path().join("saved.rete");
+    rete_desktop::import::save_copy(&store, info.doc, &to).unwrap();
+    let built = &imp.cache().entries()[0].file;
+    assert_eq!(std::fs::read(&to).unwrap(), std::fs::read(built).unwrap());
+    let saved = rete_desktop::commands::ops::open_path(&store, &to.display().to_string()).unwrap();
+    assert_eq!(saved.quads, info.quads);
+    // Nothing but the file itself is left next to it.
+    assert!(!std::fs::read_dir(dir.path()).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with(".tmp")));
+}
