@@ -5,33 +5,11 @@
 use rete_schema::Schema;
 
 /// Well-known vocabulary prefixes used when the input declares none for a namespace.
-// The `cli` branch is adding `rete_core::vocab` with the project's one list; this one moves there.
-const WELL_KNOWN: &[(&str, &str)] = &[
-    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
-    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
-    ("owl", "http://www.w3.org/2002/07/owl#"),
-    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
-    ("skos", "http://www.w3.org/2004/02/skos/core#"),
-    ("dc", "http://purl.org/dc/elements/1.1/"),
-    ("dcterms", "http://purl.org/dc/terms/"),
-    ("foaf", "http://xmlns.com/foaf/0.1/"),
-    ("schema", "http://schema.org/"),
-    ("schema", "https://schema.org/"),
-    ("dbo", "http://dbpedia.org/ontology/"),
-    ("dbr", "http://dbpedia.org/resource/"),
-    ("gr", "http://purl.org/goodrelations/v1#"),
-    ("org", "http://www.w3.org/ns/org#"),
-    ("prov", "http://www.w3.org/ns/prov#"),
-    ("dcat", "http://www.w3.org/ns/dcat#"),
-    ("vcard", "http://www.w3.org/2006/vcard/ns#"),
-    ("geo", "http://www.w3.org/2003/01/geo/wgs84_pos#"),
-    ("sioc", "http://rdfs.org/sioc/ns#"),
-    ("void", "http://rdfs.org/ns/void#"),
-    ("qudt", "http://qudt.org/schema/qudt/"),
-    ("time", "http://www.w3.org/2006/time#"),
-    ("wd", "http://www.wikidata.org/entity/"),
-];
-
+fn well_known() -> impl Iterator<Item = (&'static str, &'static str)> {
+    rete_core::vocab::VOCABULARIES
+        .iter()
+        .map(|v| (v.prefix, v.namespace))
+}
 /// Stands for the default prefix until the card says whether the input declared it (the schema
 /// block cannot tell a declared `:` from one chosen for an input without prefixes). A private-use
 /// character, so it cannot come from an IRI's compact form.
@@ -82,7 +60,7 @@ impl Table {
             .to_ascii_lowercase();
         if name.starts_with(|c: char| c.is_ascii_alphabetic())
             && !self.has_name(&name)
-            && !WELL_KNOWN.iter().any(|(p, _)| *p == name)
+            && !well_known().any(|(p, _)| p == name)
         {
             return name;
         }
@@ -96,7 +74,7 @@ impl Table {
     /// every other namespace of its classes and properties.
     pub(crate) fn new(schema: &Schema) -> Table {
         let mut t = Table::default();
-        let well_known_name = |p: &str, ns: &str| WELL_KNOWN.iter().any(|w| w.0 == p && w.1 != ns);
+        let well_known_name = |p: &str, ns: &str| well_known().any(|w| w.0 == p && w.1 != ns);
         let mut default = None;
         for (p, ns) in &schema.prefixes {
             if ns.is_empty() {
@@ -121,7 +99,7 @@ impl Table {
                 t.pending = Some(ns);
             }
         }
-        for (p, ns) in WELL_KNOWN {
+        for (p, ns) in well_known() {
             t.add(p, ns);
         }
         let iris = schema
@@ -152,10 +130,9 @@ impl Table {
         let name = if declared_default.is_none_or(|d| d == ns) {
             String::new()
         } else {
-            WELL_KNOWN
-                .iter()
+            well_known()
                 .find(|(p, n)| *n == ns && !self.has_name(p))
-                .map_or_else(|| self.made_up(&ns), |(p, _)| (*p).to_owned())
+                .map_or_else(|| self.made_up(&ns), |(p, _)| p.to_owned())
         };
         for e in &mut self.entries {
             if e.0 == PENDING {

@@ -38,6 +38,145 @@ pub const WELL_KNOWN: [(&str, &str); 14] = [
     ("geo", "http://www.opengis.net/ont/geosparql#"),
 ];
 
+/// A well-known vocabulary: the prefix reports print its terms with when the input declares none,
+/// and, for an ontology, the name a community made of its terms is called on the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// Its usual prefix.
+    pub prefix: &'static str,
+    /// Its namespace IRI.
+    pub namespace: &'static str,
+    /// Its name, for vocabularies whose terms are classes and properties (`None` for instance
+    /// namespaces such as DBpedia resources or Wikidata entities, and for datatypes).
+    pub name: Option<&'static str>,
+}
+
+/// Well-known vocabularies for display (report prefixes, community labels), a wider list than
+/// [`WELL_KNOWN`]: a query may use those undeclared, so that list stays small and unambiguous.
+/// Order matters: the first entry with a free prefix wins.
+pub const VOCABULARIES: [Vocabulary; 23] = [
+    Vocabulary {
+        prefix: "rdf",
+        namespace: RDF,
+        name: Some("RDF"),
+    },
+    Vocabulary {
+        prefix: "rdfs",
+        namespace: RDFS,
+        name: Some("RDF Schema"),
+    },
+    Vocabulary {
+        prefix: "owl",
+        namespace: OWL,
+        name: Some("OWL"),
+    },
+    Vocabulary {
+        prefix: "xsd",
+        namespace: XSD,
+        name: None,
+    },
+    Vocabulary {
+        prefix: "skos",
+        namespace: "http://www.w3.org/2004/02/skos/core#",
+        name: Some("SKOS"),
+    },
+    Vocabulary {
+        prefix: "dc",
+        namespace: "http://purl.org/dc/elements/1.1/",
+        name: Some("Dublin Core"),
+    },
+    Vocabulary {
+        prefix: "dcterms",
+        namespace: "http://purl.org/dc/terms/",
+        name: Some("DCMI terms"),
+    },
+    Vocabulary {
+        prefix: "foaf",
+        namespace: "http://xmlns.com/foaf/0.1/",
+        name: Some("FOAF"),
+    },
+    Vocabulary {
+        prefix: "schema",
+        namespace: "http://schema.org/",
+        name: Some("schema.org"),
+    },
+    Vocabulary {
+        prefix: "schema",
+        namespace: "https://schema.org/",
+        name: Some("schema.org"),
+    },
+    Vocabulary {
+        prefix: "dbo",
+        namespace: "http://dbpedia.org/ontology/",
+        name: Some("DBpedia ontology"),
+    },
+    Vocabulary {
+        prefix: "dbr",
+        namespace: "http://dbpedia.org/resource/",
+        name: None,
+    },
+    Vocabulary {
+        prefix: "gr",
+        namespace: "http://purl.org/goodrelations/v1#",
+        name: Some("GoodRelations"),
+    },
+    Vocabulary {
+        prefix: "org",
+        namespace: "http://www.w3.org/ns/org#",
+        name: Some("W3C Organization"),
+    },
+    Vocabulary {
+        prefix: "prov",
+        namespace: "http://www.w3.org/ns/prov#",
+        name: Some("PROV-O"),
+    },
+    Vocabulary {
+        prefix: "dcat",
+        namespace: "http://www.w3.org/ns/dcat#",
+        name: Some("DCAT"),
+    },
+    Vocabulary {
+        prefix: "vcard",
+        namespace: "http://www.w3.org/2006/vcard/ns#",
+        name: None,
+    },
+    Vocabulary {
+        prefix: "geo",
+        namespace: "http://www.w3.org/2003/01/geo/wgs84_pos#",
+        name: None,
+    },
+    Vocabulary {
+        prefix: "sioc",
+        namespace: "http://rdfs.org/sioc/ns#",
+        name: None,
+    },
+    Vocabulary {
+        prefix: "void",
+        namespace: "http://rdfs.org/ns/void#",
+        name: None,
+    },
+    Vocabulary {
+        prefix: "qudt",
+        namespace: "http://qudt.org/schema/qudt/",
+        name: Some("QUDT"),
+    },
+    Vocabulary {
+        prefix: "time",
+        namespace: "http://www.w3.org/2006/time#",
+        name: Some("OWL-Time"),
+    },
+    Vocabulary {
+        prefix: "wd",
+        namespace: "http://www.wikidata.org/entity/",
+        name: None,
+    },
+];
+
+/// The well-known vocabulary of a namespace.
+pub fn vocabulary(namespace: &str) -> Option<&'static Vocabulary> {
+    VOCABULARIES.iter().find(|v| v.namespace == namespace)
+}
+
 /// The namespace of a well-known prefix.
 pub fn well_known(prefix: &str) -> Option<&'static str> {
     WELL_KNOWN

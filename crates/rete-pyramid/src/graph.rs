@@ -4,19 +4,9 @@
 //! triples are ignored except for labels.
 
 use crate::PyramidError;
+use rete_core::vocab::LABEL_PREDICATES;
 use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use std::io::Write;
-
-/// Label predicates, best first.
-const LABEL_PREDICATES: [&str; 7] = [
-    "http://www.w3.org/2000/01/rdf-schema#label",
-    "http://www.w3.org/2004/02/skos/core#prefLabel",
-    "http://xmlns.com/foaf/0.1/name",
-    "http://schema.org/name",
-    "https://schema.org/name",
-    "http://purl.org/dc/terms/title",
-    "http://purl.org/dc/elements/1.1/title",
-];
 
 /// The entity graph extracted from a `.rete` file, with the per-entity facts the pyramid stores
 /// (classes, labels). Node indices follow increasing term ids, so the node order is fixed.

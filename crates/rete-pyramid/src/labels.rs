@@ -15,27 +15,6 @@ fn mostly(part: u64, whole: u64) -> bool {
     whole >= 3 && part * 10 >= whole * 6
 }
 
-/// Names of well-known vocabularies by namespace, for a community made of their terms.
-// The `cli` branch is adding `rete_core::vocab` with the project's one list of prefixes.
-const VOCABULARIES: &[(&str, &str)] = &[
-    ("http://dbpedia.org/ontology/", "DBpedia ontology"),
-    ("http://schema.org/", "schema.org"),
-    ("https://schema.org/", "schema.org"),
-    ("http://xmlns.com/foaf/0.1/", "FOAF"),
-    ("http://purl.org/goodrelations/v1#", "GoodRelations"),
-    ("http://www.w3.org/ns/org#", "W3C Organization"),
-    ("http://www.w3.org/2004/02/skos/core#", "SKOS"),
-    ("http://purl.org/dc/terms/", "DCMI terms"),
-    ("http://purl.org/dc/elements/1.1/", "Dublin Core"),
-    ("http://www.w3.org/ns/prov#", "PROV-O"),
-    ("http://qudt.org/schema/qudt/", "QUDT"),
-    ("http://www.w3.org/2002/07/owl#", "OWL"),
-    ("http://www.w3.org/2000/01/rdf-schema#", "RDF Schema"),
-    ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "RDF"),
-    ("http://www.w3.org/ns/dcat#", "DCAT"),
-    ("http://www.w3.org/2006/time#", "OWL-Time"),
-];
-
 /// Classes whose instances are vocabulary terms.
 const TERM_CLASSES: &[&str] = &[
     "<http://www.w3.org/2002/07/owl#Class>",
@@ -153,7 +132,7 @@ impl Facts<'_> {
                 return l.to_owned();
             }
         }
-        if let Some((_, name)) = VOCABULARIES.iter().find(|(n, _)| *n == ns) {
+        if let Some(name) = rete_core::vocab::vocabulary(ns).and_then(|v| v.name) {
             return (*name).to_owned();
         }
         bare.split_once("://").map_or(bare, |x| x.1).to_owned()

@@ -75,7 +75,7 @@ impl Pyramid {
     pub fn open(rete: &Rete) -> Result<Option<Pyramid>, PyramidError> {
         let name = rete.name().to_owned();
         let Some(bytes) = rete.section_payload(kind::TOP, 0)? else {
-            if rete.header().flags & FLAG_PYRAMID != 0 {
+            if rete.has_flag(FLAG_PYRAMID) {
                 return Err(PyramidError::corrupt(
                     &name,
                     "pyramid top",
