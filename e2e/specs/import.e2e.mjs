@@ -14,7 +14,12 @@ import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helper
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dragSource = path.join(here, '..', 'tools', 'drag-source.py');
 const fx = (name) => path.join(fixtures, name);
-const docName = () => $('[data-testid="doc-name"]');
+/** Waits until the open document is `name`, querying the page each time: the name's element is
+ * replaced when a document opens, so a held element reference goes stale during a long build. */
+const docNamed = (name, timeout = 10_000) => browser.waitUntil(
+  async () => (await browser.execute(() => document.querySelector('[data-testid="doc-name"]')?.textContent?.trim())) === name,
+  { timeout, interval: 250, timeoutMsg: `the open document never became ${name}` },
+);
 const work = path.resolve('.e2e-out', 'import');
 const cacheFiles = () => (existsSync(cacheDir()) ? readdirSync(cacheDir()).filter((f) => f !== 'downloads').sort() : []);
 const lastBuild = async () => {
@@ -95,7 +100,7 @@ describe('opening RDF files', function () {
 
   it('builds a dropped Turtle file with a progress bar, then draws its map', async () => {
     await relaunch(fx('social-1k.rete'));
-    await expect(docName()).toHaveText('social-1k.rete');
+    await docNamed('social-1k.rete');
     await mapSettled(1);
     const win = await appWindow('social-1k.rete — Rete');
     expect(cacheFiles()).toEqual([]);
@@ -107,7 +112,7 @@ describe('opening RDF files', function () {
     });
     await drop(win, ttl);
     const bar = await $('[data-testid="import-progress"]');
-    await expect(docName()).toHaveText('people.ttl', { wait: 240_000 });
+    await docNamed('people.ttl', 240_000);
     expect(await browser.execute(() => window.__barSeen)).toBe(true);
     expect(await bar.isExisting()).toBe(false);
     const last = await lastBuild();
@@ -125,7 +130,7 @@ describe('opening RDF files', function () {
   it('reopens the unchanged Turtle file from the cache without a build', async () => {
     const before = cacheFiles();
     await relaunch(ttl);
-    await expect(docName()).toHaveText('people.ttl');
+    await docNamed('people.ttl');
     expect((await lastBuild()).status).toBe('cached');
     expect(await mapSettled(2)).toBeGreaterThan(1);
     const { rect, dpr } = await mapRect();
@@ -160,7 +165,7 @@ describe('opening RDF files', function () {
     await bar.waitForExist({ reverse: true, timeout: 30_000 });
     expect((await lastBuild()).status).toBe('cancelled');
     expect(await $('[data-testid="error"]').isExisting()).toBe(false);
-    await expect(docName()).toHaveText('social-1k.rete');
+    await docNamed('social-1k.rete');
     expect(cacheFiles()).toEqual(before);
     expect(await mapSettled(1)).toBeGreaterThan(0);
   });
@@ -174,7 +179,7 @@ describe('opening RDF files', function () {
     await err.waitForDisplayed({ timeout: 30_000 });
     await expect(err).toHaveText(expect.stringMatching(/broken\.ttl:3:\d+: .+/));
     await screenshot('import-syntax-error');
-    await expect(docName()).toHaveText('social-1k.rete');
+    await docNamed('social-1k.rete');
     expect((await lastBuild()).status).toBe('failed');
     expect(cacheFiles()).toEqual(before);
   });
@@ -186,7 +191,7 @@ describe('opening RDF files', function () {
     execFileSync('python3', ['-c', 'import rete_graph, sys; open(sys.argv[2], "wb").write(rete_graph.build(open(sys.argv[1]).read(), "nt"))', nt, file]);
     expect(execFileSync('head', ['-c', '4', file], { encoding: 'latin1' })).toBe('RETE');
     await relaunch(file);
-    await expect(docName()).toHaveText('upstream.rete', { wait: 120_000 });
+    await docNamed('upstream.rete', 120_000);
     expect(await $('[data-testid="error"]').isExisting()).toBe(false);
     expect(await mapSettled(2)).toBeGreaterThan(1);
     const stats = await $('[data-testid="doc-stats"]').getText();
