@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -86,26 +88,6 @@ fn blocks(text: &str) -> Vec<Block> {
     out
 }
 
-fn serve_dir(dir: PathBuf) -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let base = format!("http://{}/", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let app =
-                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    base
-}
-
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -134,7 +116,7 @@ fn every_documented_command_runs_as_written() {
         let stem = doc.file_stem().unwrap().to_string_lossy().to_lowercase();
         let base = dir.path().join(format!("{stem}.in"));
         copy_dir(&root().join("samples"), &base.join("samples"));
-        let url = serve_dir(base.clone());
+        let url = format!("{}/", common::serve_dir(base.clone()));
         let mut case = String::new();
         for b in console {
             case.push_str("```console\n");

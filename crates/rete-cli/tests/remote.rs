@@ -3,28 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn serve_dir(dir: PathBuf) -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let app =
-                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    base
-}
+use common::serve_dir;
+use std::process::Command;
 
 fn run(args: &[&str]) -> (String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_rete"))
