@@ -37,7 +37,7 @@ pub enum DetectError {
         source: std::io::Error,
     },
     /// Upstream rete with a format this reader does not know.
-    #[error("{path}: upstream rete format {version:#04x} is not supported (0x05 and 0x06 are); rebuild it from its RDF source")]
+    #[error("{path}: {}", rete_upstream::Error::Unsupported(*version))]
     UpstreamVersion {
         /// The file.
         path: String,

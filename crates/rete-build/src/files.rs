@@ -76,6 +76,10 @@ pub fn readable_path(
 ) -> Result<PathBuf, BuildError> {
     match detect(path) {
         Ok(Detected::UpstreamRete { .. }) => {}
+        // An upstream format byte that is not read: its own message, not the reader's.
+        Err(e @ crate::detect::DetectError::UpstreamVersion { .. }) => {
+            return Err(BuildError::Invalid(e.to_string()))
+        }
         _ => return Ok(path.to_path_buf()),
     }
     let meta = std::fs::metadata(path).map_err(io(path))?;

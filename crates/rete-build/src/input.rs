@@ -156,6 +156,10 @@ impl Input {
                                 "{name}: already a .rete file of this format (open it directly)"
                             )))
                         }
+                        // An upstream format byte that is not read: say so, not "unknown syntax".
+                        Err(e @ crate::detect::DetectError::UpstreamVersion { .. }) => {
+                            return Err(BuildError::Invalid(e.to_string()))
+                        }
                         Err(_) => return Err(BuildError::UnknownFormat { input: name }),
                     },
                     (None, _) => return Err(BuildError::UnknownFormat { input: name }),

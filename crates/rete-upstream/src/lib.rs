@@ -23,13 +23,20 @@
 //! - Named graphs: `varint graphs`, per graph (`varint len` + graph term, `varint len` + index
 //!   container). The main index holds the default graph only.
 //! - The file ends with the 4 bytes `RETE`.
+//!
+//! Format `0x06` is not read: upstream specified it only as a staged paired-index container
+//! (its `docs/SPEC.md` §6.3, on its unreleased `feat/rust-optimization` branch, 2026-08) that no
+//! released builder writes, and whose framing differed between that text and the staged code.
+//! docs/format.md records what was searched.
 
 use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::io::Read;
 use std::path::Path;
 use std::str::FromStr;
 
-/// Format bytes this crate recognises as upstream rete.
+/// Format bytes this crate recognises as upstream rete. `0x06` is recognised so that a file of it
+/// is never mistaken for RDF or for this project's format, and is refused with its own message
+/// ([`Error::Unsupported`]): upstream defined it only as a staged, unreleased layout.
 pub const KNOWN_VERSIONS: [u8; 2] = [0x05, 0x06];
 /// Format bytes this crate reads.
 pub const SUPPORTED_VERSIONS: [u8; 1] = [0x05];
@@ -54,8 +61,8 @@ pub enum Error {
     /// Not an upstream rete file.
     #[error("not an upstream rete file (no RETE magic)")]
     NotUpstream,
-    /// A format byte this crate does not read.
-    #[error("upstream rete format {0:#04x} is not supported (this reader reads 0x05); rebuild the file from its RDF source")]
+    /// A format byte this crate does not read; the message says what the user can do instead.
+    #[error("{}", unsupported_message(*.0))]
     Unsupported(u8),
     /// The file ends early.
     #[error("truncated upstream rete file: {0}")]
@@ -63,6 +70,30 @@ pub enum Error {
     /// A structure is inconsistent.
     #[error("damaged upstream rete file: {0}")]
     Damaged(String),
+}
+
+/// Why a format byte is not read, and what to do instead (see docs/format.md, "Upstream rete
+/// files", for what was searched).
+fn unsupported_message(version: u8) -> String {
+    match version {
+        0x06 => "upstream rete format 0x06 cannot be read: it is upstream's staged \
+                 paired-index generation, which no released upstream rete writes (rete-graph \
+                 0.3.0 to 0.3.6 write 0x05) and whose layout upstream had not finalised. \
+                 Convert the file to N-Quads with the upstream `rete export` that wrote it and \
+                 build that, or rebuild it from its RDF source (with `rete build`, or with \
+                 rete-graph 0.3.6 or another 0.3.x, whose 0x05 files are read)"
+            .to_owned(),
+        0x01..=0x04 => format!(
+            "upstream rete format {version:#04x} is an experimental pre-0.3 generation that \
+             upstream itself no longer reads (this reader reads 0x05); rebuild the file from \
+             its RDF source, with `rete build` or rete-graph 0.3.x"
+        ),
+        _ => format!(
+            "upstream rete format {version:#04x} is not supported (this reader reads 0x05); \
+             convert the file to N-Quads with the upstream `rete export` that wrote it, or \
+             rebuild it from its RDF source"
+        ),
+    }
 }
 
 fn damaged(what: impl Into<String>) -> Error {
@@ -263,6 +294,13 @@ fn parse_header(b: &[u8]) -> Result<Header, Error> {
     if !b.starts_with(MAGIC) {
         return Err(Error::NotUpstream);
     }
+    // The format byte first: for a format that is not read, what to do matters more than
+    // whether the rest of the file is whole.
+    if let Some(&version) = b.get(4) {
+        if !SUPPORTED_VERSIONS.contains(&version) {
+            return Err(Error::Unsupported(version));
+        }
+    }
     if b.len() < HEADER_LEN {
         return Err(Error::Truncated(format!(
             "{} bytes, the header alone is {HEADER_LEN}",
@@ -270,9 +308,6 @@ fn parse_header(b: &[u8]) -> Result<Header, Error> {
         )));
     }
     let version = b[4];
-    if !SUPPORTED_VERSIONS.contains(&version) {
-        return Err(Error::Unsupported(version));
-    }
     let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
     let u64_at = |o: usize| {
         let mut a = [0u8; 8];

@@ -161,3 +161,40 @@ fn damaged_and_truncated_files_give_errors_never_panics() {
     let msg = UpstreamFile::from_bytes(v6).unwrap_err().to_string();
     assert!(msg.contains("0x07"), "{msg}");
 }
+
+/// Format 0x06 is upstream's staged paired-index generation, which no released builder writes
+/// (docs/format.md says what was searched): refused, whole or cut short, with what to do instead.
+#[test]
+fn format_0x06_is_refused_saying_what_to_do() {
+    let real = upstream_build(&varied(), "nt");
+    let mut six = real.clone();
+    six[4] = 0x06;
+    for bytes in [six.clone(), six[..5].to_vec(), six[..1500].to_vec()] {
+        let len = bytes.len();
+        let e = UpstreamFile::from_bytes(bytes).unwrap_err();
+        assert!(matches!(e, Error::Unsupported(0x06)), "{len} bytes: {e:?}");
+        let msg = e.to_string();
+        for what in [
+            "format 0x06",
+            "no released upstream",
+            "rete-graph 0.3.6",
+            "N-Quads",
+        ] {
+            assert!(msg.contains(what), "{what:?} missing from: {msg}");
+        }
+    }
+    // Every other byte that is not read names itself and a way out; 0x05 still reads.
+    for (v, what) in [
+        (0x03, "rebuild the file from its RDF source"),
+        (0x07, "N-Quads"),
+    ] {
+        let mut b = real.clone();
+        b[4] = v;
+        let msg = UpstreamFile::from_bytes(b).unwrap_err().to_string();
+        assert!(
+            msg.contains(&format!("{v:#04x}")) && msg.contains(what),
+            "{msg}"
+        );
+    }
+    assert!(!read(real).is_empty());
+}
