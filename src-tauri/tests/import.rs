@@ -344,3 +344,34 @@ fn save_as_rete_copies_the_built_file() {
         .to_string_lossy()
         .starts_with(".tmp")));
 }
+
+#[test]
+fn an_upstream_file_of_format_0x06_is_refused_saying_what_to_do() {
+    // A real upstream file (rete-graph 0.3.6 writes 0x05) given the format byte of upstream's
+    // staged, never released 0x06 layout (docs/format.md).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("six.rete");
+    let status = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import rete_graph, sys; b = bytearray(rete_graph.build('<http://e.org/a> <http://e.org/p> <http://e.org/b> .', 'nt')); b[4] = 6; open(sys.argv[1], 'wb').write(b)",
+        ])
+        .arg(&file)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "rete-graph builds the upstream file");
+    assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
+    let imp = importer(dir.path());
+    let store = Store::default();
+    let (seen, emit) = recorder();
+    let err = imp
+        .open(&store, &file.display().to_string(), emit)
+        .unwrap_err()
+        .to_string();
+    for want in ["six.rete", "format 0x06", "N-Quads", "rete-graph 0.3.6"] {
+        assert!(err.contains(want), "{want:?} missing from {err}");
+    }
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(last.status, "failed");
+    assert!(imp.cache().listing().is_empty());
+}
