@@ -65,7 +65,8 @@ pub(crate) fn is_human(label: &str) -> bool {
         if s.chars().any(|c| c.is_ascii_digit()) || s.contains('_') {
             return false;
         }
-        if letters <= 2 {
+        // (Latin ones: in Chinese or Japanese two characters are a name, `日本`, `東京`.)
+        if letters <= 2 && s.is_ascii() {
             return false;
         }
     }
@@ -434,12 +435,16 @@ mod tests {
             "DBpedia ontology",
             "Zürich",
             "Back pain",
+            "日本",
+            "東京",
+            "ドイツ",
         ] {
             assert!(is_human(ok), "{ok}");
         }
         for bad in [
             "S",
             "H",
+            "DE",
             "true",
             "false",
             "42",
