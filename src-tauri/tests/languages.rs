@@ -51,7 +51,10 @@ fn the_map_names_communities_in_the_users_languages() {
     store.set_languages(vec!["es".into()]);
     let es = labels(&store, &file);
     for l in ["Germany", "Rhein", "person · 5"] {
-        assert!(es.iter().any(|x| x == l), "English, then any: {l} in {es:?}");
+        assert!(
+            es.iter().any(|x| x == l),
+            "English, then any: {l} in {es:?}"
+        );
     }
     // The details panel names the community the same way.
     let doc = ops::open_path(&store, &file.display().to_string()).unwrap();
