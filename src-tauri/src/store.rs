@@ -135,10 +135,15 @@ impl Store {
     /// Sets the user's languages (BCP 47 tags, most preferred first) for the documents opened
     /// from now on; an empty list goes back to the OS locale's.
     pub fn set_languages(&self, languages: Vec<String>) {
+        // The webview's word: bounded, and only what can be a language tag.
         let languages: Vec<String> = languages
             .into_iter()
             .map(|l| l.trim().to_owned())
-            .filter(|l| !l.is_empty())
+            .filter(|l| {
+                (1..=64).contains(&l.len())
+                    && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            })
+            .take(32)
             .collect();
         *lock(&self.languages) = (!languages.is_empty()).then_some(languages);
     }

@@ -48,6 +48,10 @@ fn the_map_names_communities_in_the_users_languages() {
     for l in ["Deutschland", "Rhein", "Person · 5"] {
         assert!(de.iter().any(|x| x == l), "{l} in {de:?}");
     }
+    // What cannot be a language tag is dropped; nothing left: the OS locale's (here none set
+    // that the fixture has labels in, or whatever the test's environment says).
+    store.set_languages(vec!["<script>".into(), " ".into()]);
+    assert!(store.languages().iter().all(|l| l != "<script>"));
     store.set_languages(vec!["es".into()]);
     let es = labels(&store, &file);
     for l in ["Germany", "Rhein", "person · 5"] {
