@@ -141,7 +141,8 @@ impl Store {
             .map(|l| l.trim().to_owned())
             .filter(|l| {
                 (1..=64).contains(&l.len())
-                    && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    && l.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
             })
             .take(32)
             .collect();
