@@ -5,9 +5,8 @@
 
 use crate::graph::EntityGraph;
 use crate::PyramidError;
-use oxrdf::Term;
 use rete_core::vocab::LABEL_PREDICATES;
-use rete_core::{Id, Pattern, Perm, Rete};
+use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use std::collections::HashMap;
 
 /// Members considered per community, most central first.
@@ -345,12 +344,27 @@ pub(crate) fn community_labels(
 /// Labels by language of each node.
 type LanguageLabels = HashMap<u32, Vec<(String, String)>>;
 
+/// The language tag (`""` when untagged) and the text of an encoded literal that can be a label
+/// (`xsd:string` or language-tagged); `None` for anything else.
+fn label_literal(enc: &[u8]) -> Option<(&[u8], &str)> {
+    match TermKind::of_encoded(enc)? {
+        TermKind::SimpleLiteral => Some((&[], std::str::from_utf8(&enc[1..]).ok()?)),
+        TermKind::LangLiteral => {
+            let rest = &enc[1..];
+            let cut = rest.iter().position(|&b| b == 0)?;
+            Some((&rest[..cut], std::str::from_utf8(&rest[cut + 1..]).ok()?))
+        }
+        _ => None,
+    }
+}
+
 /// Human labels of `nodes` by language: `(lowercase tag, label)` sorted by tag, `""` for
 /// untagged ones, each language's label from the first label predicate that has one (then the
 /// first literal); and each node's English label: the first untagged or English one in that
 /// order (the order the entity graph picks labels in). Only the [`MAX_LANGUAGES`] languages with
-/// most labels among these nodes are kept, so every community stores a bounded number. One scan
-/// of the PSO permutation per label predicate.
+/// most labels among these nodes are kept, so every community stores a bounded number; a first
+/// pass counts them, so memory stays bounded by that too, whatever the number of languages in the
+/// data. Two scans of the PSO permutation per label predicate.
 fn language_labels(
     f: &Facts<'_>,
     mut nodes: Vec<u32>,
@@ -363,60 +377,70 @@ fn language_labels(
         return Ok((out, english));
     }
     let rete = f.rete;
+    let mut preds = Vec::new();
     for iri in LABEL_PREDICATES {
-        let Some(p) = rete.id_of(oxrdf::NamedNodeRef::new_unchecked(iri).into())? else {
-            continue;
-        };
-        let mut last: Option<(Id, Id)> = None;
-        for q in rete.scan(Perm::Pso, &Pattern::new(None, Some(p), None))? {
-            let [s, _, o, _] = q?;
-            if last == Some((s, o)) {
-                continue;
-            }
-            last = Some((s, o));
-            let Some(node) = f
-                .node_of(s)
-                .filter(|&x| nodes.binary_search(&(x as u32)).is_ok())
-            else {
-                continue;
-            };
-            let (tag, value) = match rete.term(o)? {
-                Term::Literal(l) if l.language().is_some() => (
-                    l.language().unwrap_or_default().to_ascii_lowercase(),
-                    l.value().to_owned(),
-                ),
-                Term::Literal(l) if l.datatype() == oxrdf::vocab::xsd::STRING => {
-                    (String::new(), l.value().to_owned())
-                }
-                _ => continue,
-            };
-            if !is_human(&value) {
-                continue;
-            }
-            if tag.is_empty() || crate::lang::matches("en", &tag) {
-                english.entry(node as u32).or_insert_with(|| value.clone());
-            }
-            let v = out.entry(node as u32).or_default();
-            if !v.iter().any(|(t, _)| *t == tag) {
-                v.push((tag, value));
-            }
+        if let Some(p) = rete.id_of(oxrdf::NamedNodeRef::new_unchecked(iri).into())? {
+            preds.push(p);
         }
     }
-    // Bound the languages: the most frequent among these nodes (untagged always kept).
-    let mut freq: HashMap<&str, u64> = HashMap::new();
-    for (tag, _) in out.values().flatten() {
-        *freq.entry(tag.as_str()).or_default() += 1;
-    }
-    let mut ranked: Vec<(&str, u64)> = freq.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let keep: std::collections::HashSet<String> = ranked
-        .iter()
-        .filter(|(t, _)| !t.is_empty())
-        .take(MAX_LANGUAGES)
-        .map(|(t, _)| (*t).to_owned())
-        .collect();
+    // Calls `visit(node, tag, text)` for every label literal of the wanted nodes, in predicate
+    // order, then subject and literal id order; a triple in several graphs once.
+    let each = |visit: &mut dyn FnMut(u32, &[u8], &str)| -> Result<(), PyramidError> {
+        for &p in &preds {
+            let mut last: Option<(Id, Id)> = None;
+            for q in rete.scan(Perm::Pso, &Pattern::new(None, Some(p), None))? {
+                let [s, _, o, _] = q?;
+                if last == Some((s, o)) {
+                    continue;
+                }
+                last = Some((s, o));
+                let Some(node) = f
+                    .node_of(s)
+                    .map(|x| x as u32)
+                    .filter(|x| nodes.binary_search(x).is_ok())
+                else {
+                    continue;
+                };
+                let enc = rete.term_bytes(o)?;
+                if let Some((tag, text)) = label_literal(&enc) {
+                    if is_human(text) {
+                        visit(node, tag, text);
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    // Pass 1: how many of these nodes have a label in each language.
+    let mut freq: HashMap<Vec<u8>, u64> = HashMap::new();
+    let mut seen: std::collections::HashSet<(u32, Vec<u8>)> = std::collections::HashSet::new();
+    each(&mut |node, tag, _| {
+        let tag = tag.to_ascii_lowercase();
+        if !tag.is_empty() && seen.insert((node, tag.clone())) {
+            *freq.entry(tag).or_default() += 1;
+        }
+    })?;
+    drop(seen);
+    let mut ranked: Vec<(Vec<u8>, u64)> = freq.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.truncate(MAX_LANGUAGES);
+    let keep: std::collections::HashSet<Vec<u8>> = ranked.into_iter().map(|(t, _)| t).collect();
+    // Pass 2: the labels in those languages, and the English (or untagged) one.
+    each(&mut |node, tag, text| {
+        let tag = tag.to_ascii_lowercase();
+        if tag.is_empty() || crate::lang::matches("en", &String::from_utf8_lossy(&tag)) {
+            english.entry(node).or_insert_with(|| text.to_owned());
+        }
+        if !tag.is_empty() && !keep.contains(&tag) {
+            return;
+        }
+        let tag = String::from_utf8_lossy(&tag).into_owned();
+        let v = out.entry(node).or_default();
+        if !v.iter().any(|(t, _)| *t == tag) {
+            v.push((tag, text.to_owned()));
+        }
+    })?;
     for v in out.values_mut() {
-        v.retain(|(t, _)| t.is_empty() || keep.contains(t));
         v.sort();
     }
     Ok((out, english))

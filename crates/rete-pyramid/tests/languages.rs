@@ -128,3 +128,40 @@ fn files_written_before_still_give_their_label() {
         }
     }
 }
+
+/// A community stores at most 16 languages: those with most labels among the naming members.
+#[test]
+fn languages_are_bounded_most_frequent_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("many.ttl");
+    let tags: Vec<String> = (0..20u8)
+        .map(|i| format!("x{}{}", char::from(b'a' + i / 5), char::from(b'a' + i % 5)))
+        .collect();
+    let mut s = String::from("@prefix ex: <http://example.org/m/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    s.push_str("ex:a ex:k ex:b, ex:c, ex:d . ex:b ex:k ex:c, ex:d . ex:c ex:k ex:d .\n");
+    for t in &tags {
+        s.push_str(&format!("ex:a rdfs:label \"Name {t}\"@{t} .\n"));
+    }
+    // The last three languages are the most frequent: a second member has them too.
+    for t in &tags[17..] {
+        s.push_str(&format!("ex:b rdfs:label \"Other {t}\"@{t} .\n"));
+    }
+    std::fs::write(&ttl, s).unwrap();
+    let (_rete, p) = pyramid_of(
+        &ttl,
+        &dir.path().join("many.rete"),
+        PyramidOptions::default(),
+    );
+    let c = of_size(&p, 4);
+    assert_eq!(c.labels_by_language.len(), 16);
+    let kept: Vec<&str> = c.labels_by_language.iter().map(|x| x.0.as_str()).collect();
+    for t in &tags[17..] {
+        assert!(kept.contains(&t.as_str()), "{t} in {kept:?}");
+    }
+    // Ties broken by tag: of the 17 languages only ex:a has, the first 13.
+    assert!(kept.contains(&tags[0].as_str()) && !kept.contains(&tags[16].as_str()));
+    assert_eq!(
+        c.label_for(&[tags[19].as_str()]),
+        format!("Name {}", tags[19])
+    );
+}
