@@ -505,6 +505,15 @@ pub fn take_pending(store: tauri::State<'_, Store>) -> Vec<String> {
     store.take_pending()
 }
 
+/// The user's languages (the webview's `navigator.languages`, most preferred first): community
+/// labels of the documents opened from now on are shown in them, then English, then any.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn set_languages(store: tauri::State<'_, Store>, languages: Vec<String>) {
+    store.set_languages(languages);
+}
+
 /// The recent-files list, most recent first.
 #[tauri::command]
 // Tauri hands command arguments over by value.

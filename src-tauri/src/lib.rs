@@ -152,6 +152,7 @@ pub fn run() {
             commands::open_url,
             commands::open_dialog,
             commands::take_pending,
+            commands::set_languages,
             commands::recent_files,
             commands::close_doc,
             commands::overview,

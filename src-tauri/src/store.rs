@@ -31,6 +31,9 @@ pub struct Store {
     results: Mutex<VecDeque<(u32, KeptRun)>>,
     /// The last coherence report of each document.
     reports: Mutex<HashMap<u32, rete_coherence::Report>>,
+    /// Languages of community labels (the webview's `navigator.languages`); `None` until the UI
+    /// says: the OS locale's.
+    languages: Mutex<Option<Vec<String>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -39,8 +42,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Store {
     /// Registers an opened document and returns its handle.
-    pub fn insert(&self, doc: Doc) -> (u32, Arc<Doc>) {
+    pub fn insert(&self, mut doc: Doc) -> (u32, Arc<Doc>) {
         let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        doc.set_languages(&self.languages());
         let doc = Arc::new(doc);
         self.lock().insert(id, doc.clone());
         (id, doc)
@@ -126,6 +130,31 @@ impl Store {
     /// Takes the queued files.
     pub fn take_pending(&self) -> Vec<String> {
         std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Sets the user's languages (BCP 47 tags, most preferred first) for the documents opened
+    /// from now on; an empty list goes back to the OS locale's.
+    pub fn set_languages(&self, languages: Vec<String>) {
+        // The webview's word: bounded, and only what can be a language tag.
+        let languages: Vec<String> = languages
+            .into_iter()
+            .map(|l| l.trim().to_owned())
+            .filter(|l| {
+                (1..=64).contains(&l.len())
+                    && l.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            })
+            .take(32)
+            .collect();
+        *lock(&self.languages) = (!languages.is_empty()).then_some(languages);
+    }
+
+    /// The user's languages: as the UI set them, else the OS locale's (`LANGUAGE`, `LC_ALL`,
+    /// `LC_MESSAGES`, `LANG`).
+    pub fn languages(&self) -> Vec<String> {
+        lock(&self.languages)
+            .clone()
+            .unwrap_or_else(rete_pyramid::lang::env_languages)
     }
 }
 

@@ -271,6 +271,10 @@ pub struct SummaryArgs {
     /// A community of --level: show its sub-communities (or, on level 0, its members)
     #[arg(long, requires = "level")]
     pub community: Option<u32>,
+    /// Languages of community labels, most preferred first (BCP 47 tags: fr,de-CH); default:
+    /// LANGUAGE, LC_ALL, LC_MESSAGES or LANG; then English, then any
+    #[arg(long, value_delimiter = ',', value_name = "TAGS")]
+    pub lang: Option<Vec<String>>,
     /// Print JSON
     #[arg(long)]
     pub json: bool,

@@ -292,6 +292,57 @@ fn summary_and_no_pyramid() {
     assert!(std::fs::metadata(&plain).unwrap().len() < std::fs::metadata(&file).unwrap().len());
 }
 
+/// `rete summary` prints community labels in the languages of `--lang`, else of the locale
+/// environment, then English, then any.
+#[test]
+fn summary_labels_in_the_users_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../rete-pyramid/tests/data/multilingual.ttl"
+    );
+    let file = dir.path().join("ml.rete").display().to_string();
+    ok(&["build", "-q", ttl, "-o", &file]);
+    let summary = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rete"));
+        cmd.args(["summary", &file, "--level", "0"]).args(args);
+        for k in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
+            cmd.env_remove(k);
+        }
+        cmd.envs(env.iter().copied());
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let fr = summary(&["--lang", "fr"], &[]);
+    assert!(
+        fr.contains("Allemagne") && fr.contains("Rhin") && fr.contains("Personne · 5"),
+        "{fr}"
+    );
+    let de = summary(&["--lang", "de-CH,fr"], &[("LANG", "fr_FR.UTF-8")]);
+    assert!(
+        de.contains("Deutschland") && de.contains("Rhein"),
+        "--lang wins: {de}"
+    );
+    let env = summary(&[], &[("LANG", "fr_FR.UTF-8")]);
+    assert!(env.contains("Allemagne"), "LANG: {env}");
+    let env = summary(&[], &[("LANG", "C.UTF-8"), ("LANGUAGE", "ja")]);
+    assert!(
+        env.contains("Germany") && env.contains("Rhein"),
+        "C locale: {env}"
+    );
+    let env = summary(&[], &[("LANG", "de_DE.UTF-8"), ("LANGUAGE", "ja:fr")]);
+    assert!(
+        env.contains("ドイツ") && env.contains("Rhin"),
+        "LANGUAGE list: {env}"
+    );
+    let none = summary(&[], &[]);
+    assert!(
+        none.contains("Germany") && none.contains("person · 5"),
+        "{none}"
+    );
+}
+
 #[test]
 fn materialize_and_reach() {
     let dir = tempfile::tempdir().unwrap();

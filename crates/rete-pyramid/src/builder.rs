@@ -1,6 +1,6 @@
 //! Computing the pyramid of a base dataset and encoding it as sections.
 
-use crate::codec::{kind, BlockRef, BlockWriter, Buf, DIR_MAGIC, TOP_MAGIC, VERSION};
+use crate::codec::{kind, BlockRef, BlockWriter, Buf, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
 use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, WGraph};
@@ -96,6 +96,7 @@ pub fn build_sections(
         .collect();
     let labels = crate::labels::community_labels(
         &crate::labels::Facts {
+            rete: base,
             eg: &eg,
             terms: &names.terms,
             labels: &names.labels,
@@ -105,7 +106,7 @@ pub fn build_sections(
         &h.node_comm,
         &h.sizes,
         &top_class,
-    );
+    )?;
     phase("statistics", &mut t);
     let circles = lay_out(&h, &edges, opts.layout_iterations);
     phase("layout", &mut t);
@@ -116,7 +117,8 @@ pub fn build_sections(
                 let circle = circles[l][c];
                 CommRec {
                     size: h.sizes[l][c],
-                    label: labels[l][c].clone(),
+                    label: labels[l][c].text.clone(),
+                    alt: labels[l][c].alt.clone(),
                     classes: classes[l][c].clone(),
                     x: circle.x as f32,
                     y: circle.y as f32,
@@ -174,7 +176,7 @@ pub fn build_sections(
     let mut lw = BlockWriter::new(opts.zstd_level);
     let mut dir = Buf::default();
     dir.bytes(DIR_MAGIC);
-    dir.u8(VERSION);
+    dir.u8(DIR_VERSION);
     dir.varint(top as u64);
     for (l, level_edges) in edges.iter().enumerate().take(top) {
         let recs = level_records(l);

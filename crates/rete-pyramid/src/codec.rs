@@ -25,8 +25,13 @@ pub mod kind {
 pub(crate) const TOP_MAGIC: &[u8; 4] = b"RPYT";
 /// Magic of the directory section.
 pub(crate) const DIR_MAGIC: &[u8; 4] = b"RPYD";
-/// Encoding version of the pyramid sections.
-pub(crate) const VERSION: u8 = 1;
+/// Encoding version of the pyramid sections, written in the top section: 2 adds label
+/// alternatives by language to every community record (top section and level blocks).
+pub(crate) const VERSION: u8 = 2;
+/// Oldest encoding version readers accept (1: community records without label alternatives).
+pub(crate) const VERSION_MIN: u8 = 1;
+/// Version of the directory section's encoding (unchanged by version 2 of the records).
+pub(crate) const DIR_VERSION: u8 = 1;
 
 /// An append-only byte buffer with the encodings used by the pyramid.
 #[derive(Debug, Default)]

@@ -4,11 +4,18 @@
 //! member has a human label. Never a literal that is a code, a number, a boolean or a file name.
 
 use crate::graph::EntityGraph;
-use rete_core::Id;
+use crate::PyramidError;
+use rete_core::vocab::LABEL_PREDICATES;
+use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use std::collections::HashMap;
 
 /// Members considered per community, most central first.
 const CANDIDATES: usize = 24;
+/// Members whose labels in other languages are looked at, most central first.
+const LANGUAGE_CANDIDATES: usize = 8;
+/// Languages a community stores labels in, at most: the most frequent in the dataset's naming
+/// members.
+pub(crate) const MAX_LANGUAGES: usize = 16;
 
 /// A share of the members above which they are "mostly" one vocabulary or one class (60 %).
 fn mostly(part: u64, whole: u64) -> bool {
@@ -57,7 +64,8 @@ pub(crate) fn is_human(label: &str) -> bool {
         if s.chars().any(|c| c.is_ascii_digit()) || s.contains('_') {
             return false;
         }
-        if letters <= 2 {
+        // (Latin ones: in Chinese or Japanese two characters are a name, `日本`, `東京`.)
+        if letters <= 2 && s.is_ascii() {
             return false;
         }
     }
@@ -86,6 +94,8 @@ fn namespace(nt: &str) -> Option<&str> {
 
 /// What the labeller needs about the entities.
 pub(crate) struct Facts<'a> {
+    /// The dataset (labels in every language are read from it).
+    pub(crate) rete: &'a Rete,
     pub(crate) eg: &'a EntityGraph,
     /// N-Triples of each node.
     pub(crate) terms: &'a [String],
@@ -139,6 +149,25 @@ impl Facts<'_> {
     }
 }
 
+/// A community's label as stored: the builder's choice and its other languages.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Label {
+    /// English or untagged, then any language.
+    pub(crate) text: String,
+    /// `(lowercase language tag, label)`, sorted by tag.
+    pub(crate) alt: Vec<(String, String)>,
+}
+
+/// What names a community, before the languages of the labels are known.
+enum Choice {
+    /// `<vocabulary> · N terms`: the same in every language.
+    Fixed(String),
+    /// Members with a human label, most central first.
+    Members(Vec<u32>),
+    /// `<class> · N`.
+    Class(u32, u64),
+}
+
 /// The label of every community at every level (`sizes[l][c]` members, `node_comm[l][node]`,
 /// `top_class[l][c]`: the community's most frequent class and its count).
 pub(crate) fn community_labels(
@@ -146,7 +175,7 @@ pub(crate) fn community_labels(
     node_comm: &[Vec<u32>],
     sizes: &[Vec<u64>],
     top_class: &[Vec<Option<(u32, u64)>>],
-) -> Vec<Vec<String>> {
+) -> Result<Vec<Vec<Label>>, PyramidError> {
     let eg = f.eg;
     let n = eg.node_count();
     // Per node: its classes (node_classes is sorted by node).
@@ -186,7 +215,7 @@ pub(crate) fn community_labels(
         let (da, db) = (eg.degree[a], eg.degree[b]);
         da > db || (da == db && a < b)
     };
-    let mut out = Vec::with_capacity(node_comm.len());
+    let mut choices: Vec<Vec<Choice>> = Vec::with_capacity(node_comm.len());
     for (l, comm) in node_comm.iter().enumerate() {
         let count = sizes[l].len();
         // Most central members with a human label, of the dominant class when there is one.
@@ -215,7 +244,7 @@ pub(crate) fn community_labels(
                 b.truncate(CANDIDATES);
             }
         }
-        let labels = (0..count)
+        let level = (0..count)
             .map(|c| {
                 let size = sizes[l][c];
                 let top_vocab = vocab[c]
@@ -223,24 +252,198 @@ pub(crate) fn community_labels(
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(ns, k)| (*ns, *k));
                 if let Some((ns, k)) = top_vocab.filter(|&(_, k)| mostly(k, size)) {
-                    return format!(
+                    return Choice::Fixed(format!(
                         "{} · {} terms",
                         f.vocabulary_name(ns, &ontology),
                         thousands(k)
+                    ));
+                }
+                if !best[c].is_empty() {
+                    return Choice::Members(
+                        best[c]
+                            .iter()
+                            .take(LANGUAGE_CANDIDATES)
+                            .map(|&x| x as u32)
+                            .collect(),
                     );
                 }
-                if let Some(&node) = best[c].first() {
-                    return f.human(node).unwrap_or_default().to_owned();
-                }
                 if let Some((cls, k)) = top_class[l][c] {
-                    return format!("{} · {}", f.class_name(cls), thousands(k));
+                    return Choice::Class(cls, k);
                 }
-                central[c].map_or_else(String::new, |x| f.local[x].clone())
+                Choice::Fixed(central[c].map_or_else(String::new, |x| f.local[x].clone()))
             })
             .collect();
-        out.push(labels);
+        choices.push(level);
     }
-    out
+    // The labels by language of the members and classes that name communities.
+    let mut wanted: Vec<u32> = Vec::new();
+    for choice in choices.iter().flatten() {
+        match choice {
+            Choice::Members(m) => wanted.extend_from_slice(m),
+            Choice::Class(cls, _) => {
+                if let Some(node) = eg.classes.get(*cls as usize).and_then(|&id| f.node_of(id)) {
+                    wanted.push(node as u32);
+                }
+            }
+            Choice::Fixed(_) => {}
+        }
+    }
+    let (langs, english_labels) = language_labels(f, wanted)?;
+    let english = |node: u32| english_labels.get(&node).map(String::as_str);
+    let out = choices
+        .into_iter()
+        .map(|level| {
+            level
+                .into_iter()
+                .map(|choice| match choice {
+                    Choice::Fixed(text) => Label {
+                        text,
+                        alt: Vec::new(),
+                    },
+                    Choice::Members(members) => {
+                        // English or untagged first: the most central member that has one.
+                        let text = members
+                            .iter()
+                            .find_map(|&m| english(m))
+                            .or_else(|| members.first().and_then(|&m| f.human(m as usize)))
+                            .unwrap_or_default()
+                            .to_owned();
+                        let mut alt: Vec<(String, String)> = Vec::new();
+                        for m in &members {
+                            for (tag, label) in langs.get(m).into_iter().flatten() {
+                                if !tag.is_empty() && !alt.iter().any(|(t, _)| t == tag) {
+                                    alt.push((tag.clone(), label.clone()));
+                                }
+                            }
+                        }
+                        alt.sort();
+                        Label { text, alt }
+                    }
+                    Choice::Class(cls, k) => {
+                        let count = thousands(k);
+                        let node = eg.classes.get(cls as usize).and_then(|&id| f.node_of(id));
+                        let alt = node
+                            .and_then(|x| langs.get(&(x as u32)))
+                            .into_iter()
+                            .flatten()
+                            .filter(|(tag, _)| !tag.is_empty())
+                            .map(|(tag, label)| (tag.clone(), format!("{label} · {count}")))
+                            .collect();
+                        Label {
+                            text: format!("{} · {count}", f.class_name(cls)),
+                            alt,
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Ok(out)
+}
+
+/// Labels by language of each node.
+type LanguageLabels = HashMap<u32, Vec<(String, String)>>;
+
+/// The language tag (`""` when untagged) and the text of an encoded literal that can be a label
+/// (`xsd:string` or language-tagged); `None` for anything else.
+fn label_literal(enc: &[u8]) -> Option<(&[u8], &str)> {
+    match TermKind::of_encoded(enc)? {
+        TermKind::SimpleLiteral => Some((&[], std::str::from_utf8(&enc[1..]).ok()?)),
+        TermKind::LangLiteral => {
+            let rest = &enc[1..];
+            let cut = rest.iter().position(|&b| b == 0)?;
+            Some((&rest[..cut], std::str::from_utf8(&rest[cut + 1..]).ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// Human labels of `nodes` by language: `(lowercase tag, label)` sorted by tag, `""` for
+/// untagged ones, each language's label from the first label predicate that has one (then the
+/// first literal); and each node's English label: the first untagged or English one in that
+/// order (the order the entity graph picks labels in). Only the [`MAX_LANGUAGES`] languages with
+/// most labels among these nodes are kept, so every community stores a bounded number; a first
+/// pass counts them, so memory stays bounded by that too, whatever the number of languages in the
+/// data. Two scans of the PSO permutation per label predicate.
+fn language_labels(
+    f: &Facts<'_>,
+    mut nodes: Vec<u32>,
+) -> Result<(LanguageLabels, HashMap<u32, String>), PyramidError> {
+    nodes.sort_unstable();
+    nodes.dedup();
+    let mut out: LanguageLabels = HashMap::new();
+    let mut english: HashMap<u32, String> = HashMap::new();
+    if nodes.is_empty() {
+        return Ok((out, english));
+    }
+    let rete = f.rete;
+    let mut preds = Vec::new();
+    for iri in LABEL_PREDICATES {
+        if let Some(p) = rete.id_of(oxrdf::NamedNodeRef::new_unchecked(iri).into())? {
+            preds.push(p);
+        }
+    }
+    // Calls `visit(node, tag, text)` for every label literal of the wanted nodes, in predicate
+    // order, then subject and literal id order; a triple in several graphs once.
+    let each = |visit: &mut dyn FnMut(u32, &[u8], &str)| -> Result<(), PyramidError> {
+        for &p in &preds {
+            let mut last: Option<(Id, Id)> = None;
+            for q in rete.scan(Perm::Pso, &Pattern::new(None, Some(p), None))? {
+                let [s, _, o, _] = q?;
+                if last == Some((s, o)) {
+                    continue;
+                }
+                last = Some((s, o));
+                let Some(node) = f
+                    .node_of(s)
+                    .map(|x| x as u32)
+                    .filter(|x| nodes.binary_search(x).is_ok())
+                else {
+                    continue;
+                };
+                let enc = rete.term_bytes(o)?;
+                if let Some((tag, text)) = label_literal(&enc) {
+                    if is_human(text) {
+                        visit(node, tag, text);
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    // Pass 1: how many of these nodes have a label in each language.
+    let mut freq: HashMap<Vec<u8>, u64> = HashMap::new();
+    let mut seen: std::collections::HashSet<(u32, Vec<u8>)> = std::collections::HashSet::new();
+    each(&mut |node, tag, _| {
+        let tag = tag.to_ascii_lowercase();
+        if !tag.is_empty() && seen.insert((node, tag.clone())) {
+            *freq.entry(tag).or_default() += 1;
+        }
+    })?;
+    drop(seen);
+    let mut ranked: Vec<(Vec<u8>, u64)> = freq.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.truncate(MAX_LANGUAGES);
+    let keep: std::collections::HashSet<Vec<u8>> = ranked.into_iter().map(|(t, _)| t).collect();
+    // Pass 2: the labels in those languages, and the English (or untagged) one.
+    each(&mut |node, tag, text| {
+        let tag = tag.to_ascii_lowercase();
+        if tag.is_empty() || crate::lang::matches("en", &String::from_utf8_lossy(&tag)) {
+            english.entry(node).or_insert_with(|| text.to_owned());
+        }
+        if !tag.is_empty() && !keep.contains(&tag) {
+            return;
+        }
+        let tag = String::from_utf8_lossy(&tag).into_owned();
+        let v = out.entry(node).or_default();
+        if !v.iter().any(|(t, _)| *t == tag) {
+            v.push((tag, text.to_owned()));
+        }
+    })?;
+    for v in out.values_mut() {
+        v.sort();
+    }
+    Ok((out, english))
 }
 
 #[cfg(test)]
@@ -256,12 +459,16 @@ mod tests {
             "DBpedia ontology",
             "Zürich",
             "Back pain",
+            "日本",
+            "東京",
+            "ドイツ",
         ] {
             assert!(is_human(ok), "{ok}");
         }
         for bad in [
             "S",
             "H",
+            "DE",
             "true",
             "false",
             "42",

@@ -4,6 +4,7 @@ mod builder;
 mod codec;
 pub mod graph;
 mod labels;
+pub mod lang;
 mod layout;
 mod louvain;
 mod read;
@@ -194,10 +195,19 @@ pub struct Community {
     pub parent: Option<u32>,
     /// Number of entities.
     pub size: u64,
-    /// What it is: the most central member with a human label (of the dominant class when one
-    /// class holds most members), `<vocabulary> · N terms` when most members are terms of one
-    /// vocabulary, else `<dominant class> · N`.
+    /// What it is, in the reader's languages ([`Pyramid::with_languages`]; see
+    /// [`Community::label_for`]): the most central member with a human label (of the dominant
+    /// class when one class holds most members), `<vocabulary> · N terms` when most members are
+    /// terms of one vocabulary, else `<dominant class> · N`.
     pub label: String,
+    /// The label the builder chose: English or untagged, then any language.
+    #[serde(default)]
+    pub default_label: String,
+    /// The label in other languages, `(lowercase BCP 47 tag, label)` sorted by tag: for each
+    /// language, the most central member with a human label in it (files written before label
+    /// languages existed have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels_by_language: Vec<(String, String)>,
     /// Most frequent class (N-Triples).
     pub dominant_class: Option<String>,
     /// Classes (N-Triples) with member counts, most frequent first (a bounded number).
@@ -208,6 +218,15 @@ pub struct Community {
     pub y: f32,
     /// Radius; children lie inside this circle.
     pub r: f32,
+}
+
+impl Community {
+    /// The label for the languages `prefs` (BCP 47 tags, most preferred first): the first
+    /// preference with a label (basic filtering, then the tag shortened: `de-CH` finds `de`), else
+    /// the builder's label (English or untagged, then any).
+    pub fn label_for(&self, prefs: &[&str]) -> &str {
+        lang::pick(&self.default_label, &self.labels_by_language, prefs)
+    }
 }
 
 /// Links between two communities of one level.

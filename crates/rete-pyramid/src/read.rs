@@ -2,7 +2,7 @@
 //! below the top, then only the blocks a request needs (one range read each time).
 
 use crate::builder::{LAYOUT_SUNFLOWER, MEMBER_COLUMNS};
-use crate::codec::{kind, BlockRef, DIR_MAGIC, TOP_MAGIC, VERSION};
+use crate::codec::{kind, BlockRef, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION, VERSION_MIN};
 use crate::layout::{self, Circle};
 use crate::records::{CommRec, EdgeRec};
 use crate::{Level, LevelInfo, Member, PyramidError};
@@ -28,11 +28,15 @@ const MIN_EDGE: usize = 4;
 #[derive(Debug, Clone)]
 pub struct Pyramid {
     inner: Arc<Inner>,
+    /// The reader's languages, most preferred first: they pick each community's label.
+    languages: Arc<[String]>,
 }
 
 #[derive(Debug)]
 struct Inner {
     rete: Rete,
+    /// Encoding version of the records (1: no label alternatives).
+    version: u8,
     entities: u64,
     edges: u64,
     triples: u64,
@@ -94,11 +98,12 @@ impl Pyramid {
             return Err(r.err("bad magic"));
         }
         let version = r.u8()?;
-        if version != VERSION {
+        if !(VERSION_MIN..=VERSION).contains(&version) {
             return Err(r.err(format!(
-                "pyramid encoding version {version} (this reader reads {VERSION})"
+                "pyramid encoding version {version} (this reader reads {VERSION_MIN} to {VERSION})"
             )));
         }
+        let alt = version >= 2;
         let entities = r.varint()?;
         let edges = r.varint()?;
         let triples = r.varint()?;
@@ -145,7 +150,7 @@ impl Pyramid {
             return Err(r.err("top level larger than its section"));
         }
         let top = (0..k_top)
-            .map(|_| CommRec::read(&mut r, classes.len()))
+            .map(|_| CommRec::read(&mut r, classes.len(), alt))
             .collect::<Result<Vec<_>, _>>()?;
         if top.iter().map(|c| c.size).try_fold(0u64, u64::checked_add) != Some(entities) {
             return Err(r.err("top-level sizes do not add up to the entity count"));
@@ -156,8 +161,10 @@ impl Pyramid {
             .collect::<Result<Vec<_>, _>>()?;
         r.expect_end()?;
         Ok(Pyramid {
+            languages: Arc::from([]),
             inner: Arc::new(Inner {
                 rete: rete.clone(),
+                version,
                 entities,
                 edges,
                 triples,
@@ -175,6 +182,29 @@ impl Pyramid {
                 )),
             }),
         })
+    }
+
+    /// The same pyramid showing community labels in `languages` (BCP 47 tags such as `fr` or
+    /// `de-CH`, most preferred first; see [`crate::Community::label_for`]). Shares the open file
+    /// and its block cache.
+    pub fn with_languages(&self, languages: &[&str]) -> Pyramid {
+        Pyramid {
+            inner: self.inner.clone(),
+            languages: languages
+                .iter()
+                .map(|l| l.trim().to_owned())
+                .filter(|l| !l.is_empty())
+                .collect(),
+        }
+    }
+
+    /// The reader's languages, most preferred first (empty: the builder's labels).
+    pub fn languages(&self) -> &[String] {
+        &self.languages
+    }
+
+    fn prefs(&self) -> Vec<&str> {
+        self.languages.iter().map(String::as_str).collect()
     }
 
     /// Number of levels; 0 is the finest (entity communities), `levels() - 1` the top.
@@ -239,6 +269,7 @@ impl Pyramid {
     pub fn level(&self, level: usize) -> Result<Level, PyramidError> {
         self.check_level(level)?;
         let inner = &self.inner;
+        let prefs = self.prefs();
         let modularity = inner.levels[level].modularity;
         if level == self.top() {
             return Ok(Level {
@@ -247,7 +278,7 @@ impl Pyramid {
                     .top
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| c.public(i as u32, level as u32, None, &inner.classes))
+                    .map(|(i, c)| c.public(i as u32, level as u32, None, &inner.classes, &prefs))
                     .collect(),
                 edges: inner
                     .top_edges
@@ -279,6 +310,7 @@ impl Pyramid {
                         level as u32,
                         Some(g.parent),
                         &inner.classes,
+                        &prefs,
                     ));
                 }
                 edges.extend(g.edges.iter().map(|e| e.public(&inner.predicates)));
@@ -329,6 +361,7 @@ impl Pyramid {
             .find(|g| g.parent == community)
             .ok_or_else(|| self.corrupt_levels(format!("community {community} has no children")))?;
         let inner = &self.inner;
+        let prefs = self.prefs();
         Ok(Level {
             level: (level - 1) as u32,
             communities: group
@@ -341,6 +374,7 @@ impl Pyramid {
                         (level - 1) as u32,
                         Some(community),
                         &inner.classes,
+                        &prefs,
                     )
                 })
                 .collect(),
@@ -566,7 +600,7 @@ impl Pyramid {
                 return Err(r.err(format!("bad child range {first_child}+{nc}")));
             }
             let communities = (0..nc)
-                .map(|_| CommRec::read(&mut r, self.inner.classes.len()))
+                .map(|_| CommRec::read(&mut r, self.inner.classes.len(), self.inner.version >= 2))
                 .collect::<Result<Vec<_>, _>>()?;
             let ne = r.count(MIN_EDGE)?;
             let hi = first_child + nc as u64;
@@ -635,7 +669,7 @@ impl Pyramid {
             self.section_len(kind::MEMBERSHIP)?,
         );
         let mut r = SectionReader::new(bytes, name, "pyramid directory");
-        if r.bytes(4)? != DIR_MAGIC || r.u8()? != VERSION {
+        if r.bytes(4)? != DIR_MAGIC || r.u8()? != DIR_VERSION {
             return Err(r.err("bad magic or version"));
         }
         let nl = r.varint()?;

@@ -10,6 +10,9 @@ use rete_core::section::SectionReader;
 pub(crate) struct CommRec {
     pub size: u64,
     pub label: String,
+    /// The label in other languages: `(lowercase BCP 47 tag, label)`, sorted by tag (encoding
+    /// version 2; empty when read from version 1).
+    pub alt: Vec<(String, String)>,
     /// `(class index, members)`, most members first.
     pub classes: Vec<(u32, u64)>,
     pub x: f32,
@@ -21,6 +24,11 @@ impl CommRec {
     pub fn write(&self, b: &mut Buf) {
         b.varint(self.size);
         b.str(&self.label);
+        b.varint(self.alt.len() as u64);
+        for (tag, label) in &self.alt {
+            b.str(tag);
+            b.str(label);
+        }
         b.varint(self.classes.len() as u64);
         for &(c, n) in &self.classes {
             b.varint(u64::from(c));
@@ -31,9 +39,29 @@ impl CommRec {
         b.f32(self.r);
     }
 
-    pub fn read(r: &mut SectionReader<'_>, classes: usize) -> Result<Self, PyramidError> {
+    /// Reads a record; `alt`: whether it carries label alternatives (encoding version 2).
+    pub fn read(
+        r: &mut SectionReader<'_>,
+        classes: usize,
+        alt: bool,
+    ) -> Result<Self, PyramidError> {
         let size = r.varint()?;
         let label = r.str()?.to_owned();
+        let alt = if alt {
+            let n = r.count(2)?;
+            let mut v: Vec<(String, String)> = Vec::with_capacity(n);
+            for _ in 0..n {
+                let tag = r.str()?.to_owned();
+                let label = r.str()?.to_owned();
+                if tag.is_empty() || v.last().is_some_and(|(t, _)| *t >= tag) {
+                    return Err(r.err("label languages out of order"));
+                }
+                v.push((tag, label));
+            }
+            v
+        } else {
+            Vec::new()
+        };
         let n = r.count(2)?;
         let mut cls = Vec::with_capacity(n);
         for _ in 0..n {
@@ -51,6 +79,7 @@ impl CommRec {
         Ok(Self {
             size,
             label,
+            alt,
             classes: cls,
             x,
             y,
@@ -64,6 +93,7 @@ impl CommRec {
         level: u32,
         parent: Option<u32>,
         class_names: &[String],
+        languages: &[&str],
     ) -> Community {
         let classes: Vec<(String, u64)> = self
             .classes
@@ -75,7 +105,9 @@ impl CommRec {
             level,
             parent,
             size: self.size,
-            label: self.label.clone(),
+            label: crate::lang::pick(&self.label, &self.alt, languages).to_owned(),
+            default_label: self.label.clone(),
+            labels_by_language: self.alt.clone(),
             dominant_class: classes.first().map(|c| c.0.clone()),
             classes,
             x: self.x,

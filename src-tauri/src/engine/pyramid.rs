@@ -22,6 +22,14 @@ pub fn parse_community_key(key: &str) -> Option<(u32, u32)> {
 }
 
 impl Doc {
+    /// Shows community labels in `languages` (most preferred first), then English, then any.
+    pub fn set_languages(&mut self, languages: &[String]) {
+        let langs: Vec<&str> = languages.iter().map(String::as_str).collect();
+        if let Some(p) = &mut self.pyramid {
+            *p = p.with_languages(&langs);
+        }
+    }
+
     fn pyramid(&self) -> AppResult<&Pyramid> {
         self.pyramid
             .as_ref()

@@ -42,6 +42,10 @@ export class MemoryBackend implements Backend {
   async openUrl(url: string) { this.log(`openUrl ${url}`); const d = this.docs.get(url); if (!d) throw `${url}: HTTP 404`; return d; }
   async openDialog() { this.log('openDialog'); return null; }
   async takePending() { const p = this.pending; this.pending = []; return p; }
+  /** Languages handed over by setLanguages, and when (the length of `calls` then). */
+  languages: string[] | null = null;
+  languagesAt = -1;
+  async setLanguages(languages: string[]) { this.languages = [...languages]; this.languagesAt = this.calls.length; }
   async recentFiles() { return [...this.recent]; }
   async closeDoc(doc: number) { this.log(`close ${doc}`); }
   async overview(doc: number) { this.log(`overview ${doc}`); return this.view(`overview:${doc}`); }

@@ -11,6 +11,13 @@ pub fn run(rete: &Rete, a: &SummaryArgs) -> Result<()> {
             rete.name()
         );
     };
-    let summary = pyramid.summary(a.level, a.community)?;
+    let langs = a
+        .lang
+        .clone()
+        .unwrap_or_else(rete_pyramid::lang::env_languages);
+    let langs: Vec<&str> = langs.iter().map(String::as_str).collect();
+    let summary = pyramid
+        .with_languages(&langs)
+        .summary(a.level, a.community)?;
     super::print_report(&summary, a.json)
 }

@@ -11,6 +11,8 @@ export interface Backend {
   openUrl(url: string): Promise<DocInfo>;
   openDialog(): Promise<DocInfo | null>;
   takePending(): Promise<string[]>;
+  /** The user's languages (BCP 47), most preferred first: community labels follow them. */
+  setLanguages(languages: string[]): Promise<void>;
   recentFiles(): Promise<string[]>;
   closeDoc(doc: number): Promise<void>;
   overview(doc: number): Promise<MapView>;
@@ -52,6 +54,7 @@ export const tauriBackend: Backend = {
   openUrl: (url) => invoke('open_url', { url }),
   openDialog: () => invoke('open_dialog'),
   takePending: () => invoke('take_pending'),
+  setLanguages: (languages) => invoke('set_languages', { languages }),
   recentFiles: () => invoke('recent_files'),
   closeDoc: (doc) => invoke('close_doc', { doc }),
   overview: (doc) => invoke('overview', { doc }),

@@ -7,6 +7,7 @@ import { CoherenceState } from './coherence/coherence.svelte';
 import { HighlightState } from './highlight/highlight.svelte';
 import { ImportState } from './import/import.svelte';
 import { LaunchTrace } from './launch/launch';
+import { LabelLanguages } from './pyramid/languages';
 import { ReadsState } from './reads/reads.svelte';
 import { SparqlState } from './sparql/sparql.svelte';
 import { MapState } from './map/map.svelte';
@@ -33,6 +34,8 @@ export class Session {
   readonly source: SourceState;
   /** Builds of RDF files into .rete files, the build cache. */
   readonly importer: ImportState;
+  /** The languages community labels are shown in. */
+  readonly labelLanguages: LabelLanguages;
   showLegend = $state(true);
   urlPrompt = $state(false);
   /** Set by the map component: exports the current view. */
@@ -54,6 +57,7 @@ export class Session {
     this.launch = new LaunchTrace(backend);
     this.source = new SourceState(backend, (doc) => this.opened(doc));
     this.importer = new ImportState(backend);
+    this.labelLanguages = new LabelLanguages(backend);
     $effect.root(() => {
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
     });
@@ -81,6 +85,8 @@ export class Session {
       this.backend.onMenu((id) => void this.menu(id)),
       this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p)),
       this.importer.listen(),
+      // Before any file opens: the shell names communities in these languages.
+      this.labelLanguages.apply(),
     ]);
     this.launch.mark('listening');
     const recent = this.source.refreshRecent();

@@ -1,0 +1,167 @@
+//! Community labels in the reader's languages: a multilingual dataset built into a `.rete`, read
+//! with several language preferences; files written before labels had languages (the committed
+//! samples) still give their stored label.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+mod common;
+
+use common::pyramid_of;
+use rete_core::Rete;
+use rete_pyramid::{Community, Pyramid, PyramidOptions};
+use std::path::Path;
+
+fn fixture() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/multilingual.ttl"
+    ))
+}
+
+/// The level-0 community of `size` members (the fixture's groups have distinct sizes).
+fn of_size(p: &Pyramid, size: u64) -> Community {
+    let lv = p.level(0).unwrap();
+    let mut found: Vec<Community> = lv
+        .communities
+        .into_iter()
+        .filter(|c| c.size == size)
+        .collect();
+    assert_eq!(found.len(), 1, "one community of {size} members");
+    found.remove(0)
+}
+
+#[test]
+fn labels_follow_the_readers_languages() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_rete, p) = pyramid_of(
+        fixture(),
+        &dir.path().join("ml.rete"),
+        PyramidOptions::default(),
+    );
+    let sizes: Vec<u64> = p
+        .level(0)
+        .unwrap()
+        .communities
+        .iter()
+        .map(|c| c.size)
+        .collect();
+    assert_eq!(sizes, [7, 5, 5, 1], "countries, rivers, people, the class");
+    let countries = |langs: &[&str]| of_size(&p.with_languages(langs), 7).label;
+    // The hub's only label is a code: the next most central member names the group.
+    assert_eq!(countries(&[]), "Germany");
+    assert_eq!(
+        countries(&["fr"]),
+        "Allemagne",
+        "not the less central Autriche"
+    );
+    assert_eq!(
+        countries(&["de-CH"]),
+        "Deutschland",
+        "de-CH falls back to de"
+    );
+    assert_eq!(countries(&["es"]), "Germany", "no Spanish: English");
+    assert_eq!(countries(&["es", "ja"]), "ドイツ", "preferences in order");
+    assert_eq!(countries(&["ja-JP", "fr"]), "ドイツ");
+    // The same choice through the community itself.
+    let c = of_size(&p, 7);
+    assert_eq!(c.default_label, "Germany");
+    assert_eq!(c.label_for(&["FR-ca"]), "Allemagne");
+    let tags: Vec<&str> = c.labels_by_language.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(tags, ["de", "en", "fr", "ja"]);
+
+    // Rivers and people have five members each: tell them apart by class.
+    let level = p.with_languages(&["fr"]).level(0).unwrap();
+    let group = |class: &str, langs: &[&str]| {
+        let c = level
+            .communities
+            .iter()
+            .find(|c| c.dominant_class.as_deref() == Some(class))
+            .expect("community of the class");
+        c.label_for(langs).to_owned()
+    };
+    let river = "<http://example.org/ml/River>";
+    // No English label: any language (the first by the dictionary's order), French for French.
+    assert_eq!(group(river, &[]), "Rhein");
+    assert_eq!(group(river, &["es"]), "Rhein");
+    assert_eq!(group(river, &["fr"]), "Rhin");
+    assert_eq!(group(river, &["de-AT"]), "Rhein");
+    // No member is labelled: the class, named in the reader's language, and its count.
+    let person = "<http://example.org/ml/Person>";
+    assert_eq!(group(person, &[]), "person · 5");
+    assert_eq!(group(person, &["fr"]), "Personne · 5");
+    assert_eq!(group(person, &["de"]), "Person · 5");
+    assert_eq!(group(person, &["ja"]), "person · 5");
+    // `with_languages` put the French label in `label` already.
+    let shown: Vec<&str> = level.communities.iter().map(|c| c.label.as_str()).collect();
+    assert!(
+        shown.contains(&"Allemagne") && shown.contains(&"Rhin"),
+        "{shown:?}"
+    );
+
+    // The summary the CLI prints uses the same languages.
+    let s = p.with_languages(&["fr"]).summary(None, None).unwrap();
+    let text = serde_json::to_string(&s).unwrap();
+    assert!(text.contains("Allemagne"), "{text}");
+}
+
+/// Files written before labels had languages carry one label per community: readers with any
+/// preference show it.
+#[test]
+fn files_written_before_still_give_their_label() {
+    let samples = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples"));
+    for name in ["social-1k.rete", "medical-1k.rete", "vocabularies.rete"] {
+        let rete = Rete::open_path(samples.join(name)).unwrap();
+        let p = Pyramid::open(&rete).unwrap().expect("pyramid");
+        for l in 0..p.levels() {
+            let plain = p.level(l).unwrap();
+            let fr = p.with_languages(&["fr", "de-CH"]).level(l).unwrap();
+            assert_eq!(plain, fr, "{name} level {l}");
+            for c in &plain.communities {
+                assert!(
+                    !c.label.is_empty(),
+                    "{name}: community {} has a label",
+                    c.id
+                );
+                assert_eq!(c.label, c.default_label);
+                assert!(c.labels_by_language.is_empty());
+            }
+        }
+    }
+}
+
+/// A community stores at most 16 languages: those with most labels among the naming members.
+#[test]
+fn languages_are_bounded_most_frequent_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("many.ttl");
+    let tags: Vec<String> = (0..20u8)
+        .map(|i| format!("x{}{}", char::from(b'a' + i / 5), char::from(b'a' + i % 5)))
+        .collect();
+    let mut s = String::from("@prefix ex: <http://example.org/m/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    s.push_str("ex:a ex:k ex:b, ex:c, ex:d . ex:b ex:k ex:c, ex:d . ex:c ex:k ex:d .\n");
+    for t in &tags {
+        s.push_str(&format!("ex:a rdfs:label \"Name {t}\"@{t} .\n"));
+    }
+    // The last three languages are the most frequent: a second member has them too.
+    for t in &tags[17..] {
+        s.push_str(&format!("ex:b rdfs:label \"Other {t}\"@{t} .\n"));
+    }
+    std::fs::write(&ttl, s).unwrap();
+    let (_rete, p) = pyramid_of(
+        &ttl,
+        &dir.path().join("many.rete"),
+        PyramidOptions::default(),
+    );
+    let c = of_size(&p, 4);
+    assert_eq!(c.labels_by_language.len(), 16);
+    let kept: Vec<&str> = c.labels_by_language.iter().map(|x| x.0.as_str()).collect();
+    for t in &tags[17..] {
+        assert!(kept.contains(&t.as_str()), "{t} in {kept:?}");
+    }
+    // Ties broken by tag: of the 17 languages only ex:a has, the first 13.
+    assert!(kept.contains(&tags[0].as_str()) && !kept.contains(&tags[16].as_str()));
+    assert_eq!(
+        c.label_for(&[tags[19].as_str()]),
+        format!("Name {}", tags[19])
+    );
+}
