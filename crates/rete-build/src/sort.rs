@@ -1,10 +1,11 @@
-//! Provisional quads (interned ids in parse order) and their external sort into each permutation.
+//! Parsed quads (ids in parse order) and their external sort into each permutation.
 //!
-//! While parsing, quads accumulate in memory; when the memory budget is reached they are spilled
-//! to a temp file. Sorting a permutation reads them back, remaps ids to final dictionary ids,
-//! sorts runs that fit the budget (spilling each run), and k-way merges the runs, dropping
-//! duplicates.
+//! While parsing, quads accumulate in memory with chunk-local term ids; when the memory budget is
+//! reached they are spilled to a temp file, one file per chunk (see [`crate::extdict`]). The
+//! dictionary phase rewrites them with final ids. Sorting a permutation reads them back, sorts
+//! runs that fit the budget (spilling each run), and k-way merges the runs, dropping duplicates.
 
+use crate::spill::{self, Spill};
 use crate::BuildError;
 use rete_core::{IdQuad, Perm};
 use std::cmp::Reverse;
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 const PROV_LEN: usize = 16;
 const KEY_LEN: usize = 32;
 
-/// Provisional quads: spilled chunks on disk plus the in-memory tail.
+/// Quads: spilled chunks on disk plus the in-memory tail.
 #[derive(Debug, Default)]
 pub struct ProvQuads {
     pub(crate) mem: Vec<[u32; 4]>,
@@ -24,7 +25,7 @@ pub struct ProvQuads {
     pub(crate) total: u64,
 }
 
-fn io_err(path: &Path, e: std::io::Error) -> BuildError {
+pub(crate) fn io_err(path: &Path, e: std::io::Error) -> BuildError {
     BuildError::Io {
         path: path.display().to_string(),
         source: e,
@@ -37,57 +38,110 @@ impl ProvQuads {
         self.total += 1;
     }
 
-    /// Writes the in-memory quads to a new spill file in `dir`.
-    pub(crate) fn spill(&mut self, dir: &Path) -> Result<(), BuildError> {
-        if self.mem.is_empty() {
-            return Ok(());
-        }
-        let path = dir.join(format!("prov-{}.bin", self.spills.len()));
-        let mut w = BufWriter::new(File::create(&path).map_err(|e| io_err(&path, e))?);
-        for q in &self.mem {
-            for v in q {
-                w.write_all(&v.to_le_bytes())
-                    .map_err(|e| io_err(&path, e))?;
-            }
-        }
-        w.flush().map_err(|e| io_err(&path, e))?;
+    /// Writes the in-memory quads to a new spill file in `dir` (an empty chunk too: chunk `i`
+    /// of the quads goes with chunk `i` of the dictionary).
+    pub(crate) fn spill(
+        &mut self,
+        dir: &Path,
+        name: &str,
+        spill: &Spill,
+    ) -> Result<(), BuildError> {
+        let path = dir.join(format!("{name}-{}.bin", self.spills.len()));
+        write_quads(&path, &self.mem, spill)?;
         self.spills.push(path);
         self.mem = Vec::new();
         Ok(())
     }
 
-    /// Calls `f` on every provisional quad: spilled ones first, then the in-memory ones.
+    /// Removes the spill files.
+    pub(crate) fn remove(self, spill: &Spill) {
+        for p in &self.spills {
+            spill::remove(p, spill);
+        }
+    }
+
+    /// Calls `f` on every quad: spilled ones first, then the in-memory ones.
     pub(crate) fn for_each(
         &self,
         mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
         for path in &self.spills {
-            let mut r =
-                BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| io_err(path, e))?);
-            let mut rec = [0u8; PROV_LEN];
-            loop {
-                match r.read_exact(&mut rec) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                    Err(e) => return Err(io_err(path, e)),
-                }
-                let mut q = [0u32; 4];
-                for (i, v) in q.iter_mut().enumerate() {
-                    *v = u32::from_le_bytes([
-                        rec[i * 4],
-                        rec[i * 4 + 1],
-                        rec[i * 4 + 2],
-                        rec[i * 4 + 3],
-                    ]);
-                }
-                f(q)?;
-            }
+            read_quads(path, &mut f)?;
         }
         for q in &self.mem {
             f(*q)?;
         }
         Ok(())
     }
+}
+
+/// Writes quads of `u32` ids to a spill file.
+pub(crate) fn write_quads(
+    path: &Path,
+    quads: &[[u32; 4]],
+    spill: &Spill,
+) -> Result<(), BuildError> {
+    let mut w = QuadWriter::create(path)?;
+    for q in quads {
+        w.push(*q)?;
+    }
+    w.finish(spill)?;
+    Ok(())
+}
+
+/// Streams quads of `u32` ids into a spill file.
+pub(crate) struct QuadWriter<'a> {
+    w: BufWriter<File>,
+    path: &'a Path,
+    n: u64,
+}
+
+impl<'a> QuadWriter<'a> {
+    pub(crate) fn create(path: &'a Path) -> Result<Self, BuildError> {
+        Ok(Self {
+            w: BufWriter::with_capacity(1 << 20, File::create(path).map_err(|e| io_err(path, e))?),
+            path,
+            n: 0,
+        })
+    }
+
+    pub(crate) fn push(&mut self, q: [u32; 4]) -> Result<(), BuildError> {
+        let mut rec = [0u8; PROV_LEN];
+        for (i, v) in q.iter().enumerate() {
+            rec[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        self.n += 1;
+        self.w.write_all(&rec).map_err(|e| io_err(self.path, e))
+    }
+
+    /// Flushes; returns the number of quads written.
+    pub(crate) fn finish(mut self, spill: &Spill) -> Result<u64, BuildError> {
+        self.w.flush().map_err(|e| io_err(self.path, e))?;
+        spill.wrote(self.n * PROV_LEN as u64);
+        Ok(self.n)
+    }
+}
+
+/// Calls `f` on every quad of a spill file.
+pub(crate) fn read_quads(
+    path: &Path,
+    mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
+) -> Result<(), BuildError> {
+    let mut r = BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| io_err(path, e))?);
+    let mut rec = [0u8; PROV_LEN];
+    loop {
+        match r.read_exact(&mut rec) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(io_err(path, e)),
+        }
+        let mut q = [0u32; 4];
+        for (i, v) in q.iter_mut().enumerate() {
+            *v = u32::from_le_bytes([rec[i * 4], rec[i * 4 + 1], rec[i * 4 + 2], rec[i * 4 + 3]]);
+        }
+        f(q)?;
+    }
+    Ok(())
 }
 
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
@@ -97,35 +151,39 @@ pub(crate) struct SortedKeys {
 }
 
 impl SortedKeys {
-    /// Builds the runs of `perm`: at most `run_len` keys are sorted in memory at a time.
+    /// Builds the runs of `perm` from quads with final ids: at most `run_len` keys are sorted
+    /// in memory at a time.
     pub(crate) fn new(
-        prov: &ProvQuads,
-        remap: &[u64],
+        quads: &ProvQuads,
         perm: Perm,
         run_len: usize,
         dir: &Path,
+        spill: &Spill,
     ) -> Result<Self, BuildError> {
         let run_len = run_len.max(1024);
-        let mut buf: Vec<IdQuad> = Vec::with_capacity((prov.total as usize).min(run_len));
+        let mut buf: Vec<IdQuad> = Vec::with_capacity((quads.total as usize).min(run_len));
         let mut runs = Vec::new();
         let key = |q: [u32; 4]| {
             perm.to_key(&[
-                remap[q[0] as usize],
-                remap[q[1] as usize],
-                remap[q[2] as usize],
-                remap[q[3] as usize],
+                u64::from(q[0]),
+                u64::from(q[1]),
+                u64::from(q[2]),
+                u64::from(q[3]),
             ])
         };
-        prov.for_each(|q| {
+        quads.for_each(|q| {
             buf.push(key(q));
             if buf.len() >= run_len {
-                runs.push(write_run(&mut buf, dir, perm, runs.len())?);
+                runs.push(write_run(&mut buf, dir, perm, runs.len(), spill)?);
             }
             Ok(())
         })?;
         sort_dedup(&mut buf);
         if !runs.is_empty() && !buf.is_empty() {
-            runs.push(write_run(&mut buf, dir, perm, runs.len())?);
+            runs.push(write_run(&mut buf, dir, perm, runs.len(), spill)?);
+        }
+        if !runs.is_empty() {
+            buf = Vec::new();
         }
         Ok(Self { mem: buf, runs })
     }
@@ -135,9 +193,10 @@ impl SortedKeys {
         self.runs.len()
     }
 
-    /// Feeds the keys in order to `f`.
+    /// Feeds the keys in order to `f`, removing the runs.
     pub(crate) fn drain(
         self,
+        spill: &Spill,
         mut f: impl FnMut(IdQuad) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
         if self.runs.is_empty() {
@@ -166,8 +225,9 @@ impl SortedKeys {
                 heap.push(Reverse((n, i)));
             }
         }
+        drop(readers);
         for path in &self.runs {
-            let _ = std::fs::remove_file(path);
+            spill::remove(path, spill);
         }
         Ok(())
     }
@@ -184,6 +244,7 @@ fn write_run(
     dir: &Path,
     perm: Perm,
     n: usize,
+    spill: &Spill,
 ) -> Result<PathBuf, BuildError> {
     sort_dedup(buf);
     let path = dir.join(format!("run-{}-{n}.bin", perm.label()));
@@ -196,6 +257,10 @@ fn write_run(
         }
     }
     w.flush().map_err(|e| io_err(&path, e))?;
+    spill.wrote((buf.len() * KEY_LEN) as u64);
+    spill
+        .permutation_runs
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     buf.clear();
     Ok(path)
 }
