@@ -594,10 +594,10 @@ fn build_parts(
     // 3. The six permutations: sort each (in memory, or into spilled runs), then write each.
     let t = Instant::now();
     let rdf_type = dict.rdf_type;
-    let in_memory =
-        quads.spills.is_empty() && (quads.total as usize).saturating_mul(6 * KEY_BYTES) <= budget;
-    // All six sorted permutations are held until written: out of memory, each gets a sixth of
-    // the budget for its in-memory run.
+    // In memory, the quads and all six sorted permutations are held until written; out of
+    // memory, each permutation gets a sixth of the budget for its in-memory run.
+    let in_memory = quads.spills.is_empty()
+        && (quads.total as usize).saturating_mul(6 * KEY_BYTES + QUAD_BYTES) <= budget;
     let run_len = (budget / 6 / KEY_BYTES).max(1024);
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
