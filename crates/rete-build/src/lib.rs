@@ -91,7 +91,7 @@ pub enum BuildError {
 /// | phase | `total` | `inc(n)` counts |
 /// |---|---|---|
 /// | `"parse"` | bytes of all inputs as stored (compressed size for `.gz`/`.zst`), `None` if one is unknown (stdin) | quads parsed, every 65,536 |
-/// | `"dictionary"` | distinct terms | — |
+/// | `"dictionary"` | terms to merge: the distinct terms, counted once per spilled chunk holding them | — |
 /// | `"sort"` | 6 (permutations) | permutations sorted |
 /// | `"permutations"` | 6 | permutations written |
 /// | each extension's [`Extension::name`] (`"pyramid"`, `"schema"`) | `None` | — |
