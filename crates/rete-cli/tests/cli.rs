@@ -604,4 +604,43 @@ fn build_stats_and_json_report_phases_and_spills() {
             "{phase} missing: {stderr}"
         );
     }
+    // Materialization builds twice; both passes spill under the tiny budget and the file is
+    // the one the default budget gives.
+    let small = dir.path().join("m-small.rete").display().to_string();
+    let large = dir.path().join("m-large.rete").display().to_string();
+    let args = [
+        "build",
+        "-q",
+        "--json",
+        "--no-pyramid",
+        "--materialize",
+        "--memory-budget",
+        "1M",
+        &nt,
+        "-o",
+        &small,
+    ];
+    let report: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    let spilled: Vec<&str> = report["spill_bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p[1].as_u64().unwrap() > 0)
+        .map(|p| p[0].as_str().unwrap())
+        .collect();
+    assert!(spilled.contains(&"dictionary"), "{report}");
+    assert!(spilled.contains(&"dictionary (materialized)"), "{report}");
+    ok(&[
+        "build",
+        "-q",
+        "--no-pyramid",
+        "--materialize",
+        &nt,
+        "-o",
+        &large,
+    ]);
+    assert!(
+        std::fs::read(&small).unwrap() == std::fs::read(&large).unwrap(),
+        "materialized builds differ between budgets"
+    );
 }
