@@ -454,7 +454,7 @@ const PROGRESS_QUADS: u64 = 65536;
 const QUAD_BYTES: usize = 16;
 
 /// Bytes of a sort key in memory (four final ids).
-const KEY_BYTES: usize = 32;
+const KEY_BYTES: usize = sort::KEY_LEN;
 
 /// Encodes and interns one term into the current chunk.
 fn intern_term(
@@ -595,10 +595,12 @@ fn build_parts(
     let t = Instant::now();
     let rdf_type = dict.rdf_type;
     // In memory, the quads and all six sorted permutations are held until written; out of
-    // memory, each permutation gets a sixth of the budget for its in-memory run.
+    // memory, each permutation's runs get a sixth of that share. Half the budget: the rest is
+    // headroom for what is not counted (allocator slack, the parser's and the writers' buffers).
+    let sort_budget = budget / 2;
     let in_memory = quads.spills.is_empty()
-        && (quads.total as usize).saturating_mul(6 * KEY_BYTES + QUAD_BYTES) <= budget;
-    let run_len = (budget / 6 / KEY_BYTES).max(1024);
+        && (quads.total as usize).saturating_mul(6 * KEY_BYTES + QUAD_BYTES) <= sort_budget;
+    let run_len = (sort_budget / 6 / KEY_BYTES).max(1024);
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
         let keys = SortedKeys::new(&quads, perm, run_len, dir, &spill)?;

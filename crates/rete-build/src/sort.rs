@@ -15,7 +15,11 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 const PROV_LEN: usize = 16;
-const KEY_LEN: usize = 32;
+/// Bytes of a key in memory: four final ids, which fit `u32` like the chunk-local ones.
+pub(crate) const KEY_LEN: usize = 16;
+
+/// A permutation key in memory.
+type Key = [u32; 4];
 
 /// Quads: spilled chunks on disk plus the in-memory tail.
 #[derive(Debug, Default)]
@@ -146,7 +150,7 @@ pub(crate) fn read_quads(
 
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
 pub(crate) struct SortedKeys {
-    mem: Vec<IdQuad>,
+    mem: Vec<Key>,
     runs: Vec<PathBuf>,
 }
 
@@ -161,16 +165,10 @@ impl SortedKeys {
         spill: &Spill,
     ) -> Result<Self, BuildError> {
         let run_len = run_len.max(1024);
-        let mut buf: Vec<IdQuad> = Vec::with_capacity((quads.total as usize).min(run_len));
+        let mut buf: Vec<Key> = Vec::with_capacity((quads.total as usize).min(run_len));
         let mut runs = Vec::new();
-        let key = |q: [u32; 4]| {
-            perm.to_key(&[
-                u64::from(q[0]),
-                u64::from(q[1]),
-                u64::from(q[2]),
-                u64::from(q[3]),
-            ])
-        };
+        let o = perm.order();
+        let key = |q: [u32; 4]| [q[o[0]], q[o[1]], q[o[2]], q[3]];
         quads.for_each(|q| {
             buf.push(key(q));
             if buf.len() >= run_len {
@@ -201,7 +199,7 @@ impl SortedKeys {
     ) -> Result<(), BuildError> {
         if self.runs.is_empty() {
             for k in self.mem {
-                f(k)?;
+                f(wide(k))?;
             }
             return Ok(());
         }
@@ -221,10 +219,10 @@ impl SortedKeys {
             }
             readers.push(r);
         }
-        let mut last: Option<IdQuad> = None;
+        let mut last: Option<Key> = None;
         while let Some(Reverse((k, i))) = heap.pop() {
             if last != Some(k) {
-                f(k)?;
+                f(wide(k))?;
                 last = Some(k);
             }
             let r = readers
@@ -242,7 +240,11 @@ impl SortedKeys {
     }
 }
 
-fn sort_dedup(buf: &mut Vec<IdQuad>) {
+fn wide(k: Key) -> IdQuad {
+    k.map(u64::from)
+}
+
+fn sort_dedup(buf: &mut Vec<Key>) {
     use rayon::slice::ParallelSliceMut;
     buf.par_sort_unstable();
     buf.dedup();
@@ -253,7 +255,7 @@ fn sort_dedup(buf: &mut Vec<IdQuad>) {
 /// LEB128 varints. Sorted keys share their leading components, so a key takes about a third of
 /// its 32 bytes on disk.
 fn write_run(
-    buf: &mut Vec<IdQuad>,
+    buf: &mut Vec<Key>,
     dir: &Path,
     perm: Perm,
     n: usize,
@@ -263,8 +265,8 @@ fn write_run(
     let path = dir.join(format!("run-{}-{n}.bin", perm.label()));
     let mut w =
         BufWriter::with_capacity(1 << 20, File::create(&path).map_err(|e| io_err(&path, e))?);
-    let mut prev: IdQuad = [0; 4];
-    let mut rec = Vec::with_capacity(KEY_LEN + 4);
+    let mut prev: Key = [0; 4];
+    let mut rec = Vec::with_capacity(4 * 5 + 1);
     let mut bytes = 0u64;
     for k in buf.iter() {
         rec.clear();
@@ -289,7 +291,7 @@ fn write_run(
     Ok(path)
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -300,7 +302,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 /// Reads a run written by [`write_run`].
 struct RunReader<'a> {
     r: BufReader<File>,
-    prev: IdQuad,
+    prev: Key,
     path: &'a Path,
 }
 
@@ -314,11 +316,11 @@ impl RunReader<'_> {
         }
     }
 
-    fn varint(&mut self) -> Result<u64, BuildError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
+    fn varint(&mut self) -> Result<u32, BuildError> {
+        let mut v = 0u32;
+        for shift in (0..32).step_by(7) {
             let b = self.byte()?.ok_or_else(|| self.bad())?;
-            v |= u64::from(b & 0x7f) << shift;
+            v |= u32::from(b & 0x7f) << shift;
             if b < 0x80 {
                 return Ok(v);
             }
@@ -331,7 +333,7 @@ impl RunReader<'_> {
     }
 
     /// The next key, or `None` at the end of the run.
-    fn next(&mut self) -> Result<Option<IdQuad>, BuildError> {
+    fn next(&mut self) -> Result<Option<Key>, BuildError> {
         let Some(i) = self.byte()? else {
             return Ok(None);
         };
@@ -362,7 +364,7 @@ mod tests {
     fn runs_round_trip_and_merge() {
         let dir = tempfile::tempdir().unwrap();
         let spill = Spill::default();
-        let big = u64::from(u32::MAX);
+        let big = u32::MAX;
         let a = vec![
             [0, 0, 0, 0],
             [big, big, big, big],
@@ -379,7 +381,7 @@ mod tests {
             runs.push(write_run(&mut buf, dir.path(), Perm::Spo, i, &spill).unwrap());
         }
         assert!(spill.written() < (a.len() + b.len()) as u64 * KEY_LEN as u64);
-        let mut expected: Vec<IdQuad> = a.into_iter().chain(b).collect();
+        let mut expected: Vec<IdQuad> = a.into_iter().chain(b).map(wide).collect();
         expected.sort_unstable();
         expected.dedup();
         let keys = SortedKeys {
