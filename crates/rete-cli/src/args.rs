@@ -124,9 +124,10 @@ pub struct BuildArgs {
     /// Do not print progress
     #[arg(short, long)]
     pub quiet: bool,
-    /// After the build, print each phase's time and spilled bytes and the peak spill on disk
+    /// After the build, print the report: each phase's time and spilled bytes, the peak spill on
+    /// disk
     #[arg(long)]
-    pub stats: bool,
+    pub report: bool,
     /// Print the build report as JSON on standard output (phases, spills, counts)
     #[arg(long)]
     pub json: bool,

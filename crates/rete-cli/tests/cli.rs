@@ -559,7 +559,7 @@ fn root_sample(name: &str) -> String {
 }
 
 #[test]
-fn build_stats_and_json_report_phases_and_spills() {
+fn build_report_and_json_show_phases_and_spills() {
     let dir = tempfile::tempdir().unwrap();
     let nt = dir.path().join("s.nt").display().to_string();
     let out = dir.path().join("s.rete").display().to_string();
@@ -567,7 +567,7 @@ fn build_stats_and_json_report_phases_and_spills() {
     let args = [
         "build",
         "-q",
-        "--stats",
+        "--report",
         "--json",
         "--memory-budget",
         "1M",

@@ -124,8 +124,8 @@ pub fn run(a: BuildArgs) -> Result<()> {
             }
         );
     }
-    if a.stats {
-        print_stats(&report);
+    if a.report {
+        print_report(&report);
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -133,8 +133,8 @@ pub fn run(a: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-/// The per-phase table of `--stats`, on stderr like the progress.
-fn print_stats(report: &rete_build::BuildReport) {
+/// The per-phase table of `--report`, on stderr like the progress.
+fn print_report(report: &rete_build::BuildReport) {
     eprintln!("{:<28} {:>10} {:>14}", "phase", "ms", "spilled bytes");
     for (phase, ms) in &report.phases {
         let spilled = report
