@@ -1,23 +1,26 @@
 #![doc = include_str!("../README.md")]
 
 mod detect;
+mod extdict;
 mod files;
 mod input;
 mod sort;
+mod spill;
 
 pub use detect::{detect, DetectError, Detected};
 pub use files::{default_cache_dir, dir_inputs, readable_path};
 pub use input::{Compression, Input, ParseSummary, Source, Syntax};
 
+use extdict::{Interner, TermLookup};
 use oxrdf::Quad;
 use rete_core::card::{BuildInfo, Card, InputInfo, NamedCount};
-use rete_core::dict::DictWriter;
 use rete_core::format::{kind, FLAG_MATERIALIZED, FLAG_NAMED_GRAPHS};
 use rete_core::perm::PermWriter;
 use rete_core::writer::{write_file, FileSpec, SectionSpec};
 use rete_core::{term, IdQuad, Perm, Rete};
 use sort::{ProvQuads, SortedKeys};
-use std::collections::{BTreeMap, HashMap};
+use spill::Spill;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -88,7 +91,7 @@ pub enum BuildError {
 /// | phase | `total` | `inc(n)` counts |
 /// |---|---|---|
 /// | `"parse"` | bytes of all inputs as stored (compressed size for `.gz`/`.zst`), `None` if one is unknown (stdin) | quads parsed, every 65,536 |
-/// | `"dictionary"` | distinct terms | — |
+/// | `"dictionary"` | terms to merge: the distinct terms, counted once per spilled chunk holding them | — |
 /// | `"sort"` | 6 (permutations) | permutations sorted |
 /// | `"permutations"` | 6 | permutations written |
 /// | each extension's [`Extension::name`] (`"pyramid"`, `"schema"`) | `None` | — |
@@ -142,7 +145,8 @@ pub struct BuildOptions {
     pub inputs: Vec<Input>,
     /// Base IRI for relative IRIs (Turtle, TriG, RDF/XML).
     pub base_iri: Option<String>,
-    /// Memory for buffered quads and sort runs; above it they spill to `temp_dir`.
+    /// Memory for the parse, dictionary, sort and permutation phases (interned terms, buffered
+    /// quads, sort runs); above it they spill to `temp_dir`. Extensions get it too.
     pub memory_budget: usize,
     /// Where temporary files go (default: next to the output).
     pub temp_dir: Option<PathBuf>,
@@ -214,6 +218,18 @@ pub struct BuildReport {
     pub spilled_runs: usize,
     /// Wall time of each phase in milliseconds.
     pub phases: Vec<(String, f64)>,
+    /// Bytes written to spill files by each phase of the base build (`parse`, `dictionary`,
+    /// `sort`, `permutations`; with materialization also the `(materialized)` ones).
+    pub spill_bytes: Vec<(String, u64)>,
+    /// Largest number of spill bytes on disk at once (the dictionary and permutation files
+    /// being written, which become the output, are not counted).
+    pub peak_spill_bytes: u64,
+    /// Sorted dictionary runs spilled (one per chunk of terms; 0 when the terms fit).
+    pub dictionary_runs: usize,
+    /// Chunks of parsed quads spilled (as many as dictionary runs).
+    pub quad_runs: usize,
+    /// Sorted permutation runs spilled (over the six permutations).
+    pub permutation_runs: usize,
 }
 
 /// The base dataset's parts, in temp files and memory.
@@ -315,6 +331,15 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
         parts.flags |= FLAG_MATERIALIZED;
         report.inferred_quads = parts.quads - before;
         report.spilled_runs += r2.spilled_runs;
+        report.dictionary_runs += r2.dictionary_runs;
+        report.quad_runs += r2.quad_runs;
+        report.permutation_runs += r2.permutation_runs;
+        report.peak_spill_bytes = report.peak_spill_bytes.max(r2.peak_spill_bytes);
+        report.spill_bytes.extend(
+            r2.spill_bytes
+                .into_iter()
+                .map(|(n, b)| (format!("{n} (materialized)"), b)),
+        );
         report.phases.extend(
             r2.phases
                 .into_iter()
@@ -425,8 +450,35 @@ struct BuildInfoExtra {
 /// Quads between two progress reports (and cancellation checks) while parsing.
 const PROGRESS_QUADS: u64 = 65536;
 
-/// Memory accounting of interned terms: bytes plus map overhead.
-const TERM_OVERHEAD: usize = 64;
+/// Bytes of a parsed quad in memory (four chunk-local ids).
+const QUAD_BYTES: usize = 16;
+
+/// Bytes of a sort key in memory (four final ids).
+const KEY_BYTES: usize = sort::KEY_LEN;
+
+/// Encodes and interns one term into the current chunk.
+fn intern_term(
+    interner: &mut Interner,
+    enc: &mut Vec<u8>,
+    t: oxrdf::TermRef<'_>,
+) -> Result<u32, BuildError> {
+    enc.clear();
+    term::encode_into(t, enc).map_err(|e| BuildError::Invalid(e.to_string()))?;
+    interner.intern(enc)
+}
+
+/// Spills the current chunk: its terms as a sorted run, its quads next to them.
+fn spill_chunk(
+    interner: &mut Interner,
+    quads: &mut ProvQuads,
+    dir: &Path,
+    spill: &Spill,
+) -> Result<(), BuildError> {
+    interner.spill(dir, spill)?;
+    quads.spill(dir, "prov", spill)?;
+    spill.quad_runs.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
 
 fn build_parts(
     opts: &BuildOptions,
@@ -437,53 +489,45 @@ fn build_parts(
     info: BuildInfoExtra,
 ) -> Result<Parts, BuildError> {
     let progress = &opts.progress;
-    // 1. Parse and intern. Provisional id 0 is the default graph.
+    let spill = Spill::default();
+    let mut spilled_before = 0;
+    let mut phase_done = |name: &str, t: Instant, report: &mut BuildReport, spill: &Spill| {
+        report
+            .phases
+            .push((name.into(), t.elapsed().as_secs_f64() * 1e3));
+        report
+            .spill_bytes
+            .push((name.into(), spill.written() - spilled_before));
+        spilled_before = spill.written();
+    };
+    // 1. Parse and intern into chunk-local ids (0 is the default graph). The chunk's terms
+    // and quads share half the budget: sorting the terms at the end of the chunk needs room.
     let t = Instant::now();
-    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
-    let mut terms: Vec<Vec<u8>> = vec![Vec::new()];
-    let mut term_bytes = 0usize;
-    let mut prov = ProvQuads::default();
+    let mut interner = Interner::default();
+    let mut quads = ProvQuads::default();
     let mut input_infos = Vec::new();
     let mut prefixes = BTreeMap::new();
     let mut enc = Vec::new();
     let budget = opts.memory_budget.max(1 << 20);
-    let mut intern = |t: oxrdf::TermRef<'_>,
-                      ids: &mut HashMap<Vec<u8>, u32>,
-                      terms: &mut Vec<Vec<u8>>,
-                      term_bytes: &mut usize|
-     -> Result<u32, BuildError> {
-        enc.clear();
-        term::encode_into(t, &mut enc).map_err(|e| BuildError::Invalid(e.to_string()))?;
-        if let Some(&id) = ids.get(&enc) {
-            return Ok(id);
-        }
-        let id = u32::try_from(terms.len())
-            .map_err(|_| BuildError::Invalid("more than 4 billion distinct terms".into()))?;
-        ids.insert(enc.clone(), id);
-        terms.push(enc.clone());
-        *term_bytes += enc.len() * 2 + TERM_OVERHEAD;
-        Ok(id)
-    };
-    let mut sink = |q: Quad,
-                    ids: &mut HashMap<Vec<u8>, u32>,
-                    terms: &mut Vec<Vec<u8>>,
-                    term_bytes: &mut usize,
-                    prov: &mut ProvQuads|
-     -> Result<(), BuildError> {
-        let s = intern(q.subject.as_ref().into(), ids, terms, term_bytes)?;
-        let p = intern(q.predicate.as_ref().into(), ids, terms, term_bytes)?;
-        let o = intern(q.object.as_ref(), ids, terms, term_bytes)?;
-        let g = match q.graph_name.as_ref() {
-            oxrdf::GraphNameRef::DefaultGraph => 0,
-            oxrdf::GraphNameRef::NamedNode(n) => intern(n.into(), ids, terms, term_bytes)?,
-            oxrdf::GraphNameRef::BlankNode(b) => intern(b.into(), ids, terms, term_bytes)?,
+    let chunk_budget = budget / 2;
+    let mut sink =
+        |q: Quad, interner: &mut Interner, quads: &mut ProvQuads| -> Result<(), BuildError> {
+            let s = intern_term(interner, &mut enc, q.subject.as_ref().into())?;
+            let p = intern_term(interner, &mut enc, q.predicate.as_ref().into())?;
+            let o = intern_term(interner, &mut enc, q.object.as_ref())?;
+            let g = match q.graph_name.as_ref() {
+                oxrdf::GraphNameRef::DefaultGraph => 0,
+                oxrdf::GraphNameRef::NamedNode(n) => intern_term(interner, &mut enc, n.into())?,
+                oxrdf::GraphNameRef::BlankNode(b) => intern_term(interner, &mut enc, b.into())?,
+            };
+            quads.push([s, p, o, g]);
+            if interner.mem_bytes() + quads.mem.capacity() * QUAD_BYTES > chunk_budget
+                && quads.mem.len() > 1024
+            {
+                spill_chunk(interner, quads, dir, &spill)?;
+            }
+            Ok(())
         };
-        prov.push([s, p, o, g]);
-        if *term_bytes + prov.mem.len() * 16 > budget && prov.mem.len() > 1024 {
-            prov.spill(dir)?;
-        }
-        Ok(())
-    };
     check_cancel(progress.as_ref())?;
     let total_bytes = inputs.iter().map(Input::stored_len).sum::<Option<u64>>();
     progress.start("parse", total_bytes);
@@ -503,7 +547,7 @@ fn build_parts(
                     progress.parsed_bytes(read.load(Ordering::Relaxed));
                     check_cancel(progress.as_ref())?;
                 }
-                sink(q, &mut ids, &mut terms, &mut term_bytes, &mut prov)
+                sink(q, &mut interner, &mut quads)
             },
         )?;
         for (k, v) in summary.prefixes {
@@ -518,75 +562,48 @@ fn build_parts(
     progress.inc(n % PROGRESS_QUADS);
     progress.parsed_bytes(read.load(Ordering::Relaxed));
     for q in extra {
-        sink(q.clone(), &mut ids, &mut terms, &mut term_bytes, &mut prov)?;
+        sink(q.clone(), &mut interner, &mut quads)?;
     }
-    drop(ids);
+    // Once a chunk spilled, the last one does too: the merge reads runs only.
+    if interner.has_spilled() {
+        spill_chunk(&mut interner, &mut quads, dir, &spill)?;
+    }
     progress.finish();
-    report
-        .phases
-        .push(("parse".into(), t.elapsed().as_secs_f64() * 1e3));
+    phase_done("parse", t, report, &spill);
     check_cancel(progress.as_ref())?;
 
-    // 2. Sort the dictionary; provisional → final ids.
+    // 2. The dictionary: merge the chunks' sorted terms, give final ids, rewrite the quads.
     let t = Instant::now();
-    progress.start("dictionary", Some(terms.len() as u64 - 1));
-    let mut order: Vec<u32> = (1..terms.len() as u32).collect();
-    {
-        use rayon::slice::ParallelSliceMut;
-        order.par_sort_unstable_by(|&a, &b| term::compare(&terms[a as usize], &terms[b as usize]));
-    }
-    let mut remap = vec![0u64; terms.len()];
+    progress.start("dictionary", Some(interner.entries()));
     let dict_path = dir.join("dict.bin");
-    let dict_file = BufWriter::with_capacity(
-        1 << 20,
-        File::create(&dict_path).map_err(|e| BuildError::Io {
-            path: dict_path.display().to_string(),
-            source: e,
-        })?,
-    );
-    let mut dw = DictWriter::new(dict_file, opts.dict_block_bytes, opts.zstd_level);
     let mut hash = Xxh3::new();
-    for &p in &order {
-        let t = &terms[p as usize];
-        remap[p as usize] = dw.push(t)?;
-        hash.update(&(t.len() as u64).to_le_bytes());
-        hash.update(t);
-    }
-    let (dict_index, dict_len, dict_file) = dw.finish()?;
-    dict_file.into_inner().map_err(|e| BuildError::Io {
-        path: dict_path.display().to_string(),
-        source: e.into_error(),
-    })?;
-    let term_count = order.len() as u64;
-    // Sorted terms by final id, for the card.
-    let sorted_terms: Vec<&[u8]> = order
-        .iter()
-        .map(|&p| terms[p as usize].as_slice())
-        .collect();
+    let (dict, quads) = extdict::write_dictionary(
+        interner,
+        quads,
+        dir,
+        &dict_path,
+        (opts.dict_block_bytes, opts.zstd_level),
+        &mut hash,
+        &spill,
+    )?;
+    let term_count = dict.terms;
     progress.finish();
-    report
-        .phases
-        .push(("dictionary".into(), t.elapsed().as_secs_f64() * 1e3));
+    phase_done("dictionary", t, report, &spill);
     check_cancel(progress.as_ref())?;
 
     // 3. The six permutations: sort each (in memory, or into spilled runs), then write each.
     let t = Instant::now();
-    let rdf_type = {
-        let enc = term::encode(oxrdf::vocab::rdf::TYPE.into())
-            .map_err(|e| BuildError::Invalid(e.to_string()))?;
-        sorted_terms
-            .binary_search_by(|t| term::compare(t, &enc))
-            .ok()
-            .map(|i| i as u64 + 1)
-    };
-    let spilled = prov.spills.len();
-    let in_memory = spilled == 0 && (prov.total as usize).saturating_mul(6 * 32) <= budget;
-    // All six sorted permutations are held until written: out of memory, each gets a sixth of
-    // the budget for its in-memory run.
-    let run_len = (budget / 6 / 32).max(1024);
+    let rdf_type = dict.rdf_type;
+    // In memory, the quads and all six sorted permutations are held until written; out of
+    // memory, each permutation's runs get a sixth of that share. Half the budget: the rest is
+    // headroom for what is not counted (allocator slack, the parser's and the writers' buffers).
+    let sort_budget = budget / 2;
+    let in_memory = quads.spills.is_empty()
+        && (quads.total as usize).saturating_mul(6 * KEY_BYTES + QUAD_BYTES) <= sort_budget;
+    let run_len = (sort_budget / 6 / KEY_BYTES).max(1024);
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
-        let keys = SortedKeys::new(&prov, &remap, perm, run_len, dir)?;
+        let keys = SortedKeys::new(&quads, perm, run_len, dir, &spill)?;
         progress.inc(1);
         Ok(keys)
     };
@@ -599,9 +616,8 @@ fn build_parts(
     };
     progress.finish();
     let sorted = sorted.into_iter().collect::<Result<Vec<_>, _>>()?;
-    report
-        .phases
-        .push(("sort".into(), t.elapsed().as_secs_f64() * 1e3));
+    quads.remove(&spill);
+    phase_done("sort", t, report, &spill);
     check_cancel(progress.as_ref())?;
 
     let t = Instant::now();
@@ -618,7 +634,7 @@ fn build_parts(
         );
         let mut w = PermWriter::new(file, opts.perm_block_quads, opts.zstd_level);
         let mut stats = PermStats::new(perm, rdf_type);
-        keys.drain(|k| {
+        keys.drain(&spill, |k| {
             stats.observe(&k);
             w.push(k)?;
             Ok(())
@@ -655,21 +671,24 @@ fn build_parts(
         report.spilled_runs += runs;
         perms.push(pr);
     }
-    report.spilled_runs += spilled;
-    report
-        .phases
-        .push(("permutations".into(), t.elapsed().as_secs_f64() * 1e3));
+    phase_done("permutations", t, report, &spill);
+    let (dict_runs, quad_runs) = (
+        spill.dictionary_runs.load(Ordering::Relaxed),
+        spill.quad_runs.load(Ordering::Relaxed),
+    );
+    report.dictionary_runs += dict_runs;
+    report.quad_runs += quad_runs;
+    report.permutation_runs += spill.permutation_runs.load(Ordering::Relaxed);
+    report.spilled_runs += dict_runs + quad_runs;
+    report.peak_spill_bytes = report.peak_spill_bytes.max(spill.peak());
     check_cancel(progress.as_ref())?;
 
-    // 4. The card.
+    // 4. The card: its named counts read their terms back from the written dictionary.
     let spo = &perms[Perm::Spo as usize].stats;
-    let nt = |id: u64| -> Result<String, BuildError> {
-        let bytes = sorted_terms
-            .get((id as usize).wrapping_sub(1))
-            .ok_or_else(|| BuildError::Invalid(format!("id {id} out of range")))?;
-        Ok(term::decode(bytes)?.to_string())
-    };
-    let named = |m: &BTreeMap<u64, u64>| -> Result<Vec<NamedCount>, BuildError> {
+    let mut lookup = TermLookup::open(&dict_path, &dict.index)?;
+    let mut nt =
+        |id: u64| -> Result<String, BuildError> { Ok(term::decode(&lookup.get(id)?)?.to_string()) };
+    let mut named = |m: &BTreeMap<u64, u64>| -> Result<Vec<NamedCount>, BuildError> {
         let mut v = m
             .iter()
             .map(|(&id, &count)| {
@@ -682,6 +701,9 @@ fn build_parts(
         v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.term.cmp(&b.term)));
         Ok(v)
     };
+    let graphs = named(&spo.graphs)?;
+    let classes = named(&perms[Perm::Pos as usize].stats.classes)?;
+    let predicates = named(&perms[Perm::Pso as usize].stats.firsts)?;
     hash.update(&spo.quad_hash.to_le_bytes());
     let quads = perms[0].stats.total;
     let mut options = opts.recorded_options.clone();
@@ -698,9 +720,9 @@ fn build_parts(
         distinct_subjects: spo.distinct_first,
         distinct_predicates: perms[Perm::Pso as usize].stats.distinct_first,
         distinct_objects: perms[Perm::Osp as usize].stats.distinct_first,
-        graphs: named(&spo.graphs)?,
-        classes: named(&perms[Perm::Pos as usize].stats.classes)?,
-        predicates: named(&perms[Perm::Pso as usize].stats.firsts)?,
+        graphs,
+        classes,
+        predicates,
         prefixes,
         build: BuildInfo {
             tool: "rete".into(),
@@ -717,13 +739,13 @@ fn build_parts(
 
     let mut sections = vec![
         SectionSpec::zstd(kind::CARD, 0, &card_json, opts.zstd_level)?,
-        SectionSpec::zstd(kind::DICT_INDEX, 0, &dict_index.encode(), opts.zstd_level)?,
+        SectionSpec::zstd(kind::DICT_INDEX, 0, &dict.index.encode(), opts.zstd_level)?,
     ];
     let mut blocks = vec![SectionSpec::blocks_file(
         kind::DICT_BLOCKS,
         0,
         dict_path,
-        dict_len,
+        dict.len,
     )];
     for pr in perms.iter() {
         sections.push(SectionSpec::zstd(

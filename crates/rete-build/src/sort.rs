@@ -1,10 +1,11 @@
-//! Provisional quads (interned ids in parse order) and their external sort into each permutation.
+//! Parsed quads (ids in parse order) and their external sort into each permutation.
 //!
-//! While parsing, quads accumulate in memory; when the memory budget is reached they are spilled
-//! to a temp file. Sorting a permutation reads them back, remaps ids to final dictionary ids,
-//! sorts runs that fit the budget (spilling each run), and k-way merges the runs, dropping
-//! duplicates.
+//! While parsing, quads accumulate in memory with chunk-local term ids; when the memory budget is
+//! reached they are spilled to a temp file, one file per chunk (see [`crate::extdict`]). The
+//! dictionary phase rewrites them with final ids. Sorting a permutation reads them back, sorts
+//! runs that fit the budget (spilling each run), and k-way merges the runs, dropping duplicates.
 
+use crate::spill::{self, Spill};
 use crate::BuildError;
 use rete_core::{IdQuad, Perm};
 use std::cmp::Reverse;
@@ -14,9 +15,13 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 const PROV_LEN: usize = 16;
-const KEY_LEN: usize = 32;
+/// Bytes of a key in memory: four final ids, which fit `u32` like the chunk-local ones.
+pub(crate) const KEY_LEN: usize = 16;
 
-/// Provisional quads: spilled chunks on disk plus the in-memory tail.
+/// A permutation key in memory.
+type Key = [u32; 4];
+
+/// Quads: spilled chunks on disk plus the in-memory tail.
 #[derive(Debug, Default)]
 pub struct ProvQuads {
     pub(crate) mem: Vec<[u32; 4]>,
@@ -24,7 +29,7 @@ pub struct ProvQuads {
     pub(crate) total: u64,
 }
 
-fn io_err(path: &Path, e: std::io::Error) -> BuildError {
+pub(crate) fn io_err(path: &Path, e: std::io::Error) -> BuildError {
     BuildError::Io {
         path: path.display().to_string(),
         source: e,
@@ -37,51 +42,35 @@ impl ProvQuads {
         self.total += 1;
     }
 
-    /// Writes the in-memory quads to a new spill file in `dir`.
-    pub(crate) fn spill(&mut self, dir: &Path) -> Result<(), BuildError> {
-        if self.mem.is_empty() {
-            return Ok(());
-        }
-        let path = dir.join(format!("prov-{}.bin", self.spills.len()));
-        let mut w = BufWriter::new(File::create(&path).map_err(|e| io_err(&path, e))?);
-        for q in &self.mem {
-            for v in q {
-                w.write_all(&v.to_le_bytes())
-                    .map_err(|e| io_err(&path, e))?;
-            }
-        }
-        w.flush().map_err(|e| io_err(&path, e))?;
+    /// Writes the in-memory quads to a new spill file in `dir` (an empty chunk too: chunk `i`
+    /// of the quads goes with chunk `i` of the dictionary).
+    pub(crate) fn spill(
+        &mut self,
+        dir: &Path,
+        name: &str,
+        spill: &Spill,
+    ) -> Result<(), BuildError> {
+        let path = dir.join(format!("{name}-{}.bin", self.spills.len()));
+        write_quads(&path, &self.mem, spill)?;
         self.spills.push(path);
         self.mem = Vec::new();
         Ok(())
     }
 
-    /// Calls `f` on every provisional quad: spilled ones first, then the in-memory ones.
+    /// Removes the spill files.
+    pub(crate) fn remove(self, spill: &Spill) {
+        for p in &self.spills {
+            spill::remove(p, spill);
+        }
+    }
+
+    /// Calls `f` on every quad: spilled ones first, then the in-memory ones.
     pub(crate) fn for_each(
         &self,
         mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
         for path in &self.spills {
-            let mut r =
-                BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| io_err(path, e))?);
-            let mut rec = [0u8; PROV_LEN];
-            loop {
-                match r.read_exact(&mut rec) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                    Err(e) => return Err(io_err(path, e)),
-                }
-                let mut q = [0u32; 4];
-                for (i, v) in q.iter_mut().enumerate() {
-                    *v = u32::from_le_bytes([
-                        rec[i * 4],
-                        rec[i * 4 + 1],
-                        rec[i * 4 + 2],
-                        rec[i * 4 + 3],
-                    ]);
-                }
-                f(q)?;
-            }
+            read_quads(path, &mut f)?;
         }
         for q in &self.mem {
             f(*q)?;
@@ -90,42 +79,109 @@ impl ProvQuads {
     }
 }
 
+/// Writes quads of `u32` ids to a spill file.
+pub(crate) fn write_quads(
+    path: &Path,
+    quads: &[[u32; 4]],
+    spill: &Spill,
+) -> Result<(), BuildError> {
+    let mut w = QuadWriter::create(path)?;
+    for q in quads {
+        w.push(*q)?;
+    }
+    w.finish(spill)?;
+    Ok(())
+}
+
+/// Streams quads of `u32` ids into a spill file.
+pub(crate) struct QuadWriter<'a> {
+    w: BufWriter<File>,
+    path: &'a Path,
+    n: u64,
+}
+
+impl<'a> QuadWriter<'a> {
+    pub(crate) fn create(path: &'a Path) -> Result<Self, BuildError> {
+        Ok(Self {
+            w: BufWriter::with_capacity(1 << 20, File::create(path).map_err(|e| io_err(path, e))?),
+            path,
+            n: 0,
+        })
+    }
+
+    pub(crate) fn push(&mut self, q: [u32; 4]) -> Result<(), BuildError> {
+        let mut rec = [0u8; PROV_LEN];
+        for (i, v) in q.iter().enumerate() {
+            rec[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        self.n += 1;
+        self.w.write_all(&rec).map_err(|e| io_err(self.path, e))
+    }
+
+    /// Flushes; returns the number of quads written.
+    pub(crate) fn finish(mut self, spill: &Spill) -> Result<u64, BuildError> {
+        self.w.flush().map_err(|e| io_err(self.path, e))?;
+        spill.wrote(self.n * PROV_LEN as u64);
+        Ok(self.n)
+    }
+}
+
+/// Calls `f` on every quad of a spill file.
+pub(crate) fn read_quads(
+    path: &Path,
+    mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
+) -> Result<(), BuildError> {
+    let mut r = BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| io_err(path, e))?);
+    let mut rec = [0u8; PROV_LEN];
+    loop {
+        match r.read_exact(&mut rec) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(io_err(path, e)),
+        }
+        let mut q = [0u32; 4];
+        for (i, v) in q.iter_mut().enumerate() {
+            *v = u32::from_le_bytes([rec[i * 4], rec[i * 4 + 1], rec[i * 4 + 2], rec[i * 4 + 3]]);
+        }
+        f(q)?;
+    }
+    Ok(())
+}
+
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
 pub(crate) struct SortedKeys {
-    mem: Vec<IdQuad>,
+    mem: Vec<Key>,
     runs: Vec<PathBuf>,
 }
 
 impl SortedKeys {
-    /// Builds the runs of `perm`: at most `run_len` keys are sorted in memory at a time.
+    /// Builds the runs of `perm` from quads with final ids: at most `run_len` keys are sorted
+    /// in memory at a time.
     pub(crate) fn new(
-        prov: &ProvQuads,
-        remap: &[u64],
+        quads: &ProvQuads,
         perm: Perm,
         run_len: usize,
         dir: &Path,
+        spill: &Spill,
     ) -> Result<Self, BuildError> {
         let run_len = run_len.max(1024);
-        let mut buf: Vec<IdQuad> = Vec::with_capacity((prov.total as usize).min(run_len));
+        let mut buf: Vec<Key> = Vec::with_capacity((quads.total as usize).min(run_len));
         let mut runs = Vec::new();
-        let key = |q: [u32; 4]| {
-            perm.to_key(&[
-                remap[q[0] as usize],
-                remap[q[1] as usize],
-                remap[q[2] as usize],
-                remap[q[3] as usize],
-            ])
-        };
-        prov.for_each(|q| {
+        let o = perm.order();
+        let key = |q: [u32; 4]| [q[o[0]], q[o[1]], q[o[2]], q[3]];
+        quads.for_each(|q| {
             buf.push(key(q));
             if buf.len() >= run_len {
-                runs.push(write_run(&mut buf, dir, perm, runs.len())?);
+                runs.push(write_run(&mut buf, dir, perm, runs.len(), spill)?);
             }
             Ok(())
         })?;
         sort_dedup(&mut buf);
         if !runs.is_empty() && !buf.is_empty() {
-            runs.push(write_run(&mut buf, dir, perm, runs.len())?);
+            runs.push(write_run(&mut buf, dir, perm, runs.len(), spill)?);
+        }
+        if !runs.is_empty() {
+            buf = Vec::new();
         }
         Ok(Self { mem: buf, runs })
     }
@@ -135,84 +191,210 @@ impl SortedKeys {
         self.runs.len()
     }
 
-    /// Feeds the keys in order to `f`.
+    /// Feeds the keys in order to `f`, removing the runs.
     pub(crate) fn drain(
         self,
+        spill: &Spill,
         mut f: impl FnMut(IdQuad) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
         if self.runs.is_empty() {
             for k in self.mem {
-                f(k)?;
+                f(wide(k))?;
             }
             return Ok(());
         }
         let mut readers = Vec::with_capacity(self.runs.len());
         let mut heap = BinaryHeap::new();
         for (i, path) in self.runs.iter().enumerate() {
-            let mut r =
-                BufReader::with_capacity(1 << 16, File::open(path).map_err(|e| io_err(path, e))?);
-            if let Some(k) = read_key(&mut r, path)? {
+            let mut r = RunReader {
+                r: BufReader::with_capacity(
+                    1 << 16,
+                    File::open(path).map_err(|e| io_err(path, e))?,
+                ),
+                prev: [0; 4],
+                path,
+            };
+            if let Some(k) = r.next()? {
                 heap.push(Reverse((k, i)));
             }
             readers.push(r);
         }
-        let mut last: Option<IdQuad> = None;
+        let mut last: Option<Key> = None;
         while let Some(Reverse((k, i))) = heap.pop() {
             if last != Some(k) {
-                f(k)?;
+                f(wide(k))?;
                 last = Some(k);
             }
-            if let Some(n) = read_key(&mut readers[i], &self.runs[i])? {
+            let r = readers
+                .get_mut(i)
+                .ok_or_else(|| BuildError::Invalid("internal: run out of range".into()))?;
+            if let Some(n) = r.next()? {
                 heap.push(Reverse((n, i)));
             }
         }
+        drop(readers);
         for path in &self.runs {
-            let _ = std::fs::remove_file(path);
+            spill::remove(path, spill);
         }
         Ok(())
     }
 }
 
-fn sort_dedup(buf: &mut Vec<IdQuad>) {
+fn wide(k: Key) -> IdQuad {
+    k.map(u64::from)
+}
+
+fn sort_dedup(buf: &mut Vec<Key>) {
     use rayon::slice::ParallelSliceMut;
     buf.par_sort_unstable();
     buf.dedup();
 }
 
+/// Writes a sorted run, each key as its difference from the previous one: the index of the
+/// first component that changed, that component's increase, then the remaining components, as
+/// LEB128 varints. Sorted keys share their leading components, so a key takes about a third of
+/// its 32 bytes on disk.
 fn write_run(
-    buf: &mut Vec<IdQuad>,
+    buf: &mut Vec<Key>,
     dir: &Path,
     perm: Perm,
     n: usize,
+    spill: &Spill,
 ) -> Result<PathBuf, BuildError> {
     sort_dedup(buf);
     let path = dir.join(format!("run-{}-{n}.bin", perm.label()));
     let mut w =
         BufWriter::with_capacity(1 << 20, File::create(&path).map_err(|e| io_err(&path, e))?);
+    let mut prev: Key = [0; 4];
+    let mut rec = Vec::with_capacity(4 * 5 + 1);
+    let mut bytes = 0u64;
     for k in buf.iter() {
-        for v in k {
-            w.write_all(&v.to_le_bytes())
-                .map_err(|e| io_err(&path, e))?;
+        rec.clear();
+        let i = (0..4).find(|&i| k[i] != prev[i]).unwrap_or(4);
+        rec.push(i as u8);
+        if i < 4 {
+            put_varint(&mut rec, k[i].wrapping_sub(prev[i]));
+            for v in &k[i + 1..] {
+                put_varint(&mut rec, *v);
+            }
         }
+        w.write_all(&rec).map_err(|e| io_err(&path, e))?;
+        bytes += rec.len() as u64;
+        prev = *k;
     }
     w.flush().map_err(|e| io_err(&path, e))?;
+    spill.wrote(bytes);
+    spill
+        .permutation_runs
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     buf.clear();
     Ok(path)
 }
 
-fn read_key(r: &mut impl Read, path: &Path) -> Result<Option<IdQuad>, BuildError> {
-    let mut rec = [0u8; KEY_LEN];
-    match r.read_exact(&mut rec) {
-        Ok(()) => {
-            let mut k = [0u64; 4];
-            for (i, v) in k.iter_mut().enumerate() {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(&rec[i * 8..i * 8 + 8]);
-                *v = u64::from_le_bytes(b);
-            }
-            Ok(Some(k))
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a run written by [`write_run`].
+struct RunReader<'a> {
+    r: BufReader<File>,
+    prev: Key,
+    path: &'a Path,
+}
+
+impl RunReader<'_> {
+    fn byte(&mut self) -> Result<Option<u8>, BuildError> {
+        let mut b = [0u8; 1];
+        match self.r.read_exact(&mut b) {
+            Ok(()) => Ok(Some(b[0])),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+            Err(e) => Err(io_err(self.path, e)),
         }
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
-        Err(e) => Err(io_err(path, e)),
+    }
+
+    fn varint(&mut self) -> Result<u32, BuildError> {
+        let mut v = 0u32;
+        for shift in (0..32).step_by(7) {
+            let b = self.byte()?.ok_or_else(|| self.bad())?;
+            v |= u32::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err(self.bad())
+    }
+
+    fn bad(&self) -> BuildError {
+        BuildError::Invalid(format!("{}: damaged sort run", self.path.display()))
+    }
+
+    /// The next key, or `None` at the end of the run.
+    fn next(&mut self) -> Result<Option<Key>, BuildError> {
+        let Some(i) = self.byte()? else {
+            return Ok(None);
+        };
+        let i = usize::from(i);
+        if i > 4 {
+            return Err(self.bad());
+        }
+        let mut k = self.prev;
+        if i < 4 {
+            k[i] = k[i].wrapping_add(self.varint()?);
+            for v in k.iter_mut().skip(i + 1) {
+                *v = self.varint()?;
+            }
+        }
+        self.prev = k;
+        Ok(Some(k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+    use super::*;
+
+    /// Delta-coded runs give back the sorted, distinct keys, including the largest ids and a
+    /// first key of zeros, and merging runs drops keys repeated across them.
+    #[test]
+    fn runs_round_trip_and_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = Spill::default();
+        let big = u32::MAX;
+        let a = vec![
+            [0, 0, 0, 0],
+            [big, big, big, big],
+            [1, 2, 3, 0],
+            [1, 2, 3, 0],
+            [1, 2, 4, 7],
+            [1, big, 1, 1],
+            [300, 1, 1, 0],
+        ];
+        let b = vec![[1, 2, 3, 0], [2, 0, 0, 0], [big, big, big, big - 1]];
+        let mut runs = Vec::new();
+        for (i, keys) in [a.clone(), b.clone()].into_iter().enumerate() {
+            let mut buf = keys;
+            runs.push(write_run(&mut buf, dir.path(), Perm::Spo, i, &spill).unwrap());
+        }
+        assert!(spill.written() < (a.len() + b.len()) as u64 * KEY_LEN as u64);
+        let mut expected: Vec<IdQuad> = a.into_iter().chain(b).map(wide).collect();
+        expected.sort_unstable();
+        expected.dedup();
+        let keys = SortedKeys {
+            mem: Vec::new(),
+            runs,
+        };
+        let mut got = Vec::new();
+        keys.drain(&spill, |k| {
+            got.push(k);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got, expected);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -124,6 +124,13 @@ pub struct BuildArgs {
     /// Do not print progress
     #[arg(short, long)]
     pub quiet: bool,
+    /// After the build, print the report: each phase's time and spilled bytes, the peak spill on
+    /// disk
+    #[arg(long)]
+    pub report: bool,
+    /// Print the build report as JSON on standard output (phases, spills, counts)
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]

@@ -608,3 +608,90 @@ fn root_sample(name: &str) -> String {
         .display()
         .to_string()
 }
+
+#[test]
+fn build_report_and_json_show_phases_and_spills() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("s.nt").display().to_string();
+    let out = dir.path().join("s.rete").display().to_string();
+    ok(&["generate", "social", "--people", "3000", "-o", &nt]);
+    let args = [
+        "build",
+        "-q",
+        "--report",
+        "--json",
+        "--memory-budget",
+        "1M",
+        &nt,
+        "-o",
+        &out,
+    ];
+    let o = rete(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(report["dictionary_runs"].as_u64().unwrap() > 1, "{report}");
+    assert!(report["permutation_runs"].as_u64().unwrap() > 6, "{report}");
+    assert!(report["peak_spill_bytes"].as_u64().unwrap() > 0, "{report}");
+    let phases: Vec<&str> = report["spill_bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["parse", "dictionary", "sort", "permutations"]);
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(stderr.contains("spilled bytes"), "{stderr}");
+    assert!(stderr.contains("peak spill on disk"), "{stderr}");
+    for phase in [
+        "parse",
+        "dictionary",
+        "sort",
+        "permutations",
+        "pyramid",
+        "write",
+    ] {
+        assert!(
+            stderr.lines().any(|l| l.starts_with(phase)),
+            "{phase} missing: {stderr}"
+        );
+    }
+    // Materialization builds twice; both passes spill under the tiny budget and the file is
+    // the one the default budget gives.
+    let small = dir.path().join("m-small.rete").display().to_string();
+    let large = dir.path().join("m-large.rete").display().to_string();
+    let args = [
+        "build",
+        "-q",
+        "--json",
+        "--no-pyramid",
+        "--materialize",
+        "--memory-budget",
+        "1M",
+        &nt,
+        "-o",
+        &small,
+    ];
+    let report: serde_json::Value = serde_json::from_str(&ok(&args)).unwrap();
+    let spilled: Vec<&str> = report["spill_bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p[1].as_u64().unwrap() > 0)
+        .map(|p| p[0].as_str().unwrap())
+        .collect();
+    assert!(spilled.contains(&"dictionary"), "{report}");
+    assert!(spilled.contains(&"dictionary (materialized)"), "{report}");
+    ok(&[
+        "build",
+        "-q",
+        "--no-pyramid",
+        "--materialize",
+        &nt,
+        "-o",
+        &large,
+    ]);
+    assert!(
+        std::fs::read(&small).unwrap() == std::fs::read(&large).unwrap(),
+        "materialized builds differ between budgets"
+    );
+}

@@ -124,5 +124,28 @@ pub fn run(a: BuildArgs) -> Result<()> {
             }
         );
     }
+    if a.report {
+        print_report(&report);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
     Ok(())
+}
+
+/// The per-phase table of `--report`, on stderr like the progress.
+fn print_report(report: &rete_build::BuildReport) {
+    eprintln!("{:<28} {:>10} {:>14}", "phase", "ms", "spilled bytes");
+    for (phase, ms) in &report.phases {
+        let spilled = report
+            .spill_bytes
+            .iter()
+            .find(|(p, _)| p == phase)
+            .map_or_else(|| "-".to_owned(), |(_, b)| b.to_string());
+        eprintln!("{phase:<28} {ms:>10.0} {spilled:>14}");
+    }
+    eprintln!(
+        "peak spill on disk {} bytes; runs: {} dictionary, {} quad chunks, {} permutation",
+        report.peak_spill_bytes, report.dictionary_runs, report.quad_runs, report.permutation_runs
+    );
 }

@@ -1,0 +1,417 @@
+//! The external dictionary.
+//!
+//! While parsing, terms get chunk-local ids (1, 2, …; 0 is the default graph) from an in-memory
+//! map. When the map and the chunk's quads outgrow their share of the budget, the map is written
+//! as a run sorted in [`term::compare`] order (term bytes and local id), the chunk's quads are
+//! spilled next to it, and a new chunk begins. The dictionary phase k-way merges the runs,
+//! pushes each distinct term once into the [`DictWriter`], writes per chunk the pairs
+//! (local id, final id) and then rewrites each chunk's quads with final ids, one chunk's map in
+//! memory at a time. When nothing spilled, all of this happens in memory.
+
+use crate::sort::{io_err, read_quads, ProvQuads, QuadWriter};
+use crate::spill::{self, Spill};
+use crate::BuildError;
+use rete_core::dict::{read_block, DictBlock, DictIndex, DictWriter};
+use rete_core::term;
+use rustc_hash::FxHashMap;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+use xxhash_rust::xxh3::Xxh3;
+
+/// Accounted bytes per map slot: the key's `Vec` header, the id, padding, the control byte and
+/// the table's spare capacity.
+const SLOT_BYTES: usize = 40;
+/// Accounted allocator overhead of a key's heap bytes.
+const ALLOC_BYTES: usize = 16;
+/// Accounted bytes of one entry of the sorted chunk: a `Vec` header and the id.
+const ENTRY_BYTES: usize = 32;
+
+/// Terms of the current chunk, and the runs of the spilled ones.
+#[derive(Debug, Default)]
+pub(crate) struct Interner {
+    map: FxHashMap<Vec<u8>, u32>,
+    key_bytes: usize,
+    /// Spilled chunks: run file and number of terms.
+    runs: Vec<(PathBuf, u32)>,
+}
+
+impl Interner {
+    /// The chunk-local id of an encoded term.
+    pub(crate) fn intern(&mut self, enc: &[u8]) -> Result<u32, BuildError> {
+        if let Some(&id) = self.map.get(enc) {
+            return Ok(id);
+        }
+        let id = u32::try_from(self.map.len() + 1)
+            .ok()
+            .filter(|&i| i < u32::MAX)
+            .ok_or_else(|| BuildError::Invalid("more than 4 billion distinct terms".into()))?;
+        self.map.insert(enc.to_vec(), id);
+        self.key_bytes += enc.len() + ALLOC_BYTES;
+        Ok(id)
+    }
+
+    /// Memory held by the current chunk's map, and what sorting it will add.
+    pub(crate) fn mem_bytes(&self) -> usize {
+        self.key_bytes + self.map.capacity() * SLOT_BYTES + self.map.len() * ENTRY_BYTES
+    }
+
+    /// Whether a chunk was spilled.
+    pub(crate) fn has_spilled(&self) -> bool {
+        !self.runs.is_empty()
+    }
+
+    /// Terms in all chunks (a term in several chunks counts once per chunk).
+    pub(crate) fn entries(&self) -> u64 {
+        self.runs.iter().map(|r| u64::from(r.1)).sum::<u64>() + self.map.len() as u64
+    }
+
+    /// The current chunk's terms in dictionary order, emptying the map.
+    fn sorted(&mut self) -> Vec<(Vec<u8>, u32)> {
+        use rayon::slice::ParallelSliceMut;
+        let mut v: Vec<(Vec<u8>, u32)> = std::mem::take(&mut self.map).into_iter().collect();
+        self.key_bytes = 0;
+        v.par_sort_unstable_by(|a, b| term::compare(&a.0, &b.0));
+        v
+    }
+
+    /// Writes the current chunk as a sorted run and starts a new chunk.
+    pub(crate) fn spill(&mut self, dir: &Path, spill: &Spill) -> Result<(), BuildError> {
+        let v = self.sorted();
+        let path = dir.join(format!("terms-{}.bin", self.runs.len()));
+        let mut w =
+            BufWriter::with_capacity(1 << 20, File::create(&path).map_err(|e| io_err(&path, e))?);
+        let mut bytes = 0u64;
+        for (t, id) in &v {
+            let len = u32::try_from(t.len())
+                .map_err(|_| BuildError::Invalid("a term longer than 4 GiB".into()))?;
+            w.write_all(&len.to_le_bytes())
+                .and_then(|()| w.write_all(t))
+                .and_then(|()| w.write_all(&id.to_le_bytes()))
+                .map_err(|e| io_err(&path, e))?;
+            bytes += 8 + t.len() as u64;
+        }
+        w.flush().map_err(|e| io_err(&path, e))?;
+        spill.wrote(bytes);
+        spill.dictionary_runs.fetch_add(1, Relaxed);
+        self.runs.push((path, v.len() as u32));
+        Ok(())
+    }
+}
+
+/// The written dictionary.
+#[derive(Debug)]
+pub(crate) struct Dictionary {
+    pub(crate) index: DictIndex,
+    pub(crate) len: u64,
+    pub(crate) terms: u64,
+    /// Final id of `rdf:type`, if present.
+    pub(crate) rdf_type: Option<u64>,
+}
+
+/// Pushes sorted distinct terms into the dictionary, hashing them and spotting `rdf:type`.
+struct Sink<'a, W: Write> {
+    dw: DictWriter<W>,
+    hash: &'a mut Xxh3,
+    rdf_type_enc: Vec<u8>,
+    rdf_type: Option<u64>,
+}
+
+impl<W: Write> Sink<'_, W> {
+    fn push(&mut self, t: &[u8]) -> Result<u32, BuildError> {
+        let id = self.dw.push(t)?;
+        self.hash.update(&(t.len() as u64).to_le_bytes());
+        self.hash.update(t);
+        if t == self.rdf_type_enc.as_slice() {
+            self.rdf_type = Some(id);
+        }
+        u32::try_from(id)
+            .map_err(|_| BuildError::Invalid("more than 4 billion distinct terms".into()))
+    }
+}
+
+/// Writes the dictionary to `dict_path` and returns it with `quads` rewritten in final ids.
+/// `interner` and `quads` are chunked alike: either nothing spilled, or every chunk did.
+pub(crate) fn write_dictionary(
+    mut interner: Interner,
+    quads: ProvQuads,
+    dir: &Path,
+    dict_path: &Path,
+    (block_bytes, level): (usize, i32),
+    hash: &mut Xxh3,
+    spill: &Spill,
+) -> Result<(Dictionary, ProvQuads), BuildError> {
+    let file = BufWriter::with_capacity(
+        1 << 20,
+        File::create(dict_path).map_err(|e| io_err(dict_path, e))?,
+    );
+    let rdf_type_enc = term::encode(oxrdf::vocab::rdf::TYPE.into())
+        .map_err(|e| BuildError::Invalid(e.to_string()))?;
+    let mut sink = Sink {
+        dw: DictWriter::new(file, block_bytes, level),
+        hash,
+        rdf_type_enc,
+        rdf_type: None,
+    };
+    let out = if interner.has_spilled() {
+        if !interner.map.is_empty()
+            || !quads.mem.is_empty()
+            || quads.spills.len() != interner.runs.len()
+        {
+            return Err(BuildError::Invalid(
+                "internal: dictionary and quad chunks differ".into(),
+            ));
+        }
+        merge_runs(&interner.runs, &mut sink, dir, spill)?;
+        remap_chunks(&interner.runs, quads, dir, spill)?
+    } else {
+        let sorted = interner.sorted();
+        let mut dense = vec![0u32; sorted.len() + 1];
+        for (t, local) in &sorted {
+            let id = sink.push(t)?;
+            if let Some(d) = dense.get_mut(*local as usize) {
+                *d = id;
+            }
+        }
+        drop(sorted);
+        let mut quads = quads;
+        for q in &mut quads.mem {
+            for v in q.iter_mut() {
+                *v = lookup(&dense, *v)?;
+            }
+        }
+        quads
+    };
+    let rdf_type = sink.rdf_type;
+    let (index, len, file) = sink.dw.finish()?;
+    file.into_inner()
+        .map_err(|e| io_err(dict_path, e.into_error()))?;
+    let terms = index.blocks.iter().map(|b| u64::from(b.count)).sum();
+    Ok((
+        Dictionary {
+            index,
+            len,
+            terms,
+            rdf_type,
+        },
+        out,
+    ))
+}
+
+fn lookup(dense: &[u32], local: u32) -> Result<u32, BuildError> {
+    dense
+        .get(local as usize)
+        .copied()
+        .ok_or_else(|| BuildError::Invalid(format!("internal: term id {local} out of its chunk")))
+}
+
+/// One sorted run being merged.
+struct RunReader {
+    r: BufReader<File>,
+    path: PathBuf,
+}
+
+impl RunReader {
+    /// Reads the next entry into `term`; its local id, or `None` at the end.
+    fn next(&mut self, term: &mut Vec<u8>) -> Result<Option<u32>, BuildError> {
+        let mut len = [0u8; 4];
+        match self.r.read_exact(&mut len) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) => return Err(io_err(&self.path, e)),
+        }
+        term.clear();
+        term.resize(u32::from_le_bytes(len) as usize, 0);
+        let mut id = [0u8; 4];
+        self.r
+            .read_exact(term)
+            .and_then(|()| self.r.read_exact(&mut id))
+            .map_err(|e| io_err(&self.path, e))?;
+        Ok(Some(u32::from_le_bytes(id)))
+    }
+}
+
+/// A run's current term in the merge heap (smallest first through `Reverse`).
+struct Head {
+    term: Vec<u8>,
+    local: u32,
+    run: usize,
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Head {}
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> Ordering {
+        term::compare(&self.term, &other.term).then(self.run.cmp(&other.run))
+    }
+}
+
+/// Merges the sorted runs into the dictionary; writes `map-<i>.bin`, the pairs (local id,
+/// final id) of chunk `i`, and removes the runs.
+fn merge_runs<W: Write>(
+    runs: &[(PathBuf, u32)],
+    sink: &mut Sink<'_, W>,
+    dir: &Path,
+    spill: &Spill,
+) -> Result<(), BuildError> {
+    let mut readers = Vec::with_capacity(runs.len());
+    let mut maps = Vec::with_capacity(runs.len());
+    let mut heap = BinaryHeap::with_capacity(runs.len());
+    for (i, (path, _)) in runs.iter().enumerate() {
+        let mut r = RunReader {
+            r: BufReader::with_capacity(1 << 16, File::open(path).map_err(|e| io_err(path, e))?),
+            path: path.clone(),
+        };
+        let mut term = Vec::new();
+        if let Some(local) = r.next(&mut term)? {
+            heap.push(Reverse(Head {
+                term,
+                local,
+                run: i,
+            }));
+        }
+        readers.push(r);
+        let mp = map_path(dir, i);
+        maps.push((
+            BufWriter::with_capacity(1 << 16, File::create(&mp).map_err(|e| io_err(&mp, e))?),
+            mp,
+        ));
+    }
+    let mut last: Vec<u8> = Vec::new();
+    let mut last_id: Option<u32> = None;
+    while let Some(Reverse(mut head)) = heap.pop() {
+        let id = match last_id {
+            Some(id) if last == head.term => id,
+            _ => {
+                let id = sink.push(&head.term)?;
+                last.clear();
+                last.extend_from_slice(&head.term);
+                last_id = Some(id);
+                id
+            }
+        };
+        let (w, mp) = maps
+            .get_mut(head.run)
+            .ok_or_else(|| BuildError::Invalid("internal: run out of range".into()))?;
+        w.write_all(&head.local.to_le_bytes())
+            .and_then(|()| w.write_all(&id.to_le_bytes()))
+            .map_err(|e| io_err(mp, e))?;
+        let r = readers
+            .get_mut(head.run)
+            .ok_or_else(|| BuildError::Invalid("internal: run out of range".into()))?;
+        if let Some(local) = r.next(&mut head.term)? {
+            head.local = local;
+            heap.push(Reverse(head));
+        }
+    }
+    drop(readers);
+    for ((mut w, mp), (run, n)) in maps.into_iter().zip(runs) {
+        w.flush().map_err(|e| io_err(&mp, e))?;
+        spill.wrote(u64::from(*n) * 8);
+        spill::remove(run, spill);
+    }
+    Ok(())
+}
+
+fn map_path(dir: &Path, i: usize) -> PathBuf {
+    dir.join(format!("map-{i}.bin"))
+}
+
+/// Rewrites each spilled chunk of quads with final ids, one chunk's map in memory at a time.
+fn remap_chunks(
+    runs: &[(PathBuf, u32)],
+    quads: ProvQuads,
+    dir: &Path,
+    spill: &Spill,
+) -> Result<ProvQuads, BuildError> {
+    let mut out = ProvQuads::default();
+    for (i, ((_, n), chunk)) in runs.iter().zip(&quads.spills).enumerate() {
+        let mut dense = vec![0u32; *n as usize + 1];
+        let mp = map_path(dir, i);
+        {
+            let mut r =
+                BufReader::with_capacity(1 << 16, File::open(&mp).map_err(|e| io_err(&mp, e))?);
+            let mut rec = [0u8; 8];
+            loop {
+                match r.read_exact(&mut rec) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                    Err(e) => return Err(io_err(&mp, e)),
+                }
+                let local = u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]);
+                let id = u32::from_le_bytes([rec[4], rec[5], rec[6], rec[7]]);
+                if let Some(d) = dense.get_mut(local as usize) {
+                    *d = id;
+                }
+            }
+        }
+        spill::remove(&mp, spill);
+        let path = dir.join(format!("quads-{i}.bin"));
+        let mut w = QuadWriter::create(&path)?;
+        read_quads(chunk, |q| {
+            w.push([
+                lookup(&dense, q[0])?,
+                lookup(&dense, q[1])?,
+                lookup(&dense, q[2])?,
+                lookup(&dense, q[3])?,
+            ])
+        })?;
+        let n = w.finish(spill)?;
+        spill::remove(chunk, spill);
+        out.spills.push(path);
+        out.total += n;
+    }
+    Ok(out)
+}
+
+/// Reads terms back from the written dictionary by final id (for the card's named counts).
+pub(crate) struct TermLookup<'a> {
+    file: File,
+    path: &'a Path,
+    index: &'a DictIndex,
+    cached: Option<(usize, DictBlock)>,
+}
+
+impl<'a> TermLookup<'a> {
+    pub(crate) fn open(path: &'a Path, index: &'a DictIndex) -> Result<Self, BuildError> {
+        Ok(Self {
+            file: File::open(path).map_err(|e| io_err(path, e))?,
+            path,
+            index,
+            cached: None,
+        })
+    }
+
+    /// The encoded term of `id`.
+    pub(crate) fn get(&mut self, id: u64) -> Result<Vec<u8>, BuildError> {
+        let out_of_range = || BuildError::Invalid(format!("id {id} out of range"));
+        let b = self.index.block_of_id(id).ok_or_else(out_of_range)?;
+        let meta = self.index.blocks.get(b).ok_or_else(out_of_range)?;
+        if self.cached.as_ref().is_none_or(|c| c.0 != b) {
+            let mut stored = vec![0u8; meta.stored_len as usize];
+            self.file
+                .seek(SeekFrom::Start(meta.offset))
+                .and_then(|_| self.file.read_exact(&mut stored))
+                .map_err(|e| io_err(self.path, e))?;
+            let block = read_block(&stored, meta, &self.path.display().to_string())?;
+            self.cached = Some((b, block));
+        }
+        self.cached
+            .as_ref()
+            .and_then(|(_, block)| block.get((id - meta.first_id) as usize))
+            .map(<[u8]>::to_vec)
+            .ok_or_else(out_of_range)
+    }
+}

@@ -1,0 +1,140 @@
+//! A tiny memory budget spills every phase of the base build (dictionary runs, quad chunks,
+//! permutation runs) and still gives the very same file as the default budget.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+mod common;
+
+use rete_build::{build, BuildOptions, BuildReport, Input, Syntax};
+use rete_core::{Pattern, Rete};
+use std::fmt::Write;
+use std::path::Path;
+
+/// Subjects of the generated data; five quads each.
+const ITEMS: u64 = 40_000;
+
+/// 200,000 quads with many distinct terms (IRIs, language-tagged and typed literals, blank
+/// nodes) and many repeated across chunks (classes, predicates, graphs, link targets, notes),
+/// some in named graphs: two term chunks at 32 MB, more at 8 MB.
+fn nquads() -> Vec<u8> {
+    let mut s = String::new();
+    for i in 0..ITEMS {
+        let item = format!("<http://example.org/item/{i}>");
+        let graph = match i % 4 {
+            0 => String::new(),
+            g => format!(" <http://example.org/graph/{g}>"),
+        };
+        writeln!(
+            s,
+            "{item} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://example.org/Class{}>{graph} .",
+            i % 50
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "{item} <http://example.org/label> \"Item number {i}\"@en ."
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "{item} <http://example.org/value> \"{}\"^^<http://www.w3.org/2001/XMLSchema#integer>{graph} .",
+            i * 7
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "{item} <http://example.org/link> <http://example.org/item/{}> .",
+            (i * 31 + 7) % ITEMS
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "_:b{i} <http://example.org/note> \"note {}\" .",
+            i % 1000
+        )
+        .unwrap();
+    }
+    s.into_bytes()
+}
+
+fn build_with(nt: &[u8], dir: &Path, budget: usize) -> (Vec<u8>, BuildReport) {
+    let tmp = dir.join(format!("tmp-{budget}"));
+    std::fs::create_dir(&tmp).unwrap();
+    let out = dir.join(format!("out-{budget}.rete"));
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes("data.nq", nt.to_vec(), Syntax::NQuads)],
+        memory_budget: budget,
+        temp_dir: Some(tmp.clone()),
+        zstd_level: 1,
+        ..BuildOptions::default()
+    };
+    let report = build(&opts, &out).unwrap();
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "temp files left: {left:?}");
+    (std::fs::read(&out).unwrap(), report)
+}
+
+fn spilled(report: &BuildReport, phase: &str) -> u64 {
+    report
+        .spill_bytes
+        .iter()
+        .find(|(p, _)| p == phase)
+        .unwrap_or_else(|| panic!("no spill entry for {phase}: {:?}", report.spill_bytes))
+        .1
+}
+
+fn assert_spilled_everywhere(r: &BuildReport, budget: usize) {
+    let what = format!("{budget} bytes: {r:?}");
+    assert!(r.dictionary_runs > 1, "dictionary runs, {what}");
+    assert_eq!(r.quad_runs, r.dictionary_runs, "{what}");
+    assert!(r.permutation_runs > 6, "permutation runs, {what}");
+    for phase in ["parse", "dictionary", "sort"] {
+        assert!(spilled(r, phase) > 0, "{phase} wrote no spill, {what}");
+    }
+    // The permutations phase reads the sort runs; it writes only the output.
+    assert_eq!(spilled(r, "permutations"), 0, "{what}");
+    assert!(r.peak_spill_bytes > 0, "{what}");
+    assert!(
+        r.peak_spill_bytes <= r.spill_bytes.iter().map(|s| s.1).sum::<u64>(),
+        "{what}"
+    );
+    assert_eq!(
+        r.spilled_runs,
+        r.dictionary_runs + r.quad_runs + r.permutation_runs,
+        "{what}"
+    );
+}
+
+#[test]
+fn tiny_budgets_spill_every_phase_and_give_the_same_file() {
+    let nq = nquads();
+    let dir = tempfile::tempdir().unwrap();
+    let (reference, r) = build_with(&nq, dir.path(), BuildOptions::default().memory_budget);
+    assert_eq!(r.quads, 5 * ITEMS);
+    // The card's named counts come from terms read back from the dictionary.
+    let rete = Rete::open_path(dir.path().join(format!("out-{}.rete", 2usize << 30))).unwrap();
+    let card = rete.card().unwrap();
+    assert_eq!(card.graphs.len(), 3);
+    assert_eq!(card.classes.len(), 50);
+    assert_eq!(card.predicates.len(), 5);
+    assert_eq!(card.classes[0].term, "<http://example.org/Class0>");
+    assert_eq!(card.classes[0].count, ITEMS / 50);
+    assert_eq!(
+        rete.count(&Pattern::default()).unwrap(),
+        5 * ITEMS,
+        "every quad is there"
+    );
+    assert_eq!(r.spilled_runs, 0, "{r:?}");
+    assert_eq!(r.peak_spill_bytes, 0, "{r:?}");
+    assert!(r.spill_bytes.iter().all(|s| s.1 == 0), "{r:?}");
+    for budget in [32 << 20, 8 << 20] {
+        let (file, report) = build_with(&nq, dir.path(), budget);
+        assert_spilled_everywhere(&report, budget);
+        assert_eq!(report.quads, r.quads);
+        assert_eq!(report.terms, r.terms);
+        assert!(
+            file == reference,
+            "the {budget}-byte build differs from the default one"
+        );
+    }
+}
