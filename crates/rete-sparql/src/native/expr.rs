@@ -3,7 +3,7 @@
 //! evaluator handles. `None` is an evaluation error (which SPARQL turns into "unbound" or
 //! "filter false").
 
-use super::ctx::{Active, Id, Row, UNBOUND};
+use super::ctx::{Active, Id, Row, Value, UNBOUND};
 use super::eval::Engine;
 use super::plan::Ex;
 use crate::SparqlError;
@@ -333,7 +333,7 @@ pub fn str_of(a: &E) -> Option<String> {
 }
 
 /// Applies a built-in function to evaluated arguments.
-pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
+pub fn call<V: std::ops::Deref<Target = E>>(f: Func, args: &[V]) -> Option<E> {
     let arg = |i: usize| args.get(i).map(|a| &**a);
     Some(match f {
         Func::Str => E::StringLiteral(str_of(arg(0)?)?),
@@ -387,7 +387,11 @@ pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
             _ => return None,
         },
         Func::Concat => {
-            let mut out = String::new();
+            let len = args
+                .iter()
+                .map(|a| string(a).map_or(0, |(s, _)| s.len()))
+                .sum();
+            let mut out = String::with_capacity(len);
             let mut lang: Option<Option<&str>> = None;
             for a in args {
                 let (s, l) = string(a)?;
@@ -427,16 +431,20 @@ pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
             if first.is_nan() || end.is_nan() {
                 return Some(with_lang(String::new(), l));
             }
-            let out: String = s
-                .chars()
-                .enumerate()
-                .filter(|(i, _)| {
-                    let p = (*i + 1) as f64;
-                    p >= first && p < end
-                })
-                .map(|(_, c)| c)
-                .collect();
-            with_lang(out, l)
+            // One slice of the borrowed text: the kept characters are contiguous.
+            let mut from = s.len();
+            let mut to = s.len();
+            for (i, (at, _)) in s.char_indices().enumerate() {
+                let p = (i + 1) as f64;
+                if p >= end {
+                    to = at;
+                    break;
+                }
+                if p >= first && from == s.len() {
+                    from = at;
+                }
+            }
+            with_lang(s[from..to.max(from)].to_owned(), l)
         }
         Func::StrLen => E::IntegerLiteral(Integer::from(
             i64::try_from(string(arg(0)?)?.0.chars().count()).ok()?,
@@ -569,6 +577,22 @@ impl Engine {
                 }
                 Ok(Some(id))
             }
+            // STRDT makes a literal with the given lexical form (SPARQL 1.1 §17.4.3.14):
+            // interned as that term, not through its value, which is canonical
+            // (STRDT("2.50", xsd:decimal) is "2.50"^^xsd:decimal, not "2.5").
+            Ex::Call(Func::StrDt, args) => {
+                let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
+                    return Ok(None);
+                };
+                let (Some(lex), Some(dt)) = (self.arg(a, r, g)?, self.arg(b, r, g)?) else {
+                    return Ok(None);
+                };
+                let (E::StringLiteral(lex), E::NamedNode(dt)) = (&*lex, &*dt) else {
+                    return Ok(None);
+                };
+                let lit = Literal::new_typed_literal(lex.as_str(), dt.clone());
+                Ok(Some(self.ctx.intern(lit.into())?))
+            }
             Ex::If(c, a, b) => match self.value(c, r, g)?.as_deref().and_then(ebv) {
                 Some(true) => self.value_id(a, r, g, bnodes),
                 Some(false) => self.value_id(b, r, g, bnodes),
@@ -594,8 +618,8 @@ impl Engine {
         Ok(self.value(e, r, g)?.as_deref().and_then(ebv) == Some(true))
     }
 
-    fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Rc<E>>, SparqlError> {
-        self.value(e, r, g)
+    fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
+        self.arg(e, r, g)
     }
 
     /// The value of an expression (`None` on error / unbound).
@@ -606,7 +630,7 @@ impl Engine {
                 if r[*s] == UNBOUND {
                     Ok(None)
                 } else {
-                    Ok(Some(self.ctx.expr(r[*s])?))
+                    Ok(Some(self.ctx.value(r[*s])?.into_rc()))
                 }
             }
             Ex::If(c, a, b) => match self.value(c, r, g)?.as_deref().and_then(ebv) {
@@ -624,6 +648,17 @@ impl Engine {
             }
             _ => Ok(self.compute(e, r, g)?.map(Rc::new)),
         }
+    }
+
+    /// The value of a function argument: a term's cached value is shared, a value computed
+    /// for this row is used as it is (no `Rc` allocated around it).
+    fn arg(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
+        Ok(match e {
+            Ex::Var(s) if r[*s] == UNBOUND => None,
+            Ex::Var(s) => Some(self.ctx.value(r[*s])?),
+            Ex::Const(_) | Ex::If(..) | Ex::Coalesce(_) => self.value(e, r, g)?.map(Value::Shared),
+            _ => self.compute(e, r, g)?.map(Value::Own),
+        })
     }
 
     /// The value of an expression, owned (no `Rc` around a value computed for this row).
@@ -731,7 +766,7 @@ impl Engine {
                     Some(boolean(false))
                 }
             }
-            Ex::Arith(op, a, b) => match (self.value(a, r, g)?, self.value(b, r, g)?) {
+            Ex::Arith(op, a, b) => match (self.arg(a, r, g)?, self.arg(b, r, g)?) {
                 (Some(x), Some(y)) => arith(*op, &x, &y),
                 _ => None,
             },
@@ -758,7 +793,13 @@ impl Engine {
             Ex::Call(Func::Str, args)
                 if matches!(
                     args.first(),
-                    Some(Ex::Var(_) | Ex::Const(_) | Ex::If(..) | Ex::Coalesce(_))
+                    Some(
+                        Ex::Var(_)
+                            | Ex::Const(_)
+                            | Ex::If(..)
+                            | Ex::Coalesce(_)
+                            | Ex::Call(Func::StrDt, _)
+                    )
                 ) =>
             {
                 let mut scratch = FxHashMap::default();
@@ -770,14 +811,14 @@ impl Engine {
             Ex::Call(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    match self.value(a, r, g)? {
+                    match self.arg(a, r, g)? {
                         Some(v) => vals.push(v),
                         None => return Ok(None),
                     }
                 }
                 call(*f, &vals)
             }
-            Ex::Regex(a, re) => match self.value(a, r, g)?.as_deref() {
+            Ex::Regex(a, re) => match self.arg(a, r, g)?.as_deref() {
                 Some(E::StringLiteral(s)) | Some(E::LangStringLiteral { value: s, .. }) => {
                     Some(boolean(re.is_match(s)))
                 }
