@@ -30,8 +30,9 @@ struct Once {
 /// "No value" in a row slot.
 pub const UNBOUND: Id = 0;
 
-/// A solution: one id per variable slot.
-pub type Row = Vec<Id>;
+/// A solution: one id per variable slot (inline up to 8 slots: rows are copied per match,
+/// an allocation each would cost more than the copy).
+pub type Row = smallvec::SmallVec<[Id; 8]>;
 
 /// Decoded terms kept per query before the caches are reset.
 const CACHE_LIMIT: usize = 1 << 18;

@@ -58,7 +58,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn empty_row(&self) -> Row {
-        vec![UNBOUND; self.width]
+        smallvec::smallvec![UNBOUND; self.width]
     }
 
     pub fn graph_match(a: Active) -> GraphMatch {
