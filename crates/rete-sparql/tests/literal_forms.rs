@@ -340,3 +340,28 @@ fn strdt_keeps_the_lexical_form() {
         [""]
     );
 }
+
+/// CONCAT reads terms' text in place (its pieces: terms, STR and SUBSTR of terms): language
+/// tags, lexical forms and type errors as through values.
+#[test]
+fn concat_of_terms_in_place() {
+    let (_d, r) = rete();
+    let one = |f: &str, x: &str| -> String {
+        let q = format!("SELECT ({f} AS ?r) WHERE {{ BIND(ex:{x} AS ?x) ?x ex:p ?v }}");
+        col(&r, &q).remove(0)
+    };
+    assert_eq!(one("CONCAT(?v, ?v)", "i"), "\"ChatChat\"@en-us");
+    assert_eq!(one("CONCAT(?v, \"!\")", "i"), s("Chat!"));
+    assert_eq!(one("CONCAT(SUBSTR(?v, 2, 2))", "i"), "\"ha\"@en-us");
+    assert_eq!(one("CONCAT(SUBSTR(?v, 2), \"|\", ?v)", "i"), s("hat|Chat"));
+    assert_eq!(one("CONCAT(SUBSTR(?v, 2), ?v)", "i"), "\"hatChat\"@en-us");
+    assert_eq!(
+        one("CONCAT(STR(?v), \"|\", STR(?x))", "a"),
+        s("01|http://example.org/a")
+    );
+    assert_eq!(one("CONCAT(SUBSTR(STR(?v), 2), \"|\")", "f"), s(".50|"));
+    // Not strings: a typed number, an IRI, a non-numeric SUBSTR start.
+    assert_eq!(one("CONCAT(?v, \"x\")", "j"), "");
+    assert_eq!(one("CONCAT(?x, \"x\")", "a"), "");
+    assert_eq!(one("CONCAT(SUBSTR(?v, \"a\"))", "i"), "");
+}

@@ -4,7 +4,7 @@
 use crate::dataset::{Guard, Memory, CHECK_EVERY};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
-use rete_core::{Rete, TermDecoder, DEFAULT_GRAPH};
+use rete_core::{Rete, TermDecoder, TermKind, DEFAULT_GRAPH};
 use rustc_hash::FxHashMap;
 use spareval::ExpressionTerm;
 use std::cell::{Cell, OnceCell, RefCell};
@@ -16,6 +16,38 @@ use std::sync::Arc;
 /// (computed by expressions or written in the query but absent from the file). A term gets a
 /// local id only when the dictionary does not hold it, so id equality is term equality.
 pub type Id = u64;
+
+/// The text of a dictionary term, borrowed from its block.
+#[derive(Debug, Clone, Copy)]
+pub enum Text<'a> {
+    /// An IRI.
+    Iri(&'a str),
+    /// A blank node.
+    Blank,
+    /// A simple literal's lexical form.
+    Simple(&'a str),
+    /// A language-tagged literal's lexical form and language.
+    Lang(&'a str, &'a str),
+    /// A typed literal's lexical form.
+    Typed(&'a str),
+}
+
+/// The text of an encoded term (see `rete_core::term`), `None` if it is malformed.
+fn text_of(bytes: &[u8]) -> Option<Text<'_>> {
+    let rest = bytes.get(1..)?;
+    let utf8 = |b| std::str::from_utf8(b).ok();
+    let nul = || rest.iter().position(|&c| c == 0);
+    Some(match TermKind::of_encoded(bytes)? {
+        TermKind::Iri => Text::Iri(utf8(rest)?),
+        TermKind::BlankNode => Text::Blank,
+        TermKind::SimpleLiteral => Text::Simple(utf8(rest)?),
+        TermKind::LangLiteral => {
+            let n = nul()?;
+            Text::Lang(utf8(&rest[n + 1..])?, utf8(&rest[..n])?)
+        }
+        TermKind::TypedLiteral => Text::Typed(utf8(&rest[nul()? + 1..])?),
+    })
+}
 
 /// Marks the ids of projection-only values (see [`Ctx::intern_unchecked`]).
 pub const ONCE: Id = 1 << 63;
@@ -88,6 +120,8 @@ pub struct Ctx {
     guard: Guard,
     tick: Cell<u32>,
     graphs: OnceCell<Vec<Id>>,
+    /// The first typed-literal id (the dictionary sorts terms by kind, typed literals last).
+    first_typed: OnceCell<Id>,
     bnodes: Cell<u64>,
     /// Results of sub-plans evaluated once and reused (keyed by plan address and graph).
     pub memo: RefCell<Memo>,
@@ -118,6 +152,7 @@ impl Ctx {
             guard,
             tick: Cell::new(0),
             graphs: OnceCell::new(),
+            first_typed: OnceCell::new(),
             bnodes: Cell::new(0),
             memo: RefCell::default(),
             free: RefCell::default(),
@@ -274,6 +309,54 @@ impl Ctx {
             Term::Literal(l) => Some(ExpressionTerm::StringLiteral(l.destruct().0)),
             _ => None,
         })
+    }
+
+    /// Runs `f` on the text of dictionary term `id`, read in place from its block (`None`
+    /// for a query-local term: the caller goes through its value).
+    pub fn with_text<R>(
+        &self,
+        id: Id,
+        f: impl FnOnce(Text<'_>) -> R,
+    ) -> Result<Option<R>, SparqlError> {
+        if !self.in_dict(id) {
+            return Ok(None);
+        }
+        let mut f = Some(f);
+        let r = self.decoder.borrow_mut().with_bytes(id, |bytes| {
+            text_of(bytes).and_then(|t| f.take().map(|f| f(t)))
+        })?;
+        match r {
+            Some(r) => Ok(Some(r)),
+            None => Err(SparqlError::Evaluation(format!(
+                "term {id} of the dictionary is not well formed"
+            ))),
+        }
+    }
+
+    /// Whether the term `id` is certainly not a literal with a datatype other than `xsd:string`
+    /// / `rdf:langString`. Between such terms, `=` is term equality: different ids are
+    /// unequal without decoding either.
+    pub fn untyped(&self, id: Id) -> Result<bool, SparqlError> {
+        if id & ONCE != 0 {
+            return Ok(false);
+        }
+        if id > self.n {
+            return Ok(match self.locals.borrow().get((id - self.n - 1) as usize) {
+                Some(Term::Literal(l)) => {
+                    l.language().is_some()
+                        || l.datatype().as_str() == "http://www.w3.org/2001/XMLSchema#string"
+                }
+                Some(_) => true,
+                None => false,
+            });
+        }
+        let first = match self.first_typed.get() {
+            Some(f) => *f,
+            None => *self
+                .first_typed
+                .get_or_init(|| self.rete.first_of_kind(TermKind::TypedLiteral).unwrap_or(0)),
+        };
+        Ok(id < first)
     }
 
     /// Ids of the named graphs (from the card).

@@ -3,7 +3,7 @@
 //! evaluator handles. `None` is an evaluation error (which SPARQL turns into "unbound" or
 //! "filter false").
 
-use super::ctx::{Active, Id, Row, Value, UNBOUND};
+use super::ctx::{Active, Id, Row, Text, Value, UNBOUND};
 use super::eval::Engine;
 use super::plan::Ex;
 use crate::SparqlError;
@@ -406,45 +406,7 @@ pub fn call<V: std::ops::Deref<Target = E>>(f: Func, args: &[V]) -> Option<E> {
         }
         Func::SubStr => {
             let (s, l) = string(arg(0)?)?;
-            let start = match arg(1)? {
-                E::IntegerLiteral(i) => f64::from(Double::from(*i)),
-                E::DecimalLiteral(d) => f64::from(Double::from(*d)),
-                E::FloatLiteral(f) => f64::from(Double::from(*f)),
-                E::DoubleLiteral(d) => f64::from(*d),
-                _ => return None,
-            };
-            let len = match arg(2) {
-                None => None,
-                Some(E::IntegerLiteral(i)) => Some(f64::from(Double::from(*i))),
-                Some(E::DecimalLiteral(d)) => Some(f64::from(Double::from(*d))),
-                Some(E::FloatLiteral(f)) => Some(f64::from(Double::from(*f))),
-                Some(E::DoubleLiteral(d)) => Some(f64::from(*d)),
-                Some(_) => return None,
-            };
-            // XPath fn:substring: characters at positions p with
-            // round(start) <= p < round(start) + round(len), positions from 1.
-            let first = start.round();
-            let end = match len {
-                Some(n) => first + n.round(),
-                None => f64::INFINITY,
-            };
-            if first.is_nan() || end.is_nan() {
-                return Some(with_lang(String::new(), l));
-            }
-            // One slice of the borrowed text: the kept characters are contiguous.
-            let mut from = s.len();
-            let mut to = s.len();
-            for (i, (at, _)) in s.char_indices().enumerate() {
-                let p = (i + 1) as f64;
-                if p >= end {
-                    to = at;
-                    break;
-                }
-                if p >= first && from == s.len() {
-                    from = at;
-                }
-            }
-            with_lang(s[from..to.max(from)].to_owned(), l)
+            with_lang(substr(s, arg(1)?, arg(2))?.to_owned(), l)
         }
         Func::StrLen => E::IntegerLiteral(Integer::from(
             i64::try_from(string(arg(0)?)?.0.chars().count()).ok()?,
@@ -518,7 +480,42 @@ pub fn call<V: std::ops::Deref<Target = E>>(f: Func, args: &[V]) -> Option<E> {
     })
 }
 
-/// A boolean value.
+/// XPath fn:substring of `s`: the characters at positions p with
+/// round(start) <= p < round(start) + round(len), positions from 1 (`None`: a non-numeric
+/// argument). The kept characters are contiguous: one slice of the borrowed text.
+fn substr<'a>(s: &'a str, start: &E, len: Option<&E>) -> Option<&'a str> {
+    let num = |v: &E| -> Option<f64> {
+        Some(match v {
+            E::IntegerLiteral(i) => f64::from(Double::from(*i)),
+            E::DecimalLiteral(d) => f64::from(Double::from(*d)),
+            E::FloatLiteral(f) => f64::from(Double::from(*f)),
+            E::DoubleLiteral(d) => f64::from(*d),
+            _ => return None,
+        })
+    };
+    let first = num(start)?.round();
+    let end = match len {
+        Some(n) => first + num(n)?.round(),
+        None => f64::INFINITY,
+    };
+    if first.is_nan() || end.is_nan() {
+        return Some("");
+    }
+    let mut from = s.len();
+    let mut to = s.len();
+    for (i, (at, _)) in s.char_indices().enumerate() {
+        let p = (i + 1) as f64;
+        if p >= end {
+            to = at;
+            break;
+        }
+        if p >= first && from == s.len() {
+            from = at;
+        }
+    }
+    Some(&s[from..to.max(from)])
+}
+
 /// Bytes a computed value holds (inline and its strings).
 pub fn value_bytes(v: &E) -> usize {
     size_of::<E>()
@@ -661,6 +658,98 @@ impl Engine {
         })
     }
 
+    /// Appends the string `e` evaluates to (a simple or language-tagged literal) to `out`;
+    /// returns its language (`Some(None)`: none), `None` when it is not a string (an error).
+    fn append_str(
+        &self,
+        e: &Ex,
+        r: &Row,
+        g: Active,
+        out: &mut String,
+    ) -> Result<Option<Option<String>>, SparqlError> {
+        let id_of = |x: &Ex| match x {
+            Ex::Var(s) => Some(r[*s]),
+            Ex::Const(c) => Some(*c),
+            _ => None,
+        };
+        match e {
+            Ex::Var(_) | Ex::Const(_) => {
+                let id = id_of(e).unwrap_or(UNBOUND);
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                if let Some(done) = self.ctx.with_text(id, |text| match text {
+                    Text::Simple(s) => {
+                        out.push_str(s);
+                        Some(None)
+                    }
+                    Text::Lang(s, l) => {
+                        out.push_str(s);
+                        Some(Some(l.to_owned()))
+                    }
+                    _ => None,
+                })? {
+                    return Ok(done);
+                }
+            }
+            Ex::Call(Func::Str, args) if args.len() == 1 && id_of(&args[0]).is_some() => {
+                let id = id_of(&args[0]).unwrap_or(UNBOUND);
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                if let Some(done) = self.ctx.with_text(id, |text| match text {
+                    Text::Iri(s) | Text::Simple(s) | Text::Lang(s, _) | Text::Typed(s) => {
+                        out.push_str(s);
+                        Some(None)
+                    }
+                    Text::Blank => None,
+                })? {
+                    return Ok(done);
+                }
+            }
+            Ex::Call(Func::SubStr, args)
+                if (2..=3).contains(&args.len()) && id_of(&args[0]).is_some() =>
+            {
+                let id = id_of(&args[0]).unwrap_or(UNBOUND);
+                let (Some(start), len) = (
+                    self.value(&args[1], r, g)?,
+                    match args.get(2) {
+                        Some(x) => match self.value(x, r, g)? {
+                            Some(v) => Some(v),
+                            None => return Ok(None),
+                        },
+                        None => None,
+                    },
+                ) else {
+                    return Ok(None);
+                };
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                if let Some(done) = self.ctx.with_text(id, |text| {
+                    let (s, l) = match text {
+                        Text::Simple(s) => (s, None),
+                        Text::Lang(s, l) => (s, Some(l.to_owned())),
+                        _ => return None,
+                    };
+                    out.push_str(substr(s, &start, len.as_deref())?);
+                    Some(l)
+                })? {
+                    return Ok(done);
+                }
+            }
+            _ => {}
+        }
+        // Anything else (and query-local terms): through the value.
+        let Some(v) = self.arg(e, r, g)? else {
+            return Ok(None);
+        };
+        Ok(string(&v).map(|(s, l)| {
+            out.push_str(s);
+            l.map(str::to_owned)
+        }))
+    }
+
     /// The value of an expression, owned (no `Rc` around a value computed for this row).
     pub fn value_owned(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
         match e {
@@ -721,6 +810,10 @@ impl Engine {
                     if x == y {
                         let t = self.ctx.expr(x)?;
                         return Ok(equals(&t, &t).map(boolean));
+                    }
+                    // Different IRIs, blank nodes, strings: unequal, nothing to decode.
+                    if self.ctx.untyped(x)? && self.ctx.untyped(y)? {
+                        return Ok(Some(boolean(false)));
                     }
                 }
                 match (self.operand(a, r, g)?, self.operand(b, r, g)?) {
@@ -807,6 +900,23 @@ impl Engine {
                     Some(id) => self.ctx.lexical(id)?,
                     None => None,
                 }
+            }
+            // CONCAT writes every piece straight into its result: the text of terms is read
+            // in place from the dictionary, SUBSTR and STR of a term are slices of it.
+            Ex::Call(Func::Concat, args) => {
+                let mut out = String::new();
+                let mut lang: Option<Option<String>> = None;
+                for a in args {
+                    let Some(l) = self.append_str(a, r, g, &mut out)? else {
+                        return Ok(None);
+                    };
+                    lang = match lang {
+                        None => Some(l),
+                        Some(prev) if prev == l => Some(prev),
+                        Some(_) => Some(None),
+                    };
+                }
+                Some(with_lang(out, lang.flatten().as_deref()))
             }
             Ex::Call(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
