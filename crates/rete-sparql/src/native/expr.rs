@@ -612,7 +612,7 @@ impl Engine {
 
     /// Whether a filter expression holds (errors count as false).
     pub fn truth(&self, e: &Ex, r: &Row, g: Active) -> Result<bool, SparqlError> {
-        Ok(self.value(e, r, g)?.as_deref().and_then(ebv) == Some(true))
+        Ok(self.arg(e, r, g)?.as_deref().and_then(ebv) == Some(true))
     }
 
     fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
@@ -767,11 +767,11 @@ impl Engine {
                 self.value(e, r, g)?.map(Rc::unwrap_or_clone)
             }
             Ex::Or(a, b) => {
-                let x = self.value(a, r, g)?.as_deref().and_then(ebv);
+                let x = self.arg(a, r, g)?.as_deref().and_then(ebv);
                 if x == Some(true) {
                     return Ok(Some(boolean(true)));
                 }
-                let y = self.value(b, r, g)?.as_deref().and_then(ebv);
+                let y = self.arg(b, r, g)?.as_deref().and_then(ebv);
                 match (x, y) {
                     (_, Some(true)) => Some(boolean(true)),
                     (Some(false), Some(false)) => Some(boolean(false)),
@@ -779,11 +779,11 @@ impl Engine {
                 }
             }
             Ex::And(a, b) => {
-                let x = self.value(a, r, g)?.as_deref().and_then(ebv);
+                let x = self.arg(a, r, g)?.as_deref().and_then(ebv);
                 if x == Some(false) {
                     return Ok(Some(boolean(false)));
                 }
-                let y = self.value(b, r, g)?.as_deref().and_then(ebv);
+                let y = self.arg(b, r, g)?.as_deref().and_then(ebv);
                 match (x, y) {
                     (_, Some(false)) => Some(boolean(false)),
                     (Some(true), Some(true)) => Some(boolean(true)),
@@ -791,7 +791,7 @@ impl Engine {
                 }
             }
             Ex::Not(a) => self
-                .value(a, r, g)?
+                .arg(a, r, g)?
                 .as_deref()
                 .and_then(ebv)
                 .map(|b| boolean(!b)),
@@ -842,12 +842,12 @@ impl Engine {
                 _ => None,
             },
             Ex::In(a, list) => {
-                let Some(x) = self.value(a, r, g)? else {
+                let Some(x) = self.arg(a, r, g)? else {
                     return Ok(None);
                 };
                 let mut error = false;
                 for y in list {
-                    match self.value(y, r, g)?.and_then(|y| equals(&x, &y)) {
+                    match self.arg(y, r, g)?.and_then(|y| equals(&x, &y)) {
                         Some(true) => return Ok(Some(boolean(true))),
                         Some(false) => {}
                         None => error = true,
@@ -863,7 +863,7 @@ impl Engine {
                 (Some(x), Some(y)) => arith(*op, &x, &y),
                 _ => None,
             },
-            Ex::Neg(a) => self.value(a, r, g)?.and_then(|x| negate(&x)),
+            Ex::Neg(a) => self.arg(a, r, g)?.and_then(|x| negate(&x)),
             Ex::Plus(a) => self
                 .value(a, r, g)?
                 .filter(|x| is_numeric(x))
