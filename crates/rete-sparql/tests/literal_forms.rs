@@ -364,4 +364,10 @@ fn concat_of_terms_in_place() {
     assert_eq!(one("CONCAT(?v, \"x\")", "j"), "");
     assert_eq!(one("CONCAT(?x, \"x\")", "a"), "");
     assert_eq!(one("CONCAT(SUBSTR(?v, \"a\"))", "i"), "");
+    // STRLEN and REGEX read a term's text in place too.
+    assert_eq!(one("STRLEN(?v)", "i"), format!("\"4\"^^{INT}"));
+    assert_eq!(one("REGEX(?v, \"^ch\", \"i\")", "i"), boolean(true));
+    assert_eq!(one("STRLEN(?x)", "a"), "");
+    assert_eq!(one("REGEX(?x, \"a\")", "a"), "");
+    assert_eq!(one("REGEX(?v, \"1\")", "j"), "");
 }

@@ -901,6 +901,52 @@ impl Engine {
                     None => None,
                 }
             }
+            // STRLEN and REGEX of a term read its text in place (no decoded copy).
+            Ex::Call(Func::StrLen, args)
+                if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
+            {
+                let id = match &args[0] {
+                    Ex::Var(s) => r[*s],
+                    Ex::Const(c) => *c,
+                    _ => UNBOUND,
+                };
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                let len = self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => i64::try_from(s.chars().count()).ok(),
+                    _ => None,
+                })?;
+                match len {
+                    Some(n) => n.map(integer),
+                    None => self
+                        .arg(&args[0], r, g)?
+                        .and_then(|v| call(Func::StrLen, &[v])),
+                }
+            }
+            Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
+                let id = match &**a {
+                    Ex::Var(s) => r[*s],
+                    Ex::Const(c) => *c,
+                    _ => UNBOUND,
+                };
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                let hit = self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => Some(re.is_match(s)),
+                    _ => None,
+                })?;
+                match hit {
+                    Some(h) => h.map(boolean),
+                    None => match self.arg(a, r, g)?.as_deref() {
+                        Some(E::StringLiteral(s)) | Some(E::LangStringLiteral { value: s, .. }) => {
+                            Some(boolean(re.is_match(s)))
+                        }
+                        _ => None,
+                    },
+                }
+            }
             // CONCAT writes every piece straight into its result: the text of terms is read
             // in place from the dictionary, SUBSTR and STR of a term are slices of it.
             Ex::Call(Func::Concat, args) => {
