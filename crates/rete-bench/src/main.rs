@@ -27,8 +27,8 @@ struct Args {
     /// Universities of the LUBM dataset (0 to skip LUBM).
     #[arg(long, default_value_t = 1)]
     lubm: u32,
-    /// Timed warm runs per query and engine.
-    #[arg(long, default_value_t = 7)]
+    /// Timed warm runs per query and engine (alternating between the engines).
+    #[arg(long, default_value_t = 11)]
     runs: usize,
     /// Only queries whose label contains this text.
     #[arg(long)]
