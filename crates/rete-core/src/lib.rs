@@ -14,6 +14,7 @@ pub mod range;
 mod reader;
 pub mod section;
 pub mod term;
+mod terms;
 pub mod vocab;
 pub mod writer;
 
@@ -25,6 +26,7 @@ pub use info::FileInfo;
 pub use range::{CountingReader, FileReader, MemReader, RangeError, RangeReader, ReadStats};
 pub use reader::{Cost, QuadIter, Rete, ReteOptions, VerifyReport};
 pub use term::TermKind;
+pub use terms::TermDecoder;
 
 /// A dictionary id. Terms have ids `1..=terms`; `0` is never a term and stands for the default
 /// graph in the graph position.

@@ -407,7 +407,7 @@ impl Rete {
         self.inner.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn dict_block(&self, i: usize) -> Result<Arc<DictBlock>> {
+    pub(crate) fn dict_block(&self, i: usize) -> Result<Arc<DictBlock>> {
         let key = CacheKey::Dict(i as u32);
         if let Some(CacheVal::Dict(b)) = self.cache().get(&key) {
             return Ok(b);
@@ -483,8 +483,14 @@ impl Rete {
         Ok(())
     }
 
-    /// The encoded bytes of term `id` (see [`crate::term`]).
-    pub fn term_bytes(&self, id: Id) -> Result<Vec<u8>> {
+    /// The decoded dictionary block holding term `id`, with the id of its first term.
+    pub(crate) fn dict_block_of(&self, id: Id) -> Result<(Arc<DictBlock>, Id)> {
+        let (b, first) = self.dict_block_index(id)?;
+        Ok((self.dict_block(b)?, first))
+    }
+
+    /// The index of the dictionary block holding term `id`, with the id of its first term.
+    pub(crate) fn dict_block_index(&self, id: Id) -> Result<(usize, Id)> {
         self.check_id(id)?;
         let idx = self.indexes()?;
         let b = idx.dict.block_of_id(id).ok_or_else(|| {
@@ -494,29 +500,44 @@ impl Rete {
                 format!("no block holds id {id}"),
             )
         })?;
-        let first = idx.dict.blocks[b].first_id;
-        let block = self.dict_block(b)?;
-        block
-            .get((id - first) as usize)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| {
-                Error::corrupt(
-                    &self.inner.name,
-                    "dictionary blocks",
-                    format!("block lacks id {id}"),
-                )
-            })
+        Ok((b, idx.dict.blocks[b].first_id))
     }
 
-    /// The term with id `id`.
+    /// Runs `f` on the encoded bytes of term `id`, borrowed from the cached block (no copy).
+    pub fn with_term_bytes<R>(&self, id: Id, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let (block, first) = self.dict_block_of(id)?;
+        match block.get((id - first) as usize) {
+            Some(bytes) => Ok(f(bytes)),
+            None => Err(self.missing_term(id)),
+        }
+    }
+
+    pub(crate) fn missing_term(&self, id: Id) -> Error {
+        Error::corrupt(
+            &self.inner.name,
+            "dictionary blocks",
+            format!("block lacks id {id}"),
+        )
+    }
+
+    pub(crate) fn bad_term(&self, id: Id, e: &Error) -> Error {
+        Error::corrupt(
+            &self.inner.name,
+            "dictionary blocks",
+            format!("term {id}: {e}"),
+        )
+    }
+
+    /// The encoded bytes of term `id` (see [`crate::term`]).
+    pub fn term_bytes(&self, id: Id) -> Result<Vec<u8>> {
+        self.with_term_bytes(id, <[u8]>::to_vec)
+    }
+
+    /// The term with id `id` (decoded straight from the cached block: one allocation per
+    /// string of the term).
     pub fn term(&self, id: Id) -> Result<Term> {
-        term::decode(&self.term_bytes(id)?).map_err(|e| {
-            Error::corrupt(
-                &self.inner.name,
-                "dictionary blocks",
-                format!("term {id}: {e}"),
-            )
-        })
+        self.with_term_bytes(id, term::decode)?
+            .map_err(|e| self.bad_term(id, &e))
     }
 
     /// The graph name with id `id` (`0` is the default graph).
@@ -887,30 +908,28 @@ impl Iterator for QuadIter {
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
-            let block = match &self.cur {
-                Some(b) => b.clone(),
-                None => {
-                    if self.block >= self.end {
-                        self.done = true;
-                        return None;
+            if self.cur.is_none() {
+                if self.block >= self.end {
+                    self.done = true;
+                    return None;
+                }
+                match self
+                    .rete
+                    .perm_block(self.perm, self.block, self.end, self.ahead)
+                {
+                    Ok(b) => {
+                        self.ahead = next_readahead(self.ahead, self.rete.inner.opts.readahead);
+                        self.pos = b.partition_point(|k| *k < self.lo);
+                        self.cur = Some(b);
                     }
-                    match self
-                        .rete
-                        .perm_block(self.perm, self.block, self.end, self.ahead)
-                    {
-                        Ok(b) => {
-                            self.ahead = next_readahead(self.ahead, self.rete.inner.opts.readahead);
-                            self.pos = b.partition_point(|k| *k < self.lo);
-                            self.cur = Some(b.clone());
-                            b
-                        }
-                        Err(e) => {
-                            self.done = true;
-                            return Some(Err(e));
-                        }
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
                     }
                 }
-            };
+            }
+            // Borrowed, not cloned: an Arc clone per quad costs two atomic operations.
+            let block: &[IdQuad] = self.cur.as_deref().map_or(&[], |b| b.as_slice());
             while self.pos < block.len() {
                 let k = block[self.pos];
                 self.pos += 1;

@@ -156,7 +156,14 @@ pub fn decode_graph(bytes: &[u8]) -> Result<GraphName> {
 /// value; ties between equal numbers written differently (`07` vs `7`) fall back to bytes, so the
 /// order is total and agrees with byte equality.
 pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
-    let (mut i, mut j) = (0, 0);
+    // Terms looked up share long prefixes (a namespace, then a counter): skip the common
+    // prefix bytewise, back to the start of the digit run the first difference is in. Equal
+    // bytes compare equal either way, so the natural comparison resumes from there unchanged.
+    let mut k = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while k > 0 && a[k - 1].is_ascii_digit() {
+        k -= 1;
+    }
+    let (mut i, mut j) = (k, k);
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);
         if x.is_ascii_digit() && y.is_ascii_digit() {
@@ -216,7 +223,45 @@ mod tests {
         }
     }
 
+    /// The comparison as first written (from the start, no prefix skip).
+    fn reference(a: &[u8], b: &[u8]) -> Ordering {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i], b[j]);
+            if x.is_ascii_digit() && y.is_ascii_digit() {
+                let ie = i + a[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let je = j + b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let na = strip_zeros(&a[i..ie]);
+                let nb = strip_zeros(&b[j..je]);
+                let ord = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                i = ie;
+                j = je;
+            } else {
+                if x != y {
+                    return x.cmp(&y);
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+        (a.len() - i).cmp(&(b.len() - j)).then_with(|| a.cmp(b))
+    }
+
     proptest::proptest! {
+        #[test]
+        fn compare_skips_prefixes_like_the_reference(
+            p in "[a0-9/]{0,8}", a in "[a0-9]{0,6}", b in "[a0-9]{0,6}"
+        ) {
+            let (x, y) = (format!("{p}{a}"), format!("{p}{b}"));
+            proptest::prop_assert_eq!(
+                compare(x.as_bytes(), y.as_bytes()),
+                reference(x.as_bytes(), y.as_bytes())
+            );
+        }
+
         #[test]
         fn compare_is_total_order(a in "[a0-2]{0,6}", b in "[a0-2]{0,6}", c in "[a0-2]{0,6}") {
             let (a, b, c) = (a.as_bytes(), b.as_bytes(), c.as_bytes());

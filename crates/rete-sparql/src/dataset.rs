@@ -184,6 +184,42 @@ impl ReteDataset {
     }
 }
 
+impl ReteDataset {
+    /// The quad `"<datatype> <lexical form>" <STRDT> literal` for a bound key (`None` when the
+    /// key is not of that shape, or the graph is not given).
+    fn strdt_quad(
+        &self,
+        subject: Option<&Val>,
+        predicate: Option<&Val>,
+        graph_name: Option<Option<&Val>>,
+    ) -> Result<Option<InternalQuad<Val>>, DatasetError> {
+        let (Some(s), Some(p), Some(g)) = (subject, predicate, graph_name) else {
+            return Ok(None);
+        };
+        let key = match s {
+            Val::Id(id) => self.rete.term(*id)?,
+            Val::Term(t) => (**t).clone(),
+        };
+        let Term::Literal(key) = key else {
+            return Ok(None);
+        };
+        let Some((dt, lexical)) = key.value().split_once(' ') else {
+            return Ok(None);
+        };
+        let Ok(dt) = oxrdf::NamedNode::new(dt) else {
+            return Ok(None);
+        };
+        let object =
+            self.internalize_term(oxrdf::Literal::new_typed_literal(lexical, dt).into())?;
+        Ok(Some(InternalQuad {
+            subject: s.clone(),
+            predicate: p.clone(),
+            object,
+            graph_name: g.cloned(),
+        }))
+    }
+}
+
 /// What spareval can hold per quad it reads: three or four terms in a tuple. spareval's hash
 /// joins and sorts are not instrumented, so the generic evaluator counts every quad it reads
 /// (an upper bound of what it keeps) and every term it creates.
@@ -259,8 +295,17 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
             extra: None,
         };
         if let Some(Val::Term(t)) = predicate {
-            if matches!(&**t, Term::NamedNode(n) if n.as_str() == crate::lexical::LEXICAL) {
-                return match self.lexical_quad(subject, predicate, graph_name) {
+            let computed = match &**t {
+                Term::NamedNode(n) if n.as_str() == crate::lexical::LEXICAL => {
+                    Some(self.lexical_quad(subject, predicate, graph_name))
+                }
+                Term::NamedNode(n) if n.as_str() == crate::lexical::STRDT => {
+                    Some(self.strdt_quad(subject, predicate, graph_name))
+                }
+                _ => None,
+            };
+            if let Some(q) = computed {
+                return match q {
                     Ok(q) => Quads {
                         extra: q,
                         ..empty()

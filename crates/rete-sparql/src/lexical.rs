@@ -19,10 +19,19 @@ use spargebra::Query;
 /// The predicate the dataset answers with a term's lexical form (never in a file).
 pub(crate) const LEXICAL: &str = "urn:x-rete:lexical-form";
 
+/// The predicate the dataset answers with the literal `STRDT` makes: subject
+/// `"<datatype IRI> <lexical form>"`, object the typed literal with that very lexical form
+/// (spareval's own `STRDT` goes through the value, so `STRDT("2.50", xsd:decimal)` would come
+/// out canonical, `"2.5"`).
+pub(crate) const STRDT: &str = "urn:x-rete:strdt";
+
 /// The query with `STR` reading lexical forms (`None`: it has no `STR`, nothing to change).
 pub(crate) fn rewrite(q: &Query) -> Option<Query> {
     let mut q = q.clone();
-    let mut r = Rewriter { changed: false };
+    let mut r = Rewriter {
+        changed: false,
+        fresh: 0,
+    };
     match &mut q {
         Query::Select { pattern, .. }
         | Query::Construct { pattern, .. }
@@ -34,6 +43,8 @@ pub(crate) fn rewrite(q: &Query) -> Option<Query> {
 
 struct Rewriter {
     changed: bool,
+    /// Variables made for `STRDT` lookups so far.
+    fresh: usize,
 }
 
 fn lex_var(v: &Variable) -> Variable {
@@ -101,6 +112,7 @@ impl Rewriter {
                 let mut vars = Vec::new();
                 self.expr(expression, &mut vars);
                 wrap(inner, &vars);
+                self.strdt(inner, expression);
             }
             GraphPattern::OrderBy { inner, expression } => {
                 self.pattern(inner);
@@ -130,6 +142,73 @@ impl Rewriter {
             | GraphPattern::Slice { inner, .. }
             | GraphPattern::Service { inner, .. } => self.pattern(inner),
         }
+    }
+
+    /// `BIND(STRDT(a, b) AS ?x)` becomes `BIND(?out AS ?x)`, `?out` looked up per row from the
+    /// dataset (see [`STRDT`]) with the key `"b a"`, made only when `a` is a simple literal
+    /// and `b` an IRI (otherwise the key, and so `?x`, stays unbound, as `STRDT` fails).
+    fn strdt(&mut self, inner: &mut GraphPattern, expression: &mut Expression) {
+        let Expression::FunctionCall(Function::StrDt, args) = expression else {
+            return;
+        };
+        let [a, b] = args.as_slice() else {
+            return;
+        };
+        self.fresh += 1;
+        let key = Variable::new_unchecked(format!("__rete_strdt_key{}", self.fresh));
+        let out = Variable::new_unchecked(format!("__rete_strdt{}", self.fresh));
+        let never = Variable::new_unchecked(format!("__rete_strdt_none{}", self.fresh));
+        let xsd_string = NamedNode::new_unchecked("http://www.w3.org/2001/XMLSchema#string");
+        let key_expr = Expression::If(
+            Box::new(Expression::And(
+                Box::new(Expression::FunctionCall(Function::IsIri, vec![b.clone()])),
+                Box::new(Expression::SameTerm(
+                    Box::new(Expression::FunctionCall(
+                        Function::Datatype,
+                        vec![a.clone()],
+                    )),
+                    Box::new(Expression::NamedNode(xsd_string)),
+                )),
+            )),
+            Box::new(Expression::FunctionCall(
+                Function::Concat,
+                vec![
+                    Expression::FunctionCall(Function::Str, vec![b.clone()]),
+                    Expression::Literal(Literal::new_simple_literal(" ")),
+                    a.clone(),
+                ],
+            )),
+            // An unbound variable: an error, as STRDT of anything else is.
+            Box::new(Expression::Variable(never)),
+        );
+        let keyed = GraphPattern::Extend {
+            inner: Box::new(std::mem::replace(
+                inner,
+                GraphPattern::Bgp {
+                    patterns: Vec::new(),
+                },
+            )),
+            variable: key.clone(),
+            expression: key_expr,
+        };
+        *inner = GraphPattern::Lateral {
+            left: Box::new(keyed),
+            right: Box::new(GraphPattern::LeftJoin {
+                left: Box::new(GraphPattern::Bgp {
+                    patterns: Vec::new(),
+                }),
+                right: Box::new(GraphPattern::Bgp {
+                    patterns: vec![TriplePattern {
+                        subject: TermPattern::Variable(key),
+                        predicate: NamedNodePattern::NamedNode(NamedNode::new_unchecked(STRDT)),
+                        object: TermPattern::Variable(out.clone()),
+                    }],
+                }),
+                expression: None,
+            }),
+        };
+        *expression = Expression::Variable(out);
+        self.changed = true;
     }
 
     /// Replaces `STR(?v)` by the lexical variable of `?v` (collected in `vars`) and `STR` of a

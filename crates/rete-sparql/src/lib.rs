@@ -193,6 +193,11 @@ fn evaluate_with(
     guard.check()?;
     if native {
         if let Some(r) = native::try_evaluate(rete, q, &guard)? {
+            // The native DESCRIBE is a set already: each node is described once, by the
+            // distinct quads of the default graph whose subject it is.
+            if matches!(q, Query::Describe { .. }) {
+                return Ok(r);
+            }
             return Ok(as_set(r, &guard));
         }
     }
@@ -236,8 +241,13 @@ fn as_set(r: QueryResults, guard: &Guard) -> QueryResults {
                         if seen.contains(&t) {
                             return None;
                         }
-                        let bytes = dataset::term_bytes(&t.subject.clone().into())
-                            + dataset::term_bytes(&t.predicate.clone().into())
+                        let subject = match &t.subject {
+                            oxrdf::NamedOrBlankNode::NamedNode(n) => n.as_str().len(),
+                            oxrdf::NamedOrBlankNode::BlankNode(b) => b.as_str().len(),
+                        };
+                        let bytes = 2 * size_of::<Term>()
+                            + subject
+                            + t.predicate.as_str().len()
                             + dataset::term_bytes(&t.object);
                         if let Err(e) =
                             memory.charge(bytes, "the CONSTRUCT result kept to remove duplicates")

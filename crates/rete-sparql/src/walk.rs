@@ -138,15 +138,19 @@ fn visit_expression_patterns<'a>(e: &'a Expression, f: &mut impl FnMut(&'a Graph
 /// Whether the query's first `SELECT` is `SELECT *` (`DISTINCT`/`REDUCED` allowed), looking past
 /// comments, strings and IRIs.
 pub(crate) fn is_select_star(text: &str) -> bool {
+    // One pass over tokens, no allocation: `last` is the previous token (`None` at the start),
+    // `after` tells whether the first SELECT has been seen.
     let b = text.as_bytes();
     let mut i = 0;
-    let mut words: Vec<String> = Vec::new();
+    let mut last: Option<&str> = None;
+    let mut after = false;
     while i < b.len() {
-        match b[i] {
+        let token: &str = match b[i] {
             b'#' => {
                 while i < b.len() && b[i] != b'\n' {
                     i += 1;
                 }
+                continue;
             }
             q @ (b'"' | b'\'') => {
                 i += 1;
@@ -157,14 +161,14 @@ pub(crate) fn is_select_star(text: &str) -> bool {
                     i += 1;
                 }
                 i += 1;
-                words.push("\"".into());
+                "\""
             }
-            b'<' if words.last().is_some_and(|w| w != "SELECT") => {
+            b'<' if last.is_some_and(|w| !w.eq_ignore_ascii_case("SELECT")) => {
                 while i < b.len() && b[i] != b'>' && !b[i].is_ascii_whitespace() {
                     i += 1;
                 }
                 i += 1;
-                words.push("<>".into());
+                "<>"
             }
             c if c.is_ascii_alphabetic() => {
                 let s = i;
@@ -172,23 +176,31 @@ pub(crate) fn is_select_star(text: &str) -> bool {
                 {
                     i += 1;
                 }
-                words.push(text[s..i].to_ascii_uppercase());
+                &text[s..i]
             }
-            c if c.is_ascii_whitespace() => i += 1,
-            c => {
-                words.push((c as char).to_string());
+            c if c.is_ascii_whitespace() => {
                 i += 1;
+                continue;
             }
-        }
-        if let Some(pos) = words.iter().position(|w| w == "SELECT") {
-            let rest: Vec<&String> = words[pos + 1..]
-                .iter()
-                .filter(|w| *w != "DISTINCT" && *w != "REDUCED")
-                .collect();
-            if let Some(first) = rest.first() {
-                return *first == "*";
+            c => {
+                let s = i;
+                i += 1;
+                if c.is_ascii() {
+                    &text[s..i]
+                } else {
+                    // Not a token that can follow SELECT: stands for the whole character.
+                    "?"
+                }
             }
+        };
+        if after {
+            if !token.eq_ignore_ascii_case("DISTINCT") && !token.eq_ignore_ascii_case("REDUCED") {
+                return token == "*";
+            }
+        } else if token.eq_ignore_ascii_case("SELECT") {
+            after = true;
         }
+        last = Some(token);
     }
     false
 }

@@ -283,3 +283,91 @@ fn distinct_keeps_terms_and_order_by_sorts_values() {
         4
     );
 }
+
+/// SPARQL 1.1 §17.4.3.14: `STRDT` "constructs a literal with lexical form and type as specified
+/// by the arguments", so `STRDT("2.50", xsd:decimal)` is the term `"2.50"^^xsd:decimal` (whose
+/// value is 2.5: value comparisons still see 2.5), not the canonical `"2.5"`.
+#[test]
+fn strdt_keeps_the_lexical_form() {
+    let (_d, r) = rete();
+    let dec = |v: &str| format!("\"{v}\"^^{DECIMAL}");
+    assert_eq!(
+        col(&r, "SELECT (STRDT(\"2.50\", xsd:decimal) AS ?x) {}"),
+        [dec("2.50")]
+    );
+    assert_eq!(
+        col(
+            &r,
+            "SELECT ?x WHERE { BIND(STRDT(\"007\", xsd:integer) AS ?x) }"
+        ),
+        [format!("\"007\"^^{INT}")]
+    );
+    // From a term of the file: STR reads "2.50", STRDT keeps it.
+    assert_eq!(
+        col(
+            &r,
+            "SELECT (STRDT(STR(?v), xsd:decimal) AS ?x) WHERE { ex:f ex:p ?v }"
+        ),
+        [dec("2.50")]
+    );
+    // A literal the file holds comes back as that term too.
+    assert_eq!(
+        col(
+            &r,
+            "SELECT ?x WHERE { BIND(STRDT(\"01\", xsd:integer) AS ?x) ?s ex:p ?x }"
+        ),
+        [format!("\"01\"^^{INT}")]
+    );
+    // Value comparisons see the value.
+    assert_eq!(
+        col(
+            &r,
+            "SELECT ?x WHERE { BIND(STRDT(\"2.50\", xsd:decimal) AS ?x) FILTER(?x = 2.5) }"
+        ),
+        [dec("2.50")]
+    );
+    // Not a simple literal, or not an IRI: STRDT fails, the variable stays unbound.
+    assert_eq!(
+        col(&r, "SELECT (STRDT(\"2.50\"@en, xsd:decimal) AS ?x) {}"),
+        [""]
+    );
+    assert_eq!(col(&r, "SELECT (STRDT(\"2.50\", \"x\") AS ?x) {}"), [""]);
+    assert_eq!(
+        col(
+            &r,
+            "SELECT (STRDT(?v, xsd:decimal) AS ?x) WHERE { ex:f ex:p ?v }"
+        ),
+        [""]
+    );
+}
+
+/// CONCAT reads terms' text in place (its pieces: terms, STR and SUBSTR of terms): language
+/// tags, lexical forms and type errors as through values.
+#[test]
+fn concat_of_terms_in_place() {
+    let (_d, r) = rete();
+    let one = |f: &str, x: &str| -> String {
+        let q = format!("SELECT ({f} AS ?r) WHERE {{ BIND(ex:{x} AS ?x) ?x ex:p ?v }}");
+        col(&r, &q).remove(0)
+    };
+    assert_eq!(one("CONCAT(?v, ?v)", "i"), "\"ChatChat\"@en-us");
+    assert_eq!(one("CONCAT(?v, \"!\")", "i"), s("Chat!"));
+    assert_eq!(one("CONCAT(SUBSTR(?v, 2, 2))", "i"), "\"ha\"@en-us");
+    assert_eq!(one("CONCAT(SUBSTR(?v, 2), \"|\", ?v)", "i"), s("hat|Chat"));
+    assert_eq!(one("CONCAT(SUBSTR(?v, 2), ?v)", "i"), "\"hatChat\"@en-us");
+    assert_eq!(
+        one("CONCAT(STR(?v), \"|\", STR(?x))", "a"),
+        s("01|http://example.org/a")
+    );
+    assert_eq!(one("CONCAT(SUBSTR(STR(?v), 2), \"|\")", "f"), s(".50|"));
+    // Not strings: a typed number, an IRI, a non-numeric SUBSTR start.
+    assert_eq!(one("CONCAT(?v, \"x\")", "j"), "");
+    assert_eq!(one("CONCAT(?x, \"x\")", "a"), "");
+    assert_eq!(one("CONCAT(SUBSTR(?v, \"a\"))", "i"), "");
+    // STRLEN and REGEX read a term's text in place too.
+    assert_eq!(one("STRLEN(?v)", "i"), format!("\"4\"^^{INT}"));
+    assert_eq!(one("REGEX(?v, \"^ch\", \"i\")", "i"), boolean(true));
+    assert_eq!(one("STRLEN(?x)", "a"), "");
+    assert_eq!(one("REGEX(?x, \"a\")", "a"), "");
+    assert_eq!(one("REGEX(?v, \"1\")", "j"), "");
+}

@@ -4,7 +4,7 @@
 use crate::dataset::{Guard, Memory, CHECK_EVERY};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
-use rete_core::{Rete, DEFAULT_GRAPH};
+use rete_core::{Rete, TermDecoder, TermKind, DEFAULT_GRAPH};
 use rustc_hash::FxHashMap;
 use spareval::ExpressionTerm;
 use std::cell::{Cell, OnceCell, RefCell};
@@ -17,16 +17,84 @@ use std::sync::Arc;
 /// local id only when the dictionary does not hold it, so id equality is term equality.
 pub type Id = u64;
 
+/// The text of a dictionary term, borrowed from its block.
+#[derive(Debug, Clone, Copy)]
+pub enum Text<'a> {
+    /// An IRI.
+    Iri(&'a str),
+    /// A blank node.
+    Blank,
+    /// A simple literal's lexical form.
+    Simple(&'a str),
+    /// A language-tagged literal's lexical form and language.
+    Lang(&'a str, &'a str),
+    /// A typed literal's lexical form.
+    Typed(&'a str),
+}
+
+/// The text of an encoded term (see `rete_core::term`), `None` if it is malformed.
+fn text_of(bytes: &[u8]) -> Option<Text<'_>> {
+    let rest = bytes.get(1..)?;
+    let utf8 = |b| std::str::from_utf8(b).ok();
+    let nul = || rest.iter().position(|&c| c == 0);
+    Some(match TermKind::of_encoded(bytes)? {
+        TermKind::Iri => Text::Iri(utf8(rest)?),
+        TermKind::BlankNode => Text::Blank,
+        TermKind::SimpleLiteral => Text::Simple(utf8(rest)?),
+        TermKind::LangLiteral => {
+            let n = nul()?;
+            Text::Lang(utf8(&rest[n + 1..])?, utf8(&rest[..n])?)
+        }
+        TermKind::TypedLiteral => Text::Typed(utf8(&rest[nul()? + 1..])?),
+    })
+}
+
+/// Marks the ids of projection-only values (see [`Ctx::intern_unchecked`]).
+pub const ONCE: Id = 1 << 63;
+
+/// Projection-only values, and how many of them no row has given back yet.
+#[derive(Debug, Default)]
+struct Once {
+    terms: Vec<Term>,
+    live: usize,
+}
+
 /// "No value" in a row slot.
 pub const UNBOUND: Id = 0;
 
-/// A solution: one id per variable slot.
-pub type Row = Vec<Id>;
+/// A solution: one id per variable slot (inline up to 8 slots: rows are copied per match,
+/// an allocation each would cost more than the copy).
+pub type Row = smallvec::SmallVec<[Id; 8]>;
 
 /// Decoded terms kept per query before the caches are reset.
 const CACHE_LIMIT: usize = 1 << 18;
 
-/// The graph patterns are matched against.
+/// A value read by an expression: shared with the cache, or decoded / computed for one use.
+#[allow(missing_debug_implementations, reason = "ExpressionTerm has no Debug")]
+pub enum Value {
+    Shared(Rc<ExpressionTerm>),
+    Own(ExpressionTerm),
+}
+
+impl Value {
+    pub fn into_rc(self) -> Rc<ExpressionTerm> {
+        match self {
+            Self::Shared(v) => v,
+            Self::Own(v) => Rc::new(v),
+        }
+    }
+}
+
+impl std::ops::Deref for Value {
+    type Target = ExpressionTerm;
+    fn deref(&self) -> &ExpressionTerm {
+        match self {
+            Self::Shared(v) => v,
+            Self::Own(v) => v,
+        }
+    }
+}
+
 /// Sub-plan results by (plan address, graph).
 pub type Memo = FxHashMap<(usize, Active), Rc<Vec<Row>>>;
 
@@ -44,11 +112,16 @@ pub struct Ctx {
     pub n: u64,
     locals: RefCell<Vec<Term>>,
     local_ids: RefCell<FxHashMap<Term, Id>>,
-    terms: RefCell<FxHashMap<Id, Term>>,
+    once: RefCell<Once>,
+    /// Dictionary terms are decoded through the query's own block table: a decode is cheaper
+    /// than a cache of decoded terms would be (a hit clones the term all the same).
+    decoder: RefCell<TermDecoder>,
     exprs: RefCell<FxHashMap<Id, Rc<ExpressionTerm>>>,
     guard: Guard,
     tick: Cell<u32>,
     graphs: OnceCell<Vec<Id>>,
+    /// The first typed-literal id (the dictionary sorts terms by kind, typed literals last).
+    first_typed: OnceCell<Id>,
     bnodes: Cell<u64>,
     /// Results of sub-plans evaluated once and reused (keyed by plan address and graph).
     pub memo: RefCell<Memo>,
@@ -70,14 +143,16 @@ impl Ctx {
     pub fn new(rete: Rete, guard: Guard) -> Self {
         Self {
             n: rete.term_count(),
+            decoder: RefCell::new(TermDecoder::new(rete.clone())),
             rete,
             locals: RefCell::default(),
             local_ids: RefCell::default(),
-            terms: RefCell::default(),
+            once: RefCell::default(),
             exprs: RefCell::default(),
             guard,
             tick: Cell::new(0),
             graphs: OnceCell::new(),
+            first_typed: OnceCell::new(),
             bnodes: Cell::new(0),
             memo: RefCell::default(),
             free: RefCell::default(),
@@ -126,10 +201,32 @@ impl Ctx {
 
     /// A query-local id for `t` without looking it up in the dictionary: only for values that
     /// are never compared by id (see [`Ctx::free`]).
+    /// The id is marked [`ONCE`]: the projection takes the term out instead of copying it.
     pub fn intern_unchecked(&self, t: Term) -> Id {
-        let mut l = self.locals.borrow_mut();
-        l.push(t);
-        self.n + l.len() as u64
+        let mut o = self.once.borrow_mut();
+        o.terms.push(t);
+        o.live += 1;
+        ONCE | (o.terms.len() - 1) as u64
+    }
+
+    /// The term of `id` for the final projection, which reads each row once: a projection-only
+    /// value ([`ONCE`]) is moved out, not copied.
+    pub fn take(&self, id: Id) -> Result<Term, SparqlError> {
+        if id & ONCE == 0 {
+            return self.term(id);
+        }
+        let mut o = self.once.borrow_mut();
+        let t = o
+            .terms
+            .get_mut((id & !ONCE) as usize)
+            .map(|t| std::mem::replace(t, Term::NamedNode(oxrdf::NamedNode::new_unchecked(""))))
+            .ok_or_else(|| SparqlError::Evaluation(format!("unknown term id {id}")))?;
+        o.live -= 1;
+        // Every value handed out was taken: no row holds one of these ids any more.
+        if o.live == 0 {
+            o.terms.clear();
+        }
+        Ok(t)
     }
 
     /// Whether `slot` holds projection-only values.
@@ -144,6 +241,15 @@ impl Ctx {
 
     /// The term of `id` (which must not be [`UNBOUND`]).
     pub fn term(&self, id: Id) -> Result<Term, SparqlError> {
+        if id & ONCE != 0 {
+            return self
+                .once
+                .borrow()
+                .terms
+                .get((id & !ONCE) as usize)
+                .cloned()
+                .ok_or_else(|| SparqlError::Evaluation(format!("unknown term id {id}")));
+        }
         if id > self.n {
             return self
                 .locals
@@ -152,47 +258,105 @@ impl Ctx {
                 .cloned()
                 .ok_or_else(|| SparqlError::Evaluation(format!("unknown term id {id}")));
         }
-        if let Some(t) = self.terms.borrow().get(&id) {
-            return Ok(t.clone());
-        }
-        let t = self.rete.term(id)?;
-        let mut c = self.terms.borrow_mut();
-        if c.len() >= CACHE_LIMIT {
-            c.clear();
-        }
-        c.insert(id, t.clone());
-        Ok(t)
+        Ok(self.decoder.borrow_mut().term(id)?)
     }
 
-    /// The decoded value of `id`, for expressions.
+    /// The decoded value of `id`, for expressions (cached: for constants and values read often).
     pub fn expr(&self, id: Id) -> Result<Rc<ExpressionTerm>, SparqlError> {
         if let Some(t) = self.exprs.borrow().get(&id) {
             return Ok(t.clone());
         }
-        // Decoded straight from the file: values read by expressions need no `Term` copy.
-        let t = Rc::new(ExpressionTerm::from(if id > self.n {
-            self.term(id)?
-        } else {
-            self.rete.term(id)?
-        }));
+        let t = Rc::new(ExpressionTerm::from(self.term(id)?));
+        self.remember(id, &t);
+        Ok(t)
+    }
+
+    fn remember(&self, id: Id, t: &Rc<ExpressionTerm>) {
         let mut c = self.exprs.borrow_mut();
         if c.len() >= CACHE_LIMIT {
             c.clear();
         }
         c.insert(id, t.clone());
-        Ok(t)
+    }
+
+    /// The decoded value of a variable's `id`. Only parsed values (numbers, dates, booleans…)
+    /// are cached: a string or an IRI decodes with one allocation, as a cache entry would take,
+    /// and a stream of distinct names would only fill the cache.
+    pub fn value(&self, id: Id) -> Result<Value, SparqlError> {
+        if let Some(t) = self.exprs.borrow().get(&id) {
+            return Ok(Value::Shared(t.clone()));
+        }
+        let t = ExpressionTerm::from(self.term(id)?);
+        Ok(match t {
+            ExpressionTerm::StringLiteral(_)
+            | ExpressionTerm::LangStringLiteral { .. }
+            | ExpressionTerm::NamedNode(_)
+            | ExpressionTerm::BlankNode(_) => Value::Own(t),
+            t => {
+                let t = Rc::new(t);
+                self.remember(id, &t);
+                Value::Shared(t)
+            }
+        })
     }
 
     /// `STR` of the term `id`: its lexical form as a simple literal (`None` for a blank node).
     /// Read from the term, not from its decoded value, which is canonical (`"01"^^xsd:integer`
-    /// decodes to 1) while RDF keeps the lexical form. Through the term cache: a term read as
-    /// text is usually projected too (`STR(?p)` next to `?p`), so it is decoded once.
+    /// decodes to 1) while RDF keeps the lexical form.
     pub fn lexical(&self, id: Id) -> Result<Option<ExpressionTerm>, SparqlError> {
         Ok(match self.term(id)? {
             Term::NamedNode(n) => Some(ExpressionTerm::StringLiteral(n.into_string())),
             Term::Literal(l) => Some(ExpressionTerm::StringLiteral(l.destruct().0)),
             _ => None,
         })
+    }
+
+    /// Runs `f` on the text of dictionary term `id`, read in place from its block (`None`
+    /// for a query-local term: the caller goes through its value).
+    pub fn with_text<R>(
+        &self,
+        id: Id,
+        f: impl FnOnce(Text<'_>) -> R,
+    ) -> Result<Option<R>, SparqlError> {
+        if !self.in_dict(id) {
+            return Ok(None);
+        }
+        let mut f = Some(f);
+        let r = self.decoder.borrow_mut().with_bytes(id, |bytes| {
+            text_of(bytes).and_then(|t| f.take().map(|f| f(t)))
+        })?;
+        match r {
+            Some(r) => Ok(Some(r)),
+            None => Err(SparqlError::Evaluation(format!(
+                "term {id} of the dictionary is not well formed"
+            ))),
+        }
+    }
+
+    /// Whether the term `id` is certainly not a literal with a datatype other than `xsd:string`
+    /// / `rdf:langString`. Between such terms, `=` is term equality: different ids are
+    /// unequal without decoding either.
+    pub fn untyped(&self, id: Id) -> Result<bool, SparqlError> {
+        if id & ONCE != 0 {
+            return Ok(false);
+        }
+        if id > self.n {
+            return Ok(match self.locals.borrow().get((id - self.n - 1) as usize) {
+                Some(Term::Literal(l)) => {
+                    l.language().is_some()
+                        || l.datatype().as_str() == "http://www.w3.org/2001/XMLSchema#string"
+                }
+                Some(_) => true,
+                None => false,
+            });
+        }
+        let first = match self.first_typed.get() {
+            Some(f) => *f,
+            None => *self
+                .first_typed
+                .get_or_init(|| self.rete.first_of_kind(TermKind::TypedLiteral).unwrap_or(0)),
+        };
+        Ok(id < first)
     }
 
     /// Ids of the named graphs (from the card).

@@ -58,7 +58,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn empty_row(&self) -> Row {
-        vec![UNBOUND; self.width]
+        smallvec::smallvec![UNBOUND; self.width]
     }
 
     pub fn graph_match(a: Active) -> GraphMatch {
@@ -430,7 +430,12 @@ impl Engine {
             let v = if self.ctx.is_free(*slot)
                 && !matches!(
                     e,
-                    Ex::Var(_) | Ex::Const(_) | Ex::BNode(_) | Ex::If(..) | Ex::Coalesce(_)
+                    Ex::Var(_)
+                        | Ex::Const(_)
+                        | Ex::BNode(_)
+                        | Ex::If(..)
+                        | Ex::Coalesce(_)
+                        | Ex::Call(expr::Func::StrDt, _)
                 ) {
                 self.value_owned(e, &r, g)?
                     .map(|v| self.ctx.intern_unchecked(v.into()))
@@ -583,7 +588,7 @@ impl Iterator for FlatMap {
     }
 }
 
-/// Decodes a row's projected slots into terms.
+/// Decodes a row's projected slots into terms (for the final projection only: each row once).
 pub fn decode(ctx: &Ctx, r: &Row, slots: &[Slot]) -> Result<Vec<Option<Term>>, SparqlError> {
     slots
         .iter()
@@ -591,7 +596,11 @@ pub fn decode(ctx: &Ctx, r: &Row, slots: &[Slot]) -> Result<Vec<Option<Term>>, S
             if r[s] == UNBOUND {
                 Ok(None)
             } else {
-                ctx.term(r[s]).map(Some)
+                if slots.iter().filter(|&&x| x == s).count() == 1 {
+                    ctx.take(r[s]).map(Some)
+                } else {
+                    ctx.term(r[s]).map(Some)
+                }
             }
         })
         .collect()

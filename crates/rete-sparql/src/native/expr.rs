@@ -3,7 +3,7 @@
 //! evaluator handles. `None` is an evaluation error (which SPARQL turns into "unbound" or
 //! "filter false").
 
-use super::ctx::{Active, Id, Row, UNBOUND};
+use super::ctx::{Active, Id, Row, Text, Value, UNBOUND};
 use super::eval::Engine;
 use super::plan::Ex;
 use crate::SparqlError;
@@ -333,7 +333,7 @@ pub fn str_of(a: &E) -> Option<String> {
 }
 
 /// Applies a built-in function to evaluated arguments.
-pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
+pub fn call<V: std::ops::Deref<Target = E>>(f: Func, args: &[V]) -> Option<E> {
     let arg = |i: usize| args.get(i).map(|a| &**a);
     Some(match f {
         Func::Str => E::StringLiteral(str_of(arg(0)?)?),
@@ -387,7 +387,11 @@ pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
             _ => return None,
         },
         Func::Concat => {
-            let mut out = String::new();
+            let len = args
+                .iter()
+                .map(|a| string(a).map_or(0, |(s, _)| s.len()))
+                .sum();
+            let mut out = String::with_capacity(len);
             let mut lang: Option<Option<&str>> = None;
             for a in args {
                 let (s, l) = string(a)?;
@@ -402,41 +406,7 @@ pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
         }
         Func::SubStr => {
             let (s, l) = string(arg(0)?)?;
-            let start = match arg(1)? {
-                E::IntegerLiteral(i) => f64::from(Double::from(*i)),
-                E::DecimalLiteral(d) => f64::from(Double::from(*d)),
-                E::FloatLiteral(f) => f64::from(Double::from(*f)),
-                E::DoubleLiteral(d) => f64::from(*d),
-                _ => return None,
-            };
-            let len = match arg(2) {
-                None => None,
-                Some(E::IntegerLiteral(i)) => Some(f64::from(Double::from(*i))),
-                Some(E::DecimalLiteral(d)) => Some(f64::from(Double::from(*d))),
-                Some(E::FloatLiteral(f)) => Some(f64::from(Double::from(*f))),
-                Some(E::DoubleLiteral(d)) => Some(f64::from(*d)),
-                Some(_) => return None,
-            };
-            // XPath fn:substring: characters at positions p with
-            // round(start) <= p < round(start) + round(len), positions from 1.
-            let first = start.round();
-            let end = match len {
-                Some(n) => first + n.round(),
-                None => f64::INFINITY,
-            };
-            if first.is_nan() || end.is_nan() {
-                return Some(with_lang(String::new(), l));
-            }
-            let out: String = s
-                .chars()
-                .enumerate()
-                .filter(|(i, _)| {
-                    let p = (*i + 1) as f64;
-                    p >= first && p < end
-                })
-                .map(|(_, c)| c)
-                .collect();
-            with_lang(out, l)
+            with_lang(substr(s, arg(1)?, arg(2))?.to_owned(), l)
         }
         Func::StrLen => E::IntegerLiteral(Integer::from(
             i64::try_from(string(arg(0)?)?.0.chars().count()).ok()?,
@@ -510,7 +480,42 @@ pub fn call(f: Func, args: &[Rc<E>]) -> Option<E> {
     })
 }
 
-/// A boolean value.
+/// XPath fn:substring of `s`: the characters at positions p with
+/// round(start) <= p < round(start) + round(len), positions from 1 (`None`: a non-numeric
+/// argument). The kept characters are contiguous: one slice of the borrowed text.
+fn substr<'a>(s: &'a str, start: &E, len: Option<&E>) -> Option<&'a str> {
+    let num = |v: &E| -> Option<f64> {
+        Some(match v {
+            E::IntegerLiteral(i) => f64::from(Double::from(*i)),
+            E::DecimalLiteral(d) => f64::from(Double::from(*d)),
+            E::FloatLiteral(f) => f64::from(Double::from(*f)),
+            E::DoubleLiteral(d) => f64::from(*d),
+            _ => return None,
+        })
+    };
+    let first = num(start)?.round();
+    let end = match len {
+        Some(n) => first + num(n)?.round(),
+        None => f64::INFINITY,
+    };
+    if first.is_nan() || end.is_nan() {
+        return Some("");
+    }
+    let mut from = s.len();
+    let mut to = s.len();
+    for (i, (at, _)) in s.char_indices().enumerate() {
+        let p = (i + 1) as f64;
+        if p >= end {
+            to = at;
+            break;
+        }
+        if p >= first && from == s.len() {
+            from = at;
+        }
+    }
+    Some(&s[from..to.max(from)])
+}
+
 /// Bytes a computed value holds (inline and its strings).
 pub fn value_bytes(v: &E) -> usize {
     size_of::<E>()
@@ -569,6 +574,22 @@ impl Engine {
                 }
                 Ok(Some(id))
             }
+            // STRDT makes a literal with the given lexical form (SPARQL 1.1 §17.4.3.14):
+            // interned as that term, not through its value, which is canonical
+            // (STRDT("2.50", xsd:decimal) is "2.50"^^xsd:decimal, not "2.5").
+            Ex::Call(Func::StrDt, args) => {
+                let (Some(a), Some(b)) = (args.first(), args.get(1)) else {
+                    return Ok(None);
+                };
+                let (Some(lex), Some(dt)) = (self.arg(a, r, g)?, self.arg(b, r, g)?) else {
+                    return Ok(None);
+                };
+                let (E::StringLiteral(lex), E::NamedNode(dt)) = (&*lex, &*dt) else {
+                    return Ok(None);
+                };
+                let lit = Literal::new_typed_literal(lex.as_str(), dt.clone());
+                Ok(Some(self.ctx.intern(lit.into())?))
+            }
             Ex::If(c, a, b) => match self.value(c, r, g)?.as_deref().and_then(ebv) {
                 Some(true) => self.value_id(a, r, g, bnodes),
                 Some(false) => self.value_id(b, r, g, bnodes),
@@ -591,11 +612,11 @@ impl Engine {
 
     /// Whether a filter expression holds (errors count as false).
     pub fn truth(&self, e: &Ex, r: &Row, g: Active) -> Result<bool, SparqlError> {
-        Ok(self.value(e, r, g)?.as_deref().and_then(ebv) == Some(true))
+        Ok(self.arg(e, r, g)?.as_deref().and_then(ebv) == Some(true))
     }
 
-    fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Rc<E>>, SparqlError> {
-        self.value(e, r, g)
+    fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
+        self.arg(e, r, g)
     }
 
     /// The value of an expression (`None` on error / unbound).
@@ -606,7 +627,7 @@ impl Engine {
                 if r[*s] == UNBOUND {
                     Ok(None)
                 } else {
-                    Ok(Some(self.ctx.expr(r[*s])?))
+                    Ok(Some(self.ctx.value(r[*s])?.into_rc()))
                 }
             }
             Ex::If(c, a, b) => match self.value(c, r, g)?.as_deref().and_then(ebv) {
@@ -626,6 +647,109 @@ impl Engine {
         }
     }
 
+    /// The value of a function argument: a term's cached value is shared, a value computed
+    /// for this row is used as it is (no `Rc` allocated around it).
+    fn arg(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
+        Ok(match e {
+            Ex::Var(s) if r[*s] == UNBOUND => None,
+            Ex::Var(s) => Some(self.ctx.value(r[*s])?),
+            Ex::Const(_) | Ex::If(..) | Ex::Coalesce(_) => self.value(e, r, g)?.map(Value::Shared),
+            _ => self.compute(e, r, g)?.map(Value::Own),
+        })
+    }
+
+    /// Appends the string `e` evaluates to (a simple or language-tagged literal) to `out`;
+    /// returns its language (`Some(None)`: none), `None` when it is not a string (an error).
+    fn append_str(
+        &self,
+        e: &Ex,
+        r: &Row,
+        g: Active,
+        out: &mut String,
+    ) -> Result<Option<Option<String>>, SparqlError> {
+        let id_of = |x: &Ex| match x {
+            Ex::Var(s) => Some(r[*s]),
+            Ex::Const(c) => Some(*c),
+            _ => None,
+        };
+        match e {
+            Ex::Var(_) | Ex::Const(_) => {
+                let id = id_of(e).unwrap_or(UNBOUND);
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                if let Some(done) = self.ctx.with_text(id, |text| match text {
+                    Text::Simple(s) => {
+                        out.push_str(s);
+                        Some(None)
+                    }
+                    Text::Lang(s, l) => {
+                        out.push_str(s);
+                        Some(Some(l.to_owned()))
+                    }
+                    _ => None,
+                })? {
+                    return Ok(done);
+                }
+            }
+            Ex::Call(Func::Str, args) if args.len() == 1 && id_of(&args[0]).is_some() => {
+                let id = id_of(&args[0]).unwrap_or(UNBOUND);
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                if let Some(done) = self.ctx.with_text(id, |text| match text {
+                    Text::Iri(s) | Text::Simple(s) | Text::Lang(s, _) | Text::Typed(s) => {
+                        out.push_str(s);
+                        Some(None)
+                    }
+                    Text::Blank => None,
+                })? {
+                    return Ok(done);
+                }
+            }
+            Ex::Call(Func::SubStr, args)
+                if (2..=3).contains(&args.len()) && id_of(&args[0]).is_some() =>
+            {
+                let id = id_of(&args[0]).unwrap_or(UNBOUND);
+                let (Some(start), len) = (
+                    self.value(&args[1], r, g)?,
+                    match args.get(2) {
+                        Some(x) => match self.value(x, r, g)? {
+                            Some(v) => Some(v),
+                            None => return Ok(None),
+                        },
+                        None => None,
+                    },
+                ) else {
+                    return Ok(None);
+                };
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                if let Some(done) = self.ctx.with_text(id, |text| {
+                    let (s, l) = match text {
+                        Text::Simple(s) => (s, None),
+                        Text::Lang(s, l) => (s, Some(l.to_owned())),
+                        _ => return None,
+                    };
+                    out.push_str(substr(s, &start, len.as_deref())?);
+                    Some(l)
+                })? {
+                    return Ok(done);
+                }
+            }
+            _ => {}
+        }
+        // Anything else (and query-local terms): through the value.
+        let Some(v) = self.arg(e, r, g)? else {
+            return Ok(None);
+        };
+        Ok(string(&v).map(|(s, l)| {
+            out.push_str(s);
+            l.map(str::to_owned)
+        }))
+    }
+
     /// The value of an expression, owned (no `Rc` around a value computed for this row).
     pub fn value_owned(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
         match e {
@@ -643,11 +767,11 @@ impl Engine {
                 self.value(e, r, g)?.map(Rc::unwrap_or_clone)
             }
             Ex::Or(a, b) => {
-                let x = self.value(a, r, g)?.as_deref().and_then(ebv);
+                let x = self.arg(a, r, g)?.as_deref().and_then(ebv);
                 if x == Some(true) {
                     return Ok(Some(boolean(true)));
                 }
-                let y = self.value(b, r, g)?.as_deref().and_then(ebv);
+                let y = self.arg(b, r, g)?.as_deref().and_then(ebv);
                 match (x, y) {
                     (_, Some(true)) => Some(boolean(true)),
                     (Some(false), Some(false)) => Some(boolean(false)),
@@ -655,11 +779,11 @@ impl Engine {
                 }
             }
             Ex::And(a, b) => {
-                let x = self.value(a, r, g)?.as_deref().and_then(ebv);
+                let x = self.arg(a, r, g)?.as_deref().and_then(ebv);
                 if x == Some(false) {
                     return Ok(Some(boolean(false)));
                 }
-                let y = self.value(b, r, g)?.as_deref().and_then(ebv);
+                let y = self.arg(b, r, g)?.as_deref().and_then(ebv);
                 match (x, y) {
                     (_, Some(false)) => Some(boolean(false)),
                     (Some(true), Some(true)) => Some(boolean(true)),
@@ -667,7 +791,7 @@ impl Engine {
                 }
             }
             Ex::Not(a) => self
-                .value(a, r, g)?
+                .arg(a, r, g)?
                 .as_deref()
                 .and_then(ebv)
                 .map(|b| boolean(!b)),
@@ -686,6 +810,10 @@ impl Engine {
                     if x == y {
                         let t = self.ctx.expr(x)?;
                         return Ok(equals(&t, &t).map(boolean));
+                    }
+                    // Different IRIs, blank nodes, strings: unequal, nothing to decode.
+                    if self.ctx.untyped(x)? && self.ctx.untyped(y)? {
+                        return Ok(Some(boolean(false)));
                     }
                 }
                 match (self.operand(a, r, g)?, self.operand(b, r, g)?) {
@@ -714,12 +842,12 @@ impl Engine {
                 _ => None,
             },
             Ex::In(a, list) => {
-                let Some(x) = self.value(a, r, g)? else {
+                let Some(x) = self.arg(a, r, g)? else {
                     return Ok(None);
                 };
                 let mut error = false;
                 for y in list {
-                    match self.value(y, r, g)?.and_then(|y| equals(&x, &y)) {
+                    match self.arg(y, r, g)?.and_then(|y| equals(&x, &y)) {
                         Some(true) => return Ok(Some(boolean(true))),
                         Some(false) => {}
                         None => error = true,
@@ -731,11 +859,11 @@ impl Engine {
                     Some(boolean(false))
                 }
             }
-            Ex::Arith(op, a, b) => match (self.value(a, r, g)?, self.value(b, r, g)?) {
+            Ex::Arith(op, a, b) => match (self.arg(a, r, g)?, self.arg(b, r, g)?) {
                 (Some(x), Some(y)) => arith(*op, &x, &y),
                 _ => None,
             },
-            Ex::Neg(a) => self.value(a, r, g)?.and_then(|x| negate(&x)),
+            Ex::Neg(a) => self.arg(a, r, g)?.and_then(|x| negate(&x)),
             Ex::Plus(a) => self
                 .value(a, r, g)?
                 .filter(|x| is_numeric(x))
@@ -758,7 +886,13 @@ impl Engine {
             Ex::Call(Func::Str, args)
                 if matches!(
                     args.first(),
-                    Some(Ex::Var(_) | Ex::Const(_) | Ex::If(..) | Ex::Coalesce(_))
+                    Some(
+                        Ex::Var(_)
+                            | Ex::Const(_)
+                            | Ex::If(..)
+                            | Ex::Coalesce(_)
+                            | Ex::Call(Func::StrDt, _)
+                    )
                 ) =>
             {
                 let mut scratch = FxHashMap::default();
@@ -767,17 +901,80 @@ impl Engine {
                     None => None,
                 }
             }
+            // STRLEN and REGEX of a term read its text in place (no decoded copy).
+            Ex::Call(Func::StrLen, args)
+                if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
+            {
+                let id = match &args[0] {
+                    Ex::Var(s) => r[*s],
+                    Ex::Const(c) => *c,
+                    _ => UNBOUND,
+                };
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                let len = self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => i64::try_from(s.chars().count()).ok(),
+                    _ => None,
+                })?;
+                match len {
+                    Some(n) => n.map(integer),
+                    None => self
+                        .arg(&args[0], r, g)?
+                        .and_then(|v| call(Func::StrLen, &[v])),
+                }
+            }
+            Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
+                let id = match &**a {
+                    Ex::Var(s) => r[*s],
+                    Ex::Const(c) => *c,
+                    _ => UNBOUND,
+                };
+                if id == UNBOUND {
+                    return Ok(None);
+                }
+                let hit = self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => Some(re.is_match(s)),
+                    _ => None,
+                })?;
+                match hit {
+                    Some(h) => h.map(boolean),
+                    None => match self.arg(a, r, g)?.as_deref() {
+                        Some(E::StringLiteral(s)) | Some(E::LangStringLiteral { value: s, .. }) => {
+                            Some(boolean(re.is_match(s)))
+                        }
+                        _ => None,
+                    },
+                }
+            }
+            // CONCAT writes every piece straight into its result: the text of terms is read
+            // in place from the dictionary, SUBSTR and STR of a term are slices of it.
+            Ex::Call(Func::Concat, args) => {
+                let mut out = String::new();
+                let mut lang: Option<Option<String>> = None;
+                for a in args {
+                    let Some(l) = self.append_str(a, r, g, &mut out)? else {
+                        return Ok(None);
+                    };
+                    lang = match lang {
+                        None => Some(l),
+                        Some(prev) if prev == l => Some(prev),
+                        Some(_) => Some(None),
+                    };
+                }
+                Some(with_lang(out, lang.flatten().as_deref()))
+            }
             Ex::Call(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    match self.value(a, r, g)? {
+                    match self.arg(a, r, g)? {
                         Some(v) => vals.push(v),
                         None => return Ok(None),
                     }
                 }
                 call(*f, &vals)
             }
-            Ex::Regex(a, re) => match self.value(a, r, g)?.as_deref() {
+            Ex::Regex(a, re) => match self.arg(a, r, g)?.as_deref() {
                 Some(E::StringLiteral(s)) | Some(E::LangStringLiteral { value: s, .. }) => {
                     Some(boolean(re.is_match(s)))
                 }
