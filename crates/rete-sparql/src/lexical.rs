@@ -9,12 +9,14 @@
 //! fail). Value operations (`=`, `<`, `ORDER BY`, aggregates) are untouched: they still see
 //! values, and `sameTerm` still sees terms.
 
+use crate::walk::try_for_each_child_mut;
 use oxrdf::{Literal, NamedNode, Variable};
 use spargebra::algebra::{
     AggregateExpression, Expression, Function, GraphPattern, OrderExpression,
 };
 use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
 use spargebra::Query;
+use std::convert::Infallible;
 
 /// The predicate the dataset answers with a term's lexical form (never in a file).
 pub(crate) const LEXICAL: &str = "urn:x-rete:lexical-form";
@@ -156,44 +158,12 @@ impl Rewriter {
         }
         match e {
             Expression::Exists(p) => self.pattern(p),
-            Expression::Or(a, b)
-            | Expression::And(a, b)
-            | Expression::Equal(a, b)
-            | Expression::SameTerm(a, b)
-            | Expression::Greater(a, b)
-            | Expression::GreaterOrEqual(a, b)
-            | Expression::Less(a, b)
-            | Expression::LessOrEqual(a, b)
-            | Expression::Add(a, b)
-            | Expression::Subtract(a, b)
-            | Expression::Multiply(a, b)
-            | Expression::Divide(a, b) => {
-                self.expr(a, vars);
-                self.expr(b, vars);
+            _ => {
+                let Ok(()) = try_for_each_child_mut(e, |c| -> Result<(), Infallible> {
+                    self.expr(c, vars);
+                    Ok(())
+                });
             }
-            Expression::In(a, list) => {
-                self.expr(a, vars);
-                for x in list {
-                    self.expr(x, vars);
-                }
-            }
-            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-                self.expr(a, vars)
-            }
-            Expression::If(a, b, c) => {
-                self.expr(a, vars);
-                self.expr(b, vars);
-                self.expr(c, vars);
-            }
-            Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
-                for x in list {
-                    self.expr(x, vars);
-                }
-            }
-            Expression::NamedNode(_)
-            | Expression::Literal(_)
-            | Expression::Variable(_)
-            | Expression::Bound(_) => {}
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::SparqlError;
 use spargebra::algebra::{AggregateExpression, Expression, GraphPattern, OrderExpression};
 use spargebra::Query;
+use std::convert::Infallible;
 
 /// The main pattern of a query.
 pub(crate) fn query_pattern(q: &Query) -> &GraphPattern {
@@ -94,46 +95,73 @@ pub(crate) fn visit_patterns<'a>(p: &'a GraphPattern, f: &mut impl FnMut(&'a Gra
 fn visit_expression_patterns<'a>(e: &'a Expression, f: &mut impl FnMut(&'a GraphPattern)) {
     match e {
         Expression::Exists(p) => visit_patterns(p, f),
-        Expression::Or(a, b)
-        | Expression::And(a, b)
-        | Expression::Equal(a, b)
-        | Expression::SameTerm(a, b)
-        | Expression::Greater(a, b)
-        | Expression::GreaterOrEqual(a, b)
-        | Expression::Less(a, b)
-        | Expression::LessOrEqual(a, b)
-        | Expression::Add(a, b)
-        | Expression::Subtract(a, b)
-        | Expression::Multiply(a, b)
-        | Expression::Divide(a, b) => {
-            visit_expression_patterns(a, f);
-            visit_expression_patterns(b, f);
+        _ => {
+            let Ok(()) = try_for_each_child(e, |c| -> Result<(), Infallible> {
+                visit_expression_patterns(c, f);
+                Ok(())
+            });
         }
-        Expression::In(a, list) => {
-            visit_expression_patterns(a, f);
-            for x in list {
-                visit_expression_patterns(x, f);
-            }
-        }
-        Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-            visit_expression_patterns(a, f)
-        }
-        Expression::If(a, b, c) => {
-            visit_expression_patterns(a, f);
-            visit_expression_patterns(b, f);
-            visit_expression_patterns(c, f);
-        }
-        Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
-            for x in list {
-                visit_expression_patterns(x, f);
-            }
-        }
-        Expression::NamedNode(_)
-        | Expression::Literal(_)
-        | Expression::Variable(_)
-        | Expression::Bound(_) => {}
     }
 }
+
+/// Defines a function calling `f` on each expression directly inside `e`, in written order,
+/// stopping at the first error. `EXISTS` holds a pattern, not an expression: callers that go
+/// into patterns handle it themselves. One match serves the shared and the `mut` walk.
+macro_rules! try_for_each_child {
+    ($(#[$doc:meta])* $name:ident, $($mutability:tt)?) => {
+        $(#[$doc])*
+        pub(crate) fn $name<'a, E>(
+            e: &'a $($mutability)? Expression,
+            mut f: impl FnMut(&'a $($mutability)? Expression) -> Result<(), E>,
+        ) -> Result<(), E> {
+            match e {
+                Expression::Or(a, b)
+                | Expression::And(a, b)
+                | Expression::Equal(a, b)
+                | Expression::SameTerm(a, b)
+                | Expression::Greater(a, b)
+                | Expression::GreaterOrEqual(a, b)
+                | Expression::Less(a, b)
+                | Expression::LessOrEqual(a, b)
+                | Expression::Add(a, b)
+                | Expression::Subtract(a, b)
+                | Expression::Multiply(a, b)
+                | Expression::Divide(a, b) => {
+                    f(a)?;
+                    f(b)
+                }
+                Expression::In(a, list) => {
+                    f(a)?;
+                    list.into_iter().try_for_each(f)
+                }
+                Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => f(a),
+                Expression::If(a, b, c) => {
+                    f(a)?;
+                    f(b)?;
+                    f(c)
+                }
+                Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
+                    list.into_iter().try_for_each(f)
+                }
+                Expression::NamedNode(_)
+                | Expression::Literal(_)
+                | Expression::Variable(_)
+                | Expression::Bound(_)
+                | Expression::Exists(_) => Ok(()),
+            }
+        }
+    };
+}
+
+try_for_each_child!(
+    /// Calls `f` on each expression directly inside `e` (see the macro), stopping at an error.
+    try_for_each_child,
+);
+try_for_each_child!(
+    /// [`try_for_each_child`] with mutable access, for rewrites.
+    try_for_each_child_mut,
+    mut
+);
 
 /// Whether the query's first `SELECT` is `SELECT *` (`DISTINCT`/`REDUCED` allowed), looking past
 /// comments, strings and IRIs.
