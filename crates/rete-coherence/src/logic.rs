@@ -298,15 +298,8 @@ impl Logic {
                             .map(|&(d, ax)| (Lit::neg(d), ax)),
                     )
                     .chain(groups);
-                for (m, ax) in next {
-                    if sc.lit_seen[m.slot()] != e {
-                        sc.lit_seen[m.slot()] = e;
-                        sc.lit_prev[m.slot()] = Some((l, ax));
-                        if m.neg && sc.anc_seen[m.class as usize] == e {
-                            return Some(self.descent_clash(sc, m));
-                        }
-                        sc.queue.push_back(m);
-                    }
+                if let Some(clash) = self.reach(sc, l, next) {
+                    return Some(clash);
                 }
             } else if self.useful[c as usize] {
                 let next = self.back[c as usize]
@@ -318,15 +311,8 @@ impl Logic {
                             .filter(|(d, _)| self.useful[*d as usize])
                             .map(|&(d, ax)| (Lit::neg(d), ax)),
                     );
-                for (m, ax) in next {
-                    if sc.lit_seen[m.slot()] != e {
-                        sc.lit_seen[m.slot()] = e;
-                        sc.lit_prev[m.slot()] = Some((l, ax));
-                        if m.neg && sc.anc_seen[m.class as usize] == e {
-                            return Some(self.descent_clash(sc, m));
-                        }
-                        sc.queue.push_back(m);
-                    }
+                if let Some(clash) = self.reach(sc, l, next) {
+                    return Some(clash);
                 }
             }
         }
@@ -335,6 +321,28 @@ impl Logic {
 
     /// `¬x` was reached and `x` is in the up-closure: the path to `¬x`, then the chain from a
     /// member of the set up to `x`, then the axiom that jumped to `¬x`.
+    /// Queues the literals of `next` not seen in this search, each reached from `l`; a negative
+    /// one whose class is in the closure is a clash.
+    fn reach(
+        &self,
+        sc: &mut Scratch,
+        l: Lit,
+        next: impl Iterator<Item = (Lit, Axiom)>,
+    ) -> Option<Clash> {
+        let e = sc.epoch;
+        for (m, ax) in next {
+            if sc.lit_seen[m.slot()] != e {
+                sc.lit_seen[m.slot()] = e;
+                sc.lit_prev[m.slot()] = Some((l, ax));
+                if m.neg && sc.anc_seen[m.class as usize] == e {
+                    return Some(self.descent_clash(sc, m));
+                }
+                sc.queue.push_back(m);
+            }
+        }
+        None
+    }
+
     fn descent_clash(&self, sc: &Scratch, m: Lit) -> Clash {
         let path = lit_path(sc, m);
         let (seed2, chain) = anc_chain(sc, m.class);

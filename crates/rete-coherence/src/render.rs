@@ -45,19 +45,16 @@ pub(crate) fn term_name(schema: &Schema, t: &Term) -> Name {
 }
 
 pub(crate) fn class(schema: &Schema, c: u32) -> Name {
-    let iri = schema
-        .classes
-        .get(c as usize)
-        .map_or("urn:rete:unknown-class", |x| x.iri.as_str());
-    iri_name(schema, iri)
+    let class = schema.classes.get(c as usize);
+    iri_name(schema, class.map_or("urn:rete:unknown-class", |x| &x.iri))
 }
 
 pub(crate) fn property(schema: &Schema, p: u32) -> Name {
-    let iri = schema
-        .properties
-        .get(p as usize)
-        .map_or("urn:rete:unknown-property", |x| x.iri.as_str());
-    iri_name(schema, iri)
+    let property = schema.properties.get(p as usize);
+    iri_name(
+        schema,
+        property.map_or("urn:rete:unknown-property", |x| &x.iri),
+    )
 }
 
 /// A step that is one triple.

@@ -389,54 +389,43 @@ impl Ctx<'_> {
             .into_iter()
             .map(|(s, o)| (o, s))
             .collect();
-        let (mut i, mut j) = (0, 0);
-        while i < forward.len() && j < backward.len() {
-            self.tick()?;
-            match forward[i].cmp(&backward[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    let (s, o) = forward[i];
-                    i += 1;
-                    j += 1;
-                    // Each pair once; self-loops here only when not reported as irreflexive.
-                    if s > o || (s == o && irreflexive) || !self.admit("asymmetric-violation") {
-                        continue;
-                    }
-                    let (ns, no) = (self.name(s)?, self.name(o)?);
-                    let mut steps = vec![
-                        self.characteristic_step(p, OWL_ASYMMETRIC_PROPERTY),
-                        render::triple(&ns, &np, &no),
-                    ];
-                    if s != o {
-                        steps.push(render::triple(&no, &np, &ns));
-                    }
-                    let message = if s == o {
-                        format!(
-                            "{} is related to itself by the asymmetric (hence irreflexive) property {}",
-                            ns.text, np.text
-                        )
-                    } else {
-                        format!(
-                            "{} and {} are related both ways by the asymmetric property {}",
-                            ns.text, no.text, np.text
-                        )
-                    };
-                    let f = render::finding(
-                        "asymmetric-violation",
-                        "error",
-                        message,
-                        Vec::new(),
-                        if s == o {
-                            vec![ns.nt]
-                        } else {
-                            vec![ns.nt, no.nt]
-                        },
-                        steps,
-                    );
-                    self.findings.push(f);
-                }
+        for (s, o) in self.common_pairs(&forward, &backward)? {
+            // Each pair once; self-loops here only when not reported as irreflexive.
+            if s > o || (s == o && irreflexive) || !self.admit("asymmetric-violation") {
+                continue;
             }
+            let (ns, no) = (self.name(s)?, self.name(o)?);
+            let mut steps = vec![
+                self.characteristic_step(p, OWL_ASYMMETRIC_PROPERTY),
+                render::triple(&ns, &np, &no),
+            ];
+            if s != o {
+                steps.push(render::triple(&no, &np, &ns));
+            }
+            let message = if s == o {
+                format!(
+                    "{} is related to itself by the asymmetric (hence irreflexive) property {}",
+                    ns.text, np.text
+                )
+            } else {
+                format!(
+                    "{} and {} are related both ways by the asymmetric property {}",
+                    ns.text, no.text, np.text
+                )
+            };
+            let f = render::finding(
+                "asymmetric-violation",
+                "error",
+                message,
+                Vec::new(),
+                if s == o {
+                    vec![ns.nt]
+                } else {
+                    vec![ns.nt, no.nt]
+                },
+                steps,
+            );
+            self.findings.push(f);
         }
         Ok(())
     }
@@ -488,6 +477,35 @@ impl Ctx<'_> {
                 default_graph: false,
             }
         };
+        for (s, o) in self.common_pairs(&x, &y)? {
+            if !self.admit("disjoint-property-violation") {
+                continue;
+            }
+            let (ns, no) = (self.name(s)?, self.name(o)?);
+            let steps = vec![
+                axiom.clone(),
+                render::triple(&ns, &na, &no),
+                render::triple(&ns, &nb, &no),
+            ];
+            let f = render::finding(
+                "disjoint-property-violation",
+                "error",
+                format!(
+                    "{} is related to {} by both {} and {}, which are disjoint properties",
+                    ns.text, no.text, na.text, nb.text
+                ),
+                Vec::new(),
+                vec![ns.nt, no.nt],
+                steps,
+            );
+            self.findings.push(f);
+        }
+        Ok(())
+    }
+
+    /// The pairs in both sorted lists, in order (a merge join, one tick a step).
+    fn common_pairs(&mut self, x: &[(Id, Id)], y: &[(Id, Id)]) -> Result<Vec<(Id, Id)>> {
+        let mut both = Vec::new();
         let (mut i, mut j) = (0, 0);
         while i < x.len() && j < y.len() {
             self.tick()?;
@@ -495,34 +513,13 @@ impl Ctx<'_> {
                 std::cmp::Ordering::Less => i += 1,
                 std::cmp::Ordering::Greater => j += 1,
                 std::cmp::Ordering::Equal => {
-                    let (s, o) = x[i];
+                    both.push(x[i]);
                     i += 1;
                     j += 1;
-                    if !self.admit("disjoint-property-violation") {
-                        continue;
-                    }
-                    let (ns, no) = (self.name(s)?, self.name(o)?);
-                    let steps = vec![
-                        axiom.clone(),
-                        render::triple(&ns, &na, &no),
-                        render::triple(&ns, &nb, &no),
-                    ];
-                    let f = render::finding(
-                        "disjoint-property-violation",
-                        "error",
-                        format!(
-                            "{} is related to {} by both {} and {}, which are disjoint properties",
-                            ns.text, no.text, na.text, nb.text
-                        ),
-                        Vec::new(),
-                        vec![ns.nt, no.nt],
-                        steps,
-                    );
-                    self.findings.push(f);
                 }
             }
         }
-        Ok(())
+        Ok(both)
     }
 
     pub(super) fn domain_range(
