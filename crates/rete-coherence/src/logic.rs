@@ -90,6 +90,12 @@ pub(crate) struct Scratch {
     queue: VecDeque<Lit>,
 }
 
+/// Records the axiom `ax` between `a` and `b` in both directions of `edges`.
+fn link(edges: &mut [Vec<(u32, Axiom)>], a: u32, b: u32, ax: Axiom) {
+    edges[a as usize].push((b, ax));
+    edges[b as usize].push((a, ax));
+}
+
 impl Logic {
     pub(crate) fn new(s: &Schema) -> Self {
         let n = s.classes.len();
@@ -105,15 +111,11 @@ impl Logic {
         }
         for &(a, b) in &s.equivalent {
             let ax = Axiom::Equivalent(a, b);
-            up[a as usize].push((b, ax));
-            up[b as usize].push((a, ax));
-            down[a as usize].push((b, ax));
-            down[b as usize].push((a, ax));
+            link(&mut up, a, b, ax);
+            link(&mut down, a, b, ax);
         }
         for &(a, b) in &s.disjoint {
-            let ax = Axiom::Disjoint(a, b);
-            jumps[a as usize].push((b, ax));
-            jumps[b as usize].push((a, ax));
+            link(&mut jumps, a, b, Axiom::Disjoint(a, b));
         }
         let mut groups_of = vec![Vec::new(); n];
         for (g, members) in s.disjoint_groups.iter().enumerate() {
@@ -124,10 +126,8 @@ impl Logic {
         let mut comp_members = Vec::new();
         for &(a, b) in &s.complement {
             let ax = Axiom::Complement(a, b);
-            jumps[a as usize].push((b, ax));
-            jumps[b as usize].push((a, ax));
-            back[a as usize].push((b, ax));
-            back[b as usize].push((a, ax));
+            link(&mut jumps, a, b, ax);
+            link(&mut back, a, b, ax);
             comp_members.extend([a, b]);
         }
         let thing = s.thing();

@@ -40,35 +40,17 @@ fn replay(target: &str, run: impl Fn(&[u8])) {
     }
 }
 
-#[test]
-fn header() {
-    replay("header", rete_fuzz::header);
+/// One test per target, named after it, replaying its inputs through its body.
+macro_rules! replay_tests {
+    ($($target:ident),*) => {$(
+        #[test]
+        fn $target() {
+            replay(stringify!($target), rete_fuzz::$target);
+        }
+    )*};
 }
 
-#[test]
-fn perm() {
-    replay("perm", rete_fuzz::perm);
-}
-
-#[test]
-fn dict() {
-    replay("dict", rete_fuzz::dict);
-}
-
-#[test]
-fn pyramid() {
-    replay("pyramid", rete_fuzz::pyramid);
-}
-
-#[test]
-fn schema() {
-    replay("schema", rete_fuzz::schema);
-}
-
-#[test]
-fn content_range() {
-    replay("content_range", rete_fuzz::content_range);
-}
+replay_tests!(header, perm, dict, pyramid, schema, content_range);
 
 #[test]
 fn sparql() {

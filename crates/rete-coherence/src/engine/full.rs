@@ -39,27 +39,13 @@ pub(super) struct Prov {
 
 impl Ctx<'_> {
     pub(super) fn pax_step(&self, ax: PAx) -> Step {
+        let property = |p| render::property(&self.schema, p);
+        let class = |c| render::class(&self.schema, c);
         let (a, pred, b) = match ax {
-            PAx::Sub(a, b) => (
-                render::property(&self.schema, a),
-                RDFS_SUB_PROPERTY_OF,
-                render::property(&self.schema, b),
-            ),
-            PAx::Inverse(a, b) => (
-                render::property(&self.schema, a),
-                OWL_INVERSE_OF,
-                render::property(&self.schema, b),
-            ),
-            PAx::Domain(p, c) => (
-                render::property(&self.schema, p),
-                RDFS_DOMAIN,
-                render::class(&self.schema, c),
-            ),
-            PAx::Range(p, c) => (
-                render::property(&self.schema, p),
-                RDFS_RANGE,
-                render::class(&self.schema, c),
-            ),
+            PAx::Sub(a, b) => (property(a), RDFS_SUB_PROPERTY_OF, property(b)),
+            PAx::Inverse(a, b) => (property(a), OWL_INVERSE_OF, property(b)),
+            PAx::Domain(p, c) => (property(p), RDFS_DOMAIN, class(c)),
+            PAx::Range(p, c) => (property(p), RDFS_RANGE, class(c)),
         };
         render::triple(&a, &render::vocab(&self.schema, pred), &b)
     }
