@@ -90,6 +90,13 @@ pub(crate) struct Scratch {
     queue: VecDeque<Lit>,
 }
 
+/// The classes of `edges` as literals (negative ones when `neg`), with their axioms.
+fn lits(edges: &[(u32, Axiom)], neg: bool) -> impl Iterator<Item = (Lit, Axiom)> + '_ {
+    edges
+        .iter()
+        .map(move |&(class, ax)| (Lit { class, neg }, ax))
+}
+
 /// Records the axiom `ax` between `a` and `b` in both directions of `edges`.
 fn link(edges: &mut [Vec<(u32, Axiom)>], a: u32, b: u32, ax: Axiom) {
     edges[a as usize].push((b, ax));
@@ -289,28 +296,18 @@ impl Logic {
                         .filter(move |&&m| m != c)
                         .map(move |&m| (Lit::neg(m), Axiom::Group(g)))
                 });
-                let next = self.up[c as usize]
-                    .iter()
-                    .map(|&(p, ax)| (Lit::pos(p), ax))
-                    .chain(
-                        self.jumps[c as usize]
-                            .iter()
-                            .map(|&(d, ax)| (Lit::neg(d), ax)),
-                    )
+                let next = lits(&self.up[c as usize], false)
+                    .chain(lits(&self.jumps[c as usize], true))
                     .chain(groups);
                 if let Some(clash) = self.reach(sc, l, next) {
                     return Some(clash);
                 }
             } else if self.useful[c as usize] {
-                let next = self.back[c as usize]
+                let useful_down = self.down[c as usize]
                     .iter()
-                    .map(|&(b, ax)| (Lit::pos(b), ax))
-                    .chain(
-                        self.down[c as usize]
-                            .iter()
-                            .filter(|(d, _)| self.useful[*d as usize])
-                            .map(|&(d, ax)| (Lit::neg(d), ax)),
-                    );
+                    .filter(|(d, _)| self.useful[*d as usize])
+                    .map(|&(d, ax)| (Lit::neg(d), ax));
+                let next = lits(&self.back[c as usize], false).chain(useful_down);
                 if let Some(clash) = self.reach(sc, l, next) {
                     return Some(clash);
                 }

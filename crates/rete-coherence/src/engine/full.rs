@@ -37,6 +37,15 @@ pub(super) struct Prov {
     pub(super) constraint: u32,
 }
 
+/// `[a]` when the two are the same entity, else `[a, b]`.
+fn one_or_both(same: bool, a: String, b: String) -> Vec<String> {
+    if same {
+        vec![a]
+    } else {
+        vec![a, b]
+    }
+}
+
 impl Ctx<'_> {
     pub(super) fn pax_step(&self, ax: PAx) -> Step {
         let property = |p| render::property(&self.schema, p);
@@ -356,11 +365,7 @@ impl Ctx<'_> {
                         ns.text, np.text
                     ),
                     Vec::new(),
-                    if s == o {
-                        vec![ns.nt]
-                    } else {
-                        vec![ns.nt, no.nt]
-                    },
+                    one_or_both(s == o, ns.nt, no.nt),
                     steps,
                 );
                 self.findings.push(f);
@@ -404,11 +409,7 @@ impl Ctx<'_> {
                 "error",
                 message,
                 Vec::new(),
-                if s == o {
-                    vec![ns.nt]
-                } else {
-                    vec![ns.nt, no.nt]
-                },
+                one_or_both(s == o, ns.nt, no.nt),
                 steps,
             );
             self.findings.push(f);
