@@ -28,6 +28,20 @@ fn ok(cache: &Path, args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// `rete build -q input -o out`, which must succeed.
+fn build(cache: &Path, input: &Path, out: &Path) {
+    ok(
+        cache,
+        &[
+            "build",
+            "-q",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+}
+
 fn lines(s: &str) -> BTreeSet<String> {
     s.lines().map(str::to_owned).collect()
 }
@@ -61,16 +75,7 @@ fn build_takes_a_folder_of_mixed_syntaxes() {
     std::fs::write(d.join(".hidden.nt"), "not even parsed").unwrap();
     let out = dir.path().join("all.rete");
     let cache = dir.path().join("cache");
-    ok(
-        &cache,
-        &[
-            "build",
-            "-q",
-            d.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-    );
+    build(&cache, &d, &out);
     let nq = ok(&cache, &["export", out.to_str().unwrap()]);
     assert_eq!(nq.lines().count(), 4, "{nq}");
     let info: serde_json::Value =
@@ -151,26 +156,8 @@ fn upstream_files_build_and_read_like_their_source() {
     std::fs::write(&up, upstream_build(&std::fs::read(&nt).unwrap())).unwrap();
     let ours = dir.path().join("ours.rete");
     let conv = dir.path().join("converted.rete");
-    ok(
-        &cache,
-        &[
-            "build",
-            "-q",
-            nt.to_str().unwrap(),
-            "-o",
-            ours.to_str().unwrap(),
-        ],
-    );
-    ok(
-        &cache,
-        &[
-            "build",
-            "-q",
-            up.to_str().unwrap(),
-            "-o",
-            conv.to_str().unwrap(),
-        ],
-    );
+    build(&cache, &nt, &ours);
+    build(&cache, &up, &conv);
     let (ours, conv, up) = (
         ours.to_str().unwrap(),
         conv.to_str().unwrap(),
