@@ -10,6 +10,7 @@ mod fixtures;
 use common::serve;
 use rete_desktop::commands::{decode_export, ops};
 use rete_desktop::engine::limits;
+use rete_desktop::model::MapNode;
 use rete_desktop::store::Store;
 use std::path::PathBuf;
 
@@ -30,17 +31,16 @@ fn sample(name: &str) -> PathBuf {
 
 /// The social sample built without pyramid and schema: the map is the class overview.
 fn plain() -> PathBuf {
-    static PATH: std::sync::OnceLock<(PathBuf, tempfile::TempDir)> = std::sync::OnceLock::new();
-    let (p, _) = PATH.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let p = match std::env::var_os("RETE_FIXTURES") {
-            Some(d) => fixtures::ensure(std::path::Path::new(&d), "social-1k-plain.rete"),
-            None => fixtures::ensure(dir.path(), "social-1k-plain.rete"),
-        }
-        .expect("the plain fixture builds");
-        (p, dir)
-    });
-    p.clone()
+    fixtures::fixture("social-1k-plain.rete")
+}
+
+/// The overview's `foaf:Person` group.
+fn person_group(store: &Store, doc: u32) -> MapNode {
+    let map = ops::overview(store, doc).unwrap();
+    map.nodes
+        .into_iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .unwrap()
 }
 
 fn open(store: &Store) -> rete_desktop::model::DocInfo {
@@ -95,12 +95,7 @@ fn overview_shows_the_classes_with_positions() {
 fn expanding_a_class_places_members_inside_its_circle() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
+    let g = person_group(&store, info.doc);
     let (x, y, r) = (g.x.unwrap(), g.y.unwrap(), g.r.unwrap());
     let members = ops::expand(&store, info.doc, &g.key, x, y, r).unwrap();
     assert_eq!(members.nodes.len(), limits::MEMBERS);
@@ -128,12 +123,7 @@ fn expanding_a_class_places_members_inside_its_circle() {
 fn entity_details_list_properties_and_links() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
+    let g = person_group(&store, info.doc);
     let members = ops::expand(&store, info.doc, &g.key, 0.0, 0.0, 1.0).unwrap();
     let first = &members.nodes[0];
     let d = ops::entity(&store, info.doc, first.id).unwrap();
@@ -163,12 +153,7 @@ fn entity_details_list_properties_and_links() {
 fn neighbourhood_holds_the_entity_and_its_neighbours() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
+    let g = person_group(&store, info.doc);
     let members = ops::expand(&store, info.doc, &g.key, 0.0, 0.0, 1.0).unwrap();
     let id = members.nodes[0].id;
     let nb = ops::neighbourhood(&store, info.doc, id).unwrap();
@@ -186,12 +171,7 @@ fn neighbourhood_holds_the_entity_and_its_neighbours() {
 fn group_details_and_legend() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
+    let g = person_group(&store, info.doc);
     let d = ops::group(&store, info.doc, &g.key).unwrap();
     assert_eq!(d.size, 1000);
     assert!(!d.sample.is_empty());

@@ -9,29 +9,14 @@ mod common;
 mod fixtures;
 
 use common::serve;
+use fixtures::fixture;
 use rete_desktop::commands::ops;
 use rete_desktop::model::{DocInfo, MapNode, QueryOutcome};
 use rete_desktop::store::Store;
-use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 const PERSON: &str = "<http://xmlns.com/foaf/0.1/Person>";
 const MED: &str = "http://example.org/medical#";
-
-fn fixture(name: &str) -> PathBuf {
-    static DIR: OnceLock<(PathBuf, Option<tempfile::TempDir>)> = OnceLock::new();
-    let (dir, _) = DIR.get_or_init(|| match std::env::var_os("RETE_FIXTURES") {
-        Some(d) => (PathBuf::from(d), None),
-        None => {
-            let t = tempfile::tempdir().unwrap();
-            (t.path().to_owned(), Some(t))
-        }
-    });
-    // One build at a time: tests run in parallel threads.
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _g = LOCK.lock().unwrap_or_else(|p| p.into_inner());
-    fixtures::ensure(dir, name).expect("fixture builds")
-}
 
 fn open(store: &Store, name: &str) -> DocInfo {
     ops::open_path(store, &fixture(name).display().to_string()).expect("fixture opens")
