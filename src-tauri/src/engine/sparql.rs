@@ -287,28 +287,21 @@ impl Doc {
                     })
                     .collect(),
             ),
-            None => (
-                card.classes
-                    .iter()
-                    .filter_map(|c| {
-                        Some(Vocab {
-                            iri: iri_of(&c.term)?,
-                            label: self.short_nt(&c.term),
-                            count: c.count,
+            None => {
+                // The card's named counts with an IRI, short names as labels.
+                let vocab = |list: &[rete_core::card::NamedCount]| -> Vec<Vocab> {
+                    list.iter()
+                        .filter_map(|c| {
+                            Some(Vocab {
+                                iri: iri_of(&c.term)?,
+                                label: self.short_nt(&c.term),
+                                count: c.count,
+                            })
                         })
-                    })
-                    .collect(),
-                card.predicates
-                    .iter()
-                    .filter_map(|c| {
-                        Some(Vocab {
-                            iri: iri_of(&c.term)?,
-                            label: self.short_nt(&c.term),
-                            count: c.count,
-                        })
-                    })
-                    .collect(),
-            ),
+                        .collect()
+                };
+                (vocab(&card.classes), vocab(&card.predicates))
+            }
         };
         let examples = self.examples(&prefixes)?;
         Ok(SparqlContext {
