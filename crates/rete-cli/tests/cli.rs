@@ -323,46 +323,19 @@ fn materialize_and_reach() {
     build(&["--materialize=rdfs"], &rdfs);
     assert_eq!(count(&rdfs, ":a", ":ancestor"), "1");
     // Reach on the plain file equals the closure, serial and parallel.
-    let serial = ok(&[
-        "reach",
-        &plain,
-        "-p",
-        ":ancestor",
-        "--from",
-        ":a",
-        ":c",
-        ":zzz",
-    ]);
+    let reach = |from: &[&str], flag: Option<&str>| {
+        let mut args = vec!["reach", &plain, "-p", ":ancestor", "--from"];
+        args.extend_from_slice(from);
+        args.extend(flag);
+        ok(&args)
+    };
+    let serial = reach(&[":a", ":c", ":zzz"], None);
     assert_eq!(
         serial,
         "<http://ex.org/a>\t3\n<http://ex.org/c>\t1\n<http://ex.org/zzz>\t0\n"
     );
-    assert_eq!(
-        ok(&[
-            "reach",
-            &plain,
-            "-p",
-            ":ancestor",
-            "--from",
-            ":a",
-            ":c",
-            ":zzz",
-            "--parallel"
-        ]),
-        serial
-    );
-    assert_eq!(
-        ok(&[
-            "reach",
-            &plain,
-            "-p",
-            ":ancestor",
-            "--from",
-            ":d",
-            "--backward"
-        ]),
-        "<http://ex.org/d>\t3\n"
-    );
+    assert_eq!(reach(&[":a", ":c", ":zzz"], Some("--parallel")), serial);
+    assert_eq!(reach(&[":d"], Some("--backward")), "<http://ex.org/d>\t3\n");
     let bad = rete(&[
         "build",
         "-q",
