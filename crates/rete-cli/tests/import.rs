@@ -28,6 +28,21 @@ fn ok(cache: &Path, args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// `rete generate social --people <people> -o out`, which must succeed.
+fn generate_social(cache: &Path, people: &str, out: &Path) {
+    ok(
+        cache,
+        &[
+            "generate",
+            "social",
+            "--people",
+            people,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+}
+
 /// `rete build -q input -o out`, which must succeed.
 fn build(cache: &Path, input: &Path, out: &Path) {
     ok(
@@ -141,17 +156,7 @@ fn upstream_files_build_and_read_like_their_source() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let nt = dir.path().join("social.nt");
-    ok(
-        &cache,
-        &[
-            "generate",
-            "social",
-            "--people",
-            "300",
-            "-o",
-            nt.to_str().unwrap(),
-        ],
-    );
+    generate_social(&cache, "300", &nt);
     let up = dir.path().join("social-upstream.rete");
     std::fs::write(&up, upstream_build(&std::fs::read(&nt).unwrap())).unwrap();
     let ours = dir.path().join("ours.rete");
@@ -224,17 +229,7 @@ fn sigterm_and_ctrl_c_stop_a_build_and_leave_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let nt = dir.path().join("big.nt");
-    ok(
-        &cache,
-        &[
-            "generate",
-            "social",
-            "--people",
-            "60000",
-            "-o",
-            nt.to_str().unwrap(),
-        ],
-    );
+    generate_social(&cache, "60000", &nt);
     for signal in ["-TERM", "-INT"] {
         let tmp = dir.path().join(format!("tmp{signal}"));
         std::fs::create_dir(&tmp).unwrap();

@@ -45,6 +45,16 @@ fn social(dir: &Path, stem: &str, people: &str, flags: &[&str]) -> (PathBuf, Pat
     (nt, file)
 }
 
+/// The medical sample built into a temporary folder served over HTTP: (folder guard, file, URL).
+fn serve_medical() -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
+    let file = dir.path().join("m.rete");
+    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
+    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    (dir, file, url)
+}
+
 #[test]
 fn remote_equals_local_for_every_read_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -130,11 +140,7 @@ fn selective_query_on_a_large_remote_file_reads_under_one_percent() {
 
 #[test]
 fn summary_and_legend_in_three_requests_tier0_in_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
-    let file = dir.path().join("m.rete");
-    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
-    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    let (_dir, _, url) = serve_medical();
     let requests = |err: &str| -> u64 { err.split_whitespace().nth(4).unwrap().parse().unwrap() };
     let (_, err) = run(&["summary", &url, "--stats"]);
     assert!(requests(&err) <= 3, "summary: {err}");
@@ -153,11 +159,7 @@ fn summary_and_legend_in_three_requests_tier0_in_one() {
 
 #[test]
 fn coherence_over_http_looks_up_sources_only_when_asked() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
-    let file = dir.path().join("m.rete");
-    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
-    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    let (_dir, file, url) = serve_medical();
     let (out, _) = run(&["coherence", &url, "--tier", "0", "--json"]);
     let plain: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(plain["lookup"]["done"], false);
