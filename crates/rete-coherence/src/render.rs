@@ -139,7 +139,8 @@ pub(crate) fn finding(
     }
 }
 
-fn human_bytes(b: u64) -> String {
+/// A byte count for people: `512 B`, `1.5 KB`, `2.0 MB` (binary units).
+pub fn human_bytes(b: u64) -> String {
     if b < 1024 {
         format!("{b} B")
     } else if b < 1 << 20 {
