@@ -150,6 +150,11 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
+/// [`compact_with`] of each of `iris`.
+pub(crate) fn compact_all(prefixes: &[(String, String)], iris: &[String]) -> Vec<String> {
+    iris.iter().map(|i| compact_with(prefixes, i)).collect()
+}
+
 /// `iri` with the longest matching prefix of `prefixes`, else `<iri>`.
 pub fn compact_with(prefixes: &[(String, String)], iri: &str) -> String {
     prefixes
@@ -279,11 +284,7 @@ impl fmt::Display for Report {
                 write!(f, "{x}")?;
             }
             if c.roots.len() > 1 {
-                let names: Vec<String> = c
-                    .classes
-                    .iter()
-                    .map(|i| compact_with(&self.prefixes, i))
-                    .collect();
+                let names = compact_all(&self.prefixes, &c.classes);
                 writeln!(f, "    (equivalent, also root: {})", names[1..].join(", "))?;
             }
             if !c.derived.is_empty() {
@@ -306,11 +307,7 @@ impl fmt::Display for Report {
         }
         for c in &self.groups.clashes {
             writeln!(f)?;
-            let names: Vec<String> = c
-                .classes
-                .iter()
-                .map(|i| compact_with(&self.prefixes, i))
-                .collect();
+            let names = compact_all(&self.prefixes, &c.classes);
             writeln!(
                 f,
                 "Clash of {} ({}):",

@@ -90,41 +90,26 @@ impl Rewriter {
                     wrap(right, &vars);
                 }
             }
-            GraphPattern::Filter { expr, inner } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                self.expr(expr, &mut vars);
-                wrap(inner, &vars);
-            }
+            GraphPattern::Filter { expr, inner } => self.over(inner, [expr]),
             GraphPattern::Extend {
                 inner, expression, ..
-            } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                self.expr(expression, &mut vars);
-                wrap(inner, &vars);
-            }
-            GraphPattern::OrderBy { inner, expression } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                for o in expression {
+            } => self.over(inner, [expression]),
+            GraphPattern::OrderBy { inner, expression } => self.over(
+                inner,
+                expression.iter_mut().map(|o| {
                     let (OrderExpression::Asc(e) | OrderExpression::Desc(e)) = o;
-                    self.expr(e, &mut vars);
-                }
-                wrap(inner, &vars);
-            }
+                    e
+                }),
+            ),
             GraphPattern::Group {
                 inner, aggregates, ..
-            } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                for (_, a) in aggregates {
-                    if let AggregateExpression::FunctionCall { expr, .. } = a {
-                        self.expr(expr, &mut vars);
-                    }
-                }
-                wrap(inner, &vars);
-            }
+            } => self.over(
+                inner,
+                aggregates.iter_mut().filter_map(|(_, a)| match a {
+                    AggregateExpression::FunctionCall { expr, .. } => Some(expr),
+                    AggregateExpression::CountSolutions { .. } => None,
+                }),
+            ),
             GraphPattern::Graph { inner, .. }
             | GraphPattern::Project { inner, .. }
             | GraphPattern::Distinct { inner }
@@ -132,6 +117,21 @@ impl Rewriter {
             | GraphPattern::Slice { inner, .. }
             | GraphPattern::Service { inner, .. } => self.pattern(inner),
         }
+    }
+
+    /// Rewrites `inner`, then the expressions evaluated over its rows, then makes `inner` bind the
+    /// lexical forms they read.
+    fn over<'e>(
+        &mut self,
+        inner: &mut GraphPattern,
+        exprs: impl IntoIterator<Item = &'e mut Expression>,
+    ) {
+        self.pattern(inner);
+        let mut vars = Vec::new();
+        for e in exprs {
+            self.expr(e, &mut vars);
+        }
+        wrap(inner, &vars);
     }
 
     /// Replaces `STR(?v)` by the lexical variable of `?v` (collected in `vars`) and `STR` of a
