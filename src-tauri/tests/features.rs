@@ -8,7 +8,7 @@
 mod common;
 mod fixtures;
 
-use common::serve;
+use common::open_served;
 use fixtures::fixture;
 use rete_desktop::commands::ops;
 use rete_desktop::model::{DocInfo, MapNode, QueryOutcome};
@@ -472,10 +472,8 @@ fn sparql_context_offers_prefixes_vocabulary_and_examples() {
 
 #[test]
 fn remote_files_count_bytes_and_requests() {
-    let bytes = std::fs::read(fixture("social-1k.rete")).unwrap();
-    let url = serve(bytes, 500);
     let store = Store::default();
-    let info = ops::open_url(&store, &url).unwrap();
+    let (_, info) = open_served(&store, &fixture("social-1k.rete"), 500);
     assert!(info.remote && info.has_pyramid);
     let first = ops::read_stats(&store, info.doc).unwrap();
     assert!(first.remote && first.requests >= 1 && first.bytes > 0);
