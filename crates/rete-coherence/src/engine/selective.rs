@@ -469,13 +469,7 @@ impl Ctx<'_> {
             let Some(clash) = self.check_set(&asserted) else {
                 return Ok(false);
             };
-            if self.admit("disjoint-class-clash") {
-                let f =
-                    self.clash_finding("disjoint-class-clash", sel, members, &clash, &owner, None)?;
-                self.causes
-                    .push((self.findings.len(), Cause::Clash(clash_key(&clash))));
-                self.findings.push(f);
-            }
+            self.push_clash("disjoint-class-clash", sel, members, &clash, &owner, None)?;
             return Ok(true);
         }
         // Tier 2: only what the inferred types add; an inferred type that the asserted ones
@@ -494,14 +488,27 @@ impl Ctx<'_> {
         let Some(clash) = self.check_set(&all) else {
             return Ok(false);
         };
-        if self.admit("domain-range-clash") {
-            let f =
-                self.clash_finding("domain-range-clash", sel, members, &clash, &owner, inferred)?;
+        self.push_clash("domain-range-clash", sel, members, &clash, &owner, inferred)?;
+        Ok(true)
+    }
+
+    /// Records the finding of `clash` (under the cap of `kind`) with the clash as its cause.
+    fn push_clash(
+        &mut self,
+        kind: &'static str,
+        sel: &Selective,
+        members: &[Id],
+        clash: &Clash,
+        owner: &dyn Fn(u32, bool) -> Option<Src>,
+        full: Option<&Full>,
+    ) -> Result<()> {
+        if self.admit(kind) {
+            let f = self.clash_finding(kind, sel, members, clash, owner, full)?;
             self.causes
-                .push((self.findings.len(), Cause::Clash(clash_key(&clash))));
+                .push((self.findings.len(), Cause::Clash(clash_key(clash))));
             self.findings.push(f);
         }
-        Ok(true)
+        Ok(())
     }
 
     pub(super) fn clash_finding(
