@@ -3,7 +3,7 @@
 use super::{clash_key, Cause, Ctx, Result, Src, MAX_LISTED};
 use crate::logic::Clash;
 use crate::render;
-use crate::{Finding, Step};
+use crate::Step;
 use oxrdf::NamedNodeRef;
 use rete_core::{Id, Pattern, Perm, QuadIter};
 use rete_schema::vocab::*;
@@ -502,24 +502,9 @@ impl Ctx<'_> {
         owner: &dyn Fn(u32, bool) -> Option<Src>,
         full: Option<&Full>,
     ) -> Result<()> {
-        if self.admit(kind) {
-            let f = self.clash_finding(kind, sel, members, clash, owner, full)?;
-            self.causes
-                .push((self.findings.len(), Cause::Clash(clash_key(clash))));
-            self.findings.push(f);
+        if !self.admit(kind) {
+            return Ok(());
         }
-        Ok(())
-    }
-
-    pub(super) fn clash_finding(
-        &mut self,
-        kind: &'static str,
-        sel: &Selective,
-        members: &[Id],
-        clash: &Clash,
-        owner: &dyn Fn(u32, bool) -> Option<Src>,
-        full: Option<&Full>,
-    ) -> Result<Finding> {
         let mut steps = Vec::new();
         let mut involved: Vec<Id> = Vec::new();
         let mut why: Vec<String> = Vec::new();
@@ -592,14 +577,18 @@ impl Ctx<'_> {
                 why.join(" and the ")
             )
         };
-        Ok(render::finding(
+        let f = render::finding(
             kind,
             "error",
             message,
             self.clash_classes(&[], clash),
             entities,
             steps,
-        ))
+        );
+        self.causes
+            .push((self.findings.len(), Cause::Clash(clash_key(clash))));
+        self.findings.push(f);
+        Ok(())
     }
 
     pub(super) fn judge_component(&mut self, sel: &mut Selective, root: Id) -> Result<()> {
