@@ -357,18 +357,15 @@ impl Ctx<'_> {
                     render::triple(&ns, &np, &no),
                 ];
                 steps.extend(self.same_steps(sel, s, o)?);
-                let f = render::finding(
+                self.push_error(
                     "irreflexive-violation",
-                    "error",
                     format!(
                         "{} is related to itself by the irreflexive property {}",
                         ns.text, np.text
                     ),
-                    Vec::new(),
                     one_or_both(s == o, ns.nt, no.nt),
                     steps,
                 );
-                self.findings.push(f);
             }
         }
         if !asymmetric {
@@ -404,15 +401,12 @@ impl Ctx<'_> {
                     ns.text, no.text, np.text
                 )
             };
-            let f = render::finding(
+            self.push_error(
                 "asymmetric-violation",
-                "error",
                 message,
-                Vec::new(),
                 one_or_both(s == o, ns.nt, no.nt),
                 steps,
             );
-            self.findings.push(f);
         }
         Ok(())
     }
@@ -474,18 +468,15 @@ impl Ctx<'_> {
                 render::triple(&ns, &na, &no),
                 render::triple(&ns, &nb, &no),
             ];
-            let f = render::finding(
+            self.push_error(
                 "disjoint-property-violation",
-                "error",
                 format!(
                     "{} is related to {} by both {} and {}, which are disjoint properties",
                     ns.text, no.text, na.text, nb.text
                 ),
-                Vec::new(),
                 vec![ns.nt, no.nt],
                 steps,
             );
-            self.findings.push(f);
         }
         Ok(())
     }

@@ -245,18 +245,10 @@ impl Ctx<'_> {
                     &nb,
                 )];
                 steps.extend(self.same_steps(&sel, a, b)?);
-                let f = render::finding(
-                    "same-different-clash",
-                    "error",
-                    format!(
+                self.push_error("same-different-clash", format!(
                         "{} is declared different from {}, but owl:sameAs makes them the same individual",
                         na.text, nb.text
-                    ),
-                    Vec::new(),
-                    vec![na.nt, nb.nt],
-                    steps,
-                );
-                self.findings.push(f);
+                    ), vec![na.nt, nb.nt], steps);
             }
         }
         self.all_different(&mut sel)?;
@@ -319,18 +311,10 @@ impl Ctx<'_> {
                             default_graph: false,
                         }];
                         steps.extend(self.same_steps(sel, other, m)?);
-                        let f = render::finding(
-                            "same-different-clash",
-                            "error",
-                            format!(
+                        self.push_error("same-different-clash", format!(
                                 "{} and {} are declared all different, but owl:sameAs makes them the same individual",
                                 na.text, nb.text
-                            ),
-                            Vec::new(),
-                            vec![na.nt, nb.nt],
-                            steps,
-                        );
-                        self.findings.push(f);
+                            ), vec![na.nt, nb.nt], steps);
                     }
                 }
             }
