@@ -7,6 +7,7 @@ mod common;
 
 use rete_desktop::cache::Cache;
 use rete_desktop::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
+use rete_desktop::model::DocInfo;
 use rete_desktop::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -52,14 +53,21 @@ fn importer(dir: &Path) -> Importer {
     Importer::new(Cache::new(dir.join("cache"), 1 << 30))
 }
 
-#[test]
-fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = medical_turtle(dir.path());
-    let imp = importer(dir.path());
+/// The medical Turtle sample written into `dir` and opened through a fresh importer and store:
+/// (source, importer, store, progress seen, document).
+fn open_medical(dir: &Path) -> (PathBuf, Importer, Store, Seen, DocInfo) {
+    let src = medical_turtle(dir);
+    let imp = importer(dir);
     let store = Store::default();
     let (seen, emit) = recorder();
     let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    (src, imp, store, seen, info)
+}
+
+#[test]
+fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, imp, store, seen, info) = open_medical(dir.path());
     assert_eq!(info.name, "medical.ttl");
     assert_eq!(info.source, src.display().to_string());
     assert!(info.quads > 1000 && info.has_pyramid && info.has_schema);
@@ -326,11 +334,7 @@ fn a_json_ld_file_is_built() {
 #[test]
 fn save_as_rete_copies_the_built_file() {
     let dir = tempfile::tempdir().unwrap();
-    let src = medical_turtle(dir.path());
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (_, emit) = recorder();
-    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    let (_, imp, store, _, info) = open_medical(dir.path());
     let to = dir.path().join("saved.rete");
     rete_desktop::import::save_copy(&store, info.doc, &to).unwrap();
     let built = &imp.cache().entries()[0].file;

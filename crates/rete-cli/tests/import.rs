@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -28,8 +28,8 @@ fn ok(cache: &Path, args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-/// `rete generate social --people <people> -o out`, which must succeed.
-fn generate_social(cache: &Path, people: &str, out: &Path) {
+/// `rete generate social --people <people> -o out`, which must succeed; returns `out`.
+fn generate_social(cache: &Path, people: &str, out: PathBuf) -> PathBuf {
     ok(
         cache,
         &[
@@ -41,6 +41,7 @@ fn generate_social(cache: &Path, people: &str, out: &Path) {
             out.to_str().unwrap(),
         ],
     );
+    out
 }
 
 /// `rete build -q input -o out`, which must succeed.
@@ -155,8 +156,7 @@ const QUERIES: &[&str] = &[
 fn upstream_files_build_and_read_like_their_source() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
-    let nt = dir.path().join("social.nt");
-    generate_social(&cache, "300", &nt);
+    let nt = generate_social(&cache, "300", dir.path().join("social.nt"));
     let up = dir.path().join("social-upstream.rete");
     std::fs::write(&up, upstream_build(&std::fs::read(&nt).unwrap())).unwrap();
     let ours = dir.path().join("ours.rete");
@@ -228,8 +228,7 @@ fn upstream_files_build_and_read_like_their_source() {
 fn sigterm_and_ctrl_c_stop_a_build_and_leave_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
-    let nt = dir.path().join("big.nt");
-    generate_social(&cache, "60000", &nt);
+    let nt = generate_social(&cache, "60000", dir.path().join("big.nt"));
     for signal in ["-TERM", "-INT"] {
         let tmp = dir.path().join(format!("tmp{signal}"));
         std::fs::create_dir(&tmp).unwrap();
