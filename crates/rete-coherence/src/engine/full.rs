@@ -363,6 +363,7 @@ impl Ctx<'_> {
                         "{} is related to itself by the irreflexive property {}",
                         ns.text, np.text
                     ),
+                    Vec::new(),
                     one_or_both(s == o, ns.nt, no.nt),
                     steps,
                 );
@@ -404,6 +405,7 @@ impl Ctx<'_> {
             self.push_error(
                 "asymmetric-violation",
                 message,
+                Vec::new(),
                 one_or_both(s == o, ns.nt, no.nt),
                 steps,
             );
@@ -474,6 +476,7 @@ impl Ctx<'_> {
                     "{} is related to {} by both {} and {}, which are disjoint properties",
                     ns.text, no.text, na.text, nb.text
                 ),
+                Vec::new(),
                 vec![ns.nt, no.nt],
                 steps,
             );

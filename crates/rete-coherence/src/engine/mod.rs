@@ -199,15 +199,16 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Records an `error` finding of `kind` that names no class.
+    /// Records an `error` finding of `kind`.
     fn push_error(
         &mut self,
         kind: &'static str,
         message: String,
+        classes: Vec<String>,
         entities: Vec<String>,
         steps: Vec<Step>,
     ) {
-        let f = render::finding(kind, "error", message, Vec::new(), entities, steps);
+        let f = render::finding(kind, "error", message, classes, entities, steps);
         self.findings.push(f);
     }
 

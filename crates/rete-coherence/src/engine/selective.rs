@@ -245,10 +245,16 @@ impl Ctx<'_> {
                     &nb,
                 )];
                 steps.extend(self.same_steps(&sel, a, b)?);
-                self.push_error("same-different-clash", format!(
+                self.push_error(
+                    "same-different-clash",
+                    format!(
                         "{} is declared different from {}, but owl:sameAs makes them the same individual",
                         na.text, nb.text
-                    ), vec![na.nt, nb.nt], steps);
+                    ),
+                    Vec::new(),
+                    vec![na.nt, nb.nt],
+                    steps,
+                );
             }
         }
         self.all_different(&mut sel)?;
@@ -311,10 +317,16 @@ impl Ctx<'_> {
                             default_graph: false,
                         }];
                         steps.extend(self.same_steps(sel, other, m)?);
-                        self.push_error("same-different-clash", format!(
+                        self.push_error(
+                            "same-different-clash",
+                            format!(
                                 "{} and {} are declared all different, but owl:sameAs makes them the same individual",
                                 na.text, nb.text
-                            ), vec![na.nt, nb.nt], steps);
+                            ),
+                            Vec::new(),
+                            vec![na.nt, nb.nt],
+                            steps,
+                        );
                     }
                 }
             }
