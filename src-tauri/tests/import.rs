@@ -21,8 +21,13 @@ fn medical_turtle(dir: &Path) -> PathBuf {
         &mut data,
     )
     .unwrap();
-    let p = dir.join("medical.ttl");
-    std::fs::write(&p, data).unwrap();
+    write(dir, "medical.ttl", data)
+}
+
+/// Writes `text` to `dir/name`; returns the path.
+fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
     p
 }
 
@@ -33,9 +38,7 @@ fn social_ntriples(dir: &Path, people: u64) -> PathBuf {
         ..rete_datagen::social::SocialParams::default()
     };
     rete_datagen::social::write_ntriples(&p, &mut data).unwrap();
-    let path = dir.join("social.nt");
-    std::fs::write(&path, data).unwrap();
-    path
+    write(dir, "social.nt", data)
 }
 
 type Seen = Arc<Mutex<Vec<ImportView>>>;
@@ -117,12 +120,11 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
 #[test]
 fn a_syntax_error_names_file_line_and_column_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("broken.ttl");
-    std::fs::write(
-        &src,
+    let src = write(
+        dir.path(),
+        "broken.ttl",
         "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e \"unterminated .\n",
-    )
-    .unwrap();
+    );
     let imp = importer(dir.path());
     let store = Store::default();
     let (seen, emit) = recorder();
@@ -183,11 +185,7 @@ fn a_cancelled_build_stops_and_leaves_nothing_in_the_cache() {
 #[test]
 fn files_are_told_apart_by_content_then_name() {
     let dir = tempfile::tempdir().unwrap();
-    let w = |name: &str, bytes: &[u8]| {
-        let p = dir.path().join(name);
-        std::fs::write(&p, bytes).unwrap();
-        p
-    };
+    let w = |name: &str, bytes: &[u8]| write(dir.path(), name, bytes);
     assert_eq!(
         kind_of(&w("ours.rete", b"\x89rete\r\n\x1a\0\0")).unwrap(),
         Kind::Rete
@@ -313,16 +311,15 @@ fn an_upstream_rete_file_is_built_into_ours() {
 #[test]
 fn a_json_ld_file_is_built() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("people.jsonld");
-    std::fs::write(
-        &src,
+    let src = write(
+        dir.path(),
+        "people.jsonld",
         r#"{"@context": {"foaf": "http://xmlns.com/foaf/0.1/", "knows": {"@id": "foaf:knows", "@type": "@id"}},
             "@graph": [
               {"@id": "http://example.org/a", "@type": "foaf:Person", "foaf:name": "A", "knows": "http://example.org/b"},
               {"@id": "http://example.org/b", "@type": "foaf:Person", "foaf:name": "B", "knows": "http://example.org/a"}
             ]}"#,
-    )
-    .unwrap();
+    );
     let imp = importer(dir.path());
     let store = Store::default();
     let (_, emit) = recorder();
