@@ -255,6 +255,12 @@ fn opts() -> HttpOptions {
     }
 }
 
+/// Reads `len` bytes at `at` through `r` and checks them against the served body.
+fn assert_reads_body(r: &HttpReader, at: u64, len: usize) {
+    let at_ = at as usize;
+    assert_eq!(r.read_at(at, len).unwrap(), noise(7, LEN)[at_..at_ + len]);
+}
+
 fn open(s: &FaultServer) -> Result<HttpReader, HttpError> {
     HttpReader::open_with(&s.url(), opts())
 }
@@ -359,10 +365,7 @@ fn ignored_range_large_file_is_an_error() {
     let s = FaultServer::start(after_open(Act::Whole));
     let r = open(&s).unwrap();
     assert!(r.ranges_supported());
-    assert_eq!(
-        r.read_at(50_000, 10).unwrap(),
-        noise(7, LEN)[50_000..50_010]
-    );
+    assert_reads_body(&r, 50_000, 10);
     assert!(!r.ranges_supported());
 }
 
@@ -370,10 +373,7 @@ fn ignored_range_large_file_is_an_error() {
 fn short_body_is_retried() {
     let s = FaultServer::start(burst(1, 2, Act::Short));
     let r = open(&s).unwrap();
-    assert_eq!(
-        r.read_at(60_000, 2000).unwrap(),
-        noise(7, LEN)[60_000..62_000]
-    );
+    assert_reads_body(&r, 60_000, 2000);
     assert_eq!(r.stats().requests, 4);
 
     let s = FaultServer::start(after_open(Act::Short));
@@ -412,10 +412,7 @@ fn reset_connection_is_retried() {
     let s = FaultServer::start(burst(0, 2, Act::Reset));
     let r = open(&s).unwrap();
     assert_eq!(r.stats().requests, 3);
-    assert_eq!(
-        r.read_at(90_000, 10).unwrap(),
-        noise(7, LEN)[90_000..90_010]
-    );
+    assert_reads_body(&r, 90_000, 10);
 
     let s = FaultServer::start(after_open(Act::Reset));
     let r = open(&s).unwrap();
@@ -428,10 +425,7 @@ fn reset_connection_is_retried() {
 fn stalled_server_times_out_and_is_retried() {
     let s = FaultServer::start(burst(1, 1, Act::Stall));
     let r = open(&s).unwrap();
-    assert_eq!(
-        r.read_at(30_000, 10).unwrap(),
-        noise(7, LEN)[30_000..30_010]
-    );
+    assert_reads_body(&r, 30_000, 10);
     assert_eq!(r.stats().requests, 3);
 
     let s = FaultServer::start(after_open(Act::Stall));
@@ -452,10 +446,7 @@ fn stalled_server_times_out_and_is_retried() {
 fn server_errors_are_retried() {
     let s = FaultServer::start(burst(1, 2, Act::Status(503)));
     let r = open(&s).unwrap();
-    assert_eq!(
-        r.read_at(20_000, 10).unwrap(),
-        noise(7, LEN)[20_000..20_010]
-    );
+    assert_reads_body(&r, 20_000, 10);
     assert_eq!(r.stats().requests, 4);
 
     let s = FaultServer::start(|_, _| Act::Status(500));
@@ -530,10 +521,7 @@ fn redirects_are_followed_up_to_a_bound() {
         _ => Act::Serve,
     });
     let r = HttpReader::open_with(&format!("{}/a", s.base), opts()).unwrap();
-    assert_eq!(
-        r.read_at(80_000, 100).unwrap(),
-        noise(7, LEN)[80_000..80_100]
-    );
+    assert_reads_body(&r, 80_000, 100);
     assert_eq!(r.stats().requests, 2); // redirects are followed inside one request
 
     let e = HttpReader::open_with(&format!("{}/loop", s.base), opts()).unwrap_err();
@@ -667,10 +655,7 @@ fn the_validator_is_required_on_every_response() {
     let s = FaultServer::start(|_, _| Act::LastModifiedOnly);
     let r = open(&s).unwrap();
     assert_eq!(r.etag(), None);
-    assert_eq!(
-        r.read_at(40_000, 10).unwrap(),
-        noise(7, LEN)[40_000..40_010]
-    );
+    assert_reads_body(&r, 40_000, 10);
     s.replace(noise(7, LEN), "\"v1\"", "Tue, 02 Jan 2024 00:00:00 GMT");
     let (k, _) = kind(r.fetch(&[(60_000, 10)]));
     assert!(
