@@ -9,7 +9,7 @@
 //! fail). Value operations (`=`, `<`, `ORDER BY`, aggregates) are untouched: they still see
 //! values, and `sameTerm` still sees terms.
 
-use crate::walk::try_for_each_child_mut;
+use crate::walk::{for_each_child_pattern_mut, try_for_each_child_mut};
 use oxrdf::{Literal, NamedNode, Variable};
 use spargebra::algebra::{
     AggregateExpression, Expression, Function, GraphPattern, OrderExpression,
@@ -65,31 +65,6 @@ fn with_lexical(inner: GraphPattern, vars: &[Variable]) -> GraphPattern {
 impl Rewriter {
     fn pattern(&mut self, p: &mut GraphPattern) {
         match p {
-            GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
-            GraphPattern::Join { left, right }
-            | GraphPattern::Union { left, right }
-            | GraphPattern::Minus { left, right }
-            | GraphPattern::Lateral { left, right } => {
-                self.pattern(left);
-                self.pattern(right);
-            }
-            GraphPattern::LeftJoin {
-                left,
-                right,
-                expression,
-            } => {
-                self.pattern(left);
-                self.pattern(right);
-                let mut vars = Vec::new();
-                if let Some(e) = expression {
-                    self.expr(e, &mut vars);
-                }
-                if !vars.is_empty() {
-                    // The variable may come from either side: both look its lexical form up.
-                    wrap(left, &vars);
-                    wrap(right, &vars);
-                }
-            }
             GraphPattern::Filter { expr, inner } => self.over(inner, [expr]),
             GraphPattern::Extend {
                 inner, expression, ..
@@ -110,12 +85,24 @@ impl Rewriter {
                     AggregateExpression::CountSolutions { .. } => None,
                 }),
             ),
-            GraphPattern::Graph { inner, .. }
-            | GraphPattern::Project { inner, .. }
-            | GraphPattern::Distinct { inner }
-            | GraphPattern::Reduced { inner }
-            | GraphPattern::Slice { inner, .. }
-            | GraphPattern::Service { inner, .. } => self.pattern(inner),
+            GraphPattern::LeftJoin {
+                left,
+                right,
+                expression,
+            } => {
+                self.pattern(left);
+                self.pattern(right);
+                let mut vars = Vec::new();
+                if let Some(e) = expression {
+                    self.expr(e, &mut vars);
+                }
+                if !vars.is_empty() {
+                    // The variable may come from either side: both look its lexical form up.
+                    wrap(left, &vars);
+                    wrap(right, &vars);
+                }
+            }
+            _ => for_each_child_pattern_mut(p, |c| self.pattern(c)),
         }
     }
 

@@ -36,14 +36,6 @@ pub(crate) fn check_supported(q: &Query) -> Result<(), SparqlError> {
 pub(crate) fn visit_patterns<'a>(p: &'a GraphPattern, f: &mut impl FnMut(&'a GraphPattern)) {
     f(p);
     match p {
-        GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
-        GraphPattern::Join { left, right }
-        | GraphPattern::Union { left, right }
-        | GraphPattern::Minus { left, right }
-        | GraphPattern::Lateral { left, right } => {
-            visit_patterns(left, f);
-            visit_patterns(right, f);
-        }
         GraphPattern::LeftJoin {
             left,
             right,
@@ -82,14 +74,54 @@ pub(crate) fn visit_patterns<'a>(p: &'a GraphPattern, f: &mut impl FnMut(&'a Gra
             }
             visit_patterns(inner, f);
         }
-        GraphPattern::Graph { inner, .. }
-        | GraphPattern::Project { inner, .. }
-        | GraphPattern::Distinct { inner }
-        | GraphPattern::Reduced { inner }
-        | GraphPattern::Slice { inner, .. }
-        | GraphPattern::Service { inner, .. } => visit_patterns(inner, f),
+        _ => for_each_child_pattern(p, |c| visit_patterns(c, f)),
     }
 }
+
+/// Defines a function calling `f` on each pattern directly inside `p` (both sides of a join,
+/// else the inner pattern), in written order. Patterns inside `EXISTS` expressions are not
+/// children: callers that go into expressions handle them. One match serves both walks.
+macro_rules! for_each_child_pattern {
+    ($(#[$doc:meta])* $name:ident, $($mutability:tt)?) => {
+        $(#[$doc])*
+        pub(crate) fn $name<'a>(
+            p: &'a $($mutability)? GraphPattern,
+            mut f: impl FnMut(&'a $($mutability)? GraphPattern),
+        ) {
+            match p {
+                GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
+                GraphPattern::Join { left, right }
+                | GraphPattern::Union { left, right }
+                | GraphPattern::Minus { left, right }
+                | GraphPattern::Lateral { left, right }
+                | GraphPattern::LeftJoin { left, right, .. } => {
+                    f(left);
+                    f(right);
+                }
+                GraphPattern::Filter { inner, .. }
+                | GraphPattern::Extend { inner, .. }
+                | GraphPattern::OrderBy { inner, .. }
+                | GraphPattern::Group { inner, .. }
+                | GraphPattern::Graph { inner, .. }
+                | GraphPattern::Project { inner, .. }
+                | GraphPattern::Distinct { inner }
+                | GraphPattern::Reduced { inner }
+                | GraphPattern::Slice { inner, .. }
+                | GraphPattern::Service { inner, .. } => f(inner),
+            }
+        }
+    };
+}
+
+for_each_child_pattern!(
+    /// Calls `f` on each pattern directly inside `p` (see the macro).
+    for_each_child_pattern,
+);
+for_each_child_pattern!(
+    /// [`for_each_child_pattern`] with mutable access, for rewrites.
+    for_each_child_pattern_mut,
+    mut
+);
 
 /// Calls `f` on the patterns of every `EXISTS` inside `e`.
 fn visit_expression_patterns<'a>(e: &'a Expression, f: &mut impl FnMut(&'a GraphPattern)) {
