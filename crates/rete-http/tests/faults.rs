@@ -255,6 +255,20 @@ fn opts() -> HttpOptions {
     }
 }
 
+/// A reader opened on a server that serves by `act`, whose file is then replaced by `body` with
+/// `etag` and `modified`: (server, reader).
+fn changed_after_open(
+    act: Act,
+    body: Vec<u8>,
+    etag: &str,
+    modified: &str,
+) -> (FaultServer, HttpReader) {
+    let s = FaultServer::start(move |_, _| act.clone());
+    let r = open(&s).unwrap();
+    s.replace(body, etag, modified);
+    (s, r)
+}
+
 /// Reads `len` bytes at `at` through `r` and checks them against the served body.
 fn assert_reads_body(r: &HttpReader, at: u64, len: usize) {
     let at_ = at as usize;
@@ -472,9 +486,12 @@ fn not_found_is_not_retried() {
 #[test]
 fn changed_file_is_detected() {
     // A server that honours If-Match answers 412.
-    let s = FaultServer::start(|_, _| Act::Serve);
-    let r = open(&s).unwrap();
-    s.replace(noise(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::Serve,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
     let (k, attempts) = kind(r.fetch(&[(40_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("412")),
@@ -483,9 +500,12 @@ fn changed_file_is_detected() {
     assert_eq!(attempts, 1);
 
     // A server that ignores preconditions: the new ETag gives it away.
-    let s = FaultServer::start(|_, _| Act::ServeNoPreconditions);
-    let r = open(&s).unwrap();
-    s.replace(noise(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::ServeNoPreconditions,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
     let (k, _) = kind(r.fetch(&[(40_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("\"v2\"")),
@@ -493,9 +513,12 @@ fn changed_file_is_detected() {
     );
 
     // Same ETag but another length.
-    let s = FaultServer::start(|_, _| Act::ServeNoPreconditions);
-    let r = open(&s).unwrap();
-    s.replace(noise(7, LEN + 5), "\"v1\"", "Mon, 01 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::ServeNoPreconditions,
+        noise(7, LEN + 5),
+        "\"v1\"",
+        "Mon, 01 Jan 2024 00:00:00 GMT",
+    );
     let (k, _) = kind(r.fetch(&[(40_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("length")),
@@ -503,9 +526,12 @@ fn changed_file_is_detected() {
     );
 
     // Through the RangeReader trait, the typed error is still reachable.
-    let s = FaultServer::start(|_, _| Act::Serve);
-    let r = open(&s).unwrap();
-    s.replace(noise(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::Serve,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
     let e = r.read_at(40_000, 10).unwrap_err();
     assert!(e.to_string().contains("changed on the server"), "{e}");
     let http = HttpError::from_range_error(&e).unwrap();
