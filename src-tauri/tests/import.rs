@@ -52,6 +52,12 @@ fn recorder() -> (Seen, Emit) {
     )
 }
 
+/// A fresh importer (cache in `dir`), store and progress recorder.
+fn fresh(dir: &Path) -> (Importer, Store, Seen, Emit) {
+    let (seen, emit) = recorder();
+    (importer(dir), Store::default(), seen, emit)
+}
+
 fn importer(dir: &Path) -> Importer {
     Importer::new(Cache::new(dir.join("cache"), 1 << 30))
 }
@@ -60,9 +66,7 @@ fn importer(dir: &Path) -> Importer {
 /// (source, importer, store, progress seen, document).
 fn open_medical(dir: &Path) -> (PathBuf, Importer, Store, Seen, DocInfo) {
     let src = medical_turtle(dir);
-    let imp = importer(dir);
-    let store = Store::default();
-    let (seen, emit) = recorder();
+    let (imp, store, seen, emit) = fresh(dir);
     let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
     (src, imp, store, seen, info)
 }
@@ -125,9 +129,7 @@ fn a_syntax_error_names_file_line_and_column_and_leaves_nothing() {
         "broken.ttl",
         "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e \"unterminated .\n",
     );
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (seen, emit) = recorder();
+    let (imp, store, seen, emit) = fresh(dir.path());
     let err = imp
         .open(&store, &src.display().to_string(), emit)
         .unwrap_err()
@@ -265,9 +267,7 @@ fn an_rdf_url_is_downloaded_once_then_built() {
     let server = common::serve(data, 20);
     // The server answers any path; the name tells the app it is Turtle.
     let url = format!("{}/medical.ttl", server.rsplit_once('/').unwrap().0);
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (_, emit) = recorder();
+    let (imp, store, _, emit) = fresh(dir.path());
     let info = imp.open_url(&store, &url, emit).unwrap();
     assert_eq!(info.source, url);
     assert_eq!(info.name, "medical.ttl");
@@ -295,9 +295,7 @@ fn an_upstream_rete_file_is_built_into_ours() {
         .expect("python3 runs");
     assert!(status.success(), "rete-graph builds the upstream file");
     assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (seen, emit) = recorder();
+    let (imp, store, seen, emit) = fresh(dir.path());
     let info = imp.open(&store, &file.display().to_string(), emit).unwrap();
     assert_eq!(seen.lock().unwrap().last().unwrap().status, "built");
     assert_eq!(info.name, "upstream.rete");
@@ -320,9 +318,7 @@ fn a_json_ld_file_is_built() {
               {"@id": "http://example.org/b", "@type": "foaf:Person", "foaf:name": "B", "knows": "http://example.org/a"}
             ]}"#,
     );
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (_, emit) = recorder();
+    let (imp, store, _, emit) = fresh(dir.path());
     let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
     assert_eq!(info.quads, 6);
     assert_eq!(info.classes[0].nt, PERSON);
