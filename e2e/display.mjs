@@ -1,5 +1,8 @@
 // The X server and the D-Bus session bus the e2e suite and the launch benchmark run the app in.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
  * Starts Xvfb on a display number it picks itself (-displayfd), so suites of other users of this
@@ -35,4 +38,18 @@ export function startBus() {
     proc.on('error', reject);
     proc.on('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
   });
+}
+
+/**
+ * The session of a benchmark probe: Xvfb and a session bus, this process pointed at both, and a
+ * fresh config directory (the user's recent-files list stays untouched). Resolves with the Xvfb
+ * and bus processes.
+ */
+export async function startSession() {
+  const { proc: xvfb, display } = await startXvfb();
+  process.env.DISPLAY = display;
+  const { proc: bus, address } = await startBus();
+  process.env.DBUS_SESSION_BUS_ADDRESS = address;
+  process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-config-'));
+  return { xvfb, bus };
 }

@@ -9,17 +9,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBus, startXvfb } from '../display.mjs';
+import { startSession } from '../display.mjs';
 import { watch } from './watch.mjs';
 
 const [app, file, runs = '3'] = process.argv.slice(2);
 if (!app || !file) throw new Error('usage: node e2e/bench/import.mjs APP FILE [RUNS]');
 
-const { proc: xvfb, display } = await startXvfb();
-process.env.DISPLAY = display;
-const { proc: bus, address } = await startBus();
-process.env.DBUS_SESSION_BUS_ADDRESS = address;
-process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-config-'));
+const { xvfb, bus } = await startSession();
 
 const SETTLE_MS = 1500;
 const LIMIT_MS = 600_000;

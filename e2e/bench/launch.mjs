@@ -6,21 +6,14 @@
 //
 // usage: node e2e/bench/launch.mjs APP FILE RUNS
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { startBus, startXvfb } from '../display.mjs';
+import { startSession } from '../display.mjs';
 import { watch } from './watch.mjs';
 
 const [app, file, runs = '5'] = process.argv.slice(2);
 if (!app || !file) throw new Error('usage: node e2e/bench/launch.mjs APP FILE [RUNS]');
 
-const { proc: xvfb, display } = await startXvfb();
-process.env.DISPLAY = display;
-const { proc: bus, address } = await startBus();
-process.env.DBUS_SESSION_BUS_ADDRESS = address;
-// A fresh config directory: the recent-files list of the user stays untouched.
-process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-config-'));
+const { xvfb, bus } = await startSession();
 
 // After the app reports its first frame, the screen is left this long to settle; the watcher then
 // takes the last picture as the reference and reports when it first showed.

@@ -25,6 +25,12 @@ async function runQuery() {
   await browser.keys(['Control', 'Enter']);
 }
 
+/** Types `text` as the query and runs it. */
+async function typeAndRun(text) {
+  await typeQuery(text);
+  await runQuery();
+}
+
 /** Distinct colours inside an element's box. */
 async function pixels(name, selector) {
   const el = await $(selector);
@@ -71,8 +77,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
   it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {
     await relaunch(fx('social-1k.rete'));
     await mapSettled();
-    await typeQuery('SELECT ?person ?name WHERE { ?person foaf:name ?name } ORDER BY ?name');
-    await runQuery();
+    await typeAndRun('SELECT ?person ?name WHERE { ?person foaf:name ?name } ORDER BY ?name');
     const summary = await $('[data-testid="query-summary"]');
     await summary.waitForDisplayed({ timeout: 30_000 });
     await expect(summary).toHaveText(expect.stringContaining('1,000 rows'));
@@ -93,8 +98,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
 
   it('marks a syntax error at its line and column', async () => {
     // Balanced brackets: the editor closes them as they are typed.
-    await typeQuery('SELECT ?s ?age WHERE { ?s foaf:age ?age FILTER(?age > ) }');
-    await runQuery();
+    await typeAndRun('SELECT ?s ?age WHERE { ?s foaf:age ?age FILTER(?age > ) }');
     const err = await $('[data-testid="query-error"]');
     await err.waitForDisplayed();
     await expect(err).toHaveText(expect.stringMatching(/Line 1, column (4[0-9]|5[0-9])/));
@@ -103,8 +107,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
   });
 
   it('draws a CONSTRUCT result as a graph', async () => {
-    await typeQuery('CONSTRUCT { ?a foaf:knows ?b } WHERE { ?a foaf:knows ?b } LIMIT 150');
-    await runQuery();
+    await typeAndRun('CONSTRUCT { ?a foaf:knows ?b } WHERE { ?a foaf:knows ?b } LIMIT 150');
     const g = await $('[data-testid="result-graph"]');
     await g.waitForDisplayed({ timeout: 30_000 });
     expect(Number(await g.getAttribute('data-edges'))).toBeGreaterThan(10);
@@ -117,8 +120,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
   it('scrolls through more than 100,000 rows', async () => {
     await relaunch(fx('social-20k.rete'));
     await mapSettled();
-    await typeQuery('SELECT ?s ?p ?o WHERE { ?s ?p ?o }');
-    await runQuery();
+    await typeAndRun('SELECT ?s ?p ?o WHERE { ?s ?p ?o }');
     const table = await $('[data-testid="results-table"]');
     await browser.waitUntil(async () => Number(await table.getAttribute('data-total')) > 100_000, { timeout: 90_000, timeoutMsg: 'no 100k rows' });
     const total = Number(await table.getAttribute('data-total'));
@@ -135,8 +137,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
   });
 
   it('cancels a long query', async () => {
-    await typeQuery('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }');
-    await runQuery();
+    await typeAndRun('SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }');
     const cancel = await $('[data-testid="query-cancel"]');
     await cancel.waitForDisplayed();
     // The elapsed time ticks while the query runs off the main thread.

@@ -3,16 +3,13 @@
 // without a build, a long build is cancelled leaving nothing in the cache, and a syntax error
 // names the file, line and column while the open document stays.
 import { expect } from '@wdio/globals';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { cacheDir, fixtures } from '../wdio.conf.mjs';
+import { appWindow, drop } from './desktop.mjs';
 import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dragSource = path.join(here, '..', 'tools', 'drag-source.py');
 const fx = (name) => path.join(fixtures, name);
 /** Waits until the open document is `name`, querying the page each time: the name's element is
  * replaced when a document opens, so a held element reference goes stale during a long build. */
@@ -55,38 +52,6 @@ function writeNTriples(file, people) {
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
-}
-
-async function xdo(...args) {
-  const { stdout } = await promisify(execFile)('xdotool', args, { timeout: 30_000 });
-  return stdout.trim();
-}
-
-async function appWindow(title) {
-  const id = (await xdo('search', '--sync', '--onlyvisible', '--name', `^${title.replace(/\./g, '\\.')}$`)).split('\n')[0];
-  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', id)).split('\n').map((l) => l.split('=')));
-  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
-}
-
-/** Drags `file` from a GTK drag source (as from a file manager) onto the window's centre. */
-async function drop(win, file) {
-  const source = spawn('/usr/bin/python3', [dragSource, String(win.x + 10), String(win.y + 10), file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const done = new Promise((resolve, reject) => { source.on('exit', resolve); source.on('error', reject); });
-  await new Promise((resolve, reject) => {
-    source.stdout.on('data', (d) => String(d).includes('ready') && resolve());
-    source.on('exit', (code) => reject(new Error(`the drag source exited with ${code} before it was ready`)));
-  });
-  const from = { x: win.x + 50, y: win.y + 50 };
-  const to = { x: win.x + Math.round(win.width / 2), y: win.y + Math.round(win.height / 2) };
-  await xdo('mousemove', String(from.x), String(from.y));
-  await xdo('mousedown', '1');
-  for (let i = 1; i <= 12; i++) {
-    await xdo('mousemove', String(Math.round(from.x + ((to.x - from.x) * i) / 12)), String(Math.round(from.y + ((to.y - from.y) * i) / 12)));
-    await browser.pause(40);
-  }
-  await browser.pause(300);
-  await xdo('mouseup', '1');
-  expect(await done).toBe(0);
 }
 
 describe('opening RDF files', function () {

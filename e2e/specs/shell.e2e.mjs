@@ -3,42 +3,16 @@
 // across restarts, the Open… dialog, and the PNG export through the native save dialog. Real processes and the real
 // X protocols under the suite's Xvfb: xdotool moves the pointer and types into the GTK dialog.
 import { expect } from '@wdio/globals';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { app, fixtures } from '../wdio.conf.mjs';
+import { appWindow, drop, exited, xdo } from './desktop.mjs';
 import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dragSource = path.join(here, '..', 'tools', 'drag-source.py');
 const fx = (name) => path.join(fixtures, name);
 const docName = () => $('[data-testid="doc-name"]');
-
-
-/** Runs xdotool on the suite's display. */
-async function xdo(...args) {
-  const { stdout } = await promisify(execFile)('xdotool', args, { timeout: 30_000 });
-  return stdout.trim();
-}
-
-/** Screen geometry of the app's window, found by its title. */
-async function appWindow(title) {
-  const id = (await xdo('search', '--sync', '--onlyvisible', '--name', `^${title.replace(/\./g, '\\.')}$`)).split('\n')[0];
-  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', id)).split('\n').map((l) => l.split('=')));
-  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
-}
-
-/** Waits for a child process to exit and resolves with its exit code. */
-function exited(child, ms) {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => { child.kill(); reject(new Error(`${child.spawnfile} still runs after ${ms} ms`)); }, ms);
-    child.on('exit', (code) => { clearTimeout(t); resolve(code); });
-    child.on('error', (e) => { clearTimeout(t); reject(e); });
-  });
-}
 
 describe('desktop integration', () => {
   it('lists recently opened files after a restart and reopens one', async () => {
@@ -76,25 +50,7 @@ describe('desktop integration', () => {
     await expect(docName()).toHaveText('social-1k.rete');
     await mapSettled(1);
     const win = await appWindow('social-1k.rete — Rete');
-    // The drag source sits over the window's top-left corner; the drop lands on the map.
-    const source = spawn('/usr/bin/python3', [dragSource, String(win.x + 10), String(win.y + 10), fx('medical-1k.rete')], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const done = exited(source, 60_000);
-    await new Promise((resolve, reject) => {
-      source.stdout.on('data', (d) => String(d).includes('ready') && resolve());
-      source.on('exit', (code) => reject(new Error(`the drag source exited with ${code} before it was ready`)));
-    });
-    const from = { x: win.x + 50, y: win.y + 50 };
-    const to = { x: win.x + Math.round(win.width / 2), y: win.y + Math.round(win.height / 2) };
-    await xdo('mousemove', String(from.x), String(from.y));
-    await xdo('mousedown', '1');
-    // In steps: GTK starts a drag once the pointer passes its threshold, then tracks the motion.
-    for (let i = 1; i <= 12; i++) {
-      await xdo('mousemove', String(Math.round(from.x + ((to.x - from.x) * i) / 12)), String(Math.round(from.y + ((to.y - from.y) * i) / 12)));
-      await browser.pause(40);
-    }
-    await browser.pause(300);
-    await xdo('mouseup', '1');
-    expect(await done).toBe(0);
+    await drop(win, fx('medical-1k.rete'));
     await expect(docName()).toHaveText('medical-1k.rete');
     expect(await mapSettled(1)).toBeGreaterThan(0);
   });

@@ -3,6 +3,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = rete_fuzz::fixture().2.fuzz_decode(data);
-});
+fuzz_target!(|data: &[u8]| rete_fuzz::pyramid(data));

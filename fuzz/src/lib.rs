@@ -1,39 +1,27 @@
-//! The fixed small file every target reads, and the helpers that put fuzz input below the
-//! checksum layer.
+//! The fixed small file every target reads, the helpers that put fuzz input below the checksum
+//! layer, and the body of every target. Free of `cfg(fuzzing)` and of libFuzzer, so the normal
+//! test suite replays the committed inputs through these same functions
+//! (`crates/rete-testsuite/tests/fuzz_regressions.rs` includes this file as a module).
 
 use rete_build::{build, BuildOptions, Input, Syntax};
+use rete_core::dict::{DictBlock, DictIndex};
 use rete_core::format::{kind, Codec};
-use rete_core::{MemReader, Rete};
+use rete_core::perm::{decode_block, PermIndex};
+use rete_core::{MemReader, Pattern, Rete};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
-use rete_schema::SchemaExtension;
+use rete_schema::{Schema, SchemaExtension};
+use rete_sparql::{QueryOptions, QueryResults};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The fixed file: a small social graph plus a tiny ontology, with pyramid and schema.
 pub fn fixture() -> &'static (Vec<u8>, Rete, Pyramid) {
     static F: OnceLock<(Vec<u8>, Rete, Pyramid)> = OnceLock::new();
     F.get_or_init(|| {
-        let mut nt = Vec::new();
-        let params = rete_datagen::social::SocialParams {
-            people: 60,
-            ..Default::default()
-        };
-        rete_datagen::social::write_ntriples(&params, &mut nt).expect("datagen");
-        nt.extend_from_slice(ONTOLOGY.as_bytes());
         let dir = std::env::temp_dir().join(format!("rete-fuzz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        let out = dir.join("fixture.rete");
-        let opts = BuildOptions {
-            inputs: vec![Input::bytes("fixture.nt", nt, Syntax::NTriples)],
-            extensions: vec![
-                Arc::new(PyramidExtension {
-                    options: PyramidOptions::default(),
-                }),
-                Arc::new(SchemaExtension),
-            ],
-            ..BuildOptions::default()
-        };
-        build(&opts, &out).expect("build fixture");
-        let bytes = std::fs::read(&out).expect("read fixture");
+        let bytes = social_image(&dir, "fixture", 60, ONTOLOGY.as_bytes());
         let _ = std::fs::remove_dir_all(&dir);
         let rete = open(&bytes).expect("open fixture");
         let pyramid = Pyramid::open(&rete)
@@ -41,6 +29,31 @@ pub fn fixture() -> &'static (Vec<u8>, Rete, Pyramid) {
             .expect("pyramid present");
         (bytes, rete, pyramid)
     })
+}
+
+/// Builds a social graph of `people` plus the N-Triples `extra` (input `<stem>.nt`) with pyramid
+/// and schema into `dir/<stem>.rete` and returns the file's bytes.
+pub fn social_image(dir: &Path, stem: &str, people: u64, extra: &[u8]) -> Vec<u8> {
+    let mut nt = Vec::new();
+    let params = rete_datagen::social::SocialParams {
+        people,
+        ..Default::default()
+    };
+    rete_datagen::social::write_ntriples(&params, &mut nt).expect("datagen");
+    nt.extend_from_slice(extra);
+    let out = dir.join(format!("{stem}.rete"));
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes(format!("{stem}.nt"), nt, Syntax::NTriples)],
+        extensions: vec![
+            Arc::new(PyramidExtension {
+                options: PyramidOptions::default(),
+            }),
+            Arc::new(SchemaExtension),
+        ],
+        ..BuildOptions::default()
+    };
+    build(&opts, &out).expect("build fixture");
+    std::fs::read(&out).expect("read fixture")
 }
 
 const ONTOLOGY: &str = r#"<http://example.org/Person> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.org/Agent> .
@@ -96,44 +109,42 @@ pub fn payload(kind_: u16) -> Vec<u8> {
 /// count: `(count, raw)`.
 pub fn raw_blocks(dict: bool) -> Vec<(u32, Vec<u8>)> {
     let rete = &fixture().1;
-    let mut out = Vec::new();
-    if dict {
-        let Some(e) = rete.section(kind::DICT_BLOCKS, 0) else {
-            return out;
-        };
-        let idx = rete_core::dict::DictIndex::decode(
-            &payload(kind::DICT_INDEX),
-            rete.term_count(),
-            e.len,
-            "f",
-        )
-        .expect("dict index");
-        for m in idx.blocks {
-            let stored = rete
-                .section_range(kind::DICT_BLOCKS, 0, m.offset, m.stored_len as usize)
-                .expect("block");
-            out.push((
-                m.count,
-                zstd::bulk::decompress(&stored, m.raw_len as usize).expect("zstd"),
-            ));
-        }
+    let blocks_kind = if dict {
+        kind::DICT_BLOCKS
     } else {
-        let Some(e) = rete.section(kind::PERM_BLOCKS, 0) else {
-            return out;
-        };
-        let idx = rete_core::perm::PermIndex::decode(&payload(kind::PERM_INDEX), e.len, "s", "f")
-            .expect("perm index");
-        for m in idx.blocks {
+        kind::PERM_BLOCKS
+    };
+    let Some(e) = rete.section(blocks_kind, 0) else {
+        return Vec::new();
+    };
+    // (offset, stored_len, raw_len, count) of each block, from its directory.
+    let metas: Vec<(u64, u32, u32, u32)> = if dict {
+        DictIndex::decode(&payload(kind::DICT_INDEX), rete.term_count(), e.len, "f")
+            .expect("dict index")
+            .blocks
+            .iter()
+            .map(|m| (m.offset, m.stored_len, m.raw_len, m.count))
+            .collect()
+    } else {
+        PermIndex::decode(&payload(kind::PERM_INDEX), e.len, "s", "f")
+            .expect("perm index")
+            .blocks
+            .iter()
+            .map(|m| (m.offset, m.stored_len, m.raw_len, m.count))
+            .collect()
+    };
+    metas
+        .into_iter()
+        .map(|(offset, stored_len, raw_len, count)| {
             let stored = rete
-                .section_range(kind::PERM_BLOCKS, 0, m.offset, m.stored_len as usize)
+                .section_range(blocks_kind, 0, offset, stored_len as usize)
                 .expect("block");
-            out.push((
-                m.count,
-                zstd::bulk::decompress(&stored, m.raw_len as usize).expect("zstd"),
-            ));
-        }
-    }
-    out
+            (
+                count,
+                zstd::bulk::decompress(&stored, raw_len as usize).expect("zstd"),
+            )
+        })
+        .collect()
 }
 
 /// Splits `data` into `N` parts at two-byte little-endian lengths; the last part takes the rest.
@@ -169,4 +180,126 @@ pub fn join(parts: &[&[u8]]) -> Vec<u8> {
 /// A Raw section for a crafted image.
 pub fn raw(kind_: u16, bytes: &[u8]) -> rete_core::craft::RawSection {
     rete_core::craft::RawSection::new(kind_, 0, Codec::Raw, bytes.len() as u64, bytes.to_vec())
+}
+
+/// The `header` target: an image whose checksums are recomputed, opened, verified and read.
+pub fn header(data: &[u8]) {
+    let mut img = data.to_vec();
+    reseal_all(&mut img);
+    if let Ok(rete) = open(&img) {
+        let _ = rete.card();
+        let _ = rete.verify();
+        let _ = rete.term(1);
+        if let Ok(it) = rete.quads(&Pattern::default()) {
+            for q in it.take(64) {
+                if q.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A selector byte, a little-endian `u32` and the rest (the `perm` and `dict` inputs).
+fn split4(data: &[u8]) -> Option<(u8, u32, &[u8])> {
+    let [sel, a, b, c, d, rest @ ..] = data else {
+        return None;
+    };
+    Some((*sel, u32::from_le_bytes([*a, *b, *c, *d]), rest))
+}
+
+/// The `perm` target: a permutation block (even selector) or block directory.
+pub fn perm(data: &[u8]) {
+    let Some((sel, n, rest)) = split4(data) else {
+        return;
+    };
+    if sel & 1 == 0 {
+        let _ = decode_block(rest, n, "s", "f");
+    } else {
+        let _ = PermIndex::decode(rest, u64::from(n), "s", "f");
+    }
+}
+
+/// The `dict` target: a dictionary block (even selector) or block directory.
+pub fn dict(data: &[u8]) {
+    let Some((sel, n, rest)) = split4(data) else {
+        return;
+    };
+    if sel & 1 == 0 {
+        if let Ok(block) = DictBlock::decode(rest, n, "f") {
+            for i in 0..block.len() {
+                if let Some(t) = block.get(i) {
+                    let _ = block.find(t);
+                }
+            }
+        }
+    } else if let Ok(index) =
+        DictIndex::decode(rest, u64::from(n & 0xffff), u64::from(n >> 16), "f")
+    {
+        let _ = index.block_of_id(u64::from(n & 0xff));
+        let _ = index.block_for_term(rest);
+    }
+}
+
+/// The `pyramid` target: the pyramid sections decoded on the fixed file's pyramid.
+pub fn pyramid(data: &[u8]) {
+    let _ = fixture().2.fuzz_decode(data);
+}
+
+/// The `schema` target: the fixed file with its three schema sections replaced by the input's
+/// parts, read through the public API.
+pub fn schema(data: &[u8]) {
+    let [c, p, s] = split::<3>(data);
+    let img = with_sections(&[
+        (rete_schema::kind::CLASSES, c),
+        (rete_schema::kind::PROPERTIES, p),
+        (rete_schema::kind::STATISTICS, s),
+    ]);
+    if let Ok(rete) = open(&img) {
+        if let Ok(Some(schema)) = Schema::open(&rete) {
+            let _ = schema.to_string();
+        }
+    }
+}
+
+/// The `content_range` target: a parsed `Content-Range` is a well-ordered range.
+pub fn content_range(data: &[u8]) {
+    if let Ok(s) = std::str::from_utf8(data) {
+        if let Some((a, b, total)) = rete_http::parse_content_range(s) {
+            assert!(a <= b);
+            assert!(total.is_none_or(|t| b < t));
+        }
+    }
+}
+
+/// The `sparql` target: parse, plan and evaluate on the fixed file under a `deadline`, reading
+/// at most 256 results.
+pub fn sparql(data: &[u8], deadline: Duration) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(q) = rete_sparql::parse(text, None) else {
+        return;
+    };
+    let opts = QueryOptions {
+        deadline: Some(Instant::now() + deadline),
+        ..QueryOptions::default()
+    };
+    match rete_sparql::evaluate(&fixture().1, &q, &opts) {
+        Ok(QueryResults::Solutions(s)) => {
+            for r in s.take(256) {
+                if r.is_err() {
+                    break;
+                }
+            }
+        }
+        Ok(QueryResults::Graph(t)) => {
+            for r in t.take(256) {
+                if r.is_err() {
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
 }

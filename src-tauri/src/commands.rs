@@ -12,6 +12,15 @@ use std::path::PathBuf;
 use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_dialog::DialogExt;
 
+/// The local path of what a file dialog returned (`None`: the user cancelled).
+pub(crate) fn picked_path(
+    picked: Option<tauri_plugin_dialog::FilePath>,
+) -> AppResult<Option<PathBuf>> {
+    picked
+        .map(|p| p.into_path().map_err(|e| AppError::Invalid(e.to_string())))
+        .transpose()
+}
+
 /// Event carrying a [`CoherenceProgress`] as each tier of a check finishes.
 pub const EVENT_COHERENCE: &str = "coherence-progress";
 
@@ -482,12 +491,9 @@ pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
             .add_filter("Rete knowledge graph", &["rete"])
             .add_filter("RDF", &crate::import::DIALOG_EXTENSIONS[1..])
             .blocking_pick_file();
-        let Some(picked) = picked else {
+        let Some(path) = picked_path(picked)? else {
             return Ok(None);
         };
-        let path = picked
-            .into_path()
-            .map_err(|e| AppError::Invalid(e.to_string()))?;
         let path = path.display().to_string();
         app.state::<crate::grant::Grants>().grant([&path]);
         let info = crate::import::app::open_any(app, s, &path)?;
@@ -742,12 +748,9 @@ pub async fn export_view(
             .set_file_name(format!("{name}.{format}"))
             .add_filter(format.to_uppercase(), &[format.as_str()])
             .blocking_save_file();
-        let Some(picked) = picked else {
+        let Some(path) = picked_path(picked)? else {
             return Ok(None);
         };
-        let path = picked
-            .into_path()
-            .map_err(|e| AppError::Invalid(e.to_string()))?;
         crate::store::write_atomic(&path, |w| w.write_all(&bytes))
             .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))?;
         Ok(Some(path.display().to_string()))

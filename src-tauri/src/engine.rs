@@ -442,6 +442,25 @@ impl Doc {
         self.entities_in_circle(&ids, centre, "members", truncated)
     }
 
+    /// An entity's map node, at `(x, y, r)` or, without one, left for the UI to lay out.
+    fn entity_node(&self, id: Id, at: Option<(f32, f32, f32)>) -> AppResult<MapNode> {
+        let term = self.term_view(id, true)?;
+        Ok(MapNode {
+            key: format!("e:{id}"),
+            kind: "entity",
+            label: term.label,
+            size: 1,
+            class: self.class_nt(self.main_class(id)?)?,
+            x: at.map(|a| a.0),
+            y: at.map(|a| a.1),
+            r: at.map(|a| a.2),
+            expandable: false,
+            level: None,
+            id,
+            classes: Vec::new(),
+        })
+    }
+
     /// Entity nodes for `ids`, laid out on a sunflower spiral inside `(x, y, r)`, plus the triples
     /// that link two of them.
     pub fn entities_in_circle(
@@ -455,21 +474,8 @@ impl Doc {
         let mut nodes = Vec::with_capacity(ids.len());
         for (i, &id) in ids.iter().enumerate() {
             let (x, y) = sunflower(i, n, r * 0.92);
-            let term = self.term_view(id, true)?;
-            nodes.push(MapNode {
-                key: format!("e:{id}"),
-                kind: "entity",
-                label: term.label,
-                size: 1,
-                class: self.class_nt(self.main_class(id)?)?,
-                x: Some(cx + x),
-                y: Some(cy + y),
-                r: Some((r / n.sqrt() * 0.45).max(r * 0.002)),
-                expandable: false,
-                level: None,
-                id,
-                classes: Vec::new(),
-            });
+            let at = (cx + x, cy + y, (r / n.sqrt() * 0.45).max(r * 0.002));
+            nodes.push(self.entity_node(id, Some(at))?);
         }
         let edges = self.edges_among(ids)?;
         Ok(MapView {
@@ -598,21 +604,7 @@ impl Doc {
         }
         let mut nodes = Vec::with_capacity(ids.len());
         for &n in &ids {
-            let term = self.term_view(n, true)?;
-            nodes.push(MapNode {
-                key: format!("e:{n}"),
-                kind: "entity",
-                label: term.label,
-                size: 1,
-                class: self.class_nt(self.main_class(n)?)?,
-                x: None,
-                y: None,
-                r: None,
-                expandable: false,
-                level: None,
-                id: n,
-                classes: Vec::new(),
-            });
+            nodes.push(self.entity_node(n, None)?);
         }
         let edges = self.edges_among(&ids)?;
         Ok(MapView {

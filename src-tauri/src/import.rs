@@ -537,12 +537,9 @@ pub mod app {
                 .set_file_name(format!("{stem}.rete"))
                 .add_filter("Rete knowledge graph", &["rete"])
                 .blocking_save_file();
-            let Some(picked) = picked else {
+            let Some(path) = crate::commands::picked_path(picked)? else {
                 return Ok(None);
             };
-            let path = picked
-                .into_path()
-                .map_err(|e| AppError::Invalid(e.to_string()))?;
             save_copy(&app.state::<Store>(), doc, &path)?;
             Ok(Some(path.display().to_string()))
         })

@@ -7,25 +7,10 @@ mod common;
 mod fixtures;
 
 use common::serve;
+use fixtures::fixture;
 use rete_desktop::commands::ops;
 use rete_desktop::store::Store;
 use rete_http::CountedReader;
-use std::path::PathBuf;
-use std::sync::OnceLock;
-
-fn fixture(name: &str) -> PathBuf {
-    static DIR: OnceLock<(PathBuf, Option<tempfile::TempDir>)> = OnceLock::new();
-    let (dir, _) = DIR.get_or_init(|| match std::env::var_os("RETE_FIXTURES") {
-        Some(d) => (PathBuf::from(d), None),
-        None => {
-            let t = tempfile::tempdir().unwrap();
-            (t.path().to_owned(), Some(t))
-        }
-    });
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _g = LOCK.lock().unwrap_or_else(|p| p.into_inner());
-    fixtures::ensure(dir, name).expect("fixture builds")
-}
 
 const KNOWS: &str = "SELECT ?s ?o WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
 

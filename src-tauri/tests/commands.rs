@@ -7,9 +7,10 @@
 mod common;
 mod fixtures;
 
-use common::serve;
+use common::open_served;
 use rete_desktop::commands::{decode_export, ops};
 use rete_desktop::engine::limits;
+use rete_desktop::model::{MapNode, MapView};
 use rete_desktop::store::Store;
 use std::path::PathBuf;
 
@@ -30,17 +31,22 @@ fn sample(name: &str) -> PathBuf {
 
 /// The social sample built without pyramid and schema: the map is the class overview.
 fn plain() -> PathBuf {
-    static PATH: std::sync::OnceLock<(PathBuf, tempfile::TempDir)> = std::sync::OnceLock::new();
-    let (p, _) = PATH.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let p = match std::env::var_os("RETE_FIXTURES") {
-            Some(d) => fixtures::ensure(std::path::Path::new(&d), "social-1k-plain.rete"),
-            None => fixtures::ensure(dir.path(), "social-1k-plain.rete"),
-        }
-        .expect("the plain fixture builds");
-        (p, dir)
-    });
-    p.clone()
+    fixtures::fixture("social-1k-plain.rete")
+}
+
+/// The overview's `foaf:Person` group.
+fn person_group(store: &Store, doc: u32) -> MapNode {
+    let map = ops::overview(store, doc).unwrap();
+    map.nodes
+        .into_iter()
+        .find(|n| n.class.as_deref() == Some(PERSON))
+        .unwrap()
+}
+
+/// The members of the Person group, expanded around the origin.
+fn person_members(store: &Store, doc: u32) -> MapView {
+    let g = person_group(store, doc);
+    ops::expand(store, doc, &g.key, 0.0, 0.0, 1.0).unwrap()
 }
 
 fn open(store: &Store) -> rete_desktop::model::DocInfo {
@@ -95,12 +101,7 @@ fn overview_shows_the_classes_with_positions() {
 fn expanding_a_class_places_members_inside_its_circle() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
+    let g = person_group(&store, info.doc);
     let (x, y, r) = (g.x.unwrap(), g.y.unwrap(), g.r.unwrap());
     let members = ops::expand(&store, info.doc, &g.key, x, y, r).unwrap();
     assert_eq!(members.nodes.len(), limits::MEMBERS);
@@ -128,13 +129,7 @@ fn expanding_a_class_places_members_inside_its_circle() {
 fn entity_details_list_properties_and_links() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
-    let members = ops::expand(&store, info.doc, &g.key, 0.0, 0.0, 1.0).unwrap();
+    let members = person_members(&store, info.doc);
     let first = &members.nodes[0];
     let d = ops::entity(&store, info.doc, first.id).unwrap();
     assert!(d.term.nt.starts_with("<http://example.org/social/person/"));
@@ -163,13 +158,7 @@ fn entity_details_list_properties_and_links() {
 fn neighbourhood_holds_the_entity_and_its_neighbours() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
-    let members = ops::expand(&store, info.doc, &g.key, 0.0, 0.0, 1.0).unwrap();
+    let members = person_members(&store, info.doc);
     let id = members.nodes[0].id;
     let nb = ops::neighbourhood(&store, info.doc, id).unwrap();
     assert_eq!(nb.nodes[0].id, id);
@@ -186,12 +175,7 @@ fn neighbourhood_holds_the_entity_and_its_neighbours() {
 fn group_details_and_legend() {
     let store = Store::default();
     let info = open(&store);
-    let map = ops::overview(&store, info.doc).unwrap();
-    let g = map
-        .nodes
-        .iter()
-        .find(|n| n.class.as_deref() == Some(PERSON))
-        .unwrap();
+    let g = person_group(&store, info.doc);
     let d = ops::group(&store, info.doc, &g.key).unwrap();
     assert_eq!(d.size, 1000);
     assert!(!d.sample.is_empty());
@@ -286,10 +270,8 @@ fn exports_accept_only_real_png_and_svg() {
 
 #[test]
 fn open_url_reads_a_served_file_in_place() {
-    let bytes = std::fs::read(sample("social-1k.rete")).unwrap();
-    let url = serve(bytes, 64);
     let store = Store::default();
-    let info = ops::open_url(&store, &url).unwrap();
+    let (url, info) = open_served(&store, &sample("social-1k.rete"), 64);
     assert_eq!(info.name, "social-1k.rete");
     assert_eq!(info.source, url);
     let map = ops::overview(&store, info.doc).unwrap();

@@ -8,30 +8,15 @@
 mod common;
 mod fixtures;
 
-use common::serve;
+use common::open_served;
+use fixtures::fixture;
 use rete_desktop::commands::ops;
 use rete_desktop::model::{DocInfo, MapNode, QueryOutcome};
 use rete_desktop::store::Store;
-use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 const PERSON: &str = "<http://xmlns.com/foaf/0.1/Person>";
 const MED: &str = "http://example.org/medical#";
-
-fn fixture(name: &str) -> PathBuf {
-    static DIR: OnceLock<(PathBuf, Option<tempfile::TempDir>)> = OnceLock::new();
-    let (dir, _) = DIR.get_or_init(|| match std::env::var_os("RETE_FIXTURES") {
-        Some(d) => (PathBuf::from(d), None),
-        None => {
-            let t = tempfile::tempdir().unwrap();
-            (t.path().to_owned(), Some(t))
-        }
-    });
-    // One build at a time: tests run in parallel threads.
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _g = LOCK.lock().unwrap_or_else(|p| p.into_inner());
-    fixtures::ensure(dir, name).expect("fixture builds")
-}
 
 fn open(store: &Store, name: &str) -> DocInfo {
     ops::open_path(store, &fixture(name).display().to_string()).expect("fixture opens")
@@ -225,6 +210,14 @@ fn the_schema_legend_is_a_class_tree_with_relations() {
     assert_eq!(ops::overview(&store, plain.doc).unwrap().kind, "classes");
 }
 
+/// [`run`] on `social-1k.rete`, opened in a fresh store: (store, document, outcome).
+fn run_on_social(run_id: u32, q: &str) -> (Store, u32, QueryOutcome) {
+    let store = Store::default();
+    let doc = open(&store, "social-1k.rete").doc;
+    let out = run(&store, doc, run_id, q);
+    (store, doc, out)
+}
+
 fn run(store: &Store, doc: u32, run: u32, q: &str) -> QueryOutcome {
     let out = ops::sparql_run(store, doc, run, q).unwrap();
     assert_eq!(out.status, "ok", "{q}: {:?}", out.error);
@@ -233,14 +226,7 @@ fn run(store: &Store, doc: u32, run: u32, q: &str) -> QueryOutcome {
 
 #[test]
 fn select_results_page_link_to_entities_and_export() {
-    let store = Store::default();
-    let info = open(&store, "social-1k.rete");
-    let out = run(
-        &store,
-        info.doc,
-        7,
-        "PREFIX foaf: <http://xmlns.com/foaf/0.1/>\nSELECT ?person ?name WHERE { ?person foaf:name ?name }",
-    );
+    let (store, doc, out) = run_on_social(7, "PREFIX foaf: <http://xmlns.com/foaf/0.1/>\nSELECT ?person ?name WHERE { ?person foaf:name ?name }");
     assert_eq!(out.kind, "select");
     assert_eq!(out.columns, ["person", "name"]);
     assert_eq!(out.total, 1000);
@@ -252,7 +238,7 @@ fn select_results_page_link_to_entities_and_export() {
     assert!(person.id > 0, "IRIs of the file carry their id");
     let name = page[0][1].as_ref().unwrap();
     assert_eq!((name.kind, name.id), ("literal", 0));
-    let details = ops::entity(&store, info.doc, person.id).unwrap();
+    let details = ops::entity(&store, doc, person.id).unwrap();
     assert_eq!(details.term.nt, person.nt);
     assert_eq!(details.term.label, name.label);
 
@@ -295,14 +281,7 @@ fn syntax_errors_carry_line_and_column() {
 
 #[test]
 fn construct_results_come_as_a_graph_and_ask_as_a_boolean() {
-    let store = Store::default();
-    let info = open(&store, "social-1k.rete");
-    let out = run(
-        &store,
-        info.doc,
-        3,
-        "CONSTRUCT { ?a <http://xmlns.com/foaf/0.1/knows> ?b } WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b } LIMIT 50",
-    );
+    let (store, doc, out) = run_on_social(3, "CONSTRUCT { ?a <http://xmlns.com/foaf/0.1/knows> ?b } WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b } LIMIT 50");
     assert_eq!(out.kind, "graph");
     assert_eq!(out.columns, ["subject", "predicate", "object"]);
     assert_eq!(out.total, 50);
@@ -312,7 +291,7 @@ fn construct_results_come_as_a_graph_and_ask_as_a_boolean() {
     assert!(g.nodes.iter().all(|n| n.key.starts_with("e:") && n.id > 0));
     let ask = run(
         &store,
-        info.doc,
+        doc,
         4,
         "ASK { ?s a <http://xmlns.com/foaf/0.1/Person> }",
     );
@@ -487,10 +466,8 @@ fn sparql_context_offers_prefixes_vocabulary_and_examples() {
 
 #[test]
 fn remote_files_count_bytes_and_requests() {
-    let bytes = std::fs::read(fixture("social-1k.rete")).unwrap();
-    let url = serve(bytes, 500);
     let store = Store::default();
-    let info = ops::open_url(&store, &url).unwrap();
+    let (_, info) = open_served(&store, &fixture("social-1k.rete"), 500);
     assert!(info.remote && info.has_pyramid);
     let first = ops::read_stats(&store, info.doc).unwrap();
     assert!(first.remote && first.requests >= 1 && first.bytes > 0);

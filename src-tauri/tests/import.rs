@@ -7,6 +7,7 @@ mod common;
 
 use rete_desktop::cache::Cache;
 use rete_desktop::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
+use rete_desktop::model::DocInfo;
 use rete_desktop::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -20,8 +21,13 @@ fn medical_turtle(dir: &Path) -> PathBuf {
         &mut data,
     )
     .unwrap();
-    let p = dir.join("medical.ttl");
-    std::fs::write(&p, data).unwrap();
+    write(dir, "medical.ttl", data)
+}
+
+/// Writes `text` to `dir/name`; returns the path.
+fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
     p
 }
 
@@ -32,9 +38,7 @@ fn social_ntriples(dir: &Path, people: u64) -> PathBuf {
         ..rete_datagen::social::SocialParams::default()
     };
     rete_datagen::social::write_ntriples(&p, &mut data).unwrap();
-    let path = dir.join("social.nt");
-    std::fs::write(&path, data).unwrap();
-    path
+    write(dir, "social.nt", data)
 }
 
 type Seen = Arc<Mutex<Vec<ImportView>>>;
@@ -48,18 +52,29 @@ fn recorder() -> (Seen, Emit) {
     )
 }
 
+/// A fresh importer (cache in `dir`), store and progress recorder.
+fn fresh(dir: &Path) -> (Importer, Store, Seen, Emit) {
+    let (seen, emit) = recorder();
+    (importer(dir), Store::default(), seen, emit)
+}
+
 fn importer(dir: &Path) -> Importer {
     Importer::new(Cache::new(dir.join("cache"), 1 << 30))
+}
+
+/// The medical Turtle sample written into `dir` and opened through a fresh importer and store:
+/// (source, importer, store, progress seen, document).
+fn open_medical(dir: &Path) -> (PathBuf, Importer, Store, Seen, DocInfo) {
+    let src = medical_turtle(dir);
+    let (imp, store, seen, emit) = fresh(dir);
+    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    (src, imp, store, seen, info)
 }
 
 #[test]
 fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
     let dir = tempfile::tempdir().unwrap();
-    let src = medical_turtle(dir.path());
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (seen, emit) = recorder();
-    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    let (src, imp, store, seen, info) = open_medical(dir.path());
     assert_eq!(info.name, "medical.ttl");
     assert_eq!(info.source, src.display().to_string());
     assert!(info.quads > 1000 && info.has_pyramid && info.has_schema);
@@ -109,15 +124,12 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
 #[test]
 fn a_syntax_error_names_file_line_and_column_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("broken.ttl");
-    std::fs::write(
-        &src,
+    let src = write(
+        dir.path(),
+        "broken.ttl",
         "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:d ex:e \"unterminated .\n",
-    )
-    .unwrap();
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (seen, emit) = recorder();
+    );
+    let (imp, store, seen, emit) = fresh(dir.path());
     let err = imp
         .open(&store, &src.display().to_string(), emit)
         .unwrap_err()
@@ -175,11 +187,7 @@ fn a_cancelled_build_stops_and_leaves_nothing_in_the_cache() {
 #[test]
 fn files_are_told_apart_by_content_then_name() {
     let dir = tempfile::tempdir().unwrap();
-    let w = |name: &str, bytes: &[u8]| {
-        let p = dir.path().join(name);
-        std::fs::write(&p, bytes).unwrap();
-        p
-    };
+    let w = |name: &str, bytes: &[u8]| write(dir.path(), name, bytes);
     assert_eq!(
         kind_of(&w("ours.rete", b"\x89rete\r\n\x1a\0\0")).unwrap(),
         Kind::Rete
@@ -259,9 +267,7 @@ fn an_rdf_url_is_downloaded_once_then_built() {
     let server = common::serve(data, 20);
     // The server answers any path; the name tells the app it is Turtle.
     let url = format!("{}/medical.ttl", server.rsplit_once('/').unwrap().0);
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (_, emit) = recorder();
+    let (imp, store, _, emit) = fresh(dir.path());
     let info = imp.open_url(&store, &url, emit).unwrap();
     assert_eq!(info.source, url);
     assert_eq!(info.name, "medical.ttl");
@@ -289,9 +295,7 @@ fn an_upstream_rete_file_is_built_into_ours() {
         .expect("python3 runs");
     assert!(status.success(), "rete-graph builds the upstream file");
     assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (seen, emit) = recorder();
+    let (imp, store, seen, emit) = fresh(dir.path());
     let info = imp.open(&store, &file.display().to_string(), emit).unwrap();
     assert_eq!(seen.lock().unwrap().last().unwrap().status, "built");
     assert_eq!(info.name, "upstream.rete");
@@ -305,19 +309,16 @@ fn an_upstream_rete_file_is_built_into_ours() {
 #[test]
 fn a_json_ld_file_is_built() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("people.jsonld");
-    std::fs::write(
-        &src,
+    let src = write(
+        dir.path(),
+        "people.jsonld",
         r#"{"@context": {"foaf": "http://xmlns.com/foaf/0.1/", "knows": {"@id": "foaf:knows", "@type": "@id"}},
             "@graph": [
               {"@id": "http://example.org/a", "@type": "foaf:Person", "foaf:name": "A", "knows": "http://example.org/b"},
               {"@id": "http://example.org/b", "@type": "foaf:Person", "foaf:name": "B", "knows": "http://example.org/a"}
             ]}"#,
-    )
-    .unwrap();
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (_, emit) = recorder();
+    );
+    let (imp, store, _, emit) = fresh(dir.path());
     let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
     assert_eq!(info.quads, 6);
     assert_eq!(info.classes[0].nt, PERSON);
@@ -326,11 +327,7 @@ fn a_json_ld_file_is_built() {
 #[test]
 fn save_as_rete_copies_the_built_file() {
     let dir = tempfile::tempdir().unwrap();
-    let src = medical_turtle(dir.path());
-    let imp = importer(dir.path());
-    let store = Store::default();
-    let (_, emit) = recorder();
-    let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
+    let (_, imp, store, _, info) = open_medical(dir.path());
     let to = dir.path().join("saved.rete");
     rete_desktop::import::save_copy(&store, info.doc, &to).unwrap();
     let built = &imp.cache().entries()[0].file;

@@ -27,29 +27,33 @@ fn small(dir: &std::path::Path) -> String {
     out.display().to_string()
 }
 
-#[test]
-fn the_time_limit_stops_a_query_and_says_so() {
+/// A fresh store with [`small`] open in it: (folder guard, store, document).
+fn open_small() -> (tempfile::TempDir, Store, u32) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::default();
     let info = ops::open_path(&store, &small(dir.path())).unwrap();
+    (dir, store, info.doc)
+}
+
+#[test]
+fn the_time_limit_stops_a_query_and_says_so() {
+    let (_dir, store, doc) = open_small();
     // 600³ rows: far beyond 50 ms on any machine.
     let q = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }";
-    let out = ops::sparql_run_within(&store, info.doc, 1, q, Some(50)).unwrap();
+    let out = ops::sparql_run_within(&store, doc, 1, q, Some(50)).unwrap();
     assert_eq!(out.status, "timeout", "{:?}", out.error);
     let message = out.error.unwrap().message;
     assert!(message.contains("time limit of 0.05 s"), "{message}");
     // A quick query under the same limit runs.
-    let ok = ops::sparql_run_within(&store, info.doc, 2, "ASK { ?s ?p ?o }", Some(60_000)).unwrap();
+    let ok = ops::sparql_run_within(&store, doc, 2, "ASK { ?s ?p ?o }", Some(60_000)).unwrap();
     assert_eq!((ok.status, ok.boolean), ("ok", Some(true)));
 }
 
 #[test]
 fn construct_results_are_sets_in_the_view_and_the_export() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::default();
-    let info = ops::open_path(&store, &small(dir.path())).unwrap();
+    let (dir, store, doc) = open_small();
     let q = "PREFIX ex: <http://example.org/>\nCONSTRUCT { ?o ex:hasSubject ex:any } WHERE { ?s ex:p ?o }";
-    let out = ops::sparql_run(&store, info.doc, 3, q).unwrap();
+    let out = ops::sparql_run(&store, doc, 3, q).unwrap();
     assert_eq!(out.status, "ok");
     assert_eq!(out.total, 5, "one triple per object, not per solution");
     let path = dir.path().join("g.nt");

@@ -350,85 +350,43 @@ fn materialize_and_reach() {
     std::fs::write(&ttl, "@prefix : <http://ex.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n:Student rdfs:subClassOf :Person .\n:Person rdfs:subClassOf :Agent .\n:advisor rdfs:domain :Student .\n:ancestor a owl:TransitiveProperty .\n:alice :advisor :bob .\n:a :ancestor :b . :b :ancestor :c . :c :ancestor :d .\n").unwrap();
     let plain = dir.path().join("p.rete").display().to_string();
     let mat = dir.path().join("m.rete").display().to_string();
-    ok(&["build", "-q", ttl.to_str().unwrap(), "-o", &plain]);
-    ok(&[
-        "build",
-        "-q",
-        "--materialize",
-        ttl.to_str().unwrap(),
-        "-o",
-        &mat,
-    ]);
-    assert_eq!(
-        ok(&["query", &plain, "-s", ":alice", "-p", "a", "--count"]).trim(),
-        "0"
-    );
-    assert_eq!(
-        ok(&["query", &mat, "-s", ":alice", "-p", "a", "--count"]).trim(),
-        "3"
-    );
-    assert_eq!(
-        ok(&["query", &mat, "-s", ":a", "-p", ":ancestor", "--count"]).trim(),
-        "3"
-    );
+    let rdfs = dir.path().join("r.rete").display().to_string();
+    let build = |flags: &[&str], out: &str| {
+        let mut args = vec!["build", "-q"];
+        args.extend_from_slice(flags);
+        args.extend([ttl.to_str().unwrap(), "-o", out]);
+        ok(&args);
+    };
+    let count = |file: &str, s: &str, p: &str| {
+        ok(&["query", file, "-s", s, "-p", p, "--count"])
+            .trim()
+            .to_string()
+    };
+    build(&[], &plain);
+    build(&["--materialize"], &mat);
+    assert_eq!(count(&plain, ":alice", "a"), "0");
+    assert_eq!(count(&mat, ":alice", "a"), "3");
+    assert_eq!(count(&mat, ":a", ":ancestor"), "3");
     let info: serde_json::Value = serde_json::from_str(&ok(&["info", "--json", &mat])).unwrap();
     assert_eq!(info["card"]["build"]["materialized"], true);
     assert!(info["card"]["build"]["inferred_quads"].as_u64().unwrap() >= 6);
     // RDFS only: no transitive closure.
-    let rdfs = dir.path().join("r.rete").display().to_string();
-    ok(&[
-        "build",
-        "-q",
-        "--materialize=rdfs",
-        ttl.to_str().unwrap(),
-        "-o",
-        &rdfs,
-    ]);
-    assert_eq!(
-        ok(&["query", &rdfs, "-s", ":a", "-p", ":ancestor", "--count"]).trim(),
-        "1"
-    );
+    build(&["--materialize=rdfs"], &rdfs);
+    assert_eq!(count(&rdfs, ":a", ":ancestor"), "1");
     // Reach on the plain file equals the closure, serial and parallel.
-    let serial = ok(&[
-        "reach",
-        &plain,
-        "-p",
-        ":ancestor",
-        "--from",
-        ":a",
-        ":c",
-        ":zzz",
-    ]);
+    let reach = |from: &[&str], flag: Option<&str>| {
+        let mut args = vec!["reach", &plain, "-p", ":ancestor", "--from"];
+        args.extend_from_slice(from);
+        args.extend(flag);
+        ok(&args)
+    };
+    let serial = reach(&[":a", ":c", ":zzz"], None);
     assert_eq!(
         serial,
         "<http://ex.org/a>\t3\n<http://ex.org/c>\t1\n<http://ex.org/zzz>\t0\n"
     );
-    assert_eq!(
-        ok(&[
-            "reach",
-            &plain,
-            "-p",
-            ":ancestor",
-            "--from",
-            ":a",
-            ":c",
-            ":zzz",
-            "--parallel"
-        ]),
-        serial
-    );
-    assert_eq!(
-        ok(&[
-            "reach",
-            &plain,
-            "-p",
-            ":ancestor",
-            "--from",
-            ":d",
-            "--backward"
-        ]),
-        "<http://ex.org/d>\t3\n"
-    );
+    assert_eq!(reach(&[":a", ":c", ":zzz"], Some("--parallel")), serial);
+    assert_eq!(reach(&[":d"], Some("--backward")), "<http://ex.org/d>\t3\n");
     let bad = rete(&[
         "build",
         "-q",

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -26,6 +26,36 @@ fn ok(cache: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
     String::from_utf8(o.stdout).unwrap()
+}
+
+/// `rete generate social --people <people> -o out`, which must succeed; returns `out`.
+fn generate_social(cache: &Path, people: &str, out: PathBuf) -> PathBuf {
+    ok(
+        cache,
+        &[
+            "generate",
+            "social",
+            "--people",
+            people,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    out
+}
+
+/// `rete build -q input -o out`, which must succeed.
+fn build(cache: &Path, input: &Path, out: &Path) {
+    ok(
+        cache,
+        &[
+            "build",
+            "-q",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
 }
 
 fn lines(s: &str) -> BTreeSet<String> {
@@ -61,16 +91,7 @@ fn build_takes_a_folder_of_mixed_syntaxes() {
     std::fs::write(d.join(".hidden.nt"), "not even parsed").unwrap();
     let out = dir.path().join("all.rete");
     let cache = dir.path().join("cache");
-    ok(
-        &cache,
-        &[
-            "build",
-            "-q",
-            d.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-    );
+    build(&cache, &d, &out);
     let nq = ok(&cache, &["export", out.to_str().unwrap()]);
     assert_eq!(nq.lines().count(), 4, "{nq}");
     let info: serde_json::Value =
@@ -135,42 +156,13 @@ const QUERIES: &[&str] = &[
 fn upstream_files_build_and_read_like_their_source() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
-    let nt = dir.path().join("social.nt");
-    ok(
-        &cache,
-        &[
-            "generate",
-            "social",
-            "--people",
-            "300",
-            "-o",
-            nt.to_str().unwrap(),
-        ],
-    );
+    let nt = generate_social(&cache, "300", dir.path().join("social.nt"));
     let up = dir.path().join("social-upstream.rete");
     std::fs::write(&up, upstream_build(&std::fs::read(&nt).unwrap())).unwrap();
     let ours = dir.path().join("ours.rete");
     let conv = dir.path().join("converted.rete");
-    ok(
-        &cache,
-        &[
-            "build",
-            "-q",
-            nt.to_str().unwrap(),
-            "-o",
-            ours.to_str().unwrap(),
-        ],
-    );
-    ok(
-        &cache,
-        &[
-            "build",
-            "-q",
-            up.to_str().unwrap(),
-            "-o",
-            conv.to_str().unwrap(),
-        ],
-    );
+    build(&cache, &nt, &ours);
+    build(&cache, &up, &conv);
     let (ours, conv, up) = (
         ours.to_str().unwrap(),
         conv.to_str().unwrap(),
@@ -304,18 +296,7 @@ fn upstream_formats_not_read_are_refused_saying_what_to_do() {
 fn sigterm_and_ctrl_c_stop_a_build_and_leave_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
-    let nt = dir.path().join("big.nt");
-    ok(
-        &cache,
-        &[
-            "generate",
-            "social",
-            "--people",
-            "60000",
-            "-o",
-            nt.to_str().unwrap(),
-        ],
-    );
+    let nt = generate_social(&cache, "60000", dir.path().join("big.nt"));
     for signal in ["-TERM", "-INT"] {
         let tmp = dir.path().join(format!("tmp{signal}"));
         std::fs::create_dir(&tmp).unwrap();

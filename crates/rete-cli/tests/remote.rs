@@ -6,6 +6,7 @@
 mod common;
 
 use common::serve_dir;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn run(args: &[&str]) -> (String, String) {
@@ -24,26 +25,40 @@ fn run(args: &[&str]) -> (String, String) {
     )
 }
 
-#[test]
-fn remote_equals_local_for_every_read_command() {
-    let dir = tempfile::tempdir().unwrap();
-    let nt = dir.path().join("s.nt");
-    let file = dir.path().join("s.rete");
+/// `rete generate social --people <people>` into `dir/<stem>.nt`, then `rete build -q <flags>`
+/// of it into `dir/<stem>.rete`; returns both paths.
+fn social(dir: &Path, stem: &str, people: &str, flags: &[&str]) -> (PathBuf, PathBuf) {
+    let nt = dir.join(format!("{stem}.nt"));
+    let file = dir.join(format!("{stem}.rete"));
     run(&[
         "generate",
         "social",
         "--people",
-        "400",
+        people,
         "-o",
         nt.to_str().unwrap(),
     ]);
-    run(&[
-        "build",
-        "-q",
-        nt.to_str().unwrap(),
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let mut args = vec!["build", "-q"];
+    args.extend_from_slice(flags);
+    args.extend([nt.to_str().unwrap(), "-o", file.to_str().unwrap()]);
+    run(&args);
+    (nt, file)
+}
+
+/// The medical sample built into a temporary folder served over HTTP: (folder guard, file, URL).
+fn serve_medical() -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
+    let file = dir.path().join("m.rete");
+    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
+    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    (dir, file, url)
+}
+
+#[test]
+fn remote_equals_local_for_every_read_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "s", "400", &[]);
     let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
     let local = file.to_str().unwrap();
     let knows = "<http://xmlns.com/foaf/0.1/knows>";
@@ -110,24 +125,7 @@ fn remote_equals_local_for_every_read_command() {
 #[test]
 fn selective_query_on_a_large_remote_file_reads_under_one_percent() {
     let dir = tempfile::tempdir().unwrap();
-    let nt = dir.path().join("big.nt");
-    let file = dir.path().join("big.rete");
-    run(&[
-        "generate",
-        "social",
-        "--people",
-        "100000",
-        "-o",
-        nt.to_str().unwrap(),
-    ]);
-    run(&[
-        "build",
-        "-q",
-        "--no-pyramid",
-        nt.to_str().unwrap(),
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let (nt, file) = social(dir.path(), "big", "100000", &["--no-pyramid"]);
     std::fs::remove_file(&nt).unwrap();
     let size = std::fs::metadata(&file).unwrap().len();
     let url = format!("{}/big.rete", serve_dir(dir.path().to_path_buf()));
@@ -142,11 +140,7 @@ fn selective_query_on_a_large_remote_file_reads_under_one_percent() {
 
 #[test]
 fn summary_and_legend_in_three_requests_tier0_in_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
-    let file = dir.path().join("m.rete");
-    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
-    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    let (_dir, _, url) = serve_medical();
     let requests = |err: &str| -> u64 { err.split_whitespace().nth(4).unwrap().parse().unwrap() };
     let (_, err) = run(&["summary", &url, "--stats"]);
     assert!(requests(&err) <= 3, "summary: {err}");
@@ -165,11 +159,7 @@ fn summary_and_legend_in_three_requests_tier0_in_one() {
 
 #[test]
 fn coherence_over_http_looks_up_sources_only_when_asked() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/medical-1k.ttl");
-    let file = dir.path().join("m.rete");
-    run(&["build", "-q", src, "-o", file.to_str().unwrap()]);
-    let url = format!("{}/m.rete", serve_dir(dir.path().to_path_buf()));
+    let (_dir, file, url) = serve_medical();
     let (out, _) = run(&["coherence", &url, "--tier", "0", "--json"]);
     let plain: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(plain["lookup"]["done"], false);

@@ -9,23 +9,13 @@
 
 use anyhow::{bail, Context};
 use rete_build::{build, BuildOptions, Input, Syntax};
-use rete_coherence::{check, Tier};
+use rete_coherence::{check, human_bytes, Tier};
 use rete_core::{MemReader, Rete};
 use rete_datagen::medical::{planted, write_turtle, MedicalParams};
 use rete_schema::{kind, Schema, SchemaExtension};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
-
-fn human(b: u64) -> String {
-    if b < 1024 {
-        format!("{b} B")
-    } else if b < 1 << 20 {
-        format!("{:.1} KB", b as f64 / 1024.0)
-    } else {
-        format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
-    }
-}
 
 fn ms(t: f64) -> String {
     if t < 1000.0 {
@@ -109,7 +99,7 @@ fn main() -> anyhow::Result<()> {
             let r = &runs[2];
             cells.push(format!(
                 "{} · {} req · {}",
-                human(r.bytes_read),
+                human_bytes(r.bytes_read),
                 r.requests,
                 ms(r.elapsed_ms)
             ));
@@ -137,9 +127,9 @@ fn main() -> anyhow::Result<()> {
         }
         println!(
             "| {n} | {classes} | {triples} | {} | {} ({}) | {} ({}) | {} | {} | {} | {} |",
-            human(file_len),
-            human(block),
-            human(section(kind::CLASSES)),
+            human_bytes(file_len),
+            human_bytes(block),
+            human_bytes(section(kind::CLASSES)),
             ms(build_ms),
             ms(schema_ms),
             cells[0],

@@ -90,6 +90,19 @@ pub(crate) struct Scratch {
     queue: VecDeque<Lit>,
 }
 
+/// The classes of `edges` as literals (negative ones when `neg`), with their axioms.
+fn lits(edges: &[(u32, Axiom)], neg: bool) -> impl Iterator<Item = (Lit, Axiom)> + '_ {
+    edges
+        .iter()
+        .map(move |&(class, ax)| (Lit { class, neg }, ax))
+}
+
+/// Records the axiom `ax` between `a` and `b` in both directions of `edges`.
+fn link(edges: &mut [Vec<(u32, Axiom)>], a: u32, b: u32, ax: Axiom) {
+    edges[a as usize].push((b, ax));
+    edges[b as usize].push((a, ax));
+}
+
 impl Logic {
     pub(crate) fn new(s: &Schema) -> Self {
         let n = s.classes.len();
@@ -105,15 +118,11 @@ impl Logic {
         }
         for &(a, b) in &s.equivalent {
             let ax = Axiom::Equivalent(a, b);
-            up[a as usize].push((b, ax));
-            up[b as usize].push((a, ax));
-            down[a as usize].push((b, ax));
-            down[b as usize].push((a, ax));
+            link(&mut up, a, b, ax);
+            link(&mut down, a, b, ax);
         }
         for &(a, b) in &s.disjoint {
-            let ax = Axiom::Disjoint(a, b);
-            jumps[a as usize].push((b, ax));
-            jumps[b as usize].push((a, ax));
+            link(&mut jumps, a, b, Axiom::Disjoint(a, b));
         }
         let mut groups_of = vec![Vec::new(); n];
         for (g, members) in s.disjoint_groups.iter().enumerate() {
@@ -124,10 +133,8 @@ impl Logic {
         let mut comp_members = Vec::new();
         for &(a, b) in &s.complement {
             let ax = Axiom::Complement(a, b);
-            jumps[a as usize].push((b, ax));
-            jumps[b as usize].push((a, ax));
-            back[a as usize].push((b, ax));
-            back[b as usize].push((a, ax));
+            link(&mut jumps, a, b, ax);
+            link(&mut back, a, b, ax);
             comp_members.extend([a, b]);
         }
         let thing = s.thing();
@@ -289,44 +296,20 @@ impl Logic {
                         .filter(move |&&m| m != c)
                         .map(move |&m| (Lit::neg(m), Axiom::Group(g)))
                 });
-                let next = self.up[c as usize]
-                    .iter()
-                    .map(|&(p, ax)| (Lit::pos(p), ax))
-                    .chain(
-                        self.jumps[c as usize]
-                            .iter()
-                            .map(|&(d, ax)| (Lit::neg(d), ax)),
-                    )
+                let next = lits(&self.up[c as usize], false)
+                    .chain(lits(&self.jumps[c as usize], true))
                     .chain(groups);
-                for (m, ax) in next {
-                    if sc.lit_seen[m.slot()] != e {
-                        sc.lit_seen[m.slot()] = e;
-                        sc.lit_prev[m.slot()] = Some((l, ax));
-                        if m.neg && sc.anc_seen[m.class as usize] == e {
-                            return Some(self.descent_clash(sc, m));
-                        }
-                        sc.queue.push_back(m);
-                    }
+                if let Some(clash) = self.reach(sc, l, next) {
+                    return Some(clash);
                 }
             } else if self.useful[c as usize] {
-                let next = self.back[c as usize]
+                let useful_down = self.down[c as usize]
                     .iter()
-                    .map(|&(b, ax)| (Lit::pos(b), ax))
-                    .chain(
-                        self.down[c as usize]
-                            .iter()
-                            .filter(|(d, _)| self.useful[*d as usize])
-                            .map(|&(d, ax)| (Lit::neg(d), ax)),
-                    );
-                for (m, ax) in next {
-                    if sc.lit_seen[m.slot()] != e {
-                        sc.lit_seen[m.slot()] = e;
-                        sc.lit_prev[m.slot()] = Some((l, ax));
-                        if m.neg && sc.anc_seen[m.class as usize] == e {
-                            return Some(self.descent_clash(sc, m));
-                        }
-                        sc.queue.push_back(m);
-                    }
+                    .filter(|(d, _)| self.useful[*d as usize])
+                    .map(|&(d, ax)| (Lit::neg(d), ax));
+                let next = lits(&self.back[c as usize], false).chain(useful_down);
+                if let Some(clash) = self.reach(sc, l, next) {
+                    return Some(clash);
                 }
             }
         }
@@ -335,6 +318,28 @@ impl Logic {
 
     /// `¬x` was reached and `x` is in the up-closure: the path to `¬x`, then the chain from a
     /// member of the set up to `x`, then the axiom that jumped to `¬x`.
+    /// Queues the literals of `next` not seen in this search, each reached from `l`; a negative
+    /// one whose class is in the closure is a clash.
+    fn reach(
+        &self,
+        sc: &mut Scratch,
+        l: Lit,
+        next: impl Iterator<Item = (Lit, Axiom)>,
+    ) -> Option<Clash> {
+        let e = sc.epoch;
+        for (m, ax) in next {
+            if sc.lit_seen[m.slot()] != e {
+                sc.lit_seen[m.slot()] = e;
+                sc.lit_prev[m.slot()] = Some((l, ax));
+                if m.neg && sc.anc_seen[m.class as usize] == e {
+                    return Some(self.descent_clash(sc, m));
+                }
+                sc.queue.push_back(m);
+            }
+        }
+        None
+    }
+
     fn descent_clash(&self, sc: &Scratch, m: Lit) -> Clash {
         let path = lit_path(sc, m);
         let (seed2, chain) = anc_chain(sc, m.class);

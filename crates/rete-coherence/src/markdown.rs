@@ -1,7 +1,7 @@
 //! The report as a Markdown document (what the app exports): the prefix table, the counts, then
 //! the findings grouped by root cause and by clash, then the rest.
 
-use crate::render::{compact_with, plural};
+use crate::render::{compact_all, plural};
 use crate::{Finding, Report};
 use std::fmt::Write as _;
 
@@ -73,11 +73,7 @@ pub fn report_markdown(source: &str, r: &Report) -> String {
             root.severity
         );
         if c.roots.len() > 1 {
-            let names: Vec<String> = c
-                .classes
-                .iter()
-                .map(|i| compact_with(&r.prefixes, i))
-                .collect();
+            let names = compact_all(&r.prefixes, &c.classes);
             let _ = writeln!(md, "Equivalent root classes: {}\n", join_code(&names));
         }
         explanation(&mut md, root);
@@ -101,11 +97,7 @@ pub fn report_markdown(source: &str, r: &Report) -> String {
         }
     }
     for c in &r.groups.clashes {
-        let names: Vec<String> = c
-            .classes
-            .iter()
-            .map(|i| compact_with(&r.prefixes, i))
-            .collect();
+        let names = compact_all(&r.prefixes, &c.classes);
         let _ = writeln!(
             md,
             "\n## Clash of {} ({})",

@@ -45,19 +45,16 @@ pub(crate) fn term_name(schema: &Schema, t: &Term) -> Name {
 }
 
 pub(crate) fn class(schema: &Schema, c: u32) -> Name {
-    let iri = schema
-        .classes
-        .get(c as usize)
-        .map_or("urn:rete:unknown-class", |x| x.iri.as_str());
-    iri_name(schema, iri)
+    let class = schema.classes.get(c as usize);
+    iri_name(schema, class.map_or("urn:rete:unknown-class", |x| &x.iri))
 }
 
 pub(crate) fn property(schema: &Schema, p: u32) -> Name {
-    let iri = schema
-        .properties
-        .get(p as usize)
-        .map_or("urn:rete:unknown-property", |x| x.iri.as_str());
-    iri_name(schema, iri)
+    let property = schema.properties.get(p as usize);
+    iri_name(
+        schema,
+        property.map_or("urn:rete:unknown-property", |x| &x.iri),
+    )
 }
 
 /// A step that is one triple.
@@ -142,7 +139,8 @@ pub(crate) fn finding(
     }
 }
 
-fn human_bytes(b: u64) -> String {
+/// A byte count for people: `512 B`, `1.5 KB`, `2.0 MB` (binary units).
+pub fn human_bytes(b: u64) -> String {
     if b < 1024 {
         format!("{b} B")
     } else if b < 1 << 20 {
@@ -150,6 +148,11 @@ fn human_bytes(b: u64) -> String {
     } else {
         format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
     }
+}
+
+/// [`compact_with`] of each of `iris`.
+pub(crate) fn compact_all(prefixes: &[(String, String)], iris: &[String]) -> Vec<String> {
+    iris.iter().map(|i| compact_with(prefixes, i)).collect()
 }
 
 /// `iri` with the longest matching prefix of `prefixes`, else `<iri>`.
@@ -281,11 +284,7 @@ impl fmt::Display for Report {
                 write!(f, "{x}")?;
             }
             if c.roots.len() > 1 {
-                let names: Vec<String> = c
-                    .classes
-                    .iter()
-                    .map(|i| compact_with(&self.prefixes, i))
-                    .collect();
+                let names = compact_all(&self.prefixes, &c.classes);
                 writeln!(f, "    (equivalent, also root: {})", names[1..].join(", "))?;
             }
             if !c.derived.is_empty() {
@@ -308,11 +307,7 @@ impl fmt::Display for Report {
         }
         for c in &self.groups.clashes {
             writeln!(f)?;
-            let names: Vec<String> = c
-                .classes
-                .iter()
-                .map(|i| compact_with(&self.prefixes, i))
-                .collect();
+            let names = compact_all(&self.prefixes, &c.classes);
             writeln!(
                 f,
                 "Clash of {} ({}):",

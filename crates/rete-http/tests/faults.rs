@@ -4,6 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
+use common::noise;
 use rete_core::{RangeReader, ReadStats};
 use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader};
 use std::io::{BufRead, BufReader, Write};
@@ -13,18 +16,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 const LEN: usize = 100_000;
-
-fn data(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 /// What the server does with one request.
 #[derive(Debug, Clone)]
@@ -89,7 +80,7 @@ impl FaultServer {
         let base = format!("http://{}", listener.local_addr().unwrap());
         let hits = Arc::new(AtomicUsize::new(0));
         let state = Arc::new(Mutex::new(State {
-            data: Arc::new(data(7, LEN)),
+            data: Arc::new(noise(7, LEN)),
             etag: "\"v1\"".into(),
             last_modified: "Mon, 01 Jan 2024 00:00:00 GMT".into(),
             plan: Box::new(plan),
@@ -264,6 +255,26 @@ fn opts() -> HttpOptions {
     }
 }
 
+/// A reader opened on a server that serves by `act`, whose file is then replaced by `body` with
+/// `etag` and `modified`: (server, reader).
+fn changed_after_open(
+    act: Act,
+    body: Vec<u8>,
+    etag: &str,
+    modified: &str,
+) -> (FaultServer, HttpReader) {
+    let s = FaultServer::start(move |_, _| act.clone());
+    let r = open(&s).unwrap();
+    s.replace(body, etag, modified);
+    (s, r)
+}
+
+/// Reads `len` bytes at `at` through `r` and checks them against the served body.
+fn assert_reads_body(r: &HttpReader, at: u64, len: usize) {
+    let at_ = at as usize;
+    assert_eq!(r.read_at(at, len).unwrap(), noise(7, LEN)[at_..at_ + len]);
+}
+
 fn open(s: &FaultServer) -> Result<HttpReader, HttpError> {
     HttpReader::open_with(&s.url(), opts())
 }
@@ -297,7 +308,7 @@ fn burst(from: usize, k: usize, act: Act) -> impl FnMut(usize, &Request) -> Act 
 fn serves_correct_bytes_and_counts() {
     let s = FaultServer::start(|_, _| Act::Serve);
     let r = open(&s).unwrap();
-    let want = data(7, LEN);
+    let want = noise(7, LEN);
     assert_eq!(r.len(), LEN as u64);
     assert_eq!(r.etag(), Some("\"v1\""));
     assert_eq!(
@@ -327,7 +338,7 @@ fn ignored_range_small_file_is_taken_whole() {
     let r = open(&s).unwrap();
     assert!(!r.ranges_supported());
     assert_eq!(r.len(), LEN as u64);
-    let want = data(7, LEN);
+    let want = noise(7, LEN);
     assert_eq!(r.read_at(70_000, 500).unwrap(), want[70_000..70_500]);
     assert_eq!(
         r.stats(),
@@ -368,7 +379,7 @@ fn ignored_range_large_file_is_an_error() {
     let s = FaultServer::start(after_open(Act::Whole));
     let r = open(&s).unwrap();
     assert!(r.ranges_supported());
-    assert_eq!(r.read_at(50_000, 10).unwrap(), data(7, LEN)[50_000..50_010]);
+    assert_reads_body(&r, 50_000, 10);
     assert!(!r.ranges_supported());
 }
 
@@ -376,10 +387,7 @@ fn ignored_range_large_file_is_an_error() {
 fn short_body_is_retried() {
     let s = FaultServer::start(burst(1, 2, Act::Short));
     let r = open(&s).unwrap();
-    assert_eq!(
-        r.read_at(60_000, 2000).unwrap(),
-        data(7, LEN)[60_000..62_000]
-    );
+    assert_reads_body(&r, 60_000, 2000);
     assert_eq!(r.stats().requests, 4);
 
     let s = FaultServer::start(after_open(Act::Short));
@@ -418,7 +426,7 @@ fn reset_connection_is_retried() {
     let s = FaultServer::start(burst(0, 2, Act::Reset));
     let r = open(&s).unwrap();
     assert_eq!(r.stats().requests, 3);
-    assert_eq!(r.read_at(90_000, 10).unwrap(), data(7, LEN)[90_000..90_010]);
+    assert_reads_body(&r, 90_000, 10);
 
     let s = FaultServer::start(after_open(Act::Reset));
     let r = open(&s).unwrap();
@@ -431,7 +439,7 @@ fn reset_connection_is_retried() {
 fn stalled_server_times_out_and_is_retried() {
     let s = FaultServer::start(burst(1, 1, Act::Stall));
     let r = open(&s).unwrap();
-    assert_eq!(r.read_at(30_000, 10).unwrap(), data(7, LEN)[30_000..30_010]);
+    assert_reads_body(&r, 30_000, 10);
     assert_eq!(r.stats().requests, 3);
 
     let s = FaultServer::start(after_open(Act::Stall));
@@ -452,7 +460,7 @@ fn stalled_server_times_out_and_is_retried() {
 fn server_errors_are_retried() {
     let s = FaultServer::start(burst(1, 2, Act::Status(503)));
     let r = open(&s).unwrap();
-    assert_eq!(r.read_at(20_000, 10).unwrap(), data(7, LEN)[20_000..20_010]);
+    assert_reads_body(&r, 20_000, 10);
     assert_eq!(r.stats().requests, 4);
 
     let s = FaultServer::start(|_, _| Act::Status(500));
@@ -478,9 +486,12 @@ fn not_found_is_not_retried() {
 #[test]
 fn changed_file_is_detected() {
     // A server that honours If-Match answers 412.
-    let s = FaultServer::start(|_, _| Act::Serve);
-    let r = open(&s).unwrap();
-    s.replace(data(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::Serve,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
     let (k, attempts) = kind(r.fetch(&[(40_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("412")),
@@ -489,9 +500,12 @@ fn changed_file_is_detected() {
     assert_eq!(attempts, 1);
 
     // A server that ignores preconditions: the new ETag gives it away.
-    let s = FaultServer::start(|_, _| Act::ServeNoPreconditions);
-    let r = open(&s).unwrap();
-    s.replace(data(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::ServeNoPreconditions,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
     let (k, _) = kind(r.fetch(&[(40_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("\"v2\"")),
@@ -499,9 +513,12 @@ fn changed_file_is_detected() {
     );
 
     // Same ETag but another length.
-    let s = FaultServer::start(|_, _| Act::ServeNoPreconditions);
-    let r = open(&s).unwrap();
-    s.replace(data(7, LEN + 5), "\"v1\"", "Mon, 01 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::ServeNoPreconditions,
+        noise(7, LEN + 5),
+        "\"v1\"",
+        "Mon, 01 Jan 2024 00:00:00 GMT",
+    );
     let (k, _) = kind(r.fetch(&[(40_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("length")),
@@ -509,9 +526,12 @@ fn changed_file_is_detected() {
     );
 
     // Through the RangeReader trait, the typed error is still reachable.
-    let s = FaultServer::start(|_, _| Act::Serve);
-    let r = open(&s).unwrap();
-    s.replace(data(8, LEN), "\"v2\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    let (_s, r) = changed_after_open(
+        Act::Serve,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
     let e = r.read_at(40_000, 10).unwrap_err();
     assert!(e.to_string().contains("changed on the server"), "{e}");
     let http = HttpError::from_range_error(&e).unwrap();
@@ -527,10 +547,7 @@ fn redirects_are_followed_up_to_a_bound() {
         _ => Act::Serve,
     });
     let r = HttpReader::open_with(&format!("{}/a", s.base), opts()).unwrap();
-    assert_eq!(
-        r.read_at(80_000, 100).unwrap(),
-        data(7, LEN)[80_000..80_100]
-    );
+    assert_reads_body(&r, 80_000, 100);
     assert_eq!(r.stats().requests, 2); // redirects are followed inside one request
 
     let e = HttpReader::open_with(&format!("{}/loop", s.base), opts()).unwrap_err();
@@ -595,7 +612,7 @@ fn read_many_coalesces_and_caches() {
     )
     .unwrap();
     r.reset_stats();
-    let want = data(7, LEN);
+    let want = noise(7, LEN);
     // Three neighbours (gaps of 0 and 50 bytes) and one far away: two requests.
     let ranges = [(10_000, 100), (10_100, 100), (10_250, 100), (50_000, 10)];
     let got = r.read_many(&ranges).unwrap();
@@ -664,8 +681,8 @@ fn the_validator_is_required_on_every_response() {
     let s = FaultServer::start(|_, _| Act::LastModifiedOnly);
     let r = open(&s).unwrap();
     assert_eq!(r.etag(), None);
-    assert_eq!(r.read_at(40_000, 10).unwrap(), data(7, LEN)[40_000..40_010]);
-    s.replace(data(7, LEN), "\"v1\"", "Tue, 02 Jan 2024 00:00:00 GMT");
+    assert_reads_body(&r, 40_000, 10);
+    s.replace(noise(7, LEN), "\"v1\"", "Tue, 02 Jan 2024 00:00:00 GMT");
     let (k, _) = kind(r.fetch(&[(60_000, 10)]));
     assert!(
         matches!(k, HttpErrorKind::Changed(ref m) if m.contains("Last-Modified")),
@@ -703,7 +720,7 @@ fn reads_beyond_the_byte_budget_fail_without_a_request() {
     )
     .unwrap();
     assert_eq!((r.fetched(), r.budget()), (4096, Some(10_000)));
-    let want = data(7, LEN);
+    let want = noise(7, LEN);
     assert_eq!(r.read_at(20_000, 5000).unwrap(), want[20_000..25_000]);
     assert_eq!(r.fetched(), 9096);
     // Resetting the displayed counters does not reset the budget.

@@ -4,7 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
 use axum::serve::ListenerExt;
+use common::noise;
 use oxrdf::NamedNodeRef;
 use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::dict::DictIndex;
@@ -39,18 +42,6 @@ fn serve_dir(dir: PathBuf) -> String {
         });
     });
     base
-}
-
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 fn build_social(out: &Path, people: u64) {

@@ -230,28 +230,29 @@ impl Adjacency {
         let mut on_stack = vec![false; n];
         let (mut stack, mut call): (Vec<u32>, Vec<(u32, usize)>) = (Vec::new(), Vec::new());
         let (mut next, mut ncomp) = (0u32, 0u32);
+        // Numbers node `$v`, puts it on the stack and starts walking its edges.
+        macro_rules! enter {
+            ($v:expr) => {
+                index[$v] = next;
+                low[$v] = next;
+                next += 1;
+                stack.push($v as u32);
+                on_stack[$v] = true;
+                call.push(($v as u32, self.offsets[$v]));
+            };
+        }
         for root in 0..n {
             if index[root] != NONE {
                 continue;
             }
-            index[root] = next;
-            low[root] = next;
-            next += 1;
-            stack.push(root as u32);
-            on_stack[root] = true;
-            call.push((root as u32, self.offsets[root]));
+            enter!(root);
             while let Some(frame) = call.last_mut() {
                 let v = frame.0 as usize;
                 if frame.1 < self.offsets[v + 1] {
                     let w = self.targets[frame.1] as usize;
                     frame.1 += 1;
                     if index[w] == NONE {
-                        index[w] = next;
-                        low[w] = next;
-                        next += 1;
-                        stack.push(w as u32);
-                        on_stack[w] = true;
-                        call.push((w as u32, self.offsets[w]));
+                        enter!(w);
                     } else if on_stack[w] {
                         low[v] = low[v].min(index[w]);
                     }

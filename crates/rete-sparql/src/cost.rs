@@ -7,6 +7,7 @@
 //! Complex property paths and `DESCRIBE` are bounded by whole predicate ranges (`partial`).
 //! Resolving result ids to text reads dictionary blocks besides; their total size bounds that.
 
+use crate::walk::try_for_each_child;
 use crate::SparqlError;
 use oxrdf::{NamedNode, Term};
 use rete_core::format::kind;
@@ -250,44 +251,9 @@ impl Walk<'_> {
 
     fn expression(&mut self, e: &Expression, g: GraphMatch) -> Result<(), SparqlError> {
         match e {
-            Expression::Exists(p) => self.pattern(p, g)?,
-            Expression::Or(a, b)
-            | Expression::And(a, b)
-            | Expression::Equal(a, b)
-            | Expression::SameTerm(a, b)
-            | Expression::Greater(a, b)
-            | Expression::GreaterOrEqual(a, b)
-            | Expression::Less(a, b)
-            | Expression::LessOrEqual(a, b)
-            | Expression::Add(a, b)
-            | Expression::Subtract(a, b)
-            | Expression::Multiply(a, b)
-            | Expression::Divide(a, b) => {
-                self.expression(a, g)?;
-                self.expression(b, g)?;
-            }
-            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-                self.expression(a, g)?
-            }
-            Expression::If(a, b, c) => {
-                self.expression(a, g)?;
-                self.expression(b, g)?;
-                self.expression(c, g)?;
-            }
-            Expression::In(a, v) => {
-                self.expression(a, g)?;
-                for x in v {
-                    self.expression(x, g)?;
-                }
-            }
-            Expression::Coalesce(v) | Expression::FunctionCall(_, v) => {
-                for x in v {
-                    self.expression(x, g)?;
-                }
-            }
-            _ => {}
+            Expression::Exists(p) => self.pattern(p, g),
+            _ => try_for_each_child(e, |c| self.expression(c, g)),
         }
-        Ok(())
     }
 }
 

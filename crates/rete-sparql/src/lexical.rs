@@ -9,12 +9,14 @@
 //! fail). Value operations (`=`, `<`, `ORDER BY`, aggregates) are untouched: they still see
 //! values, and `sameTerm` still sees terms.
 
+use crate::walk::{for_each_child_pattern_mut, try_for_each_child_mut};
 use oxrdf::{Literal, NamedNode, Variable};
 use spargebra::algebra::{
     AggregateExpression, Expression, Function, GraphPattern, OrderExpression,
 };
 use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
 use spargebra::Query;
+use std::convert::Infallible;
 
 /// The predicate the dataset answers with a term's lexical form (never in a file).
 pub(crate) const LEXICAL: &str = "urn:x-rete:lexical-form";
@@ -74,14 +76,29 @@ fn with_lexical(inner: GraphPattern, vars: &[Variable]) -> GraphPattern {
 impl Rewriter {
     fn pattern(&mut self, p: &mut GraphPattern) {
         match p {
-            GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
-            GraphPattern::Join { left, right }
-            | GraphPattern::Union { left, right }
-            | GraphPattern::Minus { left, right }
-            | GraphPattern::Lateral { left, right } => {
-                self.pattern(left);
-                self.pattern(right);
+            GraphPattern::Filter { expr, inner } => self.over(inner, [expr]),
+            GraphPattern::Extend {
+                inner, expression, ..
+            } => {
+                self.over(inner, [&mut *expression]);
+                self.strdt(inner, expression);
             }
+            GraphPattern::OrderBy { inner, expression } => self.over(
+                inner,
+                expression.iter_mut().map(|o| {
+                    let (OrderExpression::Asc(e) | OrderExpression::Desc(e)) = o;
+                    e
+                }),
+            ),
+            GraphPattern::Group {
+                inner, aggregates, ..
+            } => self.over(
+                inner,
+                aggregates.iter_mut().filter_map(|(_, a)| match a {
+                    AggregateExpression::FunctionCall { expr, .. } => Some(expr),
+                    AggregateExpression::CountSolutions { .. } => None,
+                }),
+            ),
             GraphPattern::LeftJoin {
                 left,
                 right,
@@ -99,49 +116,23 @@ impl Rewriter {
                     wrap(right, &vars);
                 }
             }
-            GraphPattern::Filter { expr, inner } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                self.expr(expr, &mut vars);
-                wrap(inner, &vars);
-            }
-            GraphPattern::Extend {
-                inner, expression, ..
-            } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                self.expr(expression, &mut vars);
-                wrap(inner, &vars);
-                self.strdt(inner, expression);
-            }
-            GraphPattern::OrderBy { inner, expression } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                for o in expression {
-                    let (OrderExpression::Asc(e) | OrderExpression::Desc(e)) = o;
-                    self.expr(e, &mut vars);
-                }
-                wrap(inner, &vars);
-            }
-            GraphPattern::Group {
-                inner, aggregates, ..
-            } => {
-                self.pattern(inner);
-                let mut vars = Vec::new();
-                for (_, a) in aggregates {
-                    if let AggregateExpression::FunctionCall { expr, .. } = a {
-                        self.expr(expr, &mut vars);
-                    }
-                }
-                wrap(inner, &vars);
-            }
-            GraphPattern::Graph { inner, .. }
-            | GraphPattern::Project { inner, .. }
-            | GraphPattern::Distinct { inner }
-            | GraphPattern::Reduced { inner }
-            | GraphPattern::Slice { inner, .. }
-            | GraphPattern::Service { inner, .. } => self.pattern(inner),
+            _ => for_each_child_pattern_mut(p, |c| self.pattern(c)),
         }
+    }
+
+    /// Rewrites `inner`, then the expressions evaluated over its rows, then makes `inner` bind the
+    /// lexical forms they read.
+    fn over<'e>(
+        &mut self,
+        inner: &mut GraphPattern,
+        exprs: impl IntoIterator<Item = &'e mut Expression>,
+    ) {
+        self.pattern(inner);
+        let mut vars = Vec::new();
+        for e in exprs {
+            self.expr(e, &mut vars);
+        }
+        wrap(inner, &vars);
     }
 
     /// `BIND(STRDT(a, b) AS ?x)` becomes `BIND(?out AS ?x)`, `?out` looked up per row from the
@@ -235,44 +226,12 @@ impl Rewriter {
         }
         match e {
             Expression::Exists(p) => self.pattern(p),
-            Expression::Or(a, b)
-            | Expression::And(a, b)
-            | Expression::Equal(a, b)
-            | Expression::SameTerm(a, b)
-            | Expression::Greater(a, b)
-            | Expression::GreaterOrEqual(a, b)
-            | Expression::Less(a, b)
-            | Expression::LessOrEqual(a, b)
-            | Expression::Add(a, b)
-            | Expression::Subtract(a, b)
-            | Expression::Multiply(a, b)
-            | Expression::Divide(a, b) => {
-                self.expr(a, vars);
-                self.expr(b, vars);
+            _ => {
+                let Ok(()) = try_for_each_child_mut(e, |c| -> Result<(), Infallible> {
+                    self.expr(c, vars);
+                    Ok(())
+                });
             }
-            Expression::In(a, list) => {
-                self.expr(a, vars);
-                for x in list {
-                    self.expr(x, vars);
-                }
-            }
-            Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-                self.expr(a, vars)
-            }
-            Expression::If(a, b, c) => {
-                self.expr(a, vars);
-                self.expr(b, vars);
-                self.expr(c, vars);
-            }
-            Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
-                for x in list {
-                    self.expr(x, vars);
-                }
-            }
-            Expression::NamedNode(_)
-            | Expression::Literal(_)
-            | Expression::Variable(_)
-            | Expression::Bound(_) => {}
         }
     }
 }

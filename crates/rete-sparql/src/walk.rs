@@ -3,6 +3,7 @@
 use crate::SparqlError;
 use spargebra::algebra::{AggregateExpression, Expression, GraphPattern, OrderExpression};
 use spargebra::Query;
+use std::convert::Infallible;
 
 /// The main pattern of a query.
 pub(crate) fn query_pattern(q: &Query) -> &GraphPattern {
@@ -35,14 +36,6 @@ pub(crate) fn check_supported(q: &Query) -> Result<(), SparqlError> {
 pub(crate) fn visit_patterns<'a>(p: &'a GraphPattern, f: &mut impl FnMut(&'a GraphPattern)) {
     f(p);
     match p {
-        GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
-        GraphPattern::Join { left, right }
-        | GraphPattern::Union { left, right }
-        | GraphPattern::Minus { left, right }
-        | GraphPattern::Lateral { left, right } => {
-            visit_patterns(left, f);
-            visit_patterns(right, f);
-        }
         GraphPattern::LeftJoin {
             left,
             right,
@@ -81,59 +74,126 @@ pub(crate) fn visit_patterns<'a>(p: &'a GraphPattern, f: &mut impl FnMut(&'a Gra
             }
             visit_patterns(inner, f);
         }
-        GraphPattern::Graph { inner, .. }
-        | GraphPattern::Project { inner, .. }
-        | GraphPattern::Distinct { inner }
-        | GraphPattern::Reduced { inner }
-        | GraphPattern::Slice { inner, .. }
-        | GraphPattern::Service { inner, .. } => visit_patterns(inner, f),
+        _ => for_each_child_pattern(p, |c| visit_patterns(c, f)),
     }
 }
+
+/// Defines a function calling `f` on each pattern directly inside `p` (both sides of a join,
+/// else the inner pattern), in written order. Patterns inside `EXISTS` expressions are not
+/// children: callers that go into expressions handle them. One match serves both walks.
+macro_rules! for_each_child_pattern {
+    ($(#[$doc:meta])* $name:ident, $($mutability:tt)?) => {
+        $(#[$doc])*
+        pub(crate) fn $name<'a>(
+            p: &'a $($mutability)? GraphPattern,
+            mut f: impl FnMut(&'a $($mutability)? GraphPattern),
+        ) {
+            match p {
+                GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}
+                GraphPattern::Join { left, right }
+                | GraphPattern::Union { left, right }
+                | GraphPattern::Minus { left, right }
+                | GraphPattern::Lateral { left, right }
+                | GraphPattern::LeftJoin { left, right, .. } => {
+                    f(left);
+                    f(right);
+                }
+                GraphPattern::Filter { inner, .. }
+                | GraphPattern::Extend { inner, .. }
+                | GraphPattern::OrderBy { inner, .. }
+                | GraphPattern::Group { inner, .. }
+                | GraphPattern::Graph { inner, .. }
+                | GraphPattern::Project { inner, .. }
+                | GraphPattern::Distinct { inner }
+                | GraphPattern::Reduced { inner }
+                | GraphPattern::Slice { inner, .. }
+                | GraphPattern::Service { inner, .. } => f(inner),
+            }
+        }
+    };
+}
+
+for_each_child_pattern!(
+    /// Calls `f` on each pattern directly inside `p` (see the macro).
+    for_each_child_pattern,
+);
+for_each_child_pattern!(
+    /// [`for_each_child_pattern`] with mutable access, for rewrites.
+    for_each_child_pattern_mut,
+    mut
+);
 
 /// Calls `f` on the patterns of every `EXISTS` inside `e`.
 fn visit_expression_patterns<'a>(e: &'a Expression, f: &mut impl FnMut(&'a GraphPattern)) {
     match e {
         Expression::Exists(p) => visit_patterns(p, f),
-        Expression::Or(a, b)
-        | Expression::And(a, b)
-        | Expression::Equal(a, b)
-        | Expression::SameTerm(a, b)
-        | Expression::Greater(a, b)
-        | Expression::GreaterOrEqual(a, b)
-        | Expression::Less(a, b)
-        | Expression::LessOrEqual(a, b)
-        | Expression::Add(a, b)
-        | Expression::Subtract(a, b)
-        | Expression::Multiply(a, b)
-        | Expression::Divide(a, b) => {
-            visit_expression_patterns(a, f);
-            visit_expression_patterns(b, f);
+        _ => {
+            let Ok(()) = try_for_each_child(e, |c| -> Result<(), Infallible> {
+                visit_expression_patterns(c, f);
+                Ok(())
+            });
         }
-        Expression::In(a, list) => {
-            visit_expression_patterns(a, f);
-            for x in list {
-                visit_expression_patterns(x, f);
-            }
-        }
-        Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-            visit_expression_patterns(a, f)
-        }
-        Expression::If(a, b, c) => {
-            visit_expression_patterns(a, f);
-            visit_expression_patterns(b, f);
-            visit_expression_patterns(c, f);
-        }
-        Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
-            for x in list {
-                visit_expression_patterns(x, f);
-            }
-        }
-        Expression::NamedNode(_)
-        | Expression::Literal(_)
-        | Expression::Variable(_)
-        | Expression::Bound(_) => {}
     }
 }
+
+/// Defines a function calling `f` on each expression directly inside `e`, in written order,
+/// stopping at the first error. `EXISTS` holds a pattern, not an expression: callers that go
+/// into patterns handle it themselves. One match serves the shared and the `mut` walk.
+macro_rules! try_for_each_child {
+    ($(#[$doc:meta])* $name:ident, $($mutability:tt)?) => {
+        $(#[$doc])*
+        pub(crate) fn $name<'a, E>(
+            e: &'a $($mutability)? Expression,
+            mut f: impl FnMut(&'a $($mutability)? Expression) -> Result<(), E>,
+        ) -> Result<(), E> {
+            match e {
+                Expression::Or(a, b)
+                | Expression::And(a, b)
+                | Expression::Equal(a, b)
+                | Expression::SameTerm(a, b)
+                | Expression::Greater(a, b)
+                | Expression::GreaterOrEqual(a, b)
+                | Expression::Less(a, b)
+                | Expression::LessOrEqual(a, b)
+                | Expression::Add(a, b)
+                | Expression::Subtract(a, b)
+                | Expression::Multiply(a, b)
+                | Expression::Divide(a, b) => {
+                    f(a)?;
+                    f(b)
+                }
+                Expression::In(a, list) => {
+                    f(a)?;
+                    list.into_iter().try_for_each(f)
+                }
+                Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => f(a),
+                Expression::If(a, b, c) => {
+                    f(a)?;
+                    f(b)?;
+                    f(c)
+                }
+                Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
+                    list.into_iter().try_for_each(f)
+                }
+                Expression::NamedNode(_)
+                | Expression::Literal(_)
+                | Expression::Variable(_)
+                | Expression::Bound(_)
+                | Expression::Exists(_) => Ok(()),
+            }
+        }
+    };
+}
+
+try_for_each_child!(
+    /// Calls `f` on each expression directly inside `e` (see the macro), stopping at an error.
+    try_for_each_child,
+);
+try_for_each_child!(
+    /// [`try_for_each_child`] with mutable access, for rewrites.
+    try_for_each_child_mut,
+    mut
+);
 
 /// Whether the query's first `SELECT` is `SELECT *` (`DISTINCT`/`REDUCED` allowed), looking past
 /// comments, strings and IRIs.

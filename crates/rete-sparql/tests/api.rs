@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
 use rete_core::Rete;
 use rete_sparql::{
     evaluator_for, parse, query, write_results, Evaluator, QueryOptions, QueryResults,
@@ -19,22 +21,7 @@ ex:c ex:knows ex:a ; ex:name "Cy" ; ex:age 47 .
 "#;
 
 fn rete() -> (tempfile::TempDir, Rete) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("t.rete");
-    rete_build::build(
-        &rete_build::BuildOptions {
-            inputs: vec![rete_build::Input::bytes(
-                "t.ttl",
-                DATA.as_bytes().to_vec(),
-                rete_build::Syntax::Turtle,
-            )],
-            ..rete_build::BuildOptions::default()
-        },
-        &out,
-    )
-    .unwrap();
-    let r = Rete::open_path(&out).unwrap();
-    (dir, r)
+    common::turtle_rete("t", DATA.as_bytes().to_vec())
 }
 
 fn text(r: QueryResults, f: ResultFormat) -> String {

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
 use rete_core::Rete;
 use rete_sparql::{
     evaluate, evaluate_generic, evaluator_for, parse, query, Evaluator, QueryOptions, QueryResults,
@@ -17,22 +19,7 @@ fn rete() -> (tempfile::TempDir, Rete) {
             i % 7
         ));
     }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("m.rete");
-    rete_build::build(
-        &rete_build::BuildOptions {
-            inputs: vec![rete_build::Input::bytes(
-                "m.ttl",
-                data.into_bytes(),
-                rete_build::Syntax::Turtle,
-            )],
-            ..rete_build::BuildOptions::default()
-        },
-        &out,
-    )
-    .unwrap();
-    let r = Rete::open_path(&out).unwrap();
-    (dir, r)
+    common::turtle_rete("m", data.into_bytes())
 }
 
 fn count(r: Result<QueryResults, SparqlError>) -> Result<usize, SparqlError> {

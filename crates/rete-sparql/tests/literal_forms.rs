@@ -12,6 +12,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
 use rete_core::Rete;
 use rete_sparql::{evaluate, evaluate_generic, parse, QueryOptions, QueryResults};
 
@@ -39,22 +41,7 @@ const DOUBLE: &str = "<http://www.w3.org/2001/XMLSchema#double>";
 const DECIMAL: &str = "<http://www.w3.org/2001/XMLSchema#decimal>";
 
 fn rete() -> (tempfile::TempDir, Rete) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("l.rete");
-    rete_build::build(
-        &rete_build::BuildOptions {
-            inputs: vec![rete_build::Input::bytes(
-                "l.ttl",
-                DATA.as_bytes().to_vec(),
-                rete_build::Syntax::Turtle,
-            )],
-            ..rete_build::BuildOptions::default()
-        },
-        &out,
-    )
-    .unwrap();
-    let r = Rete::open_path(&out).unwrap();
-    (dir, r)
+    common::turtle_rete("l", DATA.as_bytes().to_vec())
 }
 
 /// Rows as N-Triples cells (`""` for unbound).

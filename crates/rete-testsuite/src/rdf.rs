@@ -85,22 +85,26 @@ fn run_inner(t: &Test, tmp: &Path) -> Result<Outcome, TestError> {
     let rete = Rete::open_path(&out).map_err(|e| TestError::Failed(format!("open: {e}")))?;
     let got = export(&rete)?;
     let input = read_rdf(action, &base, &GraphName::DefaultGraph)?;
-    if !isomorphic_datasets(&input, &got) {
-        return Ok(Outcome::Fail(format!(
-            "export differs from the input\ninput:\n{}exported:\n{}",
-            crate::nquads(&input),
-            crate::nquads(&got)
-        )));
+    if let Some(fail) = differs("the input", "input", &input, &got) {
+        return Ok(fail);
     }
     if let Some(result) = &t.result {
         let expected = read_rdf(result, &base, &GraphName::DefaultGraph)?;
-        if !isomorphic_datasets(&expected, &got) {
-            return Ok(Outcome::Fail(format!(
-                "export differs from the expected result\nexpected:\n{}exported:\n{}",
-                crate::nquads(&expected),
-                crate::nquads(&got)
-            )));
+        if let Some(fail) = differs("the expected result", "expected", &expected, &got) {
+            return Ok(fail);
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// A failure listing both datasets when the exported `got` is not isomorphic to `want` (`what`
+/// in the message, `name` as the label of its listing).
+fn differs(what: &str, name: &str, want: &[oxrdf::Quad], got: &[oxrdf::Quad]) -> Option<Outcome> {
+    (!isomorphic_datasets(want, got)).then(|| {
+        Outcome::Fail(format!(
+            "export differs from {what}\n{name}:\n{}exported:\n{}",
+            crate::nquads(want),
+            crate::nquads(got)
+        ))
+    })
 }

@@ -5,14 +5,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use rete_build::{build, BuildOptions, Input, Syntax};
+#[path = "../../../fuzz/src/lib.rs"]
+#[allow(dead_code, reason = "only the file builder serves here")]
+mod rete_fuzz;
+
 use rete_core::craft::{assemble, edit_entry, RawSection};
 use rete_core::dict::{DictBlockMeta, DictIndex};
 use rete_core::format::{block_checksum, kind, varint, Codec, MAX_RAW_LEN};
 use rete_core::perm::{PermBlockMeta, PermIndex};
 use rete_core::{Error, Pattern, Perm, Rete};
-use rete_pyramid::{Pyramid, PyramidError, PyramidExtension, PyramidOptions};
-use rete_schema::{Schema, SchemaError, SchemaExtension};
+use rete_pyramid::{Pyramid, PyramidError};
+use rete_schema::{Schema, SchemaError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,28 +26,12 @@ const LIMIT_KB: u64 = 256 * 1024;
 
 /// The valid file the crafted ones start from: a small social graph with a pyramid and a schema.
 fn base(dir: &Path) -> Vec<u8> {
-    let mut nt = Vec::new();
-    let params = rete_datagen::social::SocialParams {
-        people: 40,
-        ..Default::default()
-    };
-    rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
-    nt.extend_from_slice(
+    rete_fuzz::social_image(
+        dir,
+        "base",
+        40,
         b"<http://example.org/Person> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.org/Agent> .\n",
-    );
-    let out = dir.join("base.rete");
-    let opts = BuildOptions {
-        inputs: vec![Input::bytes("base.nt", nt, Syntax::NTriples)],
-        extensions: vec![
-            Arc::new(PyramidExtension {
-                options: PyramidOptions::default(),
-            }),
-            Arc::new(SchemaExtension),
-        ],
-        ..BuildOptions::default()
-    };
-    build(&opts, &out).unwrap();
-    std::fs::read(&out).unwrap()
+    )
 }
 
 /// `base` with some sections replaced (same kind and index) and the header counts overridden.

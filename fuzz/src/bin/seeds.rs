@@ -15,33 +15,32 @@ use rete_core::format::kind;
 use rete_fuzz::{fixture, join, payload, raw_blocks};
 use std::path::Path;
 
+/// A `perm` or `dict` input: the selector byte, a little-endian `u32`, then `body`.
+fn selected(sel: u8, n: u32, body: &[u8]) -> Vec<u8> {
+    let mut v = vec![sel];
+    v.extend_from_slice(&n.to_le_bytes());
+    v.extend_from_slice(body);
+    v
+}
+
 fn main() -> std::io::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let (bytes, rete, pyramid) = fixture();
     let mut seeds: Vec<(&str, Vec<u8>)> = vec![("header", bytes.clone())];
     for (count, raw) in raw_blocks(false).into_iter().take(3) {
-        let mut v = vec![0];
-        v.extend_from_slice(&count.to_le_bytes());
-        v.extend_from_slice(&raw);
-        seeds.push(("perm", v));
+        seeds.push(("perm", selected(0, count, &raw)));
     }
     let perm_len = rete.section(kind::PERM_BLOCKS, 0).map_or(0, |e| e.len);
-    let mut v = vec![1];
-    v.extend_from_slice(&(perm_len as u32).to_le_bytes());
-    v.extend_from_slice(&payload(kind::PERM_INDEX));
-    seeds.push(("perm", v));
+    seeds.push((
+        "perm",
+        selected(1, perm_len as u32, &payload(kind::PERM_INDEX)),
+    ));
     for (count, raw) in raw_blocks(true).into_iter().take(3) {
-        let mut v = vec![0];
-        v.extend_from_slice(&count.to_le_bytes());
-        v.extend_from_slice(&raw);
-        seeds.push(("dict", v));
+        seeds.push(("dict", selected(0, count, &raw)));
     }
     let dict_len = rete.section(kind::DICT_BLOCKS, 0).map_or(0, |e| e.len);
-    let mut v = vec![1];
     let n = (rete.term_count() as u32 & 0xffff) | ((dict_len as u32) << 16);
-    v.extend_from_slice(&n.to_le_bytes());
-    v.extend_from_slice(&payload(kind::DICT_INDEX));
-    seeds.push(("dict", v));
+    seeds.push(("dict", selected(1, n, &payload(kind::DICT_INDEX))));
     for s in pyramid.fuzz_seeds().map_err(std::io::Error::other)? {
         seeds.push(("pyramid", s));
     }

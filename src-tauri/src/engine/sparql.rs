@@ -269,46 +269,39 @@ impl Doc {
                 .map(str::to_owned)
         };
         let (classes, predicates) = match &self.schema {
-            Some(s) => (
-                s.classes
-                    .iter()
-                    .map(|c| Vocab {
-                        label: c.label.clone().unwrap_or_else(|| self.short_iri(&c.iri)),
-                        iri: c.iri.clone(),
-                        count: c.total_instances,
-                    })
-                    .collect(),
-                s.properties
-                    .iter()
-                    .map(|p| Vocab {
-                        label: p.label.clone().unwrap_or_else(|| self.short_iri(&p.iri)),
-                        iri: p.iri.clone(),
-                        count: p.triples,
-                    })
-                    .collect(),
-            ),
-            None => (
-                card.classes
-                    .iter()
-                    .filter_map(|c| {
-                        Some(Vocab {
-                            iri: iri_of(&c.term)?,
-                            label: self.short_nt(&c.term),
-                            count: c.count,
+            Some(s) => {
+                // The schema's own labels, else short names.
+                let vocab = |iri: &String, label: &Option<String>, count: u64| Vocab {
+                    label: label.clone().unwrap_or_else(|| self.short_iri(iri)),
+                    iri: iri.clone(),
+                    count,
+                };
+                (
+                    s.classes
+                        .iter()
+                        .map(|c| vocab(&c.iri, &c.label, c.total_instances))
+                        .collect(),
+                    s.properties
+                        .iter()
+                        .map(|p| vocab(&p.iri, &p.label, p.triples))
+                        .collect(),
+                )
+            }
+            None => {
+                // The card's named counts with an IRI, short names as labels.
+                let vocab = |list: &[rete_core::card::NamedCount]| -> Vec<Vocab> {
+                    list.iter()
+                        .filter_map(|c| {
+                            Some(Vocab {
+                                iri: iri_of(&c.term)?,
+                                label: self.short_nt(&c.term),
+                                count: c.count,
+                            })
                         })
-                    })
-                    .collect(),
-                card.predicates
-                    .iter()
-                    .filter_map(|c| {
-                        Some(Vocab {
-                            iri: iri_of(&c.term)?,
-                            label: self.short_nt(&c.term),
-                            count: c.count,
-                        })
-                    })
-                    .collect(),
-            ),
+                        .collect()
+                };
+                (vocab(&card.classes), vocab(&card.predicates))
+            }
         };
         let examples = self.examples(&prefixes)?;
         Ok(SparqlContext {

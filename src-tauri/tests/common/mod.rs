@@ -2,6 +2,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+/// Serves the file at `path` (see [`serve`]) and opens its URL in `store`: (URL, document).
+#[allow(dead_code, reason = "not every test file opens a served file")]
+pub fn open_served(
+    store: &rete_desktop::store::Store,
+    path: &std::path::Path,
+    requests: usize,
+) -> (String, rete_desktop::model::DocInfo) {
+    let url = serve(std::fs::read(path).unwrap(), requests);
+    let info = rete_desktop::commands::ops::open_url(store, &url).unwrap();
+    (url, info)
+}
+
 /// Serves `bytes` over HTTP/1.1 on 127.0.0.1 with `Range` support, for `requests` requests. A
 /// malformed or unsatisfiable range gets a 416, as from a real server (never a panic in the
 /// server thread, which the client would only see as a dropped connection).

@@ -37,29 +37,24 @@ pub(super) struct Prov {
     pub(super) constraint: u32,
 }
 
+/// `[a]` when the two are the same entity, else `[a, b]`.
+fn one_or_both(same: bool, a: String, b: String) -> Vec<String> {
+    if same {
+        vec![a]
+    } else {
+        vec![a, b]
+    }
+}
+
 impl Ctx<'_> {
     pub(super) fn pax_step(&self, ax: PAx) -> Step {
+        let property = |p| render::property(&self.schema, p);
+        let class = |c| render::class(&self.schema, c);
         let (a, pred, b) = match ax {
-            PAx::Sub(a, b) => (
-                render::property(&self.schema, a),
-                RDFS_SUB_PROPERTY_OF,
-                render::property(&self.schema, b),
-            ),
-            PAx::Inverse(a, b) => (
-                render::property(&self.schema, a),
-                OWL_INVERSE_OF,
-                render::property(&self.schema, b),
-            ),
-            PAx::Domain(p, c) => (
-                render::property(&self.schema, p),
-                RDFS_DOMAIN,
-                render::class(&self.schema, c),
-            ),
-            PAx::Range(p, c) => (
-                render::property(&self.schema, p),
-                RDFS_RANGE,
-                render::class(&self.schema, c),
-            ),
+            PAx::Sub(a, b) => (property(a), RDFS_SUB_PROPERTY_OF, property(b)),
+            PAx::Inverse(a, b) => (property(a), OWL_INVERSE_OF, property(b)),
+            PAx::Domain(p, c) => (property(p), RDFS_DOMAIN, class(c)),
+            PAx::Range(p, c) => (property(p), RDFS_RANGE, class(c)),
         };
         render::triple(&a, &render::vocab(&self.schema, pred), &b)
     }
@@ -362,22 +357,16 @@ impl Ctx<'_> {
                     render::triple(&ns, &np, &no),
                 ];
                 steps.extend(self.same_steps(sel, s, o)?);
-                let f = render::finding(
+                self.push_error(
                     "irreflexive-violation",
-                    "error",
                     format!(
                         "{} is related to itself by the irreflexive property {}",
                         ns.text, np.text
                     ),
                     Vec::new(),
-                    if s == o {
-                        vec![ns.nt]
-                    } else {
-                        vec![ns.nt, no.nt]
-                    },
+                    one_or_both(s == o, ns.nt, no.nt),
                     steps,
                 );
-                self.findings.push(f);
             }
         }
         if !asymmetric {
@@ -389,54 +378,37 @@ impl Ctx<'_> {
             .into_iter()
             .map(|(s, o)| (o, s))
             .collect();
-        let (mut i, mut j) = (0, 0);
-        while i < forward.len() && j < backward.len() {
-            self.tick()?;
-            match forward[i].cmp(&backward[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    let (s, o) = forward[i];
-                    i += 1;
-                    j += 1;
-                    // Each pair once; self-loops here only when not reported as irreflexive.
-                    if s > o || (s == o && irreflexive) || !self.admit("asymmetric-violation") {
-                        continue;
-                    }
-                    let (ns, no) = (self.name(s)?, self.name(o)?);
-                    let mut steps = vec![
-                        self.characteristic_step(p, OWL_ASYMMETRIC_PROPERTY),
-                        render::triple(&ns, &np, &no),
-                    ];
-                    if s != o {
-                        steps.push(render::triple(&no, &np, &ns));
-                    }
-                    let message = if s == o {
-                        format!(
-                            "{} is related to itself by the asymmetric (hence irreflexive) property {}",
-                            ns.text, np.text
-                        )
-                    } else {
-                        format!(
-                            "{} and {} are related both ways by the asymmetric property {}",
-                            ns.text, no.text, np.text
-                        )
-                    };
-                    let f = render::finding(
-                        "asymmetric-violation",
-                        "error",
-                        message,
-                        Vec::new(),
-                        if s == o {
-                            vec![ns.nt]
-                        } else {
-                            vec![ns.nt, no.nt]
-                        },
-                        steps,
-                    );
-                    self.findings.push(f);
-                }
+        for (s, o) in self.common_pairs(&forward, &backward)? {
+            // Each pair once; self-loops here only when not reported as irreflexive.
+            if s > o || (s == o && irreflexive) || !self.admit("asymmetric-violation") {
+                continue;
             }
+            let (ns, no) = (self.name(s)?, self.name(o)?);
+            let mut steps = vec![
+                self.characteristic_step(p, OWL_ASYMMETRIC_PROPERTY),
+                render::triple(&ns, &np, &no),
+            ];
+            if s != o {
+                steps.push(render::triple(&no, &np, &ns));
+            }
+            let message = if s == o {
+                format!(
+                    "{} is related to itself by the asymmetric (hence irreflexive) property {}",
+                    ns.text, np.text
+                )
+            } else {
+                format!(
+                    "{} and {} are related both ways by the asymmetric property {}",
+                    ns.text, no.text, np.text
+                )
+            };
+            self.push_error(
+                "asymmetric-violation",
+                message,
+                Vec::new(),
+                one_or_both(s == o, ns.nt, no.nt),
+                steps,
+            );
         }
         Ok(())
     }
@@ -488,6 +460,33 @@ impl Ctx<'_> {
                 default_graph: false,
             }
         };
+        for (s, o) in self.common_pairs(&x, &y)? {
+            if !self.admit("disjoint-property-violation") {
+                continue;
+            }
+            let (ns, no) = (self.name(s)?, self.name(o)?);
+            let steps = vec![
+                axiom.clone(),
+                render::triple(&ns, &na, &no),
+                render::triple(&ns, &nb, &no),
+            ];
+            self.push_error(
+                "disjoint-property-violation",
+                format!(
+                    "{} is related to {} by both {} and {}, which are disjoint properties",
+                    ns.text, no.text, na.text, nb.text
+                ),
+                Vec::new(),
+                vec![ns.nt, no.nt],
+                steps,
+            );
+        }
+        Ok(())
+    }
+
+    /// The pairs in both sorted lists, in order (a merge join, one tick a step).
+    fn common_pairs(&mut self, x: &[(Id, Id)], y: &[(Id, Id)]) -> Result<Vec<(Id, Id)>> {
+        let mut both = Vec::new();
         let (mut i, mut j) = (0, 0);
         while i < x.len() && j < y.len() {
             self.tick()?;
@@ -495,34 +494,13 @@ impl Ctx<'_> {
                 std::cmp::Ordering::Less => i += 1,
                 std::cmp::Ordering::Greater => j += 1,
                 std::cmp::Ordering::Equal => {
-                    let (s, o) = x[i];
+                    both.push(x[i]);
                     i += 1;
                     j += 1;
-                    if !self.admit("disjoint-property-violation") {
-                        continue;
-                    }
-                    let (ns, no) = (self.name(s)?, self.name(o)?);
-                    let steps = vec![
-                        axiom.clone(),
-                        render::triple(&ns, &na, &no),
-                        render::triple(&ns, &nb, &no),
-                    ];
-                    let f = render::finding(
-                        "disjoint-property-violation",
-                        "error",
-                        format!(
-                            "{} is related to {} by both {} and {}, which are disjoint properties",
-                            ns.text, no.text, na.text, nb.text
-                        ),
-                        Vec::new(),
-                        vec![ns.nt, no.nt],
-                        steps,
-                    );
-                    self.findings.push(f);
                 }
             }
         }
-        Ok(())
+        Ok(both)
     }
 
     pub(super) fn domain_range(

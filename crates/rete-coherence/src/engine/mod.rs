@@ -199,6 +199,19 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Records an `error` finding of `kind`.
+    fn push_error(
+        &mut self,
+        kind: &'static str,
+        message: String,
+        classes: Vec<String>,
+        entities: Vec<String>,
+        steps: Vec<Step>,
+    ) {
+        let f = render::finding(kind, "error", message, classes, entities, steps);
+        self.findings.push(f);
+    }
+
     /// Counts a finding of `kind`; `false` when it is over the cap (and must not be built).
     fn admit(&mut self, kind: &'static str) -> bool {
         let n = self.per_kind.entry(kind).or_default();

@@ -3,7 +3,7 @@
 use super::{clash_key, Cause, Ctx, Result, Src, MAX_LISTED};
 use crate::logic::Clash;
 use crate::render;
-use crate::{Finding, Step};
+use crate::Step;
 use oxrdf::NamedNodeRef;
 use rete_core::{Id, Pattern, Perm, QuadIter};
 use rete_schema::vocab::*;
@@ -245,9 +245,8 @@ impl Ctx<'_> {
                     &nb,
                 )];
                 steps.extend(self.same_steps(&sel, a, b)?);
-                let f = render::finding(
+                self.push_error(
                     "same-different-clash",
-                    "error",
                     format!(
                         "{} is declared different from {}, but owl:sameAs makes them the same individual",
                         na.text, nb.text
@@ -256,7 +255,6 @@ impl Ctx<'_> {
                     vec![na.nt, nb.nt],
                     steps,
                 );
-                self.findings.push(f);
             }
         }
         self.all_different(&mut sel)?;
@@ -319,9 +317,8 @@ impl Ctx<'_> {
                             default_graph: false,
                         }];
                         steps.extend(self.same_steps(sel, other, m)?);
-                        let f = render::finding(
+                        self.push_error(
                             "same-different-clash",
-                            "error",
                             format!(
                                 "{} and {} are declared all different, but owl:sameAs makes them the same individual",
                                 na.text, nb.text
@@ -330,7 +327,6 @@ impl Ctx<'_> {
                             vec![na.nt, nb.nt],
                             steps,
                         );
-                        self.findings.push(f);
                     }
                 }
             }
@@ -469,13 +465,7 @@ impl Ctx<'_> {
             let Some(clash) = self.check_set(&asserted) else {
                 return Ok(false);
             };
-            if self.admit("disjoint-class-clash") {
-                let f =
-                    self.clash_finding("disjoint-class-clash", sel, members, &clash, &owner, None)?;
-                self.causes
-                    .push((self.findings.len(), Cause::Clash(clash_key(&clash))));
-                self.findings.push(f);
-            }
+            self.push_clash("disjoint-class-clash", sel, members, &clash, &owner, None)?;
             return Ok(true);
         }
         // Tier 2: only what the inferred types add; an inferred type that the asserted ones
@@ -494,17 +484,12 @@ impl Ctx<'_> {
         let Some(clash) = self.check_set(&all) else {
             return Ok(false);
         };
-        if self.admit("domain-range-clash") {
-            let f =
-                self.clash_finding("domain-range-clash", sel, members, &clash, &owner, inferred)?;
-            self.causes
-                .push((self.findings.len(), Cause::Clash(clash_key(&clash))));
-            self.findings.push(f);
-        }
+        self.push_clash("domain-range-clash", sel, members, &clash, &owner, inferred)?;
         Ok(true)
     }
 
-    pub(super) fn clash_finding(
+    /// Records the finding of `clash` (under the cap of `kind`) with the clash as its cause.
+    fn push_clash(
         &mut self,
         kind: &'static str,
         sel: &Selective,
@@ -512,7 +497,10 @@ impl Ctx<'_> {
         clash: &Clash,
         owner: &dyn Fn(u32, bool) -> Option<Src>,
         full: Option<&Full>,
-    ) -> Result<Finding> {
+    ) -> Result<()> {
+        if !self.admit(kind) {
+            return Ok(());
+        }
         let mut steps = Vec::new();
         let mut involved: Vec<Id> = Vec::new();
         let mut why: Vec<String> = Vec::new();
@@ -585,14 +573,18 @@ impl Ctx<'_> {
                 why.join(" and the ")
             )
         };
-        Ok(render::finding(
+        let f = render::finding(
             kind,
             "error",
             message,
             self.clash_classes(&[], clash),
             entities,
             steps,
-        ))
+        );
+        self.causes
+            .push((self.findings.len(), Cause::Clash(clash_key(clash))));
+        self.findings.push(f);
+        Ok(())
     }
 
     pub(super) fn judge_component(&mut self, sel: &mut Selective, root: Id) -> Result<()> {

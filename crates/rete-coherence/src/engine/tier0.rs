@@ -10,9 +10,8 @@ impl Ctx<'_> {
         if let Some(clash) = self.logic.check(&[], &mut self.sc) {
             self.inconsistent = true;
             if self.admit("inconsistent-ontology") {
-                let f = render::finding(
+                self.push_error(
                     "inconsistent-ontology",
-                    "error",
                     format!(
                         "owl:Thing is unsatisfiable ({}): the ontology is inconsistent and every class is empty",
                         self.conflict_text(&clash)
@@ -21,7 +20,6 @@ impl Ctx<'_> {
                     Vec::new(),
                     self.axiom_steps(&clash),
                 );
-                self.findings.push(f);
             }
         } else {
             let candidates: Vec<u32> = self.logic.relevant_classes().collect();
@@ -71,9 +69,8 @@ impl Ctx<'_> {
                     }
                 }
                 if self.admit("inconsistent-ontology") {
-                    let f = render::finding(
+                    self.push_error(
                         "inconsistent-ontology",
-                        "error",
                         format!(
                             "{} and its complement {} are both unsatisfiable, so owl:Thing is: the ontology is inconsistent and every class is empty",
                             self.class_text(a),
@@ -83,7 +80,6 @@ impl Ctx<'_> {
                         Vec::new(),
                         steps,
                     );
-                    self.findings.push(f);
                 }
             } else {
                 for (c, clash) in unsat {

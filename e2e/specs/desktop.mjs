@@ -1,0 +1,54 @@
+// The desktop around the app under the suite's Xvfb: xdotool drives the pointer, a GTK drag source
+// (tools/drag-source.py) plays the file manager. Shared by the import and shell specs.
+import { expect } from '@wdio/globals';
+import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const dragSource = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'drag-source.py');
+
+/** Runs xdotool on the suite's display. */
+export async function xdo(...args) {
+  const { stdout } = await promisify(execFile)('xdotool', args, { timeout: 30_000 });
+  return stdout.trim();
+}
+
+/** Screen geometry of the app's window, found by its title. */
+export async function appWindow(title) {
+  const id = (await xdo('search', '--sync', '--onlyvisible', '--name', `^${title.replace(/\./g, '\\.')}$`)).split('\n')[0];
+  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', id)).split('\n').map((l) => l.split('=')));
+  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
+}
+
+/** Waits for a child process to exit and resolves with its exit code. */
+export function exited(child, ms) {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => { child.kill(); reject(new Error(`${child.spawnfile} still runs after ${ms} ms`)); }, ms);
+    child.on('exit', (code) => { clearTimeout(t); resolve(code); });
+    child.on('error', (e) => { clearTimeout(t); reject(e); });
+  });
+}
+
+/** Drags `file` from a GTK drag source (as from a file manager) onto the window's centre. The
+ * source sits over the window's top-left corner, so the drop lands on the map. */
+export async function drop(win, file) {
+  const source = spawn('/usr/bin/python3', [dragSource, String(win.x + 10), String(win.y + 10), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const done = exited(source, 60_000);
+  await new Promise((resolve, reject) => {
+    source.stdout.on('data', (d) => String(d).includes('ready') && resolve());
+    source.on('exit', (code) => reject(new Error(`the drag source exited with ${code} before it was ready`)));
+  });
+  const from = { x: win.x + 50, y: win.y + 50 };
+  const to = { x: win.x + Math.round(win.width / 2), y: win.y + Math.round(win.height / 2) };
+  await xdo('mousemove', String(from.x), String(from.y));
+  await xdo('mousedown', '1');
+  // In steps: GTK starts a drag once the pointer passes its threshold, then tracks the motion.
+  for (let i = 1; i <= 12; i++) {
+    await xdo('mousemove', String(Math.round(from.x + ((to.x - from.x) * i) / 12)), String(Math.round(from.y + ((to.y - from.y) * i) / 12)));
+    await browser.pause(40);
+  }
+  await browser.pause(300);
+  await xdo('mouseup', '1');
+  expect(await done).toBe(0);
+}
