@@ -5,12 +5,13 @@ use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, WGraph};
 use crate::records::{CommRec, EdgeRec};
+use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
 use oxrdf::Term;
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
-use rete_core::Rete;
+use rete_core::{Id, Pattern, Perm, Rete};
 use std::time::Instant;
 
 /// Target decoded size of a level or members block.
@@ -26,7 +27,13 @@ pub(crate) const LAYOUT_SUNFLOWER: u8 = 0;
 
 /// Levels found by Louvain (and forced merges), before renumbering.
 struct Partitions {
+    /// The graph Louvain started from: the entity graph, or its coarse graph when the edges
+    /// were streamed (see [`crate::stream`]).
     g0: WGraph,
+    /// Node → node of `g0`, when `g0` is a coarse graph.
+    base_of: Option<Vec<u32>>,
+    /// Local-moving sweeps streamed from the file (0: the graph was held in memory).
+    streamed_sweeps: usize,
     /// `parts[0]`: node → level-0 community; `parts[l]`: level-(l-1) → level-l community.
     parts: Vec<Vec<u32>>,
     counts: Vec<usize>,
@@ -75,21 +82,36 @@ pub fn build_sections(
         phases.push((name.to_owned(), t.elapsed().as_secs_f64() * 1e3));
         *t = Instant::now();
     };
-    let eg = EntityGraph::from_rete(base)?;
+    // Half the budget for the graph held in memory, a quarter for a coarse graph being summed.
+    let mut eg = EntityGraph::within(base, opts.memory_budget / 2)?;
     phase("entity graph", &mut t);
-    let parts = partition(&eg, opts)?;
+    let parts = partition(base, &mut eg, opts)?;
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
     let modularity: Vec<f64> = h
         .node_comm
         .iter()
-        .map(|p| parts.g0.modularity(p, opts.resolution))
+        .map(|p| match &parts.base_of {
+            None => parts.g0.modularity(p, opts.resolution),
+            Some(base_of) => {
+                // Every level is a union of coarse nodes: its modularity on the coarse graph is
+                // its modularity on the entity graph.
+                let mut pc = vec![0u32; parts.g0.node_count()];
+                for (node, &c) in p.iter().enumerate() {
+                    pc[base_of[node] as usize] = c;
+                }
+                parts.g0.modularity(&pc, opts.resolution)
+            }
+        })
         .collect();
+    let graph_bytes = parts.g0.heap_bytes() as u64;
+    let streamed_sweeps = parts.streamed_sweeps as u32;
     drop(parts.g0);
+    drop(parts.base_of);
     let names = Names::load(base, &eg)?;
     phase("names", &mut t);
     let classes = class_histograms(&eg, &h, opts.max_classes);
-    let edges = super_edges(&eg, &h, opts.max_predicates);
+    let edges = super_edges(base, &eg, &h, opts.max_predicates)?;
     let top_class: Vec<Vec<Option<(u32, u64)>>> = classes
         .iter()
         .map(|lv| lv.iter().map(|h| h.first().copied()).collect())
@@ -306,6 +328,8 @@ pub fn build_sections(
             levels,
             sections: section_sizes,
             phases,
+            streamed_sweeps,
+            graph_bytes,
         },
     ))
 }
@@ -452,15 +476,37 @@ pub(crate) fn section_label(k: u16) -> &'static str {
 /// Level 0 is the converged Louvain partition; each coarser level re-runs Louvain on the
 /// super-graph at a lower resolution and, if that does not shrink it enough, merges further
 /// (see [`louvain::forced_merge`]) until the top has at most `max_top` communities.
-fn partition(eg: &EntityGraph, opts: &PyramidOptions) -> Result<Partitions, PyramidError> {
-    let n = eg.node_count();
-    let edges: Vec<(u32, u32, f64)> = eg.edges.iter().map(|&(a, b, w)| (a, b, w as f64)).collect();
-    let g0 = WGraph::from_edges(n, &edges)?;
-    drop(edges);
-    let (mut p0, _) = louvain::louvain(&g0, opts.resolution, None)?;
+fn partition(
+    base: &Rete,
+    eg: &mut EntityGraph,
+    opts: &PyramidOptions,
+) -> Result<Partitions, PyramidError> {
+    let (g0, base_of, streamed_sweeps) = match eg.adj.take() {
+        Some(g) => (g, None, 0),
+        None => {
+            let c = crate::stream::coarsen(base, eg, opts.resolution, opts.memory_budget / 4)?;
+            (c.graph, Some(c.base_of), c.sweeps)
+        }
+    };
+    let (pg, _) = louvain::louvain(&g0, opts.resolution, None)?;
+    let mut p0 = match &base_of {
+        None => pg,
+        Some(b) => b.iter().map(|&c| pg[c as usize]).collect(),
+    };
     group_isolated(eg, &mut p0, opts.isolated_group);
     let k0 = louvain::relabel(&mut p0);
-    let mut cur = g0.aggregate(&p0, k0)?;
+    let mut cur = match &base_of {
+        None => g0.aggregate(&p0, k0)?,
+        Some(b) => {
+            // Isolated entities are coarse nodes of their own: every level-0 community is a
+            // union of coarse nodes.
+            let mut pc = vec![0u32; g0.node_count()];
+            for (node, &c) in p0.iter().enumerate() {
+                pc[b[node] as usize] = c;
+            }
+            g0.aggregate(&pc, k0)?
+        }
+    };
     let mut parts = vec![p0];
     let mut counts = vec![k0];
     let mut methods = vec!["louvain"];
@@ -499,6 +545,8 @@ fn partition(eg: &EntityGraph, opts: &PyramidOptions) -> Result<Partitions, Pyra
     }
     Ok(Partitions {
         g0,
+        base_of,
+        streamed_sweeps,
         parts,
         counts,
         methods,
@@ -750,25 +798,49 @@ fn class_histograms(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<Vec
 }
 
 /// Per level: super-edges between distinct communities, sorted by endpoints, with the
-/// predicates carrying most of their triples.
-fn super_edges(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<EdgeRec>> {
+/// predicates carrying most of their triples. The level-0 counts come from one scan of SPO,
+/// summed in bounded memory (distinct community pairs and predicates, not triples).
+fn super_edges(
+    base: &Rete,
+    eg: &EntityGraph,
+    h: &Hierarchy,
+    keep: usize,
+) -> Result<Vec<Vec<EdgeRec>>, PyramidError> {
     let levels = h.counts.len();
-    let mut raw: Vec<(u32, u32, u32)> = eg
-        .triples
-        .iter()
-        .filter_map(|&(s, o, p)| {
-            let (a, b) = (h.node_comm[0][s as usize], h.node_comm[0][o as usize]);
-            (a != b).then(|| (a.min(b), a.max(b), p))
-        })
-        .collect();
-    raw.sort_unstable();
-    let mut counts: Vec<(u32, u32, u32, u64)> = Vec::new();
-    for (a, b, p) in raw {
-        match counts.last_mut() {
-            Some(x) if (x.0, x.1, x.2) == (a, b, p) => x.3 += 1,
-            _ => counts.push((a, b, p, 1)),
+    let comm0 = &h.node_comm[0];
+    let mut tally: Tally<(u32, u32, u32)> = Tally::new();
+    let mut last: Option<[Id; 3]> = None;
+    let mut pred: Option<(Id, u32)> = None;
+    for q in base.scan(Perm::Spo, &Pattern::default())? {
+        let [s, p, o, _] = q?;
+        if last == Some([s, p, o]) {
+            continue;
+        }
+        last = Some([s, p, o]);
+        let pi = match pred {
+            Some((id, i)) if id == p => i,
+            _ => match eg.predicates.binary_search(&p) {
+                Ok(i) => {
+                    pred = Some((p, i as u32));
+                    i as u32
+                }
+                // rdf:type, or a literal-valued predicate: not a link.
+                Err(_) => continue,
+            },
+        };
+        let (Some(a), Some(b)) = (eg.link_node(s), eg.link_node(o)) else {
+            continue;
+        };
+        let (a, b) = (comm0[a], comm0[b]);
+        if a != b {
+            tally.add((a.min(b), a.max(b), pi), 1);
         }
     }
+    let mut counts: Vec<(u32, u32, u32, u64)> = tally
+        .finish()
+        .into_iter()
+        .map(|((a, b, p), n)| (a, b, p, n))
+        .collect();
     let mut out = Vec::with_capacity(levels);
     for l in 0..levels {
         if l > 0 {
@@ -813,7 +885,7 @@ fn super_edges(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<EdgeRec>
         }
         out.push(edges);
     }
-    out
+    Ok(out)
 }
 
 /// Circles of every community at every level, top-down: the top level in the world circle, the
