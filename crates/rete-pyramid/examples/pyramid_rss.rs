@@ -45,8 +45,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stats.streamed_sweeps,
         stats.graph_bytes >> 20
     );
-    for (phase, ms) in &stats.phases {
-        println!("  {phase}: {:.0} ms", ms);
+    for ((phase, ms), (_, peak)) in stats.phases.iter().zip(&stats.peak_rss) {
+        println!("  {phase}: {ms:.0} ms, peak so far {} MB", peak >> 20);
     }
     Ok(())
 }

@@ -78,8 +78,10 @@ pub fn build_sections(
     opts.validate()?;
     let mut phases = Vec::new();
     let mut t = Instant::now();
+    let mut peaks = Vec::new();
     let mut phase = |name: &str, t: &mut Instant| {
         phases.push((name.to_owned(), t.elapsed().as_secs_f64() * 1e3));
+        peaks.push((name.to_owned(), peak_rss()));
         *t = Instant::now();
     };
     // Half the budget for the graph held in memory, a quarter for a coarse graph being summed.
@@ -112,6 +114,7 @@ pub fn build_sections(
     phase("names", &mut t);
     let classes = class_histograms(&eg, &h, opts.max_classes);
     let edges = super_edges(base, &eg, &h, opts.max_predicates)?;
+    phase("super-edges", &mut t);
     let top_class: Vec<Vec<Option<(u32, u64)>>> = classes
         .iter()
         .map(|lv| lv.iter().map(|h| h.first().copied()).collect())
@@ -328,10 +331,24 @@ pub fn build_sections(
             levels,
             sections: section_sizes,
             phases,
+            peak_rss: peaks,
             streamed_sweeps,
             graph_bytes,
         },
     ))
+}
+
+/// The process's peak resident memory so far in bytes (Linux `VmHWM`; 0 where unknown): a
+/// probe for the build reports, to see which phase sets the peak.
+fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib << 10)
+        })
+        .unwrap_or(0)
 }
 
 /// Member blocks: each holds whole level-0 communities, stored column by column (ids, terms,

@@ -292,6 +292,9 @@ pub struct PyramidStats {
     pub sections: Vec<SectionSize>,
     /// Wall time of each phase, milliseconds.
     pub phases: Vec<(String, f64)>,
+    /// Peak resident memory of the process at the end of each phase, bytes (Linux; 0 where
+    /// unknown): the phase where it grows set the peak.
+    pub peak_rss: Vec<(String, u64)>,
     /// Louvain local-moving sweeps streamed from the file because the edges did not fit the
     /// memory budget (0: the entity graph was held in memory).
     pub streamed_sweeps: u32,
