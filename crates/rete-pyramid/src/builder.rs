@@ -5,6 +5,7 @@ use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, WGraph};
 use crate::records::{CommRec, EdgeRec};
+use crate::strs::Strs;
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
 use oxrdf::Term;
@@ -124,7 +125,6 @@ pub fn build_sections(
             eg: &eg,
             terms: &names.terms,
             labels: &names.labels,
-            local: &names.local,
             classes: &names.classes,
         },
         &h.node_comm,
@@ -407,13 +407,13 @@ fn encode_members(
             let id = eg.ids[m];
             cols.ids.varint(id - prev_id);
             prev_id = id;
-            let term = names.terms[m].as_str();
+            let term = names.terms.str(m);
             let shared = shared_prefix_str(prev_term, term);
             cols.prefix.varint(shared as u64);
             cols.prefix.varint((term.len() - shared) as u64);
             cols.suffix.bytes(&term.as_bytes()[shared..]);
             prev_term = term;
-            match &names.labels[m] {
+            match names.labels.get(m) {
                 Some(label) => {
                     cols.label_len.varint(label.len() as u64 + 1);
                     cols.labels.bytes(label.as_bytes());
@@ -701,9 +701,8 @@ fn renumber(p: &Partitions, n: usize) -> Hierarchy {
 struct Names {
     classes: Vec<String>,
     predicates: Vec<String>,
-    terms: Vec<String>,
-    labels: Vec<Option<String>>,
-    local: Vec<String>,
+    terms: Strs,
+    labels: Strs,
     primary_class: Vec<Option<u32>>,
 }
 
@@ -720,39 +719,40 @@ impl Names {
             .iter()
             .map(|&c| nt(c))
             .collect::<Result<_, _>>()?;
-        let mut terms = Vec::with_capacity(eg.node_count());
-        let mut local = Vec::with_capacity(eg.node_count());
+        let mut terms = Strs::with_capacity(eg.node_count());
         for &id in &eg.ids {
-            let t = base.term(id)?;
-            local.push(local_name(&t));
-            terms.push(t.to_string());
+            terms.push(Some(&base.term(id)?.to_string()));
         }
-        let mut labels = vec![None; eg.node_count()];
-        for &(node, lit) in &eg.labels {
-            // A typed literal (a number, a boolean, a date) is not a name.
-            if let Term::Literal(l) = base.term(lit)? {
-                let dt = l.datatype().as_str();
-                if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
-                    labels[node as usize] = Some(l.value().to_owned());
+        let mut labels = Strs::with_capacity(eg.node_count());
+        let mut chosen = eg.labels.iter().peekable();
+        for node in 0..eg.node_count() as u32 {
+            let mut label = None;
+            if let Some(&(_, lit)) = chosen.next_if(|l| l.0 == node) {
+                // A typed literal (a number, a boolean, a date) is not a name.
+                if let Term::Literal(l) = base.term(lit)? {
+                    let dt = l.datatype().as_str();
+                    if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
+                        label = Some(l.value().to_owned());
+                    }
                 }
             }
+            labels.push(label.as_deref());
         }
         Ok(Self {
             classes,
             predicates,
             terms,
             labels,
-            local,
             primary_class: primary_classes(eg),
         })
     }
 }
 
-/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`.
-fn local_name(t: &Term) -> String {
-    match t {
-        Term::NamedNode(n) => {
-            let iri = n.as_str();
+/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`, from the
+/// term in N-Triples.
+pub(crate) fn local_name(nt: &str) -> String {
+    match nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+        Some(iri) => {
             let cut = iri
                 .trim_end_matches(['/', '#'])
                 .rfind(['/', '#', ':'])
@@ -764,7 +764,7 @@ fn local_name(t: &Term) -> String {
                 name.to_owned()
             }
         }
-        other => other.to_string(),
+        None => nt.to_owned(),
     }
 }
 

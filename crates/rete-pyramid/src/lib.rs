@@ -9,6 +9,7 @@ mod louvain;
 mod read;
 mod records;
 mod stream;
+mod strs;
 mod summary;
 mod tally;
 
