@@ -5,7 +5,8 @@
 //! /usr/bin/time -v cargo run --release -p rete-pyramid --example pyramid_rss -- base.rete [BUDGET]
 //! ```
 //!
-//! `BUDGET` is `PyramidOptions::memory_budget` in bytes (default: the default, 2 GiB).
+//! `BUDGET` is `PyramidOptions::memory_budget` in bytes (default: the default, 2 GiB);
+//! `PYRAMID_CACHE=bytes` sets the reader's block cache.
 
 use rete_core::Rete;
 use rete_pyramid::{build_sections, PyramidOptions};
@@ -30,7 +31,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(b) = args.next() {
         opts.memory_budget = b.parse()?;
     }
-    let rete = Rete::open_path(&path)?;
+    // PYRAMID_CACHE=bytes: the reader's block cache (default: rete-core's, 256 MiB).
+    let rete = match std::env::var("PYRAMID_CACHE") {
+        Ok(c) => Rete::open_with(
+            std::sync::Arc::new(rete_core::FileReader::open(&path)?),
+            rete_core::ReteOptions {
+                cache_bytes: c.parse()?,
+                ..rete_core::ReteOptions::default()
+            },
+        )?,
+        Err(_) => Rete::open_path(&path)?,
+    };
     println!("open: peak {}", peak_kib());
     let t = std::time::Instant::now();
     let (_, stats) = build_sections(&rete, &opts)?;
