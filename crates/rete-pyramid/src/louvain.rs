@@ -257,14 +257,19 @@ pub(crate) fn relabel(part: &mut [u32]) -> usize {
 /// Scratch of local moving: the weight from the node being moved to each neighbouring
 /// community, in order of first appearance.
 pub(crate) struct Mover {
+    gamma: f64,
+    m2: f64,
     neigh_w: Vec<f64>,
     mark: Vec<bool>,
     touched: Vec<usize>,
 }
 
 impl Mover {
-    pub(crate) fn new(communities: usize) -> Self {
+    /// Scratch for `communities` labels, at resolution `gamma` on a graph of degree sum `m2`.
+    pub(crate) fn new(communities: usize, gamma: f64, m2: f64) -> Self {
         Self {
+            gamma,
+            m2,
             neigh_w: vec![0.0; communities],
             mark: vec![false; communities],
             touched: Vec::new(),
@@ -280,9 +285,8 @@ impl Mover {
         neighbors: impl Iterator<Item = (usize, f64)>,
         comm: &mut [u32],
         tot: &mut [f64],
-        gamma: f64,
-        m2: f64,
     ) -> Option<f64> {
+        let (gamma, m2) = (self.gamma, self.m2);
         let ci = comm[i] as usize;
         for (j, w) in neighbors {
             let cj = comm[j] as usize;
@@ -329,7 +333,7 @@ fn local_moving(g: &WGraph, gamma: f64, comm: &mut [u32]) -> bool {
     for i in 0..n {
         tot[comm[i] as usize] += g.degree[i];
     }
-    let mut mover = Mover::new(n);
+    let mut mover = Mover::new(n, gamma, m2);
     // A node is revisited only after a neighbour moved (the usual "fast local move" pruning):
     // late sweeps then cost a few nodes instead of the whole graph.
     let mut active = vec![true; n];
@@ -342,9 +346,7 @@ fn local_moving(g: &WGraph, gamma: f64, comm: &mut [u32]) -> bool {
                 continue;
             }
             active[i] = false;
-            if let Some(gain) =
-                mover.step(i, g.degree[i], g.neighbors(i), comm, &mut tot, gamma, m2)
-            {
+            if let Some(gain) = mover.step(i, g.degree[i], g.neighbors(i), comm, &mut tot) {
                 moves += 1;
                 gain_sum += gain / (m2 / 2.0);
                 for (j, _) in g.neighbors(i) {

@@ -37,7 +37,7 @@ pub(crate) fn coarsen(
     let m2 = eg.degree.iter().sum::<u64>() as f64;
     let mut comm: Vec<u32> = (0..n as u32).collect();
     let mut tot: Vec<f64> = eg.degree.iter().map(|&d| d as f64).collect();
-    let mut mover = Mover::new(n);
+    let mut mover = Mover::new(n, gamma, m2);
     let mut edges = 0u64;
     let mut sweeps = 0;
     let cap = (budget / PAIR_BYTES) as usize;
@@ -56,9 +56,7 @@ pub(crate) fn coarsen(
                     .neighbors
                     .iter()
                     .map(|&(j, w)| (j as usize, f64::from(w)));
-                if let Some(g) =
-                    mover.step(i, eg.degree[i] as f64, nb, &mut comm, &mut tot, gamma, m2)
-                {
+                if let Some(g) = mover.step(i, eg.degree[i] as f64, nb, &mut comm, &mut tot) {
                     moves += 1;
                     gain_sum += g / (m2 / 2.0);
                 }
