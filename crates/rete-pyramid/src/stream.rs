@@ -43,9 +43,6 @@ pub(crate) fn coarsen(
     let cap = (budget / PAIR_BYTES) as usize;
     loop {
         let (mut moves, mut gain_sum) = (0usize, 0.0f64);
-        // Links leaving their node's community as the sweep saw them: an estimate of the
-        // community graph's size, to skip aggregation attempts bound to fail.
-        let mut crossing = 0usize;
         if m2 > 0.0 {
             let first = sweeps == 0;
             eg.for_each_node(rete, |links| {
@@ -63,20 +60,11 @@ pub(crate) fn coarsen(
                     moves += 1;
                     gain_sum += g / (m2 / 2.0);
                 }
-                let ci = comm[i];
-                crossing += links
-                    .neighbors
-                    .iter()
-                    .filter(|&&(j, _)| comm[j as usize] != ci)
-                    .count();
                 Ok(true)
             })?;
         }
         sweeps += 1;
         let converged = moves == 0 || gain_sum < THRESHOLD || sweeps >= MAX_SWEEPS;
-        if !converged && crossing > cap.saturating_mul(2) {
-            continue;
-        }
         let mut base_of = comm.clone();
         let k = relabel(&mut base_of);
         let limit = if converged { usize::MAX } else { cap };
