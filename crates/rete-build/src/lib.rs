@@ -327,11 +327,12 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
         let prov = tmp.path().join("provisional.rete");
         write_parts(&prov, &parts, Vec::new(), 0)?;
         // Extensions scan whole permutations, which a cache does not speed up: keep the
-        // reader's block cache a small share of the memory budget (it counts in their peak).
+        // reader's block cache a small share of the memory budget (it counts in their peak);
+        // below 64 MiB the read-ahead of the scans running side by side thrashes it.
         let base = Rete::open_with(
             Arc::new(rete_core::FileReader::open(&prov).map_err(rete_core::Error::from)?),
             rete_core::ReteOptions {
-                cache_bytes: (opts.memory_budget / 16).clamp(4 << 20, 64 << 20),
+                cache_bytes: (opts.memory_budget / 16).clamp(64 << 20, 128 << 20),
                 ..rete_core::ReteOptions::default()
             },
         )?;
