@@ -351,7 +351,16 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
     if !opts.extensions.is_empty() {
         let prov = tmp.path().join("provisional.rete");
         write_parts(&prov, &parts, Vec::new(), 0)?;
-        let base = Rete::open_path(&prov)?;
+        // Extensions scan whole permutations, which a cache does not speed up: keep the
+        // reader's block cache a small share of the memory budget (it counts in their peak);
+        // below 64 MiB the read-ahead of the scans running side by side thrashes it.
+        let base = Rete::open_with(
+            Arc::new(rete_core::FileReader::open(&prov).map_err(rete_core::Error::from)?),
+            rete_core::ReteOptions {
+                cache_bytes: (opts.memory_budget / 16).clamp(64 << 20, 128 << 20),
+                ..rete_core::ReteOptions::default()
+            },
+        )?;
         for ext in &opts.extensions {
             let t = Instant::now();
             check_cancel(opts.progress.as_ref())?;

@@ -5,12 +5,14 @@ use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, WGraph};
 use crate::records::{CommRec, EdgeRec};
+use crate::strs::Strs;
+use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
 use oxrdf::Term;
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
-use rete_core::Rete;
+use rete_core::{Id, Pattern, Perm, Rete};
 use std::time::Instant;
 
 /// Target decoded size of a level or members block.
@@ -26,7 +28,13 @@ pub(crate) const LAYOUT_SUNFLOWER: u8 = 0;
 
 /// Levels found by Louvain (and forced merges), before renumbering.
 struct Partitions {
+    /// The graph Louvain started from: the entity graph, or its coarse graph when the edges
+    /// were streamed (see [`crate::stream`]).
     g0: WGraph,
+    /// Node → node of `g0`, when `g0` is a coarse graph.
+    base_of: Option<Vec<u32>>,
+    /// Local-moving sweeps streamed from the file (0: the graph was held in memory).
+    streamed_sweeps: usize,
     /// `parts[0]`: node → level-0 community; `parts[l]`: level-(l-1) → level-l community.
     parts: Vec<Vec<u32>>,
     counts: Vec<usize>,
@@ -71,25 +79,43 @@ pub fn build_sections(
     opts.validate()?;
     let mut phases = Vec::new();
     let mut t = Instant::now();
+    let mut peaks = Vec::new();
     let mut phase = |name: &str, t: &mut Instant| {
         phases.push((name.to_owned(), t.elapsed().as_secs_f64() * 1e3));
+        peaks.push((name.to_owned(), peak_rss()));
         *t = Instant::now();
     };
-    let eg = EntityGraph::from_rete(base)?;
+    // Half the budget for the graph held in memory, a quarter for a coarse graph being summed.
+    let mut eg = EntityGraph::within(base, opts.memory_budget / 2)?;
     phase("entity graph", &mut t);
-    let parts = partition(&eg, opts)?;
+    let parts = partition(base, &mut eg, opts)?;
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
     let modularity: Vec<f64> = h
         .node_comm
         .iter()
-        .map(|p| parts.g0.modularity(p, opts.resolution))
+        .map(|p| match &parts.base_of {
+            None => parts.g0.modularity(p, opts.resolution),
+            Some(base_of) => {
+                // Every level is a union of coarse nodes: its modularity on the coarse graph is
+                // its modularity on the entity graph.
+                let mut pc = vec![0u32; parts.g0.node_count()];
+                for (node, &c) in p.iter().enumerate() {
+                    pc[base_of[node] as usize] = c;
+                }
+                parts.g0.modularity(&pc, opts.resolution)
+            }
+        })
         .collect();
+    let graph_bytes = parts.g0.heap_bytes() as u64;
+    let streamed_sweeps = parts.streamed_sweeps as u32;
     drop(parts.g0);
+    drop(parts.base_of);
     let names = Names::load(base, &eg)?;
     phase("names", &mut t);
     let classes = class_histograms(&eg, &h, opts.max_classes);
-    let edges = super_edges(&eg, &h, opts.max_predicates);
+    let edges = super_edges(base, &eg, &h, opts.max_predicates)?;
+    phase("super-edges", &mut t);
     let top_class: Vec<Vec<Option<(u32, u64)>>> = classes
         .iter()
         .map(|lv| lv.iter().map(|h| h.first().copied()).collect())
@@ -100,7 +126,6 @@ pub fn build_sections(
             eg: &eg,
             terms: &names.terms,
             labels: &names.labels,
-            local: &names.local,
             classes: &names.classes,
         },
         &h.node_comm,
@@ -308,8 +333,24 @@ pub fn build_sections(
             levels,
             sections: section_sizes,
             phases,
+            peak_rss: peaks,
+            streamed_sweeps,
+            graph_bytes,
         },
     ))
+}
+
+/// The process's peak resident memory so far in bytes (Linux `VmHWM`; 0 where unknown): a
+/// probe for the build reports, to see which phase sets the peak.
+fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib << 10)
+        })
+        .unwrap_or(0)
 }
 
 /// Member blocks: each holds whole level-0 communities, stored column by column (ids, terms,
@@ -368,13 +409,13 @@ fn encode_members(
             let id = eg.ids[m];
             cols.ids.varint(id - prev_id);
             prev_id = id;
-            let term = names.terms[m].as_str();
+            let term = names.terms.str(m);
             let shared = shared_prefix_str(prev_term, term);
             cols.prefix.varint(shared as u64);
             cols.prefix.varint((term.len() - shared) as u64);
             cols.suffix.bytes(&term.as_bytes()[shared..]);
             prev_term = term;
-            match &names.labels[m] {
+            match names.labels.get(m) {
                 Some(label) => {
                     cols.label_len.varint(label.len() as u64 + 1);
                     cols.labels.bytes(label.as_bytes());
@@ -454,15 +495,37 @@ pub(crate) fn section_label(k: u16) -> &'static str {
 /// Level 0 is the converged Louvain partition; each coarser level re-runs Louvain on the
 /// super-graph at a lower resolution and, if that does not shrink it enough, merges further
 /// (see [`louvain::forced_merge`]) until the top has at most `max_top` communities.
-fn partition(eg: &EntityGraph, opts: &PyramidOptions) -> Result<Partitions, PyramidError> {
-    let n = eg.node_count();
-    let edges: Vec<(u32, u32, f64)> = eg.edges.iter().map(|&(a, b, w)| (a, b, w as f64)).collect();
-    let g0 = WGraph::from_edges(n, &edges)?;
-    drop(edges);
-    let (mut p0, _) = louvain::louvain(&g0, opts.resolution, None)?;
+fn partition(
+    base: &Rete,
+    eg: &mut EntityGraph,
+    opts: &PyramidOptions,
+) -> Result<Partitions, PyramidError> {
+    let (g0, base_of, streamed_sweeps) = match eg.adj.take() {
+        Some(g) => (g, None, 0),
+        None => {
+            let c = crate::stream::coarsen(base, eg, opts.resolution, opts.memory_budget / 4)?;
+            (c.graph, Some(c.base_of), c.sweeps)
+        }
+    };
+    let (pg, _) = louvain::louvain(&g0, opts.resolution, None)?;
+    let mut p0 = match &base_of {
+        None => pg,
+        Some(b) => b.iter().map(|&c| pg[c as usize]).collect(),
+    };
     group_isolated(eg, &mut p0, opts.isolated_group);
     let k0 = louvain::relabel(&mut p0);
-    let mut cur = g0.aggregate(&p0, k0)?;
+    let mut cur = match &base_of {
+        None => g0.aggregate(&p0, k0)?,
+        Some(b) => {
+            // Isolated entities are coarse nodes of their own: every level-0 community is a
+            // union of coarse nodes.
+            let mut pc = vec![0u32; g0.node_count()];
+            for (node, &c) in p0.iter().enumerate() {
+                pc[b[node] as usize] = c;
+            }
+            g0.aggregate(&pc, k0)?
+        }
+    };
     let mut parts = vec![p0];
     let mut counts = vec![k0];
     let mut methods = vec!["louvain"];
@@ -501,6 +564,8 @@ fn partition(eg: &EntityGraph, opts: &PyramidOptions) -> Result<Partitions, Pyra
     }
     Ok(Partitions {
         g0,
+        base_of,
+        streamed_sweeps,
         parts,
         counts,
         methods,
@@ -638,9 +703,8 @@ fn renumber(p: &Partitions, n: usize) -> Hierarchy {
 struct Names {
     classes: Vec<String>,
     predicates: Vec<String>,
-    terms: Vec<String>,
-    labels: Vec<Option<String>>,
-    local: Vec<String>,
+    terms: Strs,
+    labels: Strs,
     primary_class: Vec<Option<u32>>,
 }
 
@@ -657,39 +721,40 @@ impl Names {
             .iter()
             .map(|&c| nt(c))
             .collect::<Result<_, _>>()?;
-        let mut terms = Vec::with_capacity(eg.node_count());
-        let mut local = Vec::with_capacity(eg.node_count());
+        let mut terms = Strs::with_capacity(eg.node_count());
         for &id in &eg.ids {
-            let t = base.term(id)?;
-            local.push(local_name(&t));
-            terms.push(t.to_string());
+            terms.push(Some(&base.term(id)?.to_string()));
         }
-        let mut labels = vec![None; eg.node_count()];
-        for &(node, lit) in &eg.labels {
-            // A typed literal (a number, a boolean, a date) is not a name.
-            if let Term::Literal(l) = base.term(lit)? {
-                let dt = l.datatype().as_str();
-                if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
-                    labels[node as usize] = Some(l.value().to_owned());
+        let mut labels = Strs::with_capacity(eg.node_count());
+        let mut chosen = eg.labels.iter().peekable();
+        for node in 0..eg.node_count() as u32 {
+            let mut label = None;
+            if let Some(&(_, lit)) = chosen.next_if(|l| l.0 == node) {
+                // A typed literal (a number, a boolean, a date) is not a name.
+                if let Term::Literal(l) = base.term(lit)? {
+                    let dt = l.datatype().as_str();
+                    if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
+                        label = Some(l.value().to_owned());
+                    }
                 }
             }
+            labels.push(label.as_deref());
         }
         Ok(Self {
             classes,
             predicates,
             terms,
             labels,
-            local,
             primary_class: primary_classes(eg),
         })
     }
 }
 
-/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`.
-fn local_name(t: &Term) -> String {
-    match t {
-        Term::NamedNode(n) => {
-            let iri = n.as_str();
+/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`, from the
+/// term in N-Triples.
+pub(crate) fn local_name(nt: &str) -> String {
+    match nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+        Some(iri) => {
             let cut = iri
                 .trim_end_matches(['/', '#'])
                 .rfind(['/', '#', ':'])
@@ -701,7 +766,7 @@ fn local_name(t: &Term) -> String {
                 name.to_owned()
             }
         }
-        other => other.to_string(),
+        None => nt.to_owned(),
     }
 }
 
@@ -752,25 +817,49 @@ fn class_histograms(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<Vec
 }
 
 /// Per level: super-edges between distinct communities, sorted by endpoints, with the
-/// predicates carrying most of their triples.
-fn super_edges(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<EdgeRec>> {
+/// predicates carrying most of their triples. The level-0 counts come from one scan of SPO,
+/// summed in bounded memory (distinct community pairs and predicates, not triples).
+fn super_edges(
+    base: &Rete,
+    eg: &EntityGraph,
+    h: &Hierarchy,
+    keep: usize,
+) -> Result<Vec<Vec<EdgeRec>>, PyramidError> {
     let levels = h.counts.len();
-    let mut raw: Vec<(u32, u32, u32)> = eg
-        .triples
-        .iter()
-        .filter_map(|&(s, o, p)| {
-            let (a, b) = (h.node_comm[0][s as usize], h.node_comm[0][o as usize]);
-            (a != b).then(|| (a.min(b), a.max(b), p))
-        })
-        .collect();
-    raw.sort_unstable();
-    let mut counts: Vec<(u32, u32, u32, u64)> = Vec::new();
-    for (a, b, p) in raw {
-        match counts.last_mut() {
-            Some(x) if (x.0, x.1, x.2) == (a, b, p) => x.3 += 1,
-            _ => counts.push((a, b, p, 1)),
+    let comm0 = &h.node_comm[0];
+    let mut tally: Tally<(u32, u32, u32)> = Tally::new();
+    let mut last: Option<[Id; 3]> = None;
+    let mut pred: Option<(Id, u32)> = None;
+    for q in base.scan(Perm::Spo, &Pattern::default())? {
+        let [s, p, o, _] = q?;
+        if last == Some([s, p, o]) {
+            continue;
+        }
+        last = Some([s, p, o]);
+        let pi = match pred {
+            Some((id, i)) if id == p => i,
+            _ => match eg.predicates.binary_search(&p) {
+                Ok(i) => {
+                    pred = Some((p, i as u32));
+                    i as u32
+                }
+                // rdf:type, or a literal-valued predicate: not a link.
+                Err(_) => continue,
+            },
+        };
+        let (Some(a), Some(b)) = (eg.link_node(s), eg.link_node(o)) else {
+            continue;
+        };
+        let (a, b) = (comm0[a], comm0[b]);
+        if a != b {
+            tally.add((a.min(b), a.max(b), pi), 1);
         }
     }
+    let mut counts: Vec<(u32, u32, u32, u64)> = tally
+        .finish()
+        .into_iter()
+        .map(|((a, b, p), n)| (a, b, p, n))
+        .collect();
     let mut out = Vec::with_capacity(levels);
     for l in 0..levels {
         if l > 0 {
@@ -815,7 +904,7 @@ fn super_edges(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<EdgeRec>
         }
         out.push(edges);
     }
-    out
+    Ok(out)
 }
 
 /// Circles of every community at every level, top-down: the top level in the world circle, the

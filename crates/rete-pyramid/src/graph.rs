@@ -2,11 +2,26 @@
 //! of non-`rdf:type` triples; an undirected edge joins two entities linked by at least one triple,
 //! weighted by the number of such triples. `rdf:type` triples become class memberships, literal
 //! triples are ignored except for labels.
+//!
+//! Memory: one scan of SPO keeps only per-entity facts (a few bytes per term below the literal
+//! range, classes, labels). The edges are either held as a compact CSR ([`WGraph`], 8 bytes per
+//! directed distinct pair) when that fits the memory budget, or streamed from the file node by
+//! node ([`EntityGraph::for_each_node`]: SPO gives a node's out-links, OSP its in-links), which
+//! needs no per-triple memory at all.
 
+use crate::louvain::{CsrBuilder, WGraph};
 use crate::PyramidError;
 use rete_core::vocab::LABEL_PREDICATES;
 use rete_core::{Id, Pattern, Perm, Rete, TermKind};
+use std::collections::BTreeSet;
 use std::io::Write;
+
+/// Bytes per node the in-memory graph and Louvain need besides the edges (offsets, loops,
+/// degrees, community arrays and scratch of local moving).
+pub(crate) const NODE_BYTES: u64 = 64;
+/// Bytes per object triple of the in-memory CSR at most (two directed entries of a `u32`
+/// neighbour and a `u32` weight).
+pub(crate) const TRIPLE_BYTES: u64 = 16;
 
 /// The entity graph extracted from a `.rete` file, with the per-entity facts the pyramid stores
 /// (classes, labels). Node indices follow increasing term ids, so the node order is fixed.
@@ -14,10 +29,6 @@ use std::io::Write;
 pub struct EntityGraph {
     /// Node index → term id, increasing.
     pub(crate) ids: Vec<Id>,
-    /// Distinct undirected pairs `(a, b)` with `a <= b` and their triple counts, sorted.
-    pub(crate) edges: Vec<(u32, u32, u64)>,
-    /// One entry per object triple: `(subject node, object node, predicate index)`.
-    pub(crate) triples: Vec<(u32, u32, u32)>,
     /// Predicate index → term id, increasing.
     pub(crate) predicates: Vec<Id>,
     /// Class index → term id, increasing.
@@ -28,11 +39,58 @@ pub struct EntityGraph {
     pub(crate) labels: Vec<(u32, Id)>,
     /// Weighted degree of each node (self-loops count twice).
     pub(crate) degree: Vec<u64>,
+    /// First literal id: entities are the ids below.
+    pub(crate) lit_start: Id,
+    rdf_type: Option<Id>,
+    /// Object triples between entities.
+    triples: u64,
+    /// Distinct undirected pairs (self-loops included), once known.
+    edges: Option<u64>,
+    /// The edges in memory, when built ([`EntityGraph::from_rete`], or within a budget).
+    pub(crate) adj: Option<WGraph>,
+}
+
+/// One node's links as streamed from the file: the self-loop weight and the other neighbours
+/// (node index, triple count), increasing.
+pub(crate) struct NodeLinks<'a> {
+    pub(crate) node: usize,
+    pub(crate) loop_weight: u64,
+    pub(crate) neighbors: &'a [(u32, u32)],
 }
 
 impl EntityGraph {
-    /// Extracts the entity graph with one scan of the SPO permutation.
+    /// Extracts the entity graph with its edges in memory.
     pub fn from_rete(rete: &Rete) -> Result<Self, PyramidError> {
+        Self::within(rete, u64::MAX)
+    }
+
+    /// Extracts the entity graph; its edges are loaded into memory only when they fit in
+    /// `budget` bytes (see [`EntityGraph::in_memory_bytes`]), else they stay in the file.
+    pub(crate) fn within(rete: &Rete, budget: u64) -> Result<Self, PyramidError> {
+        let mut eg = Self::scan(rete)?;
+        if eg.in_memory_bytes() <= budget {
+            let mut b = CsrBuilder::with_capacity(eg.node_count(), 2 * eg.triples as usize);
+            eg.for_each_node(rete, |links| {
+                b.push_node(links.loop_weight, links.neighbors);
+                Ok(true)
+            })?;
+            let g = b.finish()?;
+            eg.edges = Some(g.undirected_edges() as u64);
+            eg.adj = Some(g);
+        }
+        Ok(eg)
+    }
+
+    /// What holding the edges and running Louvain in memory would take, at most.
+    pub(crate) fn in_memory_bytes(&self) -> u64 {
+        self.triples
+            .saturating_mul(TRIPLE_BYTES)
+            .saturating_add((self.ids.len() as u64).saturating_mul(NODE_BYTES))
+            .saturating_add(self.lit_start.saturating_mul(4))
+    }
+
+    /// One scan of SPO: entities, degrees, classes, labels, predicates; no edges.
+    fn scan(rete: &Rete) -> Result<Self, PyramidError> {
         let terms = rete.term_count();
         if terms >= u64::from(u32::MAX) {
             return Err(PyramidError::TooLarge(format!(
@@ -50,7 +108,12 @@ impl EntityGraph {
         }
         let is_entity = |id: Id| id >= 1 && id < lit_start;
         let mut node = vec![false; lit_start as usize];
-        let mut raw_triples: Vec<(u32, u32, u32)> = Vec::new();
+        // Weighted degree per term id (u32: a node with 4 G links is out of range anyway).
+        let mut deg = vec![0u32; lit_start as usize];
+        let too_many = || PyramidError::TooLarge("an entity with 2^32 links or more".to_owned());
+        let mut triples = 0u64;
+        let mut preds: BTreeSet<Id> = BTreeSet::new();
+        let mut last_pred: Option<Id> = None;
         let mut types: Vec<(u32, u32)> = Vec::new();
         let mut label_cands: Vec<(u32, usize, u32)> = Vec::new();
         let mut last: Option<[Id; 3]> = None;
@@ -75,60 +138,45 @@ impl EntityGraph {
                 }
             } else if is_entity(o) {
                 node[o as usize] = true;
-                raw_triples.push((s as u32, o as u32, p as u32));
+                triples += 1;
+                for end in [s, o] {
+                    let d = &mut deg[end as usize];
+                    *d = d.checked_add(1).ok_or_else(too_many)?;
+                }
+                if last_pred != Some(p) {
+                    preds.insert(p);
+                    last_pred = Some(p);
+                }
             } else if let Some(&(_, prio)) = label_preds.iter().find(|(id, _)| *id == p) {
                 label_cands.push((s as u32, prio, o as u32));
             }
         }
         // Node indices in id order.
-        let mut index = vec![u32::MAX; lit_start as usize];
         let mut ids = Vec::new();
+        let mut degree = Vec::new();
         for (id, &is) in node.iter().enumerate() {
             if is {
-                index[id] = ids.len() as u32;
                 ids.push(id as Id);
+                degree.push(u64::from(deg[id]));
             }
         }
         drop(node);
-        // Predicates and classes in id order.
-        let mut predicates: Vec<Id> = raw_triples.iter().map(|t| Id::from(t.2)).collect();
-        predicates.sort_unstable();
-        predicates.dedup();
+        drop(deg);
+        let index = |id: u32| ids.binary_search(&Id::from(id)).unwrap_or(0) as u32;
+        let predicates: Vec<Id> = preds.into_iter().collect();
         let mut classes: Vec<Id> = types.iter().map(|t| Id::from(t.1)).collect();
         classes.sort_unstable();
         classes.dedup();
-        let pred_index = |p: u32| predicates.binary_search(&Id::from(p)).unwrap_or(0) as u32;
-        let triples: Vec<(u32, u32, u32)> = raw_triples
-            .iter()
-            .map(|&(s, o, p)| (index[s as usize], index[o as usize], pred_index(p)))
-            .collect();
-        drop(raw_triples);
-        let mut pairs: Vec<(u32, u32)> = triples
-            .iter()
-            .map(|&(a, b, _)| (a.min(b), a.max(b)))
-            .collect();
-        pairs.sort_unstable();
-        let mut edges: Vec<(u32, u32, u64)> = Vec::new();
-        for (a, b) in pairs {
-            match edges.last_mut() {
-                Some(e) if e.0 == a && e.1 == b => e.2 += 1,
-                _ => edges.push((a, b, 1)),
-            }
-        }
-        let mut degree = vec![0u64; ids.len()];
-        for &(a, b, w) in &edges {
-            degree[a as usize] += w;
-            degree[b as usize] += w;
-        }
         let mut node_classes: Vec<(u32, u32)> = types
             .iter()
             .map(|&(s, c)| {
                 (
-                    index[s as usize],
+                    index(s),
                     classes.binary_search(&Id::from(c)).unwrap_or(0) as u32,
                 )
             })
             .collect();
+        drop(types);
         node_classes.sort_unstable();
         node_classes.dedup();
         // Labels: best predicate first; among its literals prefer untagged or English ones.
@@ -145,10 +193,7 @@ impl EntityGraph {
                 }
                 j += 1;
             }
-            labels.push((
-                index[s as usize],
-                Id::from(chosen.unwrap_or(label_cands[i].2)),
-            ));
+            labels.push((index(s), Id::from(chosen.unwrap_or(label_cands[i].2))));
             while j < label_cands.len() && label_cands[j].0 == s {
                 j += 1;
             }
@@ -156,14 +201,81 @@ impl EntityGraph {
         }
         Ok(Self {
             ids,
-            edges,
-            triples,
             predicates,
             classes,
             node_classes,
             labels,
             degree,
+            lit_start,
+            rdf_type,
+            triples,
+            edges: None,
+            adj: None,
         })
+    }
+
+    /// Streams every node's links, in node order, from the SPO (out-links) and OSP (in-links)
+    /// scans; memory is one node's links at a time. `f` returns `false` to stop early.
+    pub(crate) fn for_each_node(
+        &self,
+        rete: &Rete,
+        mut f: impl FnMut(NodeLinks<'_>) -> Result<bool, PyramidError>,
+    ) -> Result<(), PyramidError> {
+        let is_link = |p: Id, o: Id| Some(p) != self.rdf_type && o >= 1 && o < self.lit_start;
+        let mut spo = rete.scan(Perm::Spo, &Pattern::default())?.peekable();
+        let mut osp = rete.scan(Perm::Osp, &Pattern::default())?.peekable();
+        let mut raw: Vec<u32> = Vec::new();
+        let mut links: Vec<(u32, u32)> = Vec::new();
+        let node_of = |id: Id| -> Result<u32, PyramidError> {
+            self.ids
+                .binary_search(&id)
+                .map(|i| i as u32)
+                .map_err(|_| PyramidError::corrupt(rete.name(), "quads", "entity set changed"))
+        };
+        for (node, &id) in self.ids.iter().enumerate() {
+            raw.clear();
+            let mut loop_weight = 0u64;
+            // Out-links: (id, p, o); graphs of one triple are adjacent.
+            let mut last: Option<(Id, Id)> = None;
+            while let Some(q) = spo.next_if(|q| q.as_ref().map_or(true, |q| q[0] <= id)) {
+                let [s, p, o, _] = q?;
+                if s < id || last == Some((p, o)) || !is_link(p, o) {
+                    continue;
+                }
+                last = Some((p, o));
+                if o == id {
+                    loop_weight += 1;
+                } else {
+                    raw.push(node_of(o)?);
+                }
+            }
+            // In-links: (s, p, id) in (o, s, p) order; self-loops were counted above.
+            let mut last: Option<(Id, Id)> = None;
+            while let Some(q) = osp.next_if(|q| q.as_ref().map_or(true, |q| q[2] <= id)) {
+                let [s, p, o, _] = q?;
+                if o < id || last == Some((s, p)) || !is_link(p, o) || s == id {
+                    continue;
+                }
+                last = Some((s, p));
+                raw.push(node_of(s)?);
+            }
+            raw.sort_unstable();
+            links.clear();
+            for &j in &raw {
+                match links.last_mut() {
+                    Some(l) if l.0 == j => l.1 += 1,
+                    _ => links.push((j, 1)),
+                }
+            }
+            if !f(NodeLinks {
+                node,
+                loop_weight,
+                neighbors: &links,
+            })? {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Number of entities (nodes).
@@ -173,12 +285,16 @@ impl EntityGraph {
 
     /// Number of distinct linked entity pairs (undirected edges, self-loops included).
     pub fn edge_count(&self) -> usize {
-        self.edges.len()
+        self.edges.unwrap_or(0) as usize
+    }
+
+    pub(crate) fn set_edge_count(&mut self, edges: u64) {
+        self.edges = Some(edges);
     }
 
     /// Number of object triples between entities (the total edge weight).
     pub fn triple_count(&self) -> usize {
-        self.triples.len()
+        self.triples as usize
     }
 
     /// Term id of node `i`.
@@ -186,16 +302,36 @@ impl EntityGraph {
         self.ids.get(i).copied()
     }
 
+    /// Node index of `id` when it is an entity (an IRI or blank node in the graph).
+    pub(crate) fn link_node(&self, id: Id) -> Option<usize> {
+        if id < 1 || id >= self.lit_start {
+            return None;
+        }
+        self.ids.binary_search(&id).ok()
+    }
+
     /// Node index of term `id`, if it is an entity.
     pub fn node_of(&self, id: Id) -> Option<usize> {
         self.ids.binary_search(&id).ok()
     }
 
-    /// Edges as `(entity id, entity id, triple count)`.
+    /// Edges as `(entity id, entity id, triple count)`, sorted (empty when the edges were not
+    /// loaded into memory).
     pub fn edges(&self) -> impl Iterator<Item = (Id, Id, u64)> + '_ {
-        self.edges
-            .iter()
-            .map(|&(a, b, w)| (self.ids[a as usize], self.ids[b as usize], w))
+        self.adj.iter().flat_map(move |g| {
+            (0..g.node_count()).flat_map(move |a| {
+                let lw = g.loop_weight(a);
+                let self_loop = (lw > 0.0).then_some((a, a, lw));
+                self_loop
+                    .into_iter()
+                    .chain(
+                        g.neighbors(a)
+                            .filter(move |&(b, _)| b > a)
+                            .map(move |(b, w)| (a, b, w)),
+                    )
+                    .map(|(a, b, w)| (self.ids[a], self.ids[b], w as u64))
+            })
+        })
     }
 
     /// Writes the edge list as `source\ttarget\tweight` lines of term ids (for reference tools).

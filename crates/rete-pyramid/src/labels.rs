@@ -98,18 +98,16 @@ pub(crate) struct Facts<'a> {
     pub(crate) rete: &'a Rete,
     pub(crate) eg: &'a EntityGraph,
     /// N-Triples of each node.
-    pub(crate) terms: &'a [String],
+    pub(crate) terms: &'a crate::strs::Strs,
     /// Label of each node (already without typed literals).
-    pub(crate) labels: &'a [Option<String>],
-    /// Local name of each node.
-    pub(crate) local: &'a [String],
+    pub(crate) labels: &'a crate::strs::Strs,
     /// N-Triples of each class.
     pub(crate) classes: &'a [String],
 }
 
 impl Facts<'_> {
     fn human(&self, node: usize) -> Option<&str> {
-        self.labels[node].as_deref().filter(|l| is_human(l))
+        self.labels.get(node).filter(|l| is_human(l))
     }
 
     fn node_of(&self, id: Id) -> Option<usize> {
@@ -201,14 +199,24 @@ pub(crate) fn community_labels(
                 .iter()
                 .any(|&(_, c)| term_class[c as usize])
     };
-    let mut ontology: HashMap<String, usize> = HashMap::new();
     let mut term_ns: Vec<Option<&str>> = vec![None; n];
     for (node, nt) in f.terms.iter().enumerate() {
-        if let Some(iri) = nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
-            ontology.insert(iri.to_owned(), node);
-        }
         if is_term(node) {
             term_ns[node] = namespace(nt);
+        }
+    }
+    // Only the IRIs a vocabulary name may be looked up by (not every entity: memory at scale).
+    let wanted: std::collections::BTreeSet<&str> = term_ns
+        .iter()
+        .flatten()
+        .flat_map(|ns| [*ns, ns.trim_end_matches(['/', '#'])])
+        .collect();
+    let mut ontology: HashMap<String, usize> = HashMap::new();
+    for (node, nt) in f.terms.iter().enumerate() {
+        if let Some(iri) = nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+            if wanted.contains(iri) {
+                ontology.insert(iri.to_owned(), node);
+            }
         }
     }
     let better = |a: usize, b: usize| {
@@ -270,7 +278,10 @@ pub(crate) fn community_labels(
                 if let Some((cls, k)) = top_class[l][c] {
                     return Choice::Class(cls, k);
                 }
-                Choice::Fixed(central[c].map_or_else(String::new, |x| f.local[x].clone()))
+                Choice::Fixed(
+                    central[c]
+                        .map_or_else(String::new, |x| crate::builder::local_name(f.terms.str(x))),
+                )
             })
             .collect();
         choices.push(level);

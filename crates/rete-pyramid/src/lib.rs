@@ -9,7 +9,10 @@ mod layout;
 mod louvain;
 mod read;
 mod records;
+mod stream;
+mod strs;
 mod summary;
+mod tally;
 
 pub use builder::build_sections;
 pub use codec::kind;
@@ -104,6 +107,10 @@ pub struct PyramidOptions {
     pub layout_iterations: usize,
     /// zstd level of the sections.
     pub zstd_level: i32,
+    /// Bytes the pyramid build may hold (about; `rete build --memory-budget`). The entity
+    /// graph's edges are held in memory when they take at most half of it; beyond, Louvain's
+    /// first pass streams them from the file and continues in memory on the coarse graph.
+    pub memory_budget: u64,
 }
 
 impl Default for PyramidOptions {
@@ -119,6 +126,7 @@ impl Default for PyramidOptions {
             max_predicates: 3,
             layout_iterations: 60,
             zstd_level: 12,
+            memory_budget: 2 << 30,
         }
     }
 }
@@ -304,4 +312,12 @@ pub struct PyramidStats {
     pub sections: Vec<SectionSize>,
     /// Wall time of each phase, milliseconds.
     pub phases: Vec<(String, f64)>,
+    /// Peak resident memory of the process at the end of each phase, bytes (Linux; 0 where
+    /// unknown): the phase where it grows set the peak.
+    pub peak_rss: Vec<(String, u64)>,
+    /// Louvain local-moving sweeps streamed from the file because the edges did not fit the
+    /// memory budget (0: the entity graph was held in memory).
+    pub streamed_sweeps: u32,
+    /// Bytes of the graph Louvain held: the entity graph, or the coarse graph when streamed.
+    pub graph_bytes: u64,
 }

@@ -1,112 +1,216 @@
-//! Weighted undirected graphs (a petgraph CSR plus self-loop weights) and the Louvain method.
+//! Weighted undirected graphs (a compact CSR plus self-loop weights) and the Louvain method.
 //!
 //! Everything here is deterministic: nodes are visited in index order, ties keep the current
 //! community or the lowest index, aggregation sorts its edges, and no hash map is iterated. Edge
 //! weights are triple counts, so the sums stay exact integers in `f64`.
 
 use crate::PyramidError;
-use petgraph::csr::Csr;
-use petgraph::Undirected;
 
 /// An undirected weighted graph. Self-loops live in `loops` (weight counted once), the CSR holds
-/// every other edge in both directions.
+/// every other edge in both directions. A hand-made CSR rather than petgraph's: it is filled node
+/// by node without an intermediate edge list and stores `u32` weights, 8 bytes per entry.
 #[derive(Debug, Clone)]
 pub(crate) struct WGraph {
-    csr: Csr<(), f64, Undirected, u32>,
+    /// Start of each node's entries in `nbr`/`w`, plus the end.
+    off: Vec<u64>,
+    nbr: Vec<u32>,
+    w: Vec<u32>,
     loops: Vec<f64>,
     degree: Vec<f64>,
     /// Sum of all degrees: twice the total edge weight.
     m2: f64,
 }
 
+/// Fills a [`WGraph`] node by node, in index order.
+#[derive(Debug, Default)]
+pub(crate) struct CsrBuilder {
+    off: Vec<u64>,
+    nbr: Vec<u32>,
+    w: Vec<u32>,
+    loops: Vec<f64>,
+}
+
+impl CsrBuilder {
+    /// A builder expecting `nodes` nodes and up to `entries` directed entries.
+    pub(crate) fn with_capacity(nodes: usize, entries: usize) -> Self {
+        let mut off = Vec::with_capacity(nodes + 1);
+        off.push(0);
+        Self {
+            off,
+            nbr: Vec::with_capacity(entries),
+            w: Vec::with_capacity(entries),
+            loops: Vec::with_capacity(nodes),
+        }
+    }
+
+    /// Appends the next node: its self-loop weight and its other neighbours, increasing.
+    pub(crate) fn push_node(&mut self, loop_weight: u64, neighbors: &[(u32, u32)]) {
+        self.loops.push(loop_weight as f64);
+        for &(j, w) in neighbors {
+            self.nbr.push(j);
+            self.w.push(w);
+        }
+        self.off.push(self.nbr.len() as u64);
+    }
+
+    pub(crate) fn finish(mut self) -> Result<WGraph, PyramidError> {
+        let n = self.loops.len();
+        if self.nbr.iter().any(|&j| j as usize >= n) {
+            return Err(PyramidError::internal("edge endpoint out of range"));
+        }
+        self.nbr.shrink_to_fit();
+        self.w.shrink_to_fit();
+        let mut g = WGraph {
+            off: self.off,
+            nbr: self.nbr,
+            w: self.w,
+            loops: self.loops,
+            degree: Vec::new(),
+            m2: 0.0,
+        };
+        g.degree = (0..n)
+            .map(|i| 2.0 * g.loops[i] + g.neighbors(i).map(|(_, w)| w).sum::<f64>())
+            .collect();
+        g.m2 = g.degree.iter().sum();
+        Ok(g)
+    }
+}
+
 /// Below this modularity gain a local-moving phase stops (networkx uses the same threshold).
-const THRESHOLD: f64 = 1e-7;
+pub(crate) const THRESHOLD: f64 = 1e-7;
 /// Upper bound on local-moving sweeps of one pass (a safeguard; convergence comes much earlier).
-const MAX_SWEEPS: usize = 200;
+pub(crate) const MAX_SWEEPS: usize = 200;
+
+/// A `u32` weight, or an error when a sum of triple counts outgrows it.
+fn weight(w: u64) -> Result<u32, PyramidError> {
+    u32::try_from(w).map_err(|_| PyramidError::TooLarge(format!("an edge weight of {w} triples")))
+}
 
 impl WGraph {
-    /// A graph on `n` nodes from undirected edges `(a, b, w)`; duplicates are summed, `a == b` is
-    /// a self-loop.
+    /// A graph on `n` nodes from undirected edges `(a, b, w)` with integer weights; duplicates
+    /// are summed, `a == b` is a self-loop.
+    #[cfg(test)]
     pub(crate) fn from_edges(n: usize, edges: &[(u32, u32, f64)]) -> Result<Self, PyramidError> {
-        let mut loops = vec![0.0; n];
+        let mut loops = vec![0u64; n];
         let mut dir = Vec::with_capacity(edges.len() * 2);
         for &(a, b, w) in edges {
             if a as usize >= n || b as usize >= n {
                 return Err(PyramidError::internal("edge endpoint out of range"));
             }
             if a == b {
-                loops[a as usize] += w;
+                loops[a as usize] += w as u64;
             } else {
-                dir.push((a, b, w));
-                dir.push((b, a, w));
+                dir.push((a, b, w as u64));
+                dir.push((b, a, w as u64));
             }
         }
         dir.sort_unstable_by_key(|x| (x.0, x.1));
-        let mut merged: Vec<(u32, u32, f64)> = Vec::with_capacity(dir.len());
-        for e in dir {
-            match merged.last_mut() {
-                Some(last) if last.0 == e.0 && last.1 == e.1 => last.2 += e.2,
-                _ => merged.push(e),
+        let mut b = CsrBuilder::with_capacity(n, dir.len());
+        let mut row: Vec<(u32, u32)> = Vec::new();
+        let mut k = 0;
+        for (i, &l) in loops.iter().enumerate() {
+            row.clear();
+            let mut acc: Option<(u32, u64)> = None;
+            while k < dir.len() && dir[k].0 as usize == i {
+                match acc {
+                    Some((j, ref mut s)) if j == dir[k].1 => *s += dir[k].2,
+                    _ => {
+                        if let Some((j, s)) = acc {
+                            row.push((j, weight(s)?));
+                        }
+                        acc = Some((dir[k].1, dir[k].2));
+                    }
+                }
+                k += 1;
             }
+            if let Some((j, s)) = acc {
+                row.push((j, weight(s)?));
+            }
+            b.push_node(l, &row);
         }
-        let mut csr: Csr<(), f64, Undirected, u32> = Csr::from_sorted_edges(&merged)
-            .map_err(|_| PyramidError::internal("CSR edges not sorted"))?;
-        while csr.node_count() < n {
-            csr.add_node(());
-        }
-        let mut degree = vec![0.0; n];
-        for (i, d) in degree.iter_mut().enumerate() {
-            *d = 2.0 * loops[i] + csr.edges_slice(i as u32).iter().sum::<f64>();
-        }
-        let m2 = degree.iter().sum();
-        Ok(Self {
-            csr,
-            loops,
-            degree,
-            m2,
-        })
+        b.finish()
     }
 
     pub(crate) fn node_count(&self) -> usize {
         self.loops.len()
     }
 
+    /// Self-loop weight of `i`.
+    pub(crate) fn loop_weight(&self, i: usize) -> f64 {
+        self.loops[i]
+    }
+
+    /// Distinct undirected pairs, self-loops included.
+    pub(crate) fn undirected_edges(&self) -> usize {
+        self.nbr.len() / 2 + self.loops.iter().filter(|&&l| l > 0.0).count()
+    }
+
+    /// Bytes held (for reports).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.off.len() * 8 + self.nbr.len() * 8 + self.loops.len() * 16
+    }
+
     /// Neighbours of `i` (never `i` itself) with edge weights, in increasing index order.
     pub(crate) fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
-        let i = i as u32;
-        self.csr
-            .neighbors_slice(i)
+        let (s, e) = (self.off[i] as usize, self.off[i + 1] as usize);
+        self.nbr[s..e]
             .iter()
-            .zip(self.csr.edges_slice(i))
-            .map(|(&j, &w)| (j as usize, w))
+            .zip(&self.w[s..e])
+            .map(|(&j, &w)| (j as usize, f64::from(w)))
     }
 
     /// The graph whose nodes are the `k` communities of `part`: weights between communities are
-    /// summed, weights inside one become its self-loop.
+    /// summed, weights inside one become its self-loop. Built community by community, without
+    /// an intermediate edge list.
     pub(crate) fn aggregate(&self, part: &[u32], k: usize) -> Result<Self, PyramidError> {
-        let mut edges = Vec::new();
-        for i in 0..self.node_count() {
-            let ci = part[i];
-            if self.loops[i] > 0.0 {
-                edges.push((ci, ci, self.loops[i]));
-            }
-            for (j, w) in self.neighbors(i) {
-                if j > i {
-                    let cj = part[j];
-                    edges.push((ci.min(cj), ci.max(cj), w));
+        let n = self.node_count();
+        let mut start = vec![0usize; k + 1];
+        for &c in &part[..n] {
+            start[c as usize + 1] += 1;
+        }
+        for c in 0..k {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut members = vec![0u32; n];
+        for (i, &c) in part[..n].iter().enumerate() {
+            members[fill[c as usize]] = i as u32;
+            fill[c as usize] += 1;
+        }
+        drop(fill);
+        let mut acc = vec![0u64; k];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut row: Vec<(u32, u32)> = Vec::new();
+        let mut b = CsrBuilder::with_capacity(k, 0);
+        for c in 0..k {
+            let mut loop_w = 0u64;
+            for &i in &members[start[c]..start[c + 1]] {
+                let i = i as usize;
+                loop_w += self.loops[i] as u64;
+                for (j, w) in self.neighbors(i) {
+                    let cj = part[j] as usize;
+                    if cj == c {
+                        if j > i {
+                            loop_w += w as u64;
+                        }
+                    } else {
+                        if acc[cj] == 0 {
+                            touched.push(cj as u32);
+                        }
+                        acc[cj] += w as u64;
+                    }
                 }
             }
-        }
-        // Sum duplicates here so that the summation order is fixed (sorted), not input order.
-        edges.sort_unstable_by_key(|x| (x.0, x.1));
-        let mut merged: Vec<(u32, u32, f64)> = Vec::with_capacity(edges.len());
-        for e in edges {
-            match merged.last_mut() {
-                Some(last) if last.0 == e.0 && last.1 == e.1 => last.2 += e.2,
-                _ => merged.push(e),
+            touched.sort_unstable();
+            row.clear();
+            for &cj in &touched {
+                row.push((cj, weight(acc[cj as usize])?));
+                acc[cj as usize] = 0;
             }
+            touched.clear();
+            b.push_node(loop_w, &row);
         }
-        Self::from_edges(k, &merged)
+        b.finish()
     }
 
     /// Modularity of `part` at resolution `gamma` (networkx's definition: self-loops count once
@@ -150,6 +254,72 @@ pub(crate) fn relabel(part: &mut [u32]) -> usize {
     next as usize
 }
 
+/// Scratch of local moving: the weight from the node being moved to each neighbouring
+/// community, in order of first appearance.
+pub(crate) struct Mover {
+    gamma: f64,
+    m2: f64,
+    neigh_w: Vec<f64>,
+    mark: Vec<bool>,
+    touched: Vec<usize>,
+}
+
+impl Mover {
+    /// Scratch for `communities` labels, at resolution `gamma` on a graph of degree sum `m2`.
+    pub(crate) fn new(communities: usize, gamma: f64, m2: f64) -> Self {
+        Self {
+            gamma,
+            m2,
+            neigh_w: vec![0.0; communities],
+            mark: vec![false; communities],
+            touched: Vec::new(),
+        }
+    }
+
+    /// Moves node `i` (degree `ki`) to the neighbouring community with the best modularity gain,
+    /// updating `comm` and `tot`; returns the gain over staying (0 when it stays).
+    pub(crate) fn step(
+        &mut self,
+        i: usize,
+        ki: f64,
+        neighbors: impl Iterator<Item = (usize, f64)>,
+        comm: &mut [u32],
+        tot: &mut [f64],
+    ) -> Option<f64> {
+        let (gamma, m2) = (self.gamma, self.m2);
+        let ci = comm[i] as usize;
+        for (j, w) in neighbors {
+            let cj = comm[j] as usize;
+            if !self.mark[cj] {
+                self.mark[cj] = true;
+                self.touched.push(cj);
+            }
+            self.neigh_w[cj] += w;
+        }
+        tot[ci] -= ki;
+        let stay = self.neigh_w[ci] - gamma * tot[ci] * ki / m2;
+        let (mut best, mut best_gain) = (ci, stay);
+        for &c in &self.touched {
+            let gain = self.neigh_w[c] - gamma * tot[c] * ki / m2;
+            // Strictly better only, with a relative tolerance against rounding ping-pong.
+            if gain > best_gain + 1e-12 * ki.max(1.0) {
+                best = c;
+                best_gain = gain;
+            }
+        }
+        tot[best] += ki;
+        for &c in &self.touched {
+            self.neigh_w[c] = 0.0;
+            self.mark[c] = false;
+        }
+        self.touched.clear();
+        (best != ci).then(|| {
+            comm[i] = best as u32;
+            best_gain - stay
+        })
+    }
+}
+
 /// One local-moving phase: nodes move, in index order, to the neighbouring community with the
 /// best modularity gain until a sweep gains less than [`THRESHOLD`]. Returns whether any node
 /// moved.
@@ -163,9 +333,7 @@ fn local_moving(g: &WGraph, gamma: f64, comm: &mut [u32]) -> bool {
     for i in 0..n {
         tot[comm[i] as usize] += g.degree[i];
     }
-    let mut neigh_w = vec![0.0f64; n];
-    let mut mark = vec![false; n];
-    let mut touched: Vec<usize> = Vec::new();
+    let mut mover = Mover::new(n, gamma, m2);
     // A node is revisited only after a neighbour moved (the usual "fast local move" pruning):
     // late sweeps then cost a few nodes instead of the whole graph.
     let mut active = vec![true; n];
@@ -178,41 +346,13 @@ fn local_moving(g: &WGraph, gamma: f64, comm: &mut [u32]) -> bool {
                 continue;
             }
             active[i] = false;
-            let ci = comm[i] as usize;
-            let ki = g.degree[i];
-            for (j, w) in g.neighbors(i) {
-                let cj = comm[j] as usize;
-                if !mark[cj] {
-                    mark[cj] = true;
-                    touched.push(cj);
-                }
-                neigh_w[cj] += w;
-            }
-            tot[ci] -= ki;
-            let stay = neigh_w[ci] - gamma * tot[ci] * ki / m2;
-            let (mut best, mut best_gain) = (ci, stay);
-            for &c in &touched {
-                let gain = neigh_w[c] - gamma * tot[c] * ki / m2;
-                // Strictly better only, with a relative tolerance against rounding ping-pong.
-                if gain > best_gain + 1e-12 * ki.max(1.0) {
-                    best = c;
-                    best_gain = gain;
-                }
-            }
-            tot[best] += ki;
-            if best != ci {
-                comm[i] = best as u32;
+            if let Some(gain) = mover.step(i, g.degree[i], g.neighbors(i), comm, &mut tot) {
                 moves += 1;
-                gain_sum += (best_gain - stay) / (m2 / 2.0);
+                gain_sum += gain / (m2 / 2.0);
                 for (j, _) in g.neighbors(i) {
                     active[j] = true;
                 }
             }
-            for &c in &touched {
-                neigh_w[c] = 0.0;
-                mark[c] = false;
-            }
-            touched.clear();
         }
         if moves > 0 {
             moved_any = true;

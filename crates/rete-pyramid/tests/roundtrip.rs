@@ -523,3 +523,44 @@ fn pyramid_is_shareable() {
     shareable::<Pyramid>();
     shareable::<rete_pyramid::PyramidExtension>();
 }
+
+/// Under a tiny memory budget the entity graph's edges are not held: Louvain's first pass streams
+/// them from the file (the stats say how many sweeps), and the pyramid is still complete, valid,
+/// deterministic and as good as the in-memory one.
+#[test]
+fn tiny_budget_streams_the_first_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let plain = build_file(&nt, &dir.path().join("plain.rete"), None);
+    let tiny = PyramidOptions {
+        memory_budget: 64 << 10,
+        ..PyramidOptions::default()
+    };
+    let (_, held) = rete_pyramid::build_sections(&plain, &PyramidOptions::default()).unwrap();
+    let (_, streamed) = rete_pyramid::build_sections(&plain, &tiny).unwrap();
+    assert_eq!(held.streamed_sweeps, 0);
+    assert!(streamed.streamed_sweeps >= 1, "{streamed:?}");
+    // The coarse graph Louvain held is smaller than the entity graph.
+    assert!(streamed.graph_bytes < held.graph_bytes, "{streamed:?}");
+    // The streamed pass sees the same graph.
+    assert_eq!(
+        (streamed.entities, streamed.edges, streamed.triples),
+        (held.entities, held.edges, held.triples)
+    );
+    let q = |s: &rete_pyramid::PyramidStats| s.levels[0].modularity;
+    assert!(
+        q(&streamed) > 0.9 * q(&held),
+        "{} vs {}",
+        q(&streamed),
+        q(&held)
+    );
+    // A whole file built under the tiny budget: valid, and the same bytes twice.
+    let (a, b) = (dir.path().join("a.rete"), dir.path().join("b.rete"));
+    let rete = build_file(&nt, &a, Some(tiny.clone()));
+    build_file(&nt, &b, Some(tiny));
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let p = Pyramid::open(&rete).unwrap().expect("pyramid present");
+    assert_eq!(p.entity_count(), held.entities);
+    let lv = check_consistency(&rete, &p);
+    assert!(lv[p.levels() - 1].communities.len() <= PyramidOptions::default().max_top);
+}

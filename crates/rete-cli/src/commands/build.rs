@@ -45,7 +45,13 @@ pub fn run(a: BuildArgs) -> Result<()> {
         extensions.push(Arc::new(rete_schema::SchemaExtension));
     }
     if !a.no_pyramid {
-        extensions.push(Arc::new(rete_pyramid::PyramidExtension::default()));
+        // The pyramid holds its graph within the same budget as the base phases.
+        extensions.push(Arc::new(rete_pyramid::PyramidExtension {
+            options: rete_pyramid::PyramidOptions {
+                memory_budget: a.memory_budget as u64,
+                ..rete_pyramid::PyramidOptions::default()
+            },
+        }));
     }
     let mut recorded = std::collections::BTreeMap::new();
     recorded.insert("pyramid".to_owned(), serde_json::Value::Bool(!a.no_pyramid));
