@@ -98,7 +98,7 @@ pub struct BuildArgs {
     /// Base IRI for relative IRIs
     #[arg(long)]
     pub base: Option<String>,
-    /// Memory for buffered quads and sort runs, e.g. 512M or 4G; beyond it the build spills to disk
+    /// Memory of the build (terms, quads, sort runs, the pyramid's graph), e.g. 512M or 4G; beyond it the build spills to disk
     #[arg(long, default_value = "2G", value_parser = parse_size)]
     pub memory_budget: usize,
     /// Directory for temporary files (default: next to the output)
