@@ -133,32 +133,36 @@ impl<'a> SectionReader<'a> {
         Ok(self.bytes(1)?[0])
     }
 
+    /// `N` raw bytes as an array.
+    fn array<const N: usize>(&mut self) -> ReadResult<[u8; N]> {
+        let b = self.bytes(N)?;
+        b.try_into().map_err(|_| self.corrupt("truncated"))
+    }
+
+    /// `v` if it is `finite`, else the error `message`.
+    fn finite<T>(&self, v: T, finite: bool, message: &str) -> ReadResult<T> {
+        if finite {
+            Ok(v)
+        } else {
+            Err(self.corrupt(message))
+        }
+    }
+
     /// A little-endian `u64`.
     pub fn u64(&mut self) -> ReadResult<u64> {
-        let b = self.bytes(8)?;
-        Ok(u64::from_le_bytes(
-            b.try_into().map_err(|_| self.corrupt("truncated"))?,
-        ))
+        Ok(u64::from_le_bytes(self.array()?))
     }
 
     /// A finite little-endian `f32`.
     pub fn f32(&mut self) -> ReadResult<f32> {
-        let b = self.bytes(4)?;
-        let v = f32::from_le_bytes(b.try_into().map_err(|_| self.corrupt("truncated"))?);
-        if !v.is_finite() {
-            return Err(self.corrupt("non-finite coordinate"));
-        }
-        Ok(v)
+        let v = f32::from_le_bytes(self.array()?);
+        self.finite(v, v.is_finite(), "non-finite coordinate")
     }
 
     /// A finite little-endian `f64`.
     pub fn f64(&mut self) -> ReadResult<f64> {
-        let b = self.bytes(8)?;
-        let v = f64::from_le_bytes(b.try_into().map_err(|_| self.corrupt("truncated"))?);
-        if !v.is_finite() {
-            return Err(self.corrupt("non-finite number"));
-        }
-        Ok(v)
+        let v = f64::from_le_bytes(self.array()?);
+        self.finite(v, v.is_finite(), "non-finite number")
     }
 
     /// A count then that many front-coded UTF-8 strings (see [`crate::front_coding`]).

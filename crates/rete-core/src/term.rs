@@ -163,6 +163,12 @@ pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
     while k > 0 && a[k - 1].is_ascii_digit() {
         k -= 1;
     }
+    compare_from(a, b, k)
+}
+
+/// The natural comparison of `a` and `b` from byte `k` on, where `k` is not inside a digit run
+/// (both share the bytes before it).
+fn compare_from(a: &[u8], b: &[u8], k: usize) -> Ordering {
     let (mut i, mut j) = (k, k);
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);
@@ -225,29 +231,7 @@ mod tests {
 
     /// The comparison as first written (from the start, no prefix skip).
     fn reference(a: &[u8], b: &[u8]) -> Ordering {
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            let (x, y) = (a[i], b[j]);
-            if x.is_ascii_digit() && y.is_ascii_digit() {
-                let ie = i + a[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let je = j + b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let na = strip_zeros(&a[i..ie]);
-                let nb = strip_zeros(&b[j..je]);
-                let ord = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                i = ie;
-                j = je;
-            } else {
-                if x != y {
-                    return x.cmp(&y);
-                }
-                i += 1;
-                j += 1;
-            }
-        }
-        (a.len() - i).cmp(&(b.len() - j)).then_with(|| a.cmp(b))
+        compare_from(a, b, 0)
     }
 
     proptest::proptest! {
