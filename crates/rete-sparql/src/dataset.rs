@@ -103,6 +103,16 @@ impl Guard {
         }
         Ok(())
     }
+
+    /// Counts one more item on `tick` and, every [`CHECK_EVERY`] items, [`Self::check`]s.
+    pub fn check_every(&self, tick: &mut u32) -> Result<(), DatasetError> {
+        *tick += 1;
+        if *tick >= CHECK_EVERY {
+            *tick = 0;
+            self.check()?;
+        }
+        Ok(())
+    }
 }
 
 /// A term during evaluation: a dictionary id, or a term the file does not hold (created by
@@ -154,13 +164,15 @@ impl ReteDataset {
 }
 
 impl ReteDataset {
-    /// The quad `term <LEXICAL> "lexical form"` for a bound subject that is an IRI or a
-    /// literal (`None` otherwise, and when the graph is not given).
-    fn lexical_quad(
+    /// The computed quad `subject predicate object` for a bound subject, where `object` is
+    /// what `object_of` makes of the subject's term (`None` when it makes nothing of it, and
+    /// when the graph is not given).
+    fn computed_quad(
         &self,
         subject: Option<&Val>,
         predicate: Option<&Val>,
         graph_name: Option<Option<&Val>>,
+        object_of: fn(Term) -> Option<Term>,
     ) -> Result<Option<InternalQuad<Val>>, DatasetError> {
         let (Some(s), Some(p), Some(g)) = (subject, predicate, graph_name) else {
             return Ok(None);
@@ -169,12 +181,10 @@ impl ReteDataset {
             Val::Id(id) => self.rete.term(*id)?,
             Val::Term(t) => (**t).clone(),
         };
-        let text = match term {
-            Term::NamedNode(n) => n.into_string(),
-            Term::Literal(l) => l.destruct().0,
-            _ => return Ok(None),
+        let Some(object) = object_of(term) else {
+            return Ok(None);
         };
-        let object = self.internalize_term(oxrdf::Literal::new_simple_literal(text).into())?;
+        let object = self.internalize_term(object)?;
         Ok(Some(InternalQuad {
             subject: s.clone(),
             predicate: p.clone(),
@@ -184,40 +194,24 @@ impl ReteDataset {
     }
 }
 
-impl ReteDataset {
-    /// The quad `"<datatype> <lexical form>" <STRDT> literal` for a bound key (`None` when the
-    /// key is not of that shape, or the graph is not given).
-    fn strdt_quad(
-        &self,
-        subject: Option<&Val>,
-        predicate: Option<&Val>,
-        graph_name: Option<Option<&Val>>,
-    ) -> Result<Option<InternalQuad<Val>>, DatasetError> {
-        let (Some(s), Some(p), Some(g)) = (subject, predicate, graph_name) else {
-            return Ok(None);
-        };
-        let key = match s {
-            Val::Id(id) => self.rete.term(*id)?,
-            Val::Term(t) => (**t).clone(),
-        };
-        let Term::Literal(key) = key else {
-            return Ok(None);
-        };
-        let Some((dt, lexical)) = key.value().split_once(' ') else {
-            return Ok(None);
-        };
-        let Ok(dt) = oxrdf::NamedNode::new(dt) else {
-            return Ok(None);
-        };
-        let object =
-            self.internalize_term(oxrdf::Literal::new_typed_literal(lexical, dt).into())?;
-        Ok(Some(InternalQuad {
-            subject: s.clone(),
-            predicate: p.clone(),
-            object,
-            graph_name: g.cloned(),
-        }))
-    }
+/// The object of `term <LEXICAL> "lexical form"` for a term that is an IRI or a literal.
+fn lexical_object(term: Term) -> Option<Term> {
+    let text = match term {
+        Term::NamedNode(n) => n.into_string(),
+        Term::Literal(l) => l.destruct().0,
+        _ => return None,
+    };
+    Some(oxrdf::Literal::new_simple_literal(text).into())
+}
+
+/// The object of `"<datatype> <lexical form>" <STRDT> literal` for a key of that shape.
+fn strdt_object(key: Term) -> Option<Term> {
+    let Term::Literal(key) = key else {
+        return None;
+    };
+    let (dt, lexical) = key.value().split_once(' ')?;
+    let dt = oxrdf::NamedNode::new(dt).ok()?;
+    Some(oxrdf::Literal::new_typed_literal(lexical, dt).into())
 }
 
 /// What spareval can hold per quad it reads: three or four terms in a tuple. spareval's hash
@@ -247,13 +241,9 @@ impl Iterator for Quads {
             return Some(Ok(q));
         }
         let inner = self.inner.as_mut()?;
-        self.tick += 1;
-        if self.tick >= CHECK_EVERY {
-            self.tick = 0;
-            if let Err(e) = self.guard.check() {
-                self.inner = None;
-                return Some(Err(e));
-            }
+        if let Err(e) = self.guard.check_every(&mut self.tick) {
+            self.inner = None;
+            return Some(Err(e));
         }
         match inner.next()? {
             Ok([s, p, o, g]) => {
@@ -297,10 +287,10 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
         if let Some(Val::Term(t)) = predicate {
             let computed = match &**t {
                 Term::NamedNode(n) if n.as_str() == crate::lexical::LEXICAL => {
-                    Some(self.lexical_quad(subject, predicate, graph_name))
+                    Some(self.computed_quad(subject, predicate, graph_name, lexical_object))
                 }
                 Term::NamedNode(n) if n.as_str() == crate::lexical::STRDT => {
-                    Some(self.strdt_quad(subject, predicate, graph_name))
+                    Some(self.computed_quad(subject, predicate, graph_name, strdt_object))
                 }
                 _ => None,
             };

@@ -55,22 +55,34 @@ fn lex_var(v: &Variable) -> Variable {
 
 /// `inner` followed, per row, by `OPTIONAL { ?v <LEXICAL> ?lex }` for each of `vars`.
 fn with_lexical(inner: GraphPattern, vars: &[Variable]) -> GraphPattern {
-    vars.iter().fold(inner, |acc, v| GraphPattern::Lateral {
-        left: Box::new(acc),
+    vars.iter().fold(inner, |acc, v| {
+        lateral_optional(acc, v.clone(), LEXICAL, lex_var(v))
+    })
+}
+
+/// `left` followed, per row, by `OPTIONAL { ?subject <predicate> ?object }`.
+fn lateral_optional(
+    left: GraphPattern,
+    subject: Variable,
+    predicate: &str,
+    object: Variable,
+) -> GraphPattern {
+    GraphPattern::Lateral {
+        left: Box::new(left),
         right: Box::new(GraphPattern::LeftJoin {
             left: Box::new(GraphPattern::Bgp {
                 patterns: Vec::new(),
             }),
             right: Box::new(GraphPattern::Bgp {
                 patterns: vec![TriplePattern {
-                    subject: TermPattern::Variable(v.clone()),
-                    predicate: NamedNodePattern::NamedNode(NamedNode::new_unchecked(LEXICAL)),
-                    object: TermPattern::Variable(lex_var(v)),
+                    subject: TermPattern::Variable(subject),
+                    predicate: NamedNodePattern::NamedNode(NamedNode::new_unchecked(predicate)),
+                    object: TermPattern::Variable(object),
                 }],
             }),
             expression: None,
         }),
-    })
+    }
 }
 
 impl Rewriter {
@@ -182,22 +194,7 @@ impl Rewriter {
             variable: key.clone(),
             expression: key_expr,
         };
-        *inner = GraphPattern::Lateral {
-            left: Box::new(keyed),
-            right: Box::new(GraphPattern::LeftJoin {
-                left: Box::new(GraphPattern::Bgp {
-                    patterns: Vec::new(),
-                }),
-                right: Box::new(GraphPattern::Bgp {
-                    patterns: vec![TriplePattern {
-                        subject: TermPattern::Variable(key),
-                        predicate: NamedNodePattern::NamedNode(NamedNode::new_unchecked(STRDT)),
-                        object: TermPattern::Variable(out.clone()),
-                    }],
-                }),
-                expression: None,
-            }),
-        };
+        *inner = lateral_optional(keyed, key, STRDT, out.clone());
         *expression = Expression::Variable(out);
         self.changed = true;
     }

@@ -16,7 +16,7 @@ pub use oxrdf::{Term, Triple, Variable};
 pub use results::{write_boolean, write_results, write_solutions, write_triples, ResultFormat};
 pub use sparesults::QuerySolution;
 
-use dataset::{Guard, Memory, ReteDataset, CHECK_EVERY};
+use dataset::{Guard, Memory, ReteDataset};
 use rete_core::Rete;
 use spargebra::{Query, SparqlParser};
 use std::sync::atomic::AtomicBool;
@@ -265,7 +265,7 @@ fn as_set(r: QueryResults, guard: &Guard) -> QueryResults {
     }
 }
 
-/// Maps errors and looks at the guard every [`CHECK_EVERY`] items; stops after the first error.
+/// Maps errors and looks at the guard every [`dataset::CHECK_EVERY`] items; stops after the first error.
 struct Checked<I> {
     inner: Option<I>,
     guard: Guard,
@@ -287,13 +287,9 @@ impl<T, I: Iterator<Item = Result<T, spareval::QueryEvaluationError>>> Iterator 
 
     fn next(&mut self) -> Option<Self::Item> {
         let inner = self.inner.as_mut()?;
-        self.tick += 1;
-        if self.tick >= CHECK_EVERY {
-            self.tick = 0;
-            if let Err(e) = self.guard.check() {
-                self.inner = None;
-                return Some(Err(e.into()));
-            }
+        if let Err(e) = self.guard.check_every(&mut self.tick) {
+            self.inner = None;
+            return Some(Err(e.into()));
         }
         match inner.next()? {
             Ok(v) => Some(Ok(v)),

@@ -359,9 +359,8 @@ fn words(query: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        let skip = skip_opaque(bytes, i);
-        if skip > i {
-            i = skip;
+        if let Some(end) = opaque_end(bytes, i) {
+            i = end;
             continue;
         }
         let c = query[i..].chars().next().unwrap_or(' ');
@@ -384,6 +383,12 @@ fn words(query: &str) -> Vec<(usize, &str)> {
         i += c.len_utf8();
     }
     out
+}
+
+/// Past the string, IRI or comment starting at `i`, if one does.
+fn opaque_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let end = skip_opaque(bytes, i);
+    (end > i).then_some(end)
 }
 
 /// Past the string, IRI or comment starting at `i` (or `i` itself if none does).
@@ -621,9 +626,8 @@ fn unclosed(query: &str) -> Option<(usize, char)> {
     let bytes = query.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let skip = skip_opaque(bytes, i);
-        if skip > i {
-            i = skip;
+        if let Some(end) = opaque_end(bytes, i) {
+            i = end;
             continue;
         }
         match bytes[i] {
@@ -653,17 +657,20 @@ mod tests {
         }
     }
 
+    /// Asserts that `q` fails with the error `expected` (position and message).
+    fn says(q: &str, expected: &str) {
+        assert_eq!(error_of(q).to_string(), expected);
+    }
+
     #[test]
     fn unknown_prefix_names_the_prefix_line() {
-        let e = error_of("SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }");
-        assert_eq!(
-            e.to_string(),
-            "1:36: unknown prefix \"foaf:\" — add PREFIX foaf: <http://xmlns.com/foaf/0.1/>"
+        says(
+            "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }",
+            "1:36: unknown prefix \"foaf:\" — add PREFIX foaf: <http://xmlns.com/foaf/0.1/>",
         );
-        let e = error_of("SELECT * WHERE {\n  ?s ex:p ?o }");
-        assert_eq!(
-            e.to_string(),
-            "2:6: unknown prefix \"ex:\" — declare it with PREFIX ex: <namespace IRI>"
+        says(
+            "SELECT * WHERE {\n  ?s ex:p ?o }",
+            "2:6: unknown prefix \"ex:\" — declare it with PREFIX ex: <namespace IRI>",
         );
     }
 
@@ -722,18 +729,18 @@ mod tests {
 
     #[test]
     fn misspelt_keywords_and_open_strings() {
-        let e = error_of("SELEC * WHERE { ?s ?p ?o }");
-        assert_eq!(
-            e.to_string(),
-            "1:1: unexpected \"SELEC\" — did you mean SELECT?"
+        says(
+            "SELEC * WHERE { ?s ?p ?o }",
+            "1:1: unexpected \"SELEC\" — did you mean SELECT?",
         );
-        let e = error_of("SELECT ?s WHERE { ?s ?p \"abc }");
-        assert_eq!(
-            e.to_string(),
-            "1:31: the query ends inside the string opened at 1:25"
+        says(
+            "SELECT ?s WHERE { ?s ?p \"abc }",
+            "1:31: the query ends inside the string opened at 1:25",
         );
-        let e = error_of("SELECT (COUNT(*) AS ?n WHERE { ?s ?p ?o }");
-        assert_eq!(e.to_string(), "1:24: unexpected \"WHERE\" — expected \")\"");
+        says(
+            "SELECT (COUNT(*) AS ?n WHERE { ?s ?p ?o }",
+            "1:24: unexpected \"WHERE\" — expected \")\"",
+        );
     }
 
     #[test]

@@ -13,7 +13,8 @@ use oxrdf::{Term, Variable};
 use rete_core::Pattern;
 use rustc_hash::{FxHashMap, FxHashSet};
 use spargebra::algebra::{
-    AggregateExpression, AggregateFunction, GraphPattern, OrderExpression, PropertyPathExpression,
+    AggregateExpression, AggregateFunction, Expression, GraphPattern, OrderExpression,
+    PropertyPathExpression,
 };
 use spargebra::term::{GroundTerm, NamedNodePattern, TermPattern, TriplePattern};
 use std::rc::Rc;
@@ -46,6 +47,55 @@ impl<'a> Planner<'a> {
         let s = self.fresh();
         scope.map.insert(name.to_owned(), s);
         s
+    }
+
+    /// `p` compiled, and the slots certainly bound after it: `bound` and those `p` binds.
+    fn compile_then(
+        &mut self,
+        scope: &mut Scope,
+        p: &GraphPattern,
+        bound: &[Slot],
+    ) -> Result<(Rc<Plan>, Vec<Slot>), PlanError> {
+        let plan = self.compile(scope, p, bound)?;
+        let after = union_sets(bound, &certain(&plan));
+        Ok((plan, after))
+    }
+
+    /// `OPTIONAL`: `left`, then `right` (filtered by `expression`) where it matches.
+    fn left_join(
+        &mut self,
+        scope: &mut Scope,
+        left: &GraphPattern,
+        right: &GraphPattern,
+        expression: Option<&Expression>,
+        bound: &[Slot],
+    ) -> Result<Plan, PlanError> {
+        let (l, lb) = self.compile_then(scope, left, bound)?;
+        let r = self.compile(scope, right, &lb)?;
+        let expr = expression.map(|e| self.expr(scope, e, &lb)).transpose()?;
+        let mut used = all_slots(&r);
+        if let Some(e) = &expr {
+            ex_slots(e, &mut used);
+        }
+        let risky = minus_sets(&used, &certain(&l));
+        Ok(Plan::LeftJoin {
+            left: l,
+            right: r,
+            expr,
+            risky,
+        })
+    }
+
+    /// A new scope that sees only `variables` (with their slots in `scope`), and those slots.
+    fn child_scope(&mut self, scope: &mut Scope, variables: &[Variable]) -> (Scope, Vec<Slot>) {
+        let mut child = Scope::default();
+        let mut slots = Vec::with_capacity(variables.len());
+        for v in variables {
+            let s = self.slot(scope, v.as_str());
+            child.map.insert(v.as_str().to_owned(), s);
+            slots.push(s);
+        }
+        (child, slots)
     }
 
     pub(super) fn constant(&mut self, t: Term) -> Result<Id, PlanError> {
@@ -139,8 +189,7 @@ impl<'a> Planner<'a> {
                 }
             }
             GraphPattern::Join { left, right } => {
-                let l = self.compile(scope, left, bound)?;
-                let lb = union_sets(bound, &certain(&l));
+                let (l, lb) = self.compile_then(scope, left, bound)?;
                 let r = self.compile(scope, right, &lb)?;
                 // Adjacent BGPs are one BGP (joins of triple patterns are associative).
                 if let (Plan::Bgp(a), Plan::Bgp(b)) = (l.as_ref(), r.as_ref()) {
@@ -162,29 +211,9 @@ impl<'a> Planner<'a> {
                 left,
                 right,
                 expression,
-            } => {
-                let l = self.compile(scope, left, bound)?;
-                let lb = union_sets(bound, &certain(&l));
-                let r = self.compile(scope, right, &lb)?;
-                let expr = match expression {
-                    Some(e) => Some(self.expr(scope, e, &lb)?),
-                    None => None,
-                };
-                let mut used = all_slots(&r);
-                if let Some(e) = &expr {
-                    ex_slots(e, &mut used);
-                }
-                let risky = minus_sets(&used, &certain(&l));
-                Plan::LeftJoin {
-                    left: l,
-                    right: r,
-                    expr,
-                    risky,
-                }
-            }
+            } => self.left_join(scope, left, right, expression.as_ref(), bound)?,
             GraphPattern::Filter { expr, inner } => {
-                let inner = self.compile(scope, inner, bound)?;
-                let ib = union_sets(bound, &certain(&inner));
+                let (inner, ib) = self.compile_then(scope, inner, bound)?;
                 let expr = self.expr(scope, expr, &ib)?;
                 let mut used = Vec::new();
                 ex_slots(&expr, &mut used);
@@ -211,8 +240,7 @@ impl<'a> Planner<'a> {
                 variable,
                 expression,
             } => {
-                let inner_plan = self.compile(scope, inner, bound)?;
-                let ib = union_sets(bound, &certain(&inner_plan));
+                let (inner_plan, ib) = self.compile_then(scope, inner, bound)?;
                 let e = self.expr(scope, expression, &ib)?;
                 let slot = self.slot(scope, variable.as_str());
                 // Flatten chains of BIND / SELECT expressions into one step.
@@ -275,8 +303,7 @@ impl<'a> Planner<'a> {
                 Plan::Values { slots, rows }
             }
             GraphPattern::OrderBy { inner, expression } => {
-                let inner = self.compile(scope, inner, bound)?;
-                let ib = union_sets(bound, &certain(&inner));
+                let (inner, ib) = self.compile_then(scope, inner, bound)?;
                 let mut keys = Vec::new();
                 for o in expression {
                     let (e, desc) = match o {
@@ -295,13 +322,7 @@ impl<'a> Planner<'a> {
             }
             GraphPattern::Project { inner, variables } => {
                 // A new scope: the subquery's other variables are invisible outside.
-                let mut child = Scope::default();
-                let mut keep = Vec::new();
-                for v in variables {
-                    let s = self.slot(scope, v.as_str());
-                    child.map.insert(v.as_str().to_owned(), s);
-                    keep.push(s);
-                }
+                let (mut child, keep) = self.child_scope(scope, variables);
                 let inner = self.compile(&mut child, inner, &[])?;
                 Plan::Project { inner, keep }
             }
@@ -350,13 +371,7 @@ impl<'a> Planner<'a> {
                 variables,
                 aggregates,
             } => {
-                let mut child = Scope::default();
-                let mut keys = Vec::new();
-                for v in variables {
-                    let s = self.slot(scope, v.as_str());
-                    child.map.insert(v.as_str().to_owned(), s);
-                    keys.push(s);
-                }
+                let (mut child, keys) = self.child_scope(scope, variables);
                 let inner = self.compile(&mut child, inner, &[])?;
                 let ib = certain(&inner);
                 let mut aggs = Vec::new();

@@ -76,43 +76,17 @@ impl Planner<'_> {
                 }
                 match f {
                     Function::Regex => {
-                        let flags = match args.get(2) {
-                            None => Some(String::new()),
-                            Some(Expression::Literal(l)) => Some(l.value().to_owned()),
-                            Some(_) => None,
-                        };
-                        match (args.get(1), flags) {
-                            (Some(Expression::Literal(p)), Some(flags)) if args.len() <= 3 => {
-                                let Some(re) = compile_regex(p.value(), &flags) else {
-                                    return unsupported("invalid regular expression");
-                                };
-                                Ex::Regex(Box::new(a.swap_remove(0)), Rc::new(re))
-                            }
-                            _ => return unsupported("REGEX with a computed pattern"),
-                        }
+                        let re = constant_regex(args, 2, args.len() <= 3, "REGEX")?;
+                        Ex::Regex(Box::new(a.swap_remove(0)), Rc::new(re))
                     }
                     Function::Replace => {
-                        let flags = match args.get(3) {
-                            None => Some(String::new()),
-                            Some(Expression::Literal(l)) => Some(l.value().to_owned()),
-                            Some(_) => None,
-                        };
-                        match (args.get(1), flags) {
-                            (Some(Expression::Literal(p)), Some(flags)) if args.len() >= 3 => {
-                                let Some(re) = compile_regex(p.value(), &flags) else {
-                                    return unsupported("invalid regular expression");
-                                };
-                                // An empty-matching pattern is an error in XPath replace.
-                                if re.is_match("") {
-                                    return unsupported(
-                                        "REPLACE pattern matching the empty string",
-                                    );
-                                }
-                                let repl = a.swap_remove(2);
-                                Ex::Replace(Box::new(a.swap_remove(0)), Rc::new(re), Box::new(repl))
-                            }
-                            _ => return unsupported("REPLACE with a computed pattern"),
+                        let re = constant_regex(args, 3, args.len() >= 3, "REPLACE")?;
+                        // An empty-matching pattern is an error in XPath replace.
+                        if re.is_match("") {
+                            return unsupported("REPLACE pattern matching the empty string");
                         }
+                        let repl = a.swap_remove(2);
+                        Ex::Replace(Box::new(a.swap_remove(0)), Rc::new(re), Box::new(repl))
                     }
                     Function::BNode => Ex::BNode(a.pop().map(Box::new)),
                     other => match Func::from_spargebra(other) {
@@ -122,6 +96,30 @@ impl Planner<'_> {
                 }
             }
         })
+    }
+}
+
+/// The regular expression of a `REGEX` or `REPLACE` call named `what`: its pattern (argument
+/// 1) and flags (argument `flags`, when given) must be literals and `arity_ok` hold.
+fn constant_regex(
+    args: &[Expression],
+    flags: usize,
+    arity_ok: bool,
+    what: &str,
+) -> Result<regex::Regex, PlanError> {
+    let flags = match args.get(flags) {
+        None => Some(String::new()),
+        Some(Expression::Literal(l)) => Some(l.value().to_owned()),
+        Some(_) => None,
+    };
+    match (args.get(1), flags) {
+        (Some(Expression::Literal(p)), Some(flags)) if arity_ok => {
+            let Some(re) = compile_regex(p.value(), &flags) else {
+                return unsupported("invalid regular expression");
+            };
+            Ok(re)
+        }
+        _ => unsupported(format!("{what} with a computed pattern")),
     }
 }
 
