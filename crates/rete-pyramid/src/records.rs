@@ -5,6 +5,28 @@ use crate::codec::Buf;
 use crate::{Community, PyramidError, SuperEdge};
 use rete_core::section::SectionReader;
 
+/// A count, then that many (index `< bound` named `what`, count `<= most`) pairs; `too_many`
+/// says what is wrong with a count above `most`.
+fn counts(
+    r: &mut SectionReader<'_>,
+    bound: usize,
+    what: &str,
+    most: u64,
+    too_many: impl Fn(u64) -> String,
+) -> Result<Vec<(u32, u64)>, PyramidError> {
+    let n = r.count(2)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let i = r.below(bound as u64, what)? as u32;
+        let count = r.varint()?;
+        if count > most {
+            return Err(r.err(too_many(count)));
+        }
+        out.push((i, count));
+    }
+    Ok(out)
+}
+
 /// A community as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct CommRec {
@@ -62,16 +84,9 @@ impl CommRec {
         } else {
             Vec::new()
         };
-        let n = r.count(2)?;
-        let mut cls = Vec::with_capacity(n);
-        for _ in 0..n {
-            let c = r.below(classes as u64, "class index")? as u32;
-            let count = r.varint()?;
-            if count > size {
-                return Err(r.err(format!("class count {count} exceeds community size {size}")));
-            }
-            cls.push((c, count));
-        }
+        let cls = counts(r, classes, "class index", size, |count| {
+            format!("class count {count} exceeds community size {size}")
+        })?;
         let (x, y, rad) = (r.f32()?, r.f32()?, r.f32()?);
         if rad < 0.0 {
             return Err(r.err("negative radius"));
@@ -152,16 +167,9 @@ impl EdgeRec {
             return Err(r.err(format!("super-edge {a}–{b} outside communities {lo}..{hi}")));
         }
         let weight = r.varint()?;
-        let n = r.count(2)?;
-        let mut ps = Vec::with_capacity(n);
-        for _ in 0..n {
-            let p = r.below(preds as u64, "predicate index")? as u32;
-            let c = r.varint()?;
-            if c > weight {
-                return Err(r.err("predicate count exceeds edge weight"));
-            }
-            ps.push((p, c));
-        }
+        let ps = counts(r, preds, "predicate index", weight, |_| {
+            "predicate count exceeds edge weight".to_owned()
+        })?;
         Ok(Self {
             a: a as u32,
             b: b as u32,

@@ -16,6 +16,30 @@ use crate::{
 use rete_core::section::SectionReader;
 use std::collections::{BTreeSet, HashMap};
 
+/// Writes the distinct `names`, sorted and front-coded, and returns the index of each.
+fn front_coded_set<'a>(e: &mut Enc, names: impl Iterator<Item = &'a str>) -> HashMap<&'a str, u32> {
+    let sorted: Vec<&str> = names.collect::<BTreeSet<_>>().into_iter().collect();
+    let index = sorted
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (*d, i as u32))
+        .collect();
+    e.front_coded(&sorted);
+    index
+}
+
+/// The `items` whose predicate is in `pindex`, each with the predicate's index.
+fn with_known_predicate<'a, T>(
+    items: &'a [T],
+    pindex: &HashMap<&str, u32>,
+    predicate: fn(&T) -> &String,
+) -> Vec<(&'a T, u32)> {
+    items
+        .iter()
+        .filter_map(|x| Some((x, *pindex.get(predicate(x).as_str())?)))
+        .collect()
+}
+
 const F_FUNCTIONAL: u64 = 1;
 const F_INVERSE_FUNCTIONAL: u64 = 2;
 const F_IRREFLEXIVE: u64 = 4;
@@ -49,19 +73,12 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
 
     // Properties.
     let mut e = Enc::new();
-    let range_dts: Vec<&str> = s
-        .properties
-        .iter()
-        .flat_map(|p| p.range_datatypes.iter().map(String::as_str))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let dt_index: HashMap<&str, u32> = range_dts
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (*d, i as u32))
-        .collect();
-    e.front_coded(&range_dts);
+    let dt_index = front_coded_set(
+        &mut e,
+        s.properties
+            .iter()
+            .flat_map(|p| p.range_datatypes.iter().map(String::as_str)),
+    );
     let piris: Vec<&str> = s.properties.iter().map(|p| p.iri.as_str()).collect();
     e.front_coded(&piris);
     for p in &s.properties {
@@ -133,45 +150,30 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
         &mut e,
         &mut s.properties.iter().map(|p| (p.index, &p.label)),
     );
-    let dts: Vec<&str> = s
-        .literal_properties
-        .iter()
-        .map(|l| l.datatype.as_str())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let dt_index: HashMap<&str, u32> = dts
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (*d, i as u32))
-        .collect();
-    e.front_coded(&dts);
+    let dt_index = front_coded_set(
+        &mut e,
+        s.literal_properties.iter().map(|l| l.datatype.as_str()),
+    );
     let pindex: HashMap<&str, u32> = s
         .properties
         .iter()
         .map(|p| (p.iri.as_str(), p.index))
         .collect();
-    let rels: Vec<&Relation> = s
-        .relations
-        .iter()
-        .filter(|r| pindex.contains_key(r.predicate.as_str()))
-        .collect();
+    let rels = with_known_predicate(&s.relations, &pindex, |r: &Relation| &r.predicate);
     e.u(rels.len() as u64);
-    for r in rels {
+    for (r, p) in rels {
         e.idx(r.domain);
-        e.idx(pindex[r.predicate.as_str()]);
+        e.idx(p);
         e.idx(r.range);
         e.u(r.count);
     }
-    let lits: Vec<&LiteralProperty> = s
-        .literal_properties
-        .iter()
-        .filter(|l| pindex.contains_key(l.predicate.as_str()))
-        .collect();
+    let lits = with_known_predicate(&s.literal_properties, &pindex, |l: &LiteralProperty| {
+        &l.predicate
+    });
     e.u(lits.len() as u64);
-    for l in lits {
+    for (l, p) in lits {
         e.idx(l.class);
-        e.idx(pindex[l.predicate.as_str()]);
+        e.idx(p);
         e.idx(dt_index[l.datatype.as_str()]);
         e.u(l.count);
     }
@@ -207,19 +209,14 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
     let classes = hierarchy::classes(iris, parents);
     Ok(Schema {
         classes,
-        relations: Vec::new(),
-        literal_properties: Vec::new(),
+        prefixes,
         disjoint,
         disjoint_groups,
         equivalent,
         complement,
         anonymous_complement,
-        properties: Vec::new(),
-        property_disjoint_groups: Vec::new(),
-        levels: Vec::new(),
-        prefixes,
-        typed_instances: 0,
         parts: Parts::CLASSES,
+        ..Schema::default()
     })
 }
 
@@ -305,24 +302,17 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
     for p in &mut s.properties {
         p.triples = d.varint()?;
     }
-    let labels =
-        |d: &mut SectionReader<'_>, n: usize| -> Result<Vec<(usize, String)>, SchemaError> {
-            let k = d.count(1)?;
-            let mut out = Vec::with_capacity(k);
-            let mut at = 0u64;
-            for i in 0..k {
-                let gap = d.varint()?;
-                if i > 0 && gap == 0 {
-                    return Err(d.err("labels out of order"));
-                }
-                at = at.saturating_add(gap);
-                if at >= n as u64 {
-                    return Err(d.err("label of an unknown class or property"));
-                }
-                out.push((at as usize, d.str()?.to_owned()));
-            }
-            Ok(out)
-        };
+    let labels = |d: &mut SectionReader<'_>, n: usize| {
+        codec::gap_coded(
+            d,
+            n,
+            [
+                "labels out of order",
+                "label of an unknown class or property",
+            ],
+            |d, at| Ok((at as usize, d.str()?.to_owned())),
+        )
+    };
     for (i, l) in labels(&mut d, nc)? {
         s.classes[i].label = Some(l);
     }

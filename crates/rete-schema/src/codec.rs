@@ -88,19 +88,37 @@ pub(crate) fn open<'a>(
 
 /// A sorted list of indexes `< bound`, as written by [`Enc::list`].
 pub(crate) fn list(d: &mut SectionReader<'_>, bound: usize) -> Result<Vec<u32>, SchemaError> {
+    gap_coded(
+        d,
+        bound,
+        ["list is not strictly increasing", "list index out of range"],
+        |_, i| Ok(i as u32),
+    )
+}
+
+/// A count, then that many strictly increasing indexes `< bound` (each as its gap to the one
+/// before), each followed by what `item` reads; `errors` name an index out of order and one out
+/// of range.
+pub(crate) fn gap_coded<'a, T>(
+    d: &mut SectionReader<'a>,
+    bound: usize,
+    errors: [&str; 2],
+    mut item: impl FnMut(&mut SectionReader<'a>, u64) -> Result<T, SchemaError>,
+) -> Result<Vec<T>, SchemaError> {
+    let [disorder, outside] = errors;
     let n = d.count(1)?;
     let mut out = Vec::with_capacity(n);
     let mut prev = 0u64;
     for i in 0..n {
         let gap = d.varint()?;
         if i > 0 && gap == 0 {
-            return Err(d.err("list is not strictly increasing"));
+            return Err(d.err(disorder));
         }
         prev = prev
             .checked_add(gap)
             .filter(|&v| v < bound as u64)
-            .ok_or_else(|| d.err::<SchemaError>("list index out of range"))?;
-        out.push(prev as u32);
+            .ok_or_else(|| d.err::<SchemaError>(outside))?;
+        out.push(item(d, prev)?);
     }
     Ok(out)
 }

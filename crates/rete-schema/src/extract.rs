@@ -448,8 +448,6 @@ impl<'a> Extractor<'a> {
 
         let mut schema = Schema {
             classes: hierarchy::classes(classes, parents),
-            relations: Vec::new(),
-            literal_properties: Vec::new(),
             disjoint,
             disjoint_groups,
             equivalent,
@@ -457,10 +455,9 @@ impl<'a> Extractor<'a> {
             anonymous_complement,
             properties,
             property_disjoint_groups,
-            levels: Vec::new(),
             prefixes,
-            typed_instances: 0,
             parts: Parts::AXIOMS,
+            ..Schema::default()
         };
         if let Some(raw) = raw {
             self.apply_stats(&mut schema, raw, &cix, &pix)?;

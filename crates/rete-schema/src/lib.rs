@@ -65,8 +65,8 @@ impl From<rete_core::section::Corrupt> for SchemaError {
     }
 }
 
-/// Which parts of the schema block to read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which parts of the schema block to read (by default [`Parts::CLASSES`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Parts {
     /// Section [`kind::PROPERTIES`].
     pub properties: bool,
@@ -93,8 +93,8 @@ impl Parts {
 }
 
 /// The schema of a dataset. Class and property references are indexes into `classes` and
-/// `properties`, which are sorted by IRI in dictionary order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// `properties`, which are sorted by IRI in dictionary order. The default is empty.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Schema {
     /// Named classes: declared (`owl:Class`, `rdfs:Class`), used as `rdf:type` objects, or named
     /// in class axioms, domains and ranges. RDF/RDFS/OWL/XSD terms themselves are left out,

@@ -130,40 +130,36 @@ impl fmt::Display for Schema {
             writeln!(f, "  {}: {}", self.compact(&p.iri), parts.join("; "))?;
         }
         if stats && !self.relations.is_empty() {
-            let mut rel: Vec<_> = self.relations.iter().collect();
-            rel.sort_by_key(|r| std::cmp::Reverse(r.count));
-            writeln!(f, "\nrelations (most used first)")?;
-            for r in rel.iter().take(TOP) {
-                writeln!(
-                    f,
-                    "  {} {} {}: {}",
-                    name(r.domain),
-                    self.compact(&r.predicate),
-                    name(r.range),
-                    r.count
-                )?;
-            }
-            if rel.len() > TOP {
-                writeln!(f, "  … {} more", rel.len() - TOP)?;
-            }
+            most_used(
+                f,
+                "relations",
+                &self.relations,
+                |r| r.count,
+                |r| {
+                    format!(
+                        "{} {} {}",
+                        name(r.domain),
+                        self.compact(&r.predicate),
+                        name(r.range)
+                    )
+                },
+            )?;
         }
         if stats && !self.literal_properties.is_empty() {
-            let mut lit: Vec<_> = self.literal_properties.iter().collect();
-            lit.sort_by_key(|l| std::cmp::Reverse(l.count));
-            writeln!(f, "\nliteral properties (most used first)")?;
-            for l in lit.iter().take(TOP) {
-                writeln!(
-                    f,
-                    "  {} {} {}: {}",
-                    name(l.class),
-                    self.compact(&l.predicate),
-                    self.compact(&l.datatype),
-                    l.count
-                )?;
-            }
-            if lit.len() > TOP {
-                writeln!(f, "  … {} more", lit.len() - TOP)?;
-            }
+            most_used(
+                f,
+                "literal properties",
+                &self.literal_properties,
+                |l| l.count,
+                |l| {
+                    format!(
+                        "{} {} {}",
+                        name(l.class),
+                        self.compact(&l.predicate),
+                        self.compact(&l.datatype)
+                    )
+                },
+            )?;
         }
         Ok(())
     }
@@ -206,4 +202,25 @@ impl Schema {
         }
         Ok(())
     }
+}
+
+/// The `title` section: `items` most used first (by `count`), at most [`TOP`] of them, each as
+/// its `line` and count.
+fn most_used<T>(
+    f: &mut fmt::Formatter<'_>,
+    title: &str,
+    items: &[T],
+    count: fn(&T) -> u64,
+    line: impl Fn(&T) -> String,
+) -> fmt::Result {
+    let mut sorted: Vec<&T> = items.iter().collect();
+    sorted.sort_by_key(|x| std::cmp::Reverse(count(x)));
+    writeln!(f, "\n{title} (most used first)")?;
+    for x in sorted.iter().take(TOP) {
+        writeln!(f, "  {}: {}", line(x), count(x))?;
+    }
+    if sorted.len() > TOP {
+        writeln!(f, "  … {} more", sorted.len() - TOP)?;
+    }
+    Ok(())
 }
