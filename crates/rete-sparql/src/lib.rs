@@ -265,7 +265,8 @@ fn as_set(r: QueryResults, guard: &Guard) -> QueryResults {
     }
 }
 
-/// Maps errors and looks at the guard every [`dataset::CHECK_EVERY`] items; stops after the first error.
+/// Maps errors and looks at the guard every [`dataset::CHECK_EVERY`] items; stops after the first
+/// error.
 struct Checked<I> {
     inner: Option<I>,
     guard: Guard,
