@@ -1,0 +1,211 @@
+// The scale benchmark's scripted exploration (issue 13), driven by e2e/bench/scale.conf.mjs on a
+// big file: zoom into a community → its children drawn, a node's details, a selective query (one
+// subject's links), coherence Tier 0, then EXPLORE_S seconds of zooming in and out across levels,
+// details and queries, and the resident memory of the app and its WebKit processes at the end.
+// Times are taken in the page (performance.now() from the click to the state that answers it, plus
+// two animation frames so that sigma has drawn): WebDriver's own round trips are not counted.
+// Pixels are checked after each measured step. Writes RETE_SCALE_OUT (JSON).
+import { expect } from '@wdio/globals';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { clickLargest, colourStats, mapRect, mapSettled, screenshot } from '../specs/helpers.mjs';
+
+const exploreS = Number(process.env.EXPLORE_S ?? 300);
+const people = Number(process.env.RETE_SCALE_PEOPLE ?? 1000);
+const outFile = process.env.RETE_SCALE_OUT ?? '.e2e-out/scale.json';
+const person = (i) => `<http://example.org/social/person/${i}>`;
+const linksQuery = (s) => `SELECT ?p ?o WHERE { ${s} ?p ?o }`;
+
+/**
+ * Runs `action` (a CSS selector to click) in the page and resolves with the ms until `cond` (the
+ * body of a function of no arguments, evaluated every animation frame) holds, plus two frames.
+ */
+async function timed(selector, cond, timeoutMs = 120_000) {
+  const ms = await browser.executeAsync((sel, condSrc, timeout, done) => {
+    const check = new Function(condSrc);
+    const el = document.querySelector(sel);
+    if (!el) return done(-2);
+    const t0 = performance.now();
+    el.click();
+    const tick = () => {
+      let ok = false;
+      try { ok = check(); } catch { ok = false; }
+      if (ok) requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+      else if (performance.now() - t0 > timeout) done(-1);
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }, selector, cond, timeoutMs);
+  if (ms === -2) throw new Error(`nothing to click: ${selector}`);
+  if (ms === -1) throw new Error(`no answer within ${timeoutMs} ms after clicking ${selector}`);
+  return ms;
+}
+
+const mapAttr = (a) => `document.querySelector('[data-testid="map"]').getAttribute('${a}')`;
+
+/** Zooms into the selected community; resolves with the ms until its children are drawn. */
+async function zoomIn() {
+  const before = await browser.execute(() => {
+    const m = document.querySelector('[data-testid="map"]');
+    return [m.getAttribute('data-open'), m.getAttribute('data-node-count')];
+  });
+  return timed('[data-testid="zoom-in"]',
+    `return ${mapAttr('data-open')} !== ${JSON.stringify(before[0])} && ${mapAttr('data-busy')} === 'false' && ${mapAttr('data-node-count')} !== ${JSON.stringify(before[1])} && Number(${mapAttr('data-node-count')}) > 0`);
+}
+
+/** Back to the top level through the first breadcrumb. */
+async function zoomOut() {
+  const crumbs = await $$('[data-testid="crumb"]');
+  if (crumbs.length < 2) return null;
+  return timed('[data-testid="crumb"]', `return ${mapAttr('data-open')} === '' && ${mapAttr('data-busy')} === 'false'`);
+}
+
+/** Selects a community: the largest node, or (vary) one of its linked communities. */
+async function selectCommunity(vary) {
+  await clickLargest();
+  await $('[data-testid="details-title"]').waitForDisplayed();
+  if (vary) {
+    const links = await $$('[data-testid="details"] .bar button.link');
+    if (links.length) await links[Math.floor(Math.random() * links.length)].click();
+    await browser.pause(50);
+  }
+  await browser.waitUntil(async () => (await $('[data-testid="details"]').getText()).includes('Zoom in') || (await $('[data-testid="details"]').getText()).includes('Links out'), { timeoutMsg: 'no details' });
+  return $('[data-testid="zoom-in"]').isExisting();
+}
+
+/** Opens a member's details; resolves with the ms until its links are shown. */
+async function memberDetails() {
+  if (!(await $('[data-testid="members"] button').isExisting())) return null;
+  return timed('[data-testid="members"] button', `const d = document.querySelector('[data-testid="details"]'); return d && d.textContent.includes('Links out');`);
+}
+
+async function typeQuery(text) {
+  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
+  const content = await $('[data-testid="query-editor"] .cm-content');
+  await content.waitForDisplayed();
+  await content.click();
+  await browser.keys(['Control', 'a']);
+  await browser.keys('Backspace');
+  await browser.keys(text);
+  await browser.keys('Escape');
+}
+
+/** Runs `text`; resolves with the round trip (click → summary shown) and the engine's own time. */
+async function query(text) {
+  await typeQuery(text);
+  const prev = await browser.execute(() => document.querySelector('[data-testid="query-summary"]')?.textContent ?? '');
+  const ms = await timed('[data-testid="query-run"]',
+    `const s = document.querySelector('[data-testid="query-summary"]'); return !!s && s.textContent !== ${JSON.stringify(prev)} && !!document.querySelector('[data-testid="query-run"]');`);
+  const summary = await $('[data-testid="query-summary"]').getText();
+  const m = summary.match(/· ([\d.,]+) (ms|s) ·/);
+  const engine = m ? Number(m[1].replace(/,/g, '')) * (m[2] === 's' ? 1000 : 1) : null;
+  const rows = Number((summary.match(/^([\d,]+) rows?/) ?? [0, '0'])[1].replace(/,/g, ''));
+  return { round_trip_ms: ms, engine_ms: engine, rows, summary };
+}
+
+/** Coherence Tier 0: ms from "Check coherence" to Tier 0 done; the later tiers are cancelled. */
+async function tier0() {
+  if (!(await $('[data-testid="coherence-panel"]').isExisting())) await $('[data-testid="toggle-coherence"]').click();
+  await $('[data-testid="coherence-run"]').waitForDisplayed();
+  const ms = await timed('[data-testid="coherence-run"]', `return Number(document.querySelector('[data-testid="coherence-tiers"]').getAttribute('data-done')) >= 1;`);
+  const cancel = await $('[data-testid="coherence-cancel"]');
+  if (await cancel.isExisting()) await cancel.click();
+  await $('[data-testid="coherence-run"]').waitForDisplayed({ timeout: 120_000 });
+  return ms;
+}
+
+/** Resident memory (KiB) of the app process and of its descendants (WebKit's web and network processes). */
+function memory(app) {
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const status = readFileSync(`/proc/${d}/status`, 'utf8');
+      const rss = Number((status.match(/VmRSS:\s+(\d+)/) ?? [0, 0])[1]);
+      const name = (status.match(/Name:\s+(.*)/) ?? [0, '?'])[1];
+      procs.set(Number(d), { ppid, rss, name });
+    } catch { /* gone */ }
+  }
+  const root = Number(execFileSync('pgrep', ['-n', '-f', `^${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`], { encoding: 'utf8' }).trim());
+  const rows = [];
+  const walk = (pid) => {
+    const p = procs.get(pid);
+    if (!p) return;
+    rows.push({ pid, name: p.name, rss_kib: p.rss });
+    for (const [c, q] of procs) if (q.ppid === pid) walk(c);
+  };
+  walk(root);
+  return { app_kib: rows[0]?.rss_kib ?? null, total_kib: rows.reduce((a, r) => a + r.rss_kib, 0), processes: rows };
+}
+
+const median = (xs) => { const s = xs.filter((x) => x != null).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
+const max = (xs) => { const s = xs.filter((x) => x != null); return s.length ? Math.max(...s) : null; };
+
+describe('scale: the app on a big file', () => {
+  it('measures zoom, details, a selective query, Tier 0 and memory after a scripted exploration', async () => {
+    const app = browser.requestedCapabilities['tauri:options'].application;
+    const res = { explore_s: exploreS, zoom_ms: [], zoom_out_ms: [], details_ms: [], query: [], tier0_ms: [], levels: [] };
+    const top = await mapSettled(2);
+    const { rect, dpr } = await mapRect();
+    const s0 = colourStats(await screenshot('scale-top'), rect, dpr);
+    expect(s0.distinct).toBeGreaterThan(8);
+    res.top_nodes = top;
+    res.memory_at_start = memory(app);
+
+    // The measured steps, once, each checked on the screen.
+    let depth = 0;
+    while (await selectCommunity(false)) {
+      res.zoom_ms.push(await zoomIn());
+      depth++;
+      const s = colourStats(await screenshot(`scale-zoom-${depth}`), rect, dpr);
+      expect(s.distinct).toBeGreaterThan(8);
+      if (depth > 8) break;
+    }
+    res.levels.push(depth);
+    const d = await memberDetails();
+    if (d != null) res.details_ms.push(d);
+    expect(await $('[data-testid="details"]').getText()).toContain('Links out');
+    const q = await query(linksQuery(person(Math.floor(people / 2))));
+    expect(q.rows).toBeGreaterThan(0);
+    res.query.push(q);
+    res.tier0_ms.push(await tier0());
+    await screenshot('scale-measured');
+    res.first = { zoom_ms: [...res.zoom_ms], details_ms: d, query: q, tier0_ms: res.tier0_ms[0] };
+
+    // The exploration: zoom out, down again through varied communities, details, queries.
+    const end = Date.now() + exploreS * 1000;
+    let rounds = 0;
+    while (Date.now() < end) {
+      rounds++;
+      const out = await zoomOut();
+      if (out != null) res.zoom_out_ms.push(out);
+      let k = 0;
+      while (Date.now() < end && (await selectCommunity(true))) {
+        res.zoom_ms.push(await zoomIn());
+        if (++k > 8) break;
+      }
+      res.levels.push(k);
+      const dd = await memberDetails();
+      if (dd != null) res.details_ms.push(dd);
+      if (Date.now() < end) res.query.push(await query(linksQuery(person(Math.floor(Math.random() * people)))));
+      if (rounds % 5 === 0 && Date.now() < end) res.tier0_ms.push(await tier0());
+    }
+    res.rounds = rounds;
+    await zoomOut();
+    await mapSettled(2);
+    const s1 = colourStats(await screenshot('scale-end'), rect, dpr);
+    expect(s1.distinct).toBeGreaterThan(8);
+    res.memory_at_end = memory(app);
+    res.summary = {
+      zoom_median_ms: median(res.zoom_ms), zoom_max_ms: max(res.zoom_ms),
+      zoom_out_median_ms: median(res.zoom_out_ms),
+      details_median_ms: median(res.details_ms), details_max_ms: max(res.details_ms),
+      query_engine_median_ms: median(res.query.map((x) => x.engine_ms)), query_engine_max_ms: max(res.query.map((x) => x.engine_ms)),
+      query_round_trip_median_ms: median(res.query.map((x) => x.round_trip_ms)),
+      tier0_median_ms: median(res.tier0_ms), tier0_max_ms: max(res.tier0_ms),
+    };
+    writeFileSync(outFile, JSON.stringify(res, null, 2));
+  });
+});
