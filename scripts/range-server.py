@@ -63,8 +63,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return
             status = 206
         length = end - start + 1
+        st = os.stat(path)
         self.send_response(status)
         self.send_header("Accept-Ranges", "bytes")
+        # Validators: the client checks that the file did not change between two reads.
+        self.send_header("ETag", f'"{st.st_size:x}-{st.st_mtime_ns:x}"')
+        self.send_header("Last-Modified", self.date_time_string(int(st.st_mtime)))
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(length))
         if status == 206:

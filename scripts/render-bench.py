@@ -67,12 +67,12 @@ def render_scale(s):
         f"Release CLI, default settings (pyramid and schema on, `--memory-budget` 2G), {m['cpus']} cores, "
         f"{m['memory_gib']} GiB, {m['os']}, rete {s['rete_version']}, {s['date']}. {m.get('shared', '')}. "
         "Peak RSS and wall time from `/usr/bin/time -v`; phases from the build report (`phase NAME: MS ms` "
-        "lines of `rete build`); spill disk is the peak size of the build's `--temp-dir`, polled every 0.5 s. "
+        "lines of `rete build`); temp disk is the peak size of the build's `--temp-dir` (spill runs and the parts written before the final file), polled every 0.5 s. "
         "Reproduce with `scripts/bench-scale.sh [10M 30M 100M lubm:N]` (JSON in `docs/benchmark-scale.json`).",
         "",
         "### Build and size",
         "",
-        "| dataset | triples | N-Triples | gzip -9 | .rete | .rete / gzip | build | peak RSS | ≤ 2 GiB | peak spill disk | status |",
+        "| dataset | triples | N-Triples | gzip -9 | .rete | .rete / gzip | build | peak RSS | ≤ 2 GiB | peak temp disk | status |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
     ]
     for r in sizes:
