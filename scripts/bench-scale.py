@@ -37,6 +37,8 @@ OUT = ROOT / "docs/benchmark-scale.json"
 # Triples per person of `rete generate social` (1,575,135 triples at 200,000 people).
 TRIPLES_PER_PERSON = 1575135 / 200000
 GIB = 1 << 30
+# The sizes (and "upstream", "app") this run measured; the rest of the JSON is kept as found.
+MEASURED = set()
 
 
 def log(*a):
@@ -301,10 +303,12 @@ def main():
             if spec in want_queries and people is not None:
                 row["queries"] = queries(people)
         by_name[name] = row
+        MEASURED.add(name)
         # Written after every size: a later size that runs out of time keeps the earlier ones.
         write(prev, by_name)
     if os.environ.get("UPSTREAM"):
         prev["upstream"] = upstream()
+        MEASURED.add("upstream")
         write(prev, by_name)
     if os.environ.get("APP"):
         social = [r for r in by_name.values() if r.get("people") and r["build"]["exit_code"] == 0]
@@ -313,10 +317,18 @@ def main():
         res = WORK / "app-scale.json"
         subprocess.run(["bash", "scripts/bench-scale-app.sh", WORK / f"{big['name']}.rete", res], check=True)
         prev["app"] = {"file": big["name"], **(load_json(res) or {})}
+        MEASURED.add("app")
         write(prev, by_name)
 
 
 def write(prev, by_name):
+    # Another run may have written sizes meanwhile (e.g. 30M while 10M's queries ran): keep its
+    # rows and keys, replacing only what this run measured.
+    disk = load_json(OUT) or {}
+    merged = {r["name"]: r for r in disk.get("sizes", [])}
+    merged.update({k: v for k, v in by_name.items() if k in MEASURED or k not in merged})
+    by_name = merged
+    prev = {**{k: v for k, v in disk.items() if k in ("upstream", "app", "notes")}, **{k: v for k, v in prev.items() if k in MEASURED}}
     rete_version = subprocess.run([RETE, "--version"], capture_output=True, text=True).stdout.split()[-1]
     env = {
         "schema": "rete-bench/scale/v1",
