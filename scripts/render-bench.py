@@ -133,19 +133,22 @@ def render_scale(s):
     qrows = [r for r in sizes if r.get("queries") and r["queries"].get("queries")]
     for r in qrows:
         qq = r["queries"]
-        ds = qq["datasets"][0]
         same = sum(1 for q in qq["queries"] if q["identical"])
-        out += ["", f"### Queries vs Oxigraph on {r['name']} ({ds['quads']:,} quads)", "",
+        ds = (qq.get("datasets") or [{}])[0]
+        load = f"load {ms(ds['oxigraph_load_ms'])}, " if ds else ""
+        out += ["", f"### Queries vs Oxigraph on {r['name']} ({r['triples']:,} triples)", "",
                 f"The bench crate's social shapes (`rete-bench --people {r['people']} --lubm 0 --runs {qq['runs']}`): "
-                f"same process, Oxigraph 0.5 in memory (load {ms(ds['oxigraph_load_ms'])}), median of {qq['runs']} warm runs. "
+                f"same process, Oxigraph 0.5 in memory ({load}median of {qq['runs']} warm runs). "
                 f"{same} of {len(qq['queries'])} answers identical; geometric mean speedup "
-                f"{qq['geomean'].get('all', float('nan')):.2f}×.", "",
+                f"{qq['geomean'].get('all', float('nan')):.2f}× over these queries."
+                + (f" **Partial run:** {qq['note']}" if qq.get("partial") else ""), "",
                 "| query | rows | rete | Oxigraph | speedup | same answer |", "|---|---:|---:|---:|---:|---|"]
         for q in qq["queries"]:
             sp = f"{q['speedup']:.2f}×" if q["speedup"] else "–"
             rm = "–" if q["rete_ms"] is None else f"{q['rete_ms']:,.2f} ms"
             om = "–" if q["oxigraph_ms"] is None else f"{q['oxigraph_ms']:,.2f} ms"
-            out.append(f"| {q['name']} | {q['rows']:,} | {rm} | {om} | {sp} | {'yes' if q['identical'] else '**no**'} ({q['gate']}) |")
+            rows = "–" if q["rows"] is None else f"{q['rows']:,}"
+            out.append(f"| {q['name']} | {rows} | {rm} | {om} | {sp} | {'yes' if q['identical'] else '**no**'} ({q['gate']}) |")
     # App.
     app = s.get("app")
     if app and app.get("results"):
