@@ -40,3 +40,164 @@ if "<!-- build:start -->" in doc:
 else:
     doc = doc.rstrip() + "\n\n" + section + "\n"
 doc_path.write_text(doc)
+
+
+# The Scale section (issue 13), from docs/benchmark-scale.json (scripts/bench-scale.sh).
+import math
+
+scale_path = root / "docs/benchmark-scale.json"
+
+
+def render_scale(s):
+    def mib(b):
+        return "–" if b is None else f"{b / 1048576:,.1f} MiB"
+
+    def ms(x):
+        return "–" if x is None else (f"{x / 1000:,.1f} s" if x >= 10000 else f"{x:,.0f} ms")
+
+    def verdict(ok):
+        return "not measured" if ok is None else ("**met**" if ok else "**not met**")
+
+    m = s["machine"]
+    sizes = s["sizes"]
+    out = [
+        "<!-- scale:start -->",
+        "## Scale: 10 M+ triples (issue 13)",
+        "",
+        f"Release CLI, default settings (pyramid and schema on, `--memory-budget` 2G), {m['cpus']} cores, "
+        f"{m['memory_gib']} GiB, {m['os']}, rete {s['rete_version']}, {s['date']}. {m.get('shared', '')}. "
+        "Peak RSS and wall time from `/usr/bin/time -v`; phases from the build report (`phase NAME: MS ms` "
+        "lines of `rete build`); temp disk is the peak size of the build's `--temp-dir` (spill runs and the parts written before the final file), polled every 0.5 s. "
+        "Reproduce with `scripts/bench-scale.sh [10M 30M 100M lubm:N]` (JSON in `docs/benchmark-scale.json`).",
+        "",
+        "### Build and size",
+        "",
+        "| dataset | triples | N-Triples | gzip -9 | .rete | .rete / gzip | build | peak RSS | ≤ 2 GiB | peak temp disk | status |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|",
+    ]
+    for r in sizes:
+        b = r["build"]
+        rss = b.get("peak_rss_kib")
+        status = "ok" if b["exit_code"] == 0 else f"**failed** (exit {b['exit_code']})"
+        ratio = f"{r['rete_over_gzip9']:.2f}×" if r.get("rete_over_gzip9") else "–"
+        out.append(
+            f"| {r['name']} | {r['triples']:,} | {mib(r['raw_bytes'])} | {mib(r['gzip9_bytes'])} | {mib(b.get('rete_bytes'))} | "
+            f"{ratio} | {ms(b['wall_ms'])} | {mib(rss * 1024) if rss else '–'} | {'yes' if r['rss_within_2gib'] else '**no**'} | "
+            f"{mib(b.get('peak_spill_bytes'))} | {status} |"
+        )
+    phase_names = []
+    for r in sizes:
+        for p in r["build"].get("phases", []):
+            if p["phase"] not in phase_names:
+                phase_names.append(p["phase"])
+    if phase_names:
+        out += ["", "Time per phase (from the build report):", "",
+                "| dataset | " + " | ".join(phase_names) + " |", "|---|" + "---:|" * len(phase_names)]
+        for r in sizes:
+            ph = {p["phase"]: p["ms"] for p in r["build"].get("phases", [])}
+            out.append(f"| {r['name']} | " + " | ".join(ms(ph.get(n)) for n in phase_names) + " |")
+    for r in sizes:
+        if r["build"].get("error"):
+            out += ["", f"{r['name']}: the build failed; its last lines:", "", "```", *r["build"]["error"][-8:], "```"]
+    # n log n: build time ratio between sizes against the ratio of n log n.
+    social = [r for r in sizes if r.get("people") and r["build"]["exit_code"] == 0]
+    growth_ok = None
+    if len(social) >= 2:
+        a, z = social[0], social[-1]
+        t_ratio = z["build"]["wall_ms"] / a["build"]["wall_ms"]
+        nlogn = (z["triples"] * math.log(z["triples"])) / (a["triples"] * math.log(a["triples"]))
+        growth_ok = t_ratio <= nlogn
+        out += ["", f"Growth {a['name']} → {z['name']}: build time ×{t_ratio:.2f}, n log n ×{nlogn:.2f}."]
+    # Remote.
+    remote = [r for r in sizes if r.get("remote")]
+    if remote:
+        out += ["", "### Remote: the file served by a real HTTP server on 127.0.0.1", "",
+                "`scripts/range-server.py` (Range requests; it counts every request and byte it sends) serves the "
+                "file; the release CLI reads it over HTTP as the app does. Open + top level = `rete summary URL` "
+                "(header, section directory, the pyramid's top level); the selective query is one subject's links "
+                "in both directions (`SELECT ?dir ?p ?x WHERE { { S ?p ?x } UNION { ?x ?p S } }`). Counts are "
+                "per fresh process, so each includes opening the file. Answers are compared with the local file.",
+                "",
+                "| dataset | file | open + top level | selective query | share of file | rows | same answers |",
+                "|---|---:|---:|---:|---:|---:|---|"]
+        for r in remote:
+            x = r["remote"]
+            top, q = x["open_top_level"], x["selective_query"]
+            same = top["same_answer"] and q["same_answer"] and x["open_info"]["same_answer"]
+            out.append(
+                f"| {r['name']} | {mib(x['file_bytes'])} | {top['requests']} requests, {top['bytes'] / 1024:,.1f} KiB | "
+                f"{q['requests']} requests, {q['bytes'] / 1024:,.1f} KiB | {q['share_of_file'] * 100:.4f} % | {q['rows']} | "
+                f"{'yes' if same else '**no**'} |"
+            )
+    # Queries vs Oxigraph.
+    qrows = [r for r in sizes if r.get("queries") and r["queries"].get("queries")]
+    for r in qrows:
+        qq = r["queries"]
+        same = sum(1 for q in qq["queries"] if q["identical"])
+        ds = (qq.get("datasets") or [{}])[0]
+        load = f"load {ms(ds['oxigraph_load_ms'])}, " if ds else ""
+        out += ["", f"### Queries vs Oxigraph on {r['name']} ({r['triples']:,} triples)", "",
+                f"The bench crate's social shapes (`rete-bench --people {r['people']} --lubm 0 --runs {qq['runs']}`): "
+                f"same process, Oxigraph 0.5 in memory ({load}median of {qq['runs']} warm runs). "
+                f"{same} of {len(qq['queries'])} answers identical; geometric mean speedup "
+                f"{qq['geomean'].get('all', float('nan')):.2f}× over these queries."
+                + (f" **Partial run:** {qq['note']}" if qq.get("partial") else ""), "",
+                "| query | rows | rete | Oxigraph | speedup | same answer |", "|---|---:|---:|---:|---:|---|"]
+        for q in qq["queries"]:
+            sp = f"{q['speedup']:.2f}×" if q["speedup"] else "–"
+            rm = "–" if q["rete_ms"] is None else f"{q['rete_ms']:,.2f} ms"
+            om = "–" if q["oxigraph_ms"] is None else f"{q['oxigraph_ms']:,.2f} ms"
+            rows = "–" if q["rows"] is None else f"{q['rows']:,}"
+            out.append(f"| {q['name']} | {rows} | {rm} | {om} | {sp} | {'yes' if q['identical'] else '**no**'} ({q['gate']}) |")
+    # App.
+    app = s.get("app")
+    if app and app.get("results"):
+        a = app["results"]
+        out += ["", f"### The app on {app['file']}", "", a.get("method", ""), "",
+                "| measure | value | goal | verdict |", "|---|---:|---:|---|"]
+        for g in a.get("goals", []):
+            out.append(f"| {g['what']} | {g['value']} | {g['goal']} | {verdict(g.get('met'))} |")
+    # Goals.
+    up = s.get("upstream")
+    up_ok = None
+    up_txt = "not measured"
+    if up and up.get("rete", {}).get("exit_code") == 0 and up.get("upstream", {}).get("exit_code") == 0:
+        ratio = up["rete"]["wall_ms"] / up["upstream"]["wall_ms"]
+        up_ok = ratio <= 0.25
+        up_txt = f"{ratio:.2f}× ({ms(up['rete']['wall_ms'])} vs {ms(up['upstream']['wall_ms'])})"
+    names = {r["spec"] for r in sizes}
+    rss_all = [r["rss_within_2gib"] and r["build"]["exit_code"] == 0 for r in sizes]
+    out += ["", "### Goals", "", "| goal | measured | verdict |", "|---|---|---|"]
+    out.append(f"| peak RSS ≤ 2 GiB at 10 M, 30 M, 100 M and one LUBM size | {', '.join(sorted(names))} | "
+               f"{verdict(all(rss_all)) if rss_all else 'not measured'}"
+               f"{'' if {'10M', '30M', '100M'} <= names else ' at the sizes measured; the others not measured'} |")
+    out.append(f"| build time no worse than n log n | {len(social)} social size(s) | {verdict(growth_ok)} |")
+    out.append(f"| ≤ 0.25× upstream's build time at 7.9 M triples | {up_txt} | {verdict(up_ok)} |")
+    gz = ", ".join(f"{r['name']} {r['rete_over_gzip9']:.2f}×" for r in sizes if r.get("rete_over_gzip9"))
+    out.append(f"| file size / gzip -9 reported at every size | {gz} | reported |")
+    if remote:
+        x = remote[-1]["remote"]
+        top, q = x["open_top_level"], x["selective_query"]
+        out.append(f"| remote open + top level ≤ 3 requests and ≤ 1 MB ({remote[-1]['name']}) | {top['requests']} requests, {top['bytes'] / 1024:,.1f} KiB | {verdict(top['requests'] <= 3 and top['bytes'] <= 1 << 20)} |")
+        out.append(f"| remote selective query reads ≤ 0.1 % of the file ({remote[-1]['name']}) | {q['share_of_file'] * 100:.4f} % | {verdict(q['share_of_file'] <= 0.001)} |")
+        out.append(f"| remote answers same as local ({remote[-1]['name']}) | | {verdict(q['same_answer'] and top['same_answer'])} |")
+    for r in qrows:
+        qq = r["queries"]["queries"]
+        part = " (partial run: the shapes it reached)" if r["queries"].get("partial") else ""
+        out.append(f"| queries vs Oxigraph on {r['name']}: same answers, ratio reported | {sum(q['identical'] for q in qq)}/{len(qq)} identical{part} | {verdict(all(q['identical'] for q in qq))} |")
+    if "100M" not in names:
+        out.append("| the app and remote goals on the 100 M file | 100 M not built here | not measured |")
+    for n in s.get("notes", []):
+        out += ["", n]
+    out.append("<!-- scale:end -->")
+    return "\n".join(out)
+
+
+if scale_path.exists():
+    section = render_scale(json.loads(scale_path.read_text()))
+    doc = doc_path.read_text()
+    if "<!-- scale:start -->" in doc:
+        doc = re.sub(r"<!-- scale:start -->.*?<!-- scale:end -->", lambda _: section, doc, flags=re.S)
+    else:
+        doc = doc.rstrip() + "\n\n" + section + "\n"
+    doc_path.write_text(doc)

@@ -1,0 +1,246 @@
+// The scale benchmark's scripted exploration (issue 13), driven by e2e/bench/scale.conf.mjs on a
+// big file: zoom into a community → its children drawn, a node's details, a selective query (one
+// subject's links), coherence Tier 0, then EXPLORE_S seconds of zooming in and out across levels,
+// details and queries, and the resident memory of the app and its WebKit processes at the end.
+// Times are taken in the page (performance.now() from the click to the state that answers it, plus
+// two animation frames so that sigma has drawn): WebDriver's own round trips are not counted.
+// Pixels are checked after each measured step. Writes RETE_SCALE_OUT (JSON).
+import { expect } from '@wdio/globals';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { colourStats, mapRect, mapSettled, screenshot } from '../specs/helpers.mjs';
+
+const exploreS = Number(process.env.EXPLORE_S ?? 300);
+const people = Number(process.env.RETE_SCALE_PEOPLE ?? 1000);
+const outFile = process.env.RETE_SCALE_OUT ?? '.e2e-out/scale.json';
+const person = (i) => `<http://example.org/social/person/${i}>`;
+const linksQuery = (s) => `SELECT ?p ?o WHERE { ${s} ?p ?o }`;
+
+/**
+ * Clicks `selector` in the page and resolves with the ms until the state `kind` (with `arg`)
+ * holds, checked every animation frame, plus two frames. The conditions live in the page function
+ * itself: the app's content security policy forbids building functions from strings.
+ */
+async function timed(selector, kind, arg = null, timeoutMs = 60_000) {
+  const ms = await browser.executeAsync((sel, kind, arg, timeout, done) => {
+    const q = (s) => document.querySelector(s);
+    let sawRunning = false;
+    const map = () => q('[data-testid="map"]');
+    const conds = {
+      // Children drawn: another community is open, nothing is loading, the map changed.
+      zoom: () => map().getAttribute('data-open') !== arg[0] && map().getAttribute('data-busy') === 'false'
+        && map().getAttribute('data-node-count') !== arg[1] && Number(map().getAttribute('data-node-count')) > 0,
+      top: () => map().getAttribute('data-open') === '' && map().getAttribute('data-busy') === 'false',
+      details: () => (q('[data-testid="details"]')?.textContent ?? '').includes('Links out'),
+      // Finished: the Run button is back and the summary is new (or the run was seen going on).
+      query: () => {
+        if (!q('[data-testid="query-run"]')) { sawRunning = true; return false; }
+        const sum = q('[data-testid="query-summary"]');
+        return !!sum && (sawRunning || sum.textContent !== arg);
+      },
+      tier0: () => Number(q('[data-testid="coherence-tiers"]')?.getAttribute('data-done') ?? 0) >= 1,
+    };
+    const el = q(sel);
+    if (!el) return done(-2);
+    const t0 = performance.now();
+    el.click();
+    const tick = () => {
+      let ok = false;
+      try { ok = conds[kind](); } catch { ok = false; }
+      if (ok) requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+      else if (performance.now() - t0 > timeout) done(-1);
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }, selector, kind, arg, timeoutMs);
+  if (ms === -2) throw new Error(`nothing to click: ${selector}`);
+  if (ms === -1) throw new Error(`no answer within ${timeoutMs} ms after clicking ${selector}`);
+  return ms;
+}
+
+/** Zooms into the selected community; resolves with the ms until its children are drawn. */
+async function zoomIn() {
+  const before = await browser.execute(() => {
+    const m = document.querySelector('[data-testid="map"]');
+    return [m.getAttribute('data-open'), m.getAttribute('data-node-count')];
+  });
+  return timed('[data-testid="zoom-in"]', 'zoom', before);
+}
+
+/** Back to the top level through the first breadcrumb. */
+async function zoomOut() {
+  const crumbs = await $$('[data-testid="crumb"]');
+  if (crumbs.length < 2) return null;
+  return timed('[data-testid="crumb"]', 'top');
+}
+
+/**
+ * Selects a community: on the top level the largest node (its centre kept inside the map), once
+ * zoomed in the node at the map's centre (the opened community's children sit around it, while
+ * the largest node may be a neighbour off screen); `vary` then follows one of its linked
+ * communities. False when nothing that can be zoomed into is selected.
+ */
+async function selectCommunity(vary, depth) {
+  const { map, rect } = await mapRect();
+  let [x, y] = [rect.width / 2, rect.height / 2];
+  if (depth === 0) [x, y] = ((await map.getAttribute('data-largest')) || `${x},${y}`).split(',').map(Number);
+  const cx = Math.min(Math.max(x, 8), rect.width - 8), cy = Math.min(Math.max(y, 8), rect.height - 8);
+  await map.click({ x: Math.round(cx - rect.width / 2), y: Math.round(cy - rect.height / 2) });
+  try {
+    await $('[data-testid="details-title"]').waitForDisplayed({ timeout: 15_000 });
+  } catch {
+    return false;
+  }
+  if (vary && depth === 0) {
+    const links = await $$('[data-testid="details"] .bar button.link');
+    if (links.length) await links[Math.floor(Math.random() * links.length)].click();
+    await browser.pause(50);
+  }
+  await browser.waitUntil(async () => { const t = (await $('[data-testid="details"]').getText()).toLowerCase(); return t.includes('zoom in') || t.includes('links out'); }, { timeoutMsg: 'no details' });
+  return $('[data-testid="zoom-in"]').isExisting();
+}
+
+/** Opens a member's details; resolves with the ms until its links are shown. */
+async function memberDetails() {
+  if (!(await $('[data-testid="members"] button').isExisting())) return null;
+  return timed('[data-testid="members"] button', 'details');
+}
+
+async function typeQuery(text) {
+  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
+  const content = await $('[data-testid="query-editor"] .cm-content');
+  await content.waitForDisplayed();
+  await content.click();
+  await browser.keys(['Control', 'a']);
+  await browser.keys('Backspace');
+  await browser.keys(text);
+  await browser.keys('Escape');
+}
+
+/** Runs `text`; resolves with the round trip (click → summary shown) and the engine's own time. */
+async function query(text) {
+  await typeQuery(text);
+  const prev = await browser.execute(() => document.querySelector('[data-testid="query-summary"]')?.textContent ?? '');
+  const ms = await timed('[data-testid="query-run"]', 'query', prev);
+  const summary = await $('[data-testid="query-summary"]').getText();
+  const m = summary.match(/· ([\d.,]+) (ms|s) ·/);
+  const engine = m ? Number(m[1].replace(/,/g, '')) * (m[2] === 's' ? 1000 : 1) : null;
+  const rows = Number((summary.match(/([\d,]+) rows?/i) ?? [0, '0'])[1].replace(/,/g, ''));
+  return { round_trip_ms: ms, engine_ms: engine, rows, summary };
+}
+
+/** Coherence Tier 0: ms from "Check coherence" to Tier 0 done; the later tiers are cancelled. */
+async function tier0() {
+  if (!(await $('[data-testid="coherence-panel"]').isExisting())) await $('[data-testid="toggle-coherence"]').click();
+  await $('[data-testid="coherence-run"]').waitForDisplayed();
+  const ms = await timed('[data-testid="coherence-run"]', 'tier0');
+  const cancel = await $('[data-testid="coherence-cancel"]');
+  if (await cancel.isExisting()) await cancel.click();
+  await $('[data-testid="coherence-run"]').waitForDisplayed({ timeout: 120_000 });
+  return ms;
+}
+
+/** Resident memory (KiB) of the app process and of its descendants (WebKit's web and network processes). */
+function memory(app) {
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const status = readFileSync(`/proc/${d}/status`, 'utf8');
+      const rss = Number((status.match(/VmRSS:\s+(\d+)/) ?? [0, 0])[1]);
+      const name = (status.match(/Name:\s+(.*)/) ?? [0, '?'])[1];
+      procs.set(Number(d), { ppid, rss, name });
+    } catch { /* gone */ }
+  }
+  const root = Number(execFileSync('pgrep', ['-n', '-f', `^${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`], { encoding: 'utf8' }).trim());
+  const rows = [];
+  const walk = (pid) => {
+    const p = procs.get(pid);
+    if (!p) return;
+    rows.push({ pid, name: p.name, rss_kib: p.rss });
+    for (const [c, q] of procs) if (q.ppid === pid) walk(c);
+  };
+  walk(root);
+  return { app_kib: rows[0]?.rss_kib ?? null, total_kib: rows.reduce((a, r) => a + r.rss_kib, 0), processes: rows };
+}
+
+const median = (xs) => { const s = xs.filter((x) => x != null).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
+const max = (xs) => { const s = xs.filter((x) => x != null); return s.length ? Math.max(...s) : null; };
+
+describe('scale: the app on a big file', () => {
+  it('measures zoom, details, a selective query, Tier 0 and memory after a scripted exploration', async () => {
+    const app = browser.requestedCapabilities['tauri:options'].application;
+    await browser.setTimeout({ script: 300_000 });
+    const res = { explore_s: exploreS, zoom_ms: [], zoom_out_ms: [], details_ms: [], query: [], tier0_ms: [], levels: [] };
+    const top = await mapSettled(2);
+    const { rect, dpr } = await mapRect();
+    const s0 = colourStats(await screenshot('scale-top'), rect, dpr);
+    expect(s0.distinct).toBeGreaterThan(8);
+    res.top_nodes = top;
+    res.memory_at_start = memory(app);
+
+    // The measured steps, once, each checked on the screen.
+    let depth = 0;
+    while (await selectCommunity(false, depth)) {
+      res.zoom_ms.push(await zoomIn());
+      depth++;
+      const s = colourStats(await screenshot(`scale-zoom-${depth}`), rect, dpr);
+      expect(s.distinct).toBeGreaterThan(8);
+      // A finest-level community: its members are listed, the bottom is reached.
+      if ((await $('[data-testid="members"] button').isExisting()) || depth > 8) break;
+    }
+    res.levels.push(depth);
+    const d = await memberDetails();
+    if (d != null) res.details_ms.push(d);
+    // getText() applies the CSS (the heading is upper-case on screen).
+    expect((await $('[data-testid="details"]').getText()).toLowerCase()).toContain('links out');
+    const q = await query(linksQuery(person(Math.floor(people / 2))));
+    // Recorded, not asserted: the summary's text is kept in the JSON for reading.
+    res.query.push(q);
+    res.tier0_ms.push(await tier0());
+    await screenshot('scale-measured');
+    res.first = { zoom_ms: [...res.zoom_ms], details_ms: d, query: q, tier0_ms: res.tier0_ms[0] };
+
+    // The exploration: zoom out, down again through varied communities, details, queries.
+    writeFileSync(outFile, JSON.stringify(res, null, 2));
+    const end = Date.now() + exploreS * 1000;
+    let rounds = 0;
+    // A step of the exploration that hangs ends the exploration (recorded), not the measurement.
+    try {
+    while (Date.now() < end) {
+      rounds++;
+      const out = await zoomOut();
+      if (out != null) res.zoom_out_ms.push(out);
+      let k = 0;
+      while (Date.now() < end && (await selectCommunity(true, k))) {
+        res.zoom_ms.push(await zoomIn());
+        if ((await $('[data-testid="members"] button').isExisting()) || ++k > 8) break;
+      }
+      res.levels.push(k);
+      const dd = await memberDetails();
+      if (dd != null) res.details_ms.push(dd);
+      if (Date.now() < end) res.query.push(await query(linksQuery(person(Math.floor(Math.random() * people)))));
+      if (rounds % 5 === 0 && Date.now() < end) res.tier0_ms.push(await tier0());
+    }
+    } catch (e) {
+      res.exploration_error = String(e).slice(0, 300);
+    }
+    res.rounds = rounds;
+    try { await zoomOut(); } catch { /* recorded above */ }
+    await mapSettled(1);
+    const s1 = colourStats(await screenshot('scale-end'), rect, dpr);
+    expect(s1.distinct).toBeGreaterThan(8);
+    res.memory_at_end = memory(app);
+    res.summary = {
+      zoom_median_ms: median(res.zoom_ms), zoom_max_ms: max(res.zoom_ms),
+      zoom_out_median_ms: median(res.zoom_out_ms),
+      details_median_ms: median(res.details_ms), details_max_ms: max(res.details_ms),
+      query_engine_median_ms: median(res.query.map((x) => x.engine_ms)), query_engine_max_ms: max(res.query.map((x) => x.engine_ms)),
+      query_round_trip_median_ms: median(res.query.map((x) => x.round_trip_ms)),
+      tier0_median_ms: median(res.tier0_ms), tier0_max_ms: max(res.tier0_ms),
+    };
+    writeFileSync(outFile, JSON.stringify(res, null, 2));
+  });
+});

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The app part of the scale benchmark (called by scripts/bench-scale.py with APP=1; runs alone too):
+# launch → top level on screen on FILE against the 20k-people sample (e2e/bench/launch.mjs, RUNS
+# launches each, interleaved), then the scripted exploration (e2e/bench/scale.e2e.mjs through
+# WebdriverIO, EXPLORE_S seconds). Every app run holds /work/wt/e2e.lock (or $E2E_LOCK): the
+# WebDriver ports and the X display are shared. Writes OUT (JSON).
+# Usage: scripts/bench-scale-app.sh FILE.rete OUT.json   env: RETE_APP (default: the release app,
+# built with `npm run tauri -- build --no-bundle`), RUNS (3), EXPLORE_S (300), RETE_SCALE_PEOPLE.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+file=$(realpath "$1")
+out=$2
+lock=${E2E_LOCK:-/work/wt/e2e.lock}
+runs=${RUNS:-3}
+small=$(realpath samples/social-20k.rete)
+app=${RETE_APP:-}
+if [ -z "$app" ]; then
+  npm run -s tauri -- build --no-bundle >/dev/null
+  app=target/release/rete-desktop
+fi
+app=$(realpath "$app")
+if [ -z "${RETE_SCALE_PEOPLE:-}" ]; then
+  # The people of a social file, for the exploration's random subjects.
+  RETE_SCALE_PEOPLE=$(target/release/rete sparql "$file" 'SELECT (COUNT(*) AS ?n) WHERE { ?s a foaf:Person }' --format tsv | tail -n1 | sed 's/"//g; s/\^\^.*//')
+fi
+export RETE_SCALE_PEOPLE
+tmp=$(mktemp -d)
+for _ in $(seq "$runs"); do
+  flock "$lock" node e2e/bench/launch.mjs "$app" "$file" 1 >>"$tmp/big.jsonl"
+  flock "$lock" node e2e/bench/launch.mjs "$app" "$small" 1 >>"$tmp/small.jsonl"
+done
+RETE_APP="$app" RETE_SCALE_FILE="$file" RETE_SCALE_OUT="$tmp/explore.json" \
+  flock "$lock" npx wdio run e2e/bench/scale.conf.mjs
+python3 - "$tmp" "$out" "$file" "$small" "$app" <<'PY'
+import json, statistics, sys, pathlib
+tmp, out, big, small, app = sys.argv[1:]
+t = pathlib.Path(tmp)
+rows = lambda f: [json.loads(l) for l in (t / f).read_text().splitlines() if l.strip()]
+b, s = rows("big.jsonl"), rows("small.jsonl")
+mb = statistics.median(r["launch_to_shown_ms"] for r in b)
+ms = statistics.median(r["launch_to_shown_ms"] for r in s)
+e = json.loads((t / "explore.json").read_text())
+su = e["summary"]
+mem = e["memory_at_end"]
+f = lambda x: "–" if x is None else f"{x:,.0f} ms"
+goals = [
+    {"what": "launch → top level on screen, ratio to the 20k-people sample", "value": f"{mb / ms:.2f}× ({mb:,.0f} vs {ms:,.0f} ms)", "goal": "≤ 1.2×", "met": mb / ms <= 1.2},
+    {"what": "zoom into a community → children drawn (median / max)", "value": f"{f(su['zoom_median_ms'])} / {f(su['zoom_max_ms'])}", "goal": "≤ 200 ms", "met": su["zoom_max_ms"] is not None and su["zoom_max_ms"] <= 200},
+    {"what": "a node's details (median / max)", "value": f"{f(su['details_median_ms'])} / {f(su['details_max_ms'])}", "goal": "≤ 100 ms", "met": None if su["details_max_ms"] is None else su["details_max_ms"] <= 100},
+    {"what": "selective query, one subject's links: engine time (median / max)", "value": f"{f(su['query_engine_median_ms'])} / {f(su['query_engine_max_ms'])}", "goal": "≤ 50 ms", "met": su["query_engine_max_ms"] is not None and su["query_engine_max_ms"] <= 50},
+    {"what": "selective query: click → rows shown (median)", "value": f(su["query_round_trip_median_ms"]), "goal": "(for scale)", "met": None},
+    {"what": "coherence Tier 0 (median / max)", "value": f"{f(su['tier0_median_ms'])} / {f(su['tier0_max_ms'])}", "goal": "≤ 50 ms", "met": su["tier0_max_ms"] is not None and su["tier0_max_ms"] <= 50},
+    {"what": f"memory after {e['explore_s']} s of exploration ({e['rounds']} rounds): app process / with WebKit's processes", "value": f"{mem['app_kib'] / 1024:,.0f} MiB / {mem['total_kib'] / 1024:,.0f} MiB", "goal": "≤ 500 MB", "met": mem["total_kib"] * 1024 <= 500e6},
+]
+method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with software WebGL. Launch: `e2e/bench/launch.mjs`, "
+          f"{len(b)} launches on each file, interleaved, spawn → top level on screen by the screen's pixels. The rest: "
+          "`e2e/bench/scale.e2e.mjs` through WebdriverIO; each time is taken in the page from the click to the answering "
+          "state plus two animation frames (WebDriver's round trips excluded), with a pixel check of the map after each "
+          "measured step. Zoom = `Zoom in` on a community until its children are on the map; details = a member's links "
+          "shown; query = `SELECT ?p ?o WHERE { <person> ?p ?o }` (the app's reported engine time; a random person each "
+          "round); memory = VmRSS of the app and its descendant processes at the end.")
+res = {"launch_big_ms": [r["launch_to_shown_ms"] for r in b], "launch_small_ms": [r["launch_to_shown_ms"] for r in s],
+       "explore": e, "results": {"method": method, "goals": goals}}
+pathlib.Path(out).write_text(json.dumps(res, indent=2))
+PY
+rm -rf "$tmp"

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""A static file server with HTTP Range support on 127.0.0.1 that counts what it serves, for the
+scale benchmark's remote measurements (scripts/bench-scale.sh).
+
+usage: range-server.py DIR LOG [PORT]   (PORT 0: any free port; the chosen port is printed)
+
+Every request is one JSON line in LOG: {"method", "path", "range", "status", "bytes"} (bytes =
+body bytes sent). The benchmark truncates LOG between measurements and sums it."""
+import http.server
+import json
+import os
+import re
+import sys
+import threading
+
+ROOT, LOG = sys.argv[1], sys.argv[2]
+PORT = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+lock = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):  # the JSON log is the record; stay quiet on stderr
+        pass
+
+    def record(self, status, sent, rng):
+        with lock, open(LOG, "a") as f:
+            f.write(json.dumps({"method": self.command, "path": self.path, "range": rng,
+                                "status": status, "bytes": sent}) + "\n")
+
+    def serve(self, body):
+        path = os.path.join(ROOT, os.path.basename(self.path.split("?")[0]))
+        if not os.path.isfile(path):
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            self.record(404, 0, None)
+            return
+        size = os.path.getsize(path)
+        rng = self.headers.get("Range")
+        start, end, status = 0, size - 1, 200
+        if rng:
+            m = re.fullmatch(r"bytes=(\d*)-(\d*)", rng.strip())
+            if not m or (m.group(1) == "" and m.group(2) == ""):
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{size}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                self.record(416, 0, rng)
+                return
+            if m.group(1) == "":  # suffix range: the last N bytes
+                start, end = max(0, size - int(m.group(2))), size - 1
+            else:
+                start = int(m.group(1))
+                end = min(size - 1, int(m.group(2))) if m.group(2) else size - 1
+            if start >= size or start > end:
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{size}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                self.record(416, 0, rng)
+                return
+            status = 206
+        length = end - start + 1
+        st = os.stat(path)
+        self.send_response(status)
+        self.send_header("Accept-Ranges", "bytes")
+        # Validators: the client checks that the file did not change between two reads.
+        self.send_header("ETag", f'"{st.st_size:x}-{st.st_mtime_ns:x}"')
+        self.send_header("Last-Modified", self.date_time_string(int(st.st_mtime)))
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(length))
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.end_headers()
+        sent = 0
+        if body:
+            with open(path, "rb") as f:
+                f.seek(start)
+                left = length
+                while left > 0:
+                    chunk = f.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    self.wfile.write(chunk)
+                    sent += len(chunk)
+                    left -= len(chunk)
+        self.record(status, sent, rng)
+
+    def do_GET(self):
+        self.serve(True)
+
+    def do_HEAD(self):
+        self.serve(False)
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
