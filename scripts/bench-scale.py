@@ -127,14 +127,18 @@ def build(name, nt):
     th = threading.Thread(target=poll, daemon=True)
     th.start()
     t = time.time()
-    p = subprocess.run(["/usr/bin/time", "-v", RETE, "build", nt, "-o", out, "--temp-dir", tmp],
+    p = subprocess.run(["/usr/bin/time", "-v", RETE, "build", "--report", nt, "-o", out, "--temp-dir", tmp],
                        capture_output=True, text=True)
     wall = time.time() - t
     done.set()
     th.join()
     err = p.stderr
     rss_kib = int(m.group(1)) if (m := re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)) else None
-    phases = [{"phase": m.group(1), "ms": float(m.group(2))} for m in re.finditer(r"^phase (.+): ([\d.]+) ms$", err, re.M)]
+    # `rete build --report`: a table (phase, ms, spilled bytes or "-") then the peak spill line.
+    phases = [{"phase": m.group(1).strip(), "ms": float(m.group(2)),
+               "spill_bytes": int(m.group(3)) if m.group(3) != "-" else 0}
+              for m in re.finditer(r"^(?!phase\s+ms)(\S.*?)\s+(\d+)\s+(\d+|-)$", err, re.M)]
+    reported = re.search(r"^peak spill on disk (\d+) bytes", err, re.M)
     wrote = re.search(r"wrote .*?: (\d+) quads, (\d+) terms, (\d+) bytes(?: \((\d+) spill runs\))?", err)
     rec = {
         "exit_code": p.returncode,
@@ -142,6 +146,7 @@ def build(name, nt):
         "peak_rss_kib": rss_kib,
         "phases": phases,
         "peak_spill_bytes": peak_spill[0],
+        "reported_peak_spill_bytes": int(reported.group(1)) if reported else None,
         "spill_runs": int(wrote.group(4) or 0) if wrote else None,
         "quads": int(wrote.group(1)) if wrote else None,
         "terms": int(wrote.group(2)) if wrote else None,

@@ -129,10 +129,6 @@ pub fn run(a: BuildArgs) -> Result<()> {
                 String::new()
             }
         );
-        // One line per phase: the scale benchmark (scripts/bench-scale.sh) reads them.
-        for (phase, ms) in &report.phases {
-            eprintln!("phase {phase}: {ms:.0} ms");
-        }
     }
     if a.report {
         print_report(&report);
