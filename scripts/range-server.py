@@ -43,11 +43,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if rng:
             m = re.fullmatch(r"bytes=(\d*)-(\d*)", rng.strip())
             if not m or (m.group(1) == "" and m.group(2) == ""):
-                self.send_response(416)
-                self.send_header("Content-Range", f"bytes */{size}")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                self.record(416, 0, rng)
+                self.unsatisfiable(size, rng)
                 return
             if m.group(1) == "":  # suffix range: the last N bytes
                 start, end = max(0, size - int(m.group(2))), size - 1
@@ -55,11 +51,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 start = int(m.group(1))
                 end = min(size - 1, int(m.group(2))) if m.group(2) else size - 1
             if start >= size or start > end:
-                self.send_response(416)
-                self.send_header("Content-Range", f"bytes */{size}")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                self.record(416, 0, rng)
+                self.unsatisfiable(size, rng)
                 return
             status = 206
         length = end - start + 1
@@ -87,6 +79,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     sent += len(chunk)
                     left -= len(chunk)
         self.record(status, sent, rng)
+
+    def unsatisfiable(self, size, rng):
+        self.send_response(416)
+        self.send_header("Content-Range", f"bytes */{size}")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        self.record(416, 0, rng)
 
     def do_GET(self):
         self.serve(True)

@@ -8,7 +8,7 @@
 import { expect } from '@wdio/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { colourStats, mapRect, mapSettled, screenshot } from '../specs/helpers.mjs';
+import { colourStats, mapRect, mapSettled, screenshot, typeQuery } from '../specs/helpers.mjs';
 
 const exploreS = Number(process.env.EXPLORE_S ?? 300);
 const people = Number(process.env.RETE_SCALE_PEOPLE ?? 1000);
@@ -104,17 +104,6 @@ async function selectCommunity(vary, depth) {
 async function memberDetails() {
   if (!(await $('[data-testid="members"] button').isExisting())) return null;
   return timed('[data-testid="members"] button', 'details');
-}
-
-async function typeQuery(text) {
-  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
-  const content = await $('[data-testid="query-editor"] .cm-content');
-  await content.waitForDisplayed();
-  await content.click();
-  await browser.keys(['Control', 'a']);
-  await browser.keys('Backspace');
-  await browser.keys(text);
-  await browser.keys('Escape');
 }
 
 /** Runs `text`; resolves with the round trip (click → summary shown) and the engine's own time. */

@@ -3,22 +3,10 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fixtures } from '../wdio.conf.mjs';
-import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot, typeQuery } from './helpers.mjs';
 
 
 const fx = (name) => path.join(fixtures, name);
-
-/** Opens the query pane and types `text` into the editor, replacing what is there. */
-async function typeQuery(text) {
-  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
-  const content = await $('[data-testid="query-editor"] .cm-content');
-  await content.waitForDisplayed();
-  await content.click();
-  await browser.keys(['Control', 'a']);
-  await browser.keys('Backspace');
-  await browser.keys(text);
-  await browser.keys('Escape'); // close the completion list, if open
-}
 
 async function runQuery() {
   await $('[data-testid="query-editor"] .cm-content').click();

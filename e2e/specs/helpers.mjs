@@ -72,3 +72,15 @@ export async function clickLargest() {
   const [x, y] = (await map.getAttribute('data-largest')).split(',').map(Number);
   await map.click({ x: Math.round(x - rect.width / 2), y: Math.round(y - rect.height / 2) });
 }
+
+/** Opens the query pane and types `text` into the editor, replacing what is there. */
+export async function typeQuery(text) {
+  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
+  const content = await $('[data-testid="query-editor"] .cm-content');
+  await content.waitForDisplayed();
+  await content.click();
+  await browser.keys(['Control', 'a']);
+  await browser.keys('Backspace');
+  await browser.keys(text);
+  await browser.keys('Escape'); // close the completion list, if open
+}
