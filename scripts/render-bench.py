@@ -66,8 +66,8 @@ def render_scale(s):
         "",
         f"Release CLI, default settings (pyramid and schema on, `--memory-budget` 2G), {m['cpus']} cores, "
         f"{m['memory_gib']} GiB, {m['os']}, rete {s['rete_version']}, {s['date']}. {m.get('shared', '')}. "
-        "Peak RSS and wall time from `/usr/bin/time -v`; phases from the build report (`phase NAME: MS ms` "
-        "lines of `rete build`); temp disk is the peak size of the build's `--temp-dir` (spill runs and the parts written before the final file), polled every 0.5 s. "
+        "Peak RSS and wall time from `/usr/bin/time -v`; phases and spilled bytes from the build report "
+        "(`rete build --report`); temp disk is the peak size of the build's `--temp-dir` (spill runs and the parts written before the final file), polled every 0.5 s. "
         "Reproduce with `scripts/bench-scale.sh [10M 30M 100M lubm:N]` (JSON in `docs/benchmark-scale.json`).",
         "",
         "### Build and size",
