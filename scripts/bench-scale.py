@@ -33,7 +33,7 @@ WORK = pathlib.Path(os.environ.get("BENCH_DIR", "bench-data")).resolve()
 WORK.mkdir(parents=True, exist_ok=True)
 RETE = ROOT / "target/release/rete"
 BENCH = ROOT / "target/release/rete-bench"
-OUT = ROOT / "docs/benchmark-scale.json"
+OUT = pathlib.Path(os.environ.get("SCALE_OUT", ROOT / "docs/benchmark-scale.json"))
 # Triples per person of `rete generate social` (1,575,135 triples at 200,000 people).
 TRIPLES_PER_PERSON = 1575135 / 200000
 GIB = 1 << 30
@@ -285,13 +285,17 @@ def upstream():
         t = time.time()
         p = subprocess.run(["/usr/bin/time", "-v", *map(str, cmd)], capture_output=True, text=True)
         rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
-        rec[tool] = {"wall_ms": round((time.time() - t) * 1000), "exit_code": p.returncode,
+        # CPU seconds (user + system) next to the wall time: on a shared machine the wall time
+        # depends on the load, the CPU time much less.
+        cpu = sum(float(m) for m in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", p.stderr))
+        rec[tool] = {"wall_ms": round((time.time() - t) * 1000), "cpu_s": round(cpu, 1), "exit_code": p.returncode,
                      "peak_rss_kib": int(rss.group(1)) if rss else None}
     return rec
 
 
 def main():
-    sizes = sys.argv[1:] or ["10M"]
+    # No size with UPSTREAM=1 or APP=1 runs only those; no arguments at all means 10M.
+    sizes = sys.argv[1:] or ([] if os.environ.get("UPSTREAM") or os.environ.get("APP") else ["10M"])
     prev = load_json(OUT) or {}
     by_name = {r["name"]: r for r in prev.get("sizes", [])}
     want_queries = set(os.environ.get("QUERIES", "10M").split(","))
@@ -349,7 +353,7 @@ def write(prev, by_name):
             env[k] = prev[k]
     OUT.write_text(json.dumps(env, indent=2) + "\n")
     subprocess.run([sys.executable, "scripts/render-bench.py"], check=True)
-    log(f"wrote {OUT.relative_to(ROOT)}")
+    log(f"wrote {OUT}")
 
 
 if __name__ == "__main__":

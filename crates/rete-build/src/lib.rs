@@ -603,12 +603,11 @@ fn build_parts(
     // 3. The six permutations: sort each (in memory, or into spilled runs), then write each.
     let t = Instant::now();
     let rdf_type = dict.rdf_type;
-    // In memory, the quads and all six sorted permutations are held until written; out of
-    // memory, each permutation's runs get a sixth of that share. Half the budget: the rest is
-    // headroom for what is not counted (allocator slack, the parser's and the writers' buffers).
+    // Each permutation sorts at most a sixth of half the budget at a time (the rest is headroom
+    // for what is not counted: allocator slack, the parser's and the writers' buffers), so the
+    // six may sort and be written in parallel whether their keys stay in memory or spill: the
+    // merge of spilled runs holds only a read buffer per run.
     let sort_budget = budget / 2;
-    let in_memory = quads.spills.is_empty()
-        && (quads.total as usize).saturating_mul(6 * KEY_BYTES + QUAD_BYTES) <= sort_budget;
     let run_len = (sort_budget / 6 / KEY_BYTES).max(1024);
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
@@ -617,11 +616,9 @@ fn build_parts(
         Ok(keys)
     };
     progress.start("sort", Some(6));
-    let sorted: Vec<Result<SortedKeys, BuildError>> = if in_memory {
+    let sorted: Vec<Result<SortedKeys, BuildError>> = {
         use rayon::prelude::*;
         Perm::ALL.par_iter().map(|&p| sort_perm(p)).collect()
-    } else {
-        Perm::ALL.iter().map(|&p| sort_perm(p)).collect()
     };
     progress.finish();
     let sorted = sorted.into_iter().collect::<Result<Vec<_>, _>>()?;
@@ -667,11 +664,9 @@ fn build_parts(
     };
     progress.start("permutations", Some(6));
     let jobs: Vec<(Perm, SortedKeys)> = Perm::ALL.into_iter().zip(sorted).collect();
-    let results: Vec<Result<(PermResult, usize), BuildError>> = if in_memory {
+    let results: Vec<Result<(PermResult, usize), BuildError>> = {
         use rayon::prelude::*;
         jobs.into_par_iter().map(write_perm).collect()
-    } else {
-        jobs.into_iter().map(write_perm).collect()
     };
     progress.finish();
     let mut perms = Vec::with_capacity(6);
