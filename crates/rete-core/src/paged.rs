@@ -35,10 +35,13 @@ pub struct PagedDir {
     pub table: Vec<u8>,
 }
 
+/// A page's frame as written: `(frame length, decoded length, check32)`.
+type FrameInfo = (u64, u64, u32);
+
 /// Compresses `payload` (the directory bytes) as one frame per page; `cuts` are the payload
 /// offsets where pages end (the last is the payload's length). Returns the stored bytes and, per
 /// page, `(frame length, decoded length, check32)`.
-fn frames(payload: &[u8], cuts: &[usize], level: i32) -> Result<(Vec<u8>, Vec<(u64, u64, u32)>)> {
+fn frames(payload: &[u8], cuts: &[usize], level: i32) -> Result<(Vec<u8>, Vec<FrameInfo>)> {
     let mut stored = Vec::new();
     let mut pages = Vec::with_capacity(cuts.len());
     let mut start = 0;
@@ -56,7 +59,7 @@ fn frames(payload: &[u8], cuts: &[usize], level: i32) -> Result<(Vec<u8>, Vec<(u
     Ok((stored, pages))
 }
 
-fn page_head(out: &mut Vec<u8>, (frame_len, raw_len, check): (u64, u64, u32), blocks: usize) {
+fn page_head(out: &mut Vec<u8>, (frame_len, raw_len, check): FrameInfo, blocks: usize) {
     varint::put(out, frame_len);
     varint::put(out, raw_len);
     out.extend_from_slice(&check.to_le_bytes());
@@ -750,6 +753,19 @@ mod tests {
                 index.end_block_for(&key),
                 "{key:?}"
             );
+        }
+    }
+
+    #[test]
+    fn concatenated_frames_decode_whole_on_both_zstd_paths() {
+        // Large directories (over 16 MiB decoded) go through the streaming decoder.
+        for len in [1000usize, (17 << 20) + 5] {
+            let payload: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let cuts = [len / 3, len / 2, len];
+            let (stored, pages) = frames(&payload, &cuts, 1).unwrap();
+            assert_eq!(pages.len(), 3);
+            let out = zstd_decode(&stored, len as u64, "t", &|| "s".into()).unwrap();
+            assert!(out == payload, "{len}");
         }
     }
 

@@ -111,8 +111,14 @@ fn a_selective_query_reads_only_the_directory_pages_it_visits() {
     let local = Rete::open_path(path("social.rete")).unwrap();
     let dirs = stored(&local, &[kind::DICT_INDEX, kind::PERM_INDEX]);
     let tables = stored(&local, &[kind::DICT_PAGES, kind::PERM_PAGES]);
-    assert!(dirs > 64 << 10, "the directories ({dirs} B) are large enough to be paged");
-    assert!(tables * 10 < dirs, "page tables {tables} B vs directories {dirs} B");
+    assert!(
+        dirs > 64 << 10,
+        "the directories ({dirs} B) are large enough to be paged"
+    );
+    assert!(
+        tables * 10 < dirs,
+        "page tables {tables} B vs directories {dirs} B"
+    );
     let len = file_len("social.rete");
     for n in [0, PEOPLE / 2, PEOPLE - 1] {
         let subject = format!("http://example.org/social/person/{n}");
@@ -213,7 +219,10 @@ fn query_error(url: &str) -> String {
     let run = || -> rete_core::Result<usize> {
         let s = rete.id_of(subject.into())?.unwrap_or(1);
         let mut n = 0;
-        for pat in [Pattern::new(Some(s), None, None), Pattern::new(None, None, Some(s))] {
+        for pat in [
+            Pattern::new(Some(s), None, None),
+            Pattern::new(None, None, Some(s)),
+        ] {
             for q in rete.quads(&pat)? {
                 q?;
                 n += 1;
@@ -221,7 +230,9 @@ fn query_error(url: &str) -> String {
         }
         Ok(n)
     };
-    run().expect_err("a damaged directory must be an error").to_string()
+    run()
+        .expect_err("a damaged directory must be an error")
+        .to_string()
 }
 
 #[test]
@@ -260,7 +271,10 @@ fn damaged_directory_pages_are_errors_never_panics() {
         }
     };
     let e = query_error(&damaged("flipped-table.rete", flip_table));
-    assert!(e.contains("index pages") && e.contains("checksum mismatch"), "{e}");
+    assert!(
+        e.contains("index pages") && e.contains("checksum mismatch"),
+        "{e}"
+    );
     let e = query_error(&damaged("forged-table.rete", |rete, b| {
         flip_table(rete, b);
         rete_core::craft::reseal_all(b);
