@@ -2,8 +2,10 @@
 //!
 //! Opening reads one prefix of the file (header, section directory and whatever small sections
 //! the writer placed right after it, such as the schema block). The block directories are fetched
-//! together, in one read, the first time a pattern or term is needed. Blocks are decompressed on
-//! demand into a byte-bounded LRU cache shared by every query on the file.
+//! together, in one read, the first time a pattern or term is needed; over HTTP, a file whose
+//! directories are large fetches their page tables instead and then only the directory pages its
+//! lookups visit (see [`crate::paged`]). Blocks are decompressed on demand into a byte-bounded LRU
+//! cache shared by every query on the file.
 
 use crate::card::Card;
 use crate::dict::{self, DictBlock, DictBlockMeta, DictIndex};
