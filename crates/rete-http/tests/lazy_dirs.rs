@@ -281,3 +281,56 @@ fn damaged_directory_pages_are_errors_never_panics() {
     }));
     assert!(e.contains("index pages"), "{e}");
 }
+
+#[test]
+fn files_without_page_tables_fetch_only_the_directories_a_query_uses() {
+    // social.rete as format 1.0 wrote it: the same sections without the page tables.
+    let bytes = std::fs::read(path("social.rete")).unwrap();
+    let local = Rete::open_path(path("social.rete")).unwrap();
+    let sections: Vec<_> = local
+        .sections()
+        .iter()
+        .filter(|e| e.kind != kind::DICT_PAGES && e.kind != kind::PERM_PAGES)
+        .map(|e| {
+            rete_core::craft::RawSection::new(
+                e.kind,
+                e.index,
+                e.codec,
+                e.raw_len,
+                bytes[e.offset as usize..(e.offset + e.len) as usize].to_vec(),
+            )
+        })
+        .collect();
+    let h = local.header();
+    let image = rete_core::craft::assemble(h.flags, h.quads, h.terms, &sections);
+    std::fs::write(path("no-tables.rete"), &image).unwrap();
+    let old = Rete::open_path(path("no-tables.rete")).unwrap();
+    assert!(old.section(kind::DICT_PAGES, 0).is_none());
+    old.verify().unwrap();
+
+    let subject = "http://example.org/social/person/123";
+    let want = links(&local, subject);
+    let reader = Arc::new(HttpReader::open(&url("no-tables.rete")).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    assert_eq!(links(&remote, subject), want);
+    // The dictionary directory and the two scanned permutations' (SPO, OSP), whole; not the
+    // other four.
+    let used: u64 = [
+        (kind::DICT_INDEX, 0),
+        (kind::PERM_INDEX, rete_core::Perm::Spo as u16),
+        (kind::PERM_INDEX, rete_core::Perm::Osp as u16),
+    ]
+    .iter()
+    .map(|&(k, i)| old.section(k, i).unwrap().len)
+    .sum();
+    let all = stored(&old, &[kind::DICT_INDEX, kind::PERM_INDEX]);
+    let got = reader.stats();
+    assert!(
+        got.bytes >= used,
+        "{got:?}: the used directories take {used} B"
+    );
+    assert!(
+        got.bytes < used + (all - used) / 2,
+        "{got:?}: the used directories take {used} B of {all} B"
+    );
+}
