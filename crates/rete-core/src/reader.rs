@@ -1191,16 +1191,14 @@ impl Rete {
                 b += 1;
                 continue;
             }
-            let (metas, base) = self.perm_metas(perm, b)?;
-            if let (Some(PermDir::Paged(d)), false) = (dir.get(), metas.is_empty()) {
-                // A scan crossing into a page not loaded yet fetches that page first.
+            // A scan crossing into a directory page not loaded yet fetches that page first.
+            if let Some(PermDir::Paged(d)) = dir.get() {
                 let p = d.page_of_block(b);
-                if b == base && b != first && !d.is_loaded(p) {
-                    if let Some((o, l)) = d.frame(p) {
-                        fetch(index.offset + o, l);
-                    }
+                if let (false, Some((o, l))) = (d.is_loaded(p), d.frame(p)) {
+                    fetch(index.offset + o, l);
                 }
             }
+            let (metas, base) = self.perm_metas(perm, b)?;
             let lend = end.saturating_sub(base).min(metas.len());
             let li = b - base;
             let m = metas.get(li).ok_or_else(|| self.no_block(perm, b))?;

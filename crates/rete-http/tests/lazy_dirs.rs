@@ -334,3 +334,66 @@ fn files_without_page_tables_fetch_only_the_directories_a_query_uses() {
         "{got:?}: the used directories take {used} B of {all} B"
     );
 }
+
+#[test]
+fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
+    let local = Rete::open_path(path("social.rete")).unwrap();
+    let knows = local
+        .id_of(
+            NamedNodeRef::new("http://xmlns.com/foaf/0.1/knows")
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+    let someone = local
+        .id_of(
+            NamedNodeRef::new("http://example.org/social/person/777")
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+    for pattern in [
+        Pattern::new(someone, None, None),
+        Pattern::new(None, None, someone),
+        Pattern::new(None, knows, someone),
+        Pattern::new(None, knows, None),
+    ] {
+        // Read the paged way, through a reader without a cache of its own: the estimate is
+        // exact, page tables and directory pages included.
+        let counting = Arc::new(rete_core::CountingReader::new(
+            rete_core::FileReader::open(path("social.rete")).unwrap(),
+        ));
+        let rete = Rete::open_with(
+            counting.clone(),
+            ReteOptions {
+                lazy_directories: Some(true),
+                prefetch: 64,
+                ..ReteOptions::default()
+            },
+        )
+        .unwrap();
+        let cost = rete.pattern_cost(&pattern).unwrap();
+        // pattern_cost loads what it needs to count: measure a fresh reader's scan.
+        let counting = Arc::new(rete_core::CountingReader::new(
+            rete_core::FileReader::open(path("social.rete")).unwrap(),
+        ));
+        let rete = Rete::open_with(
+            counting.clone(),
+            ReteOptions {
+                lazy_directories: Some(true),
+                prefetch: 64,
+                ..ReteOptions::default()
+            },
+        )
+        .unwrap();
+        counting.reset();
+        let n = rete.quads(&pattern).unwrap().count();
+        assert!(n > 0);
+        let got = counting.stats();
+        assert_eq!(
+            (cost.bytes, cost.requests),
+            (got.bytes, got.requests),
+            "{pattern:?}"
+        );
+    }
+}
