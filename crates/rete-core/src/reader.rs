@@ -1121,7 +1121,9 @@ impl Rete {
     }
 
     /// Bytes and requests that reading the quads of `pattern` will fetch from the byte source,
-    /// given what is cached now: the block directories if not loaded yet, plus every uncached
+    /// given what is cached now: the block directories if not loaded yet (when read lazily: the
+    /// page tables, then the directory pages the range visits, or the permutation's whole
+    /// directory in a file without page tables), plus every uncached
     /// block of the pattern's range, grouped like the scan's readahead. Exact for one pattern on
     /// a reader without its own cache; an upper bound otherwise.
     pub fn pattern_cost(&self, pattern: &Pattern) -> Result<Cost> {
