@@ -217,6 +217,23 @@ def same_json(a, b):
     return x == y
 
 
+def by_section(out, rows):
+    """Each logged request with the sections its range touches (from `rete info --json`): where a
+    remote read's bytes go."""
+    info = json.loads(subprocess.run([RETE, "info", "--json", out], capture_output=True, text=True).stdout or "{}")
+    secs = info.get("sections") or []
+    res = []
+    for r in rows:
+        m = re.fullmatch(r"bytes=(\d+)-(\d+)", r.get("range") or "")
+        if not m:
+            res.append({"range": r.get("range"), "bytes": r["bytes"], "sections": []})
+            continue
+        a, b = int(m.group(1)), int(m.group(2))
+        res.append({"range": r["range"], "bytes": r["bytes"],
+                    "sections": [s["name"] for s in secs if s["offset"] <= b and a < s["offset"] + s["bytes"]]})
+    return res
+
+
 def remote(out, nt):
     """Open + top level and a selective query over HTTP: requests and bytes counted by the server,
     answers compared with the local file."""
@@ -237,12 +254,14 @@ def remote(out, nt):
         srv.reset()
         p_url, ms_url, client = run_cli(["--stats", "sparql", srv.url(out), query, "--format", "tsv"])
         counts = srv.counts()
+        requests = [json.loads(l) for l in srv.log.read_text().splitlines() if l.strip()]
         p_loc, ms_loc, _ = run_cli(["sparql", out, query, "--format", "tsv"])
         rows_url = sorted(p_url.stdout.splitlines()[1:])
         rows_loc = sorted(p_loc.stdout.splitlines()[1:])
         res["selective_query"] = {**counts, "client": client, "share_of_file": counts["bytes"] / size,
                                   "rows": len(rows_loc), "same_answer": p_url.returncode == 0 and rows_url == rows_loc,
-                                  "ms": round(ms_url), "local_cli_ms": round(ms_loc), "exit_code": p_url.returncode}
+                                  "ms": round(ms_url), "local_cli_ms": round(ms_loc), "exit_code": p_url.returncode,
+                                  "by_section": by_section(out, requests)}
         if p_url.returncode != 0:
             res["selective_query"]["error"] = p_url.stderr.strip()[-400:]
         return res

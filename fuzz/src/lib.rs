@@ -7,7 +7,7 @@ use rete_build::{build, BuildOptions, Input, Syntax};
 use rete_core::dict::{DictBlock, DictIndex};
 use rete_core::format::{kind, Codec};
 use rete_core::perm::{decode_block, PermIndex};
-use rete_core::{MemReader, Pattern, Rete};
+use rete_core::{MemReader, Pattern, Rete, ReteOptions};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
 use rete_schema::{Schema, SchemaExtension};
 use rete_sparql::{QueryOptions, QueryResults};
@@ -194,6 +194,27 @@ pub fn header(data: &[u8]) {
             for q in it.take(64) {
                 if q.is_err() {
                     break;
+                }
+            }
+        }
+    }
+    // The same image read as a remote reader reads it: page tables, then single pages.
+    let lazy = ReteOptions {
+        lazy_directories: Some(true),
+        ..ReteOptions::default()
+    };
+    if let Ok(rete) = Rete::open_with(Arc::new(MemReader::new(img, "fuzz.rete")), lazy) {
+        let _ = rete.term(1);
+        if let Ok(t) = rete.term(rete.term_count()) {
+            let _ = rete.id_of(t.as_ref());
+        }
+        for pat in [Pattern::default(), Pattern::new(Some(1), None, None)] {
+            let _ = rete.count(&pat);
+            if let Ok(it) = rete.quads(&pat) {
+                for q in it.take(64) {
+                    if q.is_err() {
+                        break;
+                    }
                 }
             }
         }

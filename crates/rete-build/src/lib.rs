@@ -15,7 +15,8 @@ use extdict::{Interner, TermLookup};
 use oxrdf::Quad;
 use rete_core::card::{BuildInfo, Card, InputInfo, NamedCount};
 use rete_core::format::{kind, FLAG_MATERIALIZED, FLAG_NAMED_GRAPHS};
-use rete_core::perm::PermWriter;
+use rete_core::paged;
+use rete_core::perm::{PermIndex, PermWriter};
 use rete_core::writer::{write_file, FileSpec, SectionSpec};
 use rete_core::{term, IdQuad, Perm, Rete};
 use sort::{ProvQuads, SortedKeys};
@@ -654,7 +655,7 @@ fn build_parts(
         Ok((
             PermResult {
                 perm,
-                index: index.encode(),
+                index,
                 path,
                 len,
                 stats,
@@ -741,23 +742,39 @@ fn build_parts(
     let card_json =
         serde_json::to_vec_pretty(&card).map_err(|e| BuildError::Invalid(e.to_string()))?;
 
+    // Block directories are stored in pages (one zstd frame each) with a page table apiece, so
+    // that a remote reader fetches only the pages a lookup visits (format 1.1); the tables come
+    // first, all in one read.
+    let paged_dict = paged::page_dict(&dict.index, paged::DICT_PAGE_BLOCKS, opts.zstd_level)?;
+    let mut paged_perms = Vec::with_capacity(perms.len());
+    for pr in perms.iter() {
+        paged_perms.push(paged::page_perm(
+            &pr.index,
+            paged::PERM_PAGE_BLOCKS,
+            opts.zstd_level,
+        )?);
+    }
     let mut sections = vec![
         SectionSpec::zstd(kind::CARD, 0, &card_json, opts.zstd_level)?,
-        SectionSpec::zstd(kind::DICT_INDEX, 0, &dict.index.encode(), opts.zstd_level)?,
+        SectionSpec::zstd(kind::DICT_PAGES, 0, &paged_dict.table, opts.zstd_level)?,
     ];
+    for (pr, pd) in perms.iter().zip(&paged_perms) {
+        sections.push(SectionSpec::zstd(
+            kind::PERM_PAGES,
+            pr.perm as u16,
+            &pd.table,
+            opts.zstd_level,
+        )?);
+    }
+    sections.push(SectionSpec::paged(kind::DICT_INDEX, 0, paged_dict));
     let mut blocks = vec![SectionSpec::blocks_file(
         kind::DICT_BLOCKS,
         0,
         dict_path,
         dict.len,
     )];
-    for pr in perms.iter() {
-        sections.push(SectionSpec::zstd(
-            kind::PERM_INDEX,
-            pr.perm as u16,
-            &pr.index,
-            opts.zstd_level,
-        )?);
+    for (pr, pd) in perms.iter().zip(paged_perms) {
+        sections.push(SectionSpec::paged(kind::PERM_INDEX, pr.perm as u16, pd));
         blocks.push(SectionSpec::blocks_file(
             kind::PERM_BLOCKS,
             pr.perm as u16,
@@ -781,7 +798,7 @@ fn build_parts(
 
 struct PermResult {
     perm: Perm,
-    index: Vec<u8>,
+    index: PermIndex,
     path: PathBuf,
     len: u64,
     stats: PermStats,

@@ -33,6 +33,53 @@ pub struct DictBlockMeta {
     pub first_term: Vec<u8>,
 }
 
+impl DictBlockMeta {
+    /// Appends this entry's directory encoding (everything but the id and offset, which follow
+    /// from the entries before it).
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        varint::put(out, u64::from(self.count));
+        varint::put(out, u64::from(self.stored_len));
+        varint::put(out, u64::from(self.raw_len));
+        out.extend_from_slice(&self.checksum.to_le_bytes());
+        varint::put(out, self.first_term.len() as u64);
+        out.extend_from_slice(&self.first_term);
+    }
+
+    /// Parses one directory entry whose block starts at term `first_id` and section `offset`.
+    pub(crate) fn decode(
+        c: &mut varint::Cursor<'_>,
+        first_id: Id,
+        offset: u64,
+        bad: &dyn Fn(&str) -> Error,
+    ) -> Result<Self> {
+        let count = c.get().ok_or_else(|| bad("truncated"))?;
+        let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
+        let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
+        let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
+        let tl = c.get().ok_or_else(|| bad("truncated"))?;
+        let first_term = c
+            .bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?)
+            .ok_or_else(|| bad("truncated"))?
+            .to_vec();
+        if count == 0
+            || count > u64::from(u32::MAX)
+            || stored_len > u64::from(u32::MAX)
+            || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+        {
+            return Err(bad("implausible block sizes"));
+        }
+        Ok(Self {
+            first_id,
+            count: count as u32,
+            offset,
+            stored_len: stored_len as u32,
+            raw_len: raw_len as u32,
+            checksum,
+            first_term,
+        })
+    }
+}
+
 /// The dictionary block directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DictIndex {
@@ -46,12 +93,7 @@ impl DictIndex {
         let mut out = Vec::new();
         varint::put(&mut out, self.blocks.len() as u64);
         for b in &self.blocks {
-            varint::put(&mut out, u64::from(b.count));
-            varint::put(&mut out, u64::from(b.stored_len));
-            varint::put(&mut out, u64::from(b.raw_len));
-            out.extend_from_slice(&b.checksum.to_le_bytes());
-            varint::put(&mut out, b.first_term.len() as u64);
-            out.extend_from_slice(&b.first_term);
+            b.encode(&mut out);
         }
         out
     }
@@ -68,33 +110,10 @@ impl DictIndex {
         let mut blocks = Vec::with_capacity(n as usize);
         let (mut id, mut offset) = (1u64, 0u64);
         for _ in 0..n {
-            let count = c.get().ok_or_else(|| bad("truncated"))?;
-            let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
-            let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
-            let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
-            let tl = c.get().ok_or_else(|| bad("truncated"))?;
-            let first_term = c
-                .bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?)
-                .ok_or_else(|| bad("truncated"))?
-                .to_vec();
-            if count == 0
-                || count > u64::from(u32::MAX)
-                || stored_len > u64::from(u32::MAX)
-                || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
-            {
-                return Err(bad("implausible block sizes"));
-            }
-            blocks.push(DictBlockMeta {
-                first_id: id,
-                count: count as u32,
-                offset,
-                stored_len: stored_len as u32,
-                raw_len: raw_len as u32,
-                checksum,
-                first_term,
-            });
-            id += count;
-            offset += stored_len;
+            let b = DictBlockMeta::decode(&mut c, id, offset, &bad)?;
+            id += u64::from(b.count);
+            offset += u64::from(b.stored_len);
+            blocks.push(b);
         }
         if !c.is_at_end() {
             return Err(bad("trailing bytes"));

@@ -10,7 +10,7 @@ pub const MAGIC: [u8; 8] = [0x89, b'r', b'e', b't', b'e', b'\r', b'\n', 0x1a];
 /// Major format version written and read. A reader refuses other majors.
 pub const VERSION_MAJOR: u16 = 1;
 /// Minor format version written. Minor bumps only add section kinds.
-pub const VERSION_MINOR: u16 = 0;
+pub const VERSION_MINOR: u16 = 1;
 /// Size of the fixed header.
 pub const HEADER_LEN: usize = 64;
 /// Size of one section directory entry.
@@ -43,6 +43,11 @@ pub mod kind {
     pub const PERM_BLOCKS: u16 = 4;
     /// The dataset card (JSON).
     pub const CARD: u16 = 5;
+    /// Page table of the dictionary block directory (format 1.1, optional).
+    pub const DICT_PAGES: u16 = 6;
+    /// Page table of one permutation's block directory (`index` = permutation number; format
+    /// 1.1, optional).
+    pub const PERM_PAGES: u16 = 7;
     /// First kind owned by the community pyramid.
     pub const PYRAMID_FIRST: u16 = 16;
     /// Last kind owned by the community pyramid.
@@ -318,6 +323,8 @@ pub fn section_name(kind: u16, index: u16) -> String {
         kind::PERM_INDEX => format!("permutation {} index", perm_label(index)),
         kind::PERM_BLOCKS => format!("permutation {} blocks", perm_label(index)),
         kind::CARD => "card".into(),
+        kind::DICT_PAGES => "dictionary index pages".into(),
+        kind::PERM_PAGES => format!("permutation {} index pages", perm_label(index)),
         kind::PYRAMID_FIRST..=kind::PYRAMID_LAST => format!("pyramid section {kind}.{index}"),
         kind::SCHEMA_FIRST..=kind::SCHEMA_LAST => format!("schema section {kind}.{index}"),
         _ => format!("section {kind}.{index}"),
@@ -411,7 +418,7 @@ pub mod varint {
     }
 
     /// A bounds-checked cursor over a byte slice.
-    #[derive(Debug)]
+    #[derive(Debug, Clone)]
     pub struct Cursor<'a> {
         buf: &'a [u8],
         pos: usize,

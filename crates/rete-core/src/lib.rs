@@ -9,6 +9,7 @@ pub mod extension;
 pub mod format;
 pub mod front_coding;
 mod info;
+pub mod paged;
 pub mod perm;
 pub mod range;
 mod reader;

@@ -28,6 +28,59 @@ pub struct PermBlockMeta {
     pub before: u64,
 }
 
+impl PermBlockMeta {
+    /// Appends this entry's directory encoding; `prev_a` is the first column of the previous
+    /// entry's first key (0 for the first entry).
+    pub(crate) fn encode(&self, out: &mut Vec<u8>, prev_a: u64) {
+        varint::put(out, self.first[0].wrapping_sub(prev_a));
+        for &k in &self.first[1..] {
+            varint::put(out, k);
+        }
+        varint::put(out, u64::from(self.count));
+        varint::put(out, u64::from(self.stored_len));
+        varint::put(out, u64::from(self.raw_len));
+        out.extend_from_slice(&self.checksum.to_le_bytes());
+    }
+
+    /// Parses one directory entry following an entry whose first key starts with `prev_a`; its
+    /// block starts at section `offset` after `before` quads.
+    pub(crate) fn decode(
+        c: &mut varint::Cursor<'_>,
+        prev_a: u64,
+        offset: u64,
+        before: u64,
+        bad: &dyn Fn(&str) -> Error,
+    ) -> Result<Self> {
+        let mut first = [0; 4];
+        first[0] = prev_a
+            .checked_add(c.get().ok_or_else(|| bad("truncated"))?)
+            .ok_or_else(|| bad("key overflow"))?;
+        for k in &mut first[1..] {
+            *k = c.get().ok_or_else(|| bad("truncated"))?;
+        }
+        let count = c.get().ok_or_else(|| bad("truncated"))?;
+        let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
+        let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
+        let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
+        if count == 0
+            || count > u64::from(u32::MAX)
+            || stored_len > u64::from(u32::MAX)
+            || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+        {
+            return Err(bad("implausible block sizes"));
+        }
+        Ok(Self {
+            first,
+            count: count as u32,
+            offset,
+            stored_len: stored_len as u32,
+            raw_len: raw_len as u32,
+            checksum,
+            before,
+        })
+    }
+}
+
 /// The block directory of one permutation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PermIndex {
@@ -44,15 +97,8 @@ impl PermIndex {
         varint::put(&mut out, self.blocks.len() as u64);
         let mut prev_a = 0;
         for b in &self.blocks {
-            varint::put(&mut out, b.first[0] - prev_a);
+            b.encode(&mut out, prev_a);
             prev_a = b.first[0];
-            for &k in &b.first[1..] {
-                varint::put(&mut out, k);
-            }
-            varint::put(&mut out, u64::from(b.count));
-            varint::put(&mut out, u64::from(b.stored_len));
-            varint::put(&mut out, u64::from(b.raw_len));
-            out.extend_from_slice(&b.checksum.to_le_bytes());
         }
         out
     }
@@ -68,41 +114,16 @@ impl PermIndex {
         let mut blocks: Vec<PermBlockMeta> = Vec::with_capacity(n as usize);
         let (mut offset, mut before, mut prev_a) = (0u64, 0u64, 0u64);
         for _ in 0..n {
-            let mut first = [0; 4];
-            first[0] = prev_a
-                .checked_add(c.get().ok_or_else(|| bad("truncated"))?)
-                .ok_or_else(|| bad("key overflow"))?;
-            prev_a = first[0];
-            for k in &mut first[1..] {
-                *k = c.get().ok_or_else(|| bad("truncated"))?;
-            }
-            let count = c.get().ok_or_else(|| bad("truncated"))?;
-            let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
-            let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
-            let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
-            if count == 0
-                || count > u64::from(u32::MAX)
-                || stored_len > u64::from(u32::MAX)
-                || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
-            {
-                return Err(bad("implausible block sizes"));
-            }
+            let b = PermBlockMeta::decode(&mut c, prev_a, offset, before, &bad)?;
             if let Some(p) = blocks.last() {
-                if p.first >= first {
+                if p.first >= b.first {
                     return Err(bad("block keys out of order"));
                 }
             }
-            blocks.push(PermBlockMeta {
-                first,
-                count: count as u32,
-                offset,
-                stored_len: stored_len as u32,
-                raw_len: raw_len as u32,
-                checksum,
-                before,
-            });
-            offset += stored_len;
-            before += count;
+            prev_a = b.first[0];
+            offset += u64::from(b.stored_len);
+            before += u64::from(b.count);
+            blocks.push(b);
         }
         if !c.is_at_end() {
             return Err(bad("trailing bytes"));

@@ -48,6 +48,11 @@ pub trait RangeReader: Send + Sync + std::fmt::Debug {
     }
     /// A name for messages: a path or URL.
     fn name(&self) -> &str;
+    /// `true` if every read costs a round trip (HTTP): the reader then fetches block
+    /// directories page by page instead of whole.
+    fn is_remote(&self) -> bool {
+        false
+    }
 }
 
 fn check_bounds(name: &str, total: u64, offset: u64, len: usize) -> Result<(), RangeError> {
@@ -230,6 +235,9 @@ impl<R: RangeReader> RangeReader for CountingReader<R> {
     fn name(&self) -> &str {
         self.inner.name()
     }
+    fn is_remote(&self) -> bool {
+        self.inner.is_remote()
+    }
 }
 
 impl<T: RangeReader + ?Sized> RangeReader for Arc<T> {
@@ -244,6 +252,9 @@ impl<T: RangeReader + ?Sized> RangeReader for Arc<T> {
     }
     fn name(&self) -> &str {
         (**self).name()
+    }
+    fn is_remote(&self) -> bool {
+        (**self).is_remote()
     }
 }
 

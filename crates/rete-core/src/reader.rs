@@ -2,20 +2,24 @@
 //!
 //! Opening reads one prefix of the file (header, section directory and whatever small sections
 //! the writer placed right after it, such as the schema block). The block directories are fetched
-//! together, in one read, the first time a pattern or term is needed. Blocks are decompressed on
-//! demand into a byte-bounded LRU cache shared by every query on the file.
+//! together, in one read, the first time a pattern or term is needed; over HTTP, a file whose
+//! directories are large fetches their page tables instead and then only the directory pages its
+//! lookups visit (see [`crate::paged`]). Blocks are decompressed on demand into a byte-bounded LRU
+//! cache shared by every query on the file.
 
 use crate::card::Card;
-use crate::dict::{self, DictBlock, DictIndex};
+use crate::dict::{self, DictBlock, DictBlockMeta, DictIndex};
 use crate::error::{Error, Result};
 use crate::format::{
     kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN, MAGIC,
 };
-use crate::perm::{self, PermIndex};
+use crate::paged::{DictPages, Expect, PermPages};
+use crate::perm::{self, PermBlockMeta, PermIndex};
 use crate::range::{FileReader, RangeReader};
 use crate::{term, GraphMatch, Id, IdQuad, Pattern, Perm, DEFAULT_GRAPH};
 use lru::LruCache;
 use oxrdf::{GraphName, GraphNameRef, Term, TermRef};
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use xxhash_rust::xxh3::xxh3_64;
@@ -29,6 +33,13 @@ pub struct ReteOptions {
     pub prefetch: usize,
     /// Upper bound on the bytes of consecutive blocks a scan fetches in one read.
     pub readahead: usize,
+    /// Whether block directories are fetched lazily (each when first used, and page by page
+    /// when the file has page tables) instead of all in one read: `None` decides by the byte
+    /// source ([`RangeReader::is_remote`]) and [`ReteOptions::lazy_directories_above`].
+    pub lazy_directories: Option<bool>,
+    /// Remote files whose block directories together take at most this many stored bytes fetch
+    /// them all in one read (one request beats several for small files).
+    pub lazy_directories_above: u64,
 }
 
 impl Default for ReteOptions {
@@ -37,6 +48,8 @@ impl Default for ReteOptions {
             cache_bytes: 256 << 20,
             prefetch: 8 << 10,
             readahead: 1 << 20,
+            lazy_directories: None,
+            lazy_directories_above: 64 << 10,
         }
     }
 }
@@ -81,11 +94,44 @@ impl Cache {
     }
 }
 
+/// A block directory held whole, or read page by page (remote files with page tables).
+#[derive(Debug)]
+enum DictDir {
+    Whole(DictIndex),
+    Paged(DictPages),
+}
+
+#[derive(Debug)]
+enum PermDir {
+    Whole(PermIndex),
+    Paged(PermPages),
+}
+
+/// Block entries: a whole directory, or one page of it.
+#[derive(Debug)]
+enum Metas<'a, T> {
+    Borrowed(&'a [T]),
+    Shared(Arc<[T]>),
+}
+
+impl<T> std::ops::Deref for Metas<'_, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Self::Borrowed(s) => s,
+            Self::Shared(a) => a,
+        }
+    }
+}
+
+/// The block directories: each loaded on first use (all at once for local and small files).
 #[derive(Debug)]
 struct Indexes {
-    dict: DictIndex,
+    dict_index: SectionEntry,
     dict_blocks: SectionEntry,
-    perms: Vec<(PermIndex, SectionEntry)>,
+    dict: OnceLock<DictDir>,
+    /// Per permutation: directory section, blocks section, directory.
+    perms: Vec<(SectionEntry, SectionEntry, OnceLock<PermDir>)>,
 }
 
 #[derive(Debug)]
@@ -332,75 +378,289 @@ impl Rete {
             .ok_or_else(|| Error::corrupt(&self.inner.name, "index", "unavailable"))
     }
 
-    /// Fetches every block directory in one read (the writer lays them out contiguously).
-    fn load_indexes(&self) -> Result<Indexes> {
+    fn find_section(&self, k: u16, i: u16) -> Result<SectionEntry> {
+        self.section(k, i).copied().ok_or_else(|| {
+            Error::corrupt(
+                &self.inner.name,
+                section_name(k, i),
+                "required section is missing",
+            )
+        })
+    }
+
+    /// Stored bytes of `wanted` sections: in one read when they lie close together (the writer
+    /// lays them out contiguously), else one read each.
+    fn read_sections(&self, wanted: &[SectionEntry]) -> Result<Vec<Vec<u8>>> {
         let name = &self.inner.name;
-        let wanted: Vec<SectionEntry> = self
-            .inner
-            .sections
-            .iter()
-            .filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX)
-            .copied()
-            .collect();
         let start = wanted.iter().map(|e| e.offset).min().unwrap_or(0);
         let end = wanted.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
         let total: u64 = wanted.iter().map(|e| e.len).sum();
-        let span = if end - start <= total.saturating_mul(2) + 4096 {
-            Some((
+        if end - start <= total.saturating_mul(2) + 4096 {
+            let bytes = self.read_bytes(
                 start,
-                self.read_bytes(
-                    start,
-                    usize::try_from(end - start)
-                        .map_err(|_| Error::corrupt(name, "index", "too large"))?,
-                )?,
-            ))
+                usize::try_from(end - start)
+                    .map_err(|_| Error::corrupt(name, "index", "too large"))?,
+            )?;
+            Ok(wanted
+                .iter()
+                .map(|e| {
+                    bytes[(e.offset - start) as usize..(e.offset - start + e.len) as usize].to_vec()
+                })
+                .collect())
         } else {
-            None
-        };
-        let payload = |e: &SectionEntry| -> Result<Vec<u8>> {
-            let stored = match &span {
-                Some((s, bytes)) => {
-                    bytes[(e.offset - s) as usize..(e.offset - s + e.len) as usize].to_vec()
-                }
-                None => self.read_bytes(e.offset, self.usize_len(e)?)?,
-            };
-            self.decode_section(e, &stored)
-        };
-        let find = |k: u16, i: u16| {
-            self.section(k, i).copied().ok_or_else(|| {
-                Error::corrupt(name, section_name(k, i), "required section is missing")
-            })
-        };
-        let dict_blocks = find(kind::DICT_BLOCKS, 0)?;
-        let dict = DictIndex::decode(
-            &payload(&find(kind::DICT_INDEX, 0)?)?,
+            wanted
+                .iter()
+                .map(|e| self.read_bytes(e.offset, self.usize_len(e)?))
+                .collect()
+        }
+    }
+
+    fn decode_dict(&self, idx: &Indexes, stored: &[u8]) -> Result<DictIndex> {
+        DictIndex::decode(
+            &self.decode_section(&idx.dict_index, stored)?,
             self.inner.header.terms,
-            dict_blocks.len,
+            idx.dict_blocks.len,
+            &self.inner.name,
+        )
+    }
+
+    fn decode_perm(
+        &self,
+        index: &SectionEntry,
+        blocks: &SectionEntry,
+        stored: &[u8],
+    ) -> Result<PermIndex> {
+        let name = &self.inner.name;
+        let pi = PermIndex::decode(
+            &self.decode_section(index, stored)?,
+            blocks.len,
+            &index.name(),
             name,
         )?;
+        if pi.total != self.inner.header.quads {
+            return Err(Error::corrupt(
+                name,
+                index.name(),
+                format!(
+                    "holds {} quads, header says {}",
+                    pi.total, self.inner.header.quads
+                ),
+            ));
+        }
+        Ok(pi)
+    }
+
+    /// Whether this file's directories are read lazily (see [`ReteOptions::lazy_directories`]).
+    fn lazy(&self, dirs: &[SectionEntry]) -> bool {
+        self.inner.opts.lazy_directories.unwrap_or_else(|| {
+            self.inner.reader.is_remote()
+                && dirs.iter().map(|e| e.len).sum::<u64>() > self.inner.opts.lazy_directories_above
+        })
+    }
+
+    /// Locates the block directories. A local or small file loads them all in one read; a
+    /// remote one loads its page tables (one read) and later only the pages a lookup visits, or,
+    /// without page tables (format 1.0), each directory whole when first used.
+    fn load_indexes(&self) -> Result<Indexes> {
+        let name = &self.inner.name;
+        let dict_index = self.find_section(kind::DICT_INDEX, 0)?;
+        let dict_blocks = self.find_section(kind::DICT_BLOCKS, 0)?;
         let mut perms = Vec::with_capacity(6);
         for p in Perm::ALL {
-            let i = p as u16;
-            let blocks = find(kind::PERM_BLOCKS, i)?;
-            let idx = find(kind::PERM_INDEX, i)?;
-            let pi = PermIndex::decode(&payload(&idx)?, blocks.len, &idx.name(), name)?;
-            if pi.total != self.inner.header.quads {
-                return Err(Error::corrupt(
-                    name,
-                    idx.name(),
-                    format!(
-                        "holds {} quads, header says {}",
-                        pi.total, self.inner.header.quads
-                    ),
-                ));
-            }
-            perms.push((pi, blocks));
+            perms.push((
+                self.find_section(kind::PERM_INDEX, p as u16)?,
+                self.find_section(kind::PERM_BLOCKS, p as u16)?,
+                OnceLock::new(),
+            ));
         }
-        Ok(Indexes {
-            dict,
+        let idx = Indexes {
+            dict_index,
             dict_blocks,
+            dict: OnceLock::new(),
             perms,
+        };
+        let dirs: Vec<SectionEntry> = std::iter::once(idx.dict_index)
+            .chain(idx.perms.iter().map(|x| x.0))
+            .collect();
+        if !self.lazy(&dirs) {
+            let stored = self.read_sections(&dirs)?;
+            let _ = idx
+                .dict
+                .set(DictDir::Whole(self.decode_dict(&idx, &stored[0])?));
+            for (k, (index, blocks, dir)) in idx.perms.iter().enumerate() {
+                let _ = dir.set(PermDir::Whole(self.decode_perm(
+                    index,
+                    blocks,
+                    &stored[k + 1],
+                )?));
+            }
+            return Ok(idx);
+        }
+        let tables: Option<Vec<SectionEntry>> = std::iter::once(self.section(kind::DICT_PAGES, 0))
+            .chain(
+                Perm::ALL
+                    .iter()
+                    .map(|&p| self.section(kind::PERM_PAGES, p as u16)),
+            )
+            .map(|e| e.copied())
+            .collect();
+        let Some(tables) = tables else {
+            return Ok(idx);
+        };
+        let stored = self.read_sections(&tables)?;
+        let payload = |k: usize| self.decode_section(&tables[k], &stored[k]);
+        let _ = idx.dict.set(DictDir::Paged(DictPages::decode(
+            &payload(0)?,
+            Expect {
+                dir_len: idx.dict_index.len,
+                blocks_len: idx.dict_blocks.len,
+                items: self.inner.header.terms,
+            },
+            name,
+        )?));
+        for (k, (index, blocks, dir)) in idx.perms.iter().enumerate() {
+            let _ = dir.set(PermDir::Paged(PermPages::decode(
+                &payload(k + 1)?,
+                Expect {
+                    dir_len: index.len,
+                    blocks_len: blocks.len,
+                    items: self.inner.header.quads,
+                },
+                &index.name(),
+                name,
+            )?));
+        }
+        Ok(idx)
+    }
+
+    /// The dictionary directory, fetched whole on first use if not loaded with the others.
+    fn dict_dir(&self) -> Result<(&Indexes, &DictDir)> {
+        let idx = self.indexes()?;
+        if let Some(d) = idx.dict.get() {
+            return Ok((idx, d));
+        }
+        let _guard = self.inner.load.lock().unwrap_or_else(|p| p.into_inner());
+        if idx.dict.get().is_none() {
+            let stored =
+                self.read_bytes(idx.dict_index.offset, self.usize_len(&idx.dict_index)?)?;
+            let _ = idx
+                .dict
+                .set(DictDir::Whole(self.decode_dict(idx, &stored)?));
+        }
+        idx.dict
+            .get()
+            .map(|d| (idx, d))
+            .ok_or_else(|| Error::corrupt(&self.inner.name, "dictionary index", "unavailable"))
+    }
+
+    /// Permutation `p`'s directory and its blocks section, fetched on first use if not loaded
+    /// with the others.
+    fn perm_dir(&self, p: Perm) -> Result<(&PermDir, &SectionEntry)> {
+        let idx = self.indexes()?;
+        let (index, blocks, dir) = &idx.perms[p as usize];
+        if let Some(d) = dir.get() {
+            return Ok((d, blocks));
+        }
+        let _guard = self.inner.load.lock().unwrap_or_else(|p| p.into_inner());
+        if dir.get().is_none() {
+            let stored = self.read_bytes(index.offset, self.usize_len(index)?)?;
+            let _ = dir.set(PermDir::Whole(self.decode_perm(index, blocks, &stored)?));
+        }
+        dir.get()
+            .map(|d| (d, blocks))
+            .ok_or_else(|| Error::corrupt(&self.inner.name, index.name(), "unavailable"))
+    }
+
+    /// Reads stored bytes `[offset, offset + len)` of directory section `e` (a page's frame).
+    fn dir_reader(&self, e: SectionEntry) -> impl Fn(u64, usize) -> Result<Vec<u8>> + '_ {
+        move |offset, len| match offset.checked_add(len as u64) {
+            Some(end) if end <= e.len => self.read_bytes(e.offset + offset, len),
+            _ => Err(Error::corrupt(
+                &self.inner.name,
+                e.name(),
+                "directory page lies outside the section",
+            )),
+        }
+    }
+
+    /// The entries holding dictionary block `b`: the whole directory or `b`'s page, with the
+    /// index of the first.
+    fn dict_metas(&self, b: usize) -> Result<(Metas<'_, DictBlockMeta>, usize)> {
+        let (idx, dir) = self.dict_dir()?;
+        match dir {
+            DictDir::Whole(d) => Ok((Metas::Borrowed(&d.blocks), 0)),
+            DictDir::Paged(d) => {
+                let read = self.dir_reader(idx.dict_index);
+                let p = d.page_of_block(b);
+                let (m, first) = d.page(p, &read, &self.inner.name)?;
+                Ok((Metas::Shared(m), first))
+            }
+        }
+    }
+
+    /// The entries holding block `b` of permutation `p`: the whole directory or `b`'s page, with
+    /// the index of the first.
+    fn perm_metas(&self, p: Perm, b: usize) -> Result<(Metas<'_, PermBlockMeta>, usize)> {
+        let (dir, _) = self.perm_dir(p)?;
+        match dir {
+            PermDir::Whole(d) => Ok((Metas::Borrowed(&d.blocks), 0)),
+            PermDir::Paged(d) => {
+                let read = self.dir_reader(self.indexes()?.perms[p as usize].0);
+                let (m, first) = d.page(d.page_of_block(b), &read, &self.inner.name)?;
+                Ok((Metas::Shared(m), first))
+            }
+        }
+    }
+
+    /// The entry of block `b` of permutation `p`.
+    fn perm_meta(&self, p: Perm, b: usize) -> Result<Cow<'_, PermBlockMeta>> {
+        let (metas, first) = self.perm_metas(p, b)?;
+        let get = |m: &[PermBlockMeta]| m.get(b.wrapping_sub(first)).cloned();
+        match metas {
+            Metas::Borrowed(m) => m
+                .get(b)
+                .map(Cow::Borrowed)
+                .ok_or_else(|| self.no_block(p, b)),
+            Metas::Shared(m) => get(&m).map(Cow::Owned).ok_or_else(|| self.no_block(p, b)),
+        }
+    }
+
+    fn no_block(&self, p: Perm, b: usize) -> Error {
+        Error::corrupt(
+            &self.inner.name,
+            section_name(kind::PERM_INDEX, p as u16),
+            format!("no block {b}"),
+        )
+    }
+
+    fn perm_len(&self, p: Perm) -> Result<usize> {
+        Ok(match self.perm_dir(p)?.0 {
+            PermDir::Whole(d) => d.blocks.len(),
+            PermDir::Paged(d) => d.len(),
         })
+    }
+
+    /// The blocks `[first, end)` of permutation `p` that may hold keys in `[lo, hi]`.
+    fn perm_range(&self, p: Perm, lo: &IdQuad, hi: &IdQuad) -> Result<(usize, usize)> {
+        match self.perm_dir(p)?.0 {
+            PermDir::Whole(d) => Ok(if d.blocks.is_empty() {
+                (0, 0)
+            } else {
+                (d.first_block_for(lo), d.end_block_for(hi))
+            }),
+            PermDir::Paged(d) => {
+                let read = self.dir_reader(self.indexes()?.perms[p as usize].0);
+                let name = &self.inner.name;
+                Ok(if d.is_empty() {
+                    (0, 0)
+                } else {
+                    (
+                        d.blocks_up_to(lo, &read, name)?.saturating_sub(1),
+                        d.blocks_up_to(hi, &read, name)?,
+                    )
+                })
+            }
+        }
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Cache> {
@@ -412,9 +672,16 @@ impl Rete {
         if let Some(CacheVal::Dict(b)) = self.cache().get(&key) {
             return Ok(b);
         }
-        let idx = self.indexes()?;
-        let m = &idx.dict.blocks[i];
-        let stored = self.read_bytes(idx.dict_blocks.offset + m.offset, m.stored_len as usize)?;
+        let (metas, first) = self.dict_metas(i)?;
+        let m = metas.get(i.wrapping_sub(first)).ok_or_else(|| {
+            Error::corrupt(
+                &self.inner.name,
+                "dictionary index",
+                format!("no block {i}"),
+            )
+        })?;
+        let sec = self.indexes()?.dict_blocks;
+        let stored = self.read_bytes(sec.offset + m.offset, m.stored_len as usize)?;
         let block = Arc::new(dict::read_block(&stored, m, &self.inner.name)?);
         self.cache()
             .put(key, CacheVal::Dict(block.clone()), block.weight());
@@ -434,25 +701,32 @@ impl Rete {
         if let Some(CacheVal::Perm(b)) = self.cache().get(&key) {
             return Ok(b);
         }
-        let idx = self.indexes()?;
-        let (pi, sec) = &idx.perms[p as usize];
-        let mut j = i + 1;
-        let mut bytes = u64::from(pi.blocks[i].stored_len);
+        let sec = self.perm_dir(p)?.1;
+        // Readahead stays within the entries at hand (a page of a paged directory): fetching
+        // another directory page only to read ahead would cost a request of its own.
+        let (metas, base) = self.perm_metas(p, i)?;
+        let (li, lend) = (
+            i.wrapping_sub(base),
+            end.saturating_sub(base).min(metas.len()),
+        );
+        let im = metas.get(li).ok_or_else(|| self.no_block(p, i))?;
+        let mut j = li + 1;
+        let mut bytes = u64::from(im.stored_len);
         {
             let cache = self.cache();
-            while j < end.min(pi.blocks.len())
-                && bytes + u64::from(pi.blocks[j].stored_len) <= readahead as u64
-                && !cache.contains(&CacheKey::Perm(p as u8, j as u32))
+            while j < lend
+                && bytes + u64::from(metas[j].stored_len) <= readahead as u64
+                && !cache.contains(&CacheKey::Perm(p as u8, (base + j) as u32))
             {
-                bytes += u64::from(pi.blocks[j].stored_len);
+                bytes += u64::from(metas[j].stored_len);
                 j += 1;
             }
         }
-        let start = pi.blocks[i].offset;
+        let start = im.offset;
         let span = self.read_bytes(sec.offset + start, bytes as usize)?;
         let section = sec.name();
         let mut first = None;
-        for (k, m) in pi.blocks[i..j].iter().enumerate() {
+        for (k, m) in metas[li..j].iter().enumerate() {
             let rel = (m.offset - start) as usize;
             let quads = Arc::new(perm::read_block(
                 &span[rel..rel + m.stored_len as usize],
@@ -462,7 +736,7 @@ impl Rete {
             )?);
             let w = quads.len() * 32 + 64;
             self.cache().put(
-                CacheKey::Perm(p as u8, (i + k) as u32),
+                CacheKey::Perm(p as u8, (base + li + k) as u32),
                 CacheVal::Perm(quads.clone()),
                 w,
             );
@@ -492,15 +766,20 @@ impl Rete {
     /// The index of the dictionary block holding term `id`, with the id of its first term.
     pub(crate) fn dict_block_index(&self, id: Id) -> Result<(usize, Id)> {
         self.check_id(id)?;
-        let idx = self.indexes()?;
-        let b = idx.dict.block_of_id(id).ok_or_else(|| {
+        let (idx, dir) = self.dict_dir()?;
+        let found = match dir {
+            DictDir::Whole(d) => d.block_of_id(id).map(|b| (b, d.blocks[b].first_id)),
+            DictDir::Paged(d) => {
+                d.block_of_id(id, &self.dir_reader(idx.dict_index), &self.inner.name)?
+            }
+        };
+        found.ok_or_else(|| {
             Error::corrupt(
                 &self.inner.name,
                 "dictionary index",
                 format!("no block holds id {id}"),
             )
-        })?;
-        Ok((b, idx.dict.blocks[b].first_id))
+        })
     }
 
     /// Runs `f` on the encoded bytes of term `id`, borrowed from the cached block (no copy).
@@ -556,11 +835,16 @@ impl Rete {
 
     /// The id of an encoded term, if it is in the dictionary.
     pub fn id_of_encoded(&self, enc: &[u8]) -> Result<Option<Id>> {
-        let idx = self.indexes()?;
-        let Some(b) = idx.dict.block_for_term(enc) else {
+        let (idx, dir) = self.dict_dir()?;
+        let found = match dir {
+            DictDir::Whole(d) => d.block_for_term(enc).map(|b| (b, d.blocks[b].first_id)),
+            DictDir::Paged(d) => {
+                d.block_for_term(enc, &self.dir_reader(idx.dict_index), &self.inner.name)?
+            }
+        };
+        let Some((b, first)) = found else {
             return Ok(None);
         };
-        let first = idx.dict.blocks[b].first_id;
         Ok(self.dict_block(b)?.find(enc).map(|i| first + i as u64))
     }
 
@@ -610,13 +894,7 @@ impl Rete {
     /// in `pattern` but not leading in `perm` are filtered.
     pub fn scan(&self, perm: Perm, pattern: &Pattern) -> Result<QuadIter> {
         let (lo, hi) = Self::bounds(perm, pattern);
-        let idx = self.indexes()?;
-        let pi = &idx.perms[perm as usize].0;
-        let (first, end) = if pi.blocks.is_empty() {
-            (0, 0)
-        } else {
-            (pi.first_block_for(&lo), pi.end_block_for(&hi))
-        };
+        let (first, end) = self.perm_range(perm, &lo, &hi)?;
         Ok(QuadIter {
             rete: self.clone(),
             perm,
@@ -665,16 +943,16 @@ impl Rete {
             return Ok(self.quad_count());
         }
         let (lo, hi) = Self::bounds(perm, pattern);
-        let idx = self.indexes()?;
-        let pi = &idx.perms[perm as usize].0;
-        if pi.blocks.is_empty() {
-            return Ok(0);
-        }
-        let (first, end) = (pi.first_block_for(&lo), pi.end_block_for(&hi));
+        let (first, end) = self.perm_range(perm, &lo, &hi)?;
+        let len = self.perm_len(perm)?;
         let mut n = 0;
         for b in first..end {
-            let m = &pi.blocks[b];
-            let next_first = pi.blocks.get(b + 1).map(|x| x.first);
+            let m = self.perm_meta(perm, b)?;
+            let next_first = if b + 1 < len {
+                Some(self.perm_meta(perm, b + 1)?.first)
+            } else {
+                None
+            };
             let inside = m.first >= lo && next_first.is_some_and(|nf| nf <= hi);
             if inside {
                 n += u64::from(m.count);
@@ -701,8 +979,41 @@ impl Rete {
         }
         self.card()?;
         let idx = self.indexes()?;
+        // The directories whole; page tables, where present, must describe the same entries.
+        let dict = self.decode_dict(
+            idx,
+            &self.read_bytes(idx.dict_index.offset, self.usize_len(&idx.dict_index)?)?,
+        )?;
+        if let Some(table) = self.section_payload(kind::DICT_PAGES, 0)? {
+            let pages = DictPages::decode(
+                &table,
+                Expect {
+                    dir_len: idx.dict_index.len,
+                    blocks_len: idx.dict_blocks.len,
+                    items: self.inner.header.terms,
+                },
+                name,
+            )?;
+            let read = self.dir_reader(idx.dict_index);
+            if pages.len() != dict.blocks.len() {
+                return Err(Error::corrupt(
+                    name,
+                    "dictionary index pages",
+                    "block count differs from the directory",
+                ));
+            }
+            for (b, m) in dict.blocks.iter().enumerate() {
+                if pages.block(b, &read, name)? != *m {
+                    return Err(Error::corrupt(
+                        name,
+                        "dictionary index pages",
+                        format!("block {b} differs from the directory"),
+                    ));
+                }
+            }
+        }
         let mut prev: Option<Vec<u8>> = None;
-        for b in 0..idx.dict.blocks.len() {
+        for b in 0..dict.blocks.len() {
             let block = self.dict_block(b)?;
             for i in 0..block.len() {
                 let t = block.get(i).unwrap_or_default();
@@ -710,7 +1021,7 @@ impl Rete {
                     Error::corrupt(
                         name,
                         "dictionary blocks",
-                        format!("term {}: {err}", idx.dict.blocks[b].first_id + i as u64),
+                        format!("term {}: {err}", dict.blocks[b].first_id + i as u64),
                     )
                 })?;
                 if let Some(p) = &prev {
@@ -720,7 +1031,7 @@ impl Rete {
                             "dictionary blocks",
                             format!(
                                 "terms out of order at id {}",
-                                idx.dict.blocks[b].first_id + i as u64
+                                dict.blocks[b].first_id + i as u64
                             ),
                         ));
                     }
@@ -732,7 +1043,42 @@ impl Rete {
         let terms = self.inner.header.terms;
         let mut fingerprints = Vec::with_capacity(6);
         for p in Perm::ALL {
-            let (pi, sec) = &idx.perms[p as usize];
+            let (index, sec, _) = &idx.perms[p as usize];
+            let pi = self.decode_perm(
+                index,
+                sec,
+                &self.read_bytes(index.offset, self.usize_len(index)?)?,
+            )?;
+            if let Some(table) = self.section_payload(kind::PERM_PAGES, p as u16)? {
+                let what = section_name(kind::PERM_PAGES, p as u16);
+                let pages = PermPages::decode(
+                    &table,
+                    Expect {
+                        dir_len: index.len,
+                        blocks_len: sec.len,
+                        items: self.inner.header.quads,
+                    },
+                    &index.name(),
+                    name,
+                )?;
+                let read = self.dir_reader(*index);
+                if pages.len() != pi.blocks.len() {
+                    return Err(Error::corrupt(
+                        name,
+                        &what,
+                        "block count differs from the directory",
+                    ));
+                }
+                for (b, m) in pi.blocks.iter().enumerate() {
+                    if pages.block(b, &read, name)? != *m {
+                        return Err(Error::corrupt(
+                            name,
+                            &what,
+                            format!("block {b} differs from the directory"),
+                        ));
+                    }
+                }
+            }
             let mut fp = (0u64, 0u64);
             for b in 0..pi.blocks.len() {
                 let block = self.perm_block(p, b, pi.blocks.len(), self.inner.opts.readahead)?;
@@ -775,63 +1121,105 @@ impl Rete {
     }
 
     /// Bytes and requests that reading the quads of `pattern` will fetch from the byte source,
-    /// given what is cached now: the block directories if not loaded yet, plus every uncached
+    /// given what is cached now: the block directories if not loaded yet (when read lazily: the
+    /// page tables, then the directory pages the range visits, or the permutation's whole
+    /// directory in a file without page tables), plus every uncached
     /// block of the pattern's range, grouped like the scan's readahead. Exact for one pattern on
     /// a reader without its own cache; an upper bound otherwise.
     pub fn pattern_cost(&self, pattern: &Pattern) -> Result<Cost> {
         let mut cost = Cost::default();
-        if self.inner.indexes.get().is_none() {
-            let idx: Vec<&SectionEntry> = self
-                .inner
-                .sections
-                .iter()
-                .filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX)
-                .collect();
-            let start = idx.iter().map(|e| e.offset).min().unwrap_or(0);
-            let end = idx.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
-            if end > self.inner.head.len() as u64 {
-                cost.requests += 1;
-                cost.bytes += end - start;
-            }
-        }
         let perm = Perm::for_bound(
             pattern.s.is_some(),
             pattern.p.is_some(),
             pattern.o.is_some(),
         );
         let (lo, hi) = Self::bounds(perm, pattern);
-        let idx = self.indexes()?;
-        let pi = &idx.perms[perm as usize].0;
-        if pi.blocks.is_empty() {
-            return Ok(cost);
+        let head = self.inner.head.len() as u64;
+        let mut fetch = |start: u64, len: u64| {
+            // Spans inside the prefix read at open cost nothing more.
+            if start + len > head {
+                cost.requests += 1;
+                cost.bytes += len;
+            }
+        };
+        if self.inner.indexes.get().is_none() {
+            let dirs: Vec<SectionEntry> = self
+                .inner
+                .sections
+                .iter()
+                .filter(|e| e.kind == kind::DICT_INDEX || e.kind == kind::PERM_INDEX)
+                .copied()
+                .collect();
+            let tables: Vec<SectionEntry> = self
+                .inner
+                .sections
+                .iter()
+                .filter(|e| e.kind == kind::DICT_PAGES || e.kind == kind::PERM_PAGES)
+                .copied()
+                .collect();
+            let span = |v: &[SectionEntry]| {
+                let start = v.iter().map(|e| e.offset).min().unwrap_or(0);
+                let end = v.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
+                (start, end - start)
+            };
+            if !self.lazy(&dirs) {
+                let (s, l) = span(&dirs);
+                fetch(s, l);
+            } else if tables.len() == 7 {
+                let (s, l) = span(&tables);
+                fetch(s, l);
+            }
         }
-        let (first, end) = (pi.first_block_for(&lo), pi.end_block_for(&hi));
-        let cache = self.cache();
+        let idx = self.indexes()?;
+        let (index, blocks, dir) = &idx.perms[perm as usize];
+        match dir.get() {
+            None => fetch(index.offset, index.len),
+            Some(PermDir::Paged(d)) if !d.is_empty() => {
+                let mut pages = vec![d.page_for_key(&lo), d.page_for_key(&hi)];
+                pages.dedup();
+                for p in pages {
+                    if let (false, Some((o, l))) = (d.is_loaded(p), d.frame(p)) {
+                        fetch(index.offset + o, l);
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+        let (first, end) = self.perm_range(perm, &lo, &hi)?;
         let mut b = first;
         let mut ahead = 0;
         while b < end {
-            if cache.contains(&CacheKey::Perm(perm as u8, b as u32)) {
+            if self.cache().contains(&CacheKey::Perm(perm as u8, b as u32)) {
                 b += 1;
                 continue;
             }
-            let mut bytes = u64::from(pi.blocks[b].stored_len);
-            let mut j = b + 1;
-            while j < end
-                && bytes + u64::from(pi.blocks[j].stored_len) <= ahead as u64
-                && !cache.contains(&CacheKey::Perm(perm as u8, j as u32))
+            // A scan crossing into a directory page not loaded yet fetches that page first.
+            if let Some(PermDir::Paged(d)) = dir.get() {
+                let p = d.page_of_block(b);
+                if let (false, Some((o, l))) = (d.is_loaded(p), d.frame(p)) {
+                    fetch(index.offset + o, l);
+                }
+            }
+            let (metas, base) = self.perm_metas(perm, b)?;
+            let lend = end.saturating_sub(base).min(metas.len());
+            let li = b - base;
+            let m = metas.get(li).ok_or_else(|| self.no_block(perm, b))?;
+            let mut bytes = u64::from(m.stored_len);
+            let mut j = li + 1;
             {
-                bytes += u64::from(pi.blocks[j].stored_len);
-                j += 1;
+                let cache = self.cache();
+                while j < lend
+                    && bytes + u64::from(metas[j].stored_len) <= ahead as u64
+                    && !cache.contains(&CacheKey::Perm(perm as u8, (base + j) as u32))
+                {
+                    bytes += u64::from(metas[j].stored_len);
+                    j += 1;
+                }
             }
             ahead = next_readahead(ahead, self.inner.opts.readahead);
-            // Spans inside the prefix read at open cost nothing more.
-            let span_end = idx.perms[perm as usize].1.offset + pi.blocks[b].offset + bytes;
-            if span_end > self.inner.head.len() as u64 {
-                cost.requests += 1;
-                cost.bytes += bytes;
-            }
-            cost.blocks += (j - b) as u64;
-            b = j;
+            fetch(blocks.offset + m.offset, bytes);
+            cost.blocks += (j - li) as u64;
+            b = base + j;
         }
         Ok(cost)
     }

@@ -68,6 +68,18 @@ impl SectionSpec {
         })
     }
 
+    /// A directory stored in pages (zstd frames back to back, see [`crate::paged`]); its page
+    /// table is a section of its own.
+    pub fn paged(kind: u16, index: u16, dir: crate::paged::PagedDir) -> Self {
+        Self {
+            kind,
+            index,
+            codec: Codec::Zstd,
+            raw_len: dir.raw_len,
+            payload: Payload::Bytes(dir.stored),
+        }
+    }
+
     /// A section of independently compressed blocks held in a file.
     pub fn blocks_file(kind: u16, index: u16, path: PathBuf, len: u64) -> Self {
         Self {

@@ -98,6 +98,10 @@ impl RangeReader for CountedReader {
             Self::Remote(r) => r.name(),
         }
     }
+
+    fn is_remote(&self) -> bool {
+        matches!(self, Self::Remote(_))
+    }
 }
 
 #[cfg(test)]

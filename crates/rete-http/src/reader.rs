@@ -693,6 +693,10 @@ impl RangeReader for HttpReader {
     fn name(&self) -> &str {
         &self.client.url
     }
+
+    fn is_remote(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
