@@ -138,6 +138,19 @@ const QUERIES: &[&str] = &[
     "SELECT ?x ?y WHERE { ?x ex:age ?a OPTIONAL { ?y ex:p ?x } FILTER(!BOUND(?y)) }",
     "SELECT ?x ?y WHERE { ?x ex:age ?a OPTIONAL { ?x ex:p+ ?y . ?y ex:age ?b } }",
     "SELECT ?g ?x ?y WHERE { GRAPH ?g { ?x ex:p ?z OPTIONAL { ?z ex:p ?y } } }",
+    // OPTIONAL with more left rows than the warm-up: the right side completes on its own
+    // and the rest of the left rows join it by hash (with filters, nested, in GRAPH, reused
+    // across evaluations under a join).
+    "SELECT ?x ?y ?a WHERE { ?x ex:next ?n OPTIONAL { ?n ex:next ?y . ?y ex:age ?a } }",
+    "SELECT ?s ?l ?a WHERE { ex:hub ex:link ?s OPTIONAL { ?s ex:link ?l . ?l ex:age ?a } }",
+    "SELECT ?s ?n ?m WHERE { ?s ex:next ?n OPTIONAL { ?n ex:next ?m FILTER(?m != ex:c5) } }",
+    "SELECT ?s ?n ?m WHERE { ?s ex:next ?n OPTIONAL { ?n ex:next ?m } FILTER(?m != ex:c7) }",
+    "SELECT ?x ?y WHERE { ?x ex:link ?s OPTIONAL { ?s ex:link ?y } }",
+    "SELECT ?x ?y ?z WHERE { ?x ex:link ?s OPTIONAL { ?s ex:link ?y OPTIONAL { ?y ex:age ?z } } }",
+    "SELECT ?x ?y WHERE { ?x ex:link ?y OPTIONAL { ?y ex:link ?x } }",
+    "SELECT ?v ?s ?m WHERE { VALUES ?v { 1 2 3 } { ?s ex:link ?l OPTIONAL { ?l ex:link ?m } } }",
+    "SELECT ?g ?s ?m WHERE { GRAPH ?g { ?s ex:p ?l OPTIONAL { ?l ex:p ?m } } }",
+    "SELECT ?s ?m WHERE { ?s ex:link ?l OPTIONAL { GRAPH ?g { ?l ex:p ?m } } }",
 ];
 
 #[test]
