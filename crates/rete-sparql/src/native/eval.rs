@@ -7,7 +7,7 @@
 //! become index-nested-loop probes. Elsewhere the sub-plan is evaluated once on its own
 //! (memoized) and joined with the parent: the algebra's bottom-up semantics is kept.
 
-use super::bgp::{tps_at, BgpIter, Level};
+use super::bgp::{standalone_order, tps_at, BgpIter, Level};
 use super::ctx::Held;
 use super::ctx::{row_bytes, Active, Ctx, Id, Row, UNBOUND};
 use super::expr;
@@ -152,7 +152,8 @@ impl Engine {
                     .get(&(Rc::as_ptr(right) as usize, g))
                     .cloned();
                 let key = inter_sets(&certain(left), &certain(right));
-                let race = if self.substitute || key.is_empty() {
+                let race = if self.substitute || key.is_empty() || !matches!(**right, Plan::Bgp(_))
+                {
                     Race::Off
                 } else if let Some(rows) = memo {
                     Race::Memo(rows)
@@ -566,13 +567,14 @@ impl MinusIndex {
 const LEFT_WARMUP: usize = 256;
 /// Rows of the right side evaluated on their own per left row, once past the warm-up: a
 /// streamed row costs a small fraction of a probe, so the race costs a bounded share.
-const RIGHT_PER_LEFT: usize = 16;
+const RIGHT_PER_LEFT: usize = 64;
 /// Rows of the right side past which the race is given up (probing continues).
-const RIGHT_MAX: usize = 1 << 21;
+const RIGHT_MAX: usize = 1 << 20;
 
 /// The right side of an OPTIONAL evaluated on its own, alongside the probes.
 enum Race {
-    /// Not tried (inside EXISTS, or no variable certainly shared by both sides).
+    /// Not tried (inside EXISTS, a right side that is not a basic graph pattern, or no
+    /// variable certainly shared by both sides), or given up.
     Off,
     /// Before the warm-up ends.
     Waiting,
@@ -616,14 +618,24 @@ impl LeftJoinIter {
         }
         let race = std::mem::replace(&mut self.race, Race::Off);
         self.race = match race {
-            Race::Waiting => Race::Running {
-                it: self.eng.eval(&self.right, self.eng.empty_row(), self.g),
-                rows: Vec::new(),
-                held: self
-                    .eng
-                    .ctx
-                    .held("the rows of an OPTIONAL's right side evaluated on its own"),
-            },
+            Race::Waiting => {
+                // The right side was planned for probes; on its own it needs its own order.
+                let Plan::Bgp(tps) = &*self.right else {
+                    return;
+                };
+                let alone = match standalone_order(&self.eng.ctx, tps) {
+                    Ok(t) => Rc::new(Plan::Bgp(t)),
+                    Err(_) => return,
+                };
+                Race::Running {
+                    it: self.eng.eval(&alone, self.eng.empty_row(), self.g),
+                    rows: Vec::new(),
+                    held: self
+                        .eng
+                        .ctx
+                        .held("the rows of an OPTIONAL's right side evaluated on its own"),
+                }
+            }
             Race::Memo(rows) => self.done(rows),
             other => other,
         };
