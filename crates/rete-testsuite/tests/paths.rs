@@ -34,9 +34,10 @@ fn data() -> String {
         t(&format!("c{i}"), "next", &format!("c{}", i + 1), None);
     }
     t("c299", "next", "c150", None);
-    // A large star: hub → s0…s399 and every s_i → leaf_i; walks from one s_i are short, so
-    // they stay on the probing side (the step has 800 edges).
-    for i in 0..400 {
+    // A large star: hub → s0…s1199 and every s_i → leaf_i; walks from one s_i are short, so
+    // they stay on the probing side (the step has 2400 edges), and OPTIONALs over it have
+    // more left rows than the warm-up of 1024.
+    for i in 0..1200 {
         t("hub", "link", &format!("s{i}"), None);
         t(&format!("s{i}"), "link", &format!("leaf{i}"), None);
     }

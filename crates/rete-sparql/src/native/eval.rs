@@ -564,7 +564,7 @@ impl MinusIndex {
 
 /// Left rows probed (the right side evaluated once per row, with the row's values as
 /// constants) before the right side also starts to be evaluated on its own.
-const LEFT_WARMUP: usize = 256;
+const LEFT_WARMUP: usize = 1024;
 /// Rows of the right side evaluated on their own per left row, once past the warm-up: a
 /// streamed row costs a small fraction of a probe, so the race costs a bounded share.
 const RIGHT_PER_LEFT: usize = 64;
