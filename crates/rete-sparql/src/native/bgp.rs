@@ -2,7 +2,7 @@
 
 use super::ctx::{Active, Ctx, Id, Row, UNBOUND};
 use super::eval::Engine;
-use super::plan::{PTerm, Plan, Tp};
+use super::plan::{PTerm, Plan, Slot, Tp};
 use crate::SparqlError;
 use rete_core::{GraphMatch, Pattern, QuadIter};
 use std::rc::Rc;
@@ -42,6 +42,65 @@ impl Engine {
         }
         Ok(Some(self.ctx.rete.count(&pattern)?))
     }
+}
+
+/// `tps` ordered for an evaluation on their own (nothing bound from outside), by the
+/// planner's greedy rule (see `compile.rs`): the smallest pattern first, then patterns
+/// connected to what is bound, by estimated matches. A BGP planned for probes with a variable
+/// bound by the left side would otherwise start with a full scan.
+pub(super) fn standalone_order(ctx: &Ctx, tps: &[Tp]) -> Result<Vec<Tp>, SparqlError> {
+    let mut counts = Vec::with_capacity(tps.len());
+    for t in tps {
+        let c = |x: PTerm| match x {
+            PTerm::Const(i) => Some(i),
+            PTerm::Var(_) => None,
+        };
+        let (s, p, o) = (c(t.s), c(t.p), c(t.o));
+        counts.push(if [s, p, o].iter().flatten().any(|&i| !ctx.in_dict(i)) {
+            0
+        } else {
+            ctx.rete.count(&Pattern::new(s, p, o))?
+        });
+    }
+    let mut bound: Vec<Slot> = Vec::new();
+    let mut idx: Vec<usize> = (0..tps.len()).collect();
+    let mut out = Vec::with_capacity(tps.len());
+    while !idx.is_empty() {
+        let score = |i: usize| -> (bool, u64, u8) {
+            let t = &tps[i];
+            let (mut bound_pos, mut vars, mut connected) = (0u8, 0u8, false);
+            for x in [t.s, t.p, t.o] {
+                match x {
+                    PTerm::Const(_) => bound_pos += 1,
+                    PTerm::Var(s) => {
+                        vars += 1;
+                        if bound.contains(&s) {
+                            bound_pos += 1;
+                            connected = true;
+                        }
+                    }
+                }
+            }
+            let bound_vars = bound_pos - (3 - vars);
+            let est = counts[i] >> (10 * u32::from(bound_vars).min(6));
+            (
+                !connected && vars > 0 && !bound.is_empty(),
+                est,
+                3 - bound_pos.min(3),
+            )
+        };
+        let Some(k) = (0..idx.len()).min_by_key(|&k| score(idx[k])) else {
+            break;
+        };
+        let i = idx.remove(k);
+        for x in [tps[i].s, tps[i].p, tps[i].o] {
+            if let PTerm::Var(s) = x {
+                bound.push(s);
+            }
+        }
+        out.push(tps[i]);
+    }
+    Ok(out)
 }
 
 pub(super) fn tps_at(plan: &Rc<Plan>, i: usize) -> Tp {

@@ -125,6 +125,9 @@ pub struct Ctx {
     bnodes: Cell<u64>,
     /// Results of sub-plans evaluated once and reused (keyed by plan address and graph).
     pub memo: RefCell<Memo>,
+    /// Transitive-path state per (step path address, graph, direction): probes so far and the
+    /// step's adjacency once loaded (see `path.rs`).
+    pub paths: RefCell<FxHashMap<(usize, Active, bool), Rc<super::path::StepCache>>>,
     /// Slots whose values are only projected (never joined or compared by id): terms computed
     /// for them skip the dictionary lookup.
     pub free: RefCell<Vec<bool>>,
@@ -155,6 +158,7 @@ impl Ctx {
             first_typed: OnceCell::new(),
             bnodes: Cell::new(0),
             memo: RefCell::default(),
+            paths: RefCell::default(),
             free: RefCell::default(),
         }
     }

@@ -3,12 +3,14 @@
 //! index scans). A constant end of a zero-length path matches itself even when the file does
 //! not hold it.
 
-use super::ctx::{Active, Id, UNBOUND};
+use super::ctx::{Active, Held, Id, UNBOUND};
 use super::eval::Engine;
 use super::plan::PathE;
 use crate::SparqlError;
 use rete_core::Pattern;
 use rustc_hash::FxHashSet;
+use std::cell::{Cell, OnceCell, RefCell};
+use std::rc::Rc;
 
 /// Pairs `(start, end)` of `path` with the given ends fixed.
 pub fn pairs(
@@ -89,6 +91,12 @@ pub fn pairs(
                     }
                 }
                 (None, None) => {
+                    // A walk from every node visits every edge: load the step's adjacency
+                    // up front when it can be.
+                    if !one_step && edge_bound(eng, a)?.is_some() {
+                        let cache = step_cache(eng, a, g, false);
+                        adjacency(eng, a, g, false, &cache)?;
+                    }
                     // Every node of the graph starts a walk (zero-length paths included).
                     let starts: Vec<Id> = if zero {
                         graph_nodes(eng, g)?
@@ -114,7 +122,187 @@ pub fn pairs(
     Ok(out)
 }
 
-/// Nodes reachable from `start` (forward, or backward with `reverse`).
+/// Step probes per edge of the step's index range past which a closure loads the step's whole
+/// adjacency instead: a probe is a directory search plus, on a cold cache, a block decode,
+/// while loading decodes each block of the range once.
+const PROBES_PER_EDGE: u64 = 32;
+
+/// State of one transitive step path (`a` in `a+` / `a*`), per graph and direction, kept for
+/// the query: the probes made so far (over every closure of the query) and, once they pass
+/// the threshold, the adjacency loaded once.
+#[derive(Debug, Default)]
+pub struct StepCache {
+    probes: Cell<u64>,
+    bound: OnceCell<Option<u64>>,
+    adj: OnceCell<Option<Rc<Adj>>>,
+}
+
+/// A step path's edges as compressed sparse rows over dense local indices (nodes sorted by
+/// id), with a generation-stamped visited array so a walk costs what it visits, not the graph.
+#[derive(Debug)]
+pub struct Adj {
+    nodes: Vec<Id>,
+    off: Vec<u32>,
+    to: Vec<u32>,
+    stamp: RefCell<Vec<u32>>,
+    gen: Cell<u32>,
+}
+
+impl Adj {
+    /// From `(from, to)` pairs of dictionary ids (`n`: the dictionary size). `None` when the
+    /// edges do not fit 32-bit offsets.
+    fn build(pairs: &[(Id, Id)], n: u64) -> Option<Self> {
+        let e = u32::try_from(pairs.len()).ok()?;
+        let n = usize::try_from(n).ok()?;
+        // Dense id → local index (ids are 1..=n), nodes in id order.
+        let mut local = vec![u32::MAX; n + 1];
+        for &(x, y) in pairs {
+            local[x as usize] = 0;
+            local[y as usize] = 0;
+        }
+        let mut nodes = Vec::new();
+        for (id, l) in local.iter_mut().enumerate() {
+            if *l == 0 {
+                *l = u32::try_from(nodes.len()).ok()?;
+                nodes.push(id as Id);
+            }
+        }
+        // Counting sort of the edges by source.
+        let mut off = vec![0u32; nodes.len() + 1];
+        for &(x, _) in pairs {
+            off[local[x as usize] as usize + 1] += 1;
+        }
+        for i in 1..off.len() {
+            off[i] += off[i - 1];
+        }
+        let mut fill = off.clone();
+        let mut to = vec![0u32; e as usize];
+        for &(x, y) in pairs {
+            let f = &mut fill[local[x as usize] as usize];
+            to[*f as usize] = local[y as usize];
+            *f += 1;
+        }
+        let stamp = RefCell::new(vec![0u32; nodes.len()]);
+        Some(Self {
+            nodes,
+            off,
+            to,
+            stamp,
+            gen: Cell::new(0),
+        })
+    }
+
+    fn bytes(&self) -> usize {
+        self.nodes.len() * 16 + self.to.len() * 4
+    }
+
+    /// Nodes reachable from `start` in one or more steps (`zero`: and `start` itself).
+    fn walk(&self, start: Id, zero: bool, held: &mut Held) -> Result<Vec<Id>, SparqlError> {
+        let mut out = Vec::new();
+        if zero {
+            out.push(start);
+        }
+        let Ok(s) = self.nodes.binary_search(&start) else {
+            return Ok(out);
+        };
+        let mut stamp = self.stamp.borrow_mut();
+        let gen = match self.gen.get().checked_add(1) {
+            Some(g) => g,
+            None => {
+                stamp.fill(0);
+                1
+            }
+        };
+        self.gen.set(gen);
+        stamp[s] = gen;
+        let s = s as u32;
+        let mut start_out = zero;
+        let mut frontier = vec![s];
+        let mut next = Vec::new();
+        while !frontier.is_empty() {
+            for &u in &frontier {
+                let u = u as usize;
+                for &v in &self.to[self.off[u] as usize..self.off[u + 1] as usize] {
+                    let st = &mut stamp[v as usize];
+                    if *st != gen {
+                        *st = gen;
+                        out.push(self.nodes[v as usize]);
+                        next.push(v);
+                    } else if v == s && !start_out {
+                        // `+` reaches its start again through a cycle.
+                        start_out = true;
+                        out.push(start);
+                    }
+                }
+            }
+            held.grow(next.len() * 12)?;
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
+        Ok(out)
+    }
+}
+
+/// An upper bound of the edges of a step path, when its adjacency can be loaded in one pass
+/// over index ranges (predicates, inverses, alternatives, negated sets); `None` otherwise.
+fn edge_bound(eng: &Engine, a: &PathE) -> Result<Option<u64>, SparqlError> {
+    let ctx = &eng.ctx;
+    Ok(match a {
+        PathE::Pred(p) if !ctx.in_dict(*p) => Some(0),
+        PathE::Pred(p) => Some(ctx.rete.count(&Pattern::new(None, Some(*p), None))?),
+        PathE::Neg(_) => Some(ctx.rete.quad_count()),
+        PathE::Inv(x) => edge_bound(eng, x)?,
+        PathE::Alt(x, y) => match (edge_bound(eng, x)?, edge_bound(eng, y)?) {
+            (Some(x), Some(y)) => Some(x + y),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The state of step path `a` in graph `g` and direction `reverse`.
+fn step_cache(eng: &Engine, a: &PathE, g: Active, reverse: bool) -> Rc<StepCache> {
+    let key = (std::ptr::from_ref(a) as usize, g, reverse);
+    eng.ctx.paths.borrow_mut().entry(key).or_default().clone()
+}
+
+/// The adjacency of step `a` (edges reversed with `reverse`), loaded once per query.
+fn adjacency(
+    eng: &Engine,
+    a: &PathE,
+    g: Active,
+    reverse: bool,
+    cache: &StepCache,
+) -> Result<Option<Rc<Adj>>, SparqlError> {
+    if let Some(adj) = cache.adj.get() {
+        return Ok(adj.clone());
+    }
+    let mut held = eng.ctx.held("the adjacency of a transitive path");
+    let mut edges = pairs(eng, a, None, None, g)?;
+    held.grow(edges.len() * 16)?;
+    if reverse {
+        for e in &mut edges {
+            *e = (e.1, e.0);
+        }
+    }
+    // Query-local ids (constants outside the file) never occur in index scans.
+    let adj = Adj::build(&edges, eng.ctx.n).map(Rc::new);
+    drop(edges);
+    let mut kept = eng.ctx.held("the adjacency of a transitive path");
+    if let Some(adj) = &adj {
+        kept.grow(adj.bytes())?;
+    }
+    // The adjacency lives as long as the query.
+    kept.keep();
+    drop(held);
+    let _ = cache.adj.set(adj.clone());
+    Ok(adj)
+}
+
+/// Nodes reachable from `start` (forward, or backward with `reverse`). `*` and `+` walk
+/// level by level; a walk that would probe the step more often than its index range is
+/// long loads the step's adjacency once (shared by every later walk of the query) and walks
+/// that in memory instead.
 fn closure(
     eng: &Engine,
     a: &PathE,
@@ -124,10 +312,29 @@ fn closure(
     reverse: bool,
     g: Active,
 ) -> Result<Vec<Id>, SparqlError> {
+    let mut held = eng.ctx.held("the nodes of a path closure");
+    let cache = (!one_step).then(|| step_cache(eng, a, g, reverse));
+    let bound = match &cache {
+        Some(c) => match c.bound.get() {
+            Some(b) => *b,
+            None => {
+                let b = edge_bound(eng, a)?;
+                let _ = c.bound.set(b);
+                b
+            }
+        },
+        None => None,
+    };
+    if let (Some(cache), Some(_)) = (&cache, bound) {
+        if cache.adj.get().is_some() {
+            if let Some(adj) = adjacency(eng, a, g, reverse, cache)? {
+                return adj.walk(start, zero, &mut held);
+            }
+        }
+    }
     let mut seen: FxHashSet<Id> = FxHashSet::default();
     let mut out = Vec::new();
     // Each node is held three times: `out`, `seen` and `visited`.
-    let mut held = eng.ctx.held("the nodes of a path closure");
     let mut counted = 0;
     if zero {
         seen.insert(start);
@@ -137,6 +344,19 @@ fn closure(
     let mut visited: FxHashSet<Id> = FxHashSet::default();
     visited.insert(start);
     while !frontier.is_empty() {
+        if let (Some(cache), Some(edges)) = (&cache, bound) {
+            let probes = cache.probes.get() + frontier.len() as u64;
+            cache.probes.set(probes);
+            if probes.saturating_mul(PROBES_PER_EDGE) > edges {
+                if let Some(adj) = adjacency(eng, a, g, reverse, cache)? {
+                    drop(held);
+                    let mut held = eng.ctx.held("the nodes of a path closure");
+                    return adj.walk(start, zero, &mut held);
+                }
+            }
+        }
+        // Probing in id order keeps consecutive probes in the same index blocks.
+        frontier.sort_unstable();
         let mut next = Vec::new();
         for x in frontier {
             let step = if reverse {
