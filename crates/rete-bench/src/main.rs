@@ -342,6 +342,15 @@ fn prepare(
 /// Key of the geometric mean over every query except those answered from index counts.
 pub const WITHOUT_INDEX_COUNTS: &str = "all without index counts";
 
+/// Key of the geometric mean over the operator shapes (social and LUBM, not the 14 LUBM
+/// queries) except those answered from index counts.
+pub const SHAPES_WITHOUT_INDEX_COUNTS: &str = "operator shapes without index counts";
+
+/// Whether a query is one of the operator shapes (on either dataset).
+pub fn is_shape(r: &QueryRun) -> bool {
+    r.set == "social" || r.set == "lubm-shapes"
+}
+
 fn geomean(runs: &[&QueryRun]) -> f64 {
     let v: Vec<f64> = runs.iter().filter_map(|r| r.speedup).collect();
     if v.is_empty() {
@@ -434,6 +443,15 @@ fn main() -> Result<()> {
     geo.push((
         WITHOUT_INDEX_COUNTS.into(),
         geomean(&runs.iter().filter(|r| !r.index_count).collect::<Vec<_>>()),
+    ));
+    geo.push((
+        SHAPES_WITHOUT_INDEX_COUNTS.into(),
+        geomean(
+            &runs
+                .iter()
+                .filter(|r| !r.index_count && is_shape(r))
+                .collect::<Vec<_>>(),
+        ),
     ));
     let env = Envelope {
         schema: "rete-bench/sparql/v1".into(),

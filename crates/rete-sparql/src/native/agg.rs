@@ -4,6 +4,7 @@ use super::ctx::{row_bytes, Active, Id, Row};
 use super::eval::Engine;
 use super::expr;
 use super::plan::{Agg, AggKind, Plan, Slot};
+use super::scalar::{self, Sc};
 use crate::SparqlError;
 use oxsdatatypes::{Decimal, Double, Float, Integer};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -38,38 +39,40 @@ impl Engine {
                 }
             }
         }
-        let mut groups: FxHashMap<Vec<Id>, Vec<Acc>> = FxHashMap::default();
+        // Group keys are id tuples kept inline (no allocation per row); the groups stay in
+        // the order they were first seen.
+        let mut index: FxHashMap<Row, usize> = FxHashMap::default();
+        let mut groups: Vec<(Row, Vec<Acc>)> = Vec::new();
         let mut held = self.ctx.held("the groups of GROUP BY");
-        // The key twice (table and order) and the accumulators.
+        // The key twice (table and list) and the accumulators.
         let group_bytes =
             2 * row_bytes(keys.len()) + aggs.len() * size_of::<Acc>() + size_of::<Vec<Acc>>();
-        let mut order: Vec<Vec<Id>> = Vec::new();
         let new_accs = || aggs.iter().map(|(_, a)| Acc::new(a)).collect::<Vec<_>>();
+        let mut key = Row::new();
         for r in self.eval(inner, parent.clone(), g) {
             let r = r?;
             self.ctx.check()?;
-            let key: Vec<Id> = keys.iter().map(|&s| r[s]).collect();
-            let accs = match groups.get_mut(&key) {
-                Some(a) => a,
+            key.clear();
+            key.extend(keys.iter().map(|&s| r[s]));
+            let i = match index.get(&key) {
+                Some(&i) => i,
                 None => {
-                    order.push(key.clone());
                     held.grow(group_bytes)?;
-                    groups.entry(key).or_insert_with(new_accs)
+                    index.insert(key.clone(), groups.len());
+                    groups.push((key.clone(), new_accs()));
+                    groups.len() - 1
                 }
             };
-            for (acc, (_, agg)) in accs.iter_mut().zip(aggs) {
+            for (acc, (_, agg)) in groups[i].1.iter_mut().zip(aggs) {
                 held.grow(acc.add(self, agg, &r, g)?)?;
             }
         }
+        drop(index);
         if keys.is_empty() && groups.is_empty() {
-            order.push(Vec::new());
-            groups.insert(Vec::new(), new_accs());
+            groups.push((Row::new(), new_accs()));
         }
-        let mut out = Vec::with_capacity(order.len());
-        for key in order {
-            let Some(accs) = groups.remove(&key) else {
-                continue;
-            };
+        let mut out = Vec::with_capacity(groups.len());
+        for (key, accs) in groups {
             let mut row = parent.clone();
             for (&s, &v) in keys.iter().zip(&key) {
                 row[s] = v;
@@ -88,8 +91,8 @@ impl Engine {
 /// Aggregate state.
 enum Acc {
     Count(u64, Option<FxHashSet<Id>>, Option<FxHashSet<Row>>),
-    Sum(Option<E>, Option<FxHashSet<Id>>),
-    Avg(Option<E>, u64, Option<FxHashSet<Id>>),
+    Sum(Option<Sc>, Option<FxHashSet<Id>>),
+    Avg(Option<Sc>, u64, Option<FxHashSet<Id>>),
     Min(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
     Max(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
     Sample(Option<Rc<E>>),
@@ -104,8 +107,8 @@ impl Acc {
                 None => Acc::Count(0, None, a.distinct.then(FxHashSet::default)),
                 Some(_) => Acc::Count(0, set(), None),
             },
-            AggKind::Sum => Acc::Sum(Some(expr::integer(0)), set()),
-            AggKind::Avg => Acc::Avg(Some(expr::integer(0)), 0, set()),
+            AggKind::Sum => Acc::Sum(Some(Sc::Int(Integer::from(0))), set()),
+            AggKind::Avg => Acc::Avg(Some(Sc::Int(Integer::from(0))), 0, set()),
             AggKind::Min => Acc::Min(None, false, set()),
             AggKind::Max => Acc::Max(None, false, set()),
             AggKind::Sample => Acc::Sample(None),
@@ -153,8 +156,12 @@ impl Acc {
                 if sum.is_none() || !fresh(set, id) {
                     return Ok(grown);
                 }
+                // Non-numbers (booleans among them) make the sum an error, as in `expr::arith`.
                 *sum = match (id, sum.take()) {
-                    (Some(i), Some(s)) => expr::arith(expr::Op::Add, &s, &*eng.ctx.expr(i)?),
+                    (Some(i), Some(s)) => eng
+                        .ctx
+                        .scalar(i)?
+                        .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
                     _ => None,
                 };
             }
@@ -162,8 +169,12 @@ impl Acc {
                 if sum.is_none() || !fresh(set, id) {
                     return Ok(grown);
                 }
+                // Non-numbers (booleans among them) make the sum an error, as in `expr::arith`.
                 *sum = match (id, sum.take()) {
-                    (Some(i), Some(s)) => expr::arith(expr::Op::Add, &s, &*eng.ctx.expr(i)?),
+                    (Some(i), Some(s)) => eng
+                        .ctx
+                        .scalar(i)?
+                        .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
                     _ => None,
                 };
                 *n += 1;
@@ -230,9 +241,9 @@ impl Acc {
     fn finish(self) -> Option<E> {
         Some(match self {
             Acc::Count(n, _, _) => expr::integer(i64::try_from(n).ok()?),
-            Acc::Sum(s, _) => s?,
+            Acc::Sum(s, _) => s?.term(),
             Acc::Avg(s, n, _) => {
-                let s = s?;
+                let s = s?.term();
                 if n == 0 {
                     return Some(expr::integer(0));
                 }

@@ -1,6 +1,7 @@
 //! Per-query state of the native evaluator: the file, query-local terms, decode caches, the
 //! guard, and the memory bound.
 
+use super::scalar::Sc;
 use crate::dataset::{Guard, Memory, CHECK_EVERY};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
@@ -117,6 +118,8 @@ pub struct Ctx {
     /// than a cache of decoded terms would be (a hit clones the term all the same).
     decoder: RefCell<TermDecoder>,
     exprs: RefCell<FxHashMap<Id, Rc<ExpressionTerm>>>,
+    /// Boolean / numeric values of typed terms (`None`: another type), for the fast path.
+    scalars: RefCell<FxHashMap<Id, Option<Sc>>>,
     guard: Guard,
     tick: Cell<u32>,
     graphs: OnceCell<Vec<Id>>,
@@ -149,6 +152,7 @@ impl Ctx {
             local_ids: RefCell::default(),
             once: RefCell::default(),
             exprs: RefCell::default(),
+            scalars: RefCell::default(),
             guard,
             tick: Cell::new(0),
             graphs: OnceCell::new(),
@@ -300,6 +304,24 @@ impl Ctx {
         })
     }
 
+    /// The boolean or numeric value of the term `id` (`None` for any other term; IRIs, blank
+    /// nodes and strings are told by their id, without decoding).
+    pub fn scalar(&self, id: Id) -> Result<Option<Sc>, SparqlError> {
+        if self.untyped(id)? {
+            return Ok(None);
+        }
+        if let Some(v) = self.scalars.borrow().get(&id) {
+            return Ok(*v);
+        }
+        let v = Sc::of(&ExpressionTerm::from(self.term(id)?));
+        let mut c = self.scalars.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(id, v);
+        Ok(v)
+    }
+
     /// `STR` of the term `id`: its lexical form as a simple literal (`None` for a blank node).
     /// Read from the term, not from its decoded value, which is canonical (`"01"^^xsd:integer`
     /// decodes to 1) while RDF keeps the lexical form.
@@ -387,6 +409,11 @@ impl Ctx {
             "rq{n:x}x{:x}",
             std::ptr::from_ref(self) as usize & 0xffff
         ))
+    }
+
+    /// Counts `bytes` against the query's memory limit until the query ends.
+    pub fn charge(&self, bytes: usize, what: &'static str) -> Result<(), SparqlError> {
+        Ok(self.guard.memory.charge(bytes, what)?)
     }
 
     /// A counter of the bytes one operator holds (given back when it is dropped).

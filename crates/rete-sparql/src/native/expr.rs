@@ -6,6 +6,7 @@
 use super::ctx::{Active, Id, Row, Text, Value, UNBOUND};
 use super::eval::Engine;
 use super::plan::Ex;
+use super::scalar::Fast;
 use crate::SparqlError;
 use oxrdf::Literal;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
@@ -612,7 +613,17 @@ impl Engine {
 
     /// Whether a filter expression holds (errors count as false).
     pub fn truth(&self, e: &Ex, r: &Row, g: Active) -> Result<bool, SparqlError> {
-        Ok(self.arg(e, r, g)?.as_deref().and_then(ebv) == Some(true))
+        Ok(self.ebv_of(e, r, g)? == Some(true))
+    }
+
+    /// The effective boolean value of `e` through the general evaluator.
+    pub(super) fn general_ebv(
+        &self,
+        e: &Ex,
+        r: &Row,
+        g: Active,
+    ) -> Result<Option<bool>, SparqlError> {
+        Ok(self.arg(e, r, g)?.as_deref().and_then(ebv))
     }
 
     fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
@@ -762,6 +773,21 @@ impl Engine {
 
     /// The value of a non-trivial expression.
     fn compute(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
+        // Booleans and numbers from booleans and numbers: no `ExpressionTerm` per step.
+        if let Ex::Or(..)
+        | Ex::And(..)
+        | Ex::Not(_)
+        | Ex::Equal(..)
+        | Ex::Cmp(..)
+        | Ex::Arith(..)
+        | Ex::Neg(_) = e
+        {
+            match self.scalar(e, r, g)? {
+                Fast::Val(v) => return Ok(Some(v.term())),
+                Fast::Err => return Ok(None),
+                Fast::No => {}
+            }
+        }
         Ok(match e {
             Ex::Const(_) | Ex::Var(_) | Ex::If(..) | Ex::Coalesce(_) => {
                 self.value(e, r, g)?.map(Rc::unwrap_or_clone)
