@@ -18,6 +18,9 @@ pub struct TermDecoder {
     rete: Rete,
     /// `(block index, id of its first term, block)` by `block index % SLOTS`.
     slots: Vec<Option<(usize, Id, Arc<DictBlock>)>>,
+    /// The ids `first..end` of the block read last and its slot: ids of one result are often
+    /// neighbours, and this range check skips the search of the block directory.
+    last: (Id, Id, usize),
 }
 
 impl TermDecoder {
@@ -26,14 +29,24 @@ impl TermDecoder {
         Self {
             rete,
             slots: vec![None; SLOTS],
+            last: (0, 0, 0),
         }
     }
 
     /// Runs `f` on the encoded bytes of term `id` (see [`crate::term`]), borrowed from a held
     /// block.
     pub fn with_bytes<R>(&mut self, id: Id, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let (first, end, s) = self.last;
+        if (first..end).contains(&id) {
+            if let Some((_, first, block)) = &self.slots[s] {
+                if let Some(bytes) = block.get((id - first) as usize) {
+                    return Ok(f(bytes));
+                }
+            }
+        }
         let (b, first) = self.rete.dict_block_index(id)?;
-        let slot = &mut self.slots[b % SLOTS];
+        let s = b % SLOTS;
+        let slot = &mut self.slots[s];
         let block = match slot {
             Some((held, _, block)) if *held == b => block,
             _ => {
@@ -41,6 +54,7 @@ impl TermDecoder {
                 &slot.insert((b, first, block)).2
             }
         };
+        self.last = (first, first + block.len() as Id, s);
         match block.get((id - first) as usize) {
             Some(bytes) => Ok(f(bytes)),
             None => Err(self.rete.missing_term(id)),
@@ -49,8 +63,9 @@ impl TermDecoder {
 
     /// The term with id `id`.
     pub fn term(&mut self, id: Id) -> Result<Term> {
-        let rete = self.rete.clone();
-        self.with_bytes(id, term::decode)?
-            .map_err(|e| rete.bad_term(id, &e))
+        match self.with_bytes(id, term::decode)? {
+            Ok(t) => Ok(t),
+            Err(e) => Err(self.rete.bad_term(id, &e)),
+        }
     }
 }
