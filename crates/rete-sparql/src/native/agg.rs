@@ -39,46 +39,76 @@ impl Engine {
                 }
             }
         }
-        // Group keys are id tuples kept inline (no allocation per row); the groups stay in
-        // the order they were first seen.
-        let mut index: FxHashMap<Row, usize> = FxHashMap::default();
-        let mut groups: Vec<(Row, Vec<Acc>)> = Vec::new();
+        // Group keys are id tuples (one id: the id itself) kept inline, no allocation per row;
+        // the accumulators of all groups sit in one vector, `aggs.len()` per group, and the
+        // groups stay in the order they were first seen.
+        let mut one: FxHashMap<Id, usize> = FxHashMap::default();
+        let mut many: FxHashMap<Row, usize> = FxHashMap::default();
+        let mut group_keys: Vec<Row> = Vec::new();
+        let mut accs: Vec<Acc> = Vec::new();
+        let k = aggs.len();
         let mut held = self.ctx.held("the groups of GROUP BY");
         // The key twice (table and list) and the accumulators.
-        let group_bytes =
-            2 * row_bytes(keys.len()) + aggs.len() * size_of::<Acc>() + size_of::<Vec<Acc>>();
-        let new_accs = || aggs.iter().map(|(_, a)| Acc::new(a)).collect::<Vec<_>>();
+        let group_bytes = 2 * row_bytes(keys.len()) + k * size_of::<Acc>();
         let mut key = Row::new();
         for r in self.eval(inner, parent.clone(), g) {
             let r = r?;
             self.ctx.check()?;
-            key.clear();
-            key.extend(keys.iter().map(|&s| r[s]));
-            let i = match index.get(&key) {
-                Some(&i) => i,
+            let found = if let [s] = keys {
+                one.get(&r[*s]).copied()
+            } else {
+                key.clear();
+                key.extend(keys.iter().map(|&s| r[s]));
+                many.get(&key).copied()
+            };
+            let i = match found {
+                Some(i) => i,
                 None => {
                     held.grow(group_bytes)?;
-                    index.insert(key.clone(), groups.len());
-                    groups.push((key.clone(), new_accs()));
-                    groups.len() - 1
+                    let i = group_keys.len();
+                    if let [s] = keys {
+                        one.insert(r[*s], i);
+                        group_keys.push(smallvec::smallvec![r[*s]]);
+                    } else {
+                        many.insert(key.clone(), i);
+                        group_keys.push(key.clone());
+                    }
+                    accs.extend(aggs.iter().map(|(_, a)| Acc::new(a)));
+                    i
                 }
             };
-            for (acc, (_, agg)) in groups[i].1.iter_mut().zip(aggs) {
-                held.grow(acc.add(self, agg, &r, g)?)?;
+            for (acc, (_, agg)) in accs[i * k..(i + 1) * k].iter_mut().zip(aggs) {
+                let grown = acc.add(self, agg, &r, g)?;
+                if grown > 0 {
+                    held.grow(grown)?;
+                }
             }
         }
-        drop(index);
-        if keys.is_empty() && groups.is_empty() {
-            groups.push((Row::new(), new_accs()));
+        drop((one, many));
+        if keys.is_empty() && group_keys.is_empty() {
+            group_keys.push(Row::new());
+            accs.extend(aggs.iter().map(|(_, a)| Acc::new(a)));
         }
-        let mut out = Vec::with_capacity(groups.len());
-        for (key, accs) in groups {
+        let mut out = Vec::with_capacity(group_keys.len());
+        let mut accs = accs.into_iter();
+        let mut counts: FxHashMap<i64, Id> = FxHashMap::default();
+        for key in group_keys {
             let mut row = parent.clone();
             for (&s, &v) in keys.iter().zip(&key) {
                 row[s] = v;
             }
-            for (acc, (slot, _)) in accs.into_iter().zip(aggs) {
-                if let Some(v) = acc.finish() {
+            for ((slot, _), acc) in aggs.iter().zip(accs.by_ref()) {
+                // Counts repeat across groups: each is made into a term and looked up once.
+                if let Some(n) = acc.count() {
+                    row[*slot] = match counts.get(&n) {
+                        Some(&id) => id,
+                        None => {
+                            let id = self.ctx.intern_expr(expr::integer(n))?;
+                            counts.insert(n, id);
+                            id
+                        }
+                    };
+                } else if let Some(v) = acc.finish() {
                     row[*slot] = self.ctx.intern_expr(v)?;
                 }
             }
@@ -234,6 +264,14 @@ impl Acc {
             }
         }
         Ok(grown)
+    }
+
+    /// A COUNT's value (`None` for other aggregates).
+    fn count(&self) -> Option<i64> {
+        match self {
+            Acc::Count(n, ..) => i64::try_from(*n).ok(),
+            _ => None,
+        }
     }
 
     /// The aggregate's value (a value, as spareval gives: MIN / MAX / SAMPLE of

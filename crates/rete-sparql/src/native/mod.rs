@@ -238,17 +238,19 @@ fn describe(
     }
     let pat =
         rete_core::Pattern::new(Some(node), None, None).in_graph(rete_core::GraphMatch::Default);
+    // Every triple has the same subject: decoded once.
+    let subject = match ctx.term(node)? {
+        Term::NamedNode(n) => NamedOrBlankNode::from(n),
+        Term::BlankNode(b) => b.into(),
+        _ => return Ok(out),
+    };
     for q in ctx.rete.quads(&pat)? {
-        let [s, p, o, _] = q?;
+        let [_, p, o, _] = q?;
         ctx.check()?;
         let (Term::NamedNode(p), object) = (ctx.term(p)?, ctx.term(o)?) else {
             continue;
         };
-        let s = match ctx.term(s)? {
-            Term::NamedNode(n) => NamedOrBlankNode::from(n),
-            Term::BlankNode(b) => b.into(),
-            _ => continue,
-        };
+        let s = subject.clone();
         if object.is_blank_node() && described.insert(o) {
             todo.push(o);
         }
