@@ -172,6 +172,11 @@ fn aggregates_agree() {
         "SELECT (SUM(DISTINCT ?v) AS ?s) WHERE { ?x ex:v ?v FILTER(isNumeric(?v) && ?v < 10 && ?x != ex:b) }",
         "SELECT (AVG(?v) AS ?a) WHERE { ?x ex:v ?v FILTER(?v = true || ?v = 1) }",
         "SELECT ?g (COUNT(?x) AS ?c) WHERE { ?x ex:g ?g } GROUP BY ?g HAVING (COUNT(?x) >= 2)",
+        "SELECT (MIN(?v) AS ?a) (MAX(?v) AS ?b) WHERE { ?x ex:v ?v }",
+        "SELECT (MIN(?v) AS ?a) (MAX(?v) AS ?b) WHERE { ?x ex:v ?v FILTER(isNumeric(?v)) }",
+        "SELECT (MIN(?v) AS ?a) (MAX(?v) AS ?b) WHERE { ?x ex:v ?v FILTER(isNumeric(?v) && ?x != ex:e) }",
+        "SELECT ?g (MIN(?v) AS ?a) (MAX(?v) AS ?b) WHERE { ?x ex:v ?v OPTIONAL { ?x ex:g ?g } } GROUP BY ?g",
+        "SELECT (MIN(?l) AS ?a) (MAX(?l) AS ?b) (SUM(?l) AS ?s) WHERE { ?x ex:n ?n BIND(STRLEN(?n) AS ?l) }",
     ] {
         both(&r, q);
     }

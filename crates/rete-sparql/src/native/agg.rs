@@ -118,13 +118,28 @@ impl Engine {
     }
 }
 
+/// The best value of MIN / MAX so far.
+enum Best {
+    Sc(Sc),
+    Term(Rc<E>),
+}
+
+impl Best {
+    fn value(&self) -> Rc<E> {
+        match self {
+            Best::Sc(v) => Rc::new(v.term()),
+            Best::Term(v) => v.clone(),
+        }
+    }
+}
+
 /// Aggregate state.
 enum Acc {
     Count(u64, Option<FxHashSet<Id>>, Option<FxHashSet<Row>>),
     Sum(Option<Sc>, Option<FxHashSet<Id>>),
     Avg(Option<Sc>, u64, Option<FxHashSet<Id>>),
-    Min(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
-    Max(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
+    Min(Option<Best>, bool, Option<FxHashSet<Id>>),
+    Max(Option<Best>, bool, Option<FxHashSet<Id>>),
     Sample(Option<Rc<E>>),
     Concat(Option<String>, bool, Option<FxHashSet<Id>>),
 }
@@ -218,17 +233,34 @@ impl Acc {
                     *best = None;
                     return Ok(grown);
                 };
-                let v = eng.ctx.expr(i)?;
                 let want = if matches!(a.kind, AggKind::Min) {
                     Ordering::Less
                 } else {
                     Ordering::Greater
                 };
-                if best
-                    .as_ref()
-                    .is_none_or(|b| expr::order(Some(&v), Some(b)) == want)
-                {
-                    *best = Some(v);
+                // Numbers (and booleans) compare as scalars; anything else, or a pair the
+                // scalar order does not decide, through the total order of `expr::order`.
+                let v = eng.ctx.scalar(i)?;
+                if let (Some(v), Some(Best::Sc(b))) = (v, &*best) {
+                    if let Some(o) = scalar::partial_cmp(v, *b) {
+                        if o == want {
+                            *best = Some(Best::Sc(v));
+                        }
+                        return Ok(grown);
+                    }
+                }
+                let replace = match &*best {
+                    None => true,
+                    Some(b) => {
+                        let x = eng.ctx.expr(i)?;
+                        expr::order(Some(&x), Some(&b.value())) == want
+                    }
+                };
+                if replace {
+                    *best = Some(match v {
+                        Some(v) => Best::Sc(v),
+                        None => Best::Term(eng.ctx.expr(i)?),
+                    });
                 }
             }
             Acc::Sample(s) => {
@@ -298,7 +330,10 @@ impl Acc {
                 if failed {
                     return None;
                 }
-                return b.map(|v| (*v).clone());
+                return b.map(|v| match v {
+                    Best::Sc(v) => v.term(),
+                    Best::Term(v) => (*v).clone(),
+                });
             }
             Acc::Sample(s) => return s.map(|v| (*v).clone()),
             Acc::Concat(s, _, _) => E::StringLiteral(s?),

@@ -127,7 +127,7 @@ fn equals(a: Sc, b: Sc) -> bool {
 }
 
 /// `a < b` etc. as `expr::partial_cmp` gives it for booleans and numbers.
-fn partial_cmp(a: Sc, b: Sc) -> Option<Ordering> {
+pub fn partial_cmp(a: Sc, b: Sc) -> Option<Ordering> {
     match (promote(a, b), a, b) {
         (Some(Pair::I(x, y)), ..) => x.partial_cmp(&y),
         (Some(Pair::D(x, y)), ..) => x.partial_cmp(&y),
