@@ -60,6 +60,13 @@ struct Once {
     live: usize,
 }
 
+/// Key of [`Ctx::intern_scalar`]'s cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum ScKey {
+    Int(oxsdatatypes::Integer),
+    Bool(bool),
+}
+
 /// "No value" in a row slot.
 pub const UNBOUND: Id = 0;
 
@@ -120,6 +127,8 @@ pub struct Ctx {
     exprs: RefCell<FxHashMap<Id, Rc<ExpressionTerm>>>,
     /// Boolean / numeric values of typed terms (`None`: another type), for the fast path.
     scalars: RefCell<FxHashMap<Id, Option<Sc>>>,
+    /// Ids of computed integers and booleans (a term made and looked up once per value).
+    scalar_ids: RefCell<FxHashMap<ScKey, Id>>,
     guard: Guard,
     tick: Cell<u32>,
     graphs: OnceCell<Vec<Id>>,
@@ -153,6 +162,7 @@ impl Ctx {
             once: RefCell::default(),
             exprs: RefCell::default(),
             scalars: RefCell::default(),
+            scalar_ids: RefCell::default(),
             guard,
             tick: Cell::new(0),
             graphs: OnceCell::new(),
@@ -320,6 +330,25 @@ impl Ctx {
         }
         c.insert(id, v);
         Ok(v)
+    }
+
+    /// The id of a computed boolean or number.
+    pub fn intern_scalar(&self, v: Sc) -> Result<Id, SparqlError> {
+        let key = match v {
+            Sc::Int(i) => ScKey::Int(i),
+            Sc::Bool(b) => ScKey::Bool(b),
+            _ => return self.intern_expr(v.term()),
+        };
+        if let Some(&id) = self.scalar_ids.borrow().get(&key) {
+            return Ok(id);
+        }
+        let id = self.intern_expr(v.term())?;
+        let mut c = self.scalar_ids.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(key, id);
+        Ok(id)
     }
 
     /// `STR` of the term `id`: its lexical form as a simple literal (`None` for a blank node).

@@ -604,10 +604,30 @@ impl Engine {
                 }
                 Ok(None)
             }
-            other => match self.value(other, r, g)? {
-                Some(v) => Ok(Some(self.ctx.intern_expr(Rc::unwrap_or_clone(v))?)),
-                None => Ok(None),
-            },
+            other => {
+                // A boolean or a number: its id from the scalar, no term built per row.
+                if matches!(
+                    other,
+                    Ex::Arith(..)
+                        | Ex::Cmp(..)
+                        | Ex::Equal(..)
+                        | Ex::And(..)
+                        | Ex::Or(..)
+                        | Ex::Not(_)
+                        | Ex::Neg(_)
+                        | Ex::Call(Func::StrLen, _)
+                ) {
+                    match self.scalar(other, r, g)? {
+                        Fast::Val(v) => return Ok(Some(self.ctx.intern_scalar(v)?)),
+                        Fast::Err => return Ok(None),
+                        Fast::No => {}
+                    }
+                }
+                match self.value(other, r, g)? {
+                    Some(v) => Ok(Some(self.ctx.intern_expr(Rc::unwrap_or_clone(v))?)),
+                    None => Ok(None),
+                }
+            }
         }
     }
 
