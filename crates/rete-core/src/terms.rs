@@ -18,9 +18,10 @@ pub struct TermDecoder {
     rete: Rete,
     /// `(block index, id of its first term, block)` by `block index % SLOTS`.
     slots: Vec<Option<(usize, Id, Arc<DictBlock>)>>,
-    /// The ids `first..end` of the block read last and its slot: ids of one result are often
-    /// neighbours, and this range check skips the search of the block directory.
-    last: (Id, Id, usize),
+    /// The ids `first..end` each slot's block holds (`0..0`: empty): an id of a held block is
+    /// found by a scan of these ranges, without the search of the block directory (a result
+    /// reads a few blocks over and over: its IRIs' and its literals').
+    ranges: [(Id, Id); SLOTS],
 }
 
 impl TermDecoder {
@@ -29,15 +30,14 @@ impl TermDecoder {
         Self {
             rete,
             slots: vec![None; SLOTS],
-            last: (0, 0, 0),
+            ranges: [(0, 0); SLOTS],
         }
     }
 
     /// Runs `f` on the encoded bytes of term `id` (see [`crate::term`]), borrowed from a held
     /// block.
     pub fn with_bytes<R>(&mut self, id: Id, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
-        let (first, end, s) = self.last;
-        if (first..end).contains(&id) {
+        if let Some(s) = self.ranges.iter().position(|r| (r.0..r.1).contains(&id)) {
             if let Some((_, first, block)) = &self.slots[s] {
                 if let Some(bytes) = block.get((id - first) as usize) {
                     return Ok(f(bytes));
@@ -54,7 +54,7 @@ impl TermDecoder {
                 &slot.insert((b, first, block)).2
             }
         };
-        self.last = (first, first + block.len() as Id, s);
+        self.ranges[s] = (first, first + block.len() as Id);
         match block.get((id - first) as usize) {
             Some(bytes) => Ok(f(bytes)),
             None => Err(self.rete.missing_term(id)),

@@ -996,7 +996,7 @@ impl Engine {
             // CONCAT writes every piece straight into its result: the text of terms is read
             // in place from the dictionary, SUBSTR and STR of a term are slices of it.
             Ex::Call(Func::Concat, args) => {
-                let mut out = String::new();
+                let mut out = String::with_capacity(64);
                 let mut lang: Option<Option<String>> = None;
                 for a in args {
                     let Some(l) = self.append_str(a, r, g, &mut out)? else {
