@@ -50,10 +50,31 @@ struct Args {
 /// Timing statistics in milliseconds.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Stats {
-    /// Median.
+    /// Median (wall clock).
     pub median_ms: f64,
-    /// Standard deviation.
+    /// Standard deviation (wall clock).
     pub sd_ms: f64,
+    /// Median of the thread's CPU time: what the query cost, without the time the thread
+    /// waited for a core (others' builds share the machine).
+    #[serde(default)]
+    pub cpu_median_ms: Option<f64>,
+}
+
+/// CPU time of the calling thread, in milliseconds.
+fn thread_cpu_ms() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        0.0
+    } else if v.len() % 2 == 1 {
+        v[v.len() / 2]
+    } else {
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    }
 }
 
 fn stats(mut v: Vec<f64>) -> Stats {
@@ -70,6 +91,7 @@ fn stats(mut v: Vec<f64>) -> Stats {
     Stats {
         median_ms: median,
         sd_ms: var.sqrt(),
+        cpu_median_ms: None,
     }
 }
 
@@ -96,6 +118,9 @@ pub struct QueryRun {
     pub oxigraph: Option<Stats>,
     /// Oxigraph median / rete median (> 1: rete is faster).
     pub speedup: Option<f64>,
+    /// The same from the medians of thread CPU time.
+    #[serde(default)]
+    pub speedup_cpu: Option<f64>,
     /// `native`, or `generic: reason` (which rete evaluator ran the query).
     #[serde(default)]
     pub evaluator: String,
@@ -195,15 +220,21 @@ fn time_pair(
     a()?;
     b()?;
     let (mut va, mut vb) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+    let (mut ca, mut cb) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
     for _ in 0..runs {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), thread_cpu_ms());
         std::hint::black_box(a()?);
+        ca.push(thread_cpu_ms() - c);
         va.push(t.elapsed().as_secs_f64() * 1e3);
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), thread_cpu_ms());
         std::hint::black_box(b()?);
+        cb.push(thread_cpu_ms() - c);
         vb.push(t.elapsed().as_secs_f64() * 1e3);
     }
-    Ok((stats(va), stats(vb)))
+    let (mut sa, mut sb) = (stats(va), stats(vb));
+    sa.cpu_median_ms = Some(median(ca));
+    sb.cpu_median_ms = Some(median(cb));
+    Ok((sa, sb))
 }
 
 fn run_set(
@@ -261,6 +292,7 @@ fn run_set(
             rete: None,
             oxigraph: None,
             speedup: None,
+            speedup_cpu: None,
             index_count: bq.index_count,
             evaluator: match rete_sparql::parse(&bq.sparql, None)
                 .and_then(|q| rete_sparql::evaluator_for(rete, &q))
@@ -277,6 +309,9 @@ fn run_set(
                 || Ok(size(&oxigraph_answer(store, &bq.sparql)?)),
             )?;
             run.speedup = Some(o.median_ms / r.median_ms.max(1e-6));
+            if let (Some(oc), Some(rc)) = (o.cpu_median_ms, r.cpu_median_ms) {
+                run.speedup_cpu = Some(oc / rc.max(1e-6));
+            }
             eprintln!(
                 "rete {:.3} ms, oxigraph {:.3} ms, {:.2}x",
                 r.median_ms,
@@ -342,8 +377,27 @@ fn prepare(
 /// Key of the geometric mean over every query except those answered from index counts.
 pub const WITHOUT_INDEX_COUNTS: &str = "all without index counts";
 
+/// Key of the geometric mean over the operator shapes (social and LUBM, not the 14 LUBM
+/// queries) except those answered from index counts.
+pub const SHAPES_WITHOUT_INDEX_COUNTS: &str = "operator shapes without index counts";
+
+/// Whether a query is one of the operator shapes (on either dataset).
+pub fn is_shape(r: &QueryRun) -> bool {
+    r.set == "social" || r.set == "lubm-shapes"
+}
+
+/// Suffix of the geometric means computed from CPU time.
+pub const CPU: &str = " (CPU time)";
+
 fn geomean(runs: &[&QueryRun]) -> f64 {
-    let v: Vec<f64> = runs.iter().filter_map(|r| r.speedup).collect();
+    geomean_of(runs.iter().filter_map(|r| r.speedup).collect())
+}
+
+fn geomean_cpu(runs: &[&QueryRun]) -> f64 {
+    geomean_of(runs.iter().filter_map(|r| r.speedup_cpu).collect())
+}
+
+fn geomean_of(v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
     }
@@ -434,6 +488,20 @@ fn main() -> Result<()> {
     geo.push((
         WITHOUT_INDEX_COUNTS.into(),
         geomean(&runs.iter().filter(|r| !r.index_count).collect::<Vec<_>>()),
+    ));
+    let shapes: Vec<&QueryRun> = runs
+        .iter()
+        .filter(|r| !r.index_count && is_shape(r))
+        .collect();
+    let no_counts: Vec<&QueryRun> = runs.iter().filter(|r| !r.index_count).collect();
+    geo.push((SHAPES_WITHOUT_INDEX_COUNTS.into(), geomean(&shapes)));
+    geo.push((
+        format!("{WITHOUT_INDEX_COUNTS}{CPU}"),
+        geomean_cpu(&no_counts),
+    ));
+    geo.push((
+        format!("{SHAPES_WITHOUT_INDEX_COUNTS}{CPU}"),
+        geomean_cpu(&shapes),
     ));
     let env = Envelope {
         schema: "rete-bench/sparql/v1".into(),

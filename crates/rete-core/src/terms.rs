@@ -18,6 +18,10 @@ pub struct TermDecoder {
     rete: Rete,
     /// `(block index, id of its first term, block)` by `block index % SLOTS`.
     slots: Vec<Option<(usize, Id, Arc<DictBlock>)>>,
+    /// The ids `first..end` each slot's block holds (`0..0`: empty): an id of a held block is
+    /// found by a scan of these ranges, without the search of the block directory (a result
+    /// reads a few blocks over and over: its IRIs' and its literals').
+    ranges: [(Id, Id); SLOTS],
 }
 
 impl TermDecoder {
@@ -26,14 +30,23 @@ impl TermDecoder {
         Self {
             rete,
             slots: vec![None; SLOTS],
+            ranges: [(0, 0); SLOTS],
         }
     }
 
     /// Runs `f` on the encoded bytes of term `id` (see [`crate::term`]), borrowed from a held
     /// block.
     pub fn with_bytes<R>(&mut self, id: Id, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        if let Some(s) = self.ranges.iter().position(|r| (r.0..r.1).contains(&id)) {
+            if let Some((_, first, block)) = &self.slots[s] {
+                if let Some(bytes) = block.get((id - first) as usize) {
+                    return Ok(f(bytes));
+                }
+            }
+        }
         let (b, first) = self.rete.dict_block_index(id)?;
-        let slot = &mut self.slots[b % SLOTS];
+        let s = b % SLOTS;
+        let slot = &mut self.slots[s];
         let block = match slot {
             Some((held, _, block)) if *held == b => block,
             _ => {
@@ -41,6 +54,7 @@ impl TermDecoder {
                 &slot.insert((b, first, block)).2
             }
         };
+        self.ranges[s] = (first, first + block.len() as Id);
         match block.get((id - first) as usize) {
             Some(bytes) => Ok(f(bytes)),
             None => Err(self.rete.missing_term(id)),
@@ -49,8 +63,9 @@ impl TermDecoder {
 
     /// The term with id `id`.
     pub fn term(&mut self, id: Id) -> Result<Term> {
-        let rete = self.rete.clone();
-        self.with_bytes(id, term::decode)?
-            .map_err(|e| rete.bad_term(id, &e))
+        match self.with_bytes(id, term::decode)? {
+            Ok(t) => Ok(t),
+            Err(e) => Err(self.rete.bad_term(id, &e)),
+        }
     }
 }

@@ -193,9 +193,10 @@ fn evaluate_with(
     guard.check()?;
     if native {
         if let Some(r) = native::try_evaluate(rete, q, &guard)? {
-            // The native DESCRIBE is a set already: each node is described once, by the
-            // distinct quads of the default graph whose subject it is.
-            if matches!(q, Query::Describe { .. }) {
+            // The native DESCRIBE and CONSTRUCT are sets already: each node is described
+            // once, by the distinct quads of the default graph whose subject it is, and a
+            // CONSTRUCT compares id triples before decoding them.
+            if matches!(q, Query::Describe { .. } | Query::Construct { .. }) {
                 return Ok(r);
             }
             return Ok(as_set(r, &guard));

@@ -4,6 +4,7 @@ use super::ctx::{row_bytes, Active, Id, Row};
 use super::eval::Engine;
 use super::expr;
 use super::plan::{Agg, AggKind, Plan, Slot};
+use super::scalar::{self, Sc};
 use crate::SparqlError;
 use oxsdatatypes::{Decimal, Double, Float, Integer};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -38,44 +39,76 @@ impl Engine {
                 }
             }
         }
-        let mut groups: FxHashMap<Vec<Id>, Vec<Acc>> = FxHashMap::default();
+        // Group keys are id tuples (one id: the id itself) kept inline, no allocation per row;
+        // the accumulators of all groups sit in one vector, `aggs.len()` per group, and the
+        // groups stay in the order they were first seen.
+        let mut one: FxHashMap<Id, usize> = FxHashMap::default();
+        let mut many: FxHashMap<Row, usize> = FxHashMap::default();
+        let mut group_keys: Vec<Row> = Vec::new();
+        let mut accs: Vec<Acc> = Vec::new();
+        let k = aggs.len();
         let mut held = self.ctx.held("the groups of GROUP BY");
-        // The key twice (table and order) and the accumulators.
-        let group_bytes =
-            2 * row_bytes(keys.len()) + aggs.len() * size_of::<Acc>() + size_of::<Vec<Acc>>();
-        let mut order: Vec<Vec<Id>> = Vec::new();
-        let new_accs = || aggs.iter().map(|(_, a)| Acc::new(a)).collect::<Vec<_>>();
+        // The key twice (table and list) and the accumulators.
+        let group_bytes = 2 * row_bytes(keys.len()) + k * size_of::<Acc>();
+        let mut key = Row::new();
         for r in self.eval(inner, parent.clone(), g) {
             let r = r?;
             self.ctx.check()?;
-            let key: Vec<Id> = keys.iter().map(|&s| r[s]).collect();
-            let accs = match groups.get_mut(&key) {
-                Some(a) => a,
+            let found = if let [s] = keys {
+                one.get(&r[*s]).copied()
+            } else {
+                key.clear();
+                key.extend(keys.iter().map(|&s| r[s]));
+                many.get(&key).copied()
+            };
+            let i = match found {
+                Some(i) => i,
                 None => {
-                    order.push(key.clone());
                     held.grow(group_bytes)?;
-                    groups.entry(key).or_insert_with(new_accs)
+                    let i = group_keys.len();
+                    if let [s] = keys {
+                        one.insert(r[*s], i);
+                        group_keys.push(smallvec::smallvec![r[*s]]);
+                    } else {
+                        many.insert(key.clone(), i);
+                        group_keys.push(key.clone());
+                    }
+                    accs.extend(aggs.iter().map(|(_, a)| Acc::new(a)));
+                    i
                 }
             };
-            for (acc, (_, agg)) in accs.iter_mut().zip(aggs) {
-                held.grow(acc.add(self, agg, &r, g)?)?;
+            for (acc, (_, agg)) in accs[i * k..(i + 1) * k].iter_mut().zip(aggs) {
+                let grown = acc.add(self, agg, &r, g)?;
+                if grown > 0 {
+                    held.grow(grown)?;
+                }
             }
         }
-        if keys.is_empty() && groups.is_empty() {
-            order.push(Vec::new());
-            groups.insert(Vec::new(), new_accs());
+        drop((one, many));
+        if keys.is_empty() && group_keys.is_empty() {
+            group_keys.push(Row::new());
+            accs.extend(aggs.iter().map(|(_, a)| Acc::new(a)));
         }
-        let mut out = Vec::with_capacity(order.len());
-        for key in order {
-            let Some(accs) = groups.remove(&key) else {
-                continue;
-            };
+        let mut out = Vec::with_capacity(group_keys.len());
+        let mut accs = accs.into_iter();
+        let mut counts: FxHashMap<i64, Id> = FxHashMap::default();
+        for key in group_keys {
             let mut row = parent.clone();
             for (&s, &v) in keys.iter().zip(&key) {
                 row[s] = v;
             }
-            for (acc, (slot, _)) in accs.into_iter().zip(aggs) {
-                if let Some(v) = acc.finish() {
+            for ((slot, _), acc) in aggs.iter().zip(accs.by_ref()) {
+                // Counts repeat across groups: each is made into a term and looked up once.
+                if let Some(n) = acc.count() {
+                    row[*slot] = match counts.get(&n) {
+                        Some(&id) => id,
+                        None => {
+                            let id = self.ctx.intern_expr(expr::integer(n))?;
+                            counts.insert(n, id);
+                            id
+                        }
+                    };
+                } else if let Some(v) = acc.finish() {
                     row[*slot] = self.ctx.intern_expr(v)?;
                 }
             }
@@ -85,13 +118,28 @@ impl Engine {
     }
 }
 
+/// The best value of MIN / MAX so far.
+enum Best {
+    Sc(Sc),
+    Term(Rc<E>),
+}
+
+impl Best {
+    fn value(&self) -> Rc<E> {
+        match self {
+            Best::Sc(v) => Rc::new(v.term()),
+            Best::Term(v) => v.clone(),
+        }
+    }
+}
+
 /// Aggregate state.
 enum Acc {
     Count(u64, Option<FxHashSet<Id>>, Option<FxHashSet<Row>>),
-    Sum(Option<E>, Option<FxHashSet<Id>>),
-    Avg(Option<E>, u64, Option<FxHashSet<Id>>),
-    Min(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
-    Max(Option<Rc<E>>, bool, Option<FxHashSet<Id>>),
+    Sum(Option<Sc>, Option<FxHashSet<Id>>),
+    Avg(Option<Sc>, u64, Option<FxHashSet<Id>>),
+    Min(Option<Best>, bool, Option<FxHashSet<Id>>),
+    Max(Option<Best>, bool, Option<FxHashSet<Id>>),
     Sample(Option<Rc<E>>),
     Concat(Option<String>, bool, Option<FxHashSet<Id>>),
 }
@@ -104,8 +152,8 @@ impl Acc {
                 None => Acc::Count(0, None, a.distinct.then(FxHashSet::default)),
                 Some(_) => Acc::Count(0, set(), None),
             },
-            AggKind::Sum => Acc::Sum(Some(expr::integer(0)), set()),
-            AggKind::Avg => Acc::Avg(Some(expr::integer(0)), 0, set()),
+            AggKind::Sum => Acc::Sum(Some(Sc::Int(Integer::from(0))), set()),
+            AggKind::Avg => Acc::Avg(Some(Sc::Int(Integer::from(0))), 0, set()),
             AggKind::Min => Acc::Min(None, false, set()),
             AggKind::Max => Acc::Max(None, false, set()),
             AggKind::Sample => Acc::Sample(None),
@@ -153,8 +201,12 @@ impl Acc {
                 if sum.is_none() || !fresh(set, id) {
                     return Ok(grown);
                 }
+                // Non-numbers (booleans among them) make the sum an error, as in `expr::arith`.
                 *sum = match (id, sum.take()) {
-                    (Some(i), Some(s)) => expr::arith(expr::Op::Add, &s, &*eng.ctx.expr(i)?),
+                    (Some(i), Some(s)) => eng
+                        .ctx
+                        .scalar(i)?
+                        .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
                     _ => None,
                 };
             }
@@ -162,8 +214,12 @@ impl Acc {
                 if sum.is_none() || !fresh(set, id) {
                     return Ok(grown);
                 }
+                // Non-numbers (booleans among them) make the sum an error, as in `expr::arith`.
                 *sum = match (id, sum.take()) {
-                    (Some(i), Some(s)) => expr::arith(expr::Op::Add, &s, &*eng.ctx.expr(i)?),
+                    (Some(i), Some(s)) => eng
+                        .ctx
+                        .scalar(i)?
+                        .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
                     _ => None,
                 };
                 *n += 1;
@@ -177,17 +233,34 @@ impl Acc {
                     *best = None;
                     return Ok(grown);
                 };
-                let v = eng.ctx.expr(i)?;
                 let want = if matches!(a.kind, AggKind::Min) {
                     Ordering::Less
                 } else {
                     Ordering::Greater
                 };
-                if best
-                    .as_ref()
-                    .is_none_or(|b| expr::order(Some(&v), Some(b)) == want)
-                {
-                    *best = Some(v);
+                // Numbers (and booleans) compare as scalars; anything else, or a pair the
+                // scalar order does not decide, through the total order of `expr::order`.
+                let v = eng.ctx.scalar(i)?;
+                if let (Some(v), Some(Best::Sc(b))) = (v, &*best) {
+                    if let Some(o) = scalar::partial_cmp(v, *b) {
+                        if o == want {
+                            *best = Some(Best::Sc(v));
+                        }
+                        return Ok(grown);
+                    }
+                }
+                let replace = match &*best {
+                    None => true,
+                    Some(b) => {
+                        let x = eng.ctx.expr(i)?;
+                        expr::order(Some(&x), Some(&b.value())) == want
+                    }
+                };
+                if replace {
+                    *best = Some(match v {
+                        Some(v) => Best::Sc(v),
+                        None => Best::Term(eng.ctx.expr(i)?),
+                    });
                 }
             }
             Acc::Sample(s) => {
@@ -225,14 +298,22 @@ impl Acc {
         Ok(grown)
     }
 
+    /// A COUNT's value (`None` for other aggregates).
+    fn count(&self) -> Option<i64> {
+        match self {
+            Acc::Count(n, ..) => i64::try_from(*n).ok(),
+            _ => None,
+        }
+    }
+
     /// The aggregate's value (a value, as spareval gives: MIN / MAX / SAMPLE of
     /// `"+7"^^xsd:integer` is the integer 7).
     fn finish(self) -> Option<E> {
         Some(match self {
             Acc::Count(n, _, _) => expr::integer(i64::try_from(n).ok()?),
-            Acc::Sum(s, _) => s?,
+            Acc::Sum(s, _) => s?.term(),
             Acc::Avg(s, n, _) => {
-                let s = s?;
+                let s = s?.term();
                 if n == 0 {
                     return Some(expr::integer(0));
                 }
@@ -249,7 +330,10 @@ impl Acc {
                 if failed {
                     return None;
                 }
-                return b.map(|v| (*v).clone());
+                return b.map(|v| match v {
+                    Best::Sc(v) => v.term(),
+                    Best::Term(v) => (*v).clone(),
+                });
             }
             Acc::Sample(s) => return s.map(|v| (*v).clone()),
             Acc::Concat(s, _, _) => E::StringLiteral(s?),

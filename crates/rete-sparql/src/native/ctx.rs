@@ -1,6 +1,7 @@
 //! Per-query state of the native evaluator: the file, query-local terms, decode caches, the
 //! guard, and the memory bound.
 
+use super::scalar::Sc;
 use crate::dataset::{Guard, Memory, CHECK_EVERY};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
@@ -57,6 +58,13 @@ pub const ONCE: Id = 1 << 63;
 struct Once {
     terms: Vec<Term>,
     live: usize,
+}
+
+/// Key of [`Ctx::intern_scalar`]'s cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum ScKey {
+    Int(oxsdatatypes::Integer),
+    Bool(bool),
 }
 
 /// "No value" in a row slot.
@@ -117,6 +125,10 @@ pub struct Ctx {
     /// than a cache of decoded terms would be (a hit clones the term all the same).
     decoder: RefCell<TermDecoder>,
     exprs: RefCell<FxHashMap<Id, Rc<ExpressionTerm>>>,
+    /// Boolean / numeric values of typed terms (`None`: another type), for the fast path.
+    scalars: RefCell<FxHashMap<Id, Option<Sc>>>,
+    /// Ids of computed integers and booleans (a term made and looked up once per value).
+    scalar_ids: RefCell<FxHashMap<ScKey, Id>>,
     guard: Guard,
     tick: Cell<u32>,
     graphs: OnceCell<Vec<Id>>,
@@ -152,6 +164,8 @@ impl Ctx {
             local_ids: RefCell::default(),
             once: RefCell::default(),
             exprs: RefCell::default(),
+            scalars: RefCell::default(),
+            scalar_ids: RefCell::default(),
             guard,
             tick: Cell::new(0),
             graphs: OnceCell::new(),
@@ -304,6 +318,43 @@ impl Ctx {
         })
     }
 
+    /// The boolean or numeric value of the term `id` (`None` for any other term; IRIs, blank
+    /// nodes and strings are told by their id, without decoding).
+    pub fn scalar(&self, id: Id) -> Result<Option<Sc>, SparqlError> {
+        if self.untyped(id)? {
+            return Ok(None);
+        }
+        if let Some(v) = self.scalars.borrow().get(&id) {
+            return Ok(*v);
+        }
+        let v = Sc::of(&ExpressionTerm::from(self.term(id)?));
+        let mut c = self.scalars.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(id, v);
+        Ok(v)
+    }
+
+    /// The id of a computed boolean or number.
+    pub fn intern_scalar(&self, v: Sc) -> Result<Id, SparqlError> {
+        let key = match v {
+            Sc::Int(i) => ScKey::Int(i),
+            Sc::Bool(b) => ScKey::Bool(b),
+            _ => return self.intern_expr(v.term()),
+        };
+        if let Some(&id) = self.scalar_ids.borrow().get(&key) {
+            return Ok(id);
+        }
+        let id = self.intern_expr(v.term())?;
+        let mut c = self.scalar_ids.borrow_mut();
+        if c.len() >= CACHE_LIMIT {
+            c.clear();
+        }
+        c.insert(key, id);
+        Ok(id)
+    }
+
     /// `STR` of the term `id`: its lexical form as a simple literal (`None` for a blank node).
     /// Read from the term, not from its decoded value, which is canonical (`"01"^^xsd:integer`
     /// decodes to 1) while RDF keeps the lexical form.
@@ -391,6 +442,11 @@ impl Ctx {
             "rq{n:x}x{:x}",
             std::ptr::from_ref(self) as usize & 0xffff
         ))
+    }
+
+    /// Counts `bytes` against the query's memory limit until the query ends.
+    pub fn charge(&self, bytes: usize, what: &'static str) -> Result<(), SparqlError> {
+        Ok(self.guard.memory.charge(bytes, what)?)
     }
 
     /// A counter of the bytes one operator holds (given back when it is dropped).

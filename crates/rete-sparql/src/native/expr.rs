@@ -6,6 +6,7 @@
 use super::ctx::{Active, Id, Row, Text, Value, UNBOUND};
 use super::eval::Engine;
 use super::plan::Ex;
+use super::scalar::Fast;
 use crate::SparqlError;
 use oxrdf::Literal;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
@@ -603,16 +604,46 @@ impl Engine {
                 }
                 Ok(None)
             }
-            other => match self.value(other, r, g)? {
-                Some(v) => Ok(Some(self.ctx.intern_expr(Rc::unwrap_or_clone(v))?)),
-                None => Ok(None),
-            },
+            other => {
+                // A boolean or a number: its id from the scalar, no term built per row.
+                if matches!(
+                    other,
+                    Ex::Arith(..)
+                        | Ex::Cmp(..)
+                        | Ex::Equal(..)
+                        | Ex::And(..)
+                        | Ex::Or(..)
+                        | Ex::Not(_)
+                        | Ex::Neg(_)
+                        | Ex::Call(Func::StrLen, _)
+                ) {
+                    match self.scalar(other, r, g)? {
+                        Fast::Val(v) => return Ok(Some(self.ctx.intern_scalar(v)?)),
+                        Fast::Err => return Ok(None),
+                        Fast::No => {}
+                    }
+                }
+                match self.value(other, r, g)? {
+                    Some(v) => Ok(Some(self.ctx.intern_expr(Rc::unwrap_or_clone(v))?)),
+                    None => Ok(None),
+                }
+            }
         }
     }
 
     /// Whether a filter expression holds (errors count as false).
     pub fn truth(&self, e: &Ex, r: &Row, g: Active) -> Result<bool, SparqlError> {
-        Ok(self.arg(e, r, g)?.as_deref().and_then(ebv) == Some(true))
+        Ok(self.ebv_of(e, r, g)? == Some(true))
+    }
+
+    /// The effective boolean value of `e` through the general evaluator.
+    pub(super) fn general_ebv(
+        &self,
+        e: &Ex,
+        r: &Row,
+        g: Active,
+    ) -> Result<Option<bool>, SparqlError> {
+        Ok(self.arg(e, r, g)?.as_deref().and_then(ebv))
     }
 
     fn operand(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<Value>, SparqlError> {
@@ -762,6 +793,21 @@ impl Engine {
 
     /// The value of a non-trivial expression.
     fn compute(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<E>, SparqlError> {
+        // Booleans and numbers from booleans and numbers: no `ExpressionTerm` per step.
+        if let Ex::Or(..)
+        | Ex::And(..)
+        | Ex::Not(_)
+        | Ex::Equal(..)
+        | Ex::Cmp(..)
+        | Ex::Arith(..)
+        | Ex::Neg(_) = e
+        {
+            match self.scalar(e, r, g)? {
+                Fast::Val(v) => return Ok(Some(v.term())),
+                Fast::Err => return Ok(None),
+                Fast::No => {}
+            }
+        }
         Ok(match e {
             Ex::Const(_) | Ex::Var(_) | Ex::If(..) | Ex::Coalesce(_) => {
                 self.value(e, r, g)?.map(Rc::unwrap_or_clone)
@@ -950,7 +996,7 @@ impl Engine {
             // CONCAT writes every piece straight into its result: the text of terms is read
             // in place from the dictionary, SUBSTR and STR of a term are slices of it.
             Ex::Call(Func::Concat, args) => {
-                let mut out = String::new();
+                let mut out = String::with_capacity(64);
                 let mut lang: Option<Option<String>> = None;
                 for a in args {
                     let Some(l) = self.append_str(a, r, g, &mut out)? else {

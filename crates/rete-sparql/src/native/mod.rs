@@ -10,6 +10,7 @@ mod eval;
 mod expr;
 mod path;
 mod plan;
+mod scalar;
 
 use crate::dataset::Guard;
 use crate::{QueryResults, Solutions, SparqlError, Triples};
@@ -142,10 +143,10 @@ pub(crate) fn try_evaluate(
             })
         }
         Query::Construct { template, .. } => {
-            let template = Rc::new(template.clone());
-            let top = Rc::new(compiled.top);
+            let template = Template::new(&ctx, template, &compiled.top)?;
             let mut rows = rows;
             let mut pending: Vec<Triple> = Vec::new();
+            let mut seen: rustc_hash::FxHashSet<[u64; 3]> = rustc_hash::FxHashSet::default();
             let mut done = false;
             QueryResults::Graph(Triples {
                 iter: Box::new(std::iter::from_fn(move || loop {
@@ -161,7 +162,7 @@ pub(crate) fn try_evaluate(
                             done = true;
                             return Some(Err(e));
                         }
-                        Some(Ok(r)) => match instantiate(&ctx, &template, &top, &r) {
+                        Some(Ok(r)) => match template.instantiate(&ctx, &r, &mut seen) {
                             Ok(mut ts) => {
                                 ts.reverse();
                                 pending = ts;
@@ -237,17 +238,19 @@ fn describe(
     }
     let pat =
         rete_core::Pattern::new(Some(node), None, None).in_graph(rete_core::GraphMatch::Default);
+    // Every triple has the same subject: decoded once.
+    let subject = match ctx.term(node)? {
+        Term::NamedNode(n) => NamedOrBlankNode::from(n),
+        Term::BlankNode(b) => b.into(),
+        _ => return Ok(out),
+    };
     for q in ctx.rete.quads(&pat)? {
-        let [s, p, o, _] = q?;
+        let [_, p, o, _] = q?;
         ctx.check()?;
         let (Term::NamedNode(p), object) = (ctx.term(p)?, ctx.term(o)?) else {
             continue;
         };
-        let s = match ctx.term(s)? {
-            Term::NamedNode(n) => NamedOrBlankNode::from(n),
-            Term::BlankNode(b) => b.into(),
-            _ => continue,
-        };
+        let s = subject.clone();
         if object.is_blank_node() && described.insert(o) {
             todo.push(o);
         }
@@ -256,56 +259,141 @@ fn describe(
     Ok(out)
 }
 
-/// The template's triples for one solution (fresh blank nodes per solution; triples with an
-/// unbound or ill-placed term are left out).
-fn instantiate(
-    ctx: &Ctx,
-    template: &[TriplePattern],
-    top: &FxHashMap<String, usize>,
-    r: &Row,
-) -> Result<Vec<Triple>, SparqlError> {
-    let mut bnodes: FxHashMap<String, oxrdf::BlankNode> = FxHashMap::default();
-    let mut term = |t: &TermPattern| -> Result<Option<Term>, SparqlError> {
-        Ok(match t {
-            TermPattern::NamedNode(n) => Some(n.clone().into()),
-            TermPattern::Literal(l) => Some(l.clone().into()),
-            TermPattern::BlankNode(b) => Some(
-                bnodes
-                    .entry(b.as_str().to_owned())
-                    .or_insert_with(|| ctx.fresh_bnode())
-                    .clone()
-                    .into(),
-            ),
-            TermPattern::Variable(v) => match top.get(v.as_str()) {
-                Some(&s) if r[s] != UNBOUND => Some(ctx.term(r[s])?),
-                _ => None,
-            },
-            #[allow(unreachable_patterns)]
-            _ => None,
+/// Key of a template blank node in the CONSTRUCT dedup set: above every term id (dictionary
+/// and query-local ids stay far below 2^62), below [`ctx::ONCE`].
+const FRESH: u64 = 1 << 62;
+
+/// One position of a CONSTRUCT template, resolved once per query.
+enum Slot3 {
+    /// A constant, with its id (dictionary or query-local: id equality is term equality).
+    Const(u64, Term),
+    /// A variable's row slot (`None`: not bound by the pattern).
+    Var(Option<usize>),
+    /// A template blank node (its index among the template's labels).
+    Fresh(usize),
+}
+
+/// A CONSTRUCT template compiled to ids, so that the result stays a set by comparing id
+/// triples, before anything is decoded (a duplicate is never decoded at all).
+struct Template {
+    triples: Vec<[Slot3; 3]>,
+    labels: usize,
+    /// Fresh blank nodes handed out so far (their keys are `FRESH | n`).
+    fresh: std::cell::Cell<u64>,
+}
+
+impl Template {
+    fn new(
+        ctx: &Ctx,
+        template: &[TriplePattern],
+        top: &FxHashMap<String, usize>,
+    ) -> Result<Self, SparqlError> {
+        let mut labels: Vec<String> = Vec::new();
+        let mut term = |t: &TermPattern| -> Result<Slot3, SparqlError> {
+            Ok(match t {
+                TermPattern::NamedNode(n) => {
+                    let t = Term::from(n.clone());
+                    Slot3::Const(ctx.intern(t.clone())?, t)
+                }
+                TermPattern::Literal(l) => {
+                    let t = Term::from(l.clone());
+                    Slot3::Const(ctx.intern(t.clone())?, t)
+                }
+                TermPattern::BlankNode(b) => {
+                    Slot3::Fresh(match labels.iter().position(|x| x == b.as_str()) {
+                        Some(i) => i,
+                        None => {
+                            labels.push(b.as_str().to_owned());
+                            labels.len() - 1
+                        }
+                    })
+                }
+                TermPattern::Variable(v) => Slot3::Var(top.get(v.as_str()).copied()),
+                #[allow(unreachable_patterns)]
+                _ => Slot3::Var(None),
+            })
+        };
+        let mut triples = Vec::with_capacity(template.len());
+        for tp in template {
+            let s = term(&tp.subject)?;
+            let p = match &tp.predicate {
+                NamedNodePattern::NamedNode(n) => term(&TermPattern::NamedNode(n.clone()))?,
+                NamedNodePattern::Variable(v) => term(&TermPattern::Variable(v.clone()))?,
+            };
+            let o = term(&tp.object)?;
+            triples.push([s, p, o]);
+        }
+        Ok(Self {
+            triples,
+            labels: labels.len(),
+            fresh: std::cell::Cell::new(0),
         })
-    };
-    let mut out = Vec::with_capacity(template.len());
-    for tp in template {
-        let s = term(&tp.subject)?;
-        let p = match &tp.predicate {
-            NamedNodePattern::NamedNode(n) => Some(Term::from(n.clone())),
-            NamedNodePattern::Variable(v) => match top.get(v.as_str()) {
-                Some(&s) if r[s] != UNBOUND => Some(ctx.term(r[s])?),
-                _ => None,
-            },
-        };
-        let o = term(&tp.object)?;
-        let (Some(s), Some(Term::NamedNode(p)), Some(o)) = (s, p, o) else {
-            continue;
-        };
-        let s = match s {
-            Term::NamedNode(n) => NamedOrBlankNode::from(n),
-            Term::BlankNode(b) => b.into(),
-            _ => continue,
-        };
-        out.push(Triple::new(s, p, o));
     }
-    Ok(out)
+
+    /// The template's triples for one solution that are not in `seen` yet (fresh blank nodes
+    /// per solution; triples with an unbound or ill-placed term are left out).
+    fn instantiate(
+        &self,
+        ctx: &Ctx,
+        r: &Row,
+        seen: &mut rustc_hash::FxHashSet<[u64; 3]>,
+    ) -> Result<Vec<Triple>, SparqlError> {
+        let base = self.fresh.get();
+        if self.labels > 0 {
+            self.fresh.set(base + self.labels as u64);
+        }
+        let mut bnodes: Vec<Option<oxrdf::BlankNode>> = Vec::new();
+        let key = |x: &Slot3| -> Option<u64> {
+            match x {
+                Slot3::Const(id, _) => Some(*id),
+                Slot3::Var(Some(s)) if r[*s] != UNBOUND => Some(r[*s]),
+                Slot3::Var(_) => None,
+                Slot3::Fresh(i) => Some(FRESH | (base + *i as u64)),
+            }
+        };
+        let mut out = Vec::with_capacity(self.triples.len());
+        for t in &self.triples {
+            let (Some(ks), Some(kp), Some(ko)) = (key(&t[0]), key(&t[1]), key(&t[2])) else {
+                continue;
+            };
+            let k = [ks, kp, ko];
+            if seen.contains(&k) {
+                continue;
+            }
+            let mut term = |x: &Slot3, id: u64| -> Result<Term, SparqlError> {
+                Ok(match x {
+                    Slot3::Const(_, t) => t.clone(),
+                    Slot3::Fresh(i) => {
+                        if bnodes.len() <= *i {
+                            bnodes.resize(*i + 1, None);
+                        }
+                        bnodes[*i]
+                            .get_or_insert_with(|| ctx.fresh_bnode())
+                            .clone()
+                            .into()
+                    }
+                    Slot3::Var(_) => ctx.term(id)?,
+                })
+            };
+            let s = match term(&t[0], ks)? {
+                Term::NamedNode(n) => NamedOrBlankNode::from(n),
+                Term::BlankNode(b) => b.into(),
+                _ => continue,
+            };
+            let Term::NamedNode(p) = term(&t[1], kp)? else {
+                continue;
+            };
+            let o = term(&t[2], ko)?;
+            // Only the id triple is kept (plus the hash table's share).
+            ctx.charge(
+                4 * size_of::<u64>(),
+                "the CONSTRUCT result kept to remove duplicates",
+            )?;
+            seen.insert(k);
+            out.push(Triple::new(s, p, o));
+        }
+        Ok(out)
+    }
 }
 
 /// Marks the targets of the top-level BIND / SELECT expressions that nothing but the final
