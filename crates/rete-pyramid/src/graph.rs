@@ -115,9 +115,21 @@ impl EntityGraph {
         let mut triples = 0u64;
         let mut preds: BTreeSet<Id> = BTreeSet::new();
         let mut last_pred: Option<Id> = None;
-        let mut types: Vec<(u32, u32)> = Vec::new();
-        // (subject, predicate priority, literal): 12 bytes a candidate.
-        let mut label_cands: Vec<(u32, u32, u32)> = Vec::new();
+        // Sized once from index counts (upper bounds): growing by doubling held up to twice
+        // these lists at scale. (subject, class) and (subject, predicate priority, literal).
+        let count = |p: Option<Id>| -> Result<usize, PyramidError> {
+            Ok(match p {
+                Some(p) => usize::try_from(rete.count(&Pattern::new(None, Some(p), None))?)
+                    .unwrap_or(usize::MAX),
+                None => 0,
+            })
+        };
+        let mut types: Vec<(u32, u32)> = Vec::with_capacity(count(rdf_type)?);
+        let mut label_total = 0usize;
+        for &(p, _) in &label_preds {
+            label_total = label_total.saturating_add(count(Some(p))?);
+        }
+        let mut label_cands: Vec<(u32, u32, u32)> = Vec::with_capacity(label_total);
         let mut last: Option<[Id; 3]> = None;
         for q in rete.scan(Perm::Spo, &Pattern::default())? {
             let [s, p, o, _] = q?;
