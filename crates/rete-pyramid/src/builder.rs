@@ -89,7 +89,7 @@ pub fn build_sections(
     let mut eg = EntityGraph::within(base, opts.memory_budget / 2)?;
     phase("entity graph", &mut t);
     let primary = primary_classes(&eg);
-    let parts = partition(base, &mut eg, &primary, opts)?;
+    let mut parts = partition(base, &mut eg, &primary, opts)?;
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
     let modularity: Vec<f64> = h
@@ -112,6 +112,8 @@ pub fn build_sections(
     let streamed_sweeps = parts.streamed_sweeps as u32;
     drop(parts.g0);
     drop(parts.base_of);
+    // The hierarchy holds the partitions with their final ids now.
+    parts.parts = Vec::new();
     let names = Names::load(base, &eg, opts.temp_dir.as_deref())?;
     phase("names", &mut t);
     let classes = class_histograms(&eg, &h, opts.max_classes);
