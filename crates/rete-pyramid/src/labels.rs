@@ -240,8 +240,8 @@ pub(crate) fn community_labels(
         let mut central: Vec<Option<usize>> = vec![None; count];
         let mut vocab: Vec<HashMap<&str, u64>> = vec![HashMap::new(); count];
         let mut next_term = term_ns.iter().peekable();
-        for node in 0..n {
-            let c = comm[node] as usize;
+        for (node, &c) in comm.iter().enumerate().take(n) {
+            let c = c as usize;
             if central[c].is_none_or(|x| better(node, x)) {
                 central[c] = Some(node);
             }
