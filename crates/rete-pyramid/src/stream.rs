@@ -79,7 +79,7 @@ pub(crate) fn coarsen(
         let mut base_of = comm.clone();
         let k = relabel(&mut base_of);
         let limit = if converged { usize::MAX } else { cap };
-        if let Some(graph) = aggregate(rete, eg, &mut spill, &base_of, k, limit)? {
+        if let Some(graph) = aggregate(rete, eg, &mut spill, &base_of, k, cap, limit)? {
             eg.set_edge_count(edges);
             return Ok(Coarse {
                 graph,
@@ -90,53 +90,82 @@ pub(crate) fn coarsen(
     }
 }
 
-/// The graph of the `k` communities of `part`, summed while streaming; `None` when it grows
-/// beyond `limit` distinct directed pairs.
+/// The graph of the `k` communities of `part`, summed while streaming; `None` when it has more
+/// than `limit` distinct directed pairs (`usize::MAX`: no limit). The rows are summed for one
+/// range of communities at a time, each range's member degrees (an upper bound on its pairs)
+/// summing to at most `cap`, so the sums in memory stay within `cap` pairs (one hub community
+/// beyond it aside) whatever the size of the result; each range is one sequential read of the
+/// spilled links.
 fn aggregate(
     rete: &Rete,
     eg: &EntityGraph,
     spill: &mut LinkSpill,
     part: &[u32],
     k: usize,
+    cap: usize,
     limit: usize,
 ) -> Result<Option<WGraph>, PyramidError> {
-    let mut loops = vec![0u64; k];
-    let mut pairs: Tally<(u32, u32)> = Tally::new();
-    let mut over = false;
-    spill.for_each(rete, eg, |links| {
-        let i = links.node;
-        let c = part[i];
-        loops[c as usize] += links.loop_weight;
-        for &(j, w) in links.neighbors {
-            let cj = part[j as usize];
-            if cj == c {
-                if j as usize > i {
-                    loops[c as usize] += u64::from(w);
-                }
-            } else {
-                pairs.add((c, cj), u64::from(w));
-            }
-        }
-        over = pairs.len() > limit;
-        Ok(!over)
-    })?;
-    if over {
-        return Ok(None);
+    let mut bound = vec![0u64; k];
+    for (i, &c) in part.iter().enumerate() {
+        bound[c as usize] += u64::from(eg.degree[i]);
     }
-    let pairs = pairs.finish();
-    let mut b = CsrBuilder::with_capacity(k, pairs.len());
+    let mut loops = vec![0u64; k];
+    let mut b = CsrBuilder::with_capacity(k, 0);
     let mut row: Vec<(u32, u32)> = Vec::new();
-    let mut at = 0;
-    for (c, &l) in loops.iter().enumerate() {
-        row.clear();
-        while at < pairs.len() && pairs[at].0 .0 as usize == c {
-            let ((_, cj), w) = pairs[at];
-            let w = u32::try_from(w)
-                .map_err(|_| PyramidError::TooLarge(format!("an edge weight of {w} triples")))?;
-            row.push((cj, w));
-            at += 1;
+    let mut total = 0usize;
+    let mut c0 = 0usize;
+    while c0 < k {
+        let mut c1 = c0 + 1;
+        let mut sum = bound[c0];
+        while c1 < k && sum + bound[c1] <= cap as u64 {
+            sum += bound[c1];
+            c1 += 1;
         }
-        b.push_node(l, &row);
+        let (lo, hi) = (c0 as u32, c1 as u32);
+        let mut pairs: Tally<(u32, u32)> = Tally::new();
+        let mut over = false;
+        spill.for_each(rete, eg, |links| {
+            let i = links.node;
+            let c = part[i];
+            if c < lo || c >= hi {
+                return Ok(true);
+            }
+            loops[c as usize] += links.loop_weight;
+            for &(j, w) in links.neighbors {
+                let cj = part[j as usize];
+                if cj == c {
+                    if j as usize > i {
+                        loops[c as usize] += u64::from(w);
+                    }
+                } else {
+                    pairs.add((c, cj), u64::from(w));
+                }
+            }
+            over = total.saturating_add(pairs.len()) > limit;
+            Ok(!over)
+        })?;
+        if over {
+            return Ok(None);
+        }
+        let pairs = pairs.finish();
+        total += pairs.len();
+        if total > limit {
+            return Ok(None);
+        }
+        let mut at = 0;
+        for (c, &l) in loops.iter().enumerate().take(c1).skip(c0) {
+            row.clear();
+            while at < pairs.len() && pairs[at].0 .0 as usize == c {
+                let ((_, cj), w) = pairs[at];
+                let w = u32::try_from(w).map_err(|_| {
+                    PyramidError::TooLarge(format!("an edge weight of {w} triples"))
+                })?;
+                row.push((cj, w));
+                at += 1;
+            }
+            b.push_node(l, &row);
+        }
+        c0 = c1;
     }
     Ok(Some(b.finish()?))
 }
