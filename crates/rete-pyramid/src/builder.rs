@@ -208,16 +208,11 @@ pub fn build_sections(
     for (l, level_edges) in edges.iter().enumerate().take(top) {
         let recs = level_records(l);
         let starts = h.child_starts(l + 1);
-        let mut internal: Vec<Vec<&EdgeRec>> = vec![Vec::new(); h.counts[l + 1]];
-        let mut cross = Vec::new();
-        for e in level_edges {
-            let (pa, pb) = (h.parent[l][e.a as usize], h.parent[l][e.b as usize]);
-            if pa == pb {
-                internal[pa as usize].push(e);
-            } else {
-                cross.push(e);
-            }
-        }
+        // Edges are sorted by (a, b) with a < b and siblings have consecutive ids, so the
+        // internal edges of a parent lie in the slice of edges starting in its children's range:
+        // no per-parent lists (at scale level 0 has millions of super-edges).
+        let is_cross = |e: &EdgeRec| h.parent[l][e.a as usize] != h.parent[l][e.b as usize];
+        let mut at = 0usize;
         let mut blocks: Vec<(u32, BlockRef)> = Vec::new();
         let mut raw = Buf::default();
         let mut group = Buf::default();
@@ -231,8 +226,17 @@ pub fn build_sections(
             for rec in &recs[s..e] {
                 rec.write(&mut group);
             }
-            group.varint(internal[p].len() as u64);
-            for edge in &internal[p] {
+            let first = at;
+            while at < level_edges.len() && (level_edges[at].a as usize) < e {
+                at += 1;
+            }
+            let internal = || {
+                level_edges[first..at]
+                    .iter()
+                    .filter(move |x| (x.b as usize) < e)
+            };
+            group.varint(internal().count() as u64);
+            for edge in internal() {
                 edge.write(&mut group);
             }
             if groups == 0 {
@@ -251,8 +255,8 @@ pub fn build_sections(
             }
         }
         let mut cb = Buf::default();
-        cb.varint(cross.len() as u64);
-        for e in &cross {
+        cb.varint(level_edges.iter().filter(|e| is_cross(e)).count() as u64);
+        for e in level_edges.iter().filter(|e| is_cross(e)) {
             e.write(&mut cb);
         }
         let cross_ref = lw.push(&cb.0)?;
