@@ -134,10 +134,12 @@ def build(name, nt):
     th.join()
     err = p.stderr
     rss_kib = int(m.group(1)) if (m := re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)) else None
-    # `rete build --report`: a table (phase, ms, spilled bytes or "-") then the peak spill line.
+    # `rete build --report`: a table (phase, ms, spilled bytes or "-", peak RSS MiB) then the
+    # peak spill line.
     phases = [{"phase": m.group(1).strip(), "ms": float(m.group(2)),
-               "spill_bytes": int(m.group(3)) if m.group(3) != "-" else 0}
-              for m in re.finditer(r"^(?!phase\s+ms)(\S.*?)\s+(\d+)\s+(\d+|-)$", err, re.M)]
+               "spill_bytes": int(m.group(3)) if m.group(3) != "-" else 0,
+               "peak_rss_mib": int(m.group(4)) if m.group(4) not in (None, "-") else None}
+              for m in re.finditer(r"^(?!phase\s+ms)(\S.*?)\s+(\d+)\s+(\d+|-)(?:\s+(\d+|-))?$", err, re.M)]
     reported = re.search(r"^peak spill on disk (\d+) bytes", err, re.M)
     wrote = re.search(r"wrote .*?: (\d+) quads, (\d+) terms, (\d+) bytes(?: \((\d+) spill runs\))?", err)
     rec = {

@@ -613,6 +613,31 @@ fn build_report_and_json_show_phases_and_spills() {
             "{phase} missing: {stderr}"
         );
     }
+    assert!(stderr.contains("peak RSS MiB"), "{stderr}");
+    // The peak resident memory of every phase, the extensions' included (sampled on Linux).
+    let peaks: Vec<(&str, u64)> = report["peak_rss"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap(), p[1].as_u64().unwrap()))
+        .collect();
+    let names: Vec<&str> = peaks.iter().map(|p| p.0).collect();
+    assert_eq!(
+        names,
+        [
+            "parse",
+            "dictionary",
+            "sort",
+            "permutations",
+            "schema",
+            "pyramid",
+            "write"
+        ],
+        "{report}"
+    );
+    if cfg!(target_os = "linux") {
+        assert!(peaks.iter().all(|p| p.1 > 0), "{report}");
+    }
     // Materialization builds twice; both passes spill under the tiny budget and the file is
     // the one the default budget gives.
     let small = dir.path().join("m-small.rete").display().to_string();

@@ -4,15 +4,15 @@ use crate::codec::{kind, BlockRef, BlockWriter, Buf, DIR_MAGIC, DIR_VERSION, TOP
 use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, WGraph};
+use crate::names::NameStore;
 use crate::records::{CommRec, EdgeRec};
-use crate::strs::Strs;
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
-use oxrdf::Term;
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
 use rete_core::{Id, Pattern, Perm, Rete};
+use std::path::Path;
 use std::time::Instant;
 
 /// Target decoded size of a level or members block.
@@ -88,7 +88,8 @@ pub fn build_sections(
     // Half the budget for the graph held in memory, a quarter for a coarse graph being summed.
     let mut eg = EntityGraph::within(base, opts.memory_budget / 2)?;
     phase("entity graph", &mut t);
-    let parts = partition(base, &mut eg, opts)?;
+    let primary = primary_classes(&eg);
+    let mut parts = partition(base, &mut eg, &primary, opts)?;
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
     let modularity: Vec<f64> = h
@@ -111,7 +112,9 @@ pub fn build_sections(
     let streamed_sweeps = parts.streamed_sweeps as u32;
     drop(parts.g0);
     drop(parts.base_of);
-    let names = Names::load(base, &eg)?;
+    // The hierarchy holds the partitions with their final ids now.
+    parts.parts = Vec::new();
+    let names = Names::load(base, &eg, opts.temp_dir.as_deref())?;
     phase("names", &mut t);
     let classes = class_histograms(&eg, &h, opts.max_classes);
     let edges = super_edges(base, &eg, &h, opts.max_predicates)?;
@@ -124,8 +127,7 @@ pub fn build_sections(
         &crate::labels::Facts {
             rete: base,
             eg: &eg,
-            terms: &names.terms,
-            labels: &names.labels,
+            names: &names.store,
             classes: &names.classes,
         },
         &h.node_comm,
@@ -206,16 +208,11 @@ pub fn build_sections(
     for (l, level_edges) in edges.iter().enumerate().take(top) {
         let recs = level_records(l);
         let starts = h.child_starts(l + 1);
-        let mut internal: Vec<Vec<&EdgeRec>> = vec![Vec::new(); h.counts[l + 1]];
-        let mut cross = Vec::new();
-        for e in level_edges {
-            let (pa, pb) = (h.parent[l][e.a as usize], h.parent[l][e.b as usize]);
-            if pa == pb {
-                internal[pa as usize].push(e);
-            } else {
-                cross.push(e);
-            }
-        }
+        // Edges are sorted by (a, b) with a < b and siblings have consecutive ids, so the
+        // internal edges of a parent lie in the slice of edges starting in its children's range:
+        // no per-parent lists (at scale level 0 has millions of super-edges).
+        let is_cross = |e: &EdgeRec| h.parent[l][e.a as usize] != h.parent[l][e.b as usize];
+        let mut at = 0usize;
         let mut blocks: Vec<(u32, BlockRef)> = Vec::new();
         let mut raw = Buf::default();
         let mut group = Buf::default();
@@ -229,8 +226,17 @@ pub fn build_sections(
             for rec in &recs[s..e] {
                 rec.write(&mut group);
             }
-            group.varint(internal[p].len() as u64);
-            for edge in &internal[p] {
+            let first = at;
+            while at < level_edges.len() && (level_edges[at].a as usize) < e {
+                at += 1;
+            }
+            let internal = || {
+                level_edges[first..at]
+                    .iter()
+                    .filter(move |x| (x.b as usize) < e)
+            };
+            group.varint(internal().count() as u64);
+            for edge in internal() {
                 edge.write(&mut group);
             }
             if groups == 0 {
@@ -249,8 +255,8 @@ pub fn build_sections(
             }
         }
         let mut cb = Buf::default();
-        cb.varint(cross.len() as u64);
-        for e in &cross {
+        cb.varint(level_edges.iter().filter(|e| is_cross(e)).count() as u64);
+        for e in level_edges.iter().filter(|e| is_cross(e)) {
             e.write(&mut cb);
         }
         let cross_ref = lw.push(&cb.0)?;
@@ -264,7 +270,7 @@ pub fn build_sections(
 
     // Members of level-0 communities, most connected at the centre of their circle.
     let mut mw = BlockWriter::new(opts.zstd_level);
-    let member_blocks = encode_members(&eg, &h, &names, &circles[0], &mut mw)?;
+    let member_blocks = encode_members(&eg, &h, &names.store, &primary, &circles[0], &mut mw)?;
     dir.varint(member_blocks.len() as u64);
     for (c, r) in &member_blocks {
         dir.varint(u64::from(*c));
@@ -358,7 +364,8 @@ fn peak_rss() -> u64 {
 fn encode_members(
     eg: &EntityGraph,
     h: &Hierarchy,
-    names: &Names,
+    names: &NameStore,
+    primary: &[u32],
     circles: &[Circle],
     w: &mut BlockWriter,
 ) -> Result<Vec<(u32, BlockRef)>, PyramidError> {
@@ -403,28 +410,33 @@ fn encode_members(
         cols.head.u8(LAYOUT_SUNFLOWER);
         cols.groups += 1;
         let mut prev_id = 0u64;
-        let mut prev_term: &str = "";
+        let mut prev_term = String::new();
         for (k, &m) in members.iter().enumerate() {
             let m = m as usize;
             let id = eg.ids[m];
             cols.ids.varint(id - prev_id);
             prev_id = id;
-            let term = names.terms.str(m);
-            let shared = shared_prefix_str(prev_term, term);
+            // Read back from disk in (community, id) order: the members of one community are
+            // near each other in the file when the ids are, and the page cache holds the rest.
+            let name = names.get(m)?;
+            let term = name.term.as_str();
+            let shared = shared_prefix_str(&prev_term, term);
             cols.prefix.varint(shared as u64);
             cols.prefix.varint((term.len() - shared) as u64);
             cols.suffix.bytes(&term.as_bytes()[shared..]);
-            prev_term = term;
-            match names.labels.get(m) {
+            match name.label.as_deref() {
                 Some(label) => {
                     cols.label_len.varint(label.len() as u64 + 1);
                     cols.labels.bytes(label.as_bytes());
                 }
                 None => cols.label_len.varint(0),
             }
-            cols.class
-                .varint(names.primary_class[m].map_or(0, |c| u64::from(c) + 1));
+            cols.class.varint(match primary[m] {
+                NO_CLASS => 0,
+                c => u64::from(c) + 1,
+            });
             cols.rank.varint(rank[k]);
+            prev_term = name.term;
         }
         if cols.raw_len() >= BLOCK_BYTES || j == by_comm.len() {
             blocks.push((first, w.push(&cols.finish())?));
@@ -498,12 +510,19 @@ pub(crate) fn section_label(k: u16) -> &'static str {
 fn partition(
     base: &Rete,
     eg: &mut EntityGraph,
+    primary: &[u32],
     opts: &PyramidOptions,
 ) -> Result<Partitions, PyramidError> {
     let (g0, base_of, streamed_sweeps) = match eg.adj.take() {
         Some(g) => (g, None, 0),
         None => {
-            let c = crate::stream::coarsen(base, eg, opts.resolution, opts.memory_budget / 4)?;
+            let c = crate::stream::coarsen(
+                base,
+                eg,
+                opts.resolution,
+                opts.memory_budget / 4,
+                opts.temp_dir.as_deref(),
+            )?;
             (c.graph, Some(c.base_of), c.sweeps)
         }
     };
@@ -512,7 +531,7 @@ fn partition(
         None => pg,
         Some(b) => b.iter().map(|&c| pg[c as usize]).collect(),
     };
-    group_isolated(eg, &mut p0, opts.isolated_group);
+    group_isolated(eg, primary, &mut p0, opts.isolated_group);
     let k0 = louvain::relabel(&mut p0);
     let mut cur = match &base_of {
         None => g0.aggregate(&p0, k0)?,
@@ -585,11 +604,10 @@ fn level_target(k: usize, max_top: usize, branching: usize, remaining: usize) ->
 
 /// Louvain leaves entities without links as singletons; merging them changes no modularity, so
 /// they are grouped by their primary class into communities of at most `chunk` entities.
-fn group_isolated(eg: &EntityGraph, part: &mut [u32], chunk: usize) {
-    let primary = primary_classes(eg);
+fn group_isolated(eg: &EntityGraph, primary: &[u32], part: &mut [u32], chunk: usize) {
     let mut iso: Vec<(u32, u32)> = (0..eg.node_count())
         .filter(|&i| eg.degree[i] == 0)
-        .map(|i| (primary[i].unwrap_or(u32::MAX), i as u32))
+        .map(|i| (primary[i], i as u32))
         .collect();
     iso.sort_unstable();
     let mut run: Option<(u32, u32, usize)> = None; // (class, label, length)
@@ -610,18 +628,21 @@ fn group_isolated(eg: &EntityGraph, part: &mut [u32], chunk: usize) {
     }
 }
 
-/// Each entity's primary class: of its classes, the one with most instances overall.
-fn primary_classes(eg: &EntityGraph) -> Vec<Option<u32>> {
+/// [`primary_classes`] of an entity without a class.
+const NO_CLASS: u32 = u32::MAX;
+
+/// Each entity's primary class: of its classes, the one with most instances overall
+/// ([`NO_CLASS`] for none; 4 bytes an entity).
+fn primary_classes(eg: &EntityGraph) -> Vec<u32> {
     let mut count = vec![0u64; eg.classes.len()];
     for &(_, c) in &eg.node_classes {
         count[c as usize] += 1;
     }
-    let mut out = vec![None; eg.node_count()];
+    let mut out = vec![NO_CLASS; eg.node_count()];
     for &(node, c) in &eg.node_classes {
-        let slot: &mut Option<u32> = &mut out[node as usize];
-        match *slot {
-            Some(cur) if count[cur as usize] >= count[c as usize] => {}
-            _ => *slot = Some(c),
+        let slot = &mut out[node as usize];
+        if *slot == NO_CLASS || count[*slot as usize] < count[c as usize] {
+            *slot = c;
         }
     }
     out
@@ -699,17 +720,16 @@ fn renumber(p: &Partitions, n: usize) -> Hierarchy {
     }
 }
 
-/// Strings the pyramid stores: class and predicate names, entity terms, labels.
+/// Strings the pyramid stores: class and predicate names in memory, entity terms and labels on
+/// disk ([`NameStore`]).
 struct Names {
     classes: Vec<String>,
     predicates: Vec<String>,
-    terms: Strs,
-    labels: Strs,
-    primary_class: Vec<Option<u32>>,
+    store: NameStore,
 }
 
 impl Names {
-    fn load(base: &Rete, eg: &EntityGraph) -> Result<Self, PyramidError> {
+    fn load(base: &Rete, eg: &EntityGraph, dir: Option<&Path>) -> Result<Self, PyramidError> {
         let nt = |id| -> Result<String, PyramidError> { Ok(base.term(id)?.to_string()) };
         let classes = eg
             .classes
@@ -721,31 +741,10 @@ impl Names {
             .iter()
             .map(|&c| nt(c))
             .collect::<Result<_, _>>()?;
-        let mut terms = Strs::with_capacity(eg.node_count());
-        for &id in &eg.ids {
-            terms.push(Some(&base.term(id)?.to_string()));
-        }
-        let mut labels = Strs::with_capacity(eg.node_count());
-        let mut chosen = eg.labels.iter().peekable();
-        for node in 0..eg.node_count() as u32 {
-            let mut label = None;
-            if let Some(&(_, lit)) = chosen.next_if(|l| l.0 == node) {
-                // A typed literal (a number, a boolean, a date) is not a name.
-                if let Term::Literal(l) = base.term(lit)? {
-                    let dt = l.datatype().as_str();
-                    if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
-                        label = Some(l.value().to_owned());
-                    }
-                }
-            }
-            labels.push(label.as_deref());
-        }
         Ok(Self {
             classes,
             predicates,
-            terms,
-            labels,
-            primary_class: primary_classes(eg),
+            store: NameStore::write(base, eg, dir)?,
         })
     }
 }

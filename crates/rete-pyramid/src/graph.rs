@@ -35,10 +35,11 @@ pub struct EntityGraph {
     pub(crate) classes: Vec<Id>,
     /// `(node, class index)` pairs, sorted, distinct.
     pub(crate) node_classes: Vec<(u32, u32)>,
-    /// `(node, literal term id)`: the chosen label of each labelled node, sorted by node.
-    pub(crate) labels: Vec<(u32, Id)>,
+    /// `(node, literal term id)`: the chosen label of each labelled node, sorted by node (term
+    /// ids fit `u32`: [`EntityGraph::scan`] refuses larger dictionaries).
+    pub(crate) labels: Vec<(u32, u32)>,
     /// Weighted degree of each node (self-loops count twice).
-    pub(crate) degree: Vec<u64>,
+    pub(crate) degree: Vec<u32>,
     /// First literal id: entities are the ids below.
     pub(crate) lit_start: Id,
     rdf_type: Option<Id>,
@@ -100,8 +101,8 @@ impl EntityGraph {
         }
         let lit_start = rete.first_of_kind(TermKind::SimpleLiteral)?;
         let rdf_type = rete.id_of(oxrdf::vocab::rdf::TYPE.into())?;
-        let mut label_preds: Vec<(Id, usize)> = Vec::new();
-        for (prio, iri) in LABEL_PREDICATES.iter().enumerate() {
+        let mut label_preds: Vec<(Id, u32)> = Vec::new();
+        for (prio, iri) in (0u32..).zip(LABEL_PREDICATES) {
             if let Some(id) = rete.id_of(oxrdf::NamedNodeRef::new_unchecked(iri).into())? {
                 label_preds.push((id, prio));
             }
@@ -114,8 +115,21 @@ impl EntityGraph {
         let mut triples = 0u64;
         let mut preds: BTreeSet<Id> = BTreeSet::new();
         let mut last_pred: Option<Id> = None;
-        let mut types: Vec<(u32, u32)> = Vec::new();
-        let mut label_cands: Vec<(u32, usize, u32)> = Vec::new();
+        // Sized once from index counts (upper bounds): growing by doubling held up to twice
+        // these lists at scale. (subject, class) and (subject, predicate priority, literal).
+        let count = |p: Option<Id>| -> Result<usize, PyramidError> {
+            Ok(match p {
+                Some(p) => usize::try_from(rete.count(&Pattern::new(None, Some(p), None))?)
+                    .unwrap_or(usize::MAX),
+                None => 0,
+            })
+        };
+        let mut types: Vec<(u32, u32)> = Vec::with_capacity(count(rdf_type)?);
+        let mut label_total = 0usize;
+        for &(p, _) in &label_preds {
+            label_total = label_total.saturating_add(count(Some(p))?);
+        }
+        let mut label_cands: Vec<(u32, u32, u32)> = Vec::with_capacity(label_total);
         let mut last: Option<[Id; 3]> = None;
         for q in rete.scan(Perm::Spo, &Pattern::default())? {
             let [s, p, o, _] = q?;
@@ -151,13 +165,14 @@ impl EntityGraph {
                 label_cands.push((s as u32, prio, o as u32));
             }
         }
-        // Node indices in id order.
-        let mut ids = Vec::new();
-        let mut degree = Vec::new();
+        // Node indices in id order (sized exactly: these arrays live through the whole build).
+        let count = node.iter().filter(|&&is| is).count();
+        let mut ids = Vec::with_capacity(count);
+        let mut degree = Vec::with_capacity(count);
         for (id, &is) in node.iter().enumerate() {
             if is {
                 ids.push(id as Id);
-                degree.push(u64::from(deg[id]));
+                degree.push(deg[id]);
             }
         }
         drop(node);
@@ -179,9 +194,10 @@ impl EntityGraph {
         drop(types);
         node_classes.sort_unstable();
         node_classes.dedup();
+        node_classes.shrink_to_fit();
         // Labels: best predicate first; among its literals prefer untagged or English ones.
         label_cands.sort_unstable();
-        let mut labels: Vec<(u32, Id)> = Vec::new();
+        let mut labels: Vec<(u32, u32)> = Vec::new();
         let mut i = 0;
         while i < label_cands.len() {
             let (s, prio, _) = label_cands[i];
@@ -193,12 +209,15 @@ impl EntityGraph {
                 }
                 j += 1;
             }
-            labels.push((index(s), Id::from(chosen.unwrap_or(label_cands[i].2))));
+            labels.push((index(s), chosen.unwrap_or(label_cands[i].2)));
             while j < label_cands.len() && label_cands[j].0 == s {
                 j += 1;
             }
             i = j;
         }
+        // Freed before the pyramid's later phases grow (at scale they are hundreds of MB).
+        drop(label_cands);
+        labels.shrink_to_fit();
         Ok(Self {
             ids,
             predicates,

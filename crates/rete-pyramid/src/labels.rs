@@ -97,17 +97,15 @@ pub(crate) struct Facts<'a> {
     /// The dataset (labels in every language are read from it).
     pub(crate) rete: &'a Rete,
     pub(crate) eg: &'a EntityGraph,
-    /// N-Triples of each node.
-    pub(crate) terms: &'a crate::strs::Strs,
-    /// Label of each node (already without typed literals).
-    pub(crate) labels: &'a crate::strs::Strs,
+    /// N-Triples and label of each node (labels already without typed literals), on disk.
+    pub(crate) names: &'a crate::names::NameStore,
     /// N-Triples of each class.
     pub(crate) classes: &'a [String],
 }
 
 impl Facts<'_> {
-    fn human(&self, node: usize) -> Option<&str> {
-        self.labels.get(node).filter(|l| is_human(l))
+    fn human(&self, node: usize) -> Result<Option<String>, PyramidError> {
+        self.names.human(node)
     }
 
     fn node_of(&self, id: Id) -> Option<usize> {
@@ -115,12 +113,14 @@ impl Facts<'_> {
     }
 
     /// A class's name: its human label, else its local name.
-    fn class_name(&self, c: u32) -> String {
+    fn class_name(&self, c: u32) -> Result<String, PyramidError> {
         let Some(&id) = self.eg.classes.get(c as usize) else {
-            return String::new();
+            return Ok(String::new());
         };
-        if let Some(l) = self.node_of(id).and_then(|n| self.human(n)) {
-            return l.to_owned();
+        if let Some(n) = self.node_of(id) {
+            if let Some(l) = self.human(n)? {
+                return Ok(l);
+            }
         }
         let nt = &self.classes[c as usize];
         let iri = nt.trim_start_matches('<').trim_end_matches('>');
@@ -128,22 +128,32 @@ impl Facts<'_> {
             .trim_end_matches(['/', '#'])
             .rfind(['/', '#', ':'])
             .map_or(0, |i| i + 1);
-        iri[cut..].trim_end_matches(['/', '#']).to_owned()
+        Ok(iri[cut..].trim_end_matches(['/', '#']).to_owned())
+    }
+
+    /// The entity whose IRI is `iri`, looked up in the dictionary.
+    fn entity_named(&self, iri: &str) -> Result<Option<usize>, PyramidError> {
+        let id = self
+            .rete
+            .id_of(oxrdf::NamedNodeRef::new_unchecked(iri).into())?;
+        Ok(id.and_then(|id| self.node_of(id)))
     }
 
     /// A vocabulary's name: the label of its ontology node, a well-known name, or its namespace
     /// without the scheme.
-    fn vocabulary_name(&self, ns: &str, ontology: &HashMap<String, usize>) -> String {
+    fn vocabulary_name(&self, ns: &str) -> Result<String, PyramidError> {
         let bare = ns.trim_end_matches(['/', '#']);
         for key in [ns, bare] {
-            if let Some(l) = ontology.get(key).and_then(|&n| self.human(n)) {
-                return l.to_owned();
+            if let Some(n) = self.entity_named(key)? {
+                if let Some(l) = self.human(n)? {
+                    return Ok(l);
+                }
             }
         }
         if let Some(name) = rete_core::vocab::vocabulary(ns).and_then(|v| v.name) {
-            return (*name).to_owned();
+            return Ok((*name).to_owned());
         }
-        bare.split_once("://").map_or(bare, |x| x.1).to_owned()
+        Ok(bare.split_once("://").map_or(bare, |x| x.1).to_owned())
     }
 }
 
@@ -176,15 +186,16 @@ pub(crate) fn community_labels(
 ) -> Result<Vec<Vec<Label>>, PyramidError> {
     let eg = f.eg;
     let n = eg.node_count();
-    // Per node: its classes (node_classes is sorted by node).
-    let mut class_start = vec![0usize; n + 1];
+    // Per node: its classes (node_classes is sorted by node; u32 offsets, 4 bytes a node).
+    let mut class_start = vec![0u32; n + 1];
     for &(node, _) in &eg.node_classes {
         class_start[node as usize + 1] += 1;
     }
     for i in 0..n {
         class_start[i + 1] += class_start[i];
     }
-    let classes_of = |node: usize| &eg.node_classes[class_start[node]..class_start[node + 1]];
+    let classes_of =
+        |node: usize| &eg.node_classes[class_start[node] as usize..class_start[node + 1] as usize];
     let term_class: Vec<bool> = f
         .classes
         .iter()
@@ -199,26 +210,24 @@ pub(crate) fn community_labels(
                 .iter()
                 .any(|&(_, c)| term_class[c as usize])
     };
-    let mut term_ns: Vec<Option<&str>> = vec![None; n];
-    for (node, nt) in f.terms.iter().enumerate() {
+    // The namespace of each vocabulary term, as `(node, namespace index)` in node order: only
+    // these nodes' terms are read back (most entities are no vocabulary term).
+    let mut namespaces: Vec<String> = Vec::new();
+    let mut ns_index: HashMap<String, u32> = HashMap::new();
+    let mut term_ns: Vec<(u32, u32)> = Vec::new();
+    for node in 0..n {
         if is_term(node) {
-            term_ns[node] = namespace(nt);
-        }
-    }
-    // Only the IRIs a vocabulary name may be looked up by (not every entity: memory at scale).
-    let wanted: std::collections::BTreeSet<&str> = term_ns
-        .iter()
-        .flatten()
-        .flat_map(|ns| [*ns, ns.trim_end_matches(['/', '#'])])
-        .collect();
-    let mut ontology: HashMap<String, usize> = HashMap::new();
-    for (node, nt) in f.terms.iter().enumerate() {
-        if let Some(iri) = nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
-            if wanted.contains(iri) {
-                ontology.insert(iri.to_owned(), node);
+            let nt = f.names.term(node)?;
+            if let Some(ns) = namespace(&nt) {
+                let k = *ns_index.entry(ns.to_owned()).or_insert_with(|| {
+                    namespaces.push(ns.to_owned());
+                    namespaces.len() as u32 - 1
+                });
+                term_ns.push((node as u32, k));
             }
         }
     }
+    drop(ns_index);
     let better = |a: usize, b: usize| {
         let (da, db) = (eg.degree[a], eg.degree[b]);
         da > db || (da == db && a < b)
@@ -230,19 +239,22 @@ pub(crate) fn community_labels(
         let mut best: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut central: Vec<Option<usize>> = vec![None; count];
         let mut vocab: Vec<HashMap<&str, u64>> = vec![HashMap::new(); count];
-        for node in 0..n {
-            let c = comm[node] as usize;
+        let mut next_term = term_ns.iter().peekable();
+        for (node, &c) in comm.iter().enumerate().take(n) {
+            let c = c as usize;
             if central[c].is_none_or(|x| better(node, x)) {
                 central[c] = Some(node);
             }
-            if let Some(ns) = term_ns[node] {
-                *vocab[c].entry(ns).or_default() += 1;
+            if let Some(&(_, ns)) = next_term.next_if(|t| t.0 as usize == node) {
+                *vocab[c]
+                    .entry(namespaces[ns as usize].as_str())
+                    .or_default() += 1;
             }
             let dominant = top_class[l][c].filter(|&(_, k)| mostly(k, sizes[l][c]));
             if dominant.is_some_and(|(dc, _)| !classes_of(node).iter().any(|&(_, x)| x == dc)) {
                 continue;
             }
-            if f.human(node).is_none() {
+            if !f.names.is_human(node) {
                 continue;
             }
             let b = &mut best[c];
@@ -253,37 +265,37 @@ pub(crate) fn community_labels(
             }
         }
         let level = (0..count)
-            .map(|c| {
+            .map(|c| -> Result<Choice, PyramidError> {
                 let size = sizes[l][c];
                 let top_vocab = vocab[c]
                     .iter()
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(ns, k)| (*ns, *k));
                 if let Some((ns, k)) = top_vocab.filter(|&(_, k)| mostly(k, size)) {
-                    return Choice::Fixed(format!(
+                    return Ok(Choice::Fixed(format!(
                         "{} · {} terms",
-                        f.vocabulary_name(ns, &ontology),
+                        f.vocabulary_name(ns)?,
                         thousands(k)
-                    ));
+                    )));
                 }
                 if !best[c].is_empty() {
-                    return Choice::Members(
+                    return Ok(Choice::Members(
                         best[c]
                             .iter()
                             .take(LANGUAGE_CANDIDATES)
                             .map(|&x| x as u32)
                             .collect(),
-                    );
+                    ));
                 }
                 if let Some((cls, k)) = top_class[l][c] {
-                    return Choice::Class(cls, k);
+                    return Ok(Choice::Class(cls, k));
                 }
-                Choice::Fixed(
-                    central[c]
-                        .map_or_else(String::new, |x| crate::builder::local_name(f.terms.str(x))),
-                )
+                Ok(Choice::Fixed(match central[c] {
+                    Some(x) => crate::builder::local_name(&f.names.term(x)?),
+                    None => String::new(),
+                }))
             })
-            .collect();
+            .collect::<Result<Vec<_>, _>>()?;
         choices.push(level);
     }
     // The labels by language of the members and classes that name communities.
@@ -300,55 +312,58 @@ pub(crate) fn community_labels(
         }
     }
     let (langs, english_labels) = language_labels(f, wanted)?;
-    let english = |node: u32| english_labels.get(&node).map(String::as_str);
+    let english = |node: u32| english_labels.get(&node).cloned();
     let out = choices
         .into_iter()
         .map(|level| {
             level
                 .into_iter()
-                .map(|choice| match choice {
-                    Choice::Fixed(text) => Label {
-                        text,
-                        alt: Vec::new(),
-                    },
-                    Choice::Members(members) => {
-                        // English or untagged first: the most central member that has one.
-                        let text = members
-                            .iter()
-                            .find_map(|&m| english(m))
-                            .or_else(|| members.first().and_then(|&m| f.human(m as usize)))
-                            .unwrap_or_default()
-                            .to_owned();
-                        let mut alt: Vec<(String, String)> = Vec::new();
-                        for m in &members {
-                            for (tag, label) in langs.get(m).into_iter().flatten() {
-                                if !tag.is_empty() && !alt.iter().any(|(t, _)| t == tag) {
-                                    alt.push((tag.clone(), label.clone()));
+                .map(|choice| -> Result<Label, PyramidError> {
+                    Ok(match choice {
+                        Choice::Fixed(text) => Label {
+                            text,
+                            alt: Vec::new(),
+                        },
+                        Choice::Members(members) => {
+                            // English or untagged first: the most central member that has one.
+                            let text = match members.iter().find_map(|&m| english(m)) {
+                                Some(t) => t,
+                                None => match members.first() {
+                                    Some(&m) => f.human(m as usize)?.unwrap_or_default(),
+                                    None => String::new(),
+                                },
+                            };
+                            let mut alt: Vec<(String, String)> = Vec::new();
+                            for m in &members {
+                                for (tag, label) in langs.get(m).into_iter().flatten() {
+                                    if !tag.is_empty() && !alt.iter().any(|(t, _)| t == tag) {
+                                        alt.push((tag.clone(), label.clone()));
+                                    }
                                 }
                             }
+                            alt.sort();
+                            Label { text, alt }
                         }
-                        alt.sort();
-                        Label { text, alt }
-                    }
-                    Choice::Class(cls, k) => {
-                        let count = thousands(k);
-                        let node = eg.classes.get(cls as usize).and_then(|&id| f.node_of(id));
-                        let alt = node
-                            .and_then(|x| langs.get(&(x as u32)))
-                            .into_iter()
-                            .flatten()
-                            .filter(|(tag, _)| !tag.is_empty())
-                            .map(|(tag, label)| (tag.clone(), format!("{label} · {count}")))
-                            .collect();
-                        Label {
-                            text: format!("{} · {count}", f.class_name(cls)),
-                            alt,
+                        Choice::Class(cls, k) => {
+                            let count = thousands(k);
+                            let node = eg.classes.get(cls as usize).and_then(|&id| f.node_of(id));
+                            let alt = node
+                                .and_then(|x| langs.get(&(x as u32)))
+                                .into_iter()
+                                .flatten()
+                                .filter(|(tag, _)| !tag.is_empty())
+                                .map(|(tag, label)| (tag.clone(), format!("{label} · {count}")))
+                                .collect();
+                            Label {
+                                text: format!("{} · {count}", f.class_name(cls)?),
+                                alt,
+                            }
                         }
-                    }
+                    })
                 })
-                .collect()
+                .collect::<Result<Vec<_>, _>>()
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(out)
 }
 

@@ -7,10 +7,10 @@ mod labels;
 pub mod lang;
 mod layout;
 mod louvain;
+mod names;
 mod read;
 mod records;
 mod stream;
-mod strs;
 mod summary;
 mod tally;
 
@@ -50,6 +50,9 @@ pub enum PyramidError {
     /// The dataset exceeds what the pyramid supports.
     #[error("dataset too large for the pyramid: {0}")]
     TooLarge(String),
+    /// A temporary file of the build (names, spilled links) could not be written or read.
+    #[error("pyramid build: {0}")]
+    Io(String),
     /// A broken invariant of this crate (a bug, not bad input).
     #[error("internal pyramid error: {0}")]
     Internal(String),
@@ -111,6 +114,9 @@ pub struct PyramidOptions {
     /// graph's edges are held in memory when they take at most half of it; beyond, Louvain's
     /// first pass streams them from the file and continues in memory on the coarse graph.
     pub memory_budget: u64,
+    /// Where the build writes its temporary files (entity names, the links of a streamed first
+    /// pass); the system's temporary directory when `None` (`rete build --temp-dir`).
+    pub temp_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for PyramidOptions {
@@ -127,6 +133,7 @@ impl Default for PyramidOptions {
             layout_iterations: 60,
             zstd_level: 12,
             memory_budget: 2 << 30,
+            temp_dir: None,
         }
     }
 }

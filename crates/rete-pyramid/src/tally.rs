@@ -34,34 +34,52 @@ impl<K: Ord + Copy> Tally<K> {
         self.acc.len() + self.buf.len()
     }
 
+    /// Merges the buffer into the sorted keys in place: the buffer is sorted and combined, the
+    /// keys grow by its length (a `realloc`, which moves pages rather than copying large
+    /// blocks), and the two are merged from the back. A merge into a new vector would hold the
+    /// keys twice at the largest flush.
     fn flush(&mut self) {
         if self.buf.is_empty() {
             return;
         }
         self.buf.sort_unstable_by_key(|e| e.0);
-        let mut merged: Vec<(K, u64)> = Vec::with_capacity(self.acc.len() + self.buf.len());
-        let (mut a, mut b) = (
-            std::mem::take(&mut self.acc).into_iter().peekable(),
-            self.buf.drain(..).peekable(),
-        );
-        loop {
-            let next = match (a.peek(), b.peek()) {
-                (Some(x), Some(y)) if x.0 <= y.0 => a.next(),
-                (_, Some(_)) => b.next(),
-                (Some(_), None) => a.next(),
-                (None, None) => break,
+        combine(&mut self.buf);
+        let (old, add) = (self.acc.len(), self.buf.len());
+        self.acc.reserve_exact(add);
+        let filler = self.buf[0];
+        self.acc.resize(old + add, filler);
+        // Backward merge: `out` is the next free slot from the end; equal keys are summed.
+        let (mut i, mut j, mut out) = (old, add, old + add);
+        while j > 0 {
+            let take_acc = i > 0 && self.acc[i - 1].0 > self.buf[j - 1].0;
+            let next = if take_acc {
+                i -= 1;
+                self.acc[i]
+            } else {
+                j -= 1;
+                self.buf[j]
             };
-            if let Some((k, w)) = next {
-                match merged.last_mut() {
-                    Some(last) if last.0 == k => last.1 += w,
-                    _ => merged.push((k, w)),
-                }
+            if out < old + add && self.acc[out].0 == next.0 {
+                self.acc[out].1 += next.1;
+            } else {
+                out -= 1;
+                self.acc[out] = next;
             }
         }
-        drop(a);
-        drop(b);
-        merged.shrink_to_fit();
-        self.acc = merged;
+        // The rest of the old keys: one of them may equal the smallest merged key.
+        while i > 0 {
+            i -= 1;
+            let next = self.acc[i];
+            if out < old + add && self.acc[out].0 == next.0 {
+                self.acc[out].1 += next.1;
+            } else {
+                out -= 1;
+                self.acc[out] = next;
+            }
+        }
+        // `out` slots at the front are unused.
+        self.acc.drain(..out);
+        self.buf.clear();
         // Keep merges amortised: the buffer grows with the distinct keys (a quarter of them).
         self.chunk = MIN_CHUNK.max(self.acc.len() / 4);
     }
@@ -71,6 +89,20 @@ impl<K: Ord + Copy> Tally<K> {
         self.flush();
         self.acc
     }
+}
+
+/// Sums the weights of equal adjacent keys, in place.
+fn combine<K: Ord + Copy>(v: &mut Vec<(K, u64)>) {
+    let mut w = 0;
+    for r in 0..v.len() {
+        if w > 0 && v[w - 1].0 == v[r].0 {
+            v[w - 1].1 += v[r].1;
+        } else {
+            v[w] = v[r];
+            w += 1;
+        }
+    }
+    v.truncate(w);
 }
 
 #[cfg(test)]
@@ -96,5 +128,19 @@ mod tests {
             }
         }
         assert_eq!(t.finish(), expect);
+    }
+
+    #[test]
+    fn in_place_merges_sum_like_a_map() {
+        // Many distinct keys (the sorted keys outgrow the buffer), repeated across flushes.
+        let mut t = Tally::new();
+        let mut expect = std::collections::BTreeMap::new();
+        for i in 0..700_000u64 {
+            let k = (i.wrapping_mul(2_654_435_761) % 200_003, i % 3);
+            let w = i % 5 + 1;
+            t.add(k, w);
+            *expect.entry(k).or_insert(0) += w;
+        }
+        assert_eq!(t.finish(), expect.into_iter().collect::<Vec<_>>());
     }
 }

@@ -477,6 +477,10 @@ impl<'a> Extractor<'a> {
         // 12 bytes a subject, where a hash map took about three times that.
         let mut subject_ts = TypeSets::default();
         if let Some(t) = self.id(RDF_TYPE) {
+            // Sized once from the slice's count (an index lookup; at least one typed subject a
+            // quad): growing by doubling held up to twice the columns at scale.
+            let quads = self.rete.count(&Pattern::new(None, Some(t), None))?;
+            subject_ts.reserve(usize::try_from(quads).unwrap_or(usize::MAX));
             // PSO order: the types of one subject arrive together, sorted.
             let mut cur: Option<(Id, Vec<Id>)> = None;
             let mut flush = |cur: Option<(Id, Vec<Id>)>, raw: &mut RawStats| {
@@ -691,6 +695,11 @@ struct TypeSets {
 impl TypeSets {
     /// Appends `s` (in increasing order, as the scan gives them; [`TypeSets::seal`] sorts
     /// otherwise).
+    fn reserve(&mut self, n: usize) {
+        self.subjects.reserve_exact(n);
+        self.sets.reserve_exact(n);
+    }
+
     fn push(&mut self, s: Id, ts: u32) {
         self.subjects.push(s);
         self.sets.push(ts);
@@ -699,6 +708,9 @@ impl TypeSets {
     /// Makes the columns sorted by subject, whatever the push order was.
     fn seal(&mut self) {
         if self.subjects.windows(2).all(|w| w[0] < w[1]) {
+            // Several types a subject left the columns over-sized.
+            self.subjects.shrink_to_fit();
+            self.sets.shrink_to_fit();
             return;
         }
         let mut pairs: Vec<(Id, u32)> = self

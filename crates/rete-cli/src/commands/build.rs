@@ -49,6 +49,13 @@ pub fn run(a: BuildArgs) -> Result<()> {
         extensions.push(Arc::new(rete_pyramid::PyramidExtension {
             options: rete_pyramid::PyramidOptions {
                 memory_budget: a.memory_budget as u64,
+                // Its temporary files (names, spilled links) go where the build's spills go.
+                temp_dir: a.temp_dir.clone().or_else(|| {
+                    a.output
+                        .parent()
+                        .filter(|p| !p.as_os_str().is_empty())
+                        .map(std::path::Path::to_path_buf)
+                }),
                 ..rete_pyramid::PyramidOptions::default()
             },
         }));
@@ -141,14 +148,22 @@ pub fn run(a: BuildArgs) -> Result<()> {
 
 /// The per-phase table of `--report`, on stderr like the progress.
 fn print_report(report: &rete_build::BuildReport) {
-    eprintln!("{:<28} {:>10} {:>14}", "phase", "ms", "spilled bytes");
+    eprintln!(
+        "{:<28} {:>10} {:>14} {:>14}",
+        "phase", "ms", "spilled bytes", "peak RSS MiB"
+    );
     for (phase, ms) in &report.phases {
         let spilled = report
             .spill_bytes
             .iter()
             .find(|(p, _)| p == phase)
             .map_or_else(|| "-".to_owned(), |(_, b)| b.to_string());
-        eprintln!("{phase:<28} {ms:>10.0} {spilled:>14}");
+        let peak = report
+            .peak_rss
+            .iter()
+            .find(|(p, _)| p == phase)
+            .map_or_else(|| "-".to_owned(), |(_, b)| (b >> 20).to_string());
+        eprintln!("{phase:<28} {ms:>10.0} {spilled:>14} {peak:>14}");
     }
     eprintln!(
         "peak spill on disk {} bytes; runs: {} dictionary, {} quad chunks, {} permutation",

@@ -1,0 +1,114 @@
+//! Under a tiny memory budget the pyramid reads its entities' terms and labels back from a
+//! temporary file and replays Louvain's streamed links from another: the member blocks and the
+//! community labels are the ones the in-memory path gives, and every member's term, label and
+//! class are the dictionary's.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+mod common;
+
+use common::{build_file, pyramid_of, social_nt};
+use rete_core::Rete;
+use rete_pyramid::{Member, Pyramid, PyramidOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn tiny() -> PyramidOptions {
+    PyramidOptions {
+        memory_budget: 1 << 10,
+        ..PyramidOptions::default()
+    }
+}
+
+/// Every level's communities (labels in every language, sizes, classes, circles) and the members
+/// of every level-0 community.
+fn everything(p: &Pyramid) -> (Vec<rete_pyramid::Level>, Vec<Vec<Member>>) {
+    let levels: Vec<_> = (0..p.levels()).map(|l| p.level(l).unwrap()).collect();
+    let members = levels[0]
+        .communities
+        .iter()
+        .map(|c| p.members(c.id).unwrap())
+        .collect();
+    (levels, members)
+}
+
+/// Each member by id: its term, label and class, checked against the dictionary.
+fn members_by_id(rete: &Rete, members: &[Vec<Member>]) -> BTreeMap<u64, (String, Option<String>)> {
+    let mut out = BTreeMap::new();
+    for m in members.iter().flatten() {
+        assert_eq!(
+            m.term,
+            rete.term(m.id).unwrap().to_string(),
+            "term of {}",
+            m.id
+        );
+        assert!(out
+            .insert(m.id, (m.term.clone(), m.label.clone()))
+            .is_none());
+    }
+    out
+}
+
+/// `same_partition`: the streamed first pass (which stops its sweeps as soon as the coarse graph
+/// fits) finds the in-memory partition on this input, so every block must be the same.
+fn same_as_in_memory(input: &Path, dir: &Path, same_partition: bool) {
+    let (held_rete, held) = pyramid_of(input, &dir.join("held.rete"), PyramidOptions::default());
+    let (tiny_rete, streamed) = pyramid_of(input, &dir.join("tiny.rete"), tiny());
+    let (held_levels, held_members) = everything(&held);
+    let (tiny_levels, tiny_members) = everything(&streamed);
+    // Same entities with the same terms and labels, whatever the grouping.
+    let a = members_by_id(&held_rete, &held_members);
+    let b = members_by_id(&tiny_rete, &tiny_members);
+    assert_eq!(a.len() as u64, held.entity_count());
+    assert_eq!(a, b);
+    assert!(a.values().any(|(_, label)| label.is_some()));
+    assert!(streamed.entity_count() == held.entity_count());
+    // The tiny budget did stream the first pass.
+    let (_, stats) = rete_pyramid::build_sections(&held_rete, &tiny()).unwrap();
+    assert!(stats.streamed_sweeps >= 1, "{stats:?}");
+    if same_partition {
+        assert!(tiny_levels == held_levels, "levels differ");
+        assert!(tiny_members == held_members, "member blocks differ");
+    }
+}
+
+#[test]
+fn tiny_budget_gives_the_in_memory_members_and_labels_multilingual() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/multilingual.ttl"
+    ));
+    same_as_in_memory(fixture, dir.path(), true);
+}
+
+#[test]
+fn tiny_budget_gives_the_in_memory_members_and_labels_social() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 2000);
+    same_as_in_memory(&nt, dir.path(), false);
+}
+
+/// The temporary files go to `temp_dir` and are gone once the sections are built.
+#[test]
+fn temporary_files_stay_in_temp_dir_and_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 1000);
+    let base = build_file(&nt, &dir.path().join("base.rete"), None);
+    let scratch = tempfile::tempdir().unwrap();
+    let opts = PyramidOptions {
+        temp_dir: Some(scratch.path().to_path_buf()),
+        ..tiny()
+    };
+    let (sections, stats) = rete_pyramid::build_sections(&base, &opts).unwrap();
+    assert!(stats.streamed_sweeps >= 1);
+    assert!(!sections.is_empty());
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
+    // A temporary directory that does not exist is a clear error, not a panic.
+    let bad = PyramidOptions {
+        temp_dir: Some(dir.path().join("missing")),
+        ..tiny()
+    };
+    let err = rete_pyramid::build_sections(&base, &bad).unwrap_err();
+    assert!(err.to_string().contains("temporary"), "{err}");
+}
