@@ -153,6 +153,20 @@ export class MapState {
     }
   }
 
+  /**
+   * Zooms into group `key` (the Zoom in button, a double click): opens it at once, without
+   * waiting for the camera to settle, and points the breadcrumbs at it.
+   */
+  async zoomInto(key: string): Promise<boolean> {
+    const opened = await this.expand(key);
+    if (this.groups.has(key)) {
+      const path: string[] = [];
+      for (let k: string | null = key; k !== null && this.groups.has(k); k = this.groups.get(k)!.parent) path.unshift(k);
+      this.updateCrumbs(path);
+    }
+    return opened;
+  }
+
   /** Closes group `key` (and any group opened inside it) back into one node. */
   collapse(key: string): void {
     const g = this.groups.get(key);

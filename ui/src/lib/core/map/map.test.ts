@@ -65,6 +65,19 @@ describe('map state', () => {
     expect(m.graph.hasNode('k:1')).toBe(true);
   });
 
+  it('zooms into a group at once, without waiting for the camera, and points the breadcrumbs at it', async () => {
+    const { m, b } = setup();
+    await m.load(1);
+    expect(await m.zoomInto('k:1')).toBe(true);
+    expect(b.calls).toContain('expand k:1');
+    expect(m.open).toEqual(['k:1']);
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview', 'k:1 (300)']);
+    // Back to the overview: every group closes and the crumbs go back to the root.
+    m.collapseAll();
+    expect(m.open).toEqual([]);
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview']);
+  });
+
   it('refuses to put more than MAX_NODES nodes on the map', async () => {
     const { m, b } = setup();
     b.views.set('expand:k:1', {
