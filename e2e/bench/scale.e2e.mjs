@@ -48,13 +48,17 @@ async function timed(selector, kind, arg = null, timeoutMs = 60_000) {
       let ok = false;
       try { ok = conds[kind](); } catch { ok = false; }
       if (ok) requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
-      else if (performance.now() - t0 > timeout) done(-1);
+      else if (performance.now() - t0 > timeout) {
+        // What the page showed instead, for the error message.
+        const m = map();
+        done(`open="${m?.getAttribute('data-open')}" busy=${m?.getAttribute('data-busy')} nodes=${m?.getAttribute('data-node-count')} summary="${q('[data-testid="query-summary"]')?.textContent ?? ''}"`);
+      }
       else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
   }, selector, kind, arg, timeoutMs);
   if (ms === -2) throw new Error(`nothing to click: ${selector}`);
-  if (ms === -1) throw new Error(`no answer within ${timeoutMs} ms after clicking ${selector}`);
+  if (typeof ms === 'string') throw new Error(`no answer within ${timeoutMs} ms after clicking ${selector} (${kind}): ${ms}`);
   return ms;
 }
 
@@ -81,6 +85,10 @@ async function zoomOut() {
  * communities. False when nothing that can be zoomed into is selected.
  */
 async function selectCommunity(vary, depth) {
+  // The group opens while the camera still flies in (500 ms) and the semantic zoom runs once it
+  // stops: click what the settled camera shows.
+  await browser.pause(800);
+  await browser.waitUntil(async () => (await $('[data-testid="map"]').getAttribute('data-busy')) === 'false', { timeoutMsg: 'the map stayed busy' });
   const { map, rect } = await mapRect();
   let [x, y] = [rect.width / 2, rect.height / 2];
   if (depth === 0) [x, y] = ((await map.getAttribute('data-largest')) || `${x},${y}`).split(',').map(Number);
