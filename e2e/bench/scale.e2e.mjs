@@ -117,13 +117,18 @@ async function memberDetails() {
 /** Runs `text`; resolves with the round trip (click → summary shown) and the engine's own time. */
 async function query(text) {
   await typeQuery(text);
+  // What the editor holds, kept in the JSON: the query must run as typed.
+  const typed = await browser.execute(() => {
+    const lines = [...document.querySelectorAll('[data-testid="query-editor"] .cm-line')];
+    return lines.map((l) => l.textContent).join('\n');
+  });
   const prev = await browser.execute(() => document.querySelector('[data-testid="query-summary"]')?.textContent ?? '');
   const ms = await timed('[data-testid="query-run"]', 'query', prev);
   const summary = await $('[data-testid="query-summary"]').getText();
   const m = summary.match(/· ([\d.,]+) (ms|s) ·/);
   const engine = m ? Number(m[1].replace(/,/g, '')) * (m[2] === 's' ? 1000 : 1) : null;
   const rows = Number((summary.match(/([\d,]+) rows?/i) ?? [0, '0'])[1].replace(/,/g, ''));
-  return { round_trip_ms: ms, engine_ms: engine, rows, summary };
+  return { round_trip_ms: ms, engine_ms: engine, rows, summary, ...(typed.trim() === text ? {} : { typed }) };
 }
 
 /** Coherence Tier 0: ms from "Check coherence" to Tier 0 done; the later tiers are cancelled. */
