@@ -78,6 +78,24 @@ describe('map state', () => {
     expect(m.crumbs.map((c) => c.label)).toEqual(['Overview']);
   });
 
+  it('drops nodes and edges only inside a batch, so the renderer re-indexes once per change', async () => {
+    const { m } = setup();
+    let inside = false;
+    let batches = 0;
+    m.batcher = { start: () => { inside = true; batches++; }, end: () => { inside = false; } };
+    const outside: string[] = [];
+    m.graph.on('nodeDropped', ({ key }) => { if (!inside) outside.push(key); });
+    m.graph.on('edgeDropped', ({ key }) => { if (!inside) outside.push(key); });
+    await m.load(1);
+    await m.zoomInto('k:1');
+    const afterExpand = batches;
+    m.collapseAll();
+    expect(outside).toEqual([]);
+    // Closing every group is one batch, however many groups and members.
+    expect(batches - afterExpand).toBe(1);
+    expect(m.graph.nodes().sort()).toEqual(['k:1', 'k:2']);
+  });
+
   it('refuses to put more than MAX_NODES nodes on the map', async () => {
     const { m, b } = setup();
     b.views.set('expand:k:1', {
