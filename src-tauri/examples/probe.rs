@@ -37,11 +37,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         step(&format!("group {} (depth {depth})", big.key), || {
             ops::group(&store, doc, &big.key)
         })?;
-        let (x, y, r) = (big.x.unwrap_or(0.0), big.y.unwrap_or(0.0), big.r.unwrap_or(1.0));
+        let (x, y, r) = (
+            big.x.unwrap_or(0.0),
+            big.y.unwrap_or(0.0),
+            big.r.unwrap_or(1.0),
+        );
         view = step(&format!("expand {} ({})", big.key, big.size), || {
             ops::expand(&store, doc, &big.key, x, y, r)
         })?;
-        println!("    → {} nodes, {} edges", view.nodes.len(), view.edges.len());
+        println!(
+            "    → {} nodes, {} edges",
+            view.nodes.len(),
+            view.edges.len()
+        );
     }
     if let Some(id) = member {
         step("entity (cold)", || ops::entity(&store, doc, id))?;
@@ -51,7 +59,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ops::entity(&store, doc, id)?.term.nt
         );
         let out = step("selective query", || ops::sparql_run(&store, doc, 1, &q))?;
-        println!("    → {} rows ({} ms in the engine)", out.total, out.elapsed_ms);
+        println!(
+            "    → {} rows ({} ms in the engine)",
+            out.total, out.elapsed_ms
+        );
     }
     for i in 0..2 {
         let t0 = Instant::now();
@@ -63,7 +74,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ops::coherence_cancel(&store, 100 + i);
             }
         });
-        println!("{:<28} {:>9.1} ms", "coherence tier 0", tier0.unwrap_or(f64::NAN));
+        println!(
+            "{:<28} {:>9.1} ms",
+            "coherence tier 0",
+            tier0.unwrap_or(f64::NAN)
+        );
     }
     Ok(())
 }

@@ -577,7 +577,10 @@ pub async fn expand(
     y: f32,
     r: f32,
 ) -> AppResult<MapView> {
-    timed(app, "expand", move |_, s| ops::expand(s, doc, &key, x, y, r)).await
+    timed(app, "expand", move |_, s| {
+        ops::expand(s, doc, &key, x, y, r)
+    })
+    .await
 }
 
 /// Details of an entity.
@@ -589,7 +592,10 @@ pub async fn entity(app: AppHandle, doc: u32, id: u64) -> AppResult<EntityDetail
 /// Neighbourhood of an entity.
 #[tauri::command]
 pub async fn neighbourhood(app: AppHandle, doc: u32, id: u64) -> AppResult<MapView> {
-    timed(app, "neighbourhood", move |_, s| ops::neighbourhood(s, doc, id)).await
+    timed(app, "neighbourhood", move |_, s| {
+        ops::neighbourhood(s, doc, id)
+    })
+    .await
 }
 
 /// Details of a group node.

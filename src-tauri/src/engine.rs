@@ -567,8 +567,7 @@ impl Doc {
                 }
                 continue;
             }
-            if out_links.len() >= limits::DETAIL_LINKS && properties.len() >= limits::DETAIL_LINKS
-            {
+            if out_links.len() >= limits::DETAIL_LINKS && properties.len() >= limits::DETAIL_LINKS {
                 continue;
             }
             let t = self.rete.term(o)?;
