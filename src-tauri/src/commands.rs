@@ -406,6 +406,29 @@ where
         .map_err(|e| AppError::Invalid(format!("background task failed: {e}")))?
 }
 
+/// [`blocking`], and with `RETE_TIMINGS` set in the environment one line on stderr per call:
+/// the command, its time on the worker and the size of its answer as JSON (the IPC payload).
+/// Used by the scale benchmark to tell the engine's share of a step from the webview's.
+async fn timed<T, F>(app: AppHandle, name: &'static str, f: F) -> AppResult<T>
+where
+    T: serde::Serialize + Send + 'static,
+    F: FnOnce(&AppHandle, &Store) -> AppResult<T> + Send + 'static,
+{
+    if std::env::var_os("RETE_TIMINGS").is_none() {
+        return blocking(app, f).await;
+    }
+    let t0 = std::time::Instant::now();
+    let out = blocking(app, f).await;
+    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    let bytes = out
+        .as_ref()
+        .ok()
+        .and_then(|v| serde_json::to_vec(v).ok())
+        .map_or(0, |b| b.len());
+    eprintln!("rete-timing {name} {ms:.1} ms {bytes} B");
+    out
+}
+
 fn recent_file(app: &AppHandle) -> Option<PathBuf> {
     app.path()
         .app_config_dir()
@@ -541,7 +564,7 @@ pub fn close_doc(store: tauri::State<'_, Store>, doc: u32) {
 /// The first map of a document.
 #[tauri::command]
 pub async fn overview(app: AppHandle, doc: u32) -> AppResult<MapView> {
-    blocking(app, move |_, s| ops::overview(s, doc)).await
+    timed(app, "overview", move |_, s| ops::overview(s, doc)).await
 }
 
 /// Children of a map node.
@@ -554,25 +577,31 @@ pub async fn expand(
     y: f32,
     r: f32,
 ) -> AppResult<MapView> {
-    blocking(app, move |_, s| ops::expand(s, doc, &key, x, y, r)).await
+    timed(app, "expand", move |_, s| {
+        ops::expand(s, doc, &key, x, y, r)
+    })
+    .await
 }
 
 /// Details of an entity.
 #[tauri::command]
 pub async fn entity(app: AppHandle, doc: u32, id: u64) -> AppResult<EntityDetails> {
-    blocking(app, move |_, s| ops::entity(s, doc, id)).await
+    timed(app, "entity", move |_, s| ops::entity(s, doc, id)).await
 }
 
 /// Neighbourhood of an entity.
 #[tauri::command]
 pub async fn neighbourhood(app: AppHandle, doc: u32, id: u64) -> AppResult<MapView> {
-    blocking(app, move |_, s| ops::neighbourhood(s, doc, id)).await
+    timed(app, "neighbourhood", move |_, s| {
+        ops::neighbourhood(s, doc, id)
+    })
+    .await
 }
 
 /// Details of a group node.
 #[tauri::command]
 pub async fn group(app: AppHandle, doc: u32, key: String) -> AppResult<GroupDetails> {
-    blocking(app, move |_, s| ops::group(s, doc, &key)).await
+    timed(app, "group", move |_, s| ops::group(s, doc, &key)).await
 }
 
 /// The legend.

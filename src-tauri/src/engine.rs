@@ -8,7 +8,7 @@ use crate::model::{
 use oxrdf::{NamedNodeRef, Term};
 use rete_core::format::{FLAG_PYRAMID, FLAG_SCHEMA};
 use rete_core::vocab::{PrefixOrigin, Prefixes, LABEL_PREDICATES, RDF_TYPE};
-use rete_core::{Id, Pattern, Rete};
+use rete_core::{Id, Pattern, Rete, ReteOptions};
 use rete_http::{CountedReader, HttpReader};
 use rete_pyramid::Pyramid;
 use rete_schema::Schema;
@@ -114,11 +114,26 @@ pub struct Doc {
     class_rank: HashMap<Id, usize>,
 }
 
+/// Decoded blocks a document keeps (the engine's default is 256 MiB): the app and its webview
+/// stay within 500 MB after a long exploration of a 30 M-triple file, and the blocks an
+/// exploration revisits (dictionary, the permutations' blocks of the entities on screen) fit.
+pub const CACHE_BYTES: usize = 64 << 20;
+
+fn open_rete(reader: std::sync::Arc<dyn rete_core::RangeReader>) -> AppResult<Rete> {
+    Ok(Rete::open_with(
+        reader,
+        ReteOptions {
+            cache_bytes: CACHE_BYTES,
+            ..ReteOptions::default()
+        },
+    )?)
+}
+
 impl Doc {
     /// Opens a local file and reads its card (so a corrupt card fails here, not later).
     pub fn open_path(path: &Path) -> AppResult<Self> {
         let bytes = CountedReader::local(path).map_err(rete_core::Error::from)?;
-        let rete = Rete::open(bytes.reader())?;
+        let rete = open_rete(bytes.reader())?;
         Self::from_rete(rete, path.display().to_string(), bytes)
     }
 
@@ -126,7 +141,7 @@ impl Doc {
     pub fn open_http(reader: HttpReader) -> AppResult<Self> {
         let source = reader.url().to_owned();
         let bytes = CountedReader::remote(reader);
-        let rete = Rete::open(bytes.reader())?;
+        let rete = open_rete(bytes.reader())?;
         Self::from_rete(rete, source, bytes)
     }
 
@@ -280,7 +295,11 @@ impl Doc {
 
     /// The UI view of term `id`; `labelled` looks up label literals (one extra read per term).
     pub fn term_view(&self, id: Id, labelled: bool) -> AppResult<TermView> {
-        let term = self.rete.term(id)?;
+        self.view_of(id, self.rete.term(id)?, labelled)
+    }
+
+    /// [`Self::term_view`] of a term already decoded.
+    fn view_of(&self, id: Id, term: Term, labelled: bool) -> AppResult<TermView> {
         let label = if labelled {
             self.label_of(id, &term)?
         } else {
@@ -521,37 +540,46 @@ impl Doc {
         Ok(edges)
     }
 
-    /// Properties and links of one entity for the details panel.
+    /// Properties and links of one entity for the details panel: one scan of its triples (types
+    /// included), one of its incoming links, each term decoded once and each predicate once.
     pub fn entity(&self, id: Id) -> AppResult<EntityDetails> {
         let term = self.term_view(id, true)?;
-        let types = self
-            .types_of(id)?
-            .into_iter()
-            .map(|t| self.term_view(t, false))
-            .collect::<AppResult<Vec<_>>>()?;
-        let (mut properties, mut out_links, mut in_links) = (Vec::new(), Vec::new(), Vec::new());
+        let mut preds: HashMap<Id, TermView> = HashMap::new();
+        let mut pred = |p: Id| -> AppResult<TermView> {
+            if let Some(v) = preds.get(&p) {
+                return Ok(v.clone());
+            }
+            let v = self.term_view(p, false)?;
+            preds.insert(p, v.clone());
+            Ok(v)
+        };
+        let (mut types, mut properties, mut out_links, mut in_links) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut type_ids: Vec<Id> = Vec::new();
         let mut out_total = 0;
         for q in self.rete.quads(&Pattern::new(Some(id), None, None))? {
             let [_, p, o, _] = q?;
             out_total += 1;
             if Some(p) == self.rdf_type {
+                if !type_ids.contains(&o) {
+                    type_ids.push(o);
+                    types.push(self.term_view(o, false)?);
+                }
                 continue;
             }
-            let other = self.term_view(o, false)?;
-            let list = if other.kind == "literal" {
+            if out_links.len() >= limits::DETAIL_LINKS && properties.len() >= limits::DETAIL_LINKS {
+                continue;
+            }
+            let t = self.rete.term(o)?;
+            let list = if matches!(t, Term::Literal(_)) {
                 &mut properties
             } else {
                 &mut out_links
             };
             if list.len() < limits::DETAIL_LINKS {
-                let other = if other.kind == "literal" {
-                    other
-                } else {
-                    self.term_view(o, true)?
-                };
                 list.push(Link {
-                    predicate: self.term_view(p, false)?,
-                    other,
+                    predicate: pred(p)?,
+                    other: self.view_of(o, t, true)?,
                 });
             }
         }
@@ -563,7 +591,7 @@ impl Doc {
         {
             let [s, p, _, _] = q?;
             in_links.push(Link {
-                predicate: self.term_view(p, false)?,
+                predicate: pred(p)?,
                 other: self.term_view(s, true)?,
             });
         }

@@ -116,14 +116,17 @@ impl Doc {
             .iter()
             .map(|c| (c.id, c.label.as_str()))
             .collect();
+        // Each community's super-edges in one pass (a level may hold thousands of both).
+        let mut by_community: HashMap<u32, Vec<SuperEdge>> = HashMap::new();
+        for e in &level.edges {
+            by_community.entry(e.source).or_default().push(e.clone());
+            if e.target != e.source {
+                by_community.entry(e.target).or_default().push(e.clone());
+            }
+        }
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         for c in &level.communities {
-            let edges: Vec<SuperEdge> = level
-                .edges
-                .iter()
-                .filter(|e| e.source == c.id || e.target == c.id)
-                .cloned()
-                .collect();
+            let edges: Vec<SuperEdge> = by_community.remove(&c.id).unwrap_or_default();
             let others = edges
                 .iter()
                 .map(|e| if e.source == c.id { e.target } else { e.source })

@@ -65,6 +65,37 @@ describe('map state', () => {
     expect(m.graph.hasNode('k:1')).toBe(true);
   });
 
+  it('zooms into a group at once, without waiting for the camera, and points the breadcrumbs at it', async () => {
+    const { m, b } = setup();
+    await m.load(1);
+    expect(await m.zoomInto('k:1')).toBe(true);
+    expect(b.calls).toContain('expand k:1');
+    expect(m.open).toEqual(['k:1']);
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview', 'k:1 (300)']);
+    // Back to the overview: every group closes and the crumbs go back to the root.
+    m.collapseAll();
+    expect(m.open).toEqual([]);
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview']);
+  });
+
+  it('drops nodes and edges only inside a batch, so the renderer re-indexes once per change', async () => {
+    const { m } = setup();
+    let inside = false;
+    let batches = 0;
+    m.batcher = { start: () => { inside = true; batches++; }, end: () => { inside = false; } };
+    const outside: string[] = [];
+    m.graph.on('nodeDropped', ({ key }) => { if (!inside) outside.push(key); });
+    m.graph.on('edgeDropped', ({ key }) => { if (!inside) outside.push(key); });
+    await m.load(1);
+    await m.zoomInto('k:1');
+    const afterExpand = batches;
+    m.collapseAll();
+    expect(outside).toEqual([]);
+    // Closing every group is one batch, however many groups and members.
+    expect(batches - afterExpand).toBe(1);
+    expect(m.graph.nodes().sort()).toEqual(['k:1', 'k:2']);
+  });
+
   it('refuses to put more than MAX_NODES nodes on the map', async () => {
     const { m, b } = setup();
     b.views.set('expand:k:1', {
