@@ -165,6 +165,9 @@ def render_scale(s):
         ratio = up["rete"]["wall_ms"] / up["upstream"]["wall_ms"]
         up_ok = ratio <= 0.25
         up_txt = f"{ratio:.2f}× ({ms(up['rete']['wall_ms'])} vs {ms(up['upstream']['wall_ms'])})"
+        if up["rete"].get("cpu_s") and up["upstream"].get("cpu_s"):
+            up_txt += (f"; CPU {up['rete']['cpu_s'] / up['upstream']['cpu_s']:.2f}× "
+                       f"({up['rete']['cpu_s']:.1f} vs {up['upstream']['cpu_s']:.1f} s)")
     names = {r["spec"] for r in sizes}
     rss_all = [r["rss_within_2gib"] and r["build"]["exit_code"] == 0 for r in sizes]
     out += ["", "### Goals", "", "| goal | measured | verdict |", "|---|---|---|"]
