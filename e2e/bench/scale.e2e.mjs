@@ -8,7 +8,7 @@
 import { expect } from '@wdio/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { colourStats, mapRect, mapSettled, screenshot } from '../specs/helpers.mjs';
+import { colourStats, mapRect, mapSettled, screenshot, typeQuery } from '../specs/helpers.mjs';
 
 const exploreS = Number(process.env.EXPLORE_S ?? 300);
 const people = Number(process.env.RETE_SCALE_PEOPLE ?? 1000);
@@ -116,16 +116,8 @@ async function memberDetails() {
 
 /** Runs `text`; resolves with the round trip (click → summary shown) and the engine's own time. */
 async function query(text) {
-  // WebKitWebDriver drops a key repeated within one keys() call ("http" arrived as "htp"): the
-  // editor is cleared by typeQuery, then the text goes one key per call.
-  if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
-  const content = await $('[data-testid="query-editor"] .cm-content');
-  await content.waitForDisplayed();
-  await content.click();
-  await browser.keys(['Control', 'a']);
-  await browser.keys('Backspace');
-  for (const ch of text) await browser.keys(ch);
-  await browser.keys('Escape');
+  // IRIs and numbers repeat characters: one key per call (see typeQuery).
+  await typeQuery(text, { perKey: true });
   // What the editor holds, kept in the JSON: the query must run as typed.
   const typed = await browser.execute(() => {
     const lines = [...document.querySelectorAll('[data-testid="query-editor"] .cm-line')];

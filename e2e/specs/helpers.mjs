@@ -73,14 +73,19 @@ export async function clickLargest() {
   await map.click({ x: Math.round(x - rect.width / 2), y: Math.round(y - rect.height / 2) });
 }
 
-/** Opens the query pane and types `text` into the editor, replacing what is there. */
-export async function typeQuery(text) {
+/**
+ * Opens the query pane and types `text` into the editor, replacing what is there. `perKey` sends
+ * one key per WebDriver call: WebKitWebDriver drops a key repeated within one keys() call
+ * ("http" arrived as "htp"), which matters for texts with doubled letters or digits.
+ */
+export async function typeQuery(text, { perKey = false } = {}) {
   if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
   const content = await $('[data-testid="query-editor"] .cm-content');
   await content.waitForDisplayed();
   await content.click();
   await browser.keys(['Control', 'a']);
   await browser.keys('Backspace');
-  await browser.keys(text);
+  if (perKey) for (const ch of text) await browser.keys(ch);
+  else await browser.keys(text);
   await browser.keys('Escape'); // close the completion list, if open
 }

@@ -4,33 +4,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod server;
+
 use oxrdf::{NamedNodeRef, Term};
 use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::format::kind;
 use rete_core::{Pattern, Rete, ReteOptions};
 use rete_http::HttpReader;
+use server::serve_dir;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-
-fn serve_dir(dir: PathBuf) -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let app =
-                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    base
-}
 
 struct Fixture {
     dir: tempfile::TempDir,

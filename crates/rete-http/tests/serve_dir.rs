@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
 mod common;
+mod server;
 
-use axum::serve::ListenerExt;
 use common::noise;
 use oxrdf::NamedNodeRef;
 use rete_build::{BuildOptions, Input, Syntax};
@@ -15,34 +15,10 @@ use rete_core::format::kind;
 use rete_core::perm::PermIndex;
 use rete_core::{FileReader, Pattern, Perm, RangeReader, ReadStats, Rete};
 use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader};
+use server::serve_dir;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
-
-/// Serves `dir` on a free port of 127.0.0.1; returns the base URL.
-fn serve_dir(dir: PathBuf) -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            // Like production servers: no Nagle delay between headers and body.
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            let app =
-                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    base
-}
 
 fn build_social(out: &Path, people: u64) {
     let mut nt = Vec::new();

@@ -3,12 +3,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use oxigraph::io::RdfFormat;
-use oxigraph::sparql::{QueryResults as OxResults, SparqlEvaluator};
-use oxigraph::store::Store;
+mod common;
+
+use common::oxigraph_answer;
 use rete_datagen::social::{write_ntriples, SocialParams, NS};
 use rete_datagen::Rng;
-use rete_testsuite::compare::{compare_answers, Answer, Table};
+use rete_testsuite::compare::{compare_answers, Answer};
 use rete_testsuite::sparql::collect;
 
 const PREFIXES: &str = "PREFIX foaf: <http://xmlns.com/foaf/0.1/>\n\
@@ -153,51 +153,11 @@ fn gen(rng: &mut Rng, n: usize) -> String {
     format!("{PREFIXES}{body}")
 }
 
-fn oxigraph_answer(store: &Store, q: &str) -> Answer {
-    let r = SparqlEvaluator::new()
-        .parse_query(q)
-        .expect("oxigraph parses")
-        .on_store(store)
-        .execute()
-        .expect("oxigraph evaluates");
-    match r {
-        OxResults::Boolean(b) => Answer::Boolean(b),
-        OxResults::Solutions(s) => {
-            let variables = s.variables().to_vec();
-            let mut rows = Vec::new();
-            for sol in s {
-                let sol = sol.expect("solution");
-                rows.push(variables.iter().map(|v| sol.get(v).cloned()).collect());
-            }
-            Answer::Table(Table { variables, rows })
-        }
-        OxResults::Graph(g) => Answer::Graph(g.collect::<Result<Vec<_>, _>>().expect("triples")),
-    }
-}
-
 #[test]
 fn generated_queries_match_oxigraph() {
     let (nq, people) = data();
-    let store = Store::new().expect("store");
-    store
-        .load_from_reader(RdfFormat::NQuads, nq.as_bytes())
-        .expect("oxigraph loads");
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = dir.path().join("d.rete");
-    rete_build::build(
-        &rete_build::BuildOptions {
-            inputs: vec![rete_build::Input::bytes(
-                "d.nq",
-                nq.into_bytes(),
-                rete_build::Syntax::NQuads,
-            )],
-            zstd_level: 1,
-            ..rete_build::BuildOptions::default()
-        },
-        &out,
-    )
-    .expect("builds");
-    let rete = rete_core::Rete::open_path(&out).expect("opens");
+    let (store, rete) = common::oxigraph_and_rete(nq, dir.path(), "d");
     let mut rng = Rng::new(2024);
     let (mut passed, mut failed, mut native) = (0, 0, 0);
     for i in 0..400 {

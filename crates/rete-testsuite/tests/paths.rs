@@ -7,10 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use oxigraph::io::RdfFormat;
-use oxigraph::sparql::{QueryResults as OxResults, SparqlEvaluator};
-use oxigraph::store::Store;
-use rete_testsuite::compare::{compare_answers, Answer, Table};
+mod common;
+
+use common::oxigraph_answer;
+use rete_testsuite::compare::compare_answers;
 use rete_testsuite::sparql::collect;
 
 const EX: &str = "http://example.org/";
@@ -58,28 +58,6 @@ fn data() -> String {
         ));
     }
     s
-}
-
-fn oxigraph_answer(store: &Store, q: &str) -> Answer {
-    let r = SparqlEvaluator::new()
-        .parse_query(q)
-        .expect("oxigraph parses")
-        .on_store(store)
-        .execute()
-        .expect("oxigraph evaluates");
-    match r {
-        OxResults::Boolean(b) => Answer::Boolean(b),
-        OxResults::Solutions(s) => {
-            let variables = s.variables().to_vec();
-            let mut rows = Vec::new();
-            for sol in s {
-                let sol = sol.expect("solution");
-                rows.push(variables.iter().map(|v| sol.get(v).cloned()).collect());
-            }
-            Answer::Table(Table { variables, rows })
-        }
-        OxResults::Graph(g) => Answer::Graph(g.collect::<Result<Vec<_>, _>>().expect("triples")),
-    }
 }
 
 const QUERIES: &[&str] = &[
@@ -156,27 +134,8 @@ const QUERIES: &[&str] = &[
 
 #[test]
 fn paths_and_optional_match_oxigraph() {
-    let nt = data();
-    let store = Store::new().expect("store");
-    store
-        .load_from_reader(RdfFormat::NQuads, nt.as_bytes())
-        .expect("oxigraph loads");
     let dir = tempfile::tempdir().expect("tempdir");
-    let out = dir.path().join("paths.rete");
-    rete_build::build(
-        &rete_build::BuildOptions {
-            inputs: vec![rete_build::Input::bytes(
-                "paths.nq",
-                nt.into_bytes(),
-                rete_build::Syntax::NQuads,
-            )],
-            zstd_level: 1,
-            ..rete_build::BuildOptions::default()
-        },
-        &out,
-    )
-    .expect("builds");
-    let rete = rete_core::Rete::open_path(&out).expect("opens");
+    let (store, rete) = common::oxigraph_and_rete(data(), dir.path(), "paths");
     let mut failed = Vec::new();
     for body in QUERIES {
         let q = format!("PREFIX ex: <{EX}>\n{body}");
