@@ -2,7 +2,7 @@
 //! block directory so that id→term and term→id each touch one block.
 
 use crate::error::{Error, Result};
-use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
+use crate::format::{block_checksum, varint, zstd_decode, BlockSizes};
 use crate::front_coding::{self, shared_prefix, Expander};
 use crate::term::compare;
 use crate::Id;
@@ -52,29 +52,19 @@ impl DictBlockMeta {
         offset: u64,
         bad: &dyn Fn(&str) -> Error,
     ) -> Result<Self> {
-        let count = c.get().ok_or_else(|| bad("truncated"))?;
-        let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
-        let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
-        let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
+        let sizes = BlockSizes::read(c, bad)?;
         let tl = c.get().ok_or_else(|| bad("truncated"))?;
         let first_term = c
             .bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?)
             .ok_or_else(|| bad("truncated"))?
             .to_vec();
-        if count == 0
-            || count > u64::from(u32::MAX)
-            || stored_len > u64::from(u32::MAX)
-            || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
-        {
-            return Err(bad("implausible block sizes"));
-        }
         Ok(Self {
             first_id,
-            count: count as u32,
+            count: sizes.count,
             offset,
-            stored_len: stored_len as u32,
-            raw_len: raw_len as u32,
-            checksum,
+            stored_len: sizes.stored_len,
+            raw_len: sizes.raw_len,
+            checksum: sizes.checksum,
             first_term,
         })
     }

@@ -353,6 +353,37 @@ pub fn block_checksum(stored: &[u8]) -> u32 {
     xxh3_64(stored) as u32
 }
 
+/// The sizes every block directory entry (dictionary or permutation) carries: items in the
+/// block, stored and decoded length, checksum; read and checked for plausibility.
+pub(crate) struct BlockSizes {
+    pub count: u32,
+    pub stored_len: u32,
+    pub raw_len: u32,
+    pub checksum: u32,
+}
+
+impl BlockSizes {
+    pub(crate) fn read(c: &mut varint::Cursor<'_>, bad: &dyn Fn(&str) -> Error) -> Result<Self> {
+        let count = c.get().ok_or_else(|| bad("truncated"))?;
+        let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
+        let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
+        let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
+        if count == 0
+            || count > u64::from(u32::MAX)
+            || stored_len > u64::from(u32::MAX)
+            || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+        {
+            return Err(bad("implausible block sizes"));
+        }
+        Ok(Self {
+            count: count as u32,
+            stored_len: stored_len as u32,
+            raw_len: raw_len as u32,
+            checksum,
+        })
+    }
+}
+
 /// Largest declared size [`zstd_decode`] reserves up front; beyond it the output grows with what
 /// the frame really decodes to, so a lying size costs nothing.
 const ZSTD_PREALLOC: u64 = 16 << 20;

@@ -66,15 +66,24 @@ fn page_head(out: &mut Vec<u8>, (frame_len, raw_len, check): FrameInfo, blocks: 
     varint::put(out, blocks as u64);
 }
 
-/// The dictionary directory in pages of `per_page` blocks, zstd `level`.
-pub fn page_dict(index: &DictIndex, per_page: usize, level: i32) -> Result<PagedDir> {
+/// A directory of `blocks` in pages of `per_page` blocks, zstd `level`: `entry` appends a
+/// block's directory entry to the payload, `key` a page's first key to its table entry, and
+/// `sizes` gives a block's item count and stored length.
+fn page_dir<B>(
+    blocks: &[B],
+    per_page: usize,
+    level: i32,
+    mut entry: impl FnMut(&mut Vec<u8>, &B),
+    sizes: impl Fn(&B) -> (u32, u32),
+    mut key: impl FnMut(&mut Vec<u8>, Option<&B>),
+) -> Result<PagedDir> {
     let per_page = per_page.max(1);
     let mut payload = Vec::new();
-    varint::put(&mut payload, index.blocks.len() as u64);
+    varint::put(&mut payload, blocks.len() as u64);
     let mut cuts = Vec::new();
-    for (i, b) in index.blocks.iter().enumerate() {
-        b.encode(&mut payload);
-        if (i + 1) % per_page == 0 || i + 1 == index.blocks.len() {
+    for (i, b) in blocks.iter().enumerate() {
+        entry(&mut payload, b);
+        if (i + 1) % per_page == 0 || i + 1 == blocks.len() {
             cuts.push(payload.len());
         }
     }
@@ -85,17 +94,18 @@ pub fn page_dict(index: &DictIndex, per_page: usize, level: i32) -> Result<Paged
     let mut table = Vec::new();
     varint::put(&mut table, pages.len() as u64);
     for (p, &page) in pages.iter().enumerate() {
-        let blocks = &index.blocks
-            [(p * per_page).min(index.blocks.len())..((p + 1) * per_page).min(index.blocks.len())];
-        page_head(&mut table, page, blocks.len());
-        varint::put(&mut table, blocks.iter().map(|b| u64::from(b.count)).sum());
+        let on_page =
+            &blocks[(p * per_page).min(blocks.len())..((p + 1) * per_page).min(blocks.len())];
+        page_head(&mut table, page, on_page.len());
         varint::put(
             &mut table,
-            blocks.iter().map(|b| u64::from(b.stored_len)).sum(),
+            on_page.iter().map(|b| u64::from(sizes(b).0)).sum(),
         );
-        let first = blocks.first().map_or(&[][..], |b| &b.first_term[..]);
-        varint::put(&mut table, first.len() as u64);
-        table.extend_from_slice(first);
+        varint::put(
+            &mut table,
+            on_page.iter().map(|b| u64::from(sizes(b).1)).sum(),
+        );
+        key(&mut table, on_page.first());
     }
     Ok(PagedDir {
         stored,
@@ -104,48 +114,45 @@ pub fn page_dict(index: &DictIndex, per_page: usize, level: i32) -> Result<Paged
     })
 }
 
+/// The dictionary directory in pages of `per_page` blocks, zstd `level`.
+pub fn page_dict(index: &DictIndex, per_page: usize, level: i32) -> Result<PagedDir> {
+    page_dir(
+        &index.blocks,
+        per_page,
+        level,
+        |out, b| b.encode(out),
+        |b| (b.count, b.stored_len),
+        |table, first| {
+            let first = first.map_or(&[][..], |b| &b.first_term[..]);
+            varint::put(table, first.len() as u64);
+            table.extend_from_slice(first);
+        },
+    )
+}
+
 /// A permutation's directory in pages of `per_page` blocks, zstd `level`.
 pub fn page_perm(index: &PermIndex, per_page: usize, level: i32) -> Result<PagedDir> {
-    let per_page = per_page.max(1);
-    let mut payload = Vec::new();
-    varint::put(&mut payload, index.blocks.len() as u64);
-    let mut cuts = Vec::new();
-    let mut prev_a = 0;
-    for (i, b) in index.blocks.iter().enumerate() {
-        b.encode(&mut payload, prev_a);
-        prev_a = b.first[0];
-        if (i + 1) % per_page == 0 || i + 1 == index.blocks.len() {
-            cuts.push(payload.len());
-        }
-    }
-    if cuts.is_empty() {
-        cuts.push(payload.len());
-    }
-    let (stored, pages) = frames(&payload, &cuts, level)?;
-    let mut table = Vec::new();
-    varint::put(&mut table, pages.len() as u64);
-    let mut prev_a = 0;
-    for (p, &page) in pages.iter().enumerate() {
-        let blocks = &index.blocks
-            [(p * per_page).min(index.blocks.len())..((p + 1) * per_page).min(index.blocks.len())];
-        page_head(&mut table, page, blocks.len());
-        varint::put(&mut table, blocks.iter().map(|b| u64::from(b.count)).sum());
-        varint::put(
-            &mut table,
-            blocks.iter().map(|b| u64::from(b.stored_len)).sum(),
-        );
-        let first = blocks.first().map_or([0; 4], |b| b.first);
-        varint::put(&mut table, first[0].wrapping_sub(prev_a));
-        prev_a = first[0];
-        for &k in &first[1..] {
-            varint::put(&mut table, k);
-        }
-    }
-    Ok(PagedDir {
-        stored,
-        raw_len: payload.len() as u64,
-        table,
-    })
+    // Entries code their first key against the previous entry's, page keys against the
+    // previous page's.
+    let (mut prev_entry, mut prev_page) = (0, 0);
+    page_dir(
+        &index.blocks,
+        per_page,
+        level,
+        |out, b| {
+            b.encode(out, prev_entry);
+            prev_entry = b.first[0];
+        },
+        |b| (b.count, b.stored_len),
+        |table, first| {
+            let first = first.map_or([0; 4], |b| b.first);
+            varint::put(table, first[0].wrapping_sub(prev_page));
+            prev_page = first[0];
+            for &k in &first[1..] {
+                varint::put(table, k);
+            }
+        },
+    )
 }
 
 /// Where one page lies and what it covers.
@@ -173,6 +180,27 @@ struct Totals {
     first_block: usize,
     item: u64,
     block_offset: u64,
+}
+
+/// Reads a page table's page count (an entry takes at least `min_entry` bytes, which bounds it)
+/// and starts the running totals at item `first_item`.
+fn table_start(
+    c: &mut varint::Cursor<'_>,
+    min_entry: usize,
+    first_item: u64,
+    bad: &dyn Fn(&str) -> Error,
+) -> Result<(usize, Totals)> {
+    let n = c.get().ok_or_else(|| bad("truncated"))?;
+    if n == 0 || n > (c.remaining() / min_entry) as u64 {
+        return Err(bad("implausible page count"));
+    }
+    let t = Totals {
+        frame_offset: 0,
+        first_block: 0,
+        item: first_item,
+        block_offset: 0,
+    };
+    Ok((n as usize, t))
 }
 
 fn read_page(
@@ -269,13 +297,124 @@ fn page_bytes(frame: &[u8], page: &Page, file: &str, section: &str) -> Result<Ve
 /// Reads the stored bytes `[offset, offset + len)` of a directory section.
 pub type ReadFn<'a> = &'a dyn Fn(u64, usize) -> Result<Vec<u8>>;
 
-/// The dictionary directory, read page by page.
+/// A block directory read page by page: the page table, each page's first key (`K`: a term for
+/// the dictionary, a quad key for a permutation) and the pages' entries (`M`) once fetched.
 #[derive(Debug)]
-pub struct DictPages {
+pub struct Pages<M, K> {
     pages: Vec<Page>,
-    first_terms: Vec<Vec<u8>>,
-    loaded: Vec<OnceLock<Arc<[DictBlockMeta]>>>,
+    first_keys: Vec<K>,
+    loaded: Vec<OnceLock<Arc<[M]>>>,
     blocks: usize,
+    /// Names the directory in messages.
+    section: String,
+}
+
+/// The dictionary directory, read page by page.
+pub type DictPages = Pages<DictBlockMeta, Vec<u8>>;
+/// A permutation's directory, read page by page.
+pub type PermPages = Pages<PermBlockMeta, IdQuad>;
+
+/// What decoding a page's entries ends at: the item (term id or quads before) and the block
+/// offset after its last block, which must agree with the page table.
+struct PageEnd {
+    item: u64,
+    offset: u64,
+}
+
+impl<M: Clone, K> Pages<M, K> {
+    fn new(pages: Vec<Page>, first_keys: Vec<K>, blocks: usize, section: &str) -> Self {
+        Self {
+            loaded: (0..pages.len()).map(|_| OnceLock::new()).collect(),
+            pages,
+            first_keys,
+            blocks,
+            section: section.to_owned(),
+        }
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.blocks
+    }
+
+    /// `true` if the directory has no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.blocks == 0
+    }
+
+    /// The page holding block `b`.
+    pub fn page_of_block(&self, b: usize) -> usize {
+        self.pages
+            .partition_point(|p| p.first_block <= b)
+            .saturating_sub(1)
+    }
+
+    /// Whether page `p` is loaded.
+    pub fn is_loaded(&self, p: usize) -> bool {
+        self.loaded.get(p).is_some_and(|l| l.get().is_some())
+    }
+
+    /// Where page `p`'s frame lies in the directory section: `(offset, length)`.
+    pub fn frame(&self, p: usize) -> Option<(u64, u64)> {
+        self.pages
+            .get(p)
+            .map(|x| (x.frame_offset, u64::from(x.frame_len)))
+    }
+
+    /// Page `p`'s entries, with the index of its first block: fetched through `read` and decoded
+    /// by `entries` on first use, then checked against the page table.
+    fn load(
+        &self,
+        p: usize,
+        read: ReadFn<'_>,
+        file: &str,
+        entries: impl FnOnce(
+            &Page,
+            &mut varint::Cursor<'_>,
+            &dyn Fn(&str) -> Error,
+        ) -> Result<(Vec<M>, PageEnd)>,
+    ) -> Result<(Arc<[M]>, usize)> {
+        let section = self.section.as_str();
+        let page = self
+            .pages
+            .get(p)
+            .ok_or_else(|| Error::corrupt(file, section, "no such directory page"))?;
+        if let Some(m) = self.loaded[p].get() {
+            return Ok((m.clone(), page.first_block));
+        }
+        let bad = |m: &str| {
+            Error::corrupt(
+                file,
+                section,
+                format!("directory page of block {}: {m}", page.first_block),
+            )
+        };
+        let frame = read(page.frame_offset, page.frame_len as usize)?;
+        let raw = page_bytes(&frame, page, file, section)?;
+        let mut c = varint::Cursor::new(&raw);
+        if p == 0 && c.get() != Some(self.blocks as u64) {
+            return Err(bad("block count differs from the page table"));
+        }
+        let (metas, end) = entries(page, &mut c, &bad)?;
+        if !c.is_at_end() {
+            return Err(bad("trailing bytes"));
+        }
+        if end.item - page.first_item != page.items || end.offset - page.block_offset != page.stored
+        {
+            return Err(bad("blocks differ from the page table"));
+        }
+        let metas: Arc<[M]> = metas.into();
+        let _ = self.loaded[p].set(metas.clone());
+        Ok((metas, page.first_block))
+    }
+
+    /// Block `b`'s entry among `metas`, the entries of the page starting at block `first`.
+    fn entry(&self, metas: &[M], first: usize, b: usize, file: &str) -> Result<M> {
+        metas
+            .get(b.wrapping_sub(first))
+            .cloned()
+            .ok_or_else(|| Error::corrupt(file, self.section.as_str(), format!("no block {b}")))
+    }
 }
 
 impl DictPages {
@@ -284,18 +423,9 @@ impl DictPages {
         let bad = |m: &str| Error::corrupt(file, "dictionary index pages", m.to_owned());
         let mut c = varint::Cursor::new(table);
         // An entry takes at least 9 bytes.
-        let n = c.get().ok_or_else(|| bad("truncated"))?;
-        if n == 0 || n > table.len() as u64 / 9 {
-            return Err(bad("implausible page count"));
-        }
-        let mut t = Totals {
-            frame_offset: 0,
-            first_block: 0,
-            item: 1,
-            block_offset: 0,
-        };
-        let mut pages = Vec::with_capacity(n as usize);
-        let mut first_terms: Vec<Vec<u8>> = Vec::with_capacity(n as usize);
+        let (n, mut t) = table_start(&mut c, 9, 1, &bad)?;
+        let mut pages = Vec::with_capacity(n);
+        let mut first_terms: Vec<Vec<u8>> = Vec::with_capacity(n);
         for _ in 0..n {
             let page = read_page(&mut c, &mut t, &bad)?;
             let tl = c.get().ok_or_else(|| bad("truncated"))?;
@@ -316,29 +446,12 @@ impl DictPages {
         }
         t.item -= 1;
         check_totals(&t, expect, &bad)?;
-        Ok(Self {
-            loaded: (0..pages.len()).map(|_| OnceLock::new()).collect(),
-            blocks: t.first_block,
+        Ok(Self::new(
             pages,
             first_terms,
-        })
-    }
-
-    /// Number of blocks.
-    pub fn len(&self) -> usize {
-        self.blocks
-    }
-
-    /// `true` if the directory has no blocks.
-    pub fn is_empty(&self) -> bool {
-        self.blocks == 0
-    }
-
-    /// The page holding block `b`.
-    pub fn page_of_block(&self, b: usize) -> usize {
-        self.pages
-            .partition_point(|p| p.first_block <= b)
-            .saturating_sub(1)
+            t.first_block,
+            "dictionary index",
+        ))
     }
 
     /// The page holding term `id`, if any.
@@ -350,21 +463,9 @@ impl DictPages {
 
     /// The only page whose blocks may hold the encoded `term`.
     pub fn page_for_term(&self, term: &[u8]) -> Option<usize> {
-        self.first_terms
+        self.first_keys
             .partition_point(|t| compare(t, term) != Ordering::Greater)
             .checked_sub(1)
-    }
-
-    /// Whether page `p` is loaded.
-    pub fn is_loaded(&self, p: usize) -> bool {
-        self.loaded.get(p).is_some_and(|l| l.get().is_some())
-    }
-
-    /// Where page `p`'s frame lies in the directory section: `(offset, length)`.
-    pub fn frame(&self, p: usize) -> Option<(u64, u64)> {
-        self.pages
-            .get(p)
-            .map(|x| (x.frame_offset, u64::from(x.frame_len)))
     }
 
     /// The entries of page `p`, fetched through `read` on first use; with the index of its
@@ -375,59 +476,28 @@ impl DictPages {
         read: ReadFn<'_>,
         file: &str,
     ) -> Result<(Arc<[DictBlockMeta]>, usize)> {
-        let page = self
-            .pages
-            .get(p)
-            .ok_or_else(|| Error::corrupt(file, "dictionary index pages", "no such page"))?;
-        if let Some(m) = self.loaded[p].get() {
-            return Ok((m.clone(), page.first_block));
-        }
-        let section = "dictionary index";
-        let bad = |m: &str| {
-            Error::corrupt(
-                file,
-                section,
-                format!("directory page of block {}: {m}", page.first_block),
-            )
-        };
-        let frame = read(page.frame_offset, page.frame_len as usize)?;
-        let raw = page_bytes(&frame, page, file, section)?;
-        let mut c = varint::Cursor::new(&raw);
-        if p == 0 && c.get() != Some(self.blocks as u64) {
-            return Err(bad("block count differs from the page table"));
-        }
-        let (mut id, mut offset) = (page.first_item, page.block_offset);
-        let mut metas = Vec::with_capacity(page.blocks.min(raw.len()));
-        for _ in 0..page.blocks {
-            let m = DictBlockMeta::decode(&mut c, id, offset, &bad)?;
-            id = id
-                .checked_add(u64::from(m.count))
-                .ok_or_else(|| bad("overflow"))?;
-            offset += u64::from(m.stored_len);
-            metas.push(m);
-        }
-        if !c.is_at_end() {
-            return Err(bad("trailing bytes"));
-        }
-        if id - page.first_item != page.items || offset - page.block_offset != page.stored {
-            return Err(bad("blocks differ from the page table"));
-        }
-        if metas.first().map(|m| &m.first_term) != self.first_terms.get(p) {
-            return Err(bad("first term differs from the page table"));
-        }
-        let metas: Arc<[DictBlockMeta]> = metas.into();
-        let _ = self.loaded[p].set(metas.clone());
-        Ok((metas, page.first_block))
+        self.load(p, read, file, |page, c, bad| {
+            let (mut id, mut offset) = (page.first_item, page.block_offset);
+            let mut metas = Vec::with_capacity(page.blocks.min(c.remaining()));
+            for _ in 0..page.blocks {
+                let m = DictBlockMeta::decode(c, id, offset, bad)?;
+                id = id
+                    .checked_add(u64::from(m.count))
+                    .ok_or_else(|| bad("overflow"))?;
+                offset += u64::from(m.stored_len);
+                metas.push(m);
+            }
+            if metas.first().map(|m| &m.first_term) != self.first_keys.get(p) {
+                return Err(bad("first term differs from the page table"));
+            }
+            Ok((metas, PageEnd { item: id, offset }))
+        })
     }
 
     /// The entry of block `b`.
     pub fn block(&self, b: usize, read: ReadFn<'_>, file: &str) -> Result<DictBlockMeta> {
-        let p = self.page_of_block(b);
-        let (metas, first) = self.page(p, read, file)?;
-        metas
-            .get(b.wrapping_sub(first))
-            .cloned()
-            .ok_or_else(|| Error::corrupt(file, "dictionary index", format!("no block {b}")))
+        let (metas, first) = self.page(self.page_of_block(b), read, file)?;
+        self.entry(&metas, first, b, file)
     }
 
     /// The block holding term `id`, with that block's first id.
@@ -460,16 +530,6 @@ impl DictPages {
     }
 }
 
-/// A permutation's directory, read page by page.
-#[derive(Debug)]
-pub struct PermPages {
-    pages: Vec<Page>,
-    first_keys: Vec<IdQuad>,
-    loaded: Vec<OnceLock<Arc<[PermBlockMeta]>>>,
-    blocks: usize,
-    section: String,
-}
-
 impl PermPages {
     /// Parses a permutation's page table and checks it against the file; `section` names the
     /// directory in messages.
@@ -477,18 +537,9 @@ impl PermPages {
         let bad = |m: &str| Error::corrupt(file, format!("{section} pages"), m.to_owned());
         let mut c = varint::Cursor::new(table);
         // An entry takes at least 14 bytes.
-        let n = c.get().ok_or_else(|| bad("truncated"))?;
-        if n == 0 || n > table.len() as u64 / 14 {
-            return Err(bad("implausible page count"));
-        }
-        let mut t = Totals {
-            frame_offset: 0,
-            first_block: 0,
-            item: 0,
-            block_offset: 0,
-        };
-        let mut pages = Vec::with_capacity(n as usize);
-        let mut first_keys: Vec<IdQuad> = Vec::with_capacity(n as usize);
+        let (n, mut t) = table_start(&mut c, 14, 0, &bad)?;
+        let mut pages = Vec::with_capacity(n);
+        let mut first_keys: Vec<IdQuad> = Vec::with_capacity(n);
         let mut prev_a = 0u64;
         for _ in 0..n {
             let page = read_page(&mut c, &mut t, &bad)?;
@@ -510,30 +561,7 @@ impl PermPages {
             return Err(bad("trailing bytes"));
         }
         check_totals(&t, expect, &bad)?;
-        Ok(Self {
-            loaded: (0..pages.len()).map(|_| OnceLock::new()).collect(),
-            blocks: t.first_block,
-            pages,
-            first_keys,
-            section: section.to_owned(),
-        })
-    }
-
-    /// Number of blocks.
-    pub fn len(&self) -> usize {
-        self.blocks
-    }
-
-    /// `true` if the directory has no blocks.
-    pub fn is_empty(&self) -> bool {
-        self.blocks == 0
-    }
-
-    /// The page holding block `b`.
-    pub fn page_of_block(&self, b: usize) -> usize {
-        self.pages
-            .partition_point(|p| p.first_block <= b)
-            .saturating_sub(1)
+        Ok(Self::new(pages, first_keys, t.first_block, section))
     }
 
     /// The page a search for `key` visits: the last whose first key is `<= key` (the first page
@@ -544,18 +572,6 @@ impl PermPages {
             .saturating_sub(1)
     }
 
-    /// Whether page `p` is loaded.
-    pub fn is_loaded(&self, p: usize) -> bool {
-        self.loaded.get(p).is_some_and(|l| l.get().is_some())
-    }
-
-    /// Where page `p`'s frame lies in the directory section: `(offset, length)`.
-    pub fn frame(&self, p: usize) -> Option<(u64, u64)> {
-        self.pages
-            .get(p)
-            .map(|x| (x.frame_offset, u64::from(x.frame_len)))
-    }
-
     /// The entries of page `p`, fetched through `read` on first use; with the index of its
     /// first block.
     pub fn page(
@@ -564,90 +580,66 @@ impl PermPages {
         read: ReadFn<'_>,
         file: &str,
     ) -> Result<(Arc<[PermBlockMeta]>, usize)> {
-        let section = self.section.as_str();
-        let page = self
-            .pages
-            .get(p)
-            .ok_or_else(|| Error::corrupt(file, section, "no such directory page"))?;
-        if let Some(m) = self.loaded[p].get() {
-            return Ok((m.clone(), page.first_block));
-        }
-        let bad = |m: &str| {
-            Error::corrupt(
-                file,
-                section,
-                format!("directory page of block {}: {m}", page.first_block),
-            )
-        };
-        let frame = read(page.frame_offset, page.frame_len as usize)?;
-        let raw = page_bytes(&frame, page, file, section)?;
-        let mut c = varint::Cursor::new(&raw);
-        if p == 0 && c.get() != Some(self.blocks as u64) {
-            return Err(bad("block count differs from the page table"));
-        }
-        let (mut before, mut offset) = (page.first_item, page.block_offset);
-        let mut metas: Vec<PermBlockMeta> = Vec::with_capacity(page.blocks.min(raw.len()));
-        let key = self.first_keys[p];
-        for k in 0..page.blocks {
-            // The first entry's key is coded against the previous page's last block, which this
-            // page does not hold: the page table gives it whole instead.
-            let prev_a = match metas.last() {
-                Some(m) => m.first[0],
-                None => 0,
-            };
-            let mut m = if k == 0 {
-                let mut probe = c.clone();
-                let d = probe.get().ok_or_else(|| bad("truncated"))?;
-                PermBlockMeta::decode(
-                    &mut c,
-                    key[0]
-                        .checked_sub(d)
-                        .ok_or_else(|| bad("key differs from the page table"))?,
-                    offset,
-                    before,
-                    &bad,
-                )?
-            } else {
-                PermBlockMeta::decode(&mut c, prev_a, offset, before, &bad)?
-            };
-            if let Some(last) = metas.last() {
-                if last.first >= m.first {
-                    return Err(bad("block keys out of order"));
+        self.load(p, read, file, |page, c, bad| {
+            let (mut before, mut offset) = (page.first_item, page.block_offset);
+            let mut metas: Vec<PermBlockMeta> = Vec::with_capacity(page.blocks.min(c.remaining()));
+            let key = self.first_keys[p];
+            for k in 0..page.blocks {
+                // The first entry's key is coded against the previous page's last block, which
+                // this page does not hold: the page table gives it whole instead.
+                let prev_a = match metas.last() {
+                    Some(m) => m.first[0],
+                    None => 0,
+                };
+                let mut m = if k == 0 {
+                    let mut probe = c.clone();
+                    let d = probe.get().ok_or_else(|| bad("truncated"))?;
+                    PermBlockMeta::decode(
+                        c,
+                        key[0]
+                            .checked_sub(d)
+                            .ok_or_else(|| bad("key differs from the page table"))?,
+                        offset,
+                        before,
+                        bad,
+                    )?
+                } else {
+                    PermBlockMeta::decode(c, prev_a, offset, before, bad)?
+                };
+                if let Some(last) = metas.last() {
+                    if last.first >= m.first {
+                        return Err(bad("block keys out of order"));
+                    }
+                }
+                m.before = before;
+                before = before
+                    .checked_add(u64::from(m.count))
+                    .ok_or_else(|| bad("overflow"))?;
+                offset += u64::from(m.stored_len);
+                metas.push(m);
+            }
+            if metas.first().map(|m| m.first) != Some(key) {
+                return Err(bad("first key differs from the page table"));
+            }
+            if let Some(next) = self.first_keys.get(p + 1) {
+                if metas.last().is_some_and(|m| m.first >= *next) {
+                    return Err(bad("block keys overlap the next page"));
                 }
             }
-            m.before = before;
-            before = before
-                .checked_add(u64::from(m.count))
-                .ok_or_else(|| bad("overflow"))?;
-            offset += u64::from(m.stored_len);
-            metas.push(m);
-        }
-        if !c.is_at_end() {
-            return Err(bad("trailing bytes"));
-        }
-        if before - page.first_item != page.items || offset - page.block_offset != page.stored {
-            return Err(bad("blocks differ from the page table"));
-        }
-        if metas.first().map(|m| m.first) != Some(key) {
-            return Err(bad("first key differs from the page table"));
-        }
-        if let Some(next) = self.first_keys.get(p + 1) {
-            if metas.last().is_some_and(|m| m.first >= *next) {
-                return Err(bad("block keys overlap the next page"));
-            }
-        }
-        let metas: Arc<[PermBlockMeta]> = metas.into();
-        let _ = self.loaded[p].set(metas.clone());
-        Ok((metas, page.first_block))
+            Ok((
+                metas,
+                PageEnd {
+                    item: before,
+                    offset,
+                },
+            ))
+        })
     }
 
     /// The entry of block `b`.
     pub fn block(&self, b: usize, read: ReadFn<'_>, file: &str) -> Result<PermBlockMeta> {
         let (metas, first) = self.page(self.page_of_block(b), read, file)?;
-        metas
-            .get(b.wrapping_sub(first))
-            .cloned()
-            .ok_or_else(|| Error::corrupt(file, self.section.as_str(), format!("no block {b}")))
+        self.entry(&metas, first, b, file)
     }
 
     /// Number of blocks whose first key is `<= key` (one page visited).

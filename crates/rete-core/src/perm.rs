@@ -2,7 +2,7 @@
 //! (run-length first column, delta-coded others, zstd), with a directory of first keys.
 
 use crate::error::{Error, Result};
-use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
+use crate::format::{block_checksum, varint, zstd_decode, BlockSizes};
 use crate::IdQuad;
 use std::io::Write;
 
@@ -58,24 +58,14 @@ impl PermBlockMeta {
         for k in &mut first[1..] {
             *k = c.get().ok_or_else(|| bad("truncated"))?;
         }
-        let count = c.get().ok_or_else(|| bad("truncated"))?;
-        let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
-        let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
-        let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
-        if count == 0
-            || count > u64::from(u32::MAX)
-            || stored_len > u64::from(u32::MAX)
-            || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
-        {
-            return Err(bad("implausible block sizes"));
-        }
+        let sizes = BlockSizes::read(c, bad)?;
         Ok(Self {
             first,
-            count: count as u32,
+            count: sizes.count,
             offset,
-            stored_len: stored_len as u32,
-            raw_len: raw_len as u32,
-            checksum,
+            stored_len: sizes.stored_len,
+            raw_len: sizes.raw_len,
+            checksum: sizes.checksum,
             before,
         })
     }
