@@ -144,6 +144,19 @@ enum Acc {
     Concat(Option<String>, bool, Option<FxHashSet<Id>>),
 }
 
+/// Adds term `id`'s value to a running SUM or AVG. Non-numbers (booleans among them) make the
+/// sum an error (`None`), as in `expr::arith`.
+fn add_value(eng: &Engine, sum: &mut Option<Sc>, id: Option<Id>) -> Result<(), SparqlError> {
+    *sum = match (id, sum.take()) {
+        (Some(i), Some(s)) => eng
+            .ctx
+            .scalar(i)?
+            .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
+        _ => None,
+    };
+    Ok(())
+}
+
 impl Acc {
     fn new(a: &Agg) -> Self {
         let set = || a.distinct.then(FxHashSet::default);
@@ -201,27 +214,13 @@ impl Acc {
                 if sum.is_none() || !fresh(set, id) {
                     return Ok(grown);
                 }
-                // Non-numbers (booleans among them) make the sum an error, as in `expr::arith`.
-                *sum = match (id, sum.take()) {
-                    (Some(i), Some(s)) => eng
-                        .ctx
-                        .scalar(i)?
-                        .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
-                    _ => None,
-                };
+                add_value(eng, sum, id)?;
             }
             Acc::Avg(sum, n, set) => {
                 if sum.is_none() || !fresh(set, id) {
                     return Ok(grown);
                 }
-                // Non-numbers (booleans among them) make the sum an error, as in `expr::arith`.
-                *sum = match (id, sum.take()) {
-                    (Some(i), Some(s)) => eng
-                        .ctx
-                        .scalar(i)?
-                        .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
-                    _ => None,
-                };
+                add_value(eng, sum, id)?;
                 *n += 1;
             }
             Acc::Min(best, failed, set) | Acc::Max(best, failed, set) => {

@@ -67,20 +67,7 @@ pub(super) fn standalone_order(ctx: &Ctx, tps: &[Tp]) -> Result<Vec<Tp>, SparqlE
     let mut out = Vec::with_capacity(tps.len());
     while !idx.is_empty() {
         let score = |i: usize| -> (bool, u64, u8) {
-            let t = &tps[i];
-            let (mut bound_pos, mut vars, mut connected) = (0u8, 0u8, false);
-            for x in [t.s, t.p, t.o] {
-                match x {
-                    PTerm::Const(_) => bound_pos += 1,
-                    PTerm::Var(s) => {
-                        vars += 1;
-                        if bound.contains(&s) {
-                            bound_pos += 1;
-                            connected = true;
-                        }
-                    }
-                }
-            }
+            let (bound_pos, vars, connected) = tps[i].bound_shape(|s| bound.contains(&s));
             let bound_vars = bound_pos - (3 - vars);
             let est = counts[i] >> (10 * u32::from(bound_vars).min(6));
             (

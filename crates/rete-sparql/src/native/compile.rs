@@ -447,22 +447,7 @@ impl<'a> Planner<'a> {
         let mut idx: Vec<usize> = (0..tps.len()).collect();
         while !idx.is_empty() {
             let score = |i: usize| -> (u8, u8, u64) {
-                let t = &tps[i];
-                let mut bound_pos = 0u8;
-                let mut vars = 0u8;
-                let mut connected = false;
-                for x in [t.s, t.p, t.o] {
-                    match x {
-                        PTerm::Const(_) => bound_pos += 1,
-                        PTerm::Var(s) => {
-                            vars += 1;
-                            if bound.contains(&s) {
-                                bound_pos += 1;
-                                connected = true;
-                            }
-                        }
-                    }
-                }
+                let (bound_pos, vars, connected) = tps[i].bound_shape(|s| bound.contains(&s));
                 let disconnected = u8::from(!connected && vars > 0 && !bound.is_empty());
                 // The count covers the constants; each variable bound by earlier patterns
                 // divides the matches further (a probe instead of a scan).

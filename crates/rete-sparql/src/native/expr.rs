@@ -6,7 +6,7 @@
 use super::ctx::{Active, Id, Row, Text, Value, UNBOUND};
 use super::eval::Engine;
 use super::plan::Ex;
-use super::scalar::Fast;
+use super::scalar::{self, Fast, Pair, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
@@ -93,34 +93,9 @@ pub fn ebv(t: &E) -> Option<bool> {
     }
 }
 
-/// A pair of numbers promoted to a common type.
-enum Num {
-    I(Integer, Integer),
-    D(Decimal, Decimal),
-    F(Float, Float),
-    Db(Double, Double),
-}
-
-fn promote(a: &E, b: &E) -> Option<Num> {
-    Some(match (a, b) {
-        (E::IntegerLiteral(x), E::IntegerLiteral(y)) => Num::I(*x, *y),
-        (E::IntegerLiteral(x), E::DecimalLiteral(y)) => Num::D((*x).into(), *y),
-        (E::DecimalLiteral(x), E::IntegerLiteral(y)) => Num::D(*x, (*y).into()),
-        (E::DecimalLiteral(x), E::DecimalLiteral(y)) => Num::D(*x, *y),
-        (E::FloatLiteral(x), E::FloatLiteral(y)) => Num::F(*x, *y),
-        (E::FloatLiteral(x), E::IntegerLiteral(y)) => Num::F(*x, (*y).into()),
-        (E::IntegerLiteral(x), E::FloatLiteral(y)) => Num::F((*x).into(), *y),
-        (E::FloatLiteral(x), E::DecimalLiteral(y)) => Num::F(*x, (*y).into()),
-        (E::DecimalLiteral(x), E::FloatLiteral(y)) => Num::F((*x).into(), *y),
-        (E::DoubleLiteral(x), E::DoubleLiteral(y)) => Num::Db(*x, *y),
-        (E::DoubleLiteral(x), E::FloatLiteral(y)) => Num::Db(*x, (*y).into()),
-        (E::FloatLiteral(x), E::DoubleLiteral(y)) => Num::Db((*x).into(), *y),
-        (E::DoubleLiteral(x), E::IntegerLiteral(y)) => Num::Db(*x, (*y).into()),
-        (E::IntegerLiteral(x), E::DoubleLiteral(y)) => Num::Db((*x).into(), *y),
-        (E::DoubleLiteral(x), E::DecimalLiteral(y)) => Num::Db(*x, (*y).into()),
-        (E::DecimalLiteral(x), E::DoubleLiteral(y)) => Num::Db((*x).into(), *y),
-        _ => return None,
-    })
+/// `a` and `b` promoted to a common numeric type (`None`: not two numbers).
+fn promote(a: &E, b: &E) -> Option<Pair> {
+    scalar::promote(Sc::of(a)?, Sc::of(b)?)
 }
 
 /// Arithmetic operators.
@@ -134,31 +109,53 @@ pub enum Op {
 
 /// `a op b` on numbers.
 pub fn arith(op: Op, a: &E, b: &E) -> Option<E> {
-    Some(match promote(a, b)? {
-        Num::I(x, y) => match op {
-            Op::Add => E::IntegerLiteral(x.checked_add(y)?),
-            Op::Sub => E::IntegerLiteral(x.checked_sub(y)?),
-            Op::Mul => E::IntegerLiteral(x.checked_mul(y)?),
-            Op::Div => E::DecimalLiteral(Decimal::from(x).checked_div(y)?),
-        },
-        Num::D(x, y) => E::DecimalLiteral(match op {
-            Op::Add => x.checked_add(y)?,
-            Op::Sub => x.checked_sub(y)?,
-            Op::Mul => x.checked_mul(y)?,
-            Op::Div => x.checked_div(y)?,
+    scalar::arith(op, Sc::of(a)?, Sc::of(b)?).map(Sc::term)
+}
+
+/// `x || y` (`decisive` true) or `x && y` (`decisive` false) in SPARQL's three-valued logic
+/// (`None`: an error): the decisive value on either side wins even over an error on the other;
+/// `y` is not evaluated when `x` decides.
+pub fn logic(
+    x: Option<bool>,
+    y: impl FnOnce() -> Result<Option<bool>, SparqlError>,
+    decisive: bool,
+) -> Result<Option<bool>, SparqlError> {
+    if x == Some(decisive) {
+        return Ok(x);
+    }
+    Ok(match (x, y()?) {
+        (_, Some(v)) if v == decisive => Some(decisive),
+        (Some(_), Some(_)) => Some(!decisive),
+        _ => None,
+    })
+}
+
+/// ABS, CEIL, FLOOR and ROUND, which keep the argument's numeric type (`None`: not a number,
+/// or an overflow).
+fn rounding(f: Func, e: &E) -> Option<E> {
+    use Func::{Abs, Ceil, Floor};
+    Some(match e {
+        E::IntegerLiteral(i) if f == Abs => E::IntegerLiteral(i.checked_abs()?),
+        E::IntegerLiteral(i) => E::IntegerLiteral(*i),
+        E::DecimalLiteral(d) => E::DecimalLiteral(match f {
+            Abs => d.checked_abs(),
+            Ceil => d.checked_ceil(),
+            Floor => d.checked_floor(),
+            _ => d.checked_round(),
+        }?),
+        E::FloatLiteral(x) => E::FloatLiteral(match f {
+            Abs => x.abs(),
+            Ceil => x.ceil(),
+            Floor => x.floor(),
+            _ => x.round(),
         }),
-        Num::F(x, y) => E::FloatLiteral(match op {
-            Op::Add => x + y,
-            Op::Sub => x - y,
-            Op::Mul => x * y,
-            Op::Div => x / y,
+        E::DoubleLiteral(x) => E::DoubleLiteral(match f {
+            Abs => x.abs(),
+            Ceil => x.ceil(),
+            Floor => x.floor(),
+            _ => x.round(),
         }),
-        Num::Db(x, y) => E::DoubleLiteral(match op {
-            Op::Add => x + y,
-            Op::Sub => x - y,
-            Op::Mul => x * y,
-            Op::Div => x / y,
-        }),
+        _ => return None,
     })
 }
 
@@ -188,12 +185,7 @@ fn is_literal(a: &E) -> bool {
 /// `a = b` (value equality, `None` for a type error).
 pub fn equals(a: &E, b: &E) -> Option<bool> {
     if let Some(n) = promote(a, b) {
-        return Some(match n {
-            Num::I(x, y) => x == y,
-            Num::D(x, y) => x == y,
-            Num::F(x, y) => x == y,
-            Num::Db(x, y) => x == y,
-        });
+        return Some(n.equal());
     }
     match (a, b) {
         (E::StringLiteral(x), E::StringLiteral(y)) => Some(x == y),
@@ -225,12 +217,7 @@ pub fn equals(a: &E, b: &E) -> Option<bool> {
 /// `a < b` etc.: the ordering of comparable values (`None` for a type error).
 pub fn partial_cmp(a: &E, b: &E) -> Option<Ordering> {
     if let Some(n) = promote(a, b) {
-        return match n {
-            Num::I(x, y) => x.partial_cmp(&y),
-            Num::D(x, y) => x.partial_cmp(&y),
-            Num::F(x, y) => x.partial_cmp(&y),
-            Num::Db(x, y) => x.partial_cmp(&y),
-        };
+        return n.order();
     }
     match (a, b) {
         (E::StringLiteral(x), E::StringLiteral(y)) => x.partial_cmp(y),
@@ -359,34 +346,7 @@ pub fn call<V: std::ops::Deref<Target = E>>(f: Func, args: &[V]) -> Option<E> {
             oxrdf::Term::Literal(l) => E::NamedNode(l.datatype().into_owned()),
             _ => return None,
         },
-        Func::Abs => match arg(0)? {
-            E::IntegerLiteral(i) => E::IntegerLiteral(i.checked_abs()?),
-            E::DecimalLiteral(d) => E::DecimalLiteral(d.checked_abs()?),
-            E::FloatLiteral(x) => E::FloatLiteral(x.abs()),
-            E::DoubleLiteral(x) => E::DoubleLiteral(x.abs()),
-            _ => return None,
-        },
-        Func::Ceil => match arg(0)? {
-            E::IntegerLiteral(i) => E::IntegerLiteral(*i),
-            E::DecimalLiteral(d) => E::DecimalLiteral(d.checked_ceil()?),
-            E::FloatLiteral(x) => E::FloatLiteral(x.ceil()),
-            E::DoubleLiteral(x) => E::DoubleLiteral(x.ceil()),
-            _ => return None,
-        },
-        Func::Floor => match arg(0)? {
-            E::IntegerLiteral(i) => E::IntegerLiteral(*i),
-            E::DecimalLiteral(d) => E::DecimalLiteral(d.checked_floor()?),
-            E::FloatLiteral(x) => E::FloatLiteral(x.floor()),
-            E::DoubleLiteral(x) => E::DoubleLiteral(x.floor()),
-            _ => return None,
-        },
-        Func::Round => match arg(0)? {
-            E::IntegerLiteral(i) => E::IntegerLiteral(*i),
-            E::DecimalLiteral(d) => E::DecimalLiteral(d.checked_round()?),
-            E::FloatLiteral(x) => E::FloatLiteral(x.round()),
-            E::DoubleLiteral(x) => E::DoubleLiteral(x.round()),
-            _ => return None,
-        },
+        Func::Abs | Func::Ceil | Func::Floor | Func::Round => rounding(f, arg(0)?)?,
         Func::Concat => {
             let len = args
                 .iter()
@@ -812,30 +772,12 @@ impl Engine {
             Ex::Const(_) | Ex::Var(_) | Ex::If(..) | Ex::Coalesce(_) => {
                 self.value(e, r, g)?.map(Rc::unwrap_or_clone)
             }
-            Ex::Or(a, b) => {
-                let x = self.arg(a, r, g)?.as_deref().and_then(ebv);
-                if x == Some(true) {
-                    return Ok(Some(boolean(true)));
-                }
-                let y = self.arg(b, r, g)?.as_deref().and_then(ebv);
-                match (x, y) {
-                    (_, Some(true)) => Some(boolean(true)),
-                    (Some(false), Some(false)) => Some(boolean(false)),
-                    _ => None,
-                }
-            }
-            Ex::And(a, b) => {
-                let x = self.arg(a, r, g)?.as_deref().and_then(ebv);
-                if x == Some(false) {
-                    return Ok(Some(boolean(false)));
-                }
-                let y = self.arg(b, r, g)?.as_deref().and_then(ebv);
-                match (x, y) {
-                    (_, Some(false)) => Some(boolean(false)),
-                    (Some(true), Some(true)) => Some(boolean(true)),
-                    _ => None,
-                }
-            }
+            Ex::Or(a, b) | Ex::And(a, b) => logic(
+                self.arg(a, r, g)?.as_deref().and_then(ebv),
+                || Ok(self.arg(b, r, g)?.as_deref().and_then(ebv)),
+                matches!(e, Ex::Or(..)),
+            )?
+            .map(boolean),
             Ex::Not(a) => self
                 .arg(a, r, g)?
                 .as_deref()
@@ -844,12 +786,7 @@ impl Engine {
             Ex::Equal(a, b) => {
                 // Same id: same term, so equal (NaN aside, which the value path handles).
                 if let (Ex::Var(_) | Ex::Const(_), Ex::Var(_) | Ex::Const(_)) = (&**a, &**b) {
-                    let id = |x: &Ex| match x {
-                        Ex::Var(s) => r[*s],
-                        Ex::Const(c) => *c,
-                        _ => UNBOUND,
-                    };
-                    let (x, y) = (id(a), id(b));
+                    let (x, y) = (a.id_in(r), b.id_in(r));
                     if x == UNBOUND || y == UNBOUND {
                         return Ok(None);
                     }
@@ -951,11 +888,7 @@ impl Engine {
             Ex::Call(Func::StrLen, args)
                 if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
             {
-                let id = match &args[0] {
-                    Ex::Var(s) => r[*s],
-                    Ex::Const(c) => *c,
-                    _ => UNBOUND,
-                };
+                let id = args[0].id_in(r);
                 if id == UNBOUND {
                     return Ok(None);
                 }
@@ -971,11 +904,7 @@ impl Engine {
                 }
             }
             Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
-                let id = match &**a {
-                    Ex::Var(s) => r[*s],
-                    Ex::Const(c) => *c,
-                    _ => UNBOUND,
-                };
+                let id = a.id_in(r);
                 if id == UNBOUND {
                     return Ok(None);
                 }

@@ -21,14 +21,16 @@ use oxrdf::{NamedOrBlankNode, Term, Triple, Variable};
 use plan::PlanError;
 use rete_core::Rete;
 use rustc_hash::FxHashMap;
+use spargebra::algebra::GraphPattern;
 use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};
 use spargebra::Query;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// Why `q` cannot run natively (`None`: it can).
-pub(crate) fn unsupported_reason(rete: &Rete, q: &Query) -> Result<Option<String>, SparqlError> {
-    let (pattern, select) = match q {
+/// The pattern of a query without dataset clauses (FROM / FROM NAMED), and whether it is a
+/// SELECT.
+fn query_pattern(q: &Query) -> Option<(&GraphPattern, bool)> {
+    Some(match q {
         Query::Select {
             pattern,
             dataset: None,
@@ -49,7 +51,14 @@ pub(crate) fn unsupported_reason(rete: &Rete, q: &Query) -> Result<Option<String
             dataset: None,
             ..
         } => (pattern, false),
-        _ => return Ok(Some("FROM / FROM NAMED dataset clauses".into())),
+        _ => return None,
+    })
+}
+
+/// Why `q` cannot run natively (`None`: it can).
+pub(crate) fn unsupported_reason(rete: &Rete, q: &Query) -> Result<Option<String>, SparqlError> {
+    let Some((pattern, select)) = query_pattern(q) else {
+        return Ok(Some("FROM / FROM NAMED dataset clauses".into()));
     };
     let ctx = Ctx::new(rete.clone(), Guard::default());
     match Planner::new(&ctx).compile_query(pattern, select) {
@@ -66,28 +75,8 @@ pub(crate) fn try_evaluate(
     q: &Query,
     guard: &Guard,
 ) -> Result<Option<QueryResults>, SparqlError> {
-    let (pattern, select) = match q {
-        Query::Select {
-            pattern,
-            dataset: None,
-            ..
-        } => (pattern, true),
-        Query::Ask {
-            pattern,
-            dataset: None,
-            ..
-        }
-        | Query::Describe {
-            pattern,
-            dataset: None,
-            ..
-        }
-        | Query::Construct {
-            pattern,
-            dataset: None,
-            ..
-        } => (pattern, false),
-        _ => return Ok(None),
+    let Some((pattern, select)) = query_pattern(q) else {
+        return Ok(None);
     };
     let ctx = Rc::new(Ctx::new(rete.clone(), guard.clone()));
     let compiled = match Planner::new(&ctx).compile_query(pattern, select) {

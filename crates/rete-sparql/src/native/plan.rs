@@ -53,6 +53,27 @@ pub struct Tp {
     pub o: PTerm,
 }
 
+impl Tp {
+    /// How bound the pattern is given the slots `is_bound` names: positions bound (constants
+    /// and bound variables), variables, and whether a bound variable connects it to them.
+    pub fn bound_shape(&self, is_bound: impl Fn(Slot) -> bool) -> (u8, u8, bool) {
+        let (mut bound_pos, mut vars, mut connected) = (0u8, 0u8, false);
+        for x in [self.s, self.p, self.o] {
+            match x {
+                PTerm::Const(_) => bound_pos += 1,
+                PTerm::Var(s) => {
+                    vars += 1;
+                    if is_bound(s) {
+                        bound_pos += 1;
+                        connected = true;
+                    }
+                }
+            }
+        }
+        (bound_pos, vars, connected)
+    }
+}
+
 /// A property path over ids.
 #[derive(Debug, Clone)]
 pub enum PathE {
@@ -111,6 +132,18 @@ pub enum Ex {
     Regex(Box<Ex>, Rc<regex::Regex>),
     Replace(Box<Ex>, Rc<regex::Regex>, Box<Ex>),
     BNode(Option<Box<Ex>>),
+}
+
+impl Ex {
+    /// The term id a variable or constant stands for in `row` (`UNBOUND` for an unbound
+    /// variable or any other expression).
+    pub fn id_in(&self, row: &[Id]) -> Id {
+        match self {
+            Self::Var(s) => row[*s],
+            Self::Const(c) => *c,
+            _ => UNBOUND,
+        }
+    }
 }
 
 /// A native plan node.

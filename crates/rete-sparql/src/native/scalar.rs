@@ -6,7 +6,7 @@
 
 use super::ctx::{Active, Row, Text, UNBOUND};
 use super::eval::Engine;
-use super::expr::{ebv, Func, Op};
+use super::expr::{ebv, logic, Func, Op};
 use super::plan::Ex;
 use crate::SparqlError;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
@@ -52,15 +52,16 @@ impl Sc {
     }
 }
 
-/// A pair of numbers promoted to a common type (as `expr::promote`).
-enum Pair {
+/// A pair of numbers promoted to a common type (XPath numeric type promotion).
+pub enum Pair {
     I(Integer, Integer),
     D(Decimal, Decimal),
     F(Float, Float),
     Db(Double, Double),
 }
 
-fn promote(a: Sc, b: Sc) -> Option<Pair> {
+/// `a` and `b` promoted to a common numeric type (`None`: not two numbers).
+pub fn promote(a: Sc, b: Sc) -> Option<Pair> {
     use Sc::*;
     Some(match (a, b) {
         (Int(x), Int(y)) => Pair::I(x, y),
@@ -83,7 +84,29 @@ fn promote(a: Sc, b: Sc) -> Option<Pair> {
     })
 }
 
-/// `a op b` on numbers, as `expr::arith` gives it (`None`: an error).
+impl Pair {
+    /// Whether the two are equal.
+    pub fn equal(self) -> bool {
+        match self {
+            Self::I(x, y) => x == y,
+            Self::D(x, y) => x == y,
+            Self::F(x, y) => x == y,
+            Self::Db(x, y) => x == y,
+        }
+    }
+
+    /// How the first compares with the second (`None`: NaN).
+    pub fn order(self) -> Option<Ordering> {
+        match self {
+            Self::I(x, y) => x.partial_cmp(&y),
+            Self::D(x, y) => x.partial_cmp(&y),
+            Self::F(x, y) => x.partial_cmp(&y),
+            Self::Db(x, y) => x.partial_cmp(&y),
+        }
+    }
+}
+
+/// `a op b` on numbers (`None`: an error such as an overflow or a division by zero).
 pub fn arith(op: Op, a: Sc, b: Sc) -> Option<Sc> {
     Some(match promote(a, b)? {
         Pair::I(x, y) => match op {
@@ -116,10 +139,7 @@ pub fn arith(op: Op, a: Sc, b: Sc) -> Option<Sc> {
 /// `a = b` as `expr::equals` gives it for booleans and numbers.
 fn equals(a: Sc, b: Sc) -> bool {
     match (promote(a, b), a, b) {
-        (Some(Pair::I(x, y)), ..) => x == y,
-        (Some(Pair::D(x, y)), ..) => x == y,
-        (Some(Pair::F(x, y)), ..) => x == y,
-        (Some(Pair::Db(x, y)), ..) => x == y,
+        (Some(p), ..) => p.equal(),
         (None, Sc::Bool(x), Sc::Bool(y)) => x == y,
         // A boolean and a number: different values of known types.
         (None, ..) => false,
@@ -129,10 +149,7 @@ fn equals(a: Sc, b: Sc) -> bool {
 /// `a < b` etc. as `expr::partial_cmp` gives it for booleans and numbers.
 pub fn partial_cmp(a: Sc, b: Sc) -> Option<Ordering> {
     match (promote(a, b), a, b) {
-        (Some(Pair::I(x, y)), ..) => x.partial_cmp(&y),
-        (Some(Pair::D(x, y)), ..) => x.partial_cmp(&y),
-        (Some(Pair::F(x, y)), ..) => x.partial_cmp(&y),
-        (Some(Pair::Db(x, y)), ..) => x.partial_cmp(&y),
+        (Some(p), ..) => p.order(),
         (None, Sc::Bool(x), Sc::Bool(y)) => x.partial_cmp(&y),
         (None, ..) => None,
     }
@@ -173,37 +190,16 @@ impl Engine {
                 None => Fast::No,
             },
             Ex::Bound(s) => Fast::Val(Sc::Bool(r[*s] != UNBOUND)),
-            Ex::Or(a, b) => {
-                let x = self.ebv_of(a, r, g)?;
-                if x == Some(true) {
-                    return Ok(Fast::Val(Sc::Bool(true)));
-                }
-                match (x, self.ebv_of(b, r, g)?) {
-                    (_, Some(true)) => Fast::Val(Sc::Bool(true)),
-                    (Some(false), Some(false)) => Fast::Val(Sc::Bool(false)),
-                    _ => Fast::Err,
-                }
-            }
-            Ex::And(a, b) => {
-                let x = self.ebv_of(a, r, g)?;
-                if x == Some(false) {
-                    return Ok(Fast::Val(Sc::Bool(false)));
-                }
-                match (x, self.ebv_of(b, r, g)?) {
-                    (_, Some(false)) => Fast::Val(Sc::Bool(false)),
-                    (Some(true), Some(true)) => Fast::Val(Sc::Bool(true)),
-                    _ => Fast::Err,
-                }
-            }
+            Ex::Or(a, b) | Ex::And(a, b) => opt(logic(
+                self.ebv_of(a, r, g)?,
+                || self.ebv_of(b, r, g),
+                matches!(e, Ex::Or(..)),
+            )?
+            .map(Sc::Bool)),
             Ex::Not(a) => opt(self.ebv_of(a, r, g)?.map(|b| Sc::Bool(!b))),
             Ex::Equal(a, b) => {
                 if let (Ex::Var(_) | Ex::Const(_), Ex::Var(_) | Ex::Const(_)) = (&**a, &**b) {
-                    let id = |x: &Ex| match x {
-                        Ex::Var(s) => r[*s],
-                        Ex::Const(c) => *c,
-                        _ => UNBOUND,
-                    };
-                    let (x, y) = (id(a), id(b));
+                    let (x, y) = (a.id_in(r), b.id_in(r));
                     if x == UNBOUND || y == UNBOUND {
                         return Ok(Fast::Err);
                     }
@@ -246,11 +242,7 @@ impl Engine {
             Ex::Call(Func::StrLen, args)
                 if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
             {
-                let id = match &args[0] {
-                    Ex::Var(s) => r[*s],
-                    Ex::Const(c) => *c,
-                    _ => UNBOUND,
-                };
+                let id = args[0].id_in(r);
                 if id == UNBOUND {
                     return Ok(Fast::Err);
                 }
@@ -266,11 +258,7 @@ impl Engine {
                 }
             }
             Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
-                let id = match &**a {
-                    Ex::Var(s) => r[*s],
-                    Ex::Const(c) => *c,
-                    _ => UNBOUND,
-                };
+                let id = a.id_in(r);
                 if id == UNBOUND {
                     return Ok(Fast::Err);
                 }
