@@ -167,3 +167,26 @@ fn card_counts_social_graph() {
     assert_eq!(card.predicates.iter().map(|p| p.count).sum::<u64>(), lines);
     assert_eq!(card.build.inputs[0].statements, lines);
 }
+
+/// One short quad: every page table holds one page whose numbers all fit a byte, the smallest
+/// entry a table can have (main once rejected it as an "implausible page count").
+#[test]
+fn a_one_quad_file_opens_with_any_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.rete");
+    for opts in [
+        BuildOptions::default(),
+        BuildOptions {
+            perm_block_quads: 16,
+            dict_block_bytes: 300,
+            zstd_level: 1,
+            ..BuildOptions::default()
+        },
+    ] {
+        build_nquads(b"<urn:x:1> <urn:x:2> \"a\" .\n", &out, opts);
+        let rete = Rete::open_path(&out).unwrap();
+        assert_eq!(rete.quad_count(), 1);
+        assert_eq!(id_quads(&rete).len(), 1);
+        rete.verify().unwrap();
+    }
+}

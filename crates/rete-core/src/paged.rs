@@ -182,6 +182,14 @@ struct Totals {
     block_offset: u64,
 }
 
+/// The fewest bytes a page table entry takes: the page's six fields (five varints and a `u32`)
+/// and its first key, a term's length (dictionary, then its bytes) or four varints
+/// (permutation). The page count is checked against them, so they must not be larger: a file
+/// whose only page has small numbers (a one-quad file) has entries of exactly these sizes.
+const PAGE_FIELDS_MIN: usize = 5 + 4;
+const DICT_ENTRY_MIN: usize = PAGE_FIELDS_MIN + 1;
+const PERM_ENTRY_MIN: usize = PAGE_FIELDS_MIN + 4;
+
 /// Reads a page table's page count (an entry takes at least `min_entry` bytes, which bounds it)
 /// and starts the running totals at item `first_item`.
 fn table_start(
@@ -422,8 +430,7 @@ impl DictPages {
     pub fn decode(table: &[u8], expect: Expect, file: &str) -> Result<Self> {
         let bad = |m: &str| Error::corrupt(file, "dictionary index pages", m.to_owned());
         let mut c = varint::Cursor::new(table);
-        // An entry takes at least 9 bytes.
-        let (n, mut t) = table_start(&mut c, 9, 1, &bad)?;
+        let (n, mut t) = table_start(&mut c, DICT_ENTRY_MIN, 1, &bad)?;
         let mut pages = Vec::with_capacity(n);
         let mut first_terms: Vec<Vec<u8>> = Vec::with_capacity(n);
         for _ in 0..n {
@@ -536,8 +543,7 @@ impl PermPages {
     pub fn decode(table: &[u8], expect: Expect, section: &str, file: &str) -> Result<Self> {
         let bad = |m: &str| Error::corrupt(file, format!("{section} pages"), m.to_owned());
         let mut c = varint::Cursor::new(table);
-        // An entry takes at least 14 bytes.
-        let (n, mut t) = table_start(&mut c, 14, 0, &bad)?;
+        let (n, mut t) = table_start(&mut c, PERM_ENTRY_MIN, 0, &bad)?;
         let mut pages = Vec::with_capacity(n);
         let mut first_keys: Vec<IdQuad> = Vec::with_capacity(n);
         let mut prev_a = 0u64;
@@ -746,6 +752,32 @@ mod tests {
                 "{key:?}"
             );
         }
+    }
+
+    #[test]
+    fn one_small_page_decodes() {
+        // A one-quad file's tables hold one page of minimal entries (every varint one byte).
+        let (index, blocks_len) = dict(1);
+        let paged = page_dict(&index, 8, 3).unwrap();
+        let expect = Expect {
+            dir_len: paged.stored.len() as u64,
+            blocks_len,
+            items: 1,
+        };
+        let pages = DictPages::decode(&paged.table, expect, "t").unwrap();
+        let read = reader(&paged.stored);
+        assert_eq!(pages.block_of_id(1, &read, "t").unwrap(), Some((0, 1)));
+
+        let index = perm(1);
+        let paged = page_perm(&index, 8, 3).unwrap();
+        assert_eq!(paged.table.len(), 1 + PERM_ENTRY_MIN, "minimal entry");
+        let expect = Expect {
+            dir_len: paged.stored.len() as u64,
+            blocks_len: index.blocks.iter().map(|b| u64::from(b.stored_len)).sum(),
+            items: 1,
+        };
+        let pages = PermPages::decode(&paged.table, expect, "p", "t").unwrap();
+        assert_eq!(pages.len(), 1);
     }
 
     #[test]
