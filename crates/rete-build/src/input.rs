@@ -2,8 +2,9 @@
 //! that name the file, line and column.
 
 use crate::BuildError;
-use oxrdf::{BlankNode, GraphName, NamedOrBlankNode, Quad, Term, Triple};
-use std::collections::HashMap;
+use oxrdf::{BlankNodeRef, GraphNameRef, QuadRef, TermRef};
+use rete_core::term;
+use rustc_hash::FxHashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -249,97 +250,298 @@ pub struct ParseSummary {
     pub prefixes: Vec<(String, String)>,
 }
 
+/// Bytes of encoded terms after which a batch is handed to the interner.
+const BATCH_BYTES: usize = 1 << 18;
+
+/// Parsed quads with their terms encoded ([`term::encode_into`]), in input order; blank nodes
+/// keep the parser's labels until [`Renamer::feed`]. Parsing threads hand these to the thread
+/// that interns.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    terms: Vec<u8>,
+    /// End of each term in `terms`, four per quad: subject, predicate, object, graph (empty for
+    /// the default graph).
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    fn push_term(&mut self, t: TermRef<'_>) -> Result<(), BuildError> {
+        term::encode_into(t, &mut self.terms).map_err(|e| BuildError::Invalid(e.to_string()))?;
+        self.ends.push(self.terms.len());
+        Ok(())
+    }
+
+    /// Appends a quad; on error the batch is left as it was.
+    pub(crate) fn push(&mut self, q: QuadRef<'_>) -> Result<(), BuildError> {
+        let (bytes, ends) = (self.terms.len(), self.ends.len());
+        let r = self
+            .push_term(q.subject.into())
+            .and_then(|()| self.push_term(q.predicate.into()))
+            .and_then(|()| self.push_term(q.object))
+            .and_then(|()| match q.graph_name {
+                GraphNameRef::DefaultGraph => {
+                    self.ends.push(self.terms.len());
+                    Ok(())
+                }
+                GraphNameRef::NamedNode(n) => self.push_term(n.into()),
+                GraphNameRef::BlankNode(b) => self.push_term(b.into()),
+            });
+        if r.is_err() {
+            self.terms.truncate(bytes);
+            self.ends.truncate(ends);
+        }
+        r
+    }
+
+    /// Quads in the batch.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len() / 4
+    }
+
+    fn is_full(&self) -> bool {
+        self.terms.len() >= BATCH_BYTES
+    }
+
+    /// The encoded terms of quad `i` (the graph empty for the default graph).
+    fn quad(&self, i: usize) -> [&[u8]; 4] {
+        let term = |k: usize| {
+            let start = if k == 0 { 0 } else { self.ends[k - 1] };
+            &self.terms[start..self.ends[k]]
+        };
+        [
+            term(4 * i),
+            term(4 * i + 1),
+            term(4 * i + 2),
+            term(4 * i + 3),
+        ]
+    }
+
+    /// Calls `sink` on each quad, blank nodes as they are (materialized quads).
+    pub(crate) fn feed_raw(&self, sink: &mut QuadSink<'_>) -> Result<(), BuildError> {
+        (0..self.len()).try_for_each(|i| sink(self.quad(i)))
+    }
+}
+
+/// Receives each quad's encoded subject, predicate, object and graph (empty for the default
+/// graph), in input order.
+pub(crate) type QuadSink<'a> = dyn FnMut([&[u8]; 4]) -> Result<(), BuildError> + 'a;
+
 /// Gives blank nodes labels that depend only on the input number and the order of first
 /// appearance, so builds are reproducible (parsers mint random labels for `[]`) and blank nodes
-/// of different inputs never merge.
-struct BnodeRenamer {
+/// of different inputs never merge. Runs on the interning thread, in input order, so the labels
+/// do not depend on how parsing was split over threads.
+struct Renamer {
     input: usize,
-    map: HashMap<String, BlankNode>,
+    /// First byte of an encoded blank node.
+    tag: u8,
+    /// Encoded parser label → encoded new label.
+    map: FxHashMap<Vec<u8>, Vec<u8>>,
 }
 
-impl BnodeRenamer {
-    fn rename(&mut self, b: &BlankNode) -> BlankNode {
-        let n = self.map.len();
-        let input = self.input;
-        self.map
-            .entry(b.as_str().to_owned())
-            .or_insert_with(|| BlankNode::new_unchecked(format!("b{input}x{n}")))
-            .clone()
+impl Renamer {
+    fn new(input: usize) -> Result<Self, BuildError> {
+        let tag = term::encode(BlankNodeRef::new_unchecked("b").into())
+            .map_err(|e| BuildError::Invalid(e.to_string()))?
+            .first()
+            .copied()
+            .ok_or_else(|| BuildError::Invalid("internal: empty blank node encoding".into()))?;
+        Ok(Self {
+            input,
+            tag,
+            map: FxHashMap::default(),
+        })
     }
-    fn subject(&mut self, s: NamedOrBlankNode) -> NamedOrBlankNode {
-        match s {
-            NamedOrBlankNode::BlankNode(b) => self.rename(&b).into(),
-            other => other,
+
+    fn rename<'a>(&mut self, t: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
+        if t.first() != Some(&self.tag) {
+            return t;
         }
-    }
-    fn term(&mut self, t: Term) -> Term {
-        match t {
-            Term::BlankNode(b) => self.rename(&b).into(),
-            other => other,
+        buf.clear();
+        match self.map.get(t) {
+            Some(v) => buf.extend_from_slice(v),
+            None => {
+                let mut v = vec![self.tag];
+                v.extend_from_slice(format!("b{}x{}", self.input, self.map.len()).as_bytes());
+                buf.extend_from_slice(&v);
+                self.map.insert(t.to_vec(), v);
+            }
         }
+        buf
     }
-    fn graph(&mut self, g: GraphName) -> GraphName {
-        match g {
-            GraphName::BlankNode(b) => self.rename(&b).into(),
-            other => other,
+
+    /// Calls `sink` on each quad of `batch`, blank nodes renamed (subject, object, graph: the
+    /// order a quad's terms appear in).
+    fn feed(&mut self, batch: &Batch, sink: &mut QuadSink<'_>) -> Result<(), BuildError> {
+        let (mut sb, mut ob, mut gb) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..batch.len() {
+            let [s, p, o, g] = batch.quad(i);
+            let s = self.rename(s, &mut sb);
+            let o = self.rename(o, &mut ob);
+            let g = self.rename(g, &mut gb);
+            sink([s, p, o, g])?;
         }
-    }
-    fn quad(&mut self, q: Quad) -> Quad {
-        Quad::new(
-            self.subject(q.subject),
-            q.predicate,
-            self.term(q.object),
-            self.graph(q.graph_name),
-        )
-    }
-    fn triple(&mut self, t: Triple) -> Quad {
-        Quad::new(
-            self.subject(t.subject),
-            t.predicate,
-            self.term(t.object),
-            GraphName::DefaultGraph,
-        )
+        Ok(())
     }
 }
 
-/// Parses input number `index`, handing each quad to `sink`.
-pub fn parse(
-    input: &Input,
-    index: usize,
-    base_iri: Option<&str>,
-    read: Option<Arc<AtomicU64>>,
-    sink: &mut dyn FnMut(Quad) -> Result<(), BuildError>,
-) -> Result<ParseSummary, BuildError> {
-    let (syntax, _) = input.resolve()?;
-    let name = input.name();
-    let mut ren = BnodeRenamer {
-        input: index,
-        map: HashMap::new(),
-    };
-    if syntax == Syntax::UpstreamRete {
-        return parse_upstream(input, &name, &mut ren, read, sink);
-    }
-    let reader = input.open_counted(read)?;
-    let mut summary = ParseSummary::default();
-    let bad_base =
-        |e: oxrdf::IriParseError| BuildError::Invalid(format!("invalid --base IRI: {e}"));
-    let ttl_err = |e: oxttl::TurtleParseError| match e {
+/// How an input is parsed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ParseOptions<'a> {
+    /// Base IRI of relative IRIs.
+    pub(crate) base_iri: Option<&'a str>,
+    /// Threads to use: 1 parses on the calling thread; more parse on other threads while the
+    /// calling thread interns (N-Triples and N-Quads split into line-aligned chunks over
+    /// `threads` parsers, the other syntaxes on one).
+    pub(crate) threads: usize,
+    /// Bytes of a chunk of N-Triples or N-Quads.
+    pub(crate) chunk_bytes: usize,
+}
+
+/// Converts a Turtle-family error, lines counted from `lines` before the parsed text.
+pub(crate) fn ttl_error(name: &str, e: oxttl::TurtleParseError, lines: u64) -> BuildError {
+    match e {
         oxttl::TurtleParseError::Io(io) => BuildError::Io {
-            path: name.clone(),
+            path: name.to_owned(),
             source: io,
         },
         oxttl::TurtleParseError::Syntax(s) => {
             let loc = s.location();
             BuildError::Syntax {
-                input: name.clone(),
-                line: loc.start.line + 1,
+                input: name.to_owned(),
+                line: loc.start.line + lines + 1,
                 column: loc.start.column + 1,
                 message: s.message().to_owned(),
             }
         }
+    }
+}
+
+/// Parses input number `index`, handing each quad to `sink` in input order (on the calling
+/// thread, whatever `opts.threads`).
+pub(crate) fn parse(
+    input: &Input,
+    index: usize,
+    opts: ParseOptions<'_>,
+    read: Option<Arc<AtomicU64>>,
+    sink: &mut QuadSink<'_>,
+) -> Result<ParseSummary, BuildError> {
+    let (syntax, _) = input.resolve()?;
+    let name = input.name();
+    let mut ren = Renamer::new(index)?;
+    let mut statements = 0u64;
+    let mut consume = |b: Batch| -> Result<(), BuildError> {
+        statements += b.len() as u64;
+        ren.feed(&b, sink)
     };
-    match syntax {
-        Syntax::UpstreamRete => unreachable_upstream()?,
+    let prefixes = if syntax == Syntax::UpstreamRete {
+        parse_upstream(input, &name, read, &mut consume)?;
+        Vec::new()
+    } else {
+        let reader = input.open_counted(read)?;
+        if opts.threads < 2 {
+            produce(input, syntax, &name, opts.base_iri, reader, &mut consume)?
+        } else if matches!(syntax, Syntax::NTriples | Syntax::NQuads) {
+            crate::lines::parse(
+                syntax == Syntax::NQuads,
+                &name,
+                reader,
+                opts.threads,
+                opts.chunk_bytes,
+                &mut consume,
+            )?;
+            Vec::new()
+        } else {
+            pipeline(input, syntax, &name, opts.base_iri, reader, &mut consume)?
+        }
+    };
+    Ok(ParseSummary {
+        statements,
+        prefixes,
+    })
+}
+
+/// Parses on another thread while the calling thread consumes the batches (bounded channel:
+/// a few batches in flight).
+fn pipeline(
+    input: &Input,
+    syntax: Syntax,
+    name: &str,
+    base_iri: Option<&str>,
+    reader: Box<dyn BufRead + Send>,
+    consume: &mut dyn FnMut(Batch) -> Result<(), BuildError>,
+) -> Result<Vec<(String, String)>, BuildError> {
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(4);
+        let producer = s.spawn(move || {
+            produce(input, syntax, name, base_iri, reader, &mut |b| {
+                // The consumer stopped (error or cancel): its error is the one reported.
+                tx.send(b).map_err(|_| BuildError::Cancelled)
+            })
+        });
+        let mut consumed = Ok(());
+        for b in rx.iter() {
+            if let Err(e) = consume(b) {
+                consumed = Err(e);
+                break;
+            }
+        }
+        drop(rx);
+        let produced = producer
+            .join()
+            .map_err(|_| BuildError::Invalid(format!("{name}: the parser thread panicked")));
+        consumed?;
+        produced?
+    })
+}
+
+/// Parses a stream into batches handed to `emit`; returns the prefixes declared.
+fn produce(
+    input: &Input,
+    syntax: Syntax,
+    name: &str,
+    base_iri: Option<&str>,
+    reader: Box<dyn BufRead + Send>,
+    emit: &mut dyn FnMut(Batch) -> Result<(), BuildError>,
+) -> Result<Vec<(String, String)>, BuildError> {
+    let mut batch = Batch::default();
+    let r = {
+        let mut push = |q: QuadRef<'_>| -> Result<(), BuildError> {
+            batch.push(q)?;
+            if batch.is_full() {
+                emit(std::mem::take(&mut batch))?;
+            }
+            Ok(())
+        };
+        statements(input, syntax, name, base_iri, reader, &mut push)
+    };
+    // The quads before an error are consumed first, as they were parsed before it.
+    if batch.len() > 0 {
+        emit(batch)?;
+    }
+    r
+}
+
+/// Parses a stream, handing each quad to `sink`; returns the prefixes declared.
+fn statements(
+    input: &Input,
+    syntax: Syntax,
+    name: &str,
+    base_iri: Option<&str>,
+    reader: Box<dyn BufRead + Send>,
+    sink: &mut dyn FnMut(QuadRef<'_>) -> Result<(), BuildError>,
+) -> Result<Vec<(String, String)>, BuildError> {
+    let bad_base =
+        |e: oxrdf::IriParseError| BuildError::Invalid(format!("invalid --base IRI: {e}"));
+    let ttl_err = |e| ttl_error(name, e, 0);
+    let collect = |p: &mut dyn Iterator<Item = (&str, &str)>| {
+        p.map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+    };
+    Ok(match syntax {
+        Syntax::UpstreamRete => {
+            return Err(BuildError::Invalid(
+                "upstream rete input read as a stream".into(),
+            ))
+        }
         Syntax::JsonLd => {
             let mut p = oxjsonld::JsonLdParser::new();
             if let Some(b) = base_iri {
@@ -349,7 +551,7 @@ pub fn parse(
             for q in it.by_ref() {
                 let q = q.map_err(|e| match e {
                     oxjsonld::JsonLdParseError::Io(io) => BuildError::Io {
-                        path: name.clone(),
+                        path: name.to_owned(),
                         source: io,
                     },
                     oxjsonld::JsonLdParseError::Syntax(s) => {
@@ -357,32 +559,32 @@ pub fn parse(
                             .location()
                             .map_or((0, 0), |l| (l.start.line + 1, l.start.column + 1));
                         BuildError::Syntax {
-                            input: name.clone(),
+                            input: name.to_owned(),
                             line,
                             column,
                             message: s.to_string(),
                         }
                     }
                 })?;
-                sink(ren.quad(q))?;
-                summary.statements += 1;
+                sink(q.as_ref())?;
             }
-            summary.prefixes = it
-                .prefixes()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect();
+            collect(&mut it.prefixes())
         }
         Syntax::NTriples => {
             for t in oxttl::NTriplesParser::new().for_reader(reader) {
-                sink(ren.triple(t.map_err(ttl_err)?))?;
-                summary.statements += 1;
+                sink(
+                    t.map_err(ttl_err)?
+                        .as_ref()
+                        .in_graph(GraphNameRef::DefaultGraph),
+                )?;
             }
+            Vec::new()
         }
         Syntax::NQuads => {
             for q in oxttl::NQuadsParser::new().for_reader(reader) {
-                sink(ren.quad(q.map_err(ttl_err)?))?;
-                summary.statements += 1;
+                sink(q.map_err(ttl_err)?.as_ref())?;
             }
+            Vec::new()
         }
         Syntax::Turtle => {
             let mut p = oxttl::TurtleParser::new();
@@ -391,13 +593,13 @@ pub fn parse(
             }
             let mut it = p.for_reader(reader);
             for t in it.by_ref() {
-                sink(ren.triple(t.map_err(ttl_err)?))?;
-                summary.statements += 1;
+                sink(
+                    t.map_err(ttl_err)?
+                        .as_ref()
+                        .in_graph(GraphNameRef::DefaultGraph),
+                )?;
             }
-            summary.prefixes = it
-                .prefixes()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect();
+            collect(&mut it.prefixes())
         }
         Syntax::TriG => {
             let mut p = oxttl::TriGParser::new();
@@ -406,13 +608,9 @@ pub fn parse(
             }
             let mut it = p.for_reader(reader);
             for q in it.by_ref() {
-                sink(ren.quad(q.map_err(ttl_err)?))?;
-                summary.statements += 1;
+                sink(q.map_err(ttl_err)?.as_ref())?;
             }
-            summary.prefixes = it
-                .prefixes()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect();
+            collect(&mut it.prefixes())
         }
         Syntax::RdfXml => {
             let mut p = oxrdfxml::RdfXmlParser::new();
@@ -422,13 +620,10 @@ pub fn parse(
             let mut it = p.for_reader(reader);
             while let Some(t) = it.next() {
                 match t {
-                    Ok(t) => {
-                        sink(ren.triple(t))?;
-                        summary.statements += 1;
-                    }
+                    Ok(t) => sink(t.as_ref().in_graph(GraphNameRef::DefaultGraph))?,
                     Err(oxrdfxml::RdfXmlParseError::Io(io)) => {
                         return Err(BuildError::Io {
-                            path: name,
+                            path: name.to_owned(),
                             source: io,
                         })
                     }
@@ -438,7 +633,7 @@ pub fn parse(
                         let (line, column) =
                             line_column(input, it.buffer_position()).unwrap_or((0, 0));
                         return Err(BuildError::Syntax {
-                            input: name,
+                            input: name.to_owned(),
                             line,
                             column,
                             message: s.to_string(),
@@ -446,30 +641,18 @@ pub fn parse(
                     }
                 }
             }
-            summary.prefixes = it
-                .prefixes()
-                .map(|(k, v)| (k.to_owned(), v.to_owned()))
-                .collect();
+            collect(&mut it.prefixes())
         }
-    }
-    Ok(summary)
-}
-
-/// Upstream files are read by random access, not as a stream: handled before the stream opens.
-fn unreachable_upstream() -> Result<(), BuildError> {
-    Err(BuildError::Invalid(
-        "upstream rete input read as a stream".into(),
-    ))
+    })
 }
 
 /// Reads every quad of an upstream rete file (format 0x05/0x06).
 fn parse_upstream(
     input: &Input,
     name: &str,
-    ren: &mut BnodeRenamer,
     read: Option<Arc<AtomicU64>>,
-    sink: &mut dyn FnMut(Quad) -> Result<(), BuildError>,
-) -> Result<ParseSummary, BuildError> {
+    consume: &mut dyn FnMut(Batch) -> Result<(), BuildError>,
+) -> Result<(), BuildError> {
     let io = |e: std::io::Error| BuildError::Io {
         path: name.to_owned(),
         source: e,
@@ -488,17 +671,18 @@ fn parse_upstream(
     }
     let bad = |e: rete_upstream::Error| BuildError::Invalid(format!("{name}: {e}"));
     let file = rete_upstream::UpstreamFile::from_bytes(bytes).map_err(bad)?;
-    let mut summary = ParseSummary::default();
+    let mut batch = Batch::default();
     let mut failed = None;
     file.for_each_quad(&mut |q| {
-        if failed.is_some() {
-            return false;
-        }
-        match sink(ren.quad(q)) {
-            Ok(()) => {
-                summary.statements += 1;
-                true
+        let r = batch.push(q.as_ref()).and_then(|()| {
+            if batch.is_full() {
+                consume(std::mem::take(&mut batch))
+            } else {
+                Ok(())
             }
+        });
+        match r {
+            Ok(()) => true,
             Err(e) => {
                 failed = Some(e);
                 false
@@ -509,7 +693,10 @@ fn parse_upstream(
     if let Some(e) = failed {
         return Err(e);
     }
-    Ok(summary)
+    if batch.len() > 0 {
+        consume(batch)?;
+    }
+    Ok(())
 }
 
 /// 1-based line and column (in characters) of byte `offset` of the decompressed input.

@@ -4,6 +4,7 @@ mod detect;
 mod extdict;
 mod files;
 mod input;
+mod lines;
 mod rss;
 mod sort;
 mod spill;
@@ -482,17 +483,6 @@ const QUAD_BYTES: usize = 16;
 /// Bytes of a sort key in memory (four final ids).
 const KEY_BYTES: usize = sort::KEY_LEN;
 
-/// Encodes and interns one term into the current chunk.
-fn intern_term(
-    interner: &mut Interner,
-    enc: &mut Vec<u8>,
-    t: oxrdf::TermRef<'_>,
-) -> Result<u32, BuildError> {
-    enc.clear();
-    term::encode_into(t, enc).map_err(|e| BuildError::Invalid(e.to_string()))?;
-    interner.intern(enc)
-}
-
 /// Spills the current chunk: its terms as a sorted run, its quads next to them.
 fn spill_chunk(
     interner: &mut Interner,
@@ -535,19 +525,15 @@ fn build_parts(
     let mut quads = ProvQuads::default();
     let mut input_infos = Vec::new();
     let mut prefixes = BTreeMap::new();
-    let mut enc = Vec::new();
     let budget = opts.memory_budget.max(1 << 20);
     let chunk_budget = budget / 2;
-    let mut sink =
-        |q: Quad, interner: &mut Interner, quads: &mut ProvQuads| -> Result<(), BuildError> {
-            let s = intern_term(interner, &mut enc, q.subject.as_ref().into())?;
-            let p = intern_term(interner, &mut enc, q.predicate.as_ref().into())?;
-            let o = intern_term(interner, &mut enc, q.object.as_ref())?;
-            let g = match q.graph_name.as_ref() {
-                oxrdf::GraphNameRef::DefaultGraph => 0,
-                oxrdf::GraphNameRef::NamedNode(n) => intern_term(interner, &mut enc, n.into())?,
-                oxrdf::GraphNameRef::BlankNode(b) => intern_term(interner, &mut enc, b.into())?,
-            };
+    let sink =
+        |q: [&[u8]; 4], interner: &mut Interner, quads: &mut ProvQuads| -> Result<(), BuildError> {
+            let [s, p, o, g] = q;
+            let s = interner.intern(s)?;
+            let p = interner.intern(p)?;
+            let o = interner.intern(o)?;
+            let g = if g.is_empty() { 0 } else { interner.intern(g)? };
             quads.push([s, p, o, g]);
             if interner.mem_bytes() + quads.mem.capacity() * QUAD_BYTES > chunk_budget
                 && quads.mem.len() > 1024
@@ -556,6 +542,13 @@ fn build_parts(
             }
             Ok(())
         };
+    // Parsing runs on the threads of the current rayon pool (one: all on this thread); chunks
+    // of N-Triples are a small share of the budget, as several are in flight.
+    let parse_opts = input::ParseOptions {
+        base_iri: opts.base_iri.as_deref(),
+        threads: rayon::current_num_threads(),
+        chunk_bytes: (budget / 256).clamp(16 << 10, 1 << 20),
+    };
     check_cancel(progress.as_ref())?;
     let total_bytes = inputs.iter().map(Input::stored_len).sum::<Option<u64>>();
     progress.start("parse", total_bytes);
@@ -563,21 +556,15 @@ fn build_parts(
     let mut n = 0u64;
     for (i, input) in inputs.iter().enumerate() {
         let (syntax, _) = input.resolve()?;
-        let summary = input::parse(
-            input,
-            i,
-            opts.base_iri.as_deref(),
-            Some(read.clone()),
-            &mut |q| {
-                n += 1;
-                if n % PROGRESS_QUADS == 0 {
-                    progress.inc(PROGRESS_QUADS);
-                    progress.parsed_bytes(read.load(Ordering::Relaxed));
-                    check_cancel(progress.as_ref())?;
-                }
-                sink(q, &mut interner, &mut quads)
-            },
-        )?;
+        let summary = input::parse(input, i, parse_opts, Some(read.clone()), &mut |q| {
+            n += 1;
+            if n % PROGRESS_QUADS == 0 {
+                progress.inc(PROGRESS_QUADS);
+                progress.parsed_bytes(read.load(Ordering::Relaxed));
+                check_cancel(progress.as_ref())?;
+            }
+            sink(q, &mut interner, &mut quads)
+        })?;
         for (k, v) in summary.prefixes {
             prefixes.entry(k).or_insert(v);
         }
@@ -589,8 +576,12 @@ fn build_parts(
     }
     progress.inc(n % PROGRESS_QUADS);
     progress.parsed_bytes(read.load(Ordering::Relaxed));
-    for q in extra {
-        sink(q.clone(), &mut interner, &mut quads)?;
+    for part in extra.chunks(4096) {
+        let mut batch = input::Batch::default();
+        for q in part {
+            batch.push(q.as_ref())?;
+        }
+        batch.feed_raw(&mut |q| sink(q, &mut interner, &mut quads))?;
     }
     // Once a chunk spilled, the last one does too: the merge reads runs only.
     if interner.has_spilled() {
