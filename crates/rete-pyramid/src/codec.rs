@@ -156,11 +156,12 @@ impl BlockWriter {
         }
     }
 
-    /// Queues a block; returns its number.
-    pub fn push(&mut self, raw: &[u8]) -> Result<usize, PyramidError> {
+    /// Queues a block (taken, not copied: a level's cross edges are one large block); returns
+    /// its number.
+    pub fn push(&mut self, raw: Vec<u8>) -> Result<usize, PyramidError> {
         let n = self.refs.len() + self.pending.len();
-        self.pending.push(raw.to_vec());
         self.pending_bytes += raw.len();
+        self.pending.push(raw);
         if self.pending_bytes >= BATCH_BYTES {
             self.flush()?;
         }

@@ -12,7 +12,7 @@
 use crate::louvain::{Graph, UnitGraph};
 use crate::PyramidError;
 use rete_core::vocab::LABEL_PREDICATES;
-use rete_core::{Id, IdQuad, Pattern, Perm, Rete, TermKind};
+use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use std::collections::BTreeSet;
 use std::io::Write;
 
@@ -142,7 +142,7 @@ impl EntityGraph {
             Ok(())
         };
         let mut last: Option<[Id; 3]> = None;
-        for q in ScanAhead::new(rete, Perm::Spo)? {
+        for q in rete.scan(Perm::Spo, &Pattern::default())? {
             let [s, p, o, _] = q?;
             if last == Some([s, p, o]) {
                 continue;
@@ -207,7 +207,7 @@ impl EntityGraph {
         // (subject id, self-loop triples), in subject order.
         let mut self_loops: Vec<(u32, u32)> = Vec::new();
         let mut last: Option<[Id; 3]> = None;
-        for q in ScanAhead::new(rete, Perm::Spo)? {
+        for q in rete.scan(Perm::Spo, &Pattern::default())? {
             let [s, p, o, _] = q?;
             // SPO order puts the graphs of one triple next to each other: count triples once.
             if last == Some([s, p, o]) {
@@ -445,87 +445,6 @@ impl EntityGraph {
             writeln!(out, "{a}\t{b}\t{w}")?;
         }
         Ok(())
-    }
-}
-
-/// Quads of a whole permutation decoded on a helper thread, `BATCH` at a time, while the caller
-/// consumes them: the scans of the pyramid cost the larger of decoding and using the quads
-/// rather than their sum. Same quads in the same order as [`Rete::scan`].
-pub(crate) struct ScanAhead {
-    rx: Option<std::sync::mpsc::IntoIter<Result<Vec<IdQuad>, rete_core::Error>>>,
-    batch: std::vec::IntoIter<IdQuad>,
-    worker: Option<std::thread::JoinHandle<()>>,
-}
-
-impl ScanAhead {
-    pub(crate) fn new(rete: &Rete, perm: Perm) -> Result<Self, PyramidError> {
-        const BATCH: usize = 1 << 14;
-        let iter = rete.scan(perm, &Pattern::default())?;
-        // Two batches in flight at most (~1 MB).
-        let (tx, rx) = std::sync::mpsc::sync_channel(2);
-        let worker = std::thread::Builder::new()
-            .name("pyramid-scan".to_owned())
-            .spawn(move || {
-                let mut batch = Vec::with_capacity(BATCH);
-                for q in iter {
-                    match q {
-                        Ok(q) => batch.push(q),
-                        Err(e) => {
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    }
-                    if batch.len() == BATCH {
-                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                        // The reader was dropped: stop.
-                        if tx.send(Ok(full)).is_err() {
-                            return;
-                        }
-                    }
-                }
-                let _ = tx.send(Ok(batch));
-            })
-            .map_err(|e| PyramidError::Io(format!("scan thread: {e}")))?;
-        Ok(Self {
-            rx: Some(rx.into_iter()),
-            batch: Vec::new().into_iter(),
-            worker: Some(worker),
-        })
-    }
-}
-
-impl Iterator for ScanAhead {
-    type Item = Result<IdQuad, PyramidError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(q) = self.batch.next() {
-                return Some(Ok(q));
-            }
-            match self.rx.as_mut()?.next()? {
-                Ok(b) => self.batch = b.into_iter(),
-                Err(e) => {
-                    self.rx = None;
-                    return Some(Err(e.into()));
-                }
-            }
-        }
-    }
-}
-
-impl Drop for ScanAhead {
-    fn drop(&mut self) {
-        // Closing the channel first unblocks a worker waiting to send.
-        self.rx = None;
-        if let Some(w) = self.worker.take() {
-            let _ = w.join();
-        }
-    }
-}
-
-impl std::fmt::Debug for ScanAhead {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ScanAhead")
     }
 }
 
