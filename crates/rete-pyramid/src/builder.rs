@@ -1,13 +1,14 @@
 //! Computing the pyramid of a base dataset and encoding it as sections.
 
-use crate::codec::{kind, BlockRef, BlockWriter, Buf, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
+use crate::codec::{kind, BlockWriter, Buf, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
 use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
-use crate::louvain::{self, WGraph};
+use crate::louvain::{self, Graph, UnitGraph, WGraph};
 use crate::names::NameStore;
 use crate::records::{CommRec, EdgeRec};
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
+use rayon::prelude::*;
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
@@ -28,11 +29,8 @@ pub(crate) const LAYOUT_SUNFLOWER: u8 = 0;
 
 /// Levels found by Louvain (and forced merges), before renumbering.
 struct Partitions {
-    /// The graph Louvain started from: the entity graph, or its coarse graph when the edges
-    /// were streamed (see [`crate::stream`]).
-    g0: WGraph,
-    /// Node → node of `g0`, when `g0` is a coarse graph.
-    base_of: Option<Vec<u32>>,
+    /// The graph Louvain started from.
+    g0: Base,
     /// Local-moving sweeps streamed from the file (0: the graph was held in memory).
     streamed_sweeps: usize,
     /// `parts[0]`: node → level-0 community; `parts[l]`: level-(l-1) → level-l community.
@@ -40,6 +38,47 @@ struct Partitions {
     counts: Vec<usize>,
     methods: Vec<&'static str>,
     resolutions: Vec<f64>,
+}
+
+/// What level 0 is measured on: the entity graph held in memory, or the coarse graph of the
+/// streamed first pass with each node's coarse node (see [`crate::stream`]).
+enum Base {
+    Held(UnitGraph),
+    Coarse(WGraph, Vec<u32>),
+}
+
+impl Base {
+    /// `part` (of the entity graph's nodes) on the coarse graph: every level is a union of
+    /// coarse nodes (isolated entities are coarse nodes of their own).
+    fn coarse_part(part: &[u32], base_of: &[u32], k: usize) -> Vec<u32> {
+        let mut pc = vec![0u32; k];
+        for (node, &c) in part.iter().enumerate() {
+            pc[base_of[node] as usize] = c;
+        }
+        pc
+    }
+
+    fn aggregate(&self, part: &[u32], k: usize) -> Result<WGraph, PyramidError> {
+        match self {
+            Self::Held(g) => g.aggregate(part, k),
+            Self::Coarse(g, b) => g.aggregate(&Self::coarse_part(part, b, g.node_count()), k),
+        }
+    }
+
+    /// Modularity of `part` on the entity graph: on the coarse graph it is the same.
+    fn modularity(&self, part: &[u32], gamma: f64) -> f64 {
+        match self {
+            Self::Held(g) => g.modularity(part, gamma),
+            Self::Coarse(g, b) => g.modularity(&Self::coarse_part(part, b, g.node_count()), gamma),
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Self::Held(g) => g.heap_bytes(),
+            Self::Coarse(g, _) => g.heap_bytes(),
+        }
+    }
 }
 
 /// The hierarchy with final ids: at every level, communities are numbered so that the children of
@@ -92,33 +131,25 @@ pub fn build_sections(
     let mut parts = partition(base, &mut eg, &primary, opts)?;
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
+    // One pass over the entity graph per level, the levels on rayon's threads.
     let modularity: Vec<f64> = h
         .node_comm
-        .iter()
-        .map(|p| match &parts.base_of {
-            None => parts.g0.modularity(p, opts.resolution),
-            Some(base_of) => {
-                // Every level is a union of coarse nodes: its modularity on the coarse graph is
-                // its modularity on the entity graph.
-                let mut pc = vec![0u32; parts.g0.node_count()];
-                for (node, &c) in p.iter().enumerate() {
-                    pc[base_of[node] as usize] = c;
-                }
-                parts.g0.modularity(&pc, opts.resolution)
-            }
-        })
+        .par_iter()
+        .map(|p| parts.g0.modularity(p, opts.resolution))
         .collect();
     let graph_bytes = parts.g0.heap_bytes() as u64;
     let streamed_sweeps = parts.streamed_sweeps as u32;
     drop(parts.g0);
-    drop(parts.base_of);
     // The hierarchy holds the partitions with their final ids now.
     parts.parts = Vec::new();
+    // Scans stay on this thread: blocks a worker decodes into the reader's cache are allocated
+    // in the worker's malloc arena, and scans decoded on a helper thread (or these two side by
+    // side) raised the proxy's encoding peak from 247 to 367 MB.
     let names = Names::load(base, &eg, opts.temp_dir.as_deref())?;
     phase("names", &mut t);
-    let classes = class_histograms(&eg, &h, opts.max_classes);
     let edges = super_edges(base, &eg, &h, opts.max_predicates)?;
     phase("super-edges", &mut t);
+    let classes = class_histograms(&eg, &h, opts.max_classes);
     let top_class: Vec<Vec<Option<(u32, u64)>>> = classes
         .iter()
         .map(|lv| lv.iter().map(|h| h.first().copied()).collect())
@@ -205,6 +236,7 @@ pub fn build_sections(
     dir.bytes(DIR_MAGIC);
     dir.u8(DIR_VERSION);
     dir.varint(top as u64);
+    let mut level_blocks: Vec<(Vec<(u32, usize)>, usize)> = Vec::with_capacity(top);
     for (l, level_edges) in edges.iter().enumerate().take(top) {
         let recs = level_records(l);
         let starts = h.child_starts(l + 1);
@@ -213,7 +245,7 @@ pub fn build_sections(
         // no per-parent lists (at scale level 0 has millions of super-edges).
         let is_cross = |e: &EdgeRec| h.parent[l][e.a as usize] != h.parent[l][e.b as usize];
         let mut at = 0usize;
-        let mut blocks: Vec<(u32, BlockRef)> = Vec::new();
+        let mut blocks: Vec<(u32, usize)> = Vec::new();
         let mut raw = Buf::default();
         let mut group = Buf::default();
         let mut groups = 0u64;
@@ -249,7 +281,7 @@ pub fn build_sections(
                 let mut payload = Buf::default();
                 payload.varint(groups);
                 payload.bytes(&raw.0);
-                blocks.push((first_parent, lw.push(&payload.0)?));
+                blocks.push((first_parent, lw.push(payload.0)?));
                 raw.0.clear();
                 groups = 0;
             }
@@ -259,27 +291,33 @@ pub fn build_sections(
         for e in level_edges.iter().filter(|e| is_cross(e)) {
             e.write(&mut cb);
         }
-        let cross_ref = lw.push(&cb.0)?;
+        let cross = lw.push(cb.0)?;
+        level_blocks.push((blocks, cross));
+    }
+    // The directory once every block is compressed (in parallel batches).
+    let (level_data, level_refs) = lw.finish()?;
+    for (blocks, cross) in &level_blocks {
         dir.varint(blocks.len() as u64);
-        for (p, r) in &blocks {
-            dir.varint(u64::from(*p));
-            r.write(&mut dir);
+        for &(p, r) in blocks {
+            dir.varint(u64::from(p));
+            level_refs[r].write(&mut dir);
         }
-        cross_ref.write(&mut dir);
+        level_refs[*cross].write(&mut dir);
     }
 
     // Members of level-0 communities, most connected at the centre of their circle.
     let mut mw = BlockWriter::new(opts.zstd_level);
     let member_blocks = encode_members(&eg, &h, &names.store, &primary, &circles[0], &mut mw)?;
+    let (member_data, member_refs) = mw.finish()?;
     dir.varint(member_blocks.len() as u64);
-    for (c, r) in &member_blocks {
-        dir.varint(u64::from(*c));
-        r.write(&mut dir);
+    for &(c, r) in &member_blocks {
+        dir.varint(u64::from(c));
+        member_refs[r].write(&mut dir);
     }
 
     // Membership: entity id → community at every level.
     let mut pw = BlockWriter::new(opts.zstd_level);
-    let mut membership_blocks: Vec<(u64, BlockRef)> = Vec::new();
+    let mut membership_blocks: Vec<(u64, usize)> = Vec::new();
     for chunk_start in (0..eg.node_count()).step_by(MEMBERSHIP_BLOCK) {
         let end = (chunk_start + MEMBERSHIP_BLOCK).min(eg.node_count());
         let mut raw = Buf::default();
@@ -293,12 +331,13 @@ pub fn build_sections(
                 raw.varint(u64::from(comm[node]));
             }
         }
-        membership_blocks.push((eg.ids[chunk_start], pw.push(&raw.0)?));
+        membership_blocks.push((eg.ids[chunk_start], pw.push(raw.0)?));
     }
+    let (membership_data, membership_refs) = pw.finish()?;
     dir.varint(membership_blocks.len() as u64);
-    for (e, r) in &membership_blocks {
-        dir.varint(*e);
-        r.write(&mut dir);
+    for &(e, r) in &membership_blocks {
+        dir.varint(e);
+        membership_refs[r].write(&mut dir);
     }
     phase("encode", &mut t);
 
@@ -313,9 +352,9 @@ pub fn build_sections(
     let sections = vec![
         SectionSpec::zstd(kind::TOP, 0, &top_bytes, level)?,
         SectionSpec::zstd(kind::DIRECTORY, 0, &dir.0, level)?,
-        blocks(kind::LEVELS, lw.data),
-        blocks(kind::MEMBERS, mw.data),
-        blocks(kind::MEMBERSHIP, pw.data),
+        blocks(kind::LEVELS, level_data),
+        blocks(kind::MEMBERS, member_data),
+        blocks(kind::MEMBERSHIP, membership_data),
     ];
     let section_sizes = sections
         .iter()
@@ -368,10 +407,10 @@ fn encode_members(
     primary: &[u32],
     circles: &[Circle],
     w: &mut BlockWriter,
-) -> Result<Vec<(u32, BlockRef)>, PyramidError> {
+) -> Result<Vec<(u32, usize)>, PyramidError> {
     let mut by_comm: Vec<u32> = (0..eg.node_count() as u32).collect();
     by_comm.sort_unstable_by_key(|&i| (h.node_comm[0][i as usize], i));
-    let mut blocks: Vec<(u32, BlockRef)> = Vec::new();
+    let mut blocks: Vec<(u32, usize)> = Vec::new();
     let mut cols = MemberColumns::default();
     let mut first = 0u32;
     let mut ranked: Vec<u32> = Vec::new();
@@ -439,7 +478,7 @@ fn encode_members(
             prev_term = name.term;
         }
         if cols.raw_len() >= BLOCK_BYTES || j == by_comm.len() {
-            blocks.push((first, w.push(&cols.finish())?));
+            blocks.push((first, w.push(cols.finish())?));
         }
         i = j;
     }
@@ -513,8 +552,12 @@ fn partition(
     primary: &[u32],
     opts: &PyramidOptions,
 ) -> Result<Partitions, PyramidError> {
-    let (g0, base_of, streamed_sweeps) = match eg.adj.take() {
-        Some(g) => (g, None, 0),
+    let (g0, p0, streamed_sweeps) = match eg.adj.take() {
+        Some(g) => {
+            let (mut p0, _) = louvain::louvain(&g, opts.resolution, None)?;
+            group_isolated(eg, primary, &mut p0, opts.isolated_group);
+            (Base::Held(g), p0, 0)
+        }
         None => {
             let c = crate::stream::coarsen(
                 base,
@@ -523,28 +566,22 @@ fn partition(
                 opts.memory_budget / 4,
                 opts.temp_dir.as_deref(),
             )?;
-            (c.graph, Some(c.base_of), c.sweeps)
+            // The rest of Louvain as the in-memory path runs it after its first pass.
+            let n = eg.node_count();
+            let pg = if !c.moved || c.k >= n {
+                (0..c.k as u32).collect()
+            } else {
+                let ident: Vec<u32> = (0..c.k as u32).collect();
+                louvain::louvain_rest(&c.graph, ident, c.k, opts.resolution, None)?.0
+            };
+            let mut p0: Vec<u32> = c.base_of.iter().map(|&b| pg[b as usize]).collect();
+            group_isolated(eg, primary, &mut p0, opts.isolated_group);
+            (Base::Coarse(c.graph, c.base_of), p0, c.sweeps)
         }
     };
-    let (pg, _) = louvain::louvain(&g0, opts.resolution, None)?;
-    let mut p0 = match &base_of {
-        None => pg,
-        Some(b) => b.iter().map(|&c| pg[c as usize]).collect(),
-    };
-    group_isolated(eg, primary, &mut p0, opts.isolated_group);
+    let mut p0 = p0;
     let k0 = louvain::relabel(&mut p0);
-    let mut cur = match &base_of {
-        None => g0.aggregate(&p0, k0)?,
-        Some(b) => {
-            // Isolated entities are coarse nodes of their own: every level-0 community is a
-            // union of coarse nodes.
-            let mut pc = vec![0u32; g0.node_count()];
-            for (node, &c) in p0.iter().enumerate() {
-                pc[b[node] as usize] = c;
-            }
-            g0.aggregate(&pc, k0)?
-        }
-    };
+    let mut cur = g0.aggregate(&p0, k0)?;
     let mut parts = vec![p0];
     let mut counts = vec![k0];
     let mut methods = vec!["louvain"];
@@ -583,7 +620,6 @@ fn partition(
     }
     Ok(Partitions {
         g0,
-        base_of,
         streamed_sweeps,
         parts,
         counts,
@@ -829,6 +865,7 @@ fn super_edges(
     let mut tally: Tally<(u32, u32, u32)> = Tally::new();
     let mut last: Option<[Id; 3]> = None;
     let mut pred: Option<(Id, u32)> = None;
+    let mut subject: Option<(Id, Option<usize>)> = None;
     for q in base.scan(Perm::Spo, &Pattern::default())? {
         let [s, p, o, _] = q?;
         if last == Some([s, p, o]) {
@@ -846,7 +883,16 @@ fn super_edges(
                 Err(_) => continue,
             },
         };
-        let (Some(a), Some(b)) = (eg.link_node(s), eg.link_node(o)) else {
+        // Subjects come in order: one search per subject, not per triple.
+        let a = match subject {
+            Some((id, node)) if id == s => node,
+            _ => {
+                let node = eg.link_node(s);
+                subject = Some((s, node));
+                node
+            }
+        };
+        let (Some(a), Some(b)) = (a, eg.link_node(o)) else {
             continue;
         };
         let (a, b) = (comm0[a], comm0[b]);

@@ -129,31 +129,73 @@ impl BlockRef {
     }
 }
 
-/// Accumulates independently compressed blocks into one section payload.
+/// Accumulates independently compressed blocks into one section payload. Blocks are compressed
+/// in batches on rayon's threads (each block on its own, so the bytes do not depend on the
+/// number of threads); [`BlockWriter::push`] returns the block's number, its [`BlockRef`] comes
+/// with [`BlockWriter::finish`].
 #[derive(Debug)]
 pub(crate) struct BlockWriter {
-    pub data: Vec<u8>,
+    data: Vec<u8>,
     level: i32,
+    pending: Vec<Vec<u8>>,
+    pending_bytes: usize,
+    refs: Vec<BlockRef>,
 }
+
+/// Raw bytes waiting for compression at most (about): bounds the batch held in memory.
+const BATCH_BYTES: usize = 8 << 20;
 
 impl BlockWriter {
     pub fn new(level: i32) -> Self {
         Self {
             data: Vec::new(),
             level,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            refs: Vec::new(),
         }
     }
 
-    pub fn push(&mut self, raw: &[u8]) -> Result<BlockRef, PyramidError> {
-        let stored = zstd::bulk::compress(raw, self.level)
-            .map_err(|e| PyramidError::internal(format!("zstd: {e}")))?;
-        let r = BlockRef {
-            offset: self.data.len() as u64,
-            len: stored.len() as u64,
-            raw_len: raw.len() as u64,
-            checksum: xxh3_64(&stored),
-        };
-        self.data.extend_from_slice(&stored);
-        Ok(r)
+    /// Queues a block (taken, not copied: a level's cross edges are one large block); returns
+    /// its number.
+    pub fn push(&mut self, raw: Vec<u8>) -> Result<usize, PyramidError> {
+        let n = self.refs.len() + self.pending.len();
+        self.pending_bytes += raw.len();
+        self.pending.push(raw);
+        if self.pending_bytes >= BATCH_BYTES {
+            self.flush()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> Result<(), PyramidError> {
+        use rayon::prelude::*;
+        let level = self.level;
+        let stored: Vec<Result<Vec<u8>, PyramidError>> = self
+            .pending
+            .par_iter()
+            .map(|raw| {
+                zstd::bulk::compress(raw, level)
+                    .map_err(|e| PyramidError::internal(format!("zstd: {e}")))
+            })
+            .collect();
+        for (raw, stored) in self.pending.drain(..).zip(stored) {
+            let stored = stored?;
+            self.refs.push(BlockRef {
+                offset: self.data.len() as u64,
+                len: stored.len() as u64,
+                raw_len: raw.len() as u64,
+                checksum: xxh3_64(&stored),
+            });
+            self.data.extend_from_slice(&stored);
+        }
+        self.pending_bytes = 0;
+        Ok(())
+    }
+
+    /// The section payload and every block's place in it, by block number.
+    pub fn finish(mut self) -> Result<(Vec<u8>, Vec<BlockRef>), PyramidError> {
+        self.flush()?;
+        Ok((self.data, self.refs))
     }
 }

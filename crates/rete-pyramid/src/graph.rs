@@ -4,24 +4,28 @@
 //! triples are ignored except for labels.
 //!
 //! Memory: one scan of SPO keeps only per-entity facts (a few bytes per term below the literal
-//! range, classes, labels). The edges are either held as a compact CSR ([`WGraph`], 8 bytes per
-//! directed distinct pair) when that fits the memory budget, or streamed from the file node by
-//! node ([`EntityGraph::for_each_node`]: SPO gives a node's out-links, OSP its in-links), which
-//! needs no per-triple memory at all.
+//! range, classes, labels). The edges are either held as a compact CSR ([`UnitGraph`]: one `u32`
+//! per triple and direction, 8 bytes a triple) when that fits the memory budget, or streamed from
+//! the file node by node ([`EntityGraph::for_each_node`]: SPO gives a node's out-links, OSP its
+//! in-links), which needs no per-triple memory at all.
 
-use crate::louvain::{CsrBuilder, WGraph};
+use crate::louvain::{Graph, UnitGraph};
 use crate::PyramidError;
 use rete_core::vocab::LABEL_PREDICATES;
 use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use std::collections::BTreeSet;
 use std::io::Write;
 
-/// Bytes per node the in-memory graph and Louvain need besides the edges (offsets, loops,
-/// degrees, community arrays and scratch of local moving).
-pub(crate) const NODE_BYTES: u64 = 64;
-/// Bytes per object triple of the in-memory CSR at most (two directed entries of a `u32`
-/// neighbour and a `u32` weight).
-pub(crate) const TRIPLE_BYTES: u64 = 16;
+/// Bytes per node the in-memory graph and Louvain's first pass need besides the edges: a `u32`
+/// offset, local moving's community, community degree, neighbour weight, mark and active flag
+/// (26 B), then aggregation's member list, community starts and sums (at most 32 B, once local
+/// moving's arrays are freed).
+pub(crate) const NODE_BYTES: u64 = 36;
+/// Bytes per object triple of the in-memory CSR: two directed `u32` entries, the weight implicit
+/// (a pair linked by several triples has several entries).
+pub(crate) const TRIPLE_BYTES: u64 = 8;
+/// Bytes per term below the literals while the CSR is filled (term id → node index).
+pub(crate) const TERM_BYTES: u64 = 4;
 
 /// The entity graph extracted from a `.rete` file, with the per-entity facts the pyramid stores
 /// (classes, labels). Node indices follow increasing term ids, so the node order is fixed.
@@ -40,6 +44,8 @@ pub struct EntityGraph {
     pub(crate) labels: Vec<(u32, u32)>,
     /// Weighted degree of each node (self-loops count twice).
     pub(crate) degree: Vec<u32>,
+    /// `(node, self-loop triples)`, sorted by node.
+    loops: Vec<(u32, u32)>,
     /// First literal id: entities are the ids below.
     pub(crate) lit_start: Id,
     rdf_type: Option<Id>,
@@ -48,7 +54,7 @@ pub struct EntityGraph {
     /// Distinct undirected pairs (self-loops included), once known.
     edges: Option<u64>,
     /// The edges in memory, when built ([`EntityGraph::from_rete`], or within a budget).
-    pub(crate) adj: Option<WGraph>,
+    pub(crate) adj: Option<UnitGraph>,
 }
 
 /// One node's links as streamed from the file: the self-loop weight and the other neighbours
@@ -69,25 +75,93 @@ impl EntityGraph {
     /// `budget` bytes (see [`EntityGraph::in_memory_bytes`]), else they stay in the file.
     pub(crate) fn within(rete: &Rete, budget: u64) -> Result<Self, PyramidError> {
         let mut eg = Self::scan(rete)?;
-        if eg.in_memory_bytes() <= budget {
-            let mut b = CsrBuilder::with_capacity(eg.node_count(), 2 * eg.triples as usize);
-            eg.for_each_node(rete, |links| {
-                b.push_node(links.loop_weight, links.neighbors);
-                Ok(true)
-            })?;
-            let g = b.finish()?;
+        if eg.in_memory_bytes().is_some_and(|b| b <= budget) {
+            let g = eg.load_edges(rete)?;
             eg.edges = Some(g.undirected_edges() as u64);
             eg.adj = Some(g);
         }
         Ok(eg)
     }
 
-    /// What holding the edges and running Louvain in memory would take, at most.
-    pub(crate) fn in_memory_bytes(&self) -> u64 {
-        self.triples
-            .saturating_mul(TRIPLE_BYTES)
-            .saturating_add((self.ids.len() as u64).saturating_mul(NODE_BYTES))
-            .saturating_add(self.lit_start.saturating_mul(4))
+    /// What holding the edges and running Louvain's first pass in memory takes, at most; `None`
+    /// when the entries do not fit the CSR's `u32` offsets.
+    pub(crate) fn in_memory_bytes(&self) -> Option<u64> {
+        if self.triples.saturating_mul(2) >= u64::from(u32::MAX) {
+            return None;
+        }
+        Some(
+            self.triples
+                .saturating_mul(TRIPLE_BYTES)
+                .saturating_add((self.ids.len() as u64).saturating_mul(NODE_BYTES))
+                .saturating_add(self.lit_start.saturating_mul(TERM_BYTES)),
+        )
+    }
+
+    /// The edges as a [`UnitGraph`], filled from one SPO scan: each triple goes into both
+    /// endpoints' rows (sized from the degrees the first scan counted), then the rows are sorted
+    /// in parallel. No OSP scan and no per-node merge.
+    fn load_edges(&self, rete: &Rete) -> Result<UnitGraph, PyramidError> {
+        let n = self.ids.len();
+        let changed = || PyramidError::corrupt(rete.name(), "quads", "entity set changed");
+        let too_many = || PyramidError::TooLarge("2^32 link entries or more".to_owned());
+        let mut off: Vec<u32> = Vec::with_capacity(n + 1);
+        off.push(0);
+        let mut at = 0u64;
+        let mut loops = self.loops.iter().peekable();
+        for (i, &d) in self.degree.iter().enumerate() {
+            let lw = loops.next_if(|l| l.0 as usize == i).map_or(0, |l| l.1);
+            let entries = u64::from(d)
+                .checked_sub(2 * u64::from(lw))
+                .ok_or_else(changed)?;
+            at += entries;
+            off.push(u32::try_from(at).map_err(|_| too_many())?);
+        }
+        let mut nbr = vec![0u32; at as usize];
+        let mut fill: Vec<u32> = off[..n].to_vec();
+        // Term id → node index (`u32::MAX`: not an entity), 4 bytes a term while filling.
+        let mut index = vec![u32::MAX; self.lit_start as usize];
+        for (i, &id) in self.ids.iter().enumerate() {
+            if let Some(slot) = index.get_mut(id as usize) {
+                *slot = i as u32;
+            }
+        }
+        let node = |id: Id| -> Result<u32, PyramidError> {
+            match index.get(id as usize) {
+                Some(&i) if i != u32::MAX => Ok(i),
+                _ => Err(changed()),
+            }
+        };
+        let mut put = |a: u32, b: u32| -> Result<(), PyramidError> {
+            let a = a as usize;
+            let slot = fill.get_mut(a).ok_or_else(changed)?;
+            if *slot >= off[a + 1] {
+                return Err(changed());
+            }
+            nbr[*slot as usize] = b;
+            *slot += 1;
+            Ok(())
+        };
+        let mut last: Option<[Id; 3]> = None;
+        for q in rete.scan(Perm::Spo, &Pattern::default())? {
+            let [s, p, o, _] = q?;
+            if last == Some([s, p, o]) {
+                continue;
+            }
+            last = Some([s, p, o]);
+            if Some(p) == self.rdf_type || o < 1 || o >= self.lit_start || s == o {
+                continue;
+            }
+            let (a, b) = (node(s)?, node(o)?);
+            put(a, b)?;
+            put(b, a)?;
+        }
+        drop(index);
+        if fill.iter().zip(&off[1..]).any(|(f, e)| f != e) {
+            return Err(changed());
+        }
+        drop(fill);
+        sort_rows(&off, &mut nbr);
+        UnitGraph::new(off, nbr, self.loops.clone())
     }
 
     /// One scan of SPO: entities, degrees, classes, labels, predicates; no edges.
@@ -130,6 +204,8 @@ impl EntityGraph {
             label_total = label_total.saturating_add(count(Some(p))?);
         }
         let mut label_cands: Vec<(u32, u32, u32)> = Vec::with_capacity(label_total);
+        // (subject id, self-loop triples), in subject order.
+        let mut self_loops: Vec<(u32, u32)> = Vec::new();
         let mut last: Option<[Id; 3]> = None;
         for q in rete.scan(Perm::Spo, &Pattern::default())? {
             let [s, p, o, _] = q?;
@@ -153,6 +229,12 @@ impl EntityGraph {
             } else if is_entity(o) {
                 node[o as usize] = true;
                 triples += 1;
+                if s == o {
+                    match self_loops.last_mut() {
+                        Some(l) if Id::from(l.0) == s => l.1 += 1,
+                        _ => self_loops.push((s as u32, 1)),
+                    }
+                }
                 for end in [s, o] {
                     let d = &mut deg[end as usize];
                     *d = d.checked_add(1).ok_or_else(too_many)?;
@@ -178,6 +260,7 @@ impl EntityGraph {
         drop(node);
         drop(deg);
         let index = |id: u32| ids.binary_search(&Id::from(id)).unwrap_or(0) as u32;
+        let loops: Vec<(u32, u32)> = self_loops.iter().map(|&(s, w)| (index(s), w)).collect();
         let predicates: Vec<Id> = preds.into_iter().collect();
         let mut classes: Vec<Id> = types.iter().map(|t| Id::from(t.1)).collect();
         classes.sort_unstable();
@@ -225,6 +308,7 @@ impl EntityGraph {
             node_classes,
             labels,
             degree,
+            loops,
             lit_start,
             rdf_type,
             triples,
@@ -339,16 +423,18 @@ impl EntityGraph {
     pub fn edges(&self) -> impl Iterator<Item = (Id, Id, u64)> + '_ {
         self.adj.iter().flat_map(move |g| {
             (0..g.node_count()).flat_map(move |a| {
-                let lw = g.loop_weight(a);
-                let self_loop = (lw > 0.0).then_some((a, a, lw));
+                let lw = g.loop_weight(a) as u64;
+                let self_loop = (lw > 0).then_some((a, a, lw));
+                // A row repeats a neighbour once per triple: runs become weights.
+                let row = g.row(a);
+                let start = row.partition_point(|&b| (b as usize) <= a);
+                let runs = row[start..]
+                    .chunk_by(|x, y| x == y)
+                    .map(move |run| (a, run[0] as usize, run.len() as u64));
                 self_loop
                     .into_iter()
-                    .chain(
-                        g.neighbors(a)
-                            .filter(move |&(b, _)| b > a)
-                            .map(move |(b, w)| (a, b, w)),
-                    )
-                    .map(|(a, b, w)| (self.ids[a], self.ids[b], w as u64))
+                    .chain(runs)
+                    .map(|(a, b, w)| (self.ids[a], self.ids[b], w))
             })
         })
     }
@@ -360,6 +446,31 @@ impl EntityGraph {
         }
         Ok(())
     }
+}
+
+/// Sorts every row of a CSR, rows split into chunks that threads sort independently (the
+/// result does not depend on the number of threads).
+fn sort_rows(off: &[u32], nbr: &mut [u32]) {
+    use rayon::prelude::*;
+    let n = off.len().saturating_sub(1);
+    let per = n.div_ceil(rayon::current_num_threads() * 16).max(1024);
+    let mut chunks: Vec<(usize, usize, &mut [u32])> = Vec::new();
+    let mut rest = nbr;
+    let mut start = 0;
+    while start < n {
+        let end = (start + per).min(n);
+        let len = (off[end] - off[start]) as usize;
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        chunks.push((start, end, head));
+        rest = tail;
+        start = end;
+    }
+    chunks.into_par_iter().for_each(|(s, e, rows)| {
+        let base = off[s];
+        for i in s..e {
+            rows[(off[i] - base) as usize..(off[i + 1] - base) as usize].sort_unstable();
+        }
+    });
 }
 
 /// Whether a literal encoding is untagged or tagged English.

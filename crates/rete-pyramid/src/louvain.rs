@@ -76,6 +76,237 @@ impl CsrBuilder {
     }
 }
 
+/// What local moving, aggregation and modularity read of a graph: [`WGraph`] (weighted, the
+/// communities of a level) or [`UnitGraph`] (the entity graph, one entry per triple).
+pub(crate) trait Graph {
+    fn node_count(&self) -> usize;
+    /// Weighted degree of `i` (self-loops count twice).
+    fn degree(&self, i: usize) -> f64;
+    /// Self-loop weight of `i`.
+    fn loop_weight(&self, i: usize) -> f64;
+    /// Sum of all degrees: twice the total edge weight.
+    fn m2(&self) -> f64;
+    /// Neighbours of `i` (never `i` itself) with weights, in increasing index order; a
+    /// neighbour may come several times in a row (its weights then add up).
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + Clone + '_;
+    /// Bytes held (for reports).
+    fn heap_bytes(&self) -> usize;
+
+    /// The graph whose nodes are the `k` communities of `part`: weights between communities are
+    /// summed, weights inside one become its self-loop. Built community by community, without
+    /// an intermediate edge list.
+    fn aggregate(&self, part: &[u32], k: usize) -> Result<WGraph, PyramidError>
+    where
+        Self: Sized,
+    {
+        let n = self.node_count();
+        let mut start = vec![0usize; k + 1];
+        for &c in &part[..n] {
+            start[c as usize + 1] += 1;
+        }
+        for c in 0..k {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut members = vec![0u32; n];
+        for (i, &c) in part[..n].iter().enumerate() {
+            members[fill[c as usize]] = i as u32;
+            fill[c as usize] += 1;
+        }
+        drop(fill);
+        let mut acc = vec![0u64; k];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut row: Vec<(u32, u32)> = Vec::new();
+        let mut b = CsrBuilder::with_capacity(k, 0);
+        for c in 0..k {
+            let mut loop_w = 0u64;
+            for &i in &members[start[c]..start[c + 1]] {
+                let i = i as usize;
+                loop_w += self.loop_weight(i) as u64;
+                for (j, w) in self.neighbors(i) {
+                    let cj = part[j] as usize;
+                    if cj == c {
+                        if j > i {
+                            loop_w += w as u64;
+                        }
+                    } else {
+                        if acc[cj] == 0 {
+                            touched.push(cj as u32);
+                        }
+                        acc[cj] += w as u64;
+                    }
+                }
+            }
+            touched.sort_unstable();
+            row.clear();
+            for &cj in &touched {
+                row.push((cj, weight(acc[cj as usize])?));
+                acc[cj as usize] = 0;
+            }
+            touched.clear();
+            b.push_node(loop_w, &row);
+        }
+        b.finish()
+    }
+
+    /// Modularity of `part` at resolution `gamma` (networkx's definition: self-loops count once
+    /// as internal weight and twice in the degree).
+    fn modularity(&self, part: &[u32], gamma: f64) -> f64 {
+        if self.m2() <= 0.0 {
+            return 0.0;
+        }
+        let k = part.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+        let mut internal = vec![0.0; k];
+        let mut tot = vec![0.0; k];
+        for i in 0..self.node_count() {
+            let ci = part[i] as usize;
+            tot[ci] += self.degree(i);
+            internal[ci] += self.loop_weight(i);
+            for (j, w) in self.neighbors(i) {
+                if j > i && part[j] as usize == ci {
+                    internal[ci] += w;
+                }
+            }
+        }
+        let m2 = self.m2();
+        (0..k)
+            .map(|c| 2.0 * internal[c] / m2 - gamma * (tot[c] / m2) * (tot[c] / m2))
+            .sum()
+    }
+}
+
+/// The entity graph as Louvain's first pass reads it: one `u32` entry per triple and direction,
+/// repeated when several triples link a pair, so no weights are stored (4 bytes an entry instead
+/// of 8, and no per-node degree: it is the row length). Self-loops are rare: a sorted sparse
+/// list. Sums of unit weights are the exact integers a weighted CSR gives, and repeated entries
+/// are adjacent, so communities appear in the same order: Louvain's result is the same.
+#[derive(Debug, Clone)]
+pub(crate) struct UnitGraph {
+    /// Start of each node's entries in `nbr`, plus the end (entries fit `u32`: checked when
+    /// built).
+    off: Vec<u32>,
+    nbr: Vec<u32>,
+    /// `(node, self-loop triples)`, sorted by node.
+    loops: Vec<(u32, u32)>,
+    m2: f64,
+}
+
+impl UnitGraph {
+    /// A graph from row offsets (`n + 1`, the last one `nbr.len()`), rows of neighbours sorted
+    /// increasing without the node itself, and sorted self-loop counts.
+    pub(crate) fn new(
+        off: Vec<u32>,
+        nbr: Vec<u32>,
+        loops: Vec<(u32, u32)>,
+    ) -> Result<Self, PyramidError> {
+        let n = off.len().saturating_sub(1);
+        let bad = |what: &str| Err(PyramidError::internal(format!("unit graph: {what}")));
+        if off.first().is_some_and(|&o| o != 0)
+            || off.last().map_or(0, |&o| o as usize) != nbr.len()
+        {
+            return bad("offsets do not cover the entries");
+        }
+        if off.windows(2).any(|w| w[0] > w[1]) {
+            return bad("decreasing offsets");
+        }
+        if nbr.iter().any(|&j| j as usize >= n) {
+            return bad("edge endpoint out of range");
+        }
+        if loops.windows(2).any(|w| w[0].0 >= w[1].0) || loops.iter().any(|l| l.0 as usize >= n) {
+            return bad("self-loops out of order");
+        }
+        let m2 = nbr.len() as f64 + 2.0 * loops.iter().map(|l| f64::from(l.1)).sum::<f64>();
+        Ok(Self {
+            off,
+            nbr,
+            loops,
+            m2,
+        })
+    }
+
+    /// The entries of `i`, each neighbour repeated once per triple.
+    pub(crate) fn row(&self, i: usize) -> &[u32] {
+        &self.nbr[self.off[i] as usize..self.off[i + 1] as usize]
+    }
+
+    /// Distinct undirected pairs, self-loops included.
+    pub(crate) fn undirected_edges(&self) -> usize {
+        let distinct: usize = (0..self.node_count())
+            .map(|i| {
+                let row = self.row(i);
+                row.iter()
+                    .zip(row.iter().skip(1))
+                    .filter(|(a, b)| a != b)
+                    .count()
+                    + usize::from(!row.is_empty())
+            })
+            .sum();
+        distinct / 2 + self.loops.len()
+    }
+}
+
+impl Graph for UnitGraph {
+    fn node_count(&self) -> usize {
+        self.off.len().saturating_sub(1)
+    }
+
+    fn degree(&self, i: usize) -> f64 {
+        f64::from(self.off[i + 1] - self.off[i]) + 2.0 * self.loop_weight(i)
+    }
+
+    fn loop_weight(&self, i: usize) -> f64 {
+        if self.loops.is_empty() {
+            return 0.0;
+        }
+        match self.loops.binary_search_by_key(&(i as u32), |l| l.0) {
+            Ok(k) => f64::from(self.loops[k].1),
+            Err(_) => 0.0,
+        }
+    }
+
+    fn m2(&self) -> f64 {
+        self.m2
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
+        self.row(i).iter().map(|&j| (j as usize, 1.0))
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.off.len() * 4 + self.nbr.len() * 4 + self.loops.len() * 8
+    }
+}
+
+impl Graph for WGraph {
+    fn node_count(&self) -> usize {
+        self.loops.len()
+    }
+
+    fn degree(&self, i: usize) -> f64 {
+        self.degree[i]
+    }
+
+    fn loop_weight(&self, i: usize) -> f64 {
+        self.loops[i]
+    }
+
+    fn m2(&self) -> f64 {
+        self.m2
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
+        let (s, e) = (self.off[i] as usize, self.off[i + 1] as usize);
+        self.nbr[s..e]
+            .iter()
+            .zip(&self.w[s..e])
+            .map(|(&j, &w)| (j as usize, f64::from(w)))
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.off.len() * 8 + self.nbr.len() * 8 + self.loops.len() * 16
+    }
+}
+
 /// Below this modularity gain a local-moving phase stops (networkx uses the same threshold).
 pub(crate) const THRESHOLD: f64 = 1e-7;
 /// Upper bound on local-moving sweeps of one pass (a safeguard; convergence comes much earlier).
@@ -129,113 +360,6 @@ impl WGraph {
             b.push_node(l, &row);
         }
         b.finish()
-    }
-
-    pub(crate) fn node_count(&self) -> usize {
-        self.loops.len()
-    }
-
-    /// Self-loop weight of `i`.
-    pub(crate) fn loop_weight(&self, i: usize) -> f64 {
-        self.loops[i]
-    }
-
-    /// Distinct undirected pairs, self-loops included.
-    pub(crate) fn undirected_edges(&self) -> usize {
-        self.nbr.len() / 2 + self.loops.iter().filter(|&&l| l > 0.0).count()
-    }
-
-    /// Bytes held (for reports).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.off.len() * 8 + self.nbr.len() * 8 + self.loops.len() * 16
-    }
-
-    /// Neighbours of `i` (never `i` itself) with edge weights, in increasing index order.
-    pub(crate) fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
-        let (s, e) = (self.off[i] as usize, self.off[i + 1] as usize);
-        self.nbr[s..e]
-            .iter()
-            .zip(&self.w[s..e])
-            .map(|(&j, &w)| (j as usize, f64::from(w)))
-    }
-
-    /// The graph whose nodes are the `k` communities of `part`: weights between communities are
-    /// summed, weights inside one become its self-loop. Built community by community, without
-    /// an intermediate edge list.
-    pub(crate) fn aggregate(&self, part: &[u32], k: usize) -> Result<Self, PyramidError> {
-        let n = self.node_count();
-        let mut start = vec![0usize; k + 1];
-        for &c in &part[..n] {
-            start[c as usize + 1] += 1;
-        }
-        for c in 0..k {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        let mut members = vec![0u32; n];
-        for (i, &c) in part[..n].iter().enumerate() {
-            members[fill[c as usize]] = i as u32;
-            fill[c as usize] += 1;
-        }
-        drop(fill);
-        let mut acc = vec![0u64; k];
-        let mut touched: Vec<u32> = Vec::new();
-        let mut row: Vec<(u32, u32)> = Vec::new();
-        let mut b = CsrBuilder::with_capacity(k, 0);
-        for c in 0..k {
-            let mut loop_w = 0u64;
-            for &i in &members[start[c]..start[c + 1]] {
-                let i = i as usize;
-                loop_w += self.loops[i] as u64;
-                for (j, w) in self.neighbors(i) {
-                    let cj = part[j] as usize;
-                    if cj == c {
-                        if j > i {
-                            loop_w += w as u64;
-                        }
-                    } else {
-                        if acc[cj] == 0 {
-                            touched.push(cj as u32);
-                        }
-                        acc[cj] += w as u64;
-                    }
-                }
-            }
-            touched.sort_unstable();
-            row.clear();
-            for &cj in &touched {
-                row.push((cj, weight(acc[cj as usize])?));
-                acc[cj as usize] = 0;
-            }
-            touched.clear();
-            b.push_node(loop_w, &row);
-        }
-        b.finish()
-    }
-
-    /// Modularity of `part` at resolution `gamma` (networkx's definition: self-loops count once
-    /// as internal weight and twice in the degree).
-    pub(crate) fn modularity(&self, part: &[u32], gamma: f64) -> f64 {
-        if self.m2 <= 0.0 {
-            return 0.0;
-        }
-        let k = part.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
-        let mut internal = vec![0.0; k];
-        let mut tot = vec![0.0; k];
-        for i in 0..self.node_count() {
-            let ci = part[i] as usize;
-            tot[ci] += self.degree[i];
-            internal[ci] += self.loops[i];
-            for (j, w) in self.neighbors(i) {
-                if j > i && part[j] as usize == ci {
-                    internal[ci] += w;
-                }
-            }
-        }
-        let m2 = self.m2;
-        (0..k)
-            .map(|c| 2.0 * internal[c] / m2 - gamma * (tot[c] / m2) * (tot[c] / m2))
-            .sum()
     }
 }
 
@@ -320,64 +444,166 @@ impl Mover {
     }
 }
 
-/// One local-moving phase: nodes move, in index order, to the neighbouring community with the
-/// best modularity gain until a sweep gains less than [`THRESHOLD`]. Returns whether any node
-/// moved.
-fn local_moving(g: &WGraph, gamma: f64, comm: &mut [u32]) -> bool {
+/// The state of one local-moving phase: nodes move, in index order, to the neighbouring
+/// community with the best modularity gain until a sweep gains less than [`THRESHOLD`]. Shared by
+/// the in-memory phase and the streamed one ([`crate::stream`]), which therefore find the same
+/// partition.
+pub(crate) struct LocalMoving {
+    pub(crate) comm: Vec<u32>,
+    tot: Vec<f64>,
+    mover: Mover,
+    /// A node is revisited only after a neighbour moved (the usual "fast local move" pruning):
+    /// late sweeps then cost a few nodes instead of the whole graph.
+    active: Vec<bool>,
+    m2: f64,
+    moves: usize,
+    gain_sum: f64,
+    /// Sweeps ended so far.
+    pub(crate) sweeps: usize,
+    /// Whether any node moved.
+    pub(crate) moved_any: bool,
+}
+
+impl LocalMoving {
+    /// Starts from `comm` on a graph with these node degrees and degree sum `m2`.
+    pub(crate) fn new(
+        comm: Vec<u32>,
+        degree: impl Iterator<Item = f64>,
+        gamma: f64,
+        m2: f64,
+    ) -> Self {
+        let n = comm.len();
+        let mut tot = vec![0.0; n];
+        for (i, d) in degree.enumerate() {
+            tot[comm[i] as usize] += d;
+        }
+        Self {
+            comm,
+            tot,
+            mover: Mover::new(n, gamma, m2),
+            active: vec![true; n],
+            m2,
+            moves: 0,
+            gain_sum: 0.0,
+            sweeps: 0,
+            moved_any: false,
+        }
+    }
+
+    /// Whether `i` is visited in this sweep.
+    pub(crate) fn is_active(&self, i: usize) -> bool {
+        self.active[i]
+    }
+
+    /// Visits node `i` (degree `ki`) if it is active: moves it, and wakes its neighbours when it
+    /// moved.
+    pub(crate) fn visit<I>(&mut self, i: usize, ki: f64, neighbors: I)
+    where
+        I: Iterator<Item = (usize, f64)> + Clone,
+    {
+        if !self.active[i] {
+            return;
+        }
+        self.active[i] = false;
+        let moved = self
+            .mover
+            .step(i, ki, neighbors.clone(), &mut self.comm, &mut self.tot);
+        if let Some(gain) = moved {
+            self.moves += 1;
+            self.gain_sum += gain / (self.m2 / 2.0);
+            for (j, _) in neighbors {
+                self.active[j] = true;
+            }
+        }
+    }
+
+    /// Ends a sweep; returns whether local moving has converged.
+    pub(crate) fn end_sweep(&mut self) -> bool {
+        self.sweeps += 1;
+        if self.moves > 0 {
+            self.moved_any = true;
+        }
+        let done = self.moves == 0 || self.gain_sum < THRESHOLD || self.sweeps >= MAX_SWEEPS;
+        self.moves = 0;
+        self.gain_sum = 0.0;
+        done
+    }
+}
+
+/// One local-moving phase on `g` from `comm`; returns whether any node moved.
+fn local_moving<G: Graph>(g: &G, gamma: f64, comm: &mut Vec<u32>) -> bool {
     let n = g.node_count();
-    if g.m2 <= 0.0 {
+    if g.m2() <= 0.0 {
         return false;
     }
-    let m2 = g.m2;
-    let mut tot = vec![0.0; n];
-    for i in 0..n {
-        tot[comm[i] as usize] += g.degree[i];
-    }
-    let mut mover = Mover::new(n, gamma, m2);
-    // A node is revisited only after a neighbour moved (the usual "fast local move" pruning):
-    // late sweeps then cost a few nodes instead of the whole graph.
-    let mut active = vec![true; n];
-    let mut moved_any = false;
-    for _ in 0..MAX_SWEEPS {
-        let mut gain_sum = 0.0;
-        let mut moves = 0usize;
+    let mut lm = LocalMoving::new(
+        std::mem::take(comm),
+        (0..n).map(|i| g.degree(i)),
+        gamma,
+        g.m2(),
+    );
+    loop {
         for i in 0..n {
-            if !active[i] {
-                continue;
-            }
-            active[i] = false;
-            if let Some(gain) = mover.step(i, g.degree[i], g.neighbors(i), comm, &mut tot) {
-                moves += 1;
-                gain_sum += gain / (m2 / 2.0);
-                for (j, _) in g.neighbors(i) {
-                    active[j] = true;
-                }
+            if lm.is_active(i) {
+                lm.visit(i, g.degree(i), g.neighbors(i));
             }
         }
-        if moves > 0 {
-            moved_any = true;
-        }
-        if moves == 0 || gain_sum < THRESHOLD {
+        if lm.end_sweep() {
             break;
         }
     }
-    moved_any
+    *comm = lm.comm;
+    lm.moved_any
 }
 
 /// The Louvain method at resolution `gamma`: local moving, aggregation, repeated until a pass
 /// moves no node. With `stop_at`, stops after the first pass that leaves at most that many
 /// communities. Returns the partition of `g`'s nodes (labels `0..k`) and `k`.
-pub(crate) fn louvain(
-    g: &WGraph,
+pub(crate) fn louvain<G: Graph>(
+    g: &G,
     gamma: f64,
     stop_at: Option<usize>,
 ) -> Result<(Vec<u32>, usize), PyramidError> {
     let n = g.node_count();
-    let mut part: Vec<u32> = (0..n as u32).collect();
-    let mut k = n;
+    let mut comm: Vec<u32> = (0..n as u32).collect();
+    if !local_moving(g, gamma, &mut comm) {
+        return Ok((comm, n));
+    }
+    let mut part = comm;
+    let k = relabel(&mut part);
+    louvain_from(g, part, k, n, gamma, stop_at)
+}
+
+/// Louvain after its first pass found `part` (labels `0..k`) on `g`'s `n` nodes: aggregates and
+/// continues on the community graph, as [`louvain`] would.
+pub(crate) fn louvain_from<G: Graph>(
+    g: &G,
+    mut part: Vec<u32>,
+    k: usize,
+    n: usize,
+    gamma: f64,
+    stop_at: Option<usize>,
+) -> Result<(Vec<u32>, usize), PyramidError> {
+    if k >= n || stop_at.is_some_and(|t| k <= t) {
+        relabel(&mut part);
+        return Ok((part, k));
+    }
+    let agg = g.aggregate(&part, k)?;
+    louvain_rest(&agg, part, k, gamma, stop_at)
+}
+
+/// Louvain's later passes from `first`, the graph of the `k` communities of `part` found by a
+/// first pass that made progress.
+pub(crate) fn louvain_rest(
+    first: &WGraph,
+    mut part: Vec<u32>,
+    mut k: usize,
+    gamma: f64,
+    stop_at: Option<usize>,
+) -> Result<(Vec<u32>, usize), PyramidError> {
     let mut owned: Option<WGraph> = None;
     loop {
-        let cur = owned.as_ref().unwrap_or(g);
+        let cur = owned.as_ref().unwrap_or(first);
         let mut comm: Vec<u32> = (0..cur.node_count() as u32).collect();
         if !local_moving(cur, gamma, &mut comm) {
             break;

@@ -1,40 +1,47 @@
-//! Louvain's first pass over a graph whose edges do not fit the memory budget: local moving and
-//! aggregation stream every node's links from the file ([`EntityGraph::for_each_node`]) with only
-//! per-node arrays in memory, sweep after sweep until the aggregated (coarse) graph fits the
-//! budget or local moving converges. Louvain then continues in memory on the coarse graph, as it
-//! would after its first pass. Deterministic: nodes are visited in index order, as in memory.
+//! Louvain's first pass over a graph whose edges do not fit the memory budget: local moving
+//! streams every node's links ([`EntityGraph::for_each_node`]) with only per-node arrays in
+//! memory, sweep after sweep until it converges, exactly as in memory (the same
+//! [`LocalMoving`]: same visiting order, same pruning, same stopping rule, so the same partition),
+//! then the community graph is summed in bounded memory. Louvain continues in memory on it.
 //!
 //! Only the first sweep reads the permutations (SPO and OSP, decoded and mapped to node indices);
 //! it writes every node's links to a temporary file as it goes ([`LinkSpill`]: varints, about 3
-//! bytes a directed link), and the later sweeps and aggregations read that file sequentially,
-//! several times faster than decoding the quads again.
+//! bytes a directed link, with the byte offset of every [`CHUNK`] nodes), and the later sweeps
+//! and aggregations read that file sequentially. A later sweep visits only the nodes a move woke
+//! up: it seeks past every chunk without one, so late sweeps read little of the file.
 
 use crate::graph::{EntityGraph, NodeLinks};
-use crate::louvain::{relabel, CsrBuilder, Mover, WGraph, MAX_SWEEPS, THRESHOLD};
+use crate::louvain::{relabel, CsrBuilder, LocalMoving, WGraph};
 use crate::tally::Tally;
 use crate::PyramidError;
 use rete_core::Rete;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Bytes per distinct directed pair while the coarse graph is being summed (key and weight,
 /// plus the sort buffer).
 const PAIR_BYTES: u64 = 24;
+/// Nodes per indexed chunk of the spill: a sweep skips a chunk without an active node.
+const CHUNK: usize = 1024;
 
 /// The result of the streamed first pass.
 pub(crate) struct Coarse {
     /// The aggregated graph: one node per community of the first pass.
     pub(crate) graph: WGraph,
-    /// Node → coarse node.
+    /// Node → coarse node (labels `0..k` in order of first appearance).
     pub(crate) base_of: Vec<u32>,
+    /// Communities of the first pass (`graph`'s nodes).
+    pub(crate) k: usize,
+    /// Whether local moving moved any node.
+    pub(crate) moved: bool,
     /// Local-moving sweeps streamed from the file.
     pub(crate) sweeps: usize,
 }
 
-/// Streams local-moving sweeps at resolution `gamma` and aggregates; `budget` bounds the bytes
-/// of the coarse graph being summed (beyond it, one more sweep shrinks it first). Sets the
-/// entity graph's edge count (counted during the first sweep).
+/// Streams local moving at resolution `gamma` to convergence and aggregates; `budget` bounds the
+/// bytes of the coarse graph's sums held at once. Sets the entity graph's edge count (counted
+/// during the first sweep).
 pub(crate) fn coarsen(
     rete: &Rete,
     eg: &mut EntityGraph,
@@ -45,54 +52,64 @@ pub(crate) fn coarsen(
     let n = eg.node_count();
     let m2 = eg.degree.iter().map(|&d| u64::from(d)).sum::<u64>() as f64;
     let mut spill = LinkSpill::new(dir)?;
-    let mut comm: Vec<u32> = (0..n as u32).collect();
-    let mut tot: Vec<f64> = eg.degree.iter().map(|&d| d as f64).collect();
-    let mut mover = Mover::new(n, gamma, m2);
+    let degree = |i: usize| f64::from(eg.degree[i]);
+    let mut lm = LocalMoving::new((0..n as u32).collect(), (0..n).map(degree), gamma, m2);
     let mut edges = 0u64;
-    let mut sweeps = 0;
-    let cap = (budget / PAIR_BYTES) as usize;
-    loop {
-        let (mut moves, mut gain_sum) = (0usize, 0.0f64);
-        if m2 > 0.0 {
-            let first = sweeps == 0;
-            spill.for_each(rete, eg, |links| {
-                let i = links.node;
-                if first {
-                    let above = links.neighbors.partition_point(|&(j, _)| (j as usize) < i);
-                    edges +=
-                        (links.neighbors.len() - above) as u64 + u64::from(links.loop_weight > 0);
+    // Like the in-memory phase: no sweep at all on a graph without links.
+    if m2 > 0.0 {
+        let mut done = false;
+        spill.for_each(rete, eg, |links| {
+            let i = links.node;
+            let above = links.neighbors.partition_point(|&(j, _)| (j as usize) < i);
+            edges += (links.neighbors.len() - above) as u64 + u64::from(links.loop_weight > 0);
+            lm.visit(i, degree(i), unit_links(links.neighbors));
+            Ok(true)
+        })?;
+        done |= lm.end_sweep();
+        while !done {
+            let mut r = spill.reader()?;
+            let mut node = 0;
+            while node < n {
+                let end = (node + CHUNK).min(n);
+                if !(node..end).any(|i| lm.is_active(i)) {
+                    r.skip_to(end)?;
+                    node = end;
+                    continue;
                 }
-                let nb = links
-                    .neighbors
-                    .iter()
-                    .map(|&(j, w)| (j as usize, f64::from(w)));
-                let ki = f64::from(eg.degree[i]);
-                if let Some(g) = mover.step(i, ki, nb, &mut comm, &mut tot) {
-                    moves += 1;
-                    gain_sum += g / (m2 / 2.0);
+                for i in node..end {
+                    r.next_node()?;
+                    if lm.is_active(i) {
+                        lm.visit(i, degree(i), unit_links(&r.links));
+                    }
                 }
-                Ok(true)
-            })?;
-        }
-        sweeps += 1;
-        let converged = moves == 0 || gain_sum < THRESHOLD || sweeps >= MAX_SWEEPS;
-        let mut base_of = comm.clone();
-        let k = relabel(&mut base_of);
-        let limit = if converged { usize::MAX } else { cap };
-        if let Some(graph) = aggregate(rete, eg, &mut spill, &base_of, k, cap, limit)? {
-            eg.set_edge_count(edges);
-            return Ok(Coarse {
-                graph,
-                base_of,
-                sweeps,
-            });
+                node = end;
+            }
+            done = lm.end_sweep();
         }
     }
+    eg.set_edge_count(edges);
+    let sweeps = lm.sweeps;
+    let moved = lm.moved_any;
+    let mut base_of = lm.comm;
+    let k = relabel(&mut base_of);
+    let cap = (budget / PAIR_BYTES).max(1) as usize;
+    let graph = aggregate(rete, eg, &mut spill, &base_of, k, cap)?;
+    Ok(Coarse {
+        graph,
+        base_of,
+        k,
+        moved,
+        sweeps,
+    })
 }
 
-/// The graph of the `k` communities of `part`, summed while streaming; `None` when it has more
-/// than `limit` distinct directed pairs (`usize::MAX`: no limit). The rows are summed for one
-/// range of communities at a time, each range's member degrees (an upper bound on its pairs)
+/// Spilled links as local moving reads them.
+fn unit_links(links: &[(u32, u32)]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
+    links.iter().map(|&(j, w)| (j as usize, f64::from(w)))
+}
+
+/// The graph of the `k` communities of `part`, summed while streaming. The rows are summed for
+/// one range of communities at a time, each range's member degrees (an upper bound on its pairs)
 /// summing to at most `cap`, so the sums in memory stay within `cap` pairs (one hub community
 /// beyond it aside) whatever the size of the result; each range is one sequential read of the
 /// spilled links.
@@ -103,8 +120,7 @@ fn aggregate(
     part: &[u32],
     k: usize,
     cap: usize,
-    limit: usize,
-) -> Result<Option<WGraph>, PyramidError> {
+) -> Result<WGraph, PyramidError> {
     let mut bound = vec![0u64; k];
     for (i, &c) in part.iter().enumerate() {
         bound[c as usize] += u64::from(eg.degree[i]);
@@ -112,7 +128,6 @@ fn aggregate(
     let mut loops = vec![0u64; k];
     let mut b = CsrBuilder::with_capacity(k, 0);
     let mut row: Vec<(u32, u32)> = Vec::new();
-    let mut total = 0usize;
     let mut c0 = 0usize;
     while c0 < k {
         let mut c1 = c0 + 1;
@@ -123,7 +138,6 @@ fn aggregate(
         }
         let (lo, hi) = (c0 as u32, c1 as u32);
         let mut pairs: Tally<(u32, u32)> = Tally::new();
-        let mut over = false;
         spill.for_each(rete, eg, |links| {
             let i = links.node;
             let c = part[i];
@@ -141,17 +155,9 @@ fn aggregate(
                     pairs.add((c, cj), u64::from(w));
                 }
             }
-            over = total.saturating_add(pairs.len()) > limit;
-            Ok(!over)
+            Ok(true)
         })?;
-        if over {
-            return Ok(None);
-        }
         let pairs = pairs.finish();
-        total += pairs.len();
-        if total > limit {
-            return Ok(None);
-        }
         let mut at = 0;
         for (c, &l) in loops.iter().enumerate().take(c1).skip(c0) {
             row.clear();
@@ -167,7 +173,7 @@ fn aggregate(
         }
         c0 = c1;
     }
-    Ok(Some(b.finish()?))
+    b.finish()
 }
 
 /// Every node's links on disk, written while the first pass streams them from the file.
@@ -175,6 +181,9 @@ struct LinkSpill {
     file: File,
     /// Whether the file holds every node's links.
     complete: bool,
+    /// Byte offset of node `c * CHUNK`'s record for every chunk `c`, plus the end.
+    chunk_at: Vec<u64>,
+    nodes: usize,
 }
 
 impl LinkSpill {
@@ -187,6 +196,8 @@ impl LinkSpill {
         Ok(Self {
             file,
             complete: false,
+            chunk_at: Vec::new(),
+            nodes: 0,
         })
     }
 
@@ -198,14 +209,20 @@ impl LinkSpill {
         eg: &EntityGraph,
         mut f: impl FnMut(NodeLinks<'_>) -> Result<bool, PyramidError>,
     ) -> Result<(), PyramidError> {
-        let mut file = &self.file;
-        file.seek(SeekFrom::Start(0)).map_err(spill_error)?;
         if !self.complete {
+            let mut file = &self.file;
+            file.seek(SeekFrom::Start(0)).map_err(spill_error)?;
             // Record every node even when `f` stops early, so the spill is complete.
             let mut out = BufWriter::with_capacity(1 << 20, file);
             let mut rec: Vec<u8> = Vec::new();
             let mut calling = true;
+            let mut at = 0u64;
+            let chunk_at = &mut self.chunk_at;
+            chunk_at.clear();
             eg.for_each_node(rete, |links| {
+                if links.node % CHUNK == 0 {
+                    chunk_at.push(at);
+                }
                 rec.clear();
                 put_varint(&mut rec, links.loop_weight);
                 put_varint(&mut rec, links.neighbors.len() as u64);
@@ -216,38 +233,117 @@ impl LinkSpill {
                     prev = j;
                 }
                 out.write_all(&rec).map_err(spill_error)?;
+                at += rec.len() as u64;
                 if calling {
                     calling = f(links)?;
                 }
                 Ok(true)
             })?;
+            chunk_at.push(at);
             out.flush().map_err(spill_error)?;
+            self.nodes = eg.node_count();
             self.complete = true;
             return Ok(());
         }
-        let mut input = BufReader::with_capacity(1 << 20, file);
-        let mut links: Vec<(u32, u32)> = Vec::new();
-        let too_big = || PyramidError::internal("spilled links: a value out of range");
-        for node in 0..eg.node_count() {
-            let loop_weight = get_varint(&mut input)?;
-            let count = get_varint(&mut input)?;
-            links.clear();
-            let mut j = 0u32;
-            for _ in 0..count {
-                let d = u32::try_from(get_varint(&mut input)?).map_err(|_| too_big())?;
-                let w = u32::try_from(get_varint(&mut input)?).map_err(|_| too_big())?;
-                j = j.checked_add(d).ok_or_else(too_big)?;
-                links.push((j, w));
-            }
+        let mut r = self.reader()?;
+        for node in 0..self.nodes {
+            let loop_weight = r.next_node()?;
             if !f(NodeLinks {
                 node,
                 loop_weight,
-                neighbors: &links,
+                neighbors: &r.links,
             })? {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// A sequential reader of the complete spill from its first node.
+    fn reader(&self) -> Result<SpillReader<'_>, PyramidError> {
+        if !self.complete {
+            return Err(PyramidError::internal("spilled links read before written"));
+        }
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(0)).map_err(spill_error)?;
+        Ok(SpillReader {
+            input: BufReader::with_capacity(1 << 20, file),
+            spill: self,
+            pos: 0,
+            node: 0,
+            links: Vec::new(),
+        })
+    }
+}
+
+/// Reads the spilled records in node order; [`SpillReader::skip_to`] seeks past whole chunks.
+struct SpillReader<'a> {
+    input: BufReader<&'a File>,
+    spill: &'a LinkSpill,
+    /// Byte offset of the next record.
+    pos: u64,
+    /// Next node.
+    node: usize,
+    /// The links of the node read last: (neighbour, triples), increasing.
+    links: Vec<(u32, u32)>,
+}
+
+impl SpillReader<'_> {
+    /// Reads the next node's record into `links`; returns its self-loop weight.
+    fn next_node(&mut self) -> Result<u64, PyramidError> {
+        if self.node >= self.spill.nodes {
+            return Err(PyramidError::internal(
+                "spilled links: read past the last node",
+            ));
+        }
+        let too_big = || PyramidError::internal("spilled links: a value out of range");
+        let loop_weight = self.varint()?;
+        let count = self.varint()?;
+        self.links.clear();
+        let mut j = 0u32;
+        for _ in 0..count {
+            let d = u32::try_from(self.varint()?).map_err(|_| too_big())?;
+            let w = u32::try_from(self.varint()?).map_err(|_| too_big())?;
+            j = j.checked_add(d).ok_or_else(too_big)?;
+            self.links.push((j, w));
+        }
+        self.node += 1;
+        Ok(loop_weight)
+    }
+
+    /// Moves to node `node`, which starts a chunk (or is the end), without reading the records
+    /// in between.
+    fn skip_to(&mut self, node: usize) -> Result<(), PyramidError> {
+        let at = if node >= self.spill.nodes {
+            self.spill.chunk_at.last().copied()
+        } else if node % CHUNK == 0 {
+            self.spill.chunk_at.get(node / CHUNK).copied()
+        } else {
+            None
+        };
+        let at = at.ok_or_else(|| PyramidError::internal("spilled links: skip inside a chunk"))?;
+        let delta = i64::try_from(at).unwrap_or(i64::MAX) - i64::try_from(self.pos).unwrap_or(0);
+        self.input.seek_relative(delta).map_err(spill_error)?;
+        self.pos = at;
+        self.node = node.min(self.spill.nodes);
+        Ok(())
+    }
+
+    fn varint(&mut self) -> Result<u64, PyramidError> {
+        let mut v = 0u64;
+        for i in 0..10 {
+            let b = match self.input.fill_buf().map_err(spill_error)?.first() {
+                Some(&b) => b,
+                None => return Err(PyramidError::internal("spilled links: truncated")),
+            };
+            self.input.consume(1);
+            self.pos += 1;
+            v |= u64::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(PyramidError::internal("spilled links: a varint too long"))
     }
 }
 
@@ -261,17 +357,4 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
         v >>= 7;
     }
     out.push(v as u8);
-}
-
-fn get_varint(r: &mut impl Read) -> Result<u64, PyramidError> {
-    let mut v = 0u64;
-    for i in 0..10 {
-        let mut b = [0u8; 1];
-        r.read_exact(&mut b).map_err(spill_error)?;
-        v |= u64::from(b[0] & 0x7f) << (7 * i);
-        if b[0] & 0x80 == 0 {
-            return Ok(v);
-        }
-    }
-    Err(PyramidError::internal("spilled links: a varint too long"))
 }

@@ -29,11 +29,6 @@ impl<K: Ord + Copy> Tally<K> {
         }
     }
 
-    /// Distinct keys so far (after the last merge) plus buffered ones: an upper bound.
-    pub(crate) fn len(&self) -> usize {
-        self.acc.len() + self.buf.len()
-    }
-
     /// Merges the buffer into the sorted keys in place: the buffer is sorted and combined, the
     /// keys grow by its length (a `realloc`, which moves pages rather than copying large
     /// blocks), and the two are merged from the back. A merge into a new vector would hold the

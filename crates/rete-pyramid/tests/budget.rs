@@ -8,6 +8,7 @@
 mod common;
 
 use common::{build_file, pyramid_of, social_nt};
+use rete_core::writer::Payload;
 use rete_core::Rete;
 use rete_pyramid::{Member, Pyramid, PyramidOptions};
 use std::collections::BTreeMap;
@@ -49,8 +50,8 @@ fn members_by_id(rete: &Rete, members: &[Vec<Member>]) -> BTreeMap<u64, (String,
     out
 }
 
-/// `same_partition`: the streamed first pass (which stops its sweeps as soon as the coarse graph
-/// fits) finds the in-memory partition on this input, so every block must be the same.
+/// `same_partition`: the streamed first pass runs the in-memory local moving (same order, pruning
+/// and stopping rule), so every block must be the same.
 fn same_as_in_memory(input: &Path, dir: &Path, same_partition: bool) {
     let (held_rete, held) = pyramid_of(input, &dir.join("held.rete"), PyramidOptions::default());
     let (tiny_rete, streamed) = pyramid_of(input, &dir.join("tiny.rete"), tiny());
@@ -86,7 +87,75 @@ fn tiny_budget_gives_the_in_memory_members_and_labels_multilingual() {
 fn tiny_budget_gives_the_in_memory_members_and_labels_social() {
     let dir = tempfile::tempdir().unwrap();
     let nt = social_nt(dir.path(), 2000);
-    same_as_in_memory(&nt, dir.path(), false);
+    same_as_in_memory(&nt, dir.path(), true);
+}
+
+/// The pyramid's sections as stored, built on `threads` rayon threads.
+fn section_bytes(base: &Rete, opts: &PyramidOptions, threads: usize) -> Vec<(u16, Vec<u8>)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let (sections, _) = pool.install(|| rete_pyramid::build_sections(base, opts).unwrap());
+    sections
+        .into_iter()
+        .map(|s| match s.payload {
+            Payload::Bytes(b) => (s.kind, b),
+            _ => panic!("section {} not in memory", s.kind),
+        })
+        .collect()
+}
+
+/// The graph held in memory (one entry per triple) and the streamed first pass give the same
+/// bytes, and so do one and two threads on either path.
+fn same_bytes(base: &Rete) {
+    let held = section_bytes(base, &PyramidOptions::default(), 1);
+    assert_eq!(held.len(), 5);
+    for (opts, threads) in [
+        (PyramidOptions::default(), 2),
+        (tiny(), 1),
+        (tiny(), 2),
+        // Only the coarse graph's sums are bounded: more, shorter reads of the spill.
+        (
+            PyramidOptions {
+                memory_budget: 64 << 10,
+                ..PyramidOptions::default()
+            },
+            2,
+        ),
+    ] {
+        let other = section_bytes(base, &opts, threads);
+        for (a, b) in held.iter().zip(&other) {
+            assert!(
+                a == b,
+                "section {} differs (budget {}, {threads} threads)",
+                a.0,
+                opts.memory_budget
+            );
+        }
+        assert_eq!(held.len(), other.len());
+    }
+    let (_, stats) = rete_pyramid::build_sections(base, &tiny()).unwrap();
+    assert!(stats.streamed_sweeps >= 1, "{stats:?}");
+}
+
+#[test]
+fn held_and_streamed_and_thread_counts_give_the_same_bytes_social() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let base = build_file(&nt, &dir.path().join("base.rete"), None);
+    same_bytes(&base);
+}
+
+#[test]
+fn held_and_streamed_and_thread_counts_give_the_same_bytes_multilingual() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/multilingual.ttl"
+    ));
+    let base = build_file(fixture, &dir.path().join("base.rete"), None);
+    same_bytes(&base);
 }
 
 /// The temporary files go to `temp_dir` and are gone once the sections are built.
