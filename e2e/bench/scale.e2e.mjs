@@ -42,6 +42,13 @@ async function timed(selector, kind, arg = null, timeoutMs = 60_000) {
     };
     const el = q(sel);
     if (!el) return done(-2);
+    // A query may start and finish between two frames with the same summary as the last one:
+    // the Run button leaving the page is seen by an observer, not by polling.
+    const pane = q('[data-testid="query-pane"]');
+    const watcher = new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.removedNodes) if (n === el || (n.contains && n.contains(el))) sawRunning = true;
+    });
+    if (kind === 'query' && pane) watcher.observe(pane, { childList: true, subtree: true });
     // The app's spans (core/perf: commands, sigma frames) and the frames seen, for the trace.
     window.__retePerf = [];
     const frames = [];
@@ -51,6 +58,7 @@ async function timed(selector, kind, arg = null, timeoutMs = 60_000) {
       const r = (x) => Math.round((x - t0) * 10) / 10;
       const spans = window.__retePerf.map(([n, a, b]) => [n, r(a), r(b)]);
       delete window.__retePerf;
+      watcher.disconnect();
       done({ ms: performance.now() - t0, shown: r(shown), frames: frames.map(r), spans });
     };
     el.click();
