@@ -42,12 +42,34 @@ async function timed(selector, kind, arg = null, timeoutMs = 60_000) {
     };
     const el = q(sel);
     if (!el) return done(-2);
+    // A query may start and finish between two frames with the same summary as the last one:
+    // the Run button leaving the page is seen by an observer, not by polling.
+    const pane = q('[data-testid="query-pane"]');
+    const watcher = new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.removedNodes) if (n === el || (n.contains && n.contains(el))) sawRunning = true;
+    });
+    if (kind === 'query' && pane) watcher.observe(pane, { childList: true, subtree: true });
+    // The app's spans (core/perf: commands, sigma frames) and the frames seen, for the trace.
+    window.__retePerf = [];
+    const frames = [];
+    let shown = null;
     const t0 = performance.now();
+    const finish = () => {
+      const r = (x) => Math.round((x - t0) * 10) / 10;
+      const spans = window.__retePerf.map(([n, a, b]) => [n, r(a), r(b)]);
+      delete window.__retePerf;
+      watcher.disconnect();
+      done({ ms: performance.now() - t0, shown: r(shown), frames: frames.map(r), spans });
+    };
     el.click();
     const tick = () => {
+      frames.push(performance.now());
       let ok = false;
       try { ok = conds[kind](); } catch { ok = false; }
-      if (ok) requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+      if (ok) {
+        shown = performance.now();
+        requestAnimationFrame(() => { frames.push(performance.now()); requestAnimationFrame(finish); });
+      }
       else if (performance.now() - t0 > timeout) {
         // What the page showed instead, for the error message.
         const m = map();
@@ -59,8 +81,13 @@ async function timed(selector, kind, arg = null, timeoutMs = 60_000) {
   }, selector, kind, arg, timeoutMs);
   if (ms === -2) throw new Error(`nothing to click: ${selector}`);
   if (typeof ms === 'string') throw new Error(`no answer within ${timeoutMs} ms after clicking ${selector} (${kind}): ${ms}`);
-  return ms;
+  // Where the time went (ms from the click): the state shown, the frames, the app's spans.
+  traces.push({ kind, ms: Math.round(ms.ms), shown: ms.shown, frames: ms.frames, spans: ms.spans });
+  return ms.ms;
 }
+
+/** The breakdown of every timed step, kept in the JSON (`traces`). */
+const traces = [];
 
 /** Zooms into the selected community; resolves with the ms until its children are drawn. */
 async function zoomIn() {
@@ -153,8 +180,10 @@ function memory(app) {
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       const status = readFileSync(`/proc/${d}/status`, 'utf8');
       const rss = Number((status.match(/VmRSS:\s+(\d+)/) ?? [0, 0])[1]);
+      // Anonymous memory (heaps, GL buffers) apart from mapped files (libraries such as LLVM's).
+      const anon = Number((status.match(/RssAnon:\s+(\d+)/) ?? [0, 0])[1]);
       const name = (status.match(/Name:\s+(.*)/) ?? [0, '?'])[1];
-      procs.set(Number(d), { ppid, rss, name });
+      procs.set(Number(d), { ppid, rss, anon, name });
     } catch { /* gone */ }
   }
   const root = Number(execFileSync('pgrep', ['-n', '-f', `^${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`], { encoding: 'utf8' }).trim());
@@ -162,7 +191,7 @@ function memory(app) {
   const walk = (pid) => {
     const p = procs.get(pid);
     if (!p) return;
-    rows.push({ pid, name: p.name, rss_kib: p.rss });
+    rows.push({ pid, name: p.name, rss_kib: p.rss, anon_kib: p.anon });
     for (const [c, q] of procs) if (q.ppid === pid) walk(c);
   };
   walk(root);
@@ -236,6 +265,7 @@ describe('scale: the app on a big file', () => {
     const s1 = colourStats(await screenshot('scale-end'), rect, dpr);
     expect(s1.distinct).toBeGreaterThan(8);
     res.memory_at_end = memory(app);
+    res.traces = traces;
     res.summary = {
       zoom_median_ms: median(res.zoom_ms), zoom_max_ms: max(res.zoom_ms),
       zoom_out_median_ms: median(res.zoom_out_ms),

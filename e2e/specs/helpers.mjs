@@ -69,7 +69,16 @@ export async function mapSettled(min = 1) {
 /** Clicks the map at the viewport point stored in `data-largest` (the biggest node). */
 export async function clickLargest() {
   const { map, rect } = await mapRect();
-  const [x, y] = (await map.getAttribute('data-largest')).split(',').map(Number);
+  // The camera may still be flying into a group just opened (opening no longer waits for it):
+  // wait until the point stops moving.
+  let last = null;
+  await browser.waitUntil(async () => {
+    const now = await map.getAttribute('data-largest');
+    const still = now === last;
+    last = now;
+    return still;
+  }, { interval: 300, timeoutMsg: 'the largest node kept moving' });
+  const [x, y] = last.split(',').map(Number);
   await map.click({ x: Math.round(x - rect.width / 2), y: Math.round(y - rect.height / 2) });
 }
 

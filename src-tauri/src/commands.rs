@@ -699,8 +699,14 @@ pub async fn sparql_export(app: AppHandle, run: u32, format: String) -> AppResul
 /// Runs the coherence check; progress arrives as [`EVENT_COHERENCE`] events.
 #[tauri::command]
 pub async fn coherence_run(app: AppHandle, doc: u32, run: u32) -> AppResult<CoherenceOutcome> {
+    let timings = std::env::var_os("RETE_TIMINGS").is_some();
     blocking(app, move |app, s| {
+        let t0 = std::time::Instant::now();
         ops::coherence_run(s, doc, run, |report| {
+            if timings {
+                let ms = t0.elapsed().as_secs_f64() * 1000.0;
+                eprintln!("rete-timing coherence-tier{} {ms:.1} ms", report.tier);
+            }
             let _ = app.emit(
                 EVENT_COHERENCE,
                 CoherenceProgress {

@@ -50,6 +50,10 @@ pub mod limits {
     pub const COMMUNITY_EDGES: usize = 1500;
     /// Terms located in the pyramid per request.
     pub const LOCATE: usize = 5000;
+    /// Communities plus super-edges kept for the details panel: beyond it what was kept is
+    /// forgotten and read again from the file when asked about (a level may hold a million
+    /// super-edges: 1.1 M at level 0 of 30 M triples).
+    pub const SEEN_ITEMS: usize = 200_000;
 }
 
 /// Errors of the app's engine calls; shown verbatim in the window.

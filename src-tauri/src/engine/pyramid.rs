@@ -21,6 +21,19 @@ pub fn parse_community_key(key: &str) -> Option<(u32, u32)> {
     Some((l.parse().ok()?, id.parse().ok()?))
 }
 
+/// Bounds what is kept for the details panel: when `incoming` more (communities and super-edges)
+/// would pass `max`, the map forgets what it kept (read again from the file when asked about).
+fn make_room<K, V>(
+    seen: &mut HashMap<K, V>,
+    weight: impl Fn(&V) -> usize,
+    incoming: usize,
+    max: usize,
+) {
+    if seen.values().map(weight).sum::<usize>() + incoming > max {
+        *seen = HashMap::new();
+    }
+}
+
 impl Doc {
     /// Shows community labels in `languages` (most preferred first), then English, then any.
     pub fn set_languages(&mut self, languages: &[String]) {
@@ -54,7 +67,7 @@ impl Doc {
 
     /// Communities (and super-edges) of a level or of a community's children as map nodes.
     fn level_view(&self, kind: &'static str, level: &Level, note: String) -> MapView {
-        self.remember(level);
+        self.remember(level, None);
         let nodes = level
             .communities
             .iter()
@@ -109,8 +122,9 @@ impl Doc {
             .join(", ")
     }
 
-    /// Keeps the communities of `level` with their super-edges for the details panel.
-    fn remember(&self, level: &Level) {
+    /// Keeps the communities of `level` (or only community `only`) with their super-edges for the
+    /// details panel.
+    fn remember(&self, level: &Level, only: Option<u32>) {
         let labels: HashMap<u32, &str> = level
             .communities
             .iter()
@@ -118,14 +132,24 @@ impl Doc {
             .collect();
         // Each community's super-edges in one pass (a level may hold thousands of both).
         let mut by_community: HashMap<u32, Vec<SuperEdge>> = HashMap::new();
+        let wanted = |c: u32| only.is_none_or(|o| o == c);
         for e in &level.edges {
-            by_community.entry(e.source).or_default().push(e.clone());
-            if e.target != e.source {
+            if wanted(e.source) {
+                by_community.entry(e.source).or_default().push(e.clone());
+            }
+            if e.target != e.source && wanted(e.target) {
                 by_community.entry(e.target).or_default().push(e.clone());
             }
         }
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        for c in &level.communities {
+        let incoming = by_community.len() + by_community.values().map(Vec::len).sum::<usize>();
+        make_room(
+            &mut seen,
+            |c| 1 + c.edges.len(),
+            incoming,
+            limits::SEEN_ITEMS,
+        );
+        for c in level.communities.iter().filter(|c| wanted(c.id)) {
             let edges: Vec<SuperEdge> = by_community.remove(&c.id).unwrap_or_default();
             let others = edges
                 .iter()
@@ -215,8 +239,10 @@ impl Doc {
         if level as usize >= p.levels() {
             return Ok(None);
         }
+        // A whole level may hold a million super-edges (level 0 at 30 M triples): keep only this
+        // community's.
         let l = p.level(level as usize)?;
-        self.remember(&l);
+        self.remember(&l, Some(id));
         Ok(self
             .seen
             .lock()
@@ -336,5 +362,30 @@ impl Doc {
             });
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::make_room;
+    use std::collections::HashMap;
+
+    #[test]
+    fn kept_communities_stay_bounded() {
+        // Each value weighs itself (a community and its super-edges).
+        let mut seen: HashMap<u32, usize> = (0..4).map(|i| (i, 2)).collect();
+        make_room(&mut seen, |w| *w, 2, 10);
+        assert_eq!(seen.len(), 4, "room left: nothing forgotten");
+        make_room(&mut seen, |w| *w, 3, 10);
+        assert!(
+            seen.is_empty(),
+            "over the bound: the kept views are forgotten"
+        );
+        seen.extend((0..3).map(|i| (i, 1)));
+        make_room(&mut seen, |w| *w, 12, 10);
+        assert!(
+            seen.is_empty(),
+            "a level larger than the bound is still kept on its own"
+        );
     }
 }

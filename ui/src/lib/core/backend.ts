@@ -1,6 +1,7 @@
 // The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs).
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
   Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
@@ -49,42 +50,47 @@ export interface Backend {
   saveRete(doc: number, name: string): Promise<string | null>;
 }
 
+/** A command of the shell; its round trip is a span of the benchmark's trace (core/perf). */
+function call<T>(cmd: string, args?: Record<string, unknown>): Promise<T> {
+  return traced(cmd, () => invoke<T>(cmd, args));
+}
+
 export const tauriBackend: Backend = {
-  openPath: (path) => invoke('open_path', { path }),
-  openUrl: (url) => invoke('open_url', { url }),
-  openDialog: () => invoke('open_dialog'),
-  takePending: () => invoke('take_pending'),
-  setLanguages: (languages) => invoke('set_languages', { languages }),
-  recentFiles: () => invoke('recent_files'),
-  closeDoc: (doc) => invoke('close_doc', { doc }),
-  overview: (doc) => invoke('overview', { doc }),
-  expand: (doc, key, x, y, r) => invoke('expand', { doc, key, x, y, r }),
-  entity: (doc, id) => invoke('entity', { doc, id }),
-  neighbourhood: (doc, id) => invoke('neighbourhood', { doc, id }),
-  group: (doc, key) => invoke('group', { doc, key }),
-  legend: (doc) => invoke('legend', { doc }),
-  exportView: (format, data, name) => invoke('export_view', { format, data, name }),
+  openPath: (path) => call('open_path', { path }),
+  openUrl: (url) => call('open_url', { url }),
+  openDialog: () => call('open_dialog'),
+  takePending: () => call('take_pending'),
+  setLanguages: (languages) => call('set_languages', { languages }),
+  recentFiles: () => call('recent_files'),
+  closeDoc: (doc) => call('close_doc', { doc }),
+  overview: (doc) => call('overview', { doc }),
+  expand: (doc, key, x, y, r) => call('expand', { doc, key, x, y, r }),
+  entity: (doc, id) => call('entity', { doc, id }),
+  neighbourhood: (doc, id) => call('neighbourhood', { doc, id }),
+  group: (doc, key) => call('group', { doc, key }),
+  legend: (doc) => call('legend', { doc }),
+  exportView: (format, data, name) => call('export_view', { format, data, name }),
   onOpenRequested: (cb) => listen('open-requested', () => cb()),
   onMenu: (cb) => listen<string>('menu', (e) => cb(e.payload)),
-  locate: (doc, terms) => invoke('locate', { doc, terms }),
-  readStats: (doc) => invoke('read_stats', { doc }),
-  raiseReadBudget: (doc, bytes) => invoke('raise_read_budget', { doc, bytes }),
-  sparqlContext: (doc) => invoke('sparql_context', { doc }),
-  sparqlRun: (doc, run, query, timeoutMs) => invoke('sparql_run', { doc, run, query, timeoutMs }),
-  sparqlRows: (run, offset, limit) => invoke('sparql_rows', { run, offset, limit }),
-  sparqlCancel: (run) => invoke('sparql_cancel', { run }),
-  sparqlCost: (doc, query) => invoke('sparql_cost', { doc, query }),
-  sparqlExport: (run, format) => invoke('sparql_export', { run, format }),
-  coherenceRun: (doc, run) => invoke('coherence_run', { doc, run }),
-  coherenceCancel: (run) => invoke('coherence_cancel', { run }),
-  coherenceExport: (doc, format) => invoke('coherence_export', { doc, format }),
-  onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => cb(e.payload)),
-  launchDrawn: (marks, originUnixMs) => invoke('launch_drawn', { marks, originUnixMs }),
+  locate: (doc, terms) => call('locate', { doc, terms }),
+  readStats: (doc) => call('read_stats', { doc }),
+  raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
+  sparqlContext: (doc) => call('sparql_context', { doc }),
+  sparqlRun: (doc, run, query, timeoutMs) => call('sparql_run', { doc, run, query, timeoutMs }),
+  sparqlRows: (run, offset, limit) => call('sparql_rows', { run, offset, limit }),
+  sparqlCancel: (run) => call('sparql_cancel', { run }),
+  sparqlCost: (doc, query) => call('sparql_cost', { doc, query }),
+  sparqlExport: (run, format) => call('sparql_export', { run, format }),
+  coherenceRun: (doc, run) => call('coherence_run', { doc, run }),
+  coherenceCancel: (run) => call('coherence_cancel', { run }),
+  coherenceExport: (doc, format) => call('coherence_export', { doc, format }),
+  onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => { mark('coherence-progress'); cb(e.payload); }),
+  launchDrawn: (marks, originUnixMs) => call('launch_drawn', { marks, originUnixMs }),
   onImportProgress: (cb) => listen<ImportView>('import-progress', (e) => cb(e.payload)),
-  importCancel: (job) => invoke('import_cancel', { job }),
-  cacheStats: () => invoke('cache_stats'),
-  cacheClear: () => invoke('cache_clear'),
-  saveRete: (doc, name) => invoke('save_rete', { doc, name }),
+  importCancel: (job) => call('import_cancel', { job }),
+  cacheStats: () => call('cache_stats'),
+  cacheClear: () => call('cache_clear'),
+  saveRete: (doc, name) => call('save_rete', { doc, name }),
 };
 
 /** The text of a failed command: the engine's own message. */

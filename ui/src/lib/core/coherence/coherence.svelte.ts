@@ -6,6 +6,7 @@
 import type { Backend } from '../backend';
 import { errorText } from '../backend';
 import type { HighlightState } from '../highlight/highlight.svelte';
+import { Activity } from '../activity/activity.svelte';
 import type { ClashGroup, CoherenceProgress, CoherenceReport, Finding, RootCause, Step } from '../types';
 
 /** One row of the findings list. */
@@ -47,6 +48,9 @@ export class CoherenceState {
   unfolded = $state<ReadonlySet<string>>(new Set());
   error = $state('');
   message = $state('');
+  /** The running tier's spinner, once the run lasts: Tier 0 answers in a moment, and every frame
+   * of a spinning element recomposites the window in software rendering (core/activity). */
+  readonly working = new Activity();
   private doc = 0;
   private seq = 0;
   private current = 0;
@@ -65,6 +69,7 @@ export class CoherenceState {
     this.error = '';
     this.message = '';
     this.current = ++this.seq;
+    this.working.set(false);
     this.highlight.clear('finding');
   }
 
@@ -86,6 +91,7 @@ export class CoherenceState {
     this.status = '';
     this.error = '';
     this.select(-1);
+    this.working.set(true);
     try {
       const out = await this.backend.coherenceRun(doc, run);
       if (run !== this.current) return;
@@ -95,7 +101,10 @@ export class CoherenceState {
     } catch (e) {
       if (run === this.current) this.error = errorText(e);
     } finally {
-      if (run === this.current) this.running = false;
+      if (run === this.current) {
+        this.running = false;
+        this.working.set(false);
+      }
     }
   }
 

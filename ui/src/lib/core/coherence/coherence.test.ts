@@ -47,6 +47,22 @@ describe('coherence report state', () => {
     expect(c.counts()).toEqual({ error: 2, warning: 0, info: 0 });
   });
 
+  it('shows the running spinner only once a run lasts', async () => {
+    const { b, c } = setup();
+    let finish: () => void = () => {};
+    const gate = new Promise<void>((r) => { finish = r; });
+    const run = b.coherenceRun.bind(b);
+    b.coherenceRun = async (doc, n) => { await gate; return run(doc, n); };
+    const p = c.run();
+    expect(c.running).toBe(true);
+    expect(c.working.shown).toBe(false);
+    await new Promise((r) => setTimeout(r, 450));
+    expect(c.working.shown).toBe(true);
+    finish();
+    await p;
+    expect(c.working.shown).toBe(false);
+  });
+
   it('highlights the classes and located entities of the selected finding', async () => {
     const { c, hl } = setup();
     await c.run();

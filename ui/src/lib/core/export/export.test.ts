@@ -12,7 +12,7 @@ describe('SVG export', () => {
     g.addNode('b', n(100, 'b'));
     g.addNode('far', n(100000, 'far'));
     g.addNode('dim', n(50, 'dim'));
-    g.addEdge('a', 'b', { size: 1, weight: 1, predicate: 'p', color: '#999999' });
+    g.addEdge('a', 'b', { size: 1, weight: 1, predicate: 'p', color: '#999999', between: false });
     const svg = toSvg(g, { toScreen: (x, y) => ({ x: x + 10, y: y + 50 }), width: 300, height: 100 }, {
       scale: 1, background: '#fff',
       node: (k, a) => (k === 'dim' ? { color: '#ddd', label: '' } : { color: a.color }),

@@ -13,7 +13,11 @@ export interface NodeAttrs {
   kind: MapNode['kind']; r: number; expandable: boolean; cls: string | null;
   classes: string[]; count: number; id: number; parent: string | null;
 }
-export interface EdgeAttrs { size: number; weight: number; predicate: string; color: string }
+export interface EdgeAttrs {
+  size: number; weight: number; predicate: string; color: string;
+  /** Between two groups (no entity end): such links fade while a group is open. */
+  between: boolean;
+}
 export interface Crumb { key: string | null; label: string }
 
 interface Group { node: MapNode; attrs: NodeAttrs; parent: string | null; children: string[]; edges: [string, string, EdgeAttrs][] }
@@ -130,8 +134,10 @@ export class MapState {
       if (this.graph.hasEdge(e.source, e.target)) continue;
       const rs = this.graph.getNodeAttribute(e.source, 'r');
       const rt = this.graph.getNodeAttribute(e.target, 'r');
-      const size = Math.min(rs, rt) * (this.graph.getNodeAttribute(e.source, 'kind') === 'entity' ? 0.12 : 0.05) * (1 + Math.log10(Math.max(1, e.weight)));
-      this.graph.addEdge(e.source, e.target, { size, weight: e.weight, predicate: e.label, color: '#b8c0cc' });
+      const ks = this.graph.getNodeAttribute(e.source, 'kind');
+      const between = ks !== 'entity' && this.graph.getNodeAttribute(e.target, 'kind') !== 'entity';
+      const size = Math.min(rs, rt) * (ks === 'entity' ? 0.12 : 0.05) * (1 + Math.log10(Math.max(1, e.weight)));
+      this.graph.addEdge(e.source, e.target, { size, weight: e.weight, predicate: e.label, color: '#b8c0cc', between });
     }
   }
 
@@ -152,16 +158,16 @@ export class MapState {
       }
       const edges: [string, string, EdgeAttrs][] = [];
       this.graph.forEachEdge(key, (_e, ea, s, t) => edges.push([s, t, ea]));
-      let children: string[] = [];
+      // The renderer re-indexes once, at the end of the batch: what its reducers read (the open
+      // groups) is set before that, so no second full pass is needed.
       this.batch(() => {
         this.graph.dropNode(key);
         const before = new Set(this.graph.nodes());
         this.addView(view, key);
-        children = this.graph.nodes().filter((n) => !before.has(n));
+        const children = this.graph.nodes().filter((n) => !before.has(n));
+        this.groups.set(key, { node: nodeOf(key, a), attrs: a, parent: a.parent, children, edges });
+        this.open = [...this.open, key];
       });
-      const node = nodeOf(key, a);
-      this.groups.set(key, { node, attrs: a, parent: a.parent, children, edges });
-      this.open = [...this.open, key];
       if (view.truncated) this.note = `${a.label}: showing the first ${view.nodes.length.toLocaleString('en')} members.`;
       return true;
     } catch (e) {
@@ -192,9 +198,11 @@ export class MapState {
   collapse(key: string): void {
     const g = this.groups.get(key);
     if (!g) return;
-    this.batch(() => this.collapseNow(key, g));
-    this.groups.delete(key);
-    this.open = this.open.filter((k) => k !== key);
+    this.batch(() => {
+      this.collapseNow(key, g);
+      this.groups.delete(key);
+      this.open = this.open.filter((k) => k !== key);
+    });
     this.touch();
   }
 

@@ -96,6 +96,20 @@ describe('map state', () => {
     expect(m.graph.nodes().sort()).toEqual(['k:1', 'k:2']);
   });
 
+  it('sets the open groups before the renderer re-indexes, and marks links between groups', async () => {
+    const { m } = setup();
+    const openAtEnd: string[][] = [];
+    m.batcher = { start: () => {}, end: () => { openAtEnd.push([...m.open]); } };
+    await m.load(1);
+    expect(m.graph.getEdgeAttribute('k:1', 'k:2', 'between')).toBe(true);
+    await m.expand('k:1');
+    // The reducers fade links between groups while a group is open: they read it at the re-index.
+    expect(openAtEnd.at(-1)).toEqual(['k:1']);
+    expect(m.graph.getEdgeAttribute('e:10', 'e:11', 'between')).toBe(false);
+    m.collapse('k:1');
+    expect(openAtEnd.at(-1)).toEqual([]);
+  });
+
   it('refuses to put more than MAX_NODES nodes on the map', async () => {
     const { m, b } = setup();
     b.views.set('expand:k:1', {
