@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
-use rete_core::{Id, Pattern, Perm, Rete};
+use rete_core::{Id, Rete};
 use std::path::Path;
 use std::time::Instant;
 
@@ -863,15 +863,10 @@ fn super_edges(
     let levels = h.counts.len();
     let comm0 = &h.node_comm[0];
     let mut tally: Tally<(u32, u32, u32)> = Tally::new();
-    let mut last: Option<[Id; 3]> = None;
     let mut pred: Option<(Id, u32)> = None;
     let mut subject: Option<(Id, Option<usize>)> = None;
-    for q in base.scan(Perm::Spo, &Pattern::default())? {
-        let [s, p, o, _] = q?;
-        if last == Some([s, p, o]) {
-            continue;
-        }
-        last = Some([s, p, o]);
+    for t in crate::graph::spo_triples(base)? {
+        let [s, p, o] = t?;
         let pi = match pred {
             Some((id, i)) if id == p => i,
             _ => match eg.predicates.binary_search(&p) {

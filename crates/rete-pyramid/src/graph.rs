@@ -65,6 +65,24 @@ pub(crate) struct NodeLinks<'a> {
     pub(crate) neighbors: &'a [(u32, u32)],
 }
 
+/// The file's distinct triples in SPO order: the quads of one triple in several graphs lie next
+/// to each other there, so each triple is met once.
+pub(crate) fn spo_triples(
+    rete: &Rete,
+) -> Result<impl Iterator<Item = Result<[Id; 3], PyramidError>> + '_, PyramidError> {
+    let mut last: Option<[Id; 3]> = None;
+    Ok(rete
+        .scan(Perm::Spo, &Pattern::default())?
+        .filter_map(move |q| match q {
+            Ok([s, p, o, _]) if last == Some([s, p, o]) => None,
+            Ok([s, p, o, _]) => {
+                last = Some([s, p, o]);
+                Some(Ok([s, p, o]))
+            }
+            Err(e) => Some(Err(e.into())),
+        }))
+}
+
 impl EntityGraph {
     /// Extracts the entity graph with its edges in memory.
     pub fn from_rete(rete: &Rete) -> Result<Self, PyramidError> {
@@ -141,13 +159,8 @@ impl EntityGraph {
             *slot += 1;
             Ok(())
         };
-        let mut last: Option<[Id; 3]> = None;
-        for q in rete.scan(Perm::Spo, &Pattern::default())? {
-            let [s, p, o, _] = q?;
-            if last == Some([s, p, o]) {
-                continue;
-            }
-            last = Some([s, p, o]);
+        for t in spo_triples(rete)? {
+            let [s, p, o] = t?;
             if Some(p) == self.rdf_type || o < 1 || o >= self.lit_start || s == o {
                 continue;
             }
@@ -206,14 +219,8 @@ impl EntityGraph {
         let mut label_cands: Vec<(u32, u32, u32)> = Vec::with_capacity(label_total);
         // (subject id, self-loop triples), in subject order.
         let mut self_loops: Vec<(u32, u32)> = Vec::new();
-        let mut last: Option<[Id; 3]> = None;
-        for q in rete.scan(Perm::Spo, &Pattern::default())? {
-            let [s, p, o, _] = q?;
-            // SPO order puts the graphs of one triple next to each other: count triples once.
-            if last == Some([s, p, o]) {
-                continue;
-            }
-            last = Some([s, p, o]);
+        for t in spo_triples(rete)? {
+            let [s, p, o] = t?;
             if !is_entity(s) {
                 return Err(PyramidError::corrupt(
                     rete.name(),
