@@ -1,5 +1,6 @@
 // The focus layer: the selected and the hovered node, with their links and the links' predicates,
-// drawn by the map view on canvases of their own over sigma's layers. Restyling them through
+// drawn by the map view on sigma's edge-label canvas (another canvas would be one more full-size
+// layer to composite), after each sigma frame and on a selection change. Restyling them through
 // sigma's reducers made sigma redraw every layer: with a members view open (~7,500 nodes and
 // ~21,000 links) one such frame in software GL was most of a details click.
 import type Graph from 'graphology';
