@@ -41,6 +41,15 @@ describe('focus layer', () => {
     expect(hidden.lines.map((l) => l.label)).toEqual(['knows']);
   });
 
+  it('draws the focused node\'s links whatever the highlight: only links not yet indexed are skipped', () => {
+    const g = graph();
+    // The map view passes "not indexed by sigma" as the hidden test, so a link the highlight
+    // hides (its display data exists, marked hidden) is still drawn for the focused node.
+    const display = new Map<string, { hidden: boolean }>([[g.edge('a', 'b')!, { hidden: true }]]);
+    const s = focusScene(g, ['a'], at(g), (w) => w, (e) => !display.get(e));
+    expect(s.lines.map((l) => l.label)).toEqual(['knows']);
+  });
+
   it('draws at most MAX_FOCUS_LINKS links of one node', () => {
     const g = graph();
     for (let i = 0; i < MAX_FOCUS_LINKS + 50; i++) {

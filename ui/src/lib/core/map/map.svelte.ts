@@ -43,6 +43,8 @@ export class MapState {
   private doc = 0;
   private generation = 0;
   private pendingExpand = new Set<string>();
+  /** Groups the camera is flying into (Zoom in), with the number of flights to each. */
+  private flying = new Map<string, number>();
 
   /**
    * Set by the map view: called around bulk changes of the graph. sigma re-indexes the whole
@@ -182,9 +184,21 @@ export class MapState {
 
   /**
    * Zooms into group `key` (the Zoom in button, a double click): opens it at once, without
-   * waiting for the camera to settle, and points the breadcrumbs at it.
+   * waiting for the camera to settle, and points the breadcrumbs at it. `landed` settles when the
+   * camera's flight there ends: until then the semantic zoom decides nothing. In software GL frames
+   * can come further apart than the camera's debounce, and a decision on a view still far out
+   * closed the group just opened and reset the breadcrumbs.
    */
-  async zoomInto(key: string): Promise<boolean> {
+  async zoomInto(key: string, landed?: Promise<unknown>): Promise<boolean> {
+    if (landed) {
+      this.flying.set(key, (this.flying.get(key) ?? 0) + 1);
+      const done = () => {
+        const n = (this.flying.get(key) ?? 1) - 1;
+        if (n > 0) this.flying.set(key, n);
+        else this.flying.delete(key);
+      };
+      landed.then(done, done);
+    }
     const opened = await this.expand(key);
     if (this.groups.has(key)) {
       const path: string[] = [];
@@ -247,6 +261,9 @@ export class MapState {
 
   /** Semantic zoom: called when the camera stops moving. */
   async onCamera(p: Projection): Promise<void> {
+    // A view in the middle of a Zoom in flight is no view to decide on: the flight's last frame
+    // moves the camera once more, and that pause decides.
+    if (this.flying.size) return;
     const { expand, collapse } = decide(p, this.closedCircles(), this.openCircles());
     if (collapse.length) this.batch(() => { for (const k of collapse) this.collapse(k); });
     // One or two at a time: each expansion changes what is on screen.

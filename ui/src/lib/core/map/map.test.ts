@@ -78,6 +78,25 @@ describe('map state', () => {
     expect(m.crumbs.map((c) => c.label)).toEqual(['Overview']);
   });
 
+  it('keeps a group Zoom in opened and its breadcrumbs while the camera still flies there, and decides once it landed', async () => {
+    const { m } = setup();
+    await m.load(1);
+    let land!: () => void;
+    const landed = new Promise<void>((r) => { land = r; });
+    expect(await m.zoomInto('k:1', landed)).toBe(true);
+    // A frame far out in the flight (frames may come further apart than the camera's debounce):
+    // the group is still small on screen but stays open.
+    const far = { toScreen: (x: number, y: number) => ({ x: x * 0.2 + 500, y: y * 0.2 + 400 }), width: 1000, height: 800 };
+    await m.onCamera(far);
+    expect(m.open).toEqual(['k:1']);
+    expect(m.crumbs.map((c) => c.label)).toEqual(['Overview', 'k:1 (300)']);
+    // Landed (or replaced by another camera move): the same view closes it.
+    land();
+    await landed;
+    await m.onCamera(far);
+    expect(m.open).toEqual([]);
+  });
+
   it('drops nodes and edges only inside a batch, so the renderer re-indexes once per change', async () => {
     const { m } = setup();
     let inside = false;
