@@ -3,7 +3,8 @@
 # launch → top level on screen on FILE against the 20k-people sample (e2e/bench/launch.mjs, RUNS
 # launches each, interleaved), then the scripted exploration (e2e/bench/scale.e2e.mjs through
 # WebdriverIO, EXPLORE_S seconds). Every app run holds /work/wt/e2e.lock (or $E2E_LOCK): the
-# WebDriver ports and the X display are shared. Writes OUT (JSON).
+# WebDriver ports and the X display are shared. The exploration runs on the 20k-people sample too,
+# as the floor its times are read against. Writes OUT (JSON).
 # Usage: scripts/bench-scale-app.sh FILE.rete OUT.json   env: RETE_APP (default: the release app,
 # built with `npm run tauri -- build --no-bundle`), RUNS (3), EXPLORE_S (300), RETE_SCALE_PEOPLE.
 set -euo pipefail
@@ -29,7 +30,12 @@ for _ in $(seq "$runs"); do
   flock "$lock" node e2e/bench/launch.mjs "$app" "$file" 1 >>"$tmp/big.jsonl"
   flock "$lock" node e2e/bench/launch.mjs "$app" "$small" 1 >>"$tmp/small.jsonl"
 done
+# The same exploration on the 20k-people sample, in the same run: the floor. There is no GPU
+# here, and every step ends with frames composited in software GL, so a time means something next
+# to the same step on the small file (the question the issue asks: as smooth as the sample?).
 RETE_APP="$app" RETE_SCALE_FILE="$file" RETE_SCALE_OUT="$tmp/explore.json" \
+  flock "$lock" npx wdio run e2e/bench/scale.conf.mjs
+RETE_APP="$app" RETE_SCALE_FILE="$small" RETE_SCALE_OUT="$tmp/floor.json" RETE_SCALE_PEOPLE=20000 \
   flock "$lock" npx wdio run e2e/bench/scale.conf.mjs
 python3 - "$tmp" "$out" "$file" "$small" "$app" <<'PY'
 import json, statistics, sys, pathlib
@@ -40,17 +46,23 @@ b, s = rows("big.jsonl"), rows("small.jsonl")
 mb = statistics.median(r["launch_to_shown_ms"] for r in b)
 ms = statistics.median(r["launch_to_shown_ms"] for r in s)
 e = json.loads((t / "explore.json").read_text())
-su = e["summary"]
-mem = e["memory_at_end"]
+fl = json.loads((t / "floor.json").read_text())
+su, sf = e["summary"], fl["summary"]
+mem, memf = e["memory_at_end"], fl["memory_at_end"]
 f = lambda x: "–" if x is None else f"{x:,.0f} ms"
+two = lambda x, key: f"{f(x[key + '_median_ms'])} / {f(x[key + '_max_ms'])}"
+def ratio(key):
+    a, c = su.get(key), sf.get(key)
+    return None if a is None or not c else round(a / c, 2)
+mib = lambda m: f"{m['app_kib'] / 1024:,.0f} MiB / {m['total_kib'] / 1024:,.0f} MiB"
 goals = [
-    {"what": "launch → top level on screen, ratio to the 20k-people sample", "value": f"{mb / ms:.2f}× ({mb:,.0f} vs {ms:,.0f} ms)", "goal": "≤ 1.2×", "met": mb / ms <= 1.2},
-    {"what": "zoom into a community → children drawn (median / max)", "value": f"{f(su['zoom_median_ms'])} / {f(su['zoom_max_ms'])}", "goal": "≤ 200 ms", "met": su["zoom_max_ms"] is not None and su["zoom_max_ms"] <= 200},
-    {"what": "a node's details (median / max)", "value": f"{f(su['details_median_ms'])} / {f(su['details_max_ms'])}", "goal": "≤ 100 ms", "met": None if su["details_max_ms"] is None else su["details_max_ms"] <= 100},
-    {"what": "selective query, one subject's links: engine time (median / max)", "value": f"{f(su['query_engine_median_ms'])} / {f(su['query_engine_max_ms'])}", "goal": "≤ 50 ms", "met": su["query_engine_max_ms"] is not None and su["query_engine_max_ms"] <= 50},
-    {"what": "selective query: click → rows shown (median)", "value": f(su["query_round_trip_median_ms"]), "goal": "(for scale)", "met": None},
-    {"what": "coherence Tier 0 (median / max)", "value": f"{f(su['tier0_median_ms'])} / {f(su['tier0_max_ms'])}", "goal": "≤ 50 ms", "met": su["tier0_max_ms"] is not None and su["tier0_max_ms"] <= 50},
-    {"what": f"memory after {e['explore_s']} s of exploration ({e['rounds']} rounds): app process / with WebKit's processes", "value": f"{mem['app_kib'] / 1024:,.0f} MiB / {mem['total_kib'] / 1024:,.0f} MiB", "goal": "≤ 500 MB", "met": mem["total_kib"] * 1024 <= 500e6},
+    {"what": "launch → top level on screen", "value": f"{mb:,.0f} ms", "floor": f"{ms:,.0f} ms", "ratio": round(mb / ms, 2), "goal": "≤ 1.2× the 20k sample", "met": mb / ms <= 1.2},
+    {"what": "zoom into a community → children drawn (median / max)", "value": two(su, "zoom"), "floor": two(sf, "zoom"), "ratio": ratio("zoom_median_ms"), "goal": "≤ 200 ms", "met": su["zoom_max_ms"] is not None and su["zoom_max_ms"] <= 200},
+    {"what": "a node's details (median / max)", "value": two(su, "details"), "floor": two(sf, "details"), "ratio": ratio("details_median_ms"), "goal": "≤ 100 ms", "met": None if su["details_max_ms"] is None else su["details_max_ms"] <= 100},
+    {"what": "selective query, one subject's links: engine time (median / max)", "value": two(su, "query_engine"), "floor": two(sf, "query_engine"), "ratio": ratio("query_engine_median_ms"), "goal": "≤ 50 ms", "met": su["query_engine_max_ms"] is not None and su["query_engine_max_ms"] <= 50},
+    {"what": "selective query: click → rows shown (median)", "value": f(su["query_round_trip_median_ms"]), "floor": f(sf["query_round_trip_median_ms"]), "ratio": ratio("query_round_trip_median_ms"), "goal": "(for scale)", "met": None},
+    {"what": "coherence Tier 0 (median / max)", "value": two(su, "tier0"), "floor": two(sf, "tier0"), "ratio": ratio("tier0_median_ms"), "goal": "≤ 50 ms", "met": su["tier0_max_ms"] is not None and su["tier0_max_ms"] <= 50},
+    {"what": f"memory after {e['explore_s']} s of exploration ({e['rounds']} rounds; sample: {fl['rounds']}): app process / with WebKit's processes", "value": mib(mem), "floor": mib(memf), "ratio": round(mem["total_kib"] / memf["total_kib"], 2), "goal": "≤ 500 MB", "met": mem["total_kib"] * 1024 <= 500e6},
 ]
 method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with software WebGL. Launch: `e2e/bench/launch.mjs`, "
           f"{len(b)} launches on each file, interleaved, spawn → top level on screen by the screen's pixels. The rest: "
@@ -58,9 +70,12 @@ method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with softwar
           "state plus two animation frames (WebDriver's round trips excluded), with a pixel check of the map after each "
           "measured step. Zoom = `Zoom in` on a community until its children are on the map; details = a member's links "
           "shown; query = `SELECT ?p ?o WHERE { <person> ?p ?o }` (the app's reported engine time; a random person each "
-          "round); memory = VmRSS of the app and its descendant processes at the end.")
+          "round); memory = VmRSS of the app and its descendant processes at the end. The floor: the same launch and the "
+          "same scripted exploration on the 20k-people sample (samples/social-20k.rete), in the same run; ratio = big file "
+          "/ sample (medians). The absolute goals are the issue's; there is no GPU here, so each step's frames are "
+          "composited in software GL on both files.")
 res = {"launch_big_ms": [r["launch_to_shown_ms"] for r in b], "launch_small_ms": [r["launch_to_shown_ms"] for r in s],
-       "explore": e, "results": {"method": method, "goals": goals}}
+       "explore": e, "floor": fl, "results": {"method": method, "goals": goals}}
 pathlib.Path(out).write_text(json.dumps(res, indent=2))
 PY
 rm -rf "$tmp"

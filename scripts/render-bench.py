@@ -154,9 +154,10 @@ def render_scale(s):
     if app and app.get("results"):
         a = app["results"]
         out += ["", f"### The app on {app['file']}", "", a.get("method", ""), "",
-                "| measure | value | goal | verdict |", "|---|---:|---:|---|"]
+                "| measure | value | 20k sample, same run | ratio | goal | verdict |", "|---|---:|---:|---:|---:|---|"]
         for g in a.get("goals", []):
-            out.append(f"| {g['what']} | {g['value']} | {g['goal']} | {verdict(g.get('met'))} |")
+            r = g.get("ratio")
+            out.append(f"| {g['what']} | {g['value']} | {g.get('floor', '–')} | {'–' if r is None else f'{r:.2f}×'} | {g['goal']} | {verdict(g.get('met'))} |")
     # Goals.
     up = s.get("upstream")
     up_ok = None
