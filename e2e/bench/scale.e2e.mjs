@@ -119,13 +119,24 @@ async function selectCommunity(vary, depth) {
   const { map, rect } = await mapRect();
   let [x, y] = [rect.width / 2, rect.height / 2];
   if (depth === 0) [x, y] = ((await map.getAttribute('data-largest')) || `${x},${y}`).split(',').map(Number);
-  const cx = Math.min(Math.max(x, 8), rect.width - 8), cy = Math.min(Math.max(y, 8), rect.height - 8);
-  await map.click({ x: Math.round(cx - rect.width / 2), y: Math.round(cy - rect.height / 2) });
-  try {
-    await $('[data-testid="details-title"]').waitForDisplayed({ timeout: 15_000 });
-  } catch {
-    return false;
+  // Once zoomed in, the centre may fall between the children (small files have few): then points
+  // around it, until a community is selected.
+  const m = Math.min(rect.width, rect.height);
+  const around = depth === 0 ? [[0, 0]] : [[0, 0], [0.1, 0], [-0.1, 0], [0, 0.1], [0, -0.1], [0.2, 0], [-0.2, 0], [0, 0.2], [0, -0.2], [0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15], [0.3, 0], [-0.3, 0], [0, 0.3], [0, -0.3]];
+  let found = false;
+  for (const [dx, dy] of around) {
+    const cx = Math.min(Math.max(x + dx * m, 8), rect.width - 8), cy = Math.min(Math.max(y + dy * m, 8), rect.height - 8);
+    await map.click({ x: Math.round(cx - rect.width / 2), y: Math.round(cy - rect.height / 2) });
+    try {
+      await $('[data-testid="details-title"]').waitForDisplayed({ timeout: depth === 0 ? 15_000 : 3_000 });
+    } catch {
+      continue;
+    }
+    // A member hit on the way down is not a community to zoom into: try the next point.
+    await browser.waitUntil(async () => { const t = (await $('[data-testid="details"]').getText()).toLowerCase(); return t.includes('zoom in') || t.includes('links out'); }, { timeoutMsg: 'no details' });
+    if (depth === 0 || (await $('[data-testid="zoom-in"]').isExisting())) { found = true; break; }
   }
+  if (!found) return false;
   if (vary && depth === 0) {
     const links = await $$('[data-testid="details"] .bar button.link');
     if (links.length) await links[Math.floor(Math.random() * links.length)].click();
