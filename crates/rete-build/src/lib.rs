@@ -4,6 +4,7 @@ mod detect;
 mod extdict;
 mod files;
 mod input;
+mod lenient;
 mod lines;
 mod rss;
 mod sort;

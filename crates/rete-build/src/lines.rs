@@ -15,6 +15,7 @@
 //! MB on a small machine, within the headroom the budget leaves besides the interner's half.
 
 use crate::input::{ttl_error, Batch};
+use crate::lenient::{self, Known};
 use crate::BuildError;
 use oxrdf::GraphNameRef;
 use std::io::{BufRead, BufReader, Cursor, Read};
@@ -141,20 +142,22 @@ fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, n: usize) -> std::io::Result<b
 
 /// Parses chunks until the splitter is done.
 fn work(nquads: bool, jobs: &Mutex<Receiver<Job>>) {
+    let mut known = Known::default();
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
             Err(_) => return,
         };
         let Ok((bytes, tx)) = job else { return };
-        let batch = parse_chunk(nquads, &bytes);
+        let batch =
+            lenient::parse(nquads, &bytes, &mut known).or_else(|| parse_chunk(nquads, &bytes));
         // The consumer may have stopped: nothing to do then.
         let _ = tx.send(Parsed { bytes, batch });
     }
 }
 
-/// The quads of a chunk parsed on its own, `None` if it does not parse.
-fn parse_chunk(nquads: bool, bytes: &[u8]) -> Option<Batch> {
+/// The quads of a chunk parsed on its own (strictly), `None` if it does not parse.
+pub(crate) fn parse_chunk(nquads: bool, bytes: &[u8]) -> Option<Batch> {
     let mut batch = Batch::default();
     if nquads {
         for q in oxttl::NQuadsParser::new().for_slice(bytes) {
