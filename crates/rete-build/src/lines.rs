@@ -34,8 +34,8 @@ enum Slot {
 struct Parsed {
     /// The chunk, kept for a sequential re-parse.
     bytes: Vec<u8>,
-    /// Its quads, `None` if it does not parse on its own.
-    batch: Option<Batch>,
+    /// Its quads and its lines, `None` if it does not parse on its own.
+    batch: Option<(Batch, u64)>,
 }
 
 type Job = (Vec<u8>, SyncSender<Parsed>);
@@ -149,8 +149,10 @@ fn work(nquads: bool, jobs: &Mutex<Receiver<Job>>) {
             Err(_) => return,
         };
         let Ok((bytes, tx)) = job else { return };
-        let batch =
-            lenient::parse(nquads, &bytes, &mut known).or_else(|| parse_chunk(nquads, &bytes));
+        // Lines are counted here rather than on the thread that interns, which is serial.
+        let batch = lenient::parse(nquads, &bytes, &mut known)
+            .or_else(|| parse_chunk(nquads, &bytes))
+            .map(|b| (b, count_lines(&bytes)));
         // The consumer may have stopped: nothing to do then.
         let _ = tx.send(Parsed { bytes, batch });
     }
@@ -175,16 +177,9 @@ pub(crate) fn parse_chunk(nquads: bool, bytes: &[u8]) -> Option<Batch> {
 
 /// Lines of a chunk as oxttl counts them: `\n`, `\r\n` and a lone `\r` each end one.
 fn count_lines(bytes: &[u8]) -> u64 {
-    let mut n = 0;
-    let mut it = bytes.iter().peekable();
-    while let Some(&b) = it.next() {
-        match b {
-            b'\n' => n += 1,
-            b'\r' if it.peek() != Some(&&b'\n') => n += 1,
-            _ => {}
-        }
-    }
-    n
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+        .count() as u64
 }
 
 /// Consumes the chunks in input order; from the first that does not parse on its own, parses
@@ -201,9 +196,9 @@ fn in_order(
             Slot::Chunk(rx) => {
                 let parsed = rx.recv().map_err(|_| died(name))?;
                 match parsed.batch {
-                    Some(b) => {
+                    Some((b, n)) => {
                         consume(b)?;
-                        lines += count_lines(&parsed.bytes);
+                        lines += n;
                         continue;
                     }
                     None => (parsed.bytes, None),
@@ -307,5 +302,7 @@ mod tests {
         assert_eq!(count_lines(b"a\nb\n"), 2);
         assert_eq!(count_lines(b"a\r\nb\r\n"), 2);
         assert_eq!(count_lines(b"a\rb\n"), 2);
+        assert_eq!(count_lines(b"a\r"), 1);
+        assert_eq!(count_lines(b"\r\r\n\n"), 3);
     }
 }
