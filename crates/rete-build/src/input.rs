@@ -256,7 +256,7 @@ const BATCH_BYTES: usize = 1 << 18;
 /// Parsed quads with their terms encoded ([`term::encode_into`]), in input order; blank nodes
 /// keep the parser's labels until [`Renamer::feed`]. Parsing threads hand these to the thread
 /// that interns.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Batch {
     terms: Vec<u8>,
     /// End of each term in `terms`, four per quad: subject, predicate, object, graph (empty for

@@ -4,6 +4,7 @@ mod detect;
 mod extdict;
 mod files;
 mod input;
+mod lenient;
 mod lines;
 mod rss;
 mod sort;
@@ -619,9 +620,10 @@ fn build_parts(
     // merge of spilled runs holds only a read buffer per run.
     let sort_budget = budget / 2;
     let run_len = (sort_budget / 6 / KEY_BYTES).max(1024);
+    let packing = sort::Packing::of(&quads)?;
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
-        let keys = SortedKeys::new(&quads, perm, run_len, dir, &spill)?;
+        let keys = SortedKeys::new(&quads, perm, packing, run_len, dir, &spill)?;
         progress.inc(1);
         Ok(keys)
     };

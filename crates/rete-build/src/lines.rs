@@ -15,6 +15,7 @@
 //! MB on a small machine, within the headroom the budget leaves besides the interner's half.
 
 use crate::input::{ttl_error, Batch};
+use crate::lenient::{self, Known};
 use crate::BuildError;
 use oxrdf::GraphNameRef;
 use std::io::{BufRead, BufReader, Cursor, Read};
@@ -33,8 +34,8 @@ enum Slot {
 struct Parsed {
     /// The chunk, kept for a sequential re-parse.
     bytes: Vec<u8>,
-    /// Its quads, `None` if it does not parse on its own.
-    batch: Option<Batch>,
+    /// Its quads and its lines, `None` if it does not parse on its own.
+    batch: Option<(Batch, u64)>,
 }
 
 type Job = (Vec<u8>, SyncSender<Parsed>);
@@ -141,20 +142,24 @@ fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, n: usize) -> std::io::Result<b
 
 /// Parses chunks until the splitter is done.
 fn work(nquads: bool, jobs: &Mutex<Receiver<Job>>) {
+    let mut known = Known::default();
     loop {
         let job = match jobs.lock() {
             Ok(rx) => rx.recv(),
             Err(_) => return,
         };
         let Ok((bytes, tx)) = job else { return };
-        let batch = parse_chunk(nquads, &bytes);
+        // Lines are counted here rather than on the thread that interns, which is serial.
+        let batch = lenient::parse(nquads, &bytes, &mut known)
+            .or_else(|| parse_chunk(nquads, &bytes))
+            .map(|b| (b, count_lines(&bytes)));
         // The consumer may have stopped: nothing to do then.
         let _ = tx.send(Parsed { bytes, batch });
     }
 }
 
-/// The quads of a chunk parsed on its own, `None` if it does not parse.
-fn parse_chunk(nquads: bool, bytes: &[u8]) -> Option<Batch> {
+/// The quads of a chunk parsed on its own (strictly), `None` if it does not parse.
+pub(crate) fn parse_chunk(nquads: bool, bytes: &[u8]) -> Option<Batch> {
     let mut batch = Batch::default();
     if nquads {
         for q in oxttl::NQuadsParser::new().for_slice(bytes) {
@@ -172,16 +177,9 @@ fn parse_chunk(nquads: bool, bytes: &[u8]) -> Option<Batch> {
 
 /// Lines of a chunk as oxttl counts them: `\n`, `\r\n` and a lone `\r` each end one.
 fn count_lines(bytes: &[u8]) -> u64 {
-    let mut n = 0;
-    let mut it = bytes.iter().peekable();
-    while let Some(&b) = it.next() {
-        match b {
-            b'\n' => n += 1,
-            b'\r' if it.peek() != Some(&&b'\n') => n += 1,
-            _ => {}
-        }
-    }
-    n
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+        .count() as u64
 }
 
 /// Consumes the chunks in input order; from the first that does not parse on its own, parses
@@ -198,9 +196,9 @@ fn in_order(
             Slot::Chunk(rx) => {
                 let parsed = rx.recv().map_err(|_| died(name))?;
                 match parsed.batch {
-                    Some(b) => {
+                    Some((b, n)) => {
                         consume(b)?;
-                        lines += count_lines(&parsed.bytes);
+                        lines += n;
                         continue;
                     }
                     None => (parsed.bytes, None),
@@ -304,5 +302,7 @@ mod tests {
         assert_eq!(count_lines(b"a\nb\n"), 2);
         assert_eq!(count_lines(b"a\r\nb\r\n"), 2);
         assert_eq!(count_lines(b"a\rb\n"), 2);
+        assert_eq!(count_lines(b"a\r"), 1);
+        assert_eq!(count_lines(b"\r\r\n\n"), 3);
     }
 }

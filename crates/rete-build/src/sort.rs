@@ -148,10 +148,101 @@ pub(crate) fn read_quads(
     Ok(())
 }
 
+/// How keys are held while sorting: packed into a `u64` when the ids are small enough (at most
+/// 64 bits for three term ids and a graph id; a sort then compares integers and holds half the
+/// bytes), else as four `u32`. Packing keeps the order: components are fields from the most
+/// significant bits down.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Packing {
+    /// Bits of a subject, predicate or object id.
+    id_bits: u32,
+    /// Bits of a graph id (0 when every quad is in the default graph).
+    g_bits: u32,
+}
+
+impl Packing {
+    /// The packing for `quads` (with final ids), if they fit.
+    pub(crate) fn of(quads: &ProvQuads) -> Result<Option<Self>, BuildError> {
+        let (mut id, mut g) = (0u32, 0u32);
+        quads.for_each(|q| {
+            id = id.max(q[0]).max(q[1]).max(q[2]);
+            g = g.max(q[3]);
+            Ok(())
+        })?;
+        let bits = |v: u32| u32::BITS - v.leading_zeros();
+        let p = Self {
+            id_bits: bits(id).max(1),
+            g_bits: bits(g),
+        };
+        Ok((3 * p.id_bits + p.g_bits <= 64).then_some(p))
+    }
+
+    fn pack(self, k: Key) -> u64 {
+        let (i, g) = (self.id_bits, self.g_bits);
+        (u64::from(k[0]) << (2 * i + g))
+            | (u64::from(k[1]) << (i + g))
+            | (u64::from(k[2]) << g)
+            | u64::from(k[3])
+    }
+
+    fn unpack(self, v: u64) -> Key {
+        let (i, g) = (self.id_bits, self.g_bits);
+        let field = |shift: u32, bits: u32| ((v >> shift) & ((1u64 << bits) - 1)) as u32;
+        [
+            field(2 * i + g, i),
+            field(i + g, i),
+            field(g, i),
+            field(0, g),
+        ]
+    }
+}
+
+/// The keys held in memory.
+enum MemKeys {
+    Packed(Vec<u64>, Packing),
+    Wide(Vec<Key>),
+}
+
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
 pub(crate) struct SortedKeys {
-    mem: Vec<Key>,
+    mem: MemKeys,
     runs: Vec<PathBuf>,
+}
+
+/// Where spilled runs go.
+struct RunDir<'a> {
+    dir: &'a Path,
+    perm: Perm,
+    spill: &'a Spill,
+}
+
+/// The keys of `perm` in memory as `T`, sorted and distinct, or spilled in sorted runs of at
+/// most `run_len` keys (then none stay in memory).
+fn collect<T: Ord + Copy + Send>(
+    quads: &ProvQuads,
+    run_len: usize,
+    to: impl Fn(Key) -> T,
+    from: impl Fn(T) -> Key + Copy,
+    at: &RunDir<'_>,
+) -> Result<(Vec<T>, Vec<PathBuf>), BuildError> {
+    let mut buf: Vec<T> = Vec::with_capacity((quads.total as usize).min(run_len));
+    let mut runs = Vec::new();
+    let o = at.perm.order();
+    quads.for_each(|q| {
+        buf.push(to([q[o[0]], q[o[1]], q[o[2]], q[3]]));
+        if buf.len() >= run_len {
+            runs.push(write_run(&mut buf, from, at, runs.len())?);
+        }
+        Ok(())
+    })?;
+    sort_dedup(&mut buf);
+    if !runs.is_empty() && !buf.is_empty() {
+        runs.push(write_run(&mut buf, from, at, runs.len())?);
+    }
+    if !runs.is_empty() {
+        buf = Vec::new();
+    }
+    Ok((buf, runs))
 }
 
 impl SortedKeys {
@@ -160,30 +251,30 @@ impl SortedKeys {
     pub(crate) fn new(
         quads: &ProvQuads,
         perm: Perm,
+        packing: Option<Packing>,
         run_len: usize,
         dir: &Path,
         spill: &Spill,
     ) -> Result<Self, BuildError> {
         let run_len = run_len.max(1024);
-        let mut buf: Vec<Key> = Vec::with_capacity((quads.total as usize).min(run_len));
-        let mut runs = Vec::new();
-        let o = perm.order();
-        let key = |q: [u32; 4]| [q[o[0]], q[o[1]], q[o[2]], q[3]];
-        quads.for_each(|q| {
-            buf.push(key(q));
-            if buf.len() >= run_len {
-                runs.push(write_run(&mut buf, dir, perm, runs.len(), spill)?);
+        let at = RunDir { dir, perm, spill };
+        Ok(match packing {
+            Some(p) => {
+                let (mem, runs) =
+                    collect(quads, run_len, |k| p.pack(k), move |v| p.unpack(v), &at)?;
+                Self {
+                    mem: MemKeys::Packed(mem, p),
+                    runs,
+                }
             }
-            Ok(())
-        })?;
-        sort_dedup(&mut buf);
-        if !runs.is_empty() && !buf.is_empty() {
-            runs.push(write_run(&mut buf, dir, perm, runs.len(), spill)?);
-        }
-        if !runs.is_empty() {
-            buf = Vec::new();
-        }
-        Ok(Self { mem: buf, runs })
+            None => {
+                let (mem, runs) = collect(quads, run_len, |k| k, |k| k, &at)?;
+                Self {
+                    mem: MemKeys::Wide(mem),
+                    runs,
+                }
+            }
+        })
     }
 
     /// Number of spilled runs.
@@ -198,8 +289,17 @@ impl SortedKeys {
         mut f: impl FnMut(IdQuad) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
         if self.runs.is_empty() {
-            for k in self.mem {
-                f(wide(k))?;
+            match self.mem {
+                MemKeys::Packed(mem, p) => {
+                    for v in mem {
+                        f(wide(p.unpack(v)))?;
+                    }
+                }
+                MemKeys::Wide(mem) => {
+                    for k in mem {
+                        f(wide(k))?;
+                    }
+                }
             }
             return Ok(());
         }
@@ -244,7 +344,7 @@ fn wide(k: Key) -> IdQuad {
     k.map(u64::from)
 }
 
-fn sort_dedup(buf: &mut Vec<Key>) {
+fn sort_dedup<T: Ord + Send>(buf: &mut Vec<T>) {
     use rayon::slice::ParallelSliceMut;
     buf.par_sort_unstable();
     buf.dedup();
@@ -254,13 +354,13 @@ fn sort_dedup(buf: &mut Vec<Key>) {
 /// first component that changed, that component's increase, then the remaining components, as
 /// LEB128 varints. Sorted keys share their leading components, so a key takes about a third of
 /// its 32 bytes on disk.
-fn write_run(
-    buf: &mut Vec<Key>,
-    dir: &Path,
-    perm: Perm,
+fn write_run<T: Ord + Copy + Send>(
+    buf: &mut Vec<T>,
+    from: impl Fn(T) -> Key,
+    at: &RunDir<'_>,
     n: usize,
-    spill: &Spill,
 ) -> Result<PathBuf, BuildError> {
+    let RunDir { dir, perm, spill } = *at;
     sort_dedup(buf);
     let path = dir.join(format!("run-{}-{n}.bin", perm.label()));
     let mut w =
@@ -268,7 +368,8 @@ fn write_run(
     let mut prev: Key = [0; 4];
     let mut rec = Vec::with_capacity(4 * 5 + 1);
     let mut bytes = 0u64;
-    for k in buf.iter() {
+    for &k in buf.iter() {
+        let k = from(k);
         rec.clear();
         let i = (0..4).find(|&i| k[i] != prev[i]).unwrap_or(4);
         rec.push(i as u8);
@@ -280,7 +381,7 @@ fn write_run(
         }
         w.write_all(&rec).map_err(|e| io_err(&path, e))?;
         bytes += rec.len() as u64;
-        prev = *k;
+        prev = k;
     }
     w.flush().map_err(|e| io_err(&path, e))?;
     spill.wrote(bytes);
@@ -376,16 +477,21 @@ mod tests {
         ];
         let b = vec![[1, 2, 3, 0], [2, 0, 0, 0], [big, big, big, big - 1]];
         let mut runs = Vec::new();
+        let at = RunDir {
+            dir: dir.path(),
+            perm: Perm::Spo,
+            spill: &spill,
+        };
         for (i, keys) in [a.clone(), b.clone()].into_iter().enumerate() {
             let mut buf = keys;
-            runs.push(write_run(&mut buf, dir.path(), Perm::Spo, i, &spill).unwrap());
+            runs.push(write_run(&mut buf, |k| k, &at, i).unwrap());
         }
         assert!(spill.written() < (a.len() + b.len()) as u64 * KEY_LEN as u64);
         let mut expected: Vec<IdQuad> = a.into_iter().chain(b).map(wide).collect();
         expected.sort_unstable();
         expected.dedup();
         let keys = SortedKeys {
-            mem: Vec::new(),
+            mem: MemKeys::Wide(Vec::new()),
             runs,
         };
         let mut got = Vec::new();
@@ -396,5 +502,45 @@ mod tests {
         .unwrap();
         assert_eq!(got, expected);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Packed keys sort like the keys they pack, down to the widest ids that fit, and unpack
+    /// to them; ids too wide are not packed.
+    #[test]
+    fn packed_keys_keep_the_order() {
+        let quads = |qs: &[[u32; 4]]| ProvQuads {
+            mem: qs.to_vec(),
+            spills: Vec::new(),
+            total: qs.len() as u64,
+        };
+        let wide = (1u32 << 21) - 1;
+        let p = Packing::of(&quads(&[[wide, 1, 2, 0], [0, 0, 1, 1]]))
+            .unwrap()
+            .unwrap();
+        assert_eq!((p.id_bits, p.g_bits), (21, 1));
+        let mut keys = vec![
+            [wide, 0, 0, 1],
+            [0, wide, wide, 0],
+            [1, 0, 0, 0],
+            [0, 0, 0, 1],
+            [0, 0, 0, 0],
+            [0, wide, wide, 1],
+            [wide, wide, wide, 1],
+        ];
+        let mut packed: Vec<u64> = keys.iter().map(|&k| p.pack(k)).collect();
+        keys.sort_unstable();
+        packed.sort_unstable();
+        let back: Vec<Key> = packed.iter().map(|&v| p.unpack(v)).collect();
+        assert_eq!(back, keys);
+        assert!(Packing::of(&quads(&[[1 << 21, 1, 2, 3]]))
+            .unwrap()
+            .is_none());
+        assert!(Packing::of(&quads(&[[u32::MAX, 0, 0, 0]]))
+            .unwrap()
+            .is_none());
+        let g = Packing::of(&quads(&[[7, 7, 7, u32::MAX]]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(g.unpack(g.pack([7, 0, 5, u32::MAX])), [7, 0, 5, u32::MAX]);
     }
 }

@@ -214,6 +214,7 @@ impl DictBlock {
 pub struct DictWriter<W: Write> {
     out: W,
     level: i32,
+    zc: crate::format::Zc,
     block_target: usize,
     raw: Vec<u8>,
     prev: Vec<u8>,
@@ -230,6 +231,7 @@ impl<W: Write> DictWriter<W> {
         Self {
             out,
             level,
+            zc: crate::format::Zc::default(),
             block_target: block_target.max(256),
             raw: Vec::new(),
             prev: Vec::new(),
@@ -273,8 +275,10 @@ impl<W: Write> DictWriter<W> {
         if self.count == 0 {
             return Ok(());
         }
-        let stored =
-            zstd::bulk::compress(&self.raw, self.level).map_err(|e| Error::io("dictionary", e))?;
+        let stored = self
+            .zc
+            .compress(self.level, &self.raw)
+            .map_err(|e| Error::io("dictionary", e))?;
         self.out
             .write_all(&stored)
             .map_err(|e| Error::io("dictionary", e))?;

@@ -554,3 +554,57 @@ mod tests {
         ));
     }
 }
+
+/// A zstd compression context reused across the blocks of a writer: a new context per block
+/// cost its set-up every time, and the compressed bytes are the same.
+#[derive(Default)]
+pub(crate) struct Zc(Option<zstd::bulk::Compressor<'static>>);
+
+impl Zc {
+    /// `data` compressed at `level` (the same level on every call of one writer).
+    pub(crate) fn compress(&mut self, level: i32, data: &[u8]) -> std::io::Result<Vec<u8>> {
+        let c = match &mut self.0 {
+            Some(c) => c,
+            None => self.0.insert(zstd::bulk::Compressor::new(level)?),
+        };
+        c.compress(data)
+    }
+}
+
+impl std::fmt::Debug for Zc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Zc")
+    }
+}
+
+#[cfg(test)]
+mod zc_tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+
+    /// A reused context gives the bytes a new context gives, block after block, whatever their
+    /// sizes (zstd sizes its tables from each input).
+    #[test]
+    fn reused_context_compresses_like_a_new_one() {
+        let mut zc = super::Zc::default();
+        for (i, len) in [40_000usize, 10, 0, 300_000, 5_000, 70_000]
+            .into_iter()
+            .enumerate()
+        {
+            let data: Vec<u8> = (0..len)
+                .map(|k| (((k * 7 + i) % 251) ^ (k >> 9)) as u8)
+                .collect();
+            for level in [9, 3] {
+                let mut z = super::Zc::default();
+                assert_eq!(
+                    z.compress(level, &data).unwrap(),
+                    zstd::bulk::compress(&data, level).unwrap()
+                );
+            }
+            assert_eq!(
+                zc.compress(9, &data).unwrap(),
+                zstd::bulk::compress(&data, 9).unwrap(),
+                "block {i}"
+            );
+        }
+    }
+}

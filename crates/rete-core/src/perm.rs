@@ -360,11 +360,14 @@ pub fn read_block(
     Ok(quads)
 }
 
+use crate::format::Zc;
+
 /// Streams sorted, distinct quads (permutation order) into compressed blocks.
 #[derive(Debug)]
 pub struct PermWriter<W: Write> {
     out: W,
     level: i32,
+    zc: Zc,
     block_quads: usize,
     buf: Vec<IdQuad>,
     last: Option<IdQuad>,
@@ -378,6 +381,7 @@ impl<W: Write> PermWriter<W> {
         Self {
             out,
             level,
+            zc: Zc::default(),
             block_quads: block_quads.max(16),
             buf: Vec::new(),
             last: None,
@@ -406,8 +410,10 @@ impl<W: Write> PermWriter<W> {
             return Ok(());
         }
         let raw = encode_block(&self.buf);
-        let stored =
-            zstd::bulk::compress(&raw, self.level).map_err(|e| Error::io("permutation", e))?;
+        let stored = self
+            .zc
+            .compress(self.level, &raw)
+            .map_err(|e| Error::io("permutation", e))?;
         self.out
             .write_all(&stored)
             .map_err(|e| Error::io("permutation", e))?;
