@@ -31,8 +31,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 os.chdir(ROOT)
 WORK = pathlib.Path(os.environ.get("BENCH_DIR", "bench-data")).resolve()
 WORK.mkdir(parents=True, exist_ok=True)
-RETE = ROOT / "target/release/rete"
-BENCH = ROOT / "target/release/rete-bench"
+# Where `cargo build --release` put the binaries (CARGO_TARGET_DIR is honoured, as cargo does).
+TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")).resolve()
+RETE = TARGET / "release/rete"
+BENCH = TARGET / "release/rete-bench"
 OUT = pathlib.Path(os.environ.get("SCALE_OUT", ROOT / "docs/benchmark-scale.json"))
 # Triples per person of `rete generate social` (1,575,135 triples at 200,000 people).
 TRIPLES_PER_PERSON = 1575135 / 200000
@@ -140,6 +142,13 @@ def build(name, nt):
                "spill_bytes": int(m.group(3)) if m.group(3) != "-" else 0,
                "peak_rss_mib": int(m.group(4)) if m.group(4) not in (None, "-") else None}
               for m in re.finditer(r"^(?!phase\s+ms)(\S.*?)\s+(\d+)\s+(\d+|-)(?:\s+(\d+|-))?$", err, re.M)]
+    # The extensions' own steps, indented under their phase row.
+    steps, owner = [], None
+    for line in err.splitlines():
+        if (m := re.match(r"^(\S.*?)\s+\d+\s+(?:\d+|-)(?:\s+(?:\d+|-))?$", line)):
+            owner = m.group(1).strip()
+        elif owner and (m := re.match(r"^  (\S.*?)\s+(\d+)$", line)):
+            steps.append({"phase": owner, "step": m.group(1).strip(), "ms": float(m.group(2))})
     reported = re.search(r"^peak spill on disk (\d+) bytes", err, re.M)
     wrote = re.search(r"wrote .*?: (\d+) quads, (\d+) terms, (\d+) bytes(?: \((\d+) spill runs\))?", err)
     rec = {
@@ -147,6 +156,7 @@ def build(name, nt):
         "wall_ms": round(wall * 1000),
         "peak_rss_kib": rss_kib,
         "phases": phases,
+        "steps": steps,
         "peak_spill_bytes": peak_spill[0],
         "reported_peak_spill_bytes": int(reported.group(1)) if reported else None,
         "spill_runs": int(wrote.group(4) or 0) if wrote else None,
@@ -154,7 +164,7 @@ def build(name, nt):
         "terms": int(wrote.group(2)) if wrote else None,
         "rete_bytes": out.stat().st_size if p.returncode == 0 and out.exists() else None,
         # Whatever else the CLI printed (new report lines included), minus progress noise.
-        "stderr_tail": [l for l in err.splitlines() if l.strip() and not l.startswith("\t")][-12:],
+        "stderr_tail": [l for l in err.splitlines() if l.strip() and not l.startswith("\t")][-24:],
     }
     if p.returncode != 0:
         rec["error"] = err.strip().splitlines()[-20:]
@@ -332,6 +342,9 @@ def main():
             row["remote"] = remote(out, nt)
             if spec in want_queries and people is not None:
                 row["queries"] = queries(people)
+            elif "queries" in by_name.get(name, {}):
+                # Not re-run (QUERIES leaves this size out): the last measurement, marked so.
+                row["queries"] = {**by_name[name]["queries"], "carried_over": True}
         by_name[name] = row
         MEASURED.add(name)
         # Written after every size: a later size that runs out of time keeps the earlier ones.

@@ -96,6 +96,19 @@ def render_scale(s):
         for r in sizes:
             ph = {p["phase"]: p["ms"] for p in r["build"].get("phases", [])}
             out.append(f"| {r['name']} | " + " | ".join(ms(ph.get(n)) for n in phase_names) + " |")
+    # The pyramid's own steps (builds measured since the report lists them).
+    stepped = [r for r in sizes if any(st["phase"] == "pyramid" for st in r["build"].get("steps", []))]
+    step_names = []
+    for r in stepped:
+        for st in r["build"]["steps"]:
+            if st["phase"] == "pyramid" and st["step"] not in step_names:
+                step_names.append(st["step"])
+    if stepped:
+        out += ["", "Steps of the pyramid phase:", "",
+                "| dataset | " + " | ".join(step_names) + " |", "|---|" + "---:|" * len(step_names)]
+        for r in stepped:
+            st = {x["step"]: x["ms"] for x in r["build"]["steps"] if x["phase"] == "pyramid"}
+            out.append(f"| {r['name']} | " + " | ".join(ms(st.get(n)) for n in step_names) + " |")
     for r in sizes:
         if r["build"].get("error"):
             out += ["", f"{r['name']}: the build failed; its last lines:", "", "```", *r["build"]["error"][-8:], "```"]
@@ -141,7 +154,9 @@ def render_scale(s):
                 f"same process, Oxigraph 0.5 in memory ({load}median of {qq['runs']} warm runs). "
                 f"{same} of {len(qq['queries'])} answers identical; geometric mean speedup "
                 f"{qq['geomean'].get('all', float('nan')):.2f}× over these queries."
-                + (f" **Partial run:** {qq['note']}" if qq.get("partial") else ""), "",
+                + (f" **Partial run:** {qq['note']}" if qq.get("partial") else "")
+                + (" Not re-run with this build (`QUERIES` left this size out): the last measurement."
+                   if qq.get("carried_over") else ""), "",
                 "| query | rows | rete | Oxigraph | speedup | same answer |", "|---|---:|---:|---:|---:|---|"]
         for q in qq["queries"]:
             sp = f"{q['speedup']:.2f}×" if q["speedup"] else "–"

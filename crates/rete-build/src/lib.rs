@@ -222,6 +222,9 @@ pub struct BuildReport {
     pub spilled_runs: usize,
     /// Wall time of each phase in milliseconds.
     pub phases: Vec<(String, f64)>,
+    /// Wall time of the steps inside extension phases, milliseconds, named
+    /// `extension/step` (`pyramid/louvain`…), in the order they ran.
+    pub steps: Vec<(String, f64)>,
     /// Peak resident memory of the process during each phase, bytes (sampled `VmRSS` every
     /// 5 ms on Linux; 0 elsewhere): tells which phase holds the most.
     pub peak_rss: Vec<(String, u64)>,
@@ -382,10 +385,18 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
             let t = Instant::now();
             check_cancel(opts.progress.as_ref())?;
             opts.progress.start(ext.name(), None);
-            let secs = ext.sections(&base).map_err(|e| BuildError::Extension {
-                name: ext.name().to_owned(),
-                source: e,
-            })?;
+            let out = ext
+                .sections_with_steps(&base)
+                .map_err(|e| BuildError::Extension {
+                    name: ext.name().to_owned(),
+                    source: e,
+                })?;
+            let secs = out.sections;
+            report.steps.extend(
+                out.steps
+                    .into_iter()
+                    .map(|(step, ms)| (format!("{}/{step}", ext.name()), ms)),
+            );
             opts.progress.finish();
             check_cancel(opts.progress.as_ref())?;
             for s in &secs {

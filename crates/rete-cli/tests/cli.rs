@@ -638,6 +638,20 @@ fn build_report_and_json_show_phases_and_spills() {
     if cfg!(target_os = "linux") {
         assert!(peaks.iter().all(|p| p.1 > 0), "{report}");
     }
+    // The pyramid's own steps, in the JSON and indented under its row.
+    let steps: Vec<&str> = report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_str().unwrap())
+        .collect();
+    for step in ["pyramid/entity graph", "pyramid/louvain", "pyramid/encode"] {
+        assert!(steps.contains(&step), "{step} missing: {report}");
+    }
+    assert!(
+        stderr.lines().any(|l| l.starts_with("  louvain ")),
+        "{stderr}"
+    );
     // Materialization builds twice; both passes spill under the tiny budget and the file is
     // the one the default budget gives.
     let small = dir.path().join("m-small.rete").display().to_string();

@@ -17,6 +17,23 @@ pub trait Extension: Send + Sync {
     fn flags(&self) -> u32;
     /// The sections to add. `base` is the dataset as it will be stored.
     fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError>;
+    /// The sections with the wall time of the extension's own steps in milliseconds, for build
+    /// reports; by default one call to [`Extension::sections`] and no steps.
+    fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {
+        Ok(ExtensionOutput {
+            sections: self.sections(base)?,
+            steps: Vec::new(),
+        })
+    }
+}
+
+/// What [`Extension::sections_with_steps`] returns.
+#[derive(Debug, Default)]
+pub struct ExtensionOutput {
+    /// The sections to add.
+    pub sections: Vec<SectionSpec>,
+    /// `(step, milliseconds)` in the order they ran.
+    pub steps: Vec<(String, f64)>,
 }
 
 /// Derives quads from a base dataset (RDFS/OWL-RL materialization).

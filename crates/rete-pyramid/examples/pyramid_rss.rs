@@ -6,7 +6,7 @@
 //! ```
 //!
 //! `BUDGET` is `PyramidOptions::memory_budget` in bytes (default: the default, 2 GiB);
-//! `PYRAMID_CACHE=bytes` sets the reader's block cache.
+//! `PYRAMID_CACHE=bytes` sets the reader's block cache, `PYRAMID_ZSTD=level` the zstd level.
 
 use rete_core::Rete;
 use rete_pyramid::{build_sections, PyramidOptions};
@@ -30,6 +30,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut opts = PyramidOptions::default();
     if let Some(b) = args.next() {
         opts.memory_budget = b.parse()?;
+    }
+    if let Ok(level) = std::env::var("PYRAMID_ZSTD") {
+        opts.zstd_level = level.parse()?;
     }
     // PYRAMID_CACHE=bytes: the reader's block cache (default: rete-core's, 256 MiB).
     let rete = match std::env::var("PYRAMID_CACHE") {
@@ -58,6 +61,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     for ((phase, ms), (_, peak)) in stats.phases.iter().zip(&stats.peak_rss) {
         println!("  {phase}: {ms:.0} ms, peak so far {} MB", peak >> 20);
+    }
+    for sec in &stats.sections {
+        println!(
+            "  section {} ({}): {} bytes stored",
+            sec.kind, sec.name, sec.stored
+        );
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ pub use graph::EntityGraph;
 pub use read::Pyramid;
 pub use summary::Summary;
 
-use rete_core::extension::{BoxError, Extension};
+use rete_core::extension::{BoxError, Extension, ExtensionOutput};
 use rete_core::writer::SectionSpec;
 use rete_core::{Id, Rete};
 use serde::{Deserialize, Serialize};
@@ -183,6 +183,14 @@ impl Extension for PyramidExtension {
 
     fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
         Ok(build_sections(base, &self.options)?.0)
+    }
+
+    fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {
+        let (sections, stats) = build_sections(base, &self.options)?;
+        Ok(ExtensionOutput {
+            sections,
+            steps: stats.phases,
+        })
     }
 }
 

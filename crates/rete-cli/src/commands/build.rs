@@ -164,6 +164,13 @@ fn print_report(report: &rete_build::BuildReport) {
             .find(|(p, _)| p == phase)
             .map_or_else(|| "-".to_owned(), |(_, b)| (b >> 20).to_string());
         eprintln!("{phase:<28} {ms:>10.0} {spilled:>14} {peak:>14}");
+        // An extension's own steps, indented under it.
+        let prefix = format!("{phase}/");
+        for (step, ms) in &report.steps {
+            if let Some(step) = step.strip_prefix(&prefix) {
+                eprintln!("  {step:<26} {ms:>10.0}");
+            }
+        }
     }
     eprintln!(
         "peak spill on disk {} bytes; runs: {} dictionary, {} quad chunks, {} permutation",
