@@ -336,7 +336,12 @@ impl Importer {
             inputs: vec![rete_build::Input::path(p)],
             extensions: vec![
                 Arc::new(rete_schema::SchemaExtension),
-                Arc::new(rete_pyramid::PyramidExtension::default()),
+                Arc::new(rete_pyramid::PyramidExtension {
+                    options: rete_pyramid::PyramidOptions {
+                        zstd_level: ZSTD_LEVEL,
+                        ..rete_pyramid::PyramidOptions::default()
+                    },
+                }),
             ],
             zstd_level: ZSTD_LEVEL,
             progress: reporter,

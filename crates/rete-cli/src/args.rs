@@ -104,7 +104,7 @@ pub struct BuildArgs {
     /// Directory for temporary files (default: next to the output)
     #[arg(long)]
     pub temp_dir: Option<PathBuf>,
-    /// zstd compression level of blocks (1-22)
+    /// zstd compression level of blocks, the pyramid's included (1-22)
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
     /// Quads per permutation block

@@ -108,7 +108,8 @@ pub struct PyramidOptions {
     pub max_predicates: usize,
     /// Force-relaxation rounds when packing sibling circles.
     pub layout_iterations: usize,
-    /// zstd level of the sections.
+    /// zstd level of the sections (the base build's default too: 12 made the pyramid encode
+    /// 40 % slower for 1.7 % smaller member blocks).
     pub zstd_level: i32,
     /// Bytes the pyramid build may hold (about; `rete build --memory-budget`). The entity
     /// graph's edges are held in memory when they take at most half of it; beyond, Louvain's
@@ -131,7 +132,7 @@ impl Default for PyramidOptions {
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
-            zstd_level: 12,
+            zstd_level: 9,
             memory_budget: 2 << 30,
             temp_dir: None,
         }

@@ -378,11 +378,21 @@ pub(crate) fn relabel(part: &mut [u32]) -> usize {
     next as usize
 }
 
+/// Distinct neighbouring communities kept in [`Mover`]'s short list before it switches to the
+/// dense arrays.
+const SHORT_LIST: usize = 16;
+
 /// Scratch of local moving: the weight from the node being moved to each neighbouring
-/// community, in order of first appearance.
+/// community, in order of first appearance. Most nodes touch a few communities: those sit in a
+/// short list that stays in cache; a node with more switches to arrays indexed by community
+/// (random accesses into arrays as long as the graph). Both sum each community's weights in
+/// neighbour order, so the partition does not depend on which one served a node.
 pub(crate) struct Mover {
     gamma: f64,
     m2: f64,
+    /// Distinct communities the short list takes ([`SHORT_LIST`]; 0 in tests: dense only).
+    short_cap: usize,
+    short: Vec<(u32, f64)>,
     neigh_w: Vec<f64>,
     mark: Vec<bool>,
     touched: Vec<usize>,
@@ -394,10 +404,21 @@ impl Mover {
         Self {
             gamma,
             m2,
+            short_cap: SHORT_LIST,
+            short: Vec::with_capacity(SHORT_LIST),
             neigh_w: vec![0.0; communities],
             mark: vec![false; communities],
             touched: Vec::new(),
         }
+    }
+
+    /// Adds `w` to community `c` in the dense arrays.
+    fn add_dense(&mut self, c: usize, w: f64) {
+        if !self.mark[c] {
+            self.mark[c] = true;
+            self.touched.push(c);
+        }
+        self.neigh_w[c] += w;
     }
 
     /// Moves node `i` (degree `ki`) to the neighbouring community with the best modularity gain,
@@ -412,31 +433,62 @@ impl Mover {
     ) -> Option<f64> {
         let (gamma, m2) = (self.gamma, self.m2);
         let ci = comm[i] as usize;
+        self.short.clear();
+        let mut dense = false;
         for (j, w) in neighbors {
-            let cj = comm[j] as usize;
-            if !self.mark[cj] {
-                self.mark[cj] = true;
-                self.touched.push(cj);
+            let cj = comm[j];
+            if !dense {
+                // Repeated neighbours are adjacent: the last entry first.
+                if let Some(e) = self.short.iter_mut().rev().find(|e| e.0 == cj) {
+                    e.1 += w;
+                    continue;
+                }
+                if self.short.len() < self.short_cap {
+                    self.short.push((cj, w));
+                    continue;
+                }
+                dense = true;
+                for k in 0..self.short.len() {
+                    let (c, sw) = self.short[k];
+                    self.add_dense(c as usize, sw);
+                }
             }
-            self.neigh_w[cj] += w;
+            self.add_dense(cj as usize, w);
         }
         tot[ci] -= ki;
-        let stay = self.neigh_w[ci] - gamma * tot[ci] * ki / m2;
+        let to_ci = if dense {
+            self.neigh_w[ci]
+        } else {
+            self.short
+                .iter()
+                .find(|e| e.0 as usize == ci)
+                .map_or(0.0, |e| e.1)
+        };
+        let stay = to_ci - gamma * tot[ci] * ki / m2;
         let (mut best, mut best_gain) = (ci, stay);
-        for &c in &self.touched {
-            let gain = self.neigh_w[c] - gamma * tot[c] * ki / m2;
+        let mut consider = |c: usize, w: f64| {
+            let gain = w - gamma * tot[c] * ki / m2;
             // Strictly better only, with a relative tolerance against rounding ping-pong.
             if gain > best_gain + 1e-12 * ki.max(1.0) {
                 best = c;
                 best_gain = gain;
             }
+        };
+        if dense {
+            for &c in &self.touched {
+                consider(c, self.neigh_w[c]);
+            }
+            for &c in &self.touched {
+                self.neigh_w[c] = 0.0;
+                self.mark[c] = false;
+            }
+            self.touched.clear();
+        } else {
+            for &(c, w) in &self.short {
+                consider(c as usize, w);
+            }
         }
         tot[best] += ki;
-        for &c in &self.touched {
-            self.neigh_w[c] = 0.0;
-            self.mark[c] = false;
-        }
-        self.touched.clear();
         (best != ci).then(|| {
             comm[i] = best as u32;
             best_gain - stay
@@ -532,6 +584,11 @@ impl LocalMoving {
 
 /// One local-moving phase on `g` from `comm`; returns whether any node moved.
 fn local_moving<G: Graph>(g: &G, gamma: f64, comm: &mut Vec<u32>) -> bool {
+    local_moving_with(g, gamma, comm, SHORT_LIST)
+}
+
+/// [`local_moving`] with `short_cap` communities in the mover's short list.
+fn local_moving_with<G: Graph>(g: &G, gamma: f64, comm: &mut Vec<u32>, short_cap: usize) -> bool {
     let n = g.node_count();
     if g.m2() <= 0.0 {
         return false;
@@ -542,6 +599,7 @@ fn local_moving<G: Graph>(g: &G, gamma: f64, comm: &mut Vec<u32>) -> bool {
         gamma,
         g.m2(),
     );
+    lm.mover.short_cap = short_cap;
     loop {
         for i in 0..n {
             if lm.is_active(i) {
@@ -755,6 +813,41 @@ mod tests {
         let a = louvain(&g, 1.0, None).unwrap();
         let b = louvain(&g.clone(), 1.0, None).unwrap();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn short_list_and_dense_arrays_agree() {
+        // Hubs linked to many communities take the dense arrays, the other nodes the short
+        // list; with the short list off every node takes the arrays: the same partition.
+        let mut edges = Vec::new();
+        let mut x = 12345u64;
+        let mut next = |m: u32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % u64::from(m)) as u32
+        };
+        let n = 600u32;
+        for _ in 0..3000 {
+            let (a, b) = (next(n), next(n));
+            if a != b {
+                edges.push((a, b, f64::from(1 + next(3))));
+            }
+        }
+        for hub in 0..6u32 {
+            for k in 0..80u32 {
+                edges.push((hub, 6 + (hub * 97 + k * 7) % (n - 6), 1.0));
+            }
+        }
+        let g = WGraph::from_edges(n as usize, &edges).unwrap();
+        for gamma in [0.5, 1.0, 2.0] {
+            let mut a: Vec<u32> = (0..n).collect();
+            let mut b = a.clone();
+            let moved_a = local_moving_with(&g, gamma, &mut a, SHORT_LIST);
+            let moved_b = local_moving_with(&g, gamma, &mut b, 0);
+            assert!(moved_a && moved_b);
+            assert_eq!(a, b, "gamma {gamma}");
+        }
     }
 
     #[test]

@@ -49,6 +49,7 @@ pub fn run(a: BuildArgs) -> Result<()> {
         extensions.push(Arc::new(rete_pyramid::PyramidExtension {
             options: rete_pyramid::PyramidOptions {
                 memory_budget: a.memory_budget as u64,
+                zstd_level: a.zstd_level,
                 // Its temporary files (names, spilled links) go where the build's spills go.
                 temp_dir: a.temp_dir.clone().or_else(|| {
                     a.output
