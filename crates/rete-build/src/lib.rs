@@ -492,9 +492,6 @@ const PROGRESS_QUADS: u64 = 65536;
 /// Bytes of a parsed quad in memory (four chunk-local ids).
 const QUAD_BYTES: usize = 16;
 
-/// Bytes of a sort key in memory (four final ids).
-const KEY_BYTES: usize = sort::KEY_LEN;
-
 /// Spills the current chunk: its terms as a sorted run, its quads next to them.
 fn spill_chunk(
     interner: &mut Interner,
@@ -630,11 +627,20 @@ fn build_parts(
     // six may sort and be written in parallel whether their keys stay in memory or spill: the
     // merge of spilled runs holds only a read buffer per run.
     let sort_budget = budget / 2;
-    let run_len = (sort_budget / 6 / KEY_BYTES).max(1024);
     let packing = sort::Packing::of(&quads)?;
+    let key_bytes = sort::Packing::key_bytes(packing);
+    // When the six do not fit, no sorted keys stay in memory: only the run buffers of the
+    // permutations being sorted (one per thread) share the budget, so runs are longer and
+    // fewer (at 100 M: 2 per permutation instead of 9).
+    let held = (quads.total as usize).saturating_mul(6 * key_bytes) <= sort_budget;
+    let run_len = if held {
+        sort_budget / 6 / key_bytes
+    } else {
+        sort_budget / rayon::current_num_threads().max(1) / key_bytes
+    };
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
-        let keys = SortedKeys::new(&quads, perm, packing, run_len, dir, &spill)?;
+        let keys = SortedKeys::new(&quads, perm, packing, run_len, !held, dir, &spill)?;
         progress.inc(1);
         Ok(keys)
     };

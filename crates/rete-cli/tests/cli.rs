@@ -572,7 +572,8 @@ fn build_report_and_json_show_phases_and_spills() {
     let dir = tempfile::tempdir().unwrap();
     let nt = dir.path().join("s.nt").display().to_string();
     let out = dir.path().join("s.rete").display().to_string();
-    ok(&["generate", "social", "--people", "3000", "-o", &nt]);
+    // 79,000 quads: past the runs of 1M's sort share even on one thread.
+    ok(&["generate", "social", "--people", "10000", "-o", &nt]);
     let args = [
         "build",
         "-q",

@@ -159,11 +159,35 @@ pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
     // Terms looked up share long prefixes (a namespace, then a counter): skip the common
     // prefix bytewise, back to the start of the digit run the first difference is in. Equal
     // bytes compare equal either way, so the natural comparison resumes from there unchanged.
-    let mut k = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut k = common_prefix(a, b);
     while k > 0 && a[k - 1].is_ascii_digit() {
         k -= 1;
     }
     compare_from(a, b, k)
+}
+
+/// Length of the longest common prefix of `a` and `b`, eight bytes at a time (sorting a
+/// build's terms spends most of its comparisons here).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut k = 0;
+    while k + 8 <= n {
+        let word = |s: &[u8]| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&s[k..k + 8]);
+            u64::from_le_bytes(w)
+        };
+        let d = word(a) ^ word(b);
+        if d != 0 {
+            return k + (d.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    k + a[k..n]
+        .iter()
+        .zip(&b[k..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The natural comparison of `a` and `b` from byte `k` on, where `k` is not inside a digit run
@@ -244,6 +268,17 @@ mod tests {
                 compare(x.as_bytes(), y.as_bytes()),
                 reference(x.as_bytes(), y.as_bytes())
             );
+        }
+
+        #[test]
+        fn long_prefixes_word_by_word(
+            p in "[a0-9/]{0,40}", a in "[a0-9]{0,12}", b in "[a0-9]{0,12}"
+        ) {
+            let (x, y) = (format!("{p}{a}"), format!("{p}{b}"));
+            let (x, y) = (x.as_bytes(), y.as_bytes());
+            let naive = x.iter().zip(y).take_while(|(u, v)| u == v).count();
+            proptest::prop_assert_eq!(common_prefix(x, y), naive);
+            proptest::prop_assert_eq!(compare(x, y), reference(x, y));
         }
 
         #[test]
