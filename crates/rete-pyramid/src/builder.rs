@@ -862,6 +862,12 @@ fn super_edges(
 ) -> Result<Vec<Vec<EdgeRec>>, PyramidError> {
     let levels = h.counts.len();
     let comm0 = &h.node_comm[0];
+    // Both ends of every triple are looked up: a dense index, not a binary search each.
+    let index = eg.node_index();
+    let link_node = |id: Id| match index.get(usize::try_from(id).ok()?) {
+        Some(&i) if id >= 1 && i != crate::graph::NOT_A_NODE => Some(i as usize),
+        _ => None,
+    };
     let mut tally: Tally<(u32, u32, u32)> = Tally::new();
     let mut pred: Option<(Id, u32)> = None;
     let mut subject: Option<(Id, Option<usize>)> = None;
@@ -882,12 +888,12 @@ fn super_edges(
         let a = match subject {
             Some((id, node)) if id == s => node,
             _ => {
-                let node = eg.link_node(s);
+                let node = link_node(s);
                 subject = Some((s, node));
                 node
             }
         };
-        let (Some(a), Some(b)) = (a, eg.link_node(o)) else {
+        let (Some(a), Some(b)) = (a, link_node(o)) else {
             continue;
         };
         let (a, b) = (comm0[a], comm0[b]);

@@ -83,6 +83,20 @@ pub(crate) fn spo_triples(
         }))
 }
 
+/// [`EntityGraph::node_index`]'s value for a term that is not a node.
+pub(crate) const NOT_A_NODE: u32 = u32::MAX;
+
+/// Fills `index` (one slot per term id) with each term's node index in `ids` (sorted), the
+/// other slots with [`NOT_A_NODE`].
+fn fill_node_index(index: &mut [u32], ids: &[Id]) {
+    index.fill(NOT_A_NODE);
+    for (i, &id) in ids.iter().enumerate() {
+        if let Some(slot) = index.get_mut(id as usize) {
+            *slot = i as u32;
+        }
+    }
+}
+
 impl EntityGraph {
     /// Extracts the entity graph with its edges in memory.
     pub fn from_rete(rete: &Rete) -> Result<Self, PyramidError> {
@@ -136,16 +150,11 @@ impl EntityGraph {
         }
         let mut nbr = vec![0u32; at as usize];
         let mut fill: Vec<u32> = off[..n].to_vec();
-        // Term id → node index (`u32::MAX`: not an entity), 4 bytes a term while filling.
-        let mut index = vec![u32::MAX; self.lit_start as usize];
-        for (i, &id) in self.ids.iter().enumerate() {
-            if let Some(slot) = index.get_mut(id as usize) {
-                *slot = i as u32;
-            }
-        }
+        // 4 bytes a term while filling.
+        let index = self.node_index();
         let node = |id: Id| -> Result<u32, PyramidError> {
             match index.get(id as usize) {
-                Some(&i) if i != u32::MAX => Ok(i),
+                Some(&i) if i != NOT_A_NODE => Ok(i),
                 _ => Err(changed()),
             }
         };
@@ -265,8 +274,14 @@ impl EntityGraph {
             }
         }
         drop(node);
-        drop(deg);
-        let index = |id: u32| ids.binary_search(&Id::from(id)).unwrap_or(0) as u32;
+        // Term id → node index in the degree array's room: tens of millions of lookups follow
+        // (types, labels), and a binary search each cost seconds at 100 M triples.
+        let mut dense = deg;
+        fill_node_index(&mut dense, &ids);
+        let index = |id: u32| match dense.get(id as usize) {
+            Some(&i) if i != NOT_A_NODE => i,
+            _ => 0,
+        };
         let loops: Vec<(u32, u32)> = self_loops.iter().map(|&(s, w)| (index(s), w)).collect();
         let predicates: Vec<Id> = preds.into_iter().collect();
         let mut classes: Vec<Id> = types.iter().map(|t| Id::from(t.1)).collect();
@@ -307,6 +322,7 @@ impl EntityGraph {
         }
         // Freed before the pyramid's later phases grow (at scale they are hundreds of MB).
         drop(label_cands);
+        drop(dense);
         labels.shrink_to_fit();
         Ok(Self {
             ids,
@@ -412,12 +428,12 @@ impl EntityGraph {
         self.ids.get(i).copied()
     }
 
-    /// Node index of `id` when it is an entity (an IRI or blank node in the graph).
-    pub(crate) fn link_node(&self, id: Id) -> Option<usize> {
-        if id < 1 || id >= self.lit_start {
-            return None;
-        }
-        self.ids.binary_search(&id).ok()
+    /// Term id → node index for every term id below the first literal ([`NOT_A_NODE`]: not an
+    /// entity): 4 bytes a term, for phases that look up every triple's ends.
+    pub(crate) fn node_index(&self) -> Vec<u32> {
+        let mut index = vec![0u32; self.lit_start as usize];
+        fill_node_index(&mut index, &self.ids);
+        index
     }
 
     /// Node index of term `id`, if it is an entity.

@@ -409,6 +409,8 @@ fn language_labels(
             preds.push(p);
         }
     }
+    // Every label triple's subject is looked up: a dense index, not a binary search each.
+    let index = f.eg.node_index();
     // Calls `visit(node, tag, text)` for every label literal of the wanted nodes, in predicate
     // order, then subject and literal id order; a triple in several graphs once.
     let each = |visit: &mut dyn FnMut(u32, &[u8], &str)| -> Result<(), PyramidError> {
@@ -420,10 +422,11 @@ fn language_labels(
                     continue;
                 }
                 last = Some((s, o));
-                let Some(node) = f
-                    .node_of(s)
-                    .map(|x| x as u32)
-                    .filter(|x| nodes.binary_search(x).is_ok())
+                let Some(node) = usize::try_from(s)
+                    .ok()
+                    .and_then(|s| index.get(s))
+                    .copied()
+                    .filter(|&x| x != crate::graph::NOT_A_NODE && nodes.binary_search(&x).is_ok())
                 else {
                     continue;
                 };
