@@ -567,6 +567,15 @@ fn root_sample(name: &str) -> String {
         .to_string()
 }
 
+/// The first element of each `[name, value]` pair of a report list.
+fn pair_names(list: &serde_json::Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn build_report_and_json_show_phases_and_spills() {
     let dir = tempfile::tempdir().unwrap();
@@ -591,13 +600,10 @@ fn build_report_and_json_show_phases_and_spills() {
     assert!(report["dictionary_runs"].as_u64().unwrap() > 1, "{report}");
     assert!(report["permutation_runs"].as_u64().unwrap() > 6, "{report}");
     assert!(report["peak_spill_bytes"].as_u64().unwrap() > 0, "{report}");
-    let phases: Vec<&str> = report["spill_bytes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p[0].as_str().unwrap())
-        .collect();
-    assert_eq!(phases, ["parse", "dictionary", "sort", "permutations"]);
+    assert_eq!(
+        pair_names(&report["spill_bytes"]),
+        ["parse", "dictionary", "sort", "permutations"]
+    );
     let stderr = String::from_utf8(o.stderr).unwrap();
     assert!(stderr.contains("spilled bytes"), "{stderr}");
     assert!(stderr.contains("peak spill on disk"), "{stderr}");
@@ -640,12 +646,7 @@ fn build_report_and_json_show_phases_and_spills() {
         assert!(peaks.iter().all(|p| p.1 > 0), "{report}");
     }
     // The pyramid's own steps, in the JSON and indented under its row.
-    let steps: Vec<&str> = report["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p[0].as_str().unwrap())
-        .collect();
+    let steps = pair_names(&report["steps"]);
     for step in ["pyramid/entity graph", "pyramid/louvain", "pyramid/encode"] {
         assert!(steps.contains(&step), "{step} missing: {report}");
     }
