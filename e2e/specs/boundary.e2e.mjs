@@ -2,11 +2,11 @@
 // the open commands itself, with a file the user never chose, is refused by the shell, while the
 // files the user handed over (here on the command line) open as before.
 import { expect } from '@wdio/globals';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { app, fixtures } from '../wdio.conf.mjs';
+import { secondLaunch } from './desktop.mjs';
 import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 /** What the page's own script gets from `invoke(cmd, args)`: `{ ok }` or `{ err }`. */
@@ -18,15 +18,6 @@ async function scriptInvoke(cmd, args) {
       return { err: String(e) };
     }
   }, cmd, args);
-}
-
-/** Waits for a child process to exit and resolves with its exit code. */
-function exited(child, ms) {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => { child.kill(); reject(new Error(`${child.spawnfile} still runs after ${ms} ms`)); }, ms);
-    child.on('exit', (code) => { clearTimeout(t); resolve(code); });
-    child.on('error', (e) => { clearTimeout(t); reject(e); });
-  });
 }
 
 describe('the webview boundary', () => {
@@ -72,8 +63,7 @@ describe('the webview boundary', () => {
     expect((await scriptInvoke('open_path', { path: unchosen })).err).toContain('not opened');
     // As a file manager does on double-click: the same binary with the file; it hands the file to
     // this window and exits.
-    const second = spawn(app, [unchosen], { stdio: 'ignore', env: process.env });
-    expect(await exited(second, 20_000)).toBe(0);
+    expect(await secondLaunch(app, [unchosen], dir)).toBe(0);
     await expect($('[data-testid="doc-name"]')).toHaveText('unchosen.rete');
     expect(await mapSettled(1)).toBeGreaterThan(0);
     // Handed over by the user, the file is now the page's to reopen.

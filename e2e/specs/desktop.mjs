@@ -21,13 +21,25 @@ export async function appWindow(title) {
   return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
 }
 
-/** Waits for a child process to exit and resolves with its exit code. */
+/** Waits for a child process to exit and resolves with its exit code, or with the signal's name
+ * when a signal ended it (so a crash reads as SIGSEGV, not as a bare null). */
 export function exited(child, ms) {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => { child.kill(); reject(new Error(`${child.spawnfile} still runs after ${ms} ms`)); }, ms);
-    child.on('exit', (code) => { clearTimeout(t); resolve(code); });
+    child.on('exit', (code, signal) => { clearTimeout(t); resolve(code ?? signal); });
     child.on('error', (e) => { clearTimeout(t); reject(e); });
   });
+}
+
+/** Runs the app once more as a second launch would (from `cwd`, with `args`) and resolves with
+ * its exit status; its stderr is printed when it did not exit with 0, to say why. */
+export async function secondLaunch(app, args, cwd, ms = 20_000) {
+  const child = spawn(app, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: process.env });
+  let err = '';
+  child.stderr.on('data', (d) => { err = (err + d).slice(-4000); });
+  const status = await exited(child, ms);
+  if (status !== 0) console.error(`second launch ${args.join(' ')} ended with ${status}; its stderr:\n${err}`);
+  return status;
 }
 
 /** Drags `file` from a GTK drag source (as from a file manager) onto the window's centre. The

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { app, fixtures } from '../wdio.conf.mjs';
-import { appWindow, drop, exited, xdo } from './desktop.mjs';
+import { appWindow, drop, exited, secondLaunch, xdo } from './desktop.mjs';
 import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 const fx = (name) => path.join(fixtures, name);
@@ -37,8 +37,7 @@ describe('desktop integration', () => {
     await expect(docName()).toHaveText('social-1k.rete');
     const windows = (await browser.getWindowHandles()).length;
     // As a file manager does on double-click: the same binary, the file relative to its cwd.
-    const second = spawn(app, ['medical-1k.rete'], { cwd: fixtures, stdio: 'ignore', env: process.env });
-    expect(await exited(second, 20_000)).toBe(0);
+    expect(await secondLaunch(app, ['medical-1k.rete'], fixtures)).toBe(0);
     await expect(docName()).toHaveText('medical-1k.rete');
     await expect(docName()).toHaveAttribute('title', fx('medical-1k.rete'));
     expect(await mapSettled(1)).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ pub mod commands;
 mod commands_list;
 pub mod engine;
 pub mod grant;
+mod handoff;
 pub mod import;
 pub mod model;
 pub mod store;
@@ -108,6 +109,11 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
 /// Starts the app: plugins, state, menu, window events and the command handlers.
 pub fn run() {
     STARTED.get_or_init(Instant::now);
+    let context = tauri::generate_context!();
+    // A second launch: the running window takes the files; no GUI starts here (see handoff).
+    if handoff::to_running_instance(&context.config().identifier) {
+        std::process::exit(0);
+    }
     let app = tauri::Builder::default()
         // Must be the first plugin: a second launch hands its files to this instance and exits.
         .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
@@ -180,7 +186,7 @@ pub fn run() {
             import::app::cache_clear,
             import::app::save_rete,
         ])
-        .build(tauri::generate_context!())
+        .build(context)
         .unwrap_or_else(|e| {
             eprintln!("rete-desktop: cannot start: {e}");
             std::process::exit(1)
