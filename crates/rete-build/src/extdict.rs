@@ -1,9 +1,9 @@
 //! The external dictionary.
 //!
 //! While parsing, terms get chunk-local ids (1, 2, …; 0 is the default graph) from an in-memory
-//! map. When the map and the chunk's quads outgrow their share of the budget, the map is written
-//! as a run sorted in [`term::compare`] order (term bytes and local id), the chunk's quads are
-//! spilled next to it, and a new chunk begins. The dictionary phase k-way merges the runs,
+//! table. The chunk's quads go to disk in parts as they come; when the terms outgrow their share
+//! of the budget, they are written as a run sorted in [`term::compare`] order (term bytes and
+//! local id), the quads since the last part are spilled, and a new chunk begins. The dictionary phase k-way merges the runs,
 //! pushes each distinct term once into the [`DictWriter`], writes per chunk the pairs
 //! (local id, final id) and then rewrites each chunk's quads with final ids, one chunk's map in
 //! memory at a time. When nothing spilled, all of this happens in memory.
@@ -11,9 +11,9 @@
 use crate::sort::{io_err, read_quads, ProvQuads, QuadWriter};
 use crate::spill::{self, Spill};
 use crate::BuildError;
+use hashbrown::HashTable;
 use rete_core::dict::{read_block, DictBlock, DictIndex, DictWriter};
 use rete_core::term;
-use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 use std::fs::File;
@@ -22,41 +22,81 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use xxhash_rust::xxh3::Xxh3;
 
-/// Accounted bytes per map slot: the key's `Vec` header, the id, padding, the control byte and
-/// the table's spare capacity.
-const SLOT_BYTES: usize = 40;
-/// Accounted allocator overhead of a key's heap bytes.
-const ALLOC_BYTES: usize = 16;
-/// Accounted bytes of one entry of the sorted chunk: a `Vec` header and the id.
-const ENTRY_BYTES: usize = 32;
+/// Accounted bytes of a table slot: the local id, the hash's high half and the control byte,
+/// with the table's spare capacity counted through its capacity.
+const SLOT_BYTES: usize = 9;
+/// Accounted bytes of a term besides its encoding: its end in the arena and its entry in the
+/// sorted order.
+const TERM_BYTES: usize = 8 + 4;
 
-/// Terms of the current chunk, and the runs of the spilled ones.
-#[derive(Debug, Default)]
+/// Terms of the current chunk, and the runs of the spilled ones. The terms sit end to end in one
+/// arena; the table holds only (local id, high half of the hash), 8 bytes a term: about 60 bytes
+/// a term in all instead of ~150 for a map of `Vec<u8>` keys (a heap block each), so a chunk
+/// takes 2.5× the terms and large inputs spill fewer chunks, each of which re-sorts the terms it
+/// shares with the others.
+#[derive(Default)]
 pub(crate) struct Interner {
-    map: FxHashMap<Vec<u8>, u32>,
-    key_bytes: usize,
+    bytes: Vec<u8>,
+    /// End of local id `i + 1`'s encoding in `bytes`.
+    ends: Vec<u64>,
+    table: HashTable<(u32, u32)>,
     /// Spilled chunks: run file and number of terms.
     runs: Vec<(PathBuf, u32)>,
 }
 
+impl std::fmt::Debug for Interner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interner")
+            .field("terms", &self.ends.len())
+            .field("runs", &self.runs)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The table's hash from the high half kept in a slot (rehashing reads no term bytes).
+fn spread(high: u32) -> u64 {
+    u64::from(high).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 impl Interner {
+    /// The encoding of local id `id` (1-based).
+    fn term(&self, id: u32) -> &[u8] {
+        let i = id as usize - 1;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.bytes[start..self.ends[i] as usize]
+    }
+
     /// The chunk-local id of an encoded term.
     pub(crate) fn intern(&mut self, enc: &[u8]) -> Result<u32, BuildError> {
-        if let Some(&id) = self.map.get(enc) {
+        let high = (xxhash_rust::xxh3::xxh3_64(enc) >> 32) as u32;
+        let hash = spread(high);
+        let (bytes, ends) = (&self.bytes, &self.ends);
+        let found = self.table.find(hash, |&(id, h)| {
+            h == high && {
+                let i = id as usize - 1;
+                let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+                &bytes[start..ends[i] as usize] == enc
+            }
+        });
+        if let Some(&(id, _)) = found {
             return Ok(id);
         }
-        let id = u32::try_from(self.map.len() + 1)
+        let id = u32::try_from(self.ends.len() + 1)
             .ok()
             .filter(|&i| i < u32::MAX)
             .ok_or_else(|| BuildError::Invalid("more than 4 billion distinct terms".into()))?;
-        self.map.insert(enc.to_vec(), id);
-        self.key_bytes += enc.len() + ALLOC_BYTES;
+        self.bytes.extend_from_slice(enc);
+        self.ends.push(self.bytes.len() as u64);
+        self.table
+            .insert_unique(hash, (id, high), |&(_, h)| spread(h));
         Ok(id)
     }
 
-    /// Memory held by the current chunk's map, and what sorting it will add.
+    /// Memory held by the current chunk's terms, and what sorting them will add.
     pub(crate) fn mem_bytes(&self) -> usize {
-        self.key_bytes + self.map.capacity() * SLOT_BYTES + self.map.len() * ENTRY_BYTES
+        self.bytes.capacity()
+            + self.ends.capacity() * TERM_BYTES
+            + self.table.capacity() * SLOT_BYTES
     }
 
     /// Whether a chunk was spilled.
@@ -66,16 +106,24 @@ impl Interner {
 
     /// Terms in all chunks (a term in several chunks counts once per chunk).
     pub(crate) fn entries(&self) -> u64 {
-        self.runs.iter().map(|r| u64::from(r.1)).sum::<u64>() + self.map.len() as u64
+        self.runs.iter().map(|r| u64::from(r.1)).sum::<u64>() + self.ends.len() as u64
     }
 
-    /// The current chunk's terms in dictionary order, emptying the map.
-    fn sorted(&mut self) -> Vec<(Vec<u8>, u32)> {
+    /// The current chunk's local ids in dictionary order (the terms stay until [`Self::clear`]).
+    fn sorted(&mut self) -> Vec<u32> {
         use rayon::slice::ParallelSliceMut;
-        let mut v: Vec<(Vec<u8>, u32)> = std::mem::take(&mut self.map).into_iter().collect();
-        self.key_bytes = 0;
-        v.par_sort_unstable_by(|a, b| term::compare(&a.0, &b.0));
+        // The table is not needed to sort: its room goes back first.
+        self.table = HashTable::new();
+        let mut v: Vec<u32> = (1..=self.ends.len() as u32).collect();
+        v.par_sort_unstable_by(|&a, &b| term::compare(self.term(a), self.term(b)));
         v
+    }
+
+    /// Empties the current chunk.
+    fn clear(&mut self) {
+        self.bytes = Vec::new();
+        self.ends = Vec::new();
+        self.table = HashTable::new();
     }
 
     /// Writes the current chunk as a sorted run and starts a new chunk.
@@ -85,7 +133,8 @@ impl Interner {
         let mut w =
             BufWriter::with_capacity(1 << 20, File::create(&path).map_err(|e| io_err(&path, e))?);
         let mut bytes = 0u64;
-        for (t, id) in &v {
+        for &id in &v {
+            let t = self.term(id);
             let len = u32::try_from(t.len())
                 .map_err(|_| BuildError::Invalid("a term longer than 4 GiB".into()))?;
             w.write_all(&len.to_le_bytes())
@@ -98,6 +147,7 @@ impl Interner {
         spill.wrote(bytes);
         spill.dictionary_runs.fetch_add(1, Relaxed);
         self.runs.push((path, v.len() as u32));
+        self.clear();
         Ok(())
     }
 }
@@ -157,9 +207,9 @@ pub(crate) fn write_dictionary(
         rdf_type: None,
     };
     let out = if interner.has_spilled() {
-        if !interner.map.is_empty()
+        if !interner.ends.is_empty()
             || !quads.mem.is_empty()
-            || quads.spills.len() != interner.runs.len()
+            || quads.chunk_ends.len() != interner.runs.len()
         {
             return Err(BuildError::Invalid(
                 "internal: dictionary and quad chunks differ".into(),
@@ -170,20 +220,15 @@ pub(crate) fn write_dictionary(
     } else {
         let sorted = interner.sorted();
         let mut dense = vec![0u32; sorted.len() + 1];
-        for (t, local) in &sorted {
-            let id = sink.push(t)?;
-            if let Some(d) = dense.get_mut(*local as usize) {
+        for &local in &sorted {
+            let id = sink.push(interner.term(local))?;
+            if let Some(d) = dense.get_mut(local as usize) {
                 *d = id;
             }
         }
         drop(sorted);
-        let mut quads = quads;
-        for q in &mut quads.mem {
-            for v in q.iter_mut() {
-                *v = lookup(&dense, *v)?;
-            }
-        }
-        quads
+        interner.clear();
+        remap_in_memory(&dense, quads, dir, spill)?
     };
     let rdf_type = sink.rdf_type;
     let (index, len, file) = sink.dw.finish()?;
@@ -337,7 +382,8 @@ fn remap_chunks(
     spill: &Spill,
 ) -> Result<ProvQuads, BuildError> {
     let mut out = ProvQuads::default();
-    for (i, ((_, n), chunk)) in runs.iter().zip(&quads.spills).enumerate() {
+    let mut start = 0;
+    for (i, ((_, n), &end)) in runs.iter().zip(&quads.chunk_ends).enumerate() {
         let mut dense = vec![0u32; *n as usize + 1];
         let mp = map_path(dir, i);
         {
@@ -358,21 +404,63 @@ fn remap_chunks(
             }
         }
         spill::remove(&mp, spill);
-        let path = dir.join(format!("quads-{i}.bin"));
-        let mut w = QuadWriter::create(&path)?;
-        read_quads(chunk, |q| {
-            w.push([
-                lookup(&dense, q[0])?,
-                lookup(&dense, q[1])?,
-                lookup(&dense, q[2])?,
-                lookup(&dense, q[3])?,
-            ])
-        })?;
-        let n = w.finish(spill)?;
-        spill::remove(chunk, spill);
-        out.spills.push(path);
-        out.total += n;
+        let parts = quads
+            .spills
+            .get(start..end)
+            .ok_or_else(|| BuildError::Invalid("internal: quad chunk out of range".into()))?;
+        for part in parts {
+            remap_part(&dense, part, dir, &mut out, spill)?;
+        }
+        start = end;
     }
+    Ok(out)
+}
+
+/// Rewrites one spilled part of quads with final ids into a new part of `out`, removing it.
+fn remap_part(
+    dense: &[u32],
+    part: &Path,
+    dir: &Path,
+    out: &mut ProvQuads,
+    spill: &Spill,
+) -> Result<(), BuildError> {
+    let path = dir.join(format!("quads-{}.bin", out.spills.len()));
+    let mut w = QuadWriter::create(&path)?;
+    read_quads(part, |q| {
+        w.push([
+            lookup(dense, q[0])?,
+            lookup(dense, q[1])?,
+            lookup(dense, q[2])?,
+            lookup(dense, q[3])?,
+        ])
+    })?;
+    let n = w.finish(spill)?;
+    spill::remove(part, spill);
+    out.spills.push(path);
+    out.total += n;
+    Ok(())
+}
+
+/// Rewrites the quads of a dictionary that stayed in memory with final ids: the parts spilled
+/// while parsing (the terms bound a chunk, not the quads) into new parts, the rest in place.
+fn remap_in_memory(
+    dense: &[u32],
+    quads: ProvQuads,
+    dir: &Path,
+    spill: &Spill,
+) -> Result<ProvQuads, BuildError> {
+    let mut out = ProvQuads::default();
+    for part in &quads.spills {
+        remap_part(dense, part, dir, &mut out, spill)?;
+    }
+    let mut mem = quads.mem;
+    for q in &mut mem {
+        for v in q.iter_mut() {
+            *v = lookup(dense, *v)?;
+        }
+    }
+    out.total += mem.len() as u64;
+    out.mem = mem;
     Ok(out)
 }
 

@@ -500,6 +500,12 @@ fn spill_chunk(
     spill: &Spill,
 ) -> Result<(), BuildError> {
     interner.spill(dir, spill)?;
+    spill_quads(quads, dir, spill)?;
+    quads.end_chunk();
+    Ok(())
+}
+
+fn spill_quads(quads: &mut ProvQuads, dir: &Path, spill: &Spill) -> Result<(), BuildError> {
     quads.spill(dir, "prov", spill)?;
     spill.quad_runs.fetch_add(1, Ordering::Relaxed);
     Ok(())
@@ -528,7 +534,8 @@ fn build_parts(
         spilled_before = spill.written();
     };
     // 1. Parse and intern into chunk-local ids (0 is the default graph). The chunk's terms
-    // and quads share half the budget: sorting the terms at the end of the chunk needs room.
+    // take half the budget (sorting them at the end of the chunk needs room) but for an eighth
+    // kept for quads, which go to disk in parts of that size: the terms alone bound a chunk.
     let t = Instant::now();
     let mut interner = Interner::default();
     let mut quads = ProvQuads::default();
@@ -536,6 +543,8 @@ fn build_parts(
     let mut prefixes = BTreeMap::new();
     let budget = opts.memory_budget.max(1 << 20);
     let chunk_budget = budget / 2;
+    let quad_part = (chunk_budget / 8 / QUAD_BYTES).max(1024);
+    let term_budget = chunk_budget - chunk_budget / 8;
     let sink =
         |q: [&[u8]; 4], interner: &mut Interner, quads: &mut ProvQuads| -> Result<(), BuildError> {
             let [s, p, o, g] = q;
@@ -544,10 +553,10 @@ fn build_parts(
             let o = interner.intern(o)?;
             let g = if g.is_empty() { 0 } else { interner.intern(g)? };
             quads.push([s, p, o, g]);
-            if interner.mem_bytes() + quads.mem.capacity() * QUAD_BYTES > chunk_budget
-                && quads.mem.len() > 1024
-            {
+            if interner.mem_bytes() > term_budget && quads.mem.len() > 1024 {
                 spill_chunk(interner, quads, dir, &spill)?;
+            } else if quads.mem.len() >= quad_part {
+                spill_quads(quads, dir, &spill)?;
             }
             Ok(())
         };

@@ -1,9 +1,10 @@
 //! Parsed quads (ids in parse order) and their external sort into each permutation.
 //!
-//! While parsing, quads accumulate in memory with chunk-local term ids; when the memory budget is
-//! reached they are spilled to a temp file, one file per chunk (see [`crate::extdict`]). The
-//! dictionary phase rewrites them with final ids. Sorting a permutation reads them back, sorts
-//! runs that fit the budget (spilling each run), and k-way merges the runs, dropping duplicates.
+//! While parsing, quads accumulate in memory with chunk-local term ids and are spilled to temp
+//! files in parts of a bounded size, each dictionary chunk's parts in a row (see
+//! [`crate::extdict`]). The dictionary phase rewrites them with final ids. Sorting a permutation
+//! reads them back, sorts runs that fit the budget (spilling each run), and k-way merges the runs,
+//! dropping duplicates.
 
 use crate::spill::{self, Spill};
 use crate::BuildError;
@@ -21,11 +22,13 @@ pub(crate) const KEY_LEN: usize = 16;
 /// A permutation key in memory.
 type Key = [u32; 4];
 
-/// Quads: spilled chunks on disk plus the in-memory tail.
+/// Quads: spilled parts on disk plus the in-memory tail.
 #[derive(Debug, Default)]
 pub struct ProvQuads {
     pub(crate) mem: Vec<[u32; 4]>,
     pub(crate) spills: Vec<PathBuf>,
+    /// While their ids are chunk-local: where each dictionary chunk's parts end in `spills`.
+    pub(crate) chunk_ends: Vec<usize>,
     pub(crate) total: u64,
 }
 
@@ -42,8 +45,7 @@ impl ProvQuads {
         self.total += 1;
     }
 
-    /// Writes the in-memory quads to a new spill file in `dir` (an empty chunk too: chunk `i`
-    /// of the quads goes with chunk `i` of the dictionary).
+    /// Writes the in-memory quads to a new spill file (a part) in `dir`, an empty one too.
     pub(crate) fn spill(
         &mut self,
         dir: &Path,
@@ -55,6 +57,11 @@ impl ProvQuads {
         self.spills.push(path);
         self.mem = Vec::new();
         Ok(())
+    }
+
+    /// Ends the current dictionary chunk's parts (after the last one was spilled).
+    pub(crate) fn end_chunk(&mut self) {
+        self.chunk_ends.push(self.spills.len());
     }
 
     /// Removes the spill files.
@@ -566,8 +573,8 @@ mod tests {
     fn packed_keys_keep_the_order() {
         let quads = |qs: &[[u32; 4]]| ProvQuads {
             mem: qs.to_vec(),
-            spills: Vec::new(),
             total: qs.len() as u64,
+            ..ProvQuads::default()
         };
         let wide = (1u32 << 21) - 1;
         let p = Packing::of(&quads(&[[wide, 1, 2, 0], [0, 0, 1, 1]]))
