@@ -637,7 +637,7 @@ fn build_parts(
     // merge of spilled runs holds only a read buffer per run.
     let sort_budget = budget / 2;
     let packing = sort::Packing::of(&quads)?;
-    let key_bytes = sort::Packing::key_bytes(packing);
+    let key_bytes = packing.key_bytes();
     // When the six do not fit, no sorted keys stay in memory: only the run buffers of the
     // permutations being sorted (one per thread) share the budget, so runs are longer and
     // fewer (at 100 M: 2 per permutation instead of 9).

@@ -16,8 +16,6 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 const PROV_LEN: usize = 16;
-/// Bytes of a key in memory: four final ids, which fit `u32` like the chunk-local ones.
-pub(crate) const KEY_LEN: usize = 16;
 
 /// A permutation key in memory.
 type Key = [u32; 4];
@@ -155,10 +153,10 @@ pub(crate) fn read_quads(
     Ok(())
 }
 
-/// How keys are held while sorting: packed into a `u64` when the ids are small enough (at most
-/// 64 bits for three term ids and a graph id; a sort then compares integers and holds half the
-/// bytes), else as four `u32`. Packing keeps the order: components are fields from the most
-/// significant bits down.
+/// How keys are held while sorting: packed into one integer, fields from the most significant
+/// bits down, so the integer order is the key order. A `u64` when three term ids and a graph id
+/// take at most 64 bits (half the bytes of four `u32`), else a `u128`: a sort compares one or
+/// two words instead of four `u32` one after the other.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Packing {
     /// Bits of a subject, predicate or object id.
@@ -168,8 +166,8 @@ pub(crate) struct Packing {
 }
 
 impl Packing {
-    /// The packing for `quads` (with final ids), if they fit.
-    pub(crate) fn of(quads: &ProvQuads) -> Result<Option<Self>, BuildError> {
+    /// The packing for `quads` (with final ids).
+    pub(crate) fn of(quads: &ProvQuads) -> Result<Self, BuildError> {
         let (mut id, mut g) = (0u32, 0u32);
         quads.for_each(|q| {
             id = id.max(q[0]).max(q[1]).max(q[2]);
@@ -177,33 +175,37 @@ impl Packing {
             Ok(())
         })?;
         let bits = |v: u32| u32::BITS - v.leading_zeros();
-        let p = Self {
+        Ok(Self {
             id_bits: bits(id).max(1),
             g_bits: bits(g),
-        };
-        Ok((3 * p.id_bits + p.g_bits <= 64).then_some(p))
+        })
     }
 
-    /// Bytes of a sort key in memory with `packing` (`None`: four `u32`).
-    pub(crate) fn key_bytes(packing: Option<Self>) -> usize {
-        if packing.is_some() {
+    /// Whether a key fits a `u64`.
+    fn fits64(self) -> bool {
+        3 * self.id_bits + self.g_bits <= 64
+    }
+
+    /// Bytes of a sort key in memory.
+    pub(crate) fn key_bytes(self) -> usize {
+        if self.fits64() {
             size_of::<u64>()
         } else {
-            KEY_LEN
+            size_of::<u128>()
         }
     }
 
-    fn pack(self, k: Key) -> u64 {
+    fn pack(self, k: Key) -> u128 {
         let (i, g) = (self.id_bits, self.g_bits);
-        (u64::from(k[0]) << (2 * i + g))
-            | (u64::from(k[1]) << (i + g))
-            | (u64::from(k[2]) << g)
-            | u64::from(k[3])
+        (u128::from(k[0]) << (2 * i + g))
+            | (u128::from(k[1]) << (i + g))
+            | (u128::from(k[2]) << g)
+            | u128::from(k[3])
     }
 
-    fn unpack(self, v: u64) -> Key {
+    fn unpack(self, v: u128) -> Key {
         let (i, g) = (self.id_bits, self.g_bits);
-        let field = |shift: u32, bits: u32| ((v >> shift) & ((1u64 << bits) - 1)) as u32;
+        let field = |shift: u32, bits: u32| ((v >> shift) & ((1u128 << bits) - 1)) as u32;
         [
             field(2 * i + g, i),
             field(i + g, i),
@@ -216,7 +218,7 @@ impl Packing {
 /// The keys held in memory.
 enum MemKeys {
     Packed(Vec<u64>, Packing),
-    Wide(Vec<Key>),
+    Packed128(Vec<u128>, Packing),
 }
 
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
@@ -273,7 +275,7 @@ impl SortedKeys {
     pub(crate) fn new(
         quads: &ProvQuads,
         perm: Perm,
-        packing: Option<Packing>,
+        packing: Packing,
         run_len: usize,
         spill_all: bool,
         dir: &Path,
@@ -286,27 +288,33 @@ impl SortedKeys {
             spill,
             parallel: !spill_all,
         };
-        Ok(match packing {
-            Some(p) => {
-                let (mem, runs) = collect(
-                    quads,
-                    run_len,
-                    spill_all,
-                    |k| p.pack(k),
-                    move |v| p.unpack(v),
-                    &at,
-                )?;
-                Self {
-                    mem: MemKeys::Packed(mem, p),
-                    runs,
-                }
+        let p = packing;
+        Ok(if p.fits64() {
+            // The packed key takes at most 64 bits: the cast keeps it whole.
+            let (mem, runs) = collect(
+                quads,
+                run_len,
+                spill_all,
+                |k| p.pack(k) as u64,
+                move |v: u64| p.unpack(u128::from(v)),
+                &at,
+            )?;
+            Self {
+                mem: MemKeys::Packed(mem, p),
+                runs,
             }
-            None => {
-                let (mem, runs) = collect(quads, run_len, spill_all, |k| k, |k| k, &at)?;
-                Self {
-                    mem: MemKeys::Wide(mem),
-                    runs,
-                }
+        } else {
+            let (mem, runs) = collect(
+                quads,
+                run_len,
+                spill_all,
+                |k| p.pack(k),
+                move |v| p.unpack(v),
+                &at,
+            )?;
+            Self {
+                mem: MemKeys::Packed128(mem, p),
+                runs,
             }
         })
     }
@@ -326,12 +334,12 @@ impl SortedKeys {
             match self.mem {
                 MemKeys::Packed(mem, p) => {
                     for v in mem {
-                        f(wide(p.unpack(v)))?;
+                        f(wide(p.unpack(u128::from(v))))?;
                     }
                 }
-                MemKeys::Wide(mem) => {
-                    for k in mem {
-                        f(wide(k))?;
+                MemKeys::Packed128(mem, p) => {
+                    for v in mem {
+                        f(wide(p.unpack(v)))?;
                     }
                 }
             }
@@ -549,12 +557,18 @@ mod tests {
             let mut buf = keys;
             runs.push(write_run(&mut buf, |k| k, &at, i).unwrap());
         }
-        assert!(spill.written() < (a.len() + b.len()) as u64 * KEY_LEN as u64);
+        assert!(spill.written() < (a.len() + b.len()) as u64 * 16);
         let mut expected: Vec<IdQuad> = a.into_iter().chain(b).map(wide).collect();
         expected.sort_unstable();
         expected.dedup();
         let keys = SortedKeys {
-            mem: MemKeys::Wide(Vec::new()),
+            mem: MemKeys::Packed128(
+                Vec::new(),
+                Packing {
+                    id_bits: 32,
+                    g_bits: 32,
+                },
+            ),
             runs,
         };
         let mut got = Vec::new();
@@ -567,8 +581,8 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
-    /// Packed keys sort like the keys they pack, down to the widest ids that fit, and unpack
-    /// to them; ids too wide are not packed.
+    /// Packed keys sort like the keys they pack and unpack to them: in a `u64` down to the
+    /// widest ids that fit, in a `u128` past them.
     #[test]
     fn packed_keys_keep_the_order() {
         let quads = |qs: &[[u32; 4]]| ProvQuads {
@@ -576,34 +590,35 @@ mod tests {
             total: qs.len() as u64,
             ..ProvQuads::default()
         };
+        let check = |p: Packing, max: u32, g: u32| {
+            let mut keys = vec![
+                [max, 0, 0, g],
+                [0, max, max, 0],
+                [1, 0, 0, 0],
+                [0, 0, 0, g],
+                [0, 0, 0, 0],
+                [0, max, max, g],
+                [max, max, max, g],
+                [max, max, max - 1, g],
+            ];
+            let mut packed: Vec<u128> = keys.iter().map(|&k| p.pack(k)).collect();
+            keys.sort_unstable();
+            packed.sort_unstable();
+            let back: Vec<Key> = packed.iter().map(|&v| p.unpack(v)).collect();
+            assert_eq!(back, keys);
+        };
         let wide = (1u32 << 21) - 1;
-        let p = Packing::of(&quads(&[[wide, 1, 2, 0], [0, 0, 1, 1]]))
-            .unwrap()
-            .unwrap();
+        let p = Packing::of(&quads(&[[wide, 1, 2, 0], [0, 0, 1, 1]])).unwrap();
         assert_eq!((p.id_bits, p.g_bits), (21, 1));
-        let mut keys = vec![
-            [wide, 0, 0, 1],
-            [0, wide, wide, 0],
-            [1, 0, 0, 0],
-            [0, 0, 0, 1],
-            [0, 0, 0, 0],
-            [0, wide, wide, 1],
-            [wide, wide, wide, 1],
-        ];
-        let mut packed: Vec<u64> = keys.iter().map(|&k| p.pack(k)).collect();
-        keys.sort_unstable();
-        packed.sort_unstable();
-        let back: Vec<Key> = packed.iter().map(|&v| p.unpack(v)).collect();
-        assert_eq!(back, keys);
-        assert!(Packing::of(&quads(&[[1 << 21, 1, 2, 3]]))
-            .unwrap()
-            .is_none());
-        assert!(Packing::of(&quads(&[[u32::MAX, 0, 0, 0]]))
-            .unwrap()
-            .is_none());
-        let g = Packing::of(&quads(&[[7, 7, 7, u32::MAX]]))
-            .unwrap()
-            .unwrap();
+        assert!(p.fits64() && p.key_bytes() == 8);
+        check(p, wide, 1);
+        let p = Packing::of(&quads(&[[1 << 21, 1, 2, 3]])).unwrap();
+        assert!(!p.fits64() && p.key_bytes() == 16);
+        check(p, 1 << 21, 3);
+        let p = Packing::of(&quads(&[[u32::MAX, 0, 0, u32::MAX]])).unwrap();
+        assert!(!p.fits64());
+        check(p, u32::MAX, u32::MAX);
+        let g = Packing::of(&quads(&[[7, 7, 7, u32::MAX]])).unwrap();
         assert_eq!(g.unpack(g.pack([7, 0, 5, u32::MAX])), [7, 0, 5, u32::MAX]);
     }
 }
