@@ -533,9 +533,10 @@ fn build_parts(
         report.peak_rss.push((name.into(), rss.take()));
         spilled_before = spill.written();
     };
-    // 1. Parse and intern into chunk-local ids (0 is the default graph). The chunk's terms
-    // take half the budget (sorting them at the end of the chunk needs room) but for an eighth
-    // kept for quads, which go to disk in parts of that size: the terms alone bound a chunk.
+    // 1. Parse and intern into chunk-local ids (0 is the default graph). The chunk's terms and
+    // quads share half the budget (sorting the terms at the end of the chunk needs room). When
+    // they outgrow it, the quads go to disk as a part of the chunk; the chunk ends only when the
+    // terms alone take all but an eighth of it, the room left for the next parts.
     let t = Instant::now();
     let mut interner = Interner::default();
     let mut quads = ProvQuads::default();
@@ -543,7 +544,6 @@ fn build_parts(
     let mut prefixes = BTreeMap::new();
     let budget = opts.memory_budget.max(1 << 20);
     let chunk_budget = budget / 2;
-    let quad_part = (chunk_budget / 8 / QUAD_BYTES).max(1024);
     let term_budget = chunk_budget - chunk_budget / 8;
     let sink =
         |q: [&[u8]; 4], interner: &mut Interner, quads: &mut ProvQuads| -> Result<(), BuildError> {
@@ -553,9 +553,12 @@ fn build_parts(
             let o = interner.intern(o)?;
             let g = if g.is_empty() { 0 } else { interner.intern(g)? };
             quads.push([s, p, o, g]);
-            if interner.mem_bytes() > term_budget && quads.mem.len() > 1024 {
+            let terms = interner.mem_bytes();
+            if terms > term_budget && quads.mem.len() > 1024 {
                 spill_chunk(interner, quads, dir, &spill)?;
-            } else if quads.mem.len() >= quad_part {
+            } else if terms + quads.mem.capacity() * QUAD_BYTES > chunk_budget
+                && quads.mem.len() > 1024
+            {
                 spill_quads(quads, dir, &spill)?;
             }
             Ok(())
