@@ -70,14 +70,9 @@ impl Interner {
     pub(crate) fn intern(&mut self, enc: &[u8]) -> Result<u32, BuildError> {
         let high = (xxhash_rust::xxh3::xxh3_64(enc) >> 32) as u32;
         let hash = spread(high);
-        let (bytes, ends) = (&self.bytes, &self.ends);
-        let found = self.table.find(hash, |&(id, h)| {
-            h == high && {
-                let i = id as usize - 1;
-                let start = if i == 0 { 0 } else { ends[i - 1] as usize };
-                &bytes[start..ends[i] as usize] == enc
-            }
-        });
+        let found = self
+            .table
+            .find(hash, |&(id, h)| h == high && self.term(id) == enc);
         if let Some(&(id, _)) = found {
             return Ok(id);
         }
