@@ -637,8 +637,12 @@ fn build_parts(
     // Each permutation sorts at most a sixth of half the budget at a time (the rest is headroom
     // for what is not counted: allocator slack, the parser's and the writers' buffers), so the
     // six may sort and be written in parallel whether their keys stay in memory or spill: the
-    // merge of spilled runs holds only a read buffer per run.
-    let sort_budget = budget / 2;
+    // merge of spilled runs holds only a read buffer per run. Quads that never spilled are read
+    // from memory: they count too (up to half the budget, with the terms, see the parse).
+    let held_quads = quads.mem.capacity() * QUAD_BYTES;
+    let sort_budget = (budget / 2)
+        .min(budget.saturating_sub(held_quads + budget / 4))
+        .max(1 << 20);
     let packing = sort::Packing::of(&quads)?;
     let key_bytes = packing.key_bytes();
     // When the six do not fit, no sorted keys stay in memory: only the run buffers of the
@@ -652,7 +656,7 @@ fn build_parts(
     };
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
-        let keys = SortedKeys::new(&quads, perm, packing, run_len, !held, dir, &spill)?;
+        let keys = SortedKeys::new(&quads, perm, &packing, run_len, !held, dir, &spill)?;
         progress.inc(1);
         Ok(keys)
     };

@@ -154,40 +154,149 @@ pub(crate) fn read_quads(
 }
 
 /// How keys are held while sorting: packed into one integer, fields from the most significant
-/// bits down, so the integer order is the key order. A `u64` when three term ids and a graph id
-/// take at most 64 bits (half the bytes of four `u32`), else a `u128`: a sort compares one or
-/// two words instead of four `u32` one after the other.
-#[derive(Debug, Clone, Copy)]
+/// bits down, so the integer order is the key order. Subjects and objects take the bits of the
+/// largest of their ids; predicates and graphs, which are few, take the bits of their rank among
+/// the distinct ones (a rank keeps the order of the ids). A `u64` when the fields take at most
+/// 64 bits (half the bytes of a `u128`: at 100 M triples 24 + 24 + 4 bits), else a `u128`.
+#[derive(Debug, Clone)]
 pub(crate) struct Packing {
-    /// Bits of a subject, predicate or object id.
-    id_bits: u32,
-    /// Bits of a graph id (0 when every quad is in the default graph).
-    g_bits: u32,
+    /// Bits of a subject or object id.
+    node_bits: u32,
+    preds: Ranks,
+    graphs: Ranks,
+}
+
+/// The distinct ids of one field, sorted, so a field packs as its rank; `None` when there are
+/// more than [`RANK_LIMIT`] of them, then the field packs as the id itself.
+#[derive(Debug, Clone)]
+struct Ranks {
+    ids: Option<Vec<u32>>,
+    bits: u32,
+}
+
+/// Beyond this many distinct predicates or graphs, ranking them would cost more memory than the
+/// bits it saves are worth.
+const RANK_LIMIT: usize = 1 << 16;
+
+fn bits(v: u32) -> u32 {
+    u32::BITS - v.leading_zeros()
+}
+
+impl Ranks {
+    /// Ranks from the distinct ids seen (`None` past the limit) and the largest id.
+    fn new(seen: Option<std::collections::HashSet<u32>>, max: u32) -> Self {
+        match seen {
+            Some(set) => {
+                let mut ids: Vec<u32> = set.into_iter().collect();
+                ids.sort_unstable();
+                let bits = bits(ids.len().saturating_sub(1) as u32);
+                Self {
+                    ids: Some(ids),
+                    bits,
+                }
+            }
+            None => Self {
+                ids: None,
+                bits: bits(max),
+            },
+        }
+    }
+
+    #[inline]
+    fn rank(&self, id: u32) -> u32 {
+        match &self.ids {
+            // Every id packed was seen when the ranks were made.
+            Some(ids) => ids.binary_search(&id).unwrap_or_else(|i| i) as u32,
+            None => id,
+        }
+    }
+
+    #[inline]
+    fn id(&self, rank: u32) -> u32 {
+        match &self.ids {
+            // Ranks come only from `rank`: always in range.
+            Some(ids) => ids.get(rank as usize).copied().unwrap_or(rank),
+            None => rank,
+        }
+    }
+}
+
+/// Collects the distinct ids of a field until there are too many.
+fn see(seen: &mut Option<std::collections::HashSet<u32>>, last: &mut Option<u32>, id: u32) {
+    if *last == Some(id) {
+        return;
+    }
+    *last = Some(id);
+    if let Some(set) = seen {
+        set.insert(id);
+        if set.len() > RANK_LIMIT {
+            *seen = None;
+        }
+    }
 }
 
 impl Packing {
     /// The packing for `quads` (with final ids).
     pub(crate) fn of(quads: &ProvQuads) -> Result<Self, BuildError> {
-        let (mut id, mut g) = (0u32, 0u32);
+        let (mut node, mut p, mut g) = (0u32, 0u32, 0u32);
+        let (mut preds, mut graphs) = (Some(Default::default()), Some(Default::default()));
+        let (mut last_p, mut last_g) = (None, None);
         quads.for_each(|q| {
-            id = id.max(q[0]).max(q[1]).max(q[2]);
+            node = node.max(q[0]).max(q[2]);
+            p = p.max(q[1]);
             g = g.max(q[3]);
+            see(&mut preds, &mut last_p, q[1]);
+            see(&mut graphs, &mut last_g, q[3]);
             Ok(())
         })?;
-        let bits = |v: u32| u32::BITS - v.leading_zeros();
         Ok(Self {
-            id_bits: bits(id).max(1),
-            g_bits: bits(g),
+            node_bits: bits(node).max(1),
+            preds: Ranks::new(preds, p),
+            graphs: Ranks::new(graphs, g),
         })
     }
 
-    /// Whether a key fits a `u64`.
-    fn fits64(self) -> bool {
-        3 * self.id_bits + self.g_bits <= 64
+    /// The packing of `perm`'s keys.
+    pub(crate) fn of_perm(&self, perm: Perm) -> PermPacking<'_> {
+        let o = perm.order();
+        let pred_at = o.iter().position(|&i| i == 1).unwrap_or(1);
+        let mut widths = [
+            self.node_bits,
+            self.node_bits,
+            self.node_bits,
+            self.graphs.bits,
+        ];
+        widths[pred_at] = self.preds.bits;
+        PermPacking {
+            packing: self,
+            widths,
+            pred_at,
+        }
     }
 
-    /// Bytes of a sort key in memory.
-    pub(crate) fn key_bytes(self) -> usize {
+    /// Bytes of a sort key in memory (the same for every permutation).
+    pub(crate) fn key_bytes(&self) -> usize {
+        self.of_perm(Perm::Spo).key_bytes()
+    }
+}
+
+/// A [`Packing`] with its fields in one permutation's order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PermPacking<'a> {
+    packing: &'a Packing,
+    /// Bits of each key field, in key order (the graph last).
+    widths: [u32; 4],
+    /// Which key field holds the predicate.
+    pred_at: usize,
+}
+
+impl PermPacking<'_> {
+    /// Whether a key fits a `u64`.
+    fn fits64(self) -> bool {
+        self.widths.iter().sum::<u32>() <= 64
+    }
+
+    fn key_bytes(self) -> usize {
         if self.fits64() {
             size_of::<u64>()
         } else {
@@ -195,35 +304,53 @@ impl Packing {
         }
     }
 
+    #[inline]
     fn pack(self, k: Key) -> u128 {
-        let (i, g) = (self.id_bits, self.g_bits);
-        (u128::from(k[0]) << (2 * i + g))
-            | (u128::from(k[1]) << (i + g))
-            | (u128::from(k[2]) << g)
-            | u128::from(k[3])
+        let p = self.packing;
+        let mut v = 0u128;
+        for (i, (&x, &w)) in k.iter().zip(&self.widths).enumerate() {
+            let x = if i == self.pred_at {
+                p.preds.rank(x)
+            } else if i == 3 {
+                p.graphs.rank(x)
+            } else {
+                x
+            };
+            // A zero-width field (one graph) shifts nothing in.
+            v = (v << w) | u128::from(x);
+        }
+        v
     }
 
-    fn unpack(self, v: u128) -> Key {
-        let (i, g) = (self.id_bits, self.g_bits);
-        let field = |shift: u32, bits: u32| ((v >> shift) & ((1u128 << bits) - 1)) as u32;
-        [
-            field(2 * i + g, i),
-            field(i + g, i),
-            field(g, i),
-            field(0, g),
-        ]
+    #[inline]
+    fn unpack(self, mut v: u128) -> Key {
+        let p = self.packing;
+        let mut k = [0u32; 4];
+        for i in (0..4).rev() {
+            let w = self.widths[i];
+            let x = (v & ((1u128 << w) - 1)) as u32;
+            v >>= w;
+            k[i] = if i == self.pred_at {
+                p.preds.id(x)
+            } else if i == 3 {
+                p.graphs.id(x)
+            } else {
+                x
+            };
+        }
+        k
     }
 }
 
 /// The keys held in memory.
-enum MemKeys {
-    Packed(Vec<u64>, Packing),
-    Packed128(Vec<u128>, Packing),
+enum MemKeys<'a> {
+    Packed(Vec<u64>, PermPacking<'a>),
+    Packed128(Vec<u128>, PermPacking<'a>),
 }
 
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
-pub(crate) struct SortedKeys {
-    mem: MemKeys,
+pub(crate) struct SortedKeys<'a> {
+    mem: MemKeys<'a>,
     runs: Vec<PathBuf>,
 }
 
@@ -268,14 +395,14 @@ fn collect<T: Ord + Copy + Send>(
     Ok((buf, runs))
 }
 
-impl SortedKeys {
+impl<'a> SortedKeys<'a> {
     /// Builds the runs of `perm` from quads with final ids: at most `run_len` keys are sorted
     /// in memory at a time. With `spill_all` every key goes to runs, each sorted on this thread
     /// (the permutations sort side by side, one per thread).
     pub(crate) fn new(
         quads: &ProvQuads,
         perm: Perm,
-        packing: Packing,
+        packing: &'a Packing,
         run_len: usize,
         spill_all: bool,
         dir: &Path,
@@ -288,7 +415,7 @@ impl SortedKeys {
             spill,
             parallel: !spill_all,
         };
-        let p = packing;
+        let p = packing.of_perm(perm);
         Ok(if p.fits64() {
             // The packed key takes at most 64 bits: the cast keeps it whole.
             let (mem, runs) = collect(
@@ -561,14 +688,9 @@ mod tests {
         let mut expected: Vec<IdQuad> = a.into_iter().chain(b).map(wide).collect();
         expected.sort_unstable();
         expected.dedup();
+        let packing = Packing::of(&ProvQuads::default()).unwrap();
         let keys = SortedKeys {
-            mem: MemKeys::Packed128(
-                Vec::new(),
-                Packing {
-                    id_bits: 32,
-                    g_bits: 32,
-                },
-            ),
+            mem: MemKeys::Packed128(Vec::new(), packing.of_perm(Perm::Spo)),
             runs,
         };
         let mut got = Vec::new();
@@ -581,8 +703,9 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
-    /// Packed keys sort like the keys they pack and unpack to them: in a `u64` down to the
-    /// widest ids that fit, in a `u128` past them.
+    /// Packed keys sort like the keys they pack and unpack to them, in every permutation: in a
+    /// `u64` down to the widest ids that fit, in a `u128` past them; predicates and graphs by
+    /// rank, or as ids when there are too many to rank.
     #[test]
     fn packed_keys_keep_the_order() {
         let quads = |qs: &[[u32; 4]]| ProvQuads {
@@ -590,35 +713,55 @@ mod tests {
             total: qs.len() as u64,
             ..ProvQuads::default()
         };
-        let check = |p: Packing, max: u32, g: u32| {
-            let mut keys = vec![
-                [max, 0, 0, g],
-                [0, max, max, 0],
-                [1, 0, 0, 0],
-                [0, 0, 0, g],
-                [0, 0, 0, 0],
-                [0, max, max, g],
-                [max, max, max, g],
-                [max, max, max - 1, g],
-            ];
-            let mut packed: Vec<u128> = keys.iter().map(|&k| p.pack(k)).collect();
-            keys.sort_unstable();
-            packed.sort_unstable();
-            let back: Vec<Key> = packed.iter().map(|&v| p.unpack(v)).collect();
-            assert_eq!(back, keys);
+        let check = |qs: &[[u32; 4]], fits64: bool| {
+            let packing = Packing::of(&quads(qs)).unwrap();
+            for perm in Perm::ALL {
+                let p = packing.of_perm(perm);
+                assert_eq!(p.fits64(), fits64, "{perm:?}");
+                let o = perm.order();
+                let mut keys: Vec<Key> = qs
+                    .iter()
+                    .map(|q| [q[o[0]], q[o[1]], q[o[2]], q[3]])
+                    .collect();
+                let mut packed: Vec<u128> = keys.iter().map(|&k| p.pack(k)).collect();
+                if fits64 {
+                    assert!(packed.iter().all(|&v| v <= u128::from(u64::MAX)));
+                }
+                keys.sort_unstable();
+                packed.sort_unstable();
+                let back: Vec<Key> = packed.iter().map(|&v| p.unpack(v)).collect();
+                assert_eq!(back, keys, "{perm:?}");
+            }
         };
-        let wide = (1u32 << 21) - 1;
-        let p = Packing::of(&quads(&[[wide, 1, 2, 0], [0, 0, 1, 1]])).unwrap();
-        assert_eq!((p.id_bits, p.g_bits), (21, 1));
-        assert!(p.fits64() && p.key_bytes() == 8);
-        check(p, wide, 1);
-        let p = Packing::of(&quads(&[[1 << 21, 1, 2, 3]])).unwrap();
-        assert!(!p.fits64() && p.key_bytes() == 16);
-        check(p, 1 << 21, 3);
-        let p = Packing::of(&quads(&[[u32::MAX, 0, 0, u32::MAX]])).unwrap();
-        assert!(!p.fits64());
-        check(p, u32::MAX, u32::MAX);
-        let g = Packing::of(&quads(&[[7, 7, 7, u32::MAX]])).unwrap();
-        assert_eq!(g.unpack(g.pack([7, 0, 5, u32::MAX])), [7, 0, 5, u32::MAX]);
+        // Nodes up to 31 bits, predicates and graphs ranked: 31 + 31 + 1 + 1 bits.
+        let wide = (1u32 << 31) - 1;
+        let qs = [
+            [wide, u32::MAX, 0, 7],
+            [0, 5, wide, 0],
+            [1, u32::MAX, 1, 0],
+            [0, 5, 0, 7],
+            [0, 5, 0, 0],
+            [wide, 5, wide - 1, 7],
+        ];
+        check(&qs, true);
+        // One predicate and one graph take no bits at all.
+        check(&[[3, 9, 4, 2], [4, 9, 3, 2], [3, 9, 3, 2]], true);
+        // Full-width nodes: a u128.
+        check(
+            &[
+                [u32::MAX, 1, 0, 0],
+                [0, 1, u32::MAX, 3],
+                [5, 2, 5, u32::MAX],
+            ],
+            false,
+        );
+        // Too many predicates to rank: they pack as ids (3 + 32 + 3 bits).
+        let many: Vec<[u32; 4]> = (0..=RANK_LIMIT as u32 + 1)
+            .map(|i| [i % 7, u32::MAX - i, i % 5, 0])
+            .collect();
+        let packing = Packing::of(&quads(&many)).unwrap();
+        assert!(packing.preds.ids.is_none() && packing.preds.bits == 32);
+        assert!(packing.graphs.ids.is_some() && packing.graphs.bits == 0);
+        check(&many, true);
     }
 }
