@@ -343,14 +343,15 @@ impl PermPacking<'_> {
 }
 
 /// The keys held in memory.
-enum MemKeys<'a> {
-    Packed(Vec<u64>, PermPacking<'a>),
-    Packed128(Vec<u128>, PermPacking<'a>),
+enum MemKeys {
+    Packed(Vec<u64>),
+    Packed128(Vec<u128>),
 }
 
 /// Sorted, distinct keys of one permutation, from in-memory runs or merged spilled runs.
 pub(crate) struct SortedKeys<'a> {
-    mem: MemKeys<'a>,
+    mem: MemKeys,
+    packing: PermPacking<'a>,
     runs: Vec<PathBuf>,
 }
 
@@ -365,14 +366,14 @@ struct RunDir<'a> {
     parallel: bool,
 }
 
-/// The keys of `perm` in memory as `T`, sorted and distinct, or spilled in sorted runs of at
-/// most `run_len` keys (then none stay in memory; with `spill_all` even one run is spilled).
-fn collect<T: Ord + Copy + Send>(
+/// The packed keys of `perm` in memory as `T`, sorted and distinct, or spilled in sorted runs
+/// of at most `run_len` keys (then none stay in memory; with `spill_all` even one run is
+/// spilled).
+fn collect<T: Ord + Copy + Send + Into<u128>>(
     quads: &ProvQuads,
     run_len: usize,
     spill_all: bool,
     to: impl Fn(Key) -> T,
-    from: impl Fn(T) -> Key + Copy,
     at: &RunDir<'_>,
 ) -> Result<(Vec<T>, Vec<PathBuf>), BuildError> {
     let mut buf: Vec<T> = Vec::with_capacity((quads.total as usize).min(run_len));
@@ -381,13 +382,13 @@ fn collect<T: Ord + Copy + Send>(
     quads.for_each(|q| {
         buf.push(to([q[o[0]], q[o[1]], q[o[2]], q[3]]));
         if buf.len() >= run_len {
-            runs.push(write_run(&mut buf, from, at, runs.len())?);
+            runs.push(write_run(&mut buf, at, runs.len())?);
         }
         Ok(())
     })?;
     sort_dedup(&mut buf, at.parallel);
     if (spill_all || !runs.is_empty()) && !buf.is_empty() {
-        runs.push(write_run(&mut buf, from, at, runs.len())?);
+        runs.push(write_run(&mut buf, at, runs.len())?);
     }
     if !runs.is_empty() {
         buf = Vec::new();
@@ -416,33 +417,18 @@ impl<'a> SortedKeys<'a> {
             parallel: !spill_all,
         };
         let p = packing.of_perm(perm);
-        Ok(if p.fits64() {
+        let (mem, runs) = if p.fits64() {
             // The packed key takes at most 64 bits: the cast keeps it whole.
-            let (mem, runs) = collect(
-                quads,
-                run_len,
-                spill_all,
-                |k| p.pack(k) as u64,
-                move |v: u64| p.unpack(u128::from(v)),
-                &at,
-            )?;
-            Self {
-                mem: MemKeys::Packed(mem, p),
-                runs,
-            }
+            let (mem, runs) = collect(quads, run_len, spill_all, |k| p.pack(k) as u64, &at)?;
+            (MemKeys::Packed(mem), runs)
         } else {
-            let (mem, runs) = collect(
-                quads,
-                run_len,
-                spill_all,
-                |k| p.pack(k),
-                move |v| p.unpack(v),
-                &at,
-            )?;
-            Self {
-                mem: MemKeys::Packed128(mem, p),
-                runs,
-            }
+            let (mem, runs) = collect(quads, run_len, spill_all, |k| p.pack(k), &at)?;
+            (MemKeys::Packed128(mem), runs)
+        };
+        Ok(Self {
+            mem,
+            packing: p,
+            runs,
         })
     }
 
@@ -457,49 +443,55 @@ impl<'a> SortedKeys<'a> {
         spill: &Spill,
         mut f: impl FnMut(IdQuad) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
-        if self.runs.is_empty() {
-            match self.mem {
-                MemKeys::Packed(mem, p) => {
-                    for v in mem {
-                        f(wide(p.unpack(u128::from(v))))?;
-                    }
-                }
-                MemKeys::Packed128(mem, p) => {
-                    for v in mem {
-                        f(wide(p.unpack(v)))?;
-                    }
-                }
-            }
-            return Ok(());
+        let p = self.packing;
+        let mut out = |v: u128| f(wide(p.unpack(v)));
+        match self.mem {
+            MemKeys::Packed(mem) => mem.into_iter().try_for_each(|v| out(u128::from(v)))?,
+            MemKeys::Packed128(mem) => mem.into_iter().try_for_each(&mut out)?,
         }
-        let mut readers = Vec::with_capacity(self.runs.len());
-        let mut heap = BinaryHeap::new();
-        for (i, path) in self.runs.iter().enumerate() {
-            let mut r = RunReader::open(path)?;
-            if let Some(k) = r.next()? {
-                heap.push(Reverse((k, i)));
-            }
-            readers.push(r);
-        }
-        let mut last: Option<Key> = None;
-        while let Some(Reverse((k, i))) = heap.pop() {
-            if last != Some(k) {
-                f(wide(k))?;
-                last = Some(k);
-            }
-            let r = readers
-                .get_mut(i)
-                .ok_or_else(|| BuildError::Invalid("internal: run out of range".into()))?;
-            if let Some(n) = r.next()? {
-                heap.push(Reverse((n, i)));
-            }
-        }
-        drop(readers);
+        merge(&self.runs, out)?;
         for path in &self.runs {
             spill::remove(path, spill);
         }
         Ok(())
     }
+}
+
+/// Feeds the distinct keys of sorted runs to `f` in order.
+fn merge(
+    runs: &[PathBuf],
+    mut f: impl FnMut(u128) -> Result<(), BuildError>,
+) -> Result<(), BuildError> {
+    if let [run] = runs {
+        let mut r = RunReader::open(run)?;
+        while let Some(v) = r.next()? {
+            f(v)?;
+        }
+        return Ok(());
+    }
+    let mut readers = Vec::with_capacity(runs.len());
+    let mut heap = BinaryHeap::new();
+    for (i, path) in runs.iter().enumerate() {
+        let mut r = RunReader::open(path)?;
+        if let Some(v) = r.next()? {
+            heap.push(Reverse((v, i)));
+        }
+        readers.push(r);
+    }
+    let mut last: Option<u128> = None;
+    while let Some(Reverse((v, i))) = heap.pop() {
+        if last != Some(v) {
+            f(v)?;
+            last = Some(v);
+        }
+        let r = readers
+            .get_mut(i)
+            .ok_or_else(|| BuildError::Invalid("internal: run out of range".into()))?;
+        if let Some(n) = r.next()? {
+            heap.push(Reverse((n, i)));
+        }
+    }
+    Ok(())
 }
 
 fn wide(k: Key) -> IdQuad {
@@ -516,13 +508,11 @@ fn sort_dedup<T: Ord + Send>(buf: &mut Vec<T>, parallel: bool) {
     buf.dedup();
 }
 
-/// Writes a sorted run, each key as its difference from the previous one: the index of the
-/// first component that changed, that component's increase, then the remaining components, as
-/// LEB128 varints. Sorted keys share their leading components, so a key takes about a third of
-/// its 32 bytes on disk.
-fn write_run<T: Ord + Copy + Send>(
+/// Writes a sorted run of packed keys, each as its increase over the previous one in a LEB128
+/// varint: sorted keys share their high bits, so a key takes about 6 bytes on disk, and reading
+/// it back is one varint, not one per field.
+fn write_run<T: Ord + Copy + Send + Into<u128>>(
     buf: &mut Vec<T>,
-    from: impl Fn(T) -> Key,
     at: &RunDir<'_>,
     n: usize,
 ) -> Result<PathBuf, BuildError> {
@@ -536,23 +526,16 @@ fn write_run<T: Ord + Copy + Send>(
     let path = dir.join(format!("run-{}-{n}.bin", perm.label()));
     let mut w =
         BufWriter::with_capacity(1 << 20, File::create(&path).map_err(|e| io_err(&path, e))?);
-    let mut prev: Key = [0; 4];
-    let mut rec = Vec::with_capacity(4 * 5 + 1);
+    let mut prev = 0u128;
+    let mut rec = [0u8; MAX_VARINT];
     let mut bytes = 0u64;
-    for &k in buf.iter() {
-        let k = from(k);
-        rec.clear();
-        let i = (0..4).find(|&i| k[i] != prev[i]).unwrap_or(4);
-        rec.push(i as u8);
-        if i < 4 {
-            put_varint(&mut rec, k[i].wrapping_sub(prev[i]));
-            for v in &k[i + 1..] {
-                put_varint(&mut rec, *v);
-            }
-        }
-        w.write_all(&rec).map_err(|e| io_err(&path, e))?;
-        bytes += rec.len() as u64;
-        prev = k;
+    for &v in buf.iter() {
+        let v: u128 = v.into();
+        // Sorted and distinct: only the first key may equal `prev` (0).
+        let len = put_varint(&mut rec, v - prev);
+        w.write_all(&rec[..len]).map_err(|e| io_err(&path, e))?;
+        bytes += len as u64;
+        prev = v;
     }
     w.flush().map_err(|e| io_err(&path, e))?;
     spill.wrote(bytes);
@@ -563,22 +546,30 @@ fn write_run<T: Ord + Copy + Send>(
     Ok(path)
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+/// Bytes of the longest LEB128 varint of a `u128`.
+const MAX_VARINT: usize = 19;
+
+/// Writes `v` as a LEB128 varint at the start of `out`; returns its length.
+fn put_varint(out: &mut [u8; MAX_VARINT], mut v: u128) -> usize {
+    let mut i = 0;
     while v >= 0x80 {
-        out.push((v as u8) | 0x80);
+        out[i] = (v as u8) | 0x80;
         v >>= 7;
+        i += 1;
     }
-    out.push(v as u8);
+    out[i] = v as u8;
+    i + 1
 }
 
-/// Reads a run written by [`write_run`], from its own buffer: the merge reads every byte of
-/// every run, a `read_exact` call per byte cost a third of the permutation phase at 100 M.
+/// Reads a run written by [`write_run`], from its own buffer (the merge reads every byte of
+/// every run: it is the permutation phase's hottest loop after compression).
 struct RunReader<'a> {
     file: File,
     buf: Box<[u8]>,
     pos: usize,
     len: usize,
-    prev: Key,
+    eof: bool,
+    prev: u128,
     path: &'a Path,
 }
 
@@ -589,41 +580,29 @@ impl<'a> RunReader<'a> {
             buf: vec![0u8; 1 << 16].into_boxed_slice(),
             pos: 0,
             len: 0,
-            prev: [0; 4],
+            eof: false,
+            prev: 0,
             path,
         })
     }
 
-    #[inline]
-    fn byte(&mut self) -> Result<Option<u8>, BuildError> {
-        if self.pos == self.len {
-            self.pos = 0;
-            self.len = loop {
-                match self.file.read(&mut self.buf) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(io_err(self.path, e)),
+    /// Moves the unread bytes to the front and reads until the buffer is full or the file ends.
+    fn refill(&mut self) -> Result<(), BuildError> {
+        self.buf.copy_within(self.pos..self.len, 0);
+        self.len -= self.pos;
+        self.pos = 0;
+        while self.len < self.buf.len() {
+            match self.file.read(&mut self.buf[self.len..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
                 }
-            };
-            if self.len == 0 {
-                return Ok(None);
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_err(self.path, e)),
             }
         }
-        let b = self.buf[self.pos];
-        self.pos += 1;
-        Ok(Some(b))
-    }
-
-    fn varint(&mut self) -> Result<u32, BuildError> {
-        let mut v = 0u32;
-        for shift in (0..32).step_by(7) {
-            let b = self.byte()?.ok_or_else(|| self.bad())?;
-            v |= u32::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(self.bad())
+        Ok(())
     }
 
     fn bad(&self) -> BuildError {
@@ -631,23 +610,29 @@ impl<'a> RunReader<'a> {
     }
 
     /// The next key, or `None` at the end of the run.
-    fn next(&mut self) -> Result<Option<Key>, BuildError> {
-        let Some(i) = self.byte()? else {
-            return Ok(None);
-        };
-        let i = usize::from(i);
-        if i > 4 {
-            return Err(self.bad());
+    #[inline]
+    fn next(&mut self) -> Result<Option<u128>, BuildError> {
+        if self.len - self.pos < MAX_VARINT && !self.eof {
+            self.refill()?;
         }
-        let mut k = self.prev;
-        if i < 4 {
-            k[i] = k[i].wrapping_add(self.varint()?);
-            for v in k.iter_mut().skip(i + 1) {
-                *v = self.varint()?;
+        if self.pos == self.len {
+            return Ok(None);
+        }
+        let mut v = 0u128;
+        for (i, &b) in self.buf[self.pos..self.len]
+            .iter()
+            .take(MAX_VARINT)
+            .enumerate()
+        {
+            v |= u128::from(b & 0x7f) << (7 * i);
+            if b < 0x80 {
+                self.pos += i + 1;
+                self.prev = self.prev.checked_add(v).ok_or_else(|| self.bad())?;
+                return Ok(Some(self.prev));
             }
         }
-        self.prev = k;
-        Ok(Some(k))
+        // A varint cut short by the end of the file, or longer than a u128's.
+        Err(self.bad())
     }
 }
 
@@ -656,51 +641,62 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "test code")]
     use super::*;
 
-    /// Delta-coded runs give back the sorted, distinct keys, including the largest ids and a
-    /// first key of zeros, and merging runs drops keys repeated across them.
+    /// Delta-coded runs give back the sorted, distinct keys, including the largest `u128` and a
+    /// first key of zero; merging runs drops keys repeated across them; a run cut short is an
+    /// error, not a shorter answer.
     #[test]
     fn runs_round_trip_and_merge() {
         let dir = tempfile::tempdir().unwrap();
         let spill = Spill::default();
-        let big = u32::MAX;
-        let a = vec![
-            [0, 0, 0, 0],
-            [big, big, big, big],
-            [1, 2, 3, 0],
-            [1, 2, 3, 0],
-            [1, 2, 4, 7],
-            [1, big, 1, 1],
-            [300, 1, 1, 0],
-        ];
-        let b = vec![[1, 2, 3, 0], [2, 0, 0, 0], [big, big, big, big - 1]];
-        let mut runs = Vec::new();
         let at = RunDir {
             dir: dir.path(),
             perm: Perm::Spo,
             spill: &spill,
             parallel: true,
         };
+        let a: Vec<u128> = vec![0, u128::MAX, 5, 5, 1 << 64, 300, (1 << 64) - 1, 127, 128];
+        let b: Vec<u128> = vec![5, 6, u128::MAX, u128::MAX - 1];
+        let c: Vec<u64> = vec![u64::MAX, 7, 0];
+        let mut runs = Vec::new();
         for (i, keys) in [a.clone(), b.clone()].into_iter().enumerate() {
             let mut buf = keys;
-            runs.push(write_run(&mut buf, |k| k, &at, i).unwrap());
+            runs.push(write_run(&mut buf, &at, i).unwrap());
         }
-        assert!(spill.written() < (a.len() + b.len()) as u64 * 16);
-        let mut expected: Vec<IdQuad> = a.into_iter().chain(b).map(wide).collect();
+        let mut buf = c.clone();
+        runs.push(write_run(&mut buf, &at, 2).unwrap());
+        let mut expected: Vec<u128> = a
+            .into_iter()
+            .chain(b)
+            .chain(c.into_iter().map(u128::from))
+            .collect();
         expected.sort_unstable();
         expected.dedup();
+        let read = |runs: &[PathBuf]| {
+            let mut got = Vec::new();
+            merge(runs, |v| {
+                got.push(v);
+                Ok(())
+            })
+            .map(|()| got)
+        };
+        assert_eq!(read(&runs).unwrap(), expected);
+        assert_eq!(read(&runs[2..]).unwrap(), vec![0, 7, u128::from(u64::MAX)]);
+        // The last key of the first run is u128::MAX, its varint 19 bytes: cut one off.
+        let len = std::fs::metadata(&runs[0]).unwrap().len();
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&runs[0])
+            .unwrap();
+        f.set_len(len - 1).unwrap();
+        let err = read(&runs[..1]).unwrap_err().to_string();
+        assert!(err.contains("damaged sort run"), "{err}");
         let packing = Packing::of(&ProvQuads::default()).unwrap();
         let keys = SortedKeys {
-            mem: MemKeys::Packed128(Vec::new(), packing.of_perm(Perm::Spo)),
+            mem: MemKeys::Packed(Vec::new()),
+            packing: packing.of_perm(Perm::Spo),
             runs,
         };
-        let mut got = Vec::new();
-        keys.drain(&spill, |k| {
-            got.push(k);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(got, expected);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert!(keys.drain(&spill, |_| Ok(())).is_err());
     }
 
     /// Packed keys sort like the keys they pack and unpack to them, in every permutation: in a
