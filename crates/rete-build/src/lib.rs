@@ -196,7 +196,7 @@ impl Default for BuildOptions {
             base_iri: None,
             memory_budget: 2 << 30,
             temp_dir: None,
-            zstd_level: 9,
+            zstd_level: 6,
             dict_block_bytes: 16 << 10,
             perm_block_quads: 4096,
             extensions: Vec::new(),

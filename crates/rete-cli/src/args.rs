@@ -105,7 +105,7 @@ pub struct BuildArgs {
     #[arg(long)]
     pub temp_dir: Option<PathBuf>,
     /// zstd compression level of blocks, the pyramid's included (1-22)
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
     /// Quads per permutation block
     #[arg(long, default_value_t = 4096)]

@@ -132,7 +132,7 @@ impl Default for PyramidOptions {
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
-            zstd_level: 9,
+            zstd_level: 6,
             memory_budget: 2 << 30,
             temp_dir: None,
         }
