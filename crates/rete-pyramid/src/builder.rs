@@ -128,7 +128,26 @@ pub fn build_sections(
     let mut eg = EntityGraph::within(base, opts.memory_budget / 2)?;
     phase("entity graph", &mut t);
     let primary = primary_classes(&eg);
-    let mut parts = partition(base, &mut eg, &primary, opts)?;
+    // Louvain's first pass is one thread's work for minutes at 100 M triples; the names need
+    // only the entity graph, so a second thread writes them meanwhile. Not when the graph is
+    // streamed (the budget is tight there) or the build runs on one thread.
+    let (mut parts, early_names) = match eg.adj.take() {
+        Some(g) if rayon::current_num_threads() > 1 => {
+            let eg = &eg;
+            // Louvain on the helper: its arrays are large allocations, mapped and unmapped
+            // whole; the scan's blocks stay in this thread's arena as before (see below).
+            std::thread::scope(|s| {
+                let louvain = s.spawn(|| held_partition(g, eg, &primary, opts));
+                let names = Names::load(base, eg, opts.temp_dir.as_deref());
+                let parts = louvain
+                    .join()
+                    .map_err(|_| PyramidError::internal("the Louvain thread panicked"))?;
+                Ok::<_, PyramidError>((parts?, Some(names?)))
+            })?
+        }
+        Some(g) => (held_partition(g, &eg, &primary, opts)?, None),
+        None => (streamed_partition(base, &mut eg, &primary, opts)?, None),
+    };
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
     // One pass over the entity graph per level, the levels on rayon's threads.
@@ -145,7 +164,10 @@ pub fn build_sections(
     // Scans stay on this thread: blocks a worker decodes into the reader's cache are allocated
     // in the worker's malloc arena, and scans decoded on a helper thread (or these two side by
     // side) raised the proxy's encoding peak from 247 to 367 MB.
-    let names = Names::load(base, &eg, opts.temp_dir.as_deref())?;
+    let names = match early_names {
+        Some(n) => n,
+        None => Names::load(base, &eg, opts.temp_dir.as_deref())?,
+    };
     phase("names", &mut t);
     let edges = super_edges(base, &eg, &h, opts.max_predicates)?;
     phase("super-edges", &mut t);
@@ -545,40 +567,54 @@ pub(crate) fn section_label(k: u16) -> &'static str {
 
 /// Level 0 is the converged Louvain partition; each coarser level re-runs Louvain on the
 /// super-graph at a lower resolution and, if that does not shrink it enough, merges further
-/// (see [`louvain::forced_merge`]) until the top has at most `max_top` communities.
-fn partition(
+/// (see [`louvain::forced_merge`]) until the top has at most `max_top` communities. This one
+/// runs on the entity graph `g` held in memory.
+fn held_partition(
+    g: UnitGraph,
+    eg: &EntityGraph,
+    primary: &[u32],
+    opts: &PyramidOptions,
+) -> Result<Partitions, PyramidError> {
+    let (mut p0, _) = louvain::louvain(&g, opts.resolution, None)?;
+    group_isolated(eg, primary, &mut p0, opts.isolated_group);
+    levels(Base::Held(g), p0, 0, opts)
+}
+
+/// [`held_partition`] when the entity graph does not fit the budget: the first pass streams
+/// the links from the file (see [`crate::stream`]).
+fn streamed_partition(
     base: &Rete,
     eg: &mut EntityGraph,
     primary: &[u32],
     opts: &PyramidOptions,
 ) -> Result<Partitions, PyramidError> {
-    let (g0, p0, streamed_sweeps) = match eg.adj.take() {
-        Some(g) => {
-            let (mut p0, _) = louvain::louvain(&g, opts.resolution, None)?;
-            group_isolated(eg, primary, &mut p0, opts.isolated_group);
-            (Base::Held(g), p0, 0)
-        }
-        None => {
-            let c = crate::stream::coarsen(
-                base,
-                eg,
-                opts.resolution,
-                opts.memory_budget / 4,
-                opts.temp_dir.as_deref(),
-            )?;
-            // The rest of Louvain as the in-memory path runs it after its first pass.
-            let n = eg.node_count();
-            let pg = if !c.moved || c.k >= n {
-                (0..c.k as u32).collect()
-            } else {
-                let ident: Vec<u32> = (0..c.k as u32).collect();
-                louvain::louvain_rest(&c.graph, ident, c.k, opts.resolution, None)?.0
-            };
-            let mut p0: Vec<u32> = c.base_of.iter().map(|&b| pg[b as usize]).collect();
-            group_isolated(eg, primary, &mut p0, opts.isolated_group);
-            (Base::Coarse(c.graph, c.base_of), p0, c.sweeps)
-        }
+    let c = crate::stream::coarsen(
+        base,
+        eg,
+        opts.resolution,
+        opts.memory_budget / 4,
+        opts.temp_dir.as_deref(),
+    )?;
+    // The rest of Louvain as the in-memory path runs it after its first pass.
+    let n = eg.node_count();
+    let pg = if !c.moved || c.k >= n {
+        (0..c.k as u32).collect()
+    } else {
+        let ident: Vec<u32> = (0..c.k as u32).collect();
+        louvain::louvain_rest(&c.graph, ident, c.k, opts.resolution, None)?.0
     };
+    let mut p0: Vec<u32> = c.base_of.iter().map(|&b| pg[b as usize]).collect();
+    group_isolated(eg, primary, &mut p0, opts.isolated_group);
+    levels(Base::Coarse(c.graph, c.base_of), p0, c.sweeps, opts)
+}
+
+/// The levels above level 0's partition `p0` of `g0`.
+fn levels(
+    g0: Base,
+    p0: Vec<u32>,
+    streamed_sweeps: usize,
+    opts: &PyramidOptions,
+) -> Result<Partitions, PyramidError> {
     let mut p0 = p0;
     let k0 = louvain::relabel(&mut p0);
     let mut cur = g0.aggregate(&p0, k0)?;
