@@ -248,7 +248,9 @@ describe('scale: the app on a big file', () => {
 
     // The exploration: zoom out, down again through varied communities, details, queries.
     writeFileSync(outFile, JSON.stringify(res, null, 2));
-    const end = Date.now() + exploreS * 1000;
+    const start = Date.now();
+    const end = start + exploreS * 1000;
+    res.memory_series = [];
     let rounds = 0;
     // A step of the exploration that hangs ends the exploration (recorded), not the measurement.
     try {
@@ -266,6 +268,11 @@ describe('scale: the app on a big file', () => {
       if (dd != null) res.details_ms.push(dd);
       if (Date.now() < end) res.query.push(await query(linksQuery(person(Math.floor(Math.random() * people)))));
       if (rounds % 5 === 0 && Date.now() < end) res.tier0_ms.push(await tier0());
+      // The series tells a leak (growth every round) from caches and a garbage collector that
+      // settle (growth that levels off).
+      const m = memory(app);
+      res.memory_series.push({ round: rounds, s: Math.round((Date.now() - start) / 1000), app_kib: m.app_kib, total_kib: m.total_kib,
+        web_anon_kib: m.processes.find((p) => p.name.startsWith('WebKitWebProc'))?.anon_kib ?? null });
     }
     } catch (e) {
       res.exploration_error = String(e).slice(0, 300);
