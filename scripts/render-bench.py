@@ -172,7 +172,7 @@ def render_scale(s):
                 "| measure | value | 20k sample, same run | ratio | goal | verdict |", "|---|---:|---:|---:|---:|---|"]
         for g in a.get("goals", []):
             r = g.get("ratio")
-            out.append(f"| {g['what']} | {g['value']} | {g.get('floor', '–')} | {'–' if r is None else f'{r:.2f}×'} | {g['goal']} | {verdict(g.get('met'))} |")
+            out.append(f"| {g['what']} | {g['value']} | {g.get('floor', '–')} | {'–' if r is None else f'{r:.2f}×'} | {g['goal']} | {g.get('verdict') or verdict(g.get('met'))} |")
     # Goals.
     up = s.get("upstream")
     up_ok = None
