@@ -134,8 +134,8 @@ pub fn build_sections(
     let (mut parts, early_names) = match eg.adj.take() {
         Some(g) if rayon::current_num_threads() > 1 => {
             let eg = &eg;
-            // Louvain on the helper: its arrays are large allocations, mapped and unmapped
-            // whole; the scan's blocks stay in this thread's arena as before (see below).
+            // Louvain on the helper, the names' scan here: the blocks it decodes into the
+            // reader's cache stay in this thread's malloc arena, as before (see below).
             std::thread::scope(|s| {
                 let louvain = s.spawn(|| held_partition(g, eg, &primary, opts));
                 let names = Names::load(base, eg, opts.temp_dir.as_deref());
