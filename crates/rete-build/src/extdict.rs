@@ -87,11 +87,13 @@ impl Interner {
         Ok(id)
     }
 
-    /// Memory held by the current chunk's terms, and what sorting them will add.
+    /// Memory held by the current chunk's terms, and what sorting them will add. The arena and
+    /// the ends count by length: a grown `Vec` of this size is remapped, not copied, and its
+    /// pages are resident only once written, so counting its capacity would end a chunk at about
+    /// half its share after a doubling. The table's slots are all written (spread by the hash):
+    /// it counts by capacity.
     pub(crate) fn mem_bytes(&self) -> usize {
-        self.bytes.capacity()
-            + self.ends.capacity() * TERM_BYTES
-            + self.table.capacity() * SLOT_BYTES
+        self.bytes.len() + self.ends.len() * TERM_BYTES + self.table.capacity() * SLOT_BYTES
     }
 
     /// Whether a chunk was spilled.

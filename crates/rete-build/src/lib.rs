@@ -19,7 +19,7 @@ use oxrdf::Quad;
 use rete_core::card::{BuildInfo, Card, InputInfo, NamedCount};
 use rete_core::format::{kind, FLAG_MATERIALIZED, FLAG_NAMED_GRAPHS};
 use rete_core::paged;
-use rete_core::perm::{PermIndex, PermWriter};
+use rete_core::perm::{BlockCompressor, CompressedBlock, PermIndex, PermWriter};
 use rete_core::writer::{write_file, FileSpec, SectionSpec};
 use rete_core::{term, IdQuad, Perm, Rete};
 use sort::{ProvQuads, SortedKeys};
@@ -30,7 +30,7 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use xxhash_rust::xxh3::Xxh3;
 
 // The extension points live on the writer side of rete-core, so the crates implementing them
@@ -240,6 +240,10 @@ pub struct BuildReport {
     pub quad_runs: usize,
     /// Sorted permutation runs spilled (over the six permutations).
     pub permutation_runs: usize,
+    /// The six permutations' keys did not fit the sort's share of the budget together but one
+    /// permutation's did: each was sorted in memory on every thread and written before the
+    /// next, and none spilled.
+    pub permutations_one_at_a_time: bool,
 }
 
 /// The base dataset's parts, in temp files and memory.
@@ -492,6 +496,23 @@ const PROGRESS_QUADS: u64 = 65536;
 /// Bytes of a parsed quad in memory (four chunk-local ids).
 const QUAD_BYTES: usize = 16;
 
+/// One permutation block encoded and compressed at `level` with this thread's zstd context
+/// (several threads compress one permutation's blocks).
+fn compress_block(quads: &[IdQuad], level: i32) -> Result<CompressedBlock, BuildError> {
+    thread_local! {
+        static ZC: std::cell::RefCell<Option<(i32, BlockCompressor)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    ZC.with_borrow_mut(|zc| {
+        // A context keeps the level it was made with.
+        if zc.as_ref().is_some_and(|(l, _)| *l != level) {
+            *zc = None;
+        }
+        let (_, c) = zc.get_or_insert_with(|| (level, BlockCompressor::default()));
+        Ok(CompressedBlock::new(quads, level, c)?)
+    })
+}
+
 /// Spills the current chunk: its terms as a sorted run, its quads next to them.
 fn spill_chunk(
     interner: &mut Interner,
@@ -523,10 +544,8 @@ fn build_parts(
     let progress = &opts.progress;
     let spill = Spill::default();
     let mut spilled_before = 0;
-    let mut phase_done = |name: &str, t: Instant, report: &mut BuildReport, spill: &Spill| {
-        report
-            .phases
-            .push((name.into(), t.elapsed().as_secs_f64() * 1e3));
+    let mut phase_done = |name: &str, took: Duration, report: &mut BuildReport, spill: &Spill| {
+        report.phases.push((name.into(), took.as_secs_f64() * 1e3));
         report
             .spill_bytes
             .push((name.into(), spill.written() - spilled_before));
@@ -609,7 +628,7 @@ fn build_parts(
         spill_chunk(&mut interner, &mut quads, dir, &spill)?;
     }
     progress.finish();
-    phase_done("parse", t, report, &spill);
+    phase_done("parse", t.elapsed(), report, &spill);
     check_cancel(progress.as_ref())?;
 
     // 2. The dictionary: merge the chunks' sorted terms, give final ids, rewrite the quads.
@@ -628,7 +647,7 @@ fn build_parts(
     )?;
     let term_count = dict.terms;
     progress.finish();
-    phase_done("dictionary", t, report, &spill);
+    phase_done("dictionary", t.elapsed(), report, &spill);
     check_cancel(progress.as_ref())?;
 
     // 3. The six permutations: sort each (in memory, or into spilled runs), then write each.
@@ -645,33 +664,29 @@ fn build_parts(
         .max(1 << 20);
     let packing = sort::Packing::of(&quads)?;
     let key_bytes = packing.key_bytes();
-    // When the six do not fit, no sorted keys stay in memory: only the run buffers of the
-    // permutations being sorted (one per thread) share the budget, so runs are longer and
-    // fewer (at 100 M: 2 per permutation instead of 9).
-    let held = (quads.total as usize).saturating_mul(6 * key_bytes) <= sort_budget;
+    // When the six do not fit but one does, the permutations are sorted and written one at a
+    // time, each on every thread, and nothing spills (at 100 M triples 800 MB of keys). When
+    // not even one fits, no sorted keys stay in memory: only the run buffers of the permutations
+    // being sorted (one per thread) share the budget, so runs are longer and fewer.
+    let total = quads.total as usize;
+    let held = total.saturating_mul(6 * key_bytes) <= sort_budget;
+    let one_at_a_time = !held && total.saturating_mul(key_bytes) <= sort_budget;
     let run_len = if held {
         sort_budget / 6 / key_bytes
+    } else if one_at_a_time {
+        // A run ends when it holds this many: one more than all of them.
+        total.saturating_add(1)
     } else {
         sort_budget / rayon::current_num_threads().max(1) / key_bytes
     };
     let sort_perm = |perm: Perm| -> Result<SortedKeys, BuildError> {
         check_cancel(progress.as_ref())?;
-        let keys = SortedKeys::new(&quads, perm, &packing, run_len, !held, dir, &spill)?;
+        let spill_all = !held && !one_at_a_time;
+        let keys = SortedKeys::new(&quads, perm, &packing, run_len, spill_all, dir, &spill)?;
         progress.inc(1);
         Ok(keys)
     };
-    progress.start("sort", Some(6));
-    let sorted: Vec<Result<SortedKeys, BuildError>> = {
-        use rayon::prelude::*;
-        Perm::ALL.par_iter().map(|&p| sort_perm(p)).collect()
-    };
-    progress.finish();
-    let sorted = sorted.into_iter().collect::<Result<Vec<_>, _>>()?;
-    quads.remove(&spill);
-    phase_done("sort", t, report, &spill);
-    check_cancel(progress.as_ref())?;
-
-    let t = Instant::now();
+    let level = opts.zstd_level;
     let write_perm = |(perm, keys): (Perm, SortedKeys)| -> Result<(PermResult, usize), BuildError> {
         check_cancel(progress.as_ref())?;
         let runs = keys.spilled_runs();
@@ -683,19 +698,26 @@ fn build_parts(
                 source: e,
             })?,
         );
-        let mut w = PermWriter::new(file, opts.perm_block_quads, opts.zstd_level);
+        let mut w = PermWriter::new(file, opts.perm_block_quads, level);
         let mut stats = PermStats::new(perm, rdf_type);
-        keys.drain(&spill, |k| {
-            stats.observe(&k);
-            w.push(k)?;
-            Ok(())
-        })?;
+        let block = w.block_quads();
+        keys.drain_blocks(
+            &spill,
+            block,
+            |q| compress_block(q, level),
+            |q, b| {
+                for k in q {
+                    stats.observe(k);
+                }
+                w.push_block(b)?;
+                Ok(())
+            },
+        )?;
         let (index, len, file) = w.finish()?;
         file.into_inner().map_err(|e| BuildError::Io {
             path: path.display().to_string(),
             source: e.into_error(),
         })?;
-        progress.inc(1);
         Ok((
             PermResult {
                 perm,
@@ -707,20 +729,64 @@ fn build_parts(
             runs,
         ))
     };
-    progress.start("permutations", Some(6));
-    let jobs: Vec<(Perm, SortedKeys)> = Perm::ALL.into_iter().zip(sorted).collect();
-    let results: Vec<Result<(PermResult, usize), BuildError>> = {
-        use rayon::prelude::*;
-        jobs.into_par_iter().map(write_perm).collect()
-    };
-    progress.finish();
+    let mut results: Vec<Result<(PermResult, usize), BuildError>> = Vec::with_capacity(6);
+    report.permutations_one_at_a_time |= one_at_a_time;
+    if one_at_a_time {
+        // Sorting and writing alternate: each row of the report sums its own part, and the
+        // sort row's peak memory covers both.
+        progress.start("sort", Some(6));
+        let (mut sorting, mut writing) = (Duration::ZERO, Duration::ZERO);
+        for perm in Perm::ALL {
+            let t = Instant::now();
+            let keys = sort_perm(perm)?;
+            sorting += t.elapsed();
+            let t = Instant::now();
+            results.push(write_perm((perm, keys)));
+            writing += t.elapsed();
+        }
+        progress.finish();
+        quads.remove(&spill);
+        phase_done("sort", sorting, report, &spill);
+        progress.start("permutations", Some(6));
+        progress.inc(6);
+        progress.finish();
+        phase_done("permutations", writing, report, &spill);
+    } else {
+        progress.start("sort", Some(6));
+        let sorted: Vec<Result<SortedKeys, BuildError>> = {
+            use rayon::prelude::*;
+            Perm::ALL.par_iter().map(|&p| sort_perm(p)).collect()
+        };
+        progress.finish();
+        let sorted = sorted.into_iter().collect::<Result<Vec<_>, _>>()?;
+        quads.remove(&spill);
+        phase_done("sort", t.elapsed(), report, &spill);
+        check_cancel(progress.as_ref())?;
+
+        let t = Instant::now();
+        progress.start("permutations", Some(6));
+        let jobs: Vec<(Perm, SortedKeys)> = Perm::ALL.into_iter().zip(sorted).collect();
+        results = {
+            use rayon::prelude::*;
+            jobs.into_par_iter()
+                .map(|job| {
+                    let r = write_perm(job);
+                    if r.is_ok() {
+                        progress.inc(1);
+                    }
+                    r
+                })
+                .collect()
+        };
+        progress.finish();
+        phase_done("permutations", t.elapsed(), report, &spill);
+    }
     let mut perms = Vec::with_capacity(6);
     for r in results {
         let (pr, runs) = r?;
         report.spilled_runs += runs;
         perms.push(pr);
     }
-    phase_done("permutations", t, report, &spill);
     let (dict_runs, quad_runs) = (
         spill.dictionary_runs.load(Ordering::Relaxed),
         spill.quad_runs.load(Ordering::Relaxed),

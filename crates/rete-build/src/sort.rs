@@ -386,13 +386,18 @@ struct RunDir<'a> {
 /// The packed keys of `perm` in memory as `T`, sorted and distinct, or spilled in sorted runs
 /// of at most `run_len` keys (then none stay in memory; with `spill_all` even one run is
 /// spilled).
-fn collect<T: Ord + Copy + Send + Into<u128>>(
+fn collect<T: Ord + Copy + Send + Sync + Default + Into<u128>>(
     quads: &ProvQuads,
     run_len: usize,
     spill_all: bool,
-    to: impl Fn(Key) -> T,
+    to: impl Fn(Key) -> T + Sync,
     at: &RunDir<'_>,
 ) -> Result<(Vec<T>, Vec<PathBuf>), BuildError> {
+    if at.parallel && !spill_all && (quads.total as usize) < run_len {
+        let mut buf = collect_all(quads, &to, at.perm)?;
+        sort_dedup(&mut buf, true);
+        return Ok((buf, Vec::new()));
+    }
     let mut buf: Vec<T> = Vec::with_capacity((quads.total as usize).min(run_len));
     let mut runs = Vec::new();
     let o = at.perm.order();
@@ -411,6 +416,61 @@ fn collect<T: Ord + Copy + Send + Into<u128>>(
         buf = Vec::new();
     }
     Ok((buf, runs))
+}
+
+/// Every key of `perm` in memory, unsorted: the spilled parts are read side by side on rayon's
+/// threads, each into its own range (a part's length is its file's).
+fn collect_all<T: Copy + Send + Sync + Default>(
+    quads: &ProvQuads,
+    to: &(impl Fn(Key) -> T + Sync),
+    perm: Perm,
+) -> Result<Vec<T>, BuildError> {
+    use rayon::prelude::*;
+    let o = perm.order();
+    let key = |q: [u32; 4]| to([q[o[0]], q[o[1]], q[o[2]], q[3]]);
+    let mut lens = Vec::with_capacity(quads.spills.len());
+    for path in &quads.spills {
+        let bytes = std::fs::metadata(path).map_err(|e| io_err(path, e))?.len();
+        if bytes % PROV_LEN as u64 != 0 {
+            return Err(BuildError::Invalid(format!(
+                "{}: quad spill file cut short",
+                path.display()
+            )));
+        }
+        lens.push((bytes / PROV_LEN as u64) as usize);
+    }
+    let total = lens.iter().sum::<usize>() + quads.mem.len();
+    if total as u64 != quads.total {
+        return Err(BuildError::Invalid(
+            "internal: quad spill files differ from their count".into(),
+        ));
+    }
+    let mut buf = vec![T::default(); total];
+    let (parts, mem) = buf.split_at_mut(total - quads.mem.len());
+    let mut ranges = Vec::with_capacity(lens.len());
+    let mut rest = parts;
+    for &n in &lens {
+        let (a, b) = rest.split_at_mut(n);
+        ranges.push(a);
+        rest = b;
+    }
+    ranges
+        .into_par_iter()
+        .zip(&quads.spills)
+        .try_for_each(|(range, path)| {
+            let mut slots = range.iter_mut();
+            read_quads(path, |q| {
+                let slot = slots.next().ok_or_else(|| {
+                    BuildError::Invalid(format!("{}: quad spill file grew", path.display()))
+                })?;
+                *slot = key(q);
+                Ok(())
+            })
+        })?;
+    mem.par_iter_mut()
+        .zip(&quads.mem)
+        .for_each(|(slot, &q)| *slot = key(q));
+    Ok(buf)
 }
 
 impl<'a> SortedKeys<'a> {
@@ -472,6 +532,87 @@ impl<'a> SortedKeys<'a> {
         }
         Ok(())
     }
+
+    /// Feeds the keys to `f` in blocks of `block` keys (the last may hold fewer), each with
+    /// what `enc` made of it, removing the runs. Keys held in memory are unpacked and given to
+    /// `enc` on rayon's threads, a window of blocks at a time, so one permutation's blocks are
+    /// compressed on every thread; merged runs are read and encoded on this thread.
+    pub(crate) fn drain_blocks<B: Send>(
+        self,
+        spill: &Spill,
+        block: usize,
+        enc: impl Fn(&[IdQuad]) -> Result<B, BuildError> + Sync,
+        mut f: impl FnMut(&[IdQuad], B) -> Result<(), BuildError> + Send,
+    ) -> Result<(), BuildError> {
+        let block = block.max(1);
+        if self.runs.is_empty() {
+            let p = self.packing;
+            return match &self.mem {
+                MemKeys::Packed(mem) => blocks_in_parallel(mem, p, block, &enc, &mut f),
+                MemKeys::Packed128(mem) => blocks_in_parallel(mem, p, block, &enc, &mut f),
+            };
+        }
+        let mut buf = Vec::with_capacity(block);
+        self.drain(spill, |k| {
+            buf.push(k);
+            if buf.len() == block {
+                let b = enc(&buf)?;
+                f(&buf, b)?;
+                buf.clear();
+            }
+            Ok(())
+        })?;
+        if !buf.is_empty() {
+            let b = enc(&buf)?;
+            f(&buf, b)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where [`SortedKeys::drain_blocks`] hands each block (its quads and what was made of them).
+type BlockSink<'a, B> = dyn FnMut(&[IdQuad], B) -> Result<(), BuildError> + Send + 'a;
+
+/// Blocks encoded in one window, in order.
+type Encoded<B> = Vec<Result<(Vec<IdQuad>, B), BuildError>>;
+
+/// [`SortedKeys::drain_blocks`] over keys in memory.
+fn blocks_in_parallel<T: Copy + Sync + Into<u128>, B: Send>(
+    mem: &[T],
+    p: PermPacking<'_>,
+    block: usize,
+    enc: &(impl Fn(&[IdQuad]) -> Result<B, BuildError> + Sync),
+    f: &mut BlockSink<'_, B>,
+) -> Result<(), BuildError> {
+    use rayon::prelude::*;
+    // Whole blocks, enough of them to keep every thread busy; the window's unpacked quads and
+    // encoded blocks are all that is held besides the keys.
+    let window = block.saturating_mul(16 * rayon::current_num_threads().max(1));
+    let encode = |w: &[T]| -> Encoded<B> {
+        w.par_chunks(block)
+            .map(|keys| {
+                let quads: Vec<IdQuad> = keys.iter().map(|&v| wide(p.unpack(v.into()))).collect();
+                let b = enc(&quads)?;
+                Ok((quads, b))
+            })
+            .collect()
+    };
+    let consume = |done: Encoded<B>, f: &mut BlockSink<'_, B>| -> Result<(), BuildError> {
+        for r in done {
+            let (quads, b) = r?;
+            f(&quads, b)?;
+        }
+        Ok(())
+    };
+    // The blocks of one window are handed to `f` while the next window is being encoded.
+    let mut pending = Vec::new();
+    for w in mem.chunks(window) {
+        let ready = std::mem::take(&mut pending);
+        let (done, r) = rayon::join(|| encode(w), || consume(ready, &mut *f));
+        r?;
+        pending = done;
+    }
+    consume(pending, f)
 }
 
 /// Feeds the distinct keys of sorted runs to `f` in order.

@@ -130,11 +130,17 @@ impl Extension for Named {
     }
 }
 
-const QUADS: u64 = 70_000;
+/// Quads of the test data: their permutation keys (8 bytes each) outgrow the smallest sort
+/// budget (1 MiB), so every permutation spills runs.
+const QUADS: u64 = 140_000;
 
 fn ntriples() -> Vec<u8> {
+    ntriples_of(QUADS)
+}
+
+fn ntriples_of(quads: u64) -> Vec<u8> {
     let mut s = String::new();
-    for i in 0..QUADS {
+    for i in 0..quads {
         s.push_str(&format!(
             "<http://e.org/s{}> <http://e.org/p{}> \"v{i}\" .\n",
             i / 3,
@@ -147,8 +153,8 @@ fn ntriples() -> Vec<u8> {
 fn options(progress: Arc<Recorder>, data: &[u8], tmp: &std::path::Path) -> BuildOptions {
     BuildOptions {
         inputs: vec![Input::bytes("big.nt", data.to_vec(), Syntax::NTriples)],
-        // Small budget: quads spill while parsing and the permutations are sorted one at a
-        // time, into spilled runs, so there are temp files to clean up.
+        // Small budget: quads spill while parsing and the permutations are sorted into spilled
+        // runs, so there are temp files to clean up.
         memory_budget: 1 << 20,
         zstd_level: 1,
         temp_dir: Some(tmp.to_path_buf()),
@@ -268,6 +274,37 @@ fn cancel_at_every_phase_leaves_nothing() {
             "{what}: write started"
         );
     }
+}
+
+/// With fewer quads one permutation's keys fit the budget: the permutations are sorted and
+/// written one at a time. A cancel between them stops at once and leaves nothing.
+#[test]
+fn cancel_between_permutations_sorted_one_at_a_time() {
+    let data = ntriples_of(QUADS / 2);
+    for (trigger, sorted) in [(Trigger::FirstIncOf("sort"), 1), (Trigger::Now, 0)] {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir(&tmp).unwrap();
+        let rec = Arc::new(Recorder::cancelling(trigger));
+        let out = dir.path().join("out.rete");
+        let r = build(&options(rec.clone(), &data, &tmp), &out);
+        assert!(matches!(r, Err(BuildError::Cancelled)), "{r:?}");
+        assert_eq!(rec.incs_of("sort"), sorted);
+        assert!(!out.exists());
+        assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+    }
+    // Not cancelled: the same data builds, one permutation at a time, spilling no run.
+    let dir = tempfile::tempdir().unwrap();
+    let rec = Arc::new(Recorder::default());
+    let report = build(
+        &options(rec.clone(), &data, dir.path()),
+        &dir.path().join("o.rete"),
+    )
+    .unwrap();
+    assert!(report.permutations_one_at_a_time, "{report:?}");
+    assert_eq!(report.permutation_runs, 0, "{report:?}");
+    assert_eq!(rec.incs_of("sort"), 6);
+    assert_eq!(rec.incs_of("permutations"), 6);
 }
 
 #[test]

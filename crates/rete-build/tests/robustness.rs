@@ -36,7 +36,8 @@ fn builds_are_byte_identical_and_spilling_changes_nothing() {
     std::fs::copy(&a, &b).unwrap();
     let (c, _) = social_file(dir.path(), 3000, BuildOptions::default());
     assert_eq!(std::fs::read(&b).unwrap(), std::fs::read(&c).unwrap());
-    // A 1 MiB budget forces the provisional quads and every permutation's runs to disk.
+    // A 1 MiB budget forces the provisional quads to disk; the permutations' keys (8 bytes
+    // each) fit it one permutation at a time (tests/spill.rs spills terms and permutation runs).
     let (d, rd) = social_file(
         dir.path(),
         3000,
@@ -46,11 +47,8 @@ fn builds_are_byte_identical_and_spilling_changes_nothing() {
         },
     );
     assert_eq!(ra.spilled_runs, 0);
-    assert!(
-        rd.spilled_runs > 6,
-        "expected spilling, got {} runs",
-        rd.spilled_runs
-    );
+    assert!(rd.quad_runs > 0, "expected spilling, got {rd:?}");
+    assert!(rd.permutations_one_at_a_time, "{rd:?}");
     assert_eq!(
         std::fs::read(&a).unwrap(),
         std::fs::read(&d).unwrap(),

@@ -135,22 +135,34 @@ fn tiny_budgets_spill_every_phase_and_give_the_same_file() {
     assert_eq!(r.peak_spill_bytes, 0, "{r:?}");
     assert!(r.spill_bytes.iter().all(|s| s.1 == 0), "{r:?}");
     // The six permutations' packed keys (8 bytes each, 19.2 MB here) stay in memory when they
-    // fit half the budget, and so do the terms when they fit their share: at 48 MiB only the
-    // quads spill (in parts, while parsing), at 32 and 8 MiB every phase does, and at 2 MiB a
-    // permutation takes several runs (the runs share half the budget between the permutations
-    // sorted side by side).
-    let (file, report) = build_with(&nq, dir.path(), 48 << 20);
+    // fit half the budget, and so do the terms when they fit their share: at 44 MiB only the
+    // quads spill (in parts, while parsing). At 32 MiB the terms spill too, and the six
+    // permutations no longer fit together but one does: they are sorted and written one at a
+    // time, and none spills. At 6 and 2 MiB every phase spills, and a permutation takes several
+    // runs (the runs share half the budget between the permutations sorted side by side).
+    let (file, report) = build_with(&nq, dir.path(), 44 << 20);
     assert_eq!(report.dictionary_runs, 0, "{report:?}");
     assert!(report.quad_runs >= 1, "{report:?}");
     assert!(spilled(&report, "parse") > 0, "{report:?}");
     assert_eq!(report.permutation_runs, 0, "{report:?}");
+    assert!(!report.permutations_one_at_a_time, "{report:?}");
     assert!(
         file == reference,
-        "the 48 MiB build differs from the default one"
+        "the 44 MiB build differs from the default one"
     );
-    for budget in [32 << 20, 8 << 20, 2 << 20] {
+    let (file, report) = build_with(&nq, dir.path(), 32 << 20);
+    assert!(report.dictionary_runs > 1, "{report:?}");
+    assert!(report.permutations_one_at_a_time, "{report:?}");
+    assert_eq!(report.permutation_runs, 0, "{report:?}");
+    assert_eq!(spilled(&report, "sort"), 0, "{report:?}");
+    assert!(
+        file == reference,
+        "the 32 MiB build (one permutation at a time) differs from the default one"
+    );
+    for budget in [6 << 20, 2 << 20] {
         let (file, report) = build_with(&nq, dir.path(), budget);
-        assert_spilled_everywhere(&report, budget, budget == 2 << 20);
+        assert_spilled_everywhere(&report, budget, true);
+        assert!(!report.permutations_one_at_a_time, "{report:?}");
         assert_eq!(report.quads, r.quads);
         assert_eq!(report.terms, r.terms);
         assert!(

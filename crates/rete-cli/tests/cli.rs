@@ -581,8 +581,9 @@ fn build_report_and_json_show_phases_and_spills() {
     let dir = tempfile::tempdir().unwrap();
     let nt = dir.path().join("s.nt").display().to_string();
     let out = dir.path().join("s.rete").display().to_string();
-    // 79,000 quads: past the runs of 1M's sort share even on one thread.
-    ok(&["generate", "social", "--people", "10000", "-o", &nt]);
+    // 158,000 quads: one permutation's keys (8 bytes each) outgrow 1M's sort share, so every
+    // permutation spills runs, several each.
+    ok(&["generate", "social", "--people", "20000", "-o", &nt]);
     let args = [
         "build",
         "-q",
@@ -599,6 +600,7 @@ fn build_report_and_json_show_phases_and_spills() {
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(report["dictionary_runs"].as_u64().unwrap() > 1, "{report}");
     assert!(report["permutation_runs"].as_u64().unwrap() > 6, "{report}");
+    assert_eq!(report["permutations_one_at_a_time"], false, "{report}");
     assert!(report["peak_spill_bytes"].as_u64().unwrap() > 0, "{report}");
     assert_eq!(
         pair_names(&report["spill_bytes"]),

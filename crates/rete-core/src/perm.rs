@@ -362,6 +362,62 @@ pub fn read_block(
 
 use crate::format::Zc;
 
+/// A zstd context for [`CompressedBlock::new`], reused from block to block (a reused context
+/// gives the bytes a fresh one gives).
+#[derive(Debug, Default)]
+pub struct BlockCompressor(Zc);
+
+/// A permutation block encoded and compressed away from its [`PermWriter`], so that a build can
+/// compress one permutation's blocks on several threads and append them in order
+/// ([`PermWriter::push_block`]): the file is the same as from [`PermWriter::push`].
+#[derive(Debug)]
+pub struct CompressedBlock {
+    first: IdQuad,
+    last: IdQuad,
+    count: u32,
+    raw_len: u32,
+    stored: Vec<u8>,
+}
+
+impl CompressedBlock {
+    /// Encodes `quads` (sorted and distinct, at least one) and compresses them at zstd `level`.
+    pub fn new(quads: &[IdQuad], level: i32, zc: &mut BlockCompressor) -> Result<Self> {
+        let (Some(&first), Some(&last)) = (quads.first(), quads.last()) else {
+            return Err(Error::Invalid("an empty permutation block".into()));
+        };
+        if quads.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Error::Invalid(
+                "permutation quads must be pushed sorted and distinct".into(),
+            ));
+        }
+        let count = u32::try_from(quads.len())
+            .map_err(|_| Error::Invalid("a permutation block of over 4 billion quads".into()))?;
+        let raw = encode_block(quads);
+        let raw_len = u32::try_from(raw.len())
+            .map_err(|_| Error::Invalid("a permutation block of over 4 GiB".into()))?;
+        let stored =
+            zc.0.compress(level, &raw)
+                .map_err(|e| Error::io("permutation", e))?;
+        Ok(Self {
+            first,
+            last,
+            count,
+            raw_len,
+            stored,
+        })
+    }
+
+    /// Quads in the block.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether the block holds no quad (never: [`Self::new`] refuses an empty one).
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
 /// Streams sorted, distinct quads (permutation order) into compressed blocks.
 #[derive(Debug)]
 pub struct PermWriter<W: Write> {
@@ -373,6 +429,8 @@ pub struct PermWriter<W: Write> {
     last: Option<IdQuad>,
     offset: u64,
     index: PermIndex,
+    /// A short block was pushed: nothing may follow it.
+    ended: bool,
 }
 
 impl<W: Write> PermWriter<W> {
@@ -387,11 +445,23 @@ impl<W: Write> PermWriter<W> {
             last: None,
             offset: 0,
             index: PermIndex::default(),
+            ended: false,
         }
+    }
+
+    /// Quads a block holds: callers of [`Self::push_block`] cut blocks of this many (the last
+    /// may hold fewer) to write the file [`Self::push`] would.
+    pub fn block_quads(&self) -> usize {
+        self.block_quads
     }
 
     /// Appends the next quad; quads must be strictly increasing.
     pub fn push(&mut self, q: IdQuad) -> Result<()> {
+        if self.ended {
+            return Err(Error::Invalid(
+                "a permutation quad pushed after its last block".into(),
+            ));
+        }
         if self.last.is_some_and(|l| l >= q) {
             return Err(Error::Invalid(
                 "permutation quads must be pushed sorted and distinct".into(),
@@ -405,6 +475,25 @@ impl<W: Write> PermWriter<W> {
         Ok(())
     }
 
+    /// Appends a block compressed elsewhere at this writer's level. Its quads must follow the
+    /// ones before, and a block may come only where [`Self::push`] would have ended one.
+    pub fn push_block(&mut self, b: CompressedBlock) -> Result<()> {
+        if self.ended || !self.buf.is_empty() || b.len() > self.block_quads {
+            return Err(Error::Invalid(
+                "a permutation block pushed out of the writer's block boundaries".into(),
+            ));
+        }
+        if self.last.is_some_and(|l| l >= b.first) {
+            return Err(Error::Invalid(
+                "permutation quads must be pushed sorted and distinct".into(),
+            ));
+        }
+        // A short block ends the permutation, as the last flush of `push` does.
+        self.ended = b.len() < self.block_quads;
+        self.last = Some(b.last);
+        self.append(b.first, b.count, b.raw_len, &b.stored)
+    }
+
     fn flush(&mut self) -> Result<()> {
         if self.buf.is_empty() {
             return Ok(());
@@ -414,21 +503,27 @@ impl<W: Write> PermWriter<W> {
             .zc
             .compress(self.level, &raw)
             .map_err(|e| Error::io("permutation", e))?;
+        let count = self.buf.len() as u32;
+        self.append(self.buf[0], count, raw.len() as u32, &stored)?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    fn append(&mut self, first: IdQuad, count: u32, raw_len: u32, stored: &[u8]) -> Result<()> {
         self.out
-            .write_all(&stored)
+            .write_all(stored)
             .map_err(|e| Error::io("permutation", e))?;
         self.index.blocks.push(PermBlockMeta {
-            first: self.buf[0],
-            count: self.buf.len() as u32,
+            first,
+            count,
             offset: self.offset,
             stored_len: stored.len() as u32,
-            raw_len: raw.len() as u32,
-            checksum: block_checksum(&stored),
+            raw_len,
+            checksum: block_checksum(stored),
             before: self.index.total,
         });
-        self.index.total += self.buf.len() as u64;
+        self.index.total += u64::from(count);
         self.offset += stored.len() as u64;
-        self.buf.clear();
         Ok(())
     }
 
@@ -457,6 +552,45 @@ mod tests {
         let raw = encode_block(&q);
         assert_eq!(decode_block(&raw, q.len() as u32, "s", "f").unwrap(), q);
         assert!(decode_block(&raw[..raw.len() - 1], q.len() as u32, "s", "f").is_err());
+    }
+
+    /// Blocks compressed apart and pushed whole give the file and directory `push` gives.
+    #[test]
+    fn pushed_blocks_write_what_pushed_quads_write() {
+        let mut q: Vec<IdQuad> = (0..1000u64)
+            .map(|i| [i / 7, (i * 31) % 5, (i * 7919) % 613, i % 3])
+            .collect();
+        q.sort();
+        q.dedup();
+        let mut a = PermWriter::new(Vec::new(), 64, 3);
+        for &x in &q {
+            a.push(x).unwrap();
+        }
+        let mut b = PermWriter::new(Vec::new(), 64, 3);
+        let mut zc = BlockCompressor::default();
+        for chunk in q.chunks(b.block_quads()) {
+            b.push_block(CompressedBlock::new(chunk, 3, &mut zc).unwrap())
+                .unwrap();
+        }
+        // Nothing follows a short block.
+        assert!(b.push([u64::MAX; 4]).is_err());
+        let (ia, la, fa) = a.finish().unwrap();
+        let (ib, lb, fb) = b.finish().unwrap();
+        assert_eq!((la, &fa), (lb, &fb));
+        assert_eq!(ia, ib);
+        // Out of order, or past the block boundaries: refused.
+        let mut c = PermWriter::new(Vec::new(), 64, 3);
+        c.push_block(CompressedBlock::new(&q[64..128], 3, &mut zc).unwrap())
+            .unwrap();
+        assert!(c
+            .push_block(CompressedBlock::new(&q[..64], 3, &mut zc).unwrap())
+            .is_err());
+        let mut d = PermWriter::new(Vec::new(), 64, 3);
+        assert!(d
+            .push_block(CompressedBlock::new(&q[..65], 3, &mut zc).unwrap())
+            .is_err());
+        assert!(CompressedBlock::new(&[], 3, &mut zc).is_err());
+        assert!(CompressedBlock::new(&[q[1], q[0]], 3, &mut zc).is_err());
     }
 
     proptest::proptest! {

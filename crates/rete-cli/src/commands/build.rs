@@ -174,7 +174,15 @@ fn print_report(report: &rete_build::BuildReport) {
         }
     }
     eprintln!(
-        "peak spill on disk {} bytes; runs: {} dictionary, {} quad chunks, {} permutation",
-        report.peak_spill_bytes, report.dictionary_runs, report.quad_runs, report.permutation_runs
+        "peak spill on disk {} bytes; runs: {} dictionary, {} quad chunks, {} permutation{}",
+        report.peak_spill_bytes,
+        report.dictionary_runs,
+        report.quad_runs,
+        report.permutation_runs,
+        if report.permutations_one_at_a_time {
+            "; permutations sorted and written one at a time"
+        } else {
+            ""
+        }
     );
 }
