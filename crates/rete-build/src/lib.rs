@@ -741,7 +741,8 @@ fn build_parts(
             let keys = sort_perm(perm)?;
             sorting += t.elapsed();
             let t = Instant::now();
-            results.push(write_perm((perm, keys)));
+            // A failed write stops here: the permutations after it are not sorted for nothing.
+            results.push(Ok(write_perm((perm, keys))?));
             writing += t.elapsed();
         }
         progress.finish();
