@@ -59,6 +59,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stats.streamed_sweeps,
         stats.graph_bytes >> 20
     );
+    for l in &stats.levels {
+        println!(
+            "  level {}: {} communities, {} super-edges, modularity {:.6} ({})",
+            l.level, l.communities, l.super_edges, l.modularity, l.method
+        );
+    }
     for ((phase, ms), (_, peak)) in stats.phases.iter().zip(&stats.peak_rss) {
         println!("  {phase}: {ms:.0} ms, peak so far {} MB", peak >> 20);
     }

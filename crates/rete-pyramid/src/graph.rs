@@ -17,9 +17,9 @@ use std::collections::BTreeSet;
 use std::io::Write;
 
 /// Bytes per node the in-memory graph and Louvain's first pass need besides the edges: a `u32`
-/// offset, local moving's community, community degree, neighbour weight, mark and active flag
-/// (26 B), then aggregation's member list, community starts and sums (at most 32 B, once local
-/// moving's arrays are freed).
+/// offset, local moving's community, community degree and active flag (17 B), then
+/// aggregation's member list and community starts (at most 20 B, once local moving's arrays are
+/// freed; the sums are held for the communities being summed only).
 pub(crate) const NODE_BYTES: u64 = 36;
 /// Bytes per object triple of the in-memory CSR: two directed `u32` entries, the weight implicit
 /// (a pair linked by several triples has several entries).
