@@ -1064,6 +1064,31 @@ mod tests {
     }
 
     #[test]
+    fn next_active_finds_what_a_plain_scan_finds() {
+        // Flags sparse and dense, across and at the edges of the 64-flag chunks.
+        let mut x = 99u64;
+        for n in [0usize, 1, 63, 64, 65, 200, 1000] {
+            for density in [0u64, 1, 10, 100] {
+                let mut lm = LocalMoving::new(vec![0; n], std::iter::repeat_n(1.0, n), 1.0, 1.0);
+                for a in lm.active.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *a = x % 100 < density;
+                }
+                let plain: Vec<usize> = (0..n).filter(|&i| lm.is_active(i)).collect();
+                let mut skipped = Vec::new();
+                let mut next = lm.next_active(0);
+                while let Some(i) = next {
+                    skipped.push(i);
+                    next = lm.next_active(i + 1);
+                }
+                assert_eq!(skipped, plain, "n {n}, density {density}");
+            }
+        }
+    }
+
+    #[test]
     fn aggregation_is_the_same_on_any_number_of_threads() {
         // Enough nodes for several aggregation tasks and windows; communities of uneven sizes.
         let g = ring_of_cliques(4000, 5);
