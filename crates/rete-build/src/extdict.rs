@@ -108,11 +108,10 @@ impl Interner {
 
     /// The current chunk's local ids in dictionary order (the terms stay until [`Self::clear`]).
     fn sorted(&mut self) -> Vec<u32> {
-        use rayon::slice::ParallelSliceMut;
         // The table is not needed to sort: its room goes back first.
         self.table = HashTable::new();
         let mut v: Vec<u32> = (1..=self.ends.len() as u32).collect();
-        v.par_sort_unstable_by(|&a, &b| term::compare(self.term(a), self.term(b)));
+        crate::termsort::sort(&mut v, &|id| self.term(id));
         v
     }
 
@@ -216,16 +215,30 @@ pub(crate) fn write_dictionary(
         remap_chunks(&interner.runs, quads, dir, spill)?
     } else {
         let sorted = interner.sorted();
+        // The terms are distinct, so a term's final id is its place in the order: the quads
+        // are rewritten on one thread while the dictionary is written (compressed) on another.
         let mut dense = vec![0u32; sorted.len() + 1];
-        for &local in &sorted {
-            let id = sink.push(interner.term(local))?;
+        for (i, &local) in sorted.iter().enumerate() {
             if let Some(d) = dense.get_mut(local as usize) {
-                *d = id;
+                *d = final_id(i)?;
             }
         }
-        drop(sorted);
-        interner.clear();
-        remap_in_memory(&dense, quads, dir, spill)?
+        let interner = &interner;
+        let (pushed, out) = rayon::join(
+            || -> Result<(), BuildError> {
+                for (i, &local) in sorted.iter().enumerate() {
+                    if sink.push(interner.term(local))? != final_id(i)? {
+                        return Err(BuildError::Invalid(
+                            "internal: dictionary ids out of order".into(),
+                        ));
+                    }
+                }
+                Ok(())
+            },
+            || remap_in_memory(&dense, quads, dir, spill),
+        );
+        pushed?;
+        out?
     };
     let rdf_type = sink.rdf_type;
     let (index, len, file) = sink.dw.finish()?;
@@ -405,36 +418,53 @@ fn remap_chunks(
             .spills
             .get(start..end)
             .ok_or_else(|| BuildError::Invalid("internal: quad chunk out of range".into()))?;
-        for part in parts {
-            remap_part(&dense, part, dir, &mut out, spill)?;
-        }
+        remap_parts(&dense, parts, dir, &mut out, spill)?;
         start = end;
     }
     Ok(out)
 }
 
-/// Rewrites one spilled part of quads with final ids into a new part of `out`, removing it.
-fn remap_part(
+/// The final id of the term at place `i` of the dictionary order (ids start at 1).
+fn final_id(i: usize) -> Result<u32, BuildError> {
+    u32::try_from(i + 1)
+        .map_err(|_| BuildError::Invalid("more than 4 billion distinct terms".into()))
+}
+
+/// Rewrites spilled parts of quads with final ids into new parts of `out`, in order, several
+/// at a time, removing them.
+fn remap_parts(
     dense: &[u32],
-    part: &Path,
+    parts: &[PathBuf],
     dir: &Path,
     out: &mut ProvQuads,
     spill: &Spill,
 ) -> Result<(), BuildError> {
-    let path = dir.join(format!("quads-{}.bin", out.spills.len()));
-    let mut w = QuadWriter::create(&path)?;
-    read_quads(part, |q| {
-        w.push([
-            lookup(dense, q[0])?,
-            lookup(dense, q[1])?,
-            lookup(dense, q[2])?,
-            lookup(dense, q[3])?,
-        ])
-    })?;
-    let n = w.finish(spill)?;
-    spill::remove(part, spill);
-    out.spills.push(path);
-    out.total += n;
+    use rayon::prelude::*;
+    let base = out.spills.len();
+    let done: Vec<Result<(PathBuf, u64), BuildError>> = parts
+        .par_iter()
+        .enumerate()
+        .map(|(j, part)| {
+            let path = dir.join(format!("quads-{}.bin", base + j));
+            let mut w = QuadWriter::create(&path)?;
+            read_quads(part, |q| {
+                w.push([
+                    lookup(dense, q[0])?,
+                    lookup(dense, q[1])?,
+                    lookup(dense, q[2])?,
+                    lookup(dense, q[3])?,
+                ])
+            })?;
+            let n = w.finish(spill)?;
+            spill::remove(part, spill);
+            Ok((path, n))
+        })
+        .collect();
+    for r in done {
+        let (path, n) = r?;
+        out.spills.push(path);
+        out.total += n;
+    }
     Ok(())
 }
 
@@ -446,16 +476,18 @@ fn remap_in_memory(
     dir: &Path,
     spill: &Spill,
 ) -> Result<ProvQuads, BuildError> {
+    use rayon::prelude::*;
     let mut out = ProvQuads::default();
-    for part in &quads.spills {
-        remap_part(dense, part, dir, &mut out, spill)?;
-    }
+    remap_parts(dense, &quads.spills, dir, &mut out, spill)?;
     let mut mem = quads.mem;
-    for q in &mut mem {
-        for v in q.iter_mut() {
-            *v = lookup(dense, *v)?;
+    mem.par_chunks_mut(1 << 16).try_for_each(|chunk| {
+        for q in chunk {
+            for v in q.iter_mut() {
+                *v = lookup(dense, *v)?;
+            }
         }
-    }
+        Ok::<(), BuildError>(())
+    })?;
     out.total += mem.len() as u64;
     out.mem = mem;
     Ok(out)

@@ -9,6 +9,7 @@ mod lines;
 mod rss;
 mod sort;
 mod spill;
+mod termsort;
 
 pub use detect::{detect, DetectError, Detected};
 pub use files::{default_cache_dir, dir_inputs, readable_path};
