@@ -60,6 +60,14 @@ def render_scale(s):
 
     m = s["machine"]
     sizes = s["sizes"]
+
+    def build_time(b):
+        """The build's wall time: the median run's, with the range when it was built several times."""
+        runs = b.get("runs_wall_ms", [])
+        if len(runs) < 2:
+            return ms(b["wall_ms"])
+        return f"{ms(b['wall_ms'])} (median of {len(runs)}: {ms(min(runs))}–{ms(max(runs))})"
+
     out = [
         "<!-- scale:start -->",
         "## Scale: 10 M+ triples (issue 13)",
@@ -68,7 +76,11 @@ def render_scale(s):
         f"{m['memory_gib']} GiB, {m['os']}, rete {s['rete_version']}, {s['date']}. {m.get('shared', '')}. "
         "Peak RSS and wall time from `/usr/bin/time -v`; phases and spilled bytes from the build report "
         "(`rete build --report`); temp disk is the peak size of the build's `--temp-dir` (spill runs and the parts written before the final file), polled every 0.5 s. "
-        "Reproduce with `scripts/bench-scale.sh [10M 30M 100M lubm:N]` (JSON in `docs/benchmark-scale.json`).",
+        "Reproduce with `scripts/bench-scale.sh [10M 30M 100M lubm:N]` (JSON in `docs/benchmark-scale.json`)."
+        + ("" if not (multi := [r for r in sizes if len(r["build"].get("runs_wall_ms", [])) > 1]) else
+           " Sizes built several times (`BUILD_RUNS`) show the run of median wall time (its peak RSS, phases and steps) "
+           "with the range of all runs; their runs gave "
+           + ("byte-identical files." if all(r["build"].get("runs_same_bytes") for r in multi) else "**different files**.")),
         "",
         "### Build and size",
         "",
@@ -82,7 +94,7 @@ def render_scale(s):
         ratio = f"{r['rete_over_gzip9']:.2f}×" if r.get("rete_over_gzip9") else "–"
         out.append(
             f"| {r['name']} | {r['triples']:,} | {mib(r['raw_bytes'])} | {mib(r['gzip9_bytes'])} | {mib(b.get('rete_bytes'))} | "
-            f"{ratio} | {ms(b['wall_ms'])} | {mib(rss * 1024) if rss else '–'} | {'yes' if r['rss_within_2gib'] else '**no**'} | "
+            f"{ratio} | {build_time(b)} | {mib(rss * 1024) if rss else '–'} | {'yes' if r['rss_within_2gib'] else '**no**'} | "
             f"{mib(b.get('peak_spill_bytes'))} | {status} |"
         )
     phase_names = []
@@ -120,7 +132,12 @@ def render_scale(s):
         t_ratio = z["build"]["wall_ms"] / a["build"]["wall_ms"]
         nlogn = (z["triples"] * math.log(z["triples"])) / (a["triples"] * math.log(a["triples"]))
         growth_ok = t_ratio <= nlogn
-        out += ["", f"Growth {a['name']} → {z['name']}: build time ×{t_ratio:.2f}, n log n ×{nlogn:.2f}."]
+        line = f"Growth {a['name']} → {z['name']}: build time ×{t_ratio:.2f}, n log n ×{nlogn:.2f}."
+        ra, rz = a["build"].get("runs_wall_ms", []), z["build"].get("runs_wall_ms", [])
+        if len(ra) > 1 or len(rz) > 1:
+            line = (f"Growth {a['name']} → {z['name']}: build time ×{t_ratio:.2f} (medians; from ×{min(rz) / max(ra):.2f} "
+                    f"to ×{max(rz) / min(ra):.2f} over any pair of runs), n log n ×{nlogn:.2f}.")
+        out += ["", line]
     # Remote.
     remote = [r for r in sizes if r.get("remote")]
     if remote:
