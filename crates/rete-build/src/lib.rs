@@ -568,8 +568,8 @@ fn build_parts(
     let sink =
         |q: [&[u8]; 4], interner: &mut Interner, quads: &mut ProvQuads| -> Result<(), BuildError> {
             let [s, p, o, g] = q;
-            let s = interner.intern(s)?;
-            let p = interner.intern(p)?;
+            let s = interner.intern_recent(0, s)?;
+            let p = interner.intern_recent(1, p)?;
             let o = interner.intern(o)?;
             let g = if g.is_empty() { 0 } else { interner.intern(g)? };
             quads.push([s, p, o, g]);
