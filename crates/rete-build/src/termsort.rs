@@ -15,12 +15,15 @@ use rete_core::term;
 
 /// Groups at most this long are finished by comparing terms.
 const SMALL: usize = 32;
+/// Levels of keys at most; deeper groups (terms sharing ever longer prefixes, as `a`, `aa`,
+/// `aaa`, …) finish by comparing terms, so a hostile input cannot exhaust a thread's stack.
+const MAX_DEPTH: usize = 48;
 
 /// Sorts `ids` in [`term::compare`] order of `term(id)`; ids of equal terms keep no particular
 /// order (the callers' terms are distinct).
 pub(crate) fn sort<'a>(ids: &mut [u32], term: &(impl Fn(u32) -> &'a [u8] + Sync)) {
     let mut items: Vec<(u64, u32)> = ids.par_iter().map(|&id| (key(term(id), 0), id)).collect();
-    sort_level(&mut items, 0, term);
+    sort_level(&mut items, 0, 0, term);
     ids.par_iter_mut()
         .zip(items.par_iter())
         .for_each(|(id, item)| *id = item.1);
@@ -28,7 +31,12 @@ pub(crate) fn sort<'a>(ids: &mut [u32], term: &(impl Fn(u32) -> &'a [u8] + Sync)
 
 /// Sorts `items`, whose terms share their first `k` bytes, by key, then each group of equal
 /// keys further.
-fn sort_level<'a>(items: &mut [(u64, u32)], k: usize, term: &(impl Fn(u32) -> &'a [u8] + Sync)) {
+fn sort_level<'a>(
+    items: &mut [(u64, u32)],
+    k: usize,
+    depth: usize,
+    term: &(impl Fn(u32) -> &'a [u8] + Sync),
+) {
     if items.len() > 1 << 14 {
         items.par_sort_unstable();
     } else {
@@ -36,17 +44,27 @@ fn sort_level<'a>(items: &mut [(u64, u32)], k: usize, term: &(impl Fn(u32) -> &'
     }
     items
         .par_chunk_by_mut(|a, b| a.0 == b.0)
-        .for_each(|group| refine(group, k, term));
+        .for_each(|group| refine(group, k, depth, term));
 }
 
-/// Orders a group whose terms have equal keys from byte `k` on.
-fn refine<'a>(group: &mut [(u64, u32)], k: usize, term: &(impl Fn(u32) -> &'a [u8] + Sync)) {
+/// Orders a group whose terms have equal keys from byte `k` on, `depth` levels down.
+fn refine<'a>(
+    group: &mut [(u64, u32)],
+    k: usize,
+    depth: usize,
+    term: &(impl Fn(u32) -> &'a [u8] + Sync),
+) {
     if group.len() < 2 {
         return;
     }
     let by_term = |a: &(u64, u32), b: &(u64, u32)| term::compare(term(a.1), term(b.1));
-    if group.len() <= SMALL {
-        group.sort_unstable_by(by_term);
+    let big = group.len() > 1 << 14;
+    if group.len() <= SMALL || depth >= MAX_DEPTH {
+        if big {
+            group.par_sort_unstable_by(by_term);
+        } else {
+            group.sort_unstable_by(by_term);
+        }
         return;
     }
     // The bytes every term of the group shares, backed off to the start of a digit run (a run
@@ -60,7 +78,6 @@ fn refine<'a>(group: &mut [(u64, u32)], k: usize, term: &(impl Fn(u32) -> &'a [u
             .take_while(|(x, y)| x == y)
             .count()
     };
-    let big = group.len() > 1 << 14;
     let mut shared = if big {
         group.par_iter().map(with_first).min()
     } else {
@@ -86,7 +103,7 @@ fn refine<'a>(group: &mut [(u64, u32)], k: usize, term: &(impl Fn(u32) -> &'a [u
     } else {
         group.iter_mut().for_each(rekey);
     }
-    sort_level(group, shared, term);
+    sort_level(group, shared, depth + 1, term);
 }
 
 /// The first eight bytes of the dictionary-order encoding of `t[k..]`, big-endian, padded with
@@ -211,6 +228,18 @@ mod tests {
                 .collect()
         };
         assert_eq!(show(&got), show(&want));
+    }
+
+    #[test]
+    fn prefixes_of_prefixes_stop_at_the_depth_limit() {
+        // Each level drops only the terms that end: without the limit, 250 levels deep.
+        let terms: Vec<Vec<u8>> = (1..2_000).rev().map(|n| vec![b'a'; n]).collect();
+        let show =
+            |ids: &[u32]| -> Vec<usize> { ids.iter().map(|&i| terms[i as usize].len()).collect() };
+        assert_eq!(
+            show(&sorted_by_keys(&terms)),
+            show(&sorted_by_compare(&terms))
+        );
     }
 
     proptest! {
