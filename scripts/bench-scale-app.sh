@@ -56,11 +56,11 @@ def ratio(key):
     return None if a is None or not c else round(a / c, 2)
 mib = lambda m: f"{m['app_kib'] / 1024:,.0f} MiB / {m['total_kib'] / 1024:,.0f} MiB"
 # The engine's share of a step: the app's command span (IPC included) inside each trace.
-def engine(x, kind, name):
-    v = [b - a for t in x.get("traces", []) if t["kind"] == kind for n, a, b in t["spans"] if n == name]
+def engine(x, kinds, name):
+    v = [b - a for t in x.get("traces", []) if t["kind"] in kinds for n, a, b in t["spans"] if n == name]
     return (statistics.median(v), max(v)) if v else (None, None)
-def eng(kind, name, goal_ms):
-    (m, mx), (fm, fmx) = engine(e, kind, name), engine(fl, kind, name)
+def eng(kinds, name, goal_ms):
+    (m, mx), (fm, fmx) = engine(e, kinds, name), engine(fl, kinds, name)
     return {"value": f"{f(m)} / {f(mx)}", "floor": f"{f(fm)} / {f(fmx)}",
             "ratio": None if m is None or not fm else round(m / fm, 2), "goal": f"≤ {goal_ms} ms",
             "met": None if mx is None else mx <= goal_ms}
@@ -79,13 +79,14 @@ span = lambda d: "–" if d is None else (f"{d['min_mib']:,}–{d['max_mib']:,} 
 goals = [
     {"what": "launch → top level on screen", "value": f"{mb:,.0f} ms", "floor": f"{ms:,.0f} ms", "ratio": round(mb / ms, 2), "goal": "≤ 1.2× the 20k sample", "met": mb / ms <= 1.2},
     {"what": "zoom into a community → children drawn (median / max)", "value": two(su, "zoom"), "floor": two(sf, "zoom"), "ratio": ratio("zoom_median_ms"), "goal": "≤ 200 ms", "met": su["zoom_max_ms"] is not None and su["zoom_max_ms"] <= 200},
-    {"what": "a node's details (median / max)", "value": two(su, "details"), "floor": two(sf, "details"), "ratio": ratio("details_median_ms"), "goal": "≤ 100 ms", "met": None if su["details_max_ms"] is None else su["details_max_ms"] <= 100},
+    {"what": "a node's details, the camera settled (median / max)", "value": two(su, "details"), "floor": two(sf, "details"), "ratio": ratio("details_median_ms"), "goal": "≤ 100 ms", "met": None if su["details_max_ms"] is None else su["details_max_ms"] <= 100},
+    {"what": "a node's details, clicked during the zoom's camera flight (median / max)", "value": two(su, "details_in_flight"), "floor": two(sf, "details_in_flight"), "ratio": ratio("details_in_flight_median_ms"), "goal": "(for scale)", "met": None, "verdict": "reported"},
     {"what": "selective query, one subject's links: engine time (median / max)", "value": two(su, "query_engine"), "floor": two(sf, "query_engine"), "ratio": ratio("query_engine_median_ms"), "goal": "≤ 50 ms", "met": su["query_engine_max_ms"] is not None and su["query_engine_max_ms"] <= 50},
     {"what": "selective query: click → rows shown (median)", "value": f(su["query_round_trip_median_ms"]), "floor": f(sf["query_round_trip_median_ms"]), "ratio": ratio("query_round_trip_median_ms"), "goal": "(for scale)", "met": None, "verdict": "reported"},
-    {"what": "zoom: the engine's answer (the expand command, IPC included; median / max)", **eng("zoom", "expand", 200)},
-    {"what": "details: the engine's answer (the entity command, IPC included; median / max)", **eng("details", "entity", 100)},
+    {"what": "zoom: the engine's answer (the expand command, IPC included; median / max)", **eng(("zoom",), "expand", 200)},
+    {"what": "details: the engine's answer (the entity command, IPC included; median / max)", **eng(("details", "details-in-flight"), "entity", 100)},
     {"what": "coherence Tier 0 (median / max)", "value": two(su, "tier0"), "floor": two(sf, "tier0"), "ratio": ratio("tier0_median_ms"), "goal": "≤ 50 ms", "met": su["tier0_max_ms"] is not None and su["tier0_max_ms"] <= 50},
-    {"what": "coherence Tier 0: the engine's run (the coherence command, IPC included; median / max)", **eng("tier0", "coherence_run", 50)},
+    {"what": "coherence Tier 0: the engine's run (the coherence command, IPC included; median / max)", **eng(("tier0",), "coherence_run", 50)},
     {"what": "memory over the exploration's second half: bounded, or growing?", "value": span(dr), "floor": span(drf), "ratio": None,
      "goal": "the app process bounded (its block caches)",
      "met": None if dr is None else dr["app_last_mib"] <= dr["app_first_mib"] * 1.05},
@@ -96,7 +97,8 @@ method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with softwar
           "`e2e/bench/scale.e2e.mjs` through WebdriverIO; each time is taken in the page from the click to the answering "
           "state plus two animation frames (WebDriver's round trips excluded), with a pixel check of the map after each "
           "measured step. Zoom = `Zoom in` on a community until its children are on the map; details = a member's links "
-          "shown; query = `SELECT ?p ?o WHERE { <person> ?p ?o }` (the app's reported engine time; a random person each "
+          "shown, the member clicked once the zoom's camera flight (500 ms) has settled, as the map clicks are, and "
+          "every other round during that flight (reported apart: each of its frames draws sigma's layers); query = `SELECT ?p ?o WHERE { <person> ?p ?o }` (the app's reported engine time; a random person each "
           "round); memory = VmRSS of the app and its descendant processes at the end, and after each round (the series). "
           "The engine rows read the app's own spans in the same traces: a command's round trip from the page, IPC "
           "included. The floor: the same launch and the "
