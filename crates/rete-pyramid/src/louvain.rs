@@ -94,6 +94,13 @@ pub(crate) trait Graph: Sync {
     fn neighbors(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + Clone + '_;
     /// Bytes held (for reports).
     fn heap_bytes(&self) -> usize;
+    /// Asks the cache for `comm`'s entries of `i`'s neighbours, which local moving reads when it
+    /// visits `i`: a hint, no effect on the result.
+    fn prefetch_communities(&self, i: usize, comm: &[u32]) {
+        for (j, _) in self.neighbors(i) {
+            prefetch_index::prefetch_index(comm, j);
+        }
+    }
 
     /// The graph whose nodes are the `k` communities of `part`: weights between communities are
     /// summed, weights inside one become its self-loop. Built community by community, without
@@ -360,6 +367,9 @@ impl Graph for WGraph {
         self.off.len() * 8 + self.nbr.len() * 8 + self.loops.len() * 16
     }
 }
+
+/// How many nodes ahead of the one visited local moving prefetches the neighbours' communities.
+const PREFETCH_AHEAD: usize = 2;
 
 /// Below this modularity gain a local-moving phase stops (networkx uses the same threshold).
 pub(crate) const THRESHOLD: f64 = 1e-7;
@@ -782,6 +792,12 @@ fn local_moving_with<G: Graph>(g: &G, gamma: f64, comm: &mut Vec<u32>, short_cap
     loop {
         let mut next = lm.next_active(0);
         while let Some(i) = next {
+            // The communities of the neighbours of a node two ahead are fetched while this one
+            // moves: once the arrays outgrow the cache (12.7 M nodes at 100 M triples, against
+            // 1.3 M at 10 M), each of those reads would otherwise wait for memory.
+            if i + PREFETCH_AHEAD < n && lm.is_active(i + PREFETCH_AHEAD) {
+                g.prefetch_communities(i + PREFETCH_AHEAD, &lm.comm);
+            }
             lm.visit(i, g.degree(i), g.neighbors(i));
             next = lm.next_active(i + 1);
         }
