@@ -53,6 +53,34 @@ describe('pyramid map, queries, coherence, remote files', () => {
     expect(s.distinct).toBeGreaterThan(20);
   });
 
+  it('keeps the map the same size while the status bar shows its spinner and a loading note', async () => {
+    // The status bar shows them after 0.4 s of work. A bar that grew by half a pixel resized the
+    // map, and sigma redrew every layer. The same elements, with the status bar's own class:
+    const sizes = await browser.execute(() => {
+      const rect = () => {
+        const b = document.querySelector('[data-testid="map"]').getBoundingClientRect();
+        return [b.width, b.height];
+      };
+      const status = document.querySelector('[data-testid="status"]');
+      const reads = document.querySelector('[data-testid="reads"]');
+      const scoped = [...reads.classList].find((c) => c.startsWith('svelte-'));
+      const before = rect();
+      const spinner = document.createElement('span');
+      spinner.className = `spinner ${scoped}`;
+      reads.prepend(spinner);
+      const note = document.createElement('span');
+      note.className = `muted ${scoped}`;
+      note.textContent = 'loading…';
+      status.appendChild(note);
+      const during = rect();
+      spinner.remove();
+      note.remove();
+      return { before, during, scoped };
+    });
+    expect(sizes.scoped).toBeTruthy();
+    expect(sizes.during).toEqual(sizes.before);
+  });
+
   it('keeps the class overview and the card legend for a file without pyramid and schema', async () => {
     await relaunch(fx('social-1k-plain.rete'));
     await mapSettled();
