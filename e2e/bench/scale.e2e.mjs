@@ -217,6 +217,36 @@ function memory(app) {
   return { app_kib: rows[0]?.rss_kib ?? null, total_kib: rows.reduce((a, r) => a + r.rss_kib, 0), processes: rows };
 }
 
+/**
+ * The app process's anonymous memory (KiB) by where glibc's malloc keeps it: `heap` is the main
+ * arena (the main thread: GTK, the webview's UI side, the IPC it serves), `arenas` the arenas
+ * of other threads (64 MiB-aligned mappings: the engine's commands), `other` the rest (large
+ * blocks malloc maps on their own, thread stacks). Tells which side grows when the process does.
+ */
+function heaps(pid) {
+  const out = { heap_kib: 0, arenas_kib: 0, arenas: 0, other_kib: 0 };
+  let cur = null;
+  try {
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const m = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+      if (m) {
+        const start = BigInt(`0x${m[1]}`);
+        const end = BigInt(`0x${m[2]}`);
+        const arena = 64n << 20n;
+        cur = { name: m[4].trim(), arena: m[4].trim() === '' && start % arena === 0n && end - start <= arena && m[3].startsWith('rw') };
+        continue;
+      }
+      if (cur && line.startsWith('Anonymous:')) {
+        const kib = Number(line.split(/\s+/)[1]);
+        if (cur.name === '[heap]') out.heap_kib += kib;
+        else if (cur.arena) { out.arenas_kib += kib; out.arenas++; }
+        else if (cur.name === '' || cur.name.startsWith('[stack')) out.other_kib += kib;
+      }
+    }
+  } catch { /* gone */ }
+  return out;
+}
+
 const median = (xs) => { const s = xs.filter((x) => x != null).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
 const max = (xs) => { const s = xs.filter((x) => x != null); return s.length ? Math.max(...s) : null; };
 
@@ -231,6 +261,7 @@ describe('scale: the app on a big file', () => {
     expect(s0.distinct).toBeGreaterThan(8);
     res.top_nodes = top;
     res.memory_at_start = memory(app);
+    res.memory_at_start.app_heaps = heaps(res.memory_at_start.processes[0]?.pid);
 
     // The measured steps, once, each checked on the screen.
     let depth = 0;
@@ -282,6 +313,7 @@ describe('scale: the app on a big file', () => {
       // settle (growth that levels off).
       const m = memory(app);
       res.memory_series.push({ round: rounds, s: Math.round((Date.now() - start) / 1000), app_kib: m.app_kib, total_kib: m.total_kib,
+        app_anon_kib: m.processes[0]?.anon_kib ?? null, ...(m.processes[0] ? heaps(m.processes[0].pid) : {}),
         web_anon_kib: m.processes.find((p) => p.name.startsWith('WebKitWebProc'))?.anon_kib ?? null });
     }
     } catch (e) {
@@ -293,6 +325,7 @@ describe('scale: the app on a big file', () => {
     const s1 = colourStats(await screenshot('scale-end'), rect, dpr);
     expect(s1.distinct).toBeGreaterThan(8);
     res.memory_at_end = memory(app);
+    res.memory_at_end.app_heaps = heaps(res.memory_at_end.processes[0]?.pid);
     res.traces = traces;
     res.summary = {
       zoom_median_ms: median(res.zoom_ms), zoom_max_ms: max(res.zoom_ms),
