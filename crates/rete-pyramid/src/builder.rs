@@ -575,9 +575,14 @@ fn held_partition(
     primary: &[u32],
     opts: &PyramidOptions,
 ) -> Result<Partitions, PyramidError> {
-    let (mut p0, _) = louvain::louvain(&g, opts.resolution, None)?;
+    let found = louvain::louvain_keep(&g, opts.resolution, None)?;
+    let mut p0 = found.part;
+    // The graph of Louvain's communities, with each entity's community in it: level 0's graph
+    // is summed from it (its communities, isolated entities grouped) rather than from the
+    // entity graph again.
+    let last = found.graph.map(|lg| (lg, p0.clone()));
     group_isolated(eg, primary, &mut p0, opts.isolated_group);
-    levels(Base::Held(g), p0, 0, opts)
+    levels(Base::Held(g), p0, last, 0, opts)
 }
 
 /// [`held_partition`] when the entity graph does not fit the budget: the first pass streams
@@ -605,19 +610,26 @@ fn streamed_partition(
     };
     let mut p0: Vec<u32> = c.base_of.iter().map(|&b| pg[b as usize]).collect();
     group_isolated(eg, primary, &mut p0, opts.isolated_group);
-    levels(Base::Coarse(c.graph, c.base_of), p0, c.sweeps, opts)
+    levels(Base::Coarse(c.graph, c.base_of), p0, None, c.sweeps, opts)
 }
 
-/// The levels above level 0's partition `p0` of `g0`.
+/// The levels above level 0's partition `p0` of `g0`. `last` is a coarser graph every
+/// community of `p0` is a union of nodes of, with each entity's node in it.
 fn levels(
     g0: Base,
     p0: Vec<u32>,
+    last: Option<(WGraph, Vec<u32>)>,
     streamed_sweeps: usize,
     opts: &PyramidOptions,
 ) -> Result<Partitions, PyramidError> {
     let mut p0 = p0;
     let k0 = louvain::relabel(&mut p0);
-    let mut cur = g0.aggregate(&p0, k0)?;
+    let mut cur = match last {
+        Some((lg, node_of)) => {
+            lg.aggregate(&Base::coarse_part(&p0, &node_of, lg.node_count()), k0)?
+        }
+        None => g0.aggregate(&p0, k0)?,
+    };
     let mut parts = vec![p0];
     let mut counts = vec![k0];
     let mut methods = vec!["louvain"];
@@ -628,12 +640,18 @@ fn levels(
         let remaining = opts.max_levels.saturating_sub(l).max(1);
         let target = level_target(k, opts.max_top, opts.branching, remaining);
         let gamma = opts.resolution * opts.coarsening.powi(l as i32);
-        let (mut p, mut nk) = louvain::louvain(&cur, gamma, Some(target))?;
+        let found = louvain::louvain_keep(&cur, gamma, Some(target))?;
+        let (mut p, mut nk) = (found.part, found.k);
+        // The graph of Louvain's communities: kept from its last pass, or summed here.
+        let mut sup = found.graph;
         let mut method = "louvain";
         if nk > target {
             let merged_by_louvain = nk < k;
-            let sup = cur.aggregate(&p, nk)?;
-            let (p2, k2) = louvain::forced_merge(&sup, gamma, target)?;
+            let base = match sup.take() {
+                Some(g) => g,
+                None => cur.aggregate(&p, nk)?,
+            };
+            let (p2, k2) = louvain::forced_merge(&base, gamma, target)?;
             for x in p.iter_mut() {
                 *x = p2[*x as usize];
             }
@@ -643,11 +661,17 @@ fn levels(
             } else {
                 "merge"
             };
+            if nk < k {
+                sup = Some(base.aggregate(&p2, nk)?);
+            }
         }
         if nk >= k {
             break;
         }
-        cur = cur.aggregate(&p, nk)?;
+        cur = match sup {
+            Some(g) => g,
+            None => cur.aggregate(&p, nk)?,
+        };
         parts.push(p);
         counts.push(nk);
         methods.push(method);
