@@ -429,21 +429,16 @@ impl WGraph {
 
 /// Renumbers community labels `0..k` in order of first appearance; returns `k`.
 pub(crate) fn relabel(part: &mut [u32]) -> usize {
-    let mut map = vec![u32::MAX; part.len()];
-    let mut next = 0u32;
-    for c in part.iter_mut() {
-        let slot = &mut map[*c as usize];
-        if *slot == u32::MAX {
-            *slot = next;
-            next += 1;
-        }
-        *c = *slot;
-    }
-    next as usize
+    renumber(part).0
 }
 
 /// [`relabel`]; whether every label stayed as it was.
 fn relabel_same(part: &mut [u32]) -> bool {
+    renumber(part).1
+}
+
+/// Renumbers labels in order of first appearance: how many, and whether none changed.
+fn renumber(part: &mut [u32]) -> (usize, bool) {
     let mut map = vec![u32::MAX; part.len()];
     let mut next = 0u32;
     let mut same = true;
@@ -456,7 +451,7 @@ fn relabel_same(part: &mut [u32]) -> bool {
         same &= *c == *slot;
         *c = *slot;
     }
-    same
+    (next as usize, same)
 }
 
 /// Distinct neighbouring communities kept in [`Mover`]'s short list before it switches to its
