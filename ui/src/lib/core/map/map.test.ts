@@ -14,7 +14,7 @@ function setup() {
   b.views.set('expand:k:1', {
     kind: 'members', note: '', truncated: true,
     nodes: [node('e:10', { kind: 'entity', x: -20, y: 0, r: 2, expandable: false }), node('e:11', { kind: 'entity', x: 20, y: 0, r: 2, expandable: false })],
-    edges: [{ source: 'e:10', target: 'e:11', weight: 1, label: 'knows' }],
+    edges: [{ source: 'e:10', target: 'e:11', weight: 1, label: 'knows' }, { source: 'e:10', target: 'k:2', weight: 10, label: 'knows' }],
   });
   const colors = new ClassColors();
   colors.setClasses(['<http://ex.org/k:1>']);
@@ -45,6 +45,10 @@ describe('map state', () => {
     expect(m.graph.nodes().sort()).toEqual(['e:10', 'e:11', 'k:2']);
     expect(m.open).toEqual(['k:1']);
     expect(m.note).toContain('first 2 members');
+    // Links sized by their thinner end and weight, to a member just added or a node already shown.
+    expect(m.graph.getEdgeAttribute('e:10', 'e:11', 'size')).toBeCloseTo(2 * 0.12);
+    expect(m.graph.getEdgeAttribute('e:10', 'k:2', 'size')).toBeCloseTo(2 * 0.12 * 2);
+    expect(m.graph.getEdgeAttribute('e:10', 'k:2', 'between')).toBe(false);
     expect(await m.expand('k:1')).toBe(false);
     m.collapse('k:1');
     expect(m.graph.nodes().sort()).toEqual(['k:1', 'k:2']);
