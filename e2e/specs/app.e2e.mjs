@@ -23,6 +23,36 @@ describe('rete desktop', () => {
     expect(s.drawnShare).toBeGreaterThan(0.02);
   });
 
+  it("draws the selected node's ring, and keeps the focus and hover layers out of the picture while empty", async () => {
+    // Empty layers sit at opacity 0 (WebKit's compositor then skips them): they must come back
+    // when they hold something.
+    const opacities = () => browser.execute(() => Object.fromEntries(['sigma-edgeLabels', 'sigma-hovers', 'sigma-hoverNodes', 'sigma-mouse']
+      .map((c) => [c, getComputedStyle(document.querySelector(`canvas.${c}`)).opacity])));
+    expect(await opacities()).toEqual({ 'sigma-edgeLabels': '0', 'sigma-hovers': '0', 'sigma-hoverNodes': '0', 'sigma-mouse': '0' });
+    const { map, rect, dpr } = await mapRect();
+    // The ring's colour (#1f2430), counted over the map before and after the selection.
+    const dark = (png) => {
+      let n = 0;
+      for (let y = Math.round(rect.y * dpr); y < Math.round((rect.y + rect.height) * dpr); y++) {
+        for (let x = Math.round(rect.x * dpr); x < Math.round((rect.x + rect.width) * dpr); x++) {
+          const i = (y * png.width + x) * 4;
+          if (Math.abs(png.data[i] - 31) + Math.abs(png.data[i + 1] - 36) + Math.abs(png.data[i + 2] - 48) < 24) n++;
+        }
+      }
+      return n;
+    };
+    const before = dark(await screenshot('unselected'));
+    await clickLargest();
+    await expect($('[data-testid="details-title"]')).toBeDisplayed();
+    await browser.pause(300);
+    expect((await opacities())['sigma-edgeLabels']).toBe('1');
+    const after = dark(await screenshot('selected'));
+    expect(after).toBeGreaterThan(before + 50);
+    // A click on the empty stage (the map's corner) clears the selection: the layer goes again.
+    await map.click({ x: Math.round(-rect.width / 2 + 4), y: Math.round(-rect.height / 2 + 4) });
+    await browser.waitUntil(async () => (await opacities())['sigma-edgeLabels'] === '0', { timeoutMsg: 'the focus layer stayed shown with nothing selected' });
+  });
+
   it('selects a group and zooms into it: the group opens into its members', async () => {
     await clickLargest();
     await expect($('[data-testid="details-title"]')).toBeDisplayed();
