@@ -8,7 +8,6 @@ use crate::names::NameStore;
 use crate::records::{CommRec, EdgeRec};
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
-use rayon::prelude::*;
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
@@ -65,11 +64,18 @@ impl Base {
         }
     }
 
-    /// Modularity of `part` on the entity graph: on the coarse graph it is the same.
-    fn modularity(&self, part: &[u32], gamma: f64) -> f64 {
+    /// Modularity of every level of `h` on the entity graph: on the coarse graph it is the same.
+    fn modularity(&self, h: &Hierarchy, gamma: f64) -> Vec<f64> {
+        let part0 = &h.node_comm[0];
         match self {
-            Self::Held(g) => g.modularity(part, gamma),
-            Self::Coarse(g, b) => g.modularity(&Self::coarse_part(part, b, g.node_count()), gamma),
+            Self::Held(g) => louvain::hierarchy_modularity(g, part0, &h.parent, &h.counts, gamma),
+            Self::Coarse(g, b) => louvain::hierarchy_modularity(
+                g,
+                &Self::coarse_part(part0, b, g.node_count()),
+                &h.parent,
+                &h.counts,
+                gamma,
+            ),
         }
     }
 
@@ -150,12 +156,8 @@ pub fn build_sections(
     };
     phase("louvain", &mut t);
     let h = renumber(&parts, eg.node_count());
-    // One pass over the entity graph per level, the levels on rayon's threads.
-    let modularity: Vec<f64> = h
-        .node_comm
-        .par_iter()
-        .map(|p| parts.g0.modularity(p, opts.resolution))
-        .collect();
+    // One pass over the entity graph for all levels (a link is looked up at level 0 only).
+    let modularity = parts.g0.modularity(&h, opts.resolution);
     let graph_bytes = parts.g0.heap_bytes() as u64;
     let streamed_sweeps = parts.streamed_sweeps as u32;
     drop(parts.g0);
