@@ -112,6 +112,45 @@ describe('pyramid map, queries, coherence, remote files', () => {
     expect(s.distinct).toBeGreaterThan(8);
   });
 
+  it("replaces one query's highlight by the next one's on the map", async () => {
+    // The first and the last person by IRI live in different communities of the top level: the
+    // second query's results light another circle up, and the first one's is dimmed again (the
+    // nodes that change are rewritten in sigma's buffers, not the whole map).
+    const DIMMED = [0xd5, 0xd9, 0xe0];
+    const dimmed = (png, r, dpr) => {
+      const out = new Set();
+      for (let y = Math.round(r.y * dpr); y < Math.round((r.y + r.height) * dpr); y++) {
+        for (let x = Math.round(r.x * dpr); x < Math.round((r.x + r.width) * dpr); x++) {
+          const i = (y * png.width + x) * 4;
+          if (png.data[i] === DIMMED[0] && png.data[i + 1] === DIMMED[1] && png.data[i + 2] === DIMMED[2]) out.add(y * png.width + x);
+        }
+      }
+      return out;
+    };
+    const located = $('[data-testid="query-located"]');
+    const shown = async () => {
+      const rows = await $$('[data-testid="result-link"]');
+      return rows.length === 1 ? (await rows[0].parentElement()).getAttribute('title') : null;
+    };
+    await typeAndRun('SELECT ?p WHERE { ?p a foaf:Person } ORDER BY ?p LIMIT 1');
+    await browser.waitUntil(async () => (await shown()) !== null, { timeoutMsg: 'no first result' });
+    const person = await shown();
+    await expect(located).toHaveText(expect.stringContaining('1 on the map'));
+    await browser.pause(500);
+    const { rect, dpr } = await mapRect();
+    const first = dimmed(await screenshot('query-first'), rect, dpr);
+    await typeAndRun('SELECT ?p WHERE { ?p a foaf:Person } ORDER BY DESC(?p) LIMIT 1');
+    await browser.waitUntil(async () => ![null, person].includes(await shown()), { timeoutMsg: 'no second result' });
+    await expect(located).toHaveText(expect.stringContaining('1 on the map'));
+    await browser.pause(500);
+    const second = dimmed(await screenshot('query-second'), rect, dpr);
+    const litNow = [...first].filter((i) => !second.has(i)).length;
+    const dimmedNow = [...second].filter((i) => !first.has(i)).length;
+    expect(first.size).toBeGreaterThan(1000);
+    expect(litNow).toBeGreaterThan(200);
+    expect(dimmedNow).toBeGreaterThan(200);
+  });
+
   it('marks a syntax error at its line and column', async () => {
     // Balanced brackets: the editor closes them as they are typed.
     await typeAndRun('SELECT ?s ?age WHERE { ?s foaf:age ?age FILTER(?age > ) }');

@@ -57,6 +57,53 @@ describe('sparql pane state', () => {
     expect(hl.matches('e:5000', ['<x>'])).toBe(false);
   });
 
+  it("replaces the last results' highlight in one change, and clears it when nothing is on the map", async () => {
+    const { b, s, hl, d } = setup();
+    const one = (id: number) => [iri(id), lit(`n${id}`)];
+    const answer = (rows: Cell[][]) => ({
+      status: 'ok' as const, kind: 'select' as const, columns: ['p', 'n'], total: rows.length, rows, boolean: null, graph: null,
+      truncated: false, elapsed_ms: 1, error: null, read: { bytes: 10, requests: 1, remote: false },
+    });
+    b.answers.set('# first', answer([one(7)]));
+    b.answers.set('# second', answer([one(8)]));
+    b.answers.set('# literals', answer([[lit('a'), lit('b')]]));
+    await s.load(d);
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    s.use('SELECT * { ?p ?q ?n } # first');
+    await s.run();
+    await settle();
+    expect(hl.matches('e:7', [])).toBe(true);
+    // Each change of the highlight restyles the whole map: the next results' replaces it at once,
+    // with no clearing in between.
+    const seen: (string | null)[] = [];
+    const v0 = hl.version;
+    const clear = hl.clear.bind(hl);
+    hl.clear = (source) => { seen.push('clear'); clear(source); };
+    const set = hl.set.bind(hl);
+    hl.set = (spec) => { seen.push('set'); set(spec); };
+    s.use('SELECT * { ?p ?q ?n } # second');
+    await s.run();
+    expect(hl.matches('e:7', []), 'kept while the new results are located').toBe(true);
+    await settle();
+    expect(seen).toEqual(['set']);
+    expect(hl.version).toBe(v0 + 1);
+    expect(hl.matches('e:8', [])).toBe(true);
+    expect(hl.matches('e:7', [])).toBe(false);
+    // No entity in the results: the highlight goes.
+    s.use('SELECT * { ?p ?q ?n } # literals');
+    await s.run();
+    await settle();
+    expect(hl.source).toBeNull();
+    // A failed query clears it too.
+    s.use('SELECT * { ?p ?q ?n } # first');
+    await s.run();
+    await settle();
+    expect(hl.source).toBe('results');
+    s.use('SELECT ?x WHERE { ?x foaf:knows ');
+    await s.run();
+    expect(hl.source).toBeNull();
+  });
+
   it('maps syntax errors onto the typed text', async () => {
     const { s, d } = setup();
     await s.load(d);
