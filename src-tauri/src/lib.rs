@@ -9,6 +9,7 @@ mod handoff;
 pub mod import;
 pub mod model;
 pub mod store;
+pub mod wire;
 
 pub use commands_list::COMMANDS;
 

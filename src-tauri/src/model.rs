@@ -111,8 +111,9 @@ pub struct MapEdge {
     pub label: String,
 }
 
-/// A set of nodes and edges to put on the map.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+/// A set of nodes and edges to put on the map. It goes to the webview in columns (see
+/// [`crate::wire`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct MapView {
     /// `pyramid`, `classes`, `members` or `neighbourhood`.
     pub kind: &'static str,

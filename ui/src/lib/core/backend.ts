@@ -6,6 +6,7 @@ import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
   Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
 } from './types';
+import { decodeView, type WireView } from './wire';
 
 export interface Backend {
   openPath(path: string): Promise<DocInfo>;
@@ -63,10 +64,10 @@ export const tauriBackend: Backend = {
   setLanguages: (languages) => call('set_languages', { languages }),
   recentFiles: () => call('recent_files'),
   closeDoc: (doc) => call('close_doc', { doc }),
-  overview: (doc) => call('overview', { doc }),
-  expand: (doc, key, x, y, r) => call('expand', { doc, key, x, y, r }),
+  overview: (doc) => call<WireView>('overview', { doc }).then(decodeView),
+  expand: (doc, key, x, y, r) => call<WireView>('expand', { doc, key, x, y, r }).then(decodeView),
   entity: (doc, id) => call('entity', { doc, id }),
-  neighbourhood: (doc, id) => call('neighbourhood', { doc, id }),
+  neighbourhood: (doc, id) => call<WireView>('neighbourhood', { doc, id }).then(decodeView),
   group: (doc, key) => call('group', { doc, key }),
   legend: (doc) => call('legend', { doc }),
   exportView: (format, data, name) => call('export_view', { format, data, name }),
@@ -76,7 +77,9 @@ export const tauriBackend: Backend = {
   readStats: (doc) => call('read_stats', { doc }),
   raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
   sparqlContext: (doc) => call('sparql_context', { doc }),
-  sparqlRun: (doc, run, query, timeoutMs) => call('sparql_run', { doc, run, query, timeoutMs }),
+  sparqlRun: (doc, run, query, timeoutMs) =>
+    call<Omit<QueryOutcome, 'graph'> & { graph: WireView | null }>('sparql_run', { doc, run, query, timeoutMs })
+      .then((o) => ({ ...o, graph: o.graph && decodeView(o.graph) })),
   sparqlRows: (run, offset, limit) => call('sparql_rows', { run, offset, limit }),
   sparqlCancel: (run) => call('sparql_cancel', { run }),
   sparqlCost: (doc, query) => call('sparql_cost', { doc, query }),
