@@ -407,8 +407,11 @@ where
 }
 
 /// [`blocking`], and with `RETE_TIMINGS` set in the environment one line on stderr per call:
-/// the command, its time on the worker and the size of its answer as JSON (the IPC payload).
-/// Used by the scale benchmark to tell the engine's share of a step from the webview's.
+/// the command, its time from the call to the answer and the size of the answer as JSON (the
+/// IPC payload), then its time running on the worker thread, that thread's time on a CPU and
+/// waiting in the run queue, and the bytes it read from disk. Used by the scale benchmark to tell the
+/// engine's share of a step from the webview's, and a command starved of CPU or waiting for the
+/// disk from one doing more work.
 async fn timed<T, F>(app: AppHandle, name: &'static str, f: F) -> AppResult<T>
 where
     T: serde::Serialize + Send + 'static,
@@ -418,15 +421,60 @@ where
         return blocking(app, f).await;
     }
     let t0 = std::time::Instant::now();
-    let out = blocking(app, f).await;
+    let out = blocking(app, move |app, store| {
+        let (t, before) = (std::time::Instant::now(), thread_usage());
+        let out = f(app, store);
+        Ok((out, t.elapsed(), before, thread_usage()))
+    })
+    .await;
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    let (out, run) = match out {
+        Ok((out, took, before, after)) => {
+            let run = match (before, after) {
+                (Some(b), Some(a)) => format!(
+                    " run {:.1} ms cpu {:.1} ms queued {:.1} ms disk {} B",
+                    took.as_secs_f64() * 1e3,
+                    a.cpu_ns.saturating_sub(b.cpu_ns) as f64 / 1e6,
+                    a.queued_ns.saturating_sub(b.queued_ns) as f64 / 1e6,
+                    a.disk_bytes.saturating_sub(b.disk_bytes)
+                ),
+                _ => format!(" run {:.1} ms", took.as_secs_f64() * 1e3),
+            };
+            (out, run)
+        }
+        Err(e) => (Err(e), String::new()),
+    };
     let bytes = out
         .as_ref()
         .ok()
         .and_then(|v| serde_json::to_vec(v).ok())
         .map_or(0, |b| b.len());
-    eprintln!("rete-timing {name} {ms:.1} ms {bytes} B");
+    eprintln!("rete-timing {name} {ms:.1} ms {bytes} B{run}");
     out
+}
+
+/// What the calling thread has used so far (for `RETE_TIMINGS`), from `/proc/thread-self`:
+/// its time on a CPU and waiting for one (schedstat, ns), and the bytes it had read from disk.
+struct Usage {
+    cpu_ns: u64,
+    queued_ns: u64,
+    disk_bytes: u64,
+}
+
+fn thread_usage() -> Option<Usage> {
+    let sched = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let mut f = sched.split_whitespace().map(|v| v.parse::<u64>().ok());
+    let (cpu_ns, queued_ns) = (f.next()??, f.next()??);
+    let io = std::fs::read_to_string("/proc/thread-self/io").ok()?;
+    let disk_bytes = io
+        .lines()
+        .find_map(|l| l.strip_prefix("read_bytes:"))
+        .and_then(|v| v.trim().parse().ok())?;
+    Some(Usage {
+        cpu_ns,
+        queued_ns,
+        disk_bytes,
+    })
 }
 
 fn recent_file(app: &AppHandle) -> Option<PathBuf> {
@@ -861,5 +909,35 @@ pub fn launch_drawn(
     }
     if mode == "exit" {
         app.exit(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thread_usage;
+
+    #[test]
+    fn a_threads_cpu_time_grows_with_its_work() {
+        let before = thread_usage().expect("/proc/thread-self is readable on Linux");
+        // Busy until 10 ms of CPU are counted (however long a loaded machine takes to give them).
+        let t = std::time::Instant::now();
+        let mut x = 0u64;
+        let after = loop {
+            for _ in 0..100_000 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+            }
+            let now = thread_usage().expect("/proc/thread-self is readable on Linux");
+            if now.cpu_ns >= before.cpu_ns + 10_000_000 {
+                break now;
+            }
+            assert!(
+                t.elapsed() < std::time::Duration::from_secs(60),
+                "no CPU time counted: {} → {} ns",
+                before.cpu_ns,
+                now.cpu_ns
+            );
+        };
+        assert!(after.queued_ns >= before.queued_ns);
+        assert!(after.disk_bytes >= before.disk_bytes);
     }
 }
