@@ -107,6 +107,35 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
     Menu::with_items(app, &[&file, &view])
 }
 
+/// If the webview's process ends (on a machine without a GPU, WebKit composites in Mesa's
+/// software GL, which has crashed it during long explorations), the page would stay blank: it is
+/// loaded again and opens the last document again (see [`Store::reopen_after_crash`]).
+#[cfg(target_os = "linux")]
+fn reload_after_crash(app: &tauri::App) -> tauri::Result<()> {
+    use webkit2gtk::WebViewExt;
+    let Some(window) = app.get_webview_window("main") else {
+        return Ok(());
+    };
+    let handle = app.handle().clone();
+    window.with_webview(move |webview| {
+        webview
+            .inner()
+            .connect_web_process_terminated(move |view, reason| {
+                let again = handle.state::<Store>().reopen_after_crash();
+                eprintln!(
+                    "rete-desktop: the webview's process ended ({reason:?}); loading the page again{}",
+                    again.map_or(String::new(), |s| format!(" with {s}"))
+                );
+                view.reload();
+            });
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reload_after_crash(_: &tauri::App) -> tauri::Result<()> {
+    Ok(())
+}
+
 /// Starts the app: plugins, state, menu, window events and the command handlers.
 pub fn run() {
     STARTED.get_or_init(Instant::now);
@@ -141,6 +170,7 @@ pub fn run() {
             app.on_menu_event(|app, event| {
                 let _ = app.emit(EVENT_MENU, event.id().0.as_str());
             });
+            reload_after_crash(app)?;
             shell_mark("setup-done");
             Ok(())
         })

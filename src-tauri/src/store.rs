@@ -127,6 +127,20 @@ impl Store {
             .extend(paths);
     }
 
+    /// After the webview's process ended (WebKit's software GL can crash it): the page starts
+    /// over and knows no document, so they are all closed, and the last one opened is queued to
+    /// open again, which the new page does first. Returns what was queued.
+    pub fn reopen_after_crash(&self) -> Option<String> {
+        let docs = std::mem::take(&mut *self.lock());
+        lock(&self.reports).clear();
+        let last = docs
+            .into_iter()
+            .max_by_key(|(id, _)| *id)
+            .map(|(_, d)| d.source.clone());
+        self.push_pending(last.clone());
+        last
+    }
+
     /// Takes the queued files.
     pub fn take_pending(&self) -> Vec<String> {
         std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()))

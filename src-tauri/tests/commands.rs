@@ -56,6 +56,20 @@ fn open(store: &Store) -> rete_desktop::model::DocInfo {
 }
 
 #[test]
+fn after_the_webview_crashed_the_last_document_opens_again() {
+    let store = Store::default();
+    let sample = sample("social-1k.rete").display().to_string();
+    let first = open(&store).doc;
+    let last = ops::open_path(&store, &sample).expect("the file opens").doc;
+    assert_eq!(store.reopen_after_crash(), Some(sample.clone()));
+    // The new page knows no handle: every document is closed, the last one is queued.
+    assert!(store.get(first).is_err() && store.get(last).is_err());
+    assert_eq!(store.take_pending(), vec![sample]);
+    assert_eq!(store.reopen_after_crash(), None);
+    assert!(store.take_pending().is_empty());
+}
+
+#[test]
 fn open_reads_the_card() {
     let store = Store::default();
     let info = open(&store);

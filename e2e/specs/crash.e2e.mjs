@@ -1,0 +1,91 @@
+// The webview's process ending must not leave the window blank: on machines without a GPU WebKit
+// composites in Mesa's software GL, which has crashed that process during long explorations. The
+// app loads the page again and reopens the document. WebDriver's session ends with its page, so
+// this spec runs an app of its own (no WebDriver) on its own X server and session bus, and judges
+// it by the app's launch trace (one line per page that drew its first view) and the screen's pixels.
+import { expect } from '@wdio/globals';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSession } from '../display.mjs';
+import { app, fixtures } from '../wdio.conf.mjs';
+
+const counter = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'count-colours.py');
+// The map's middle: the window sits at the screen's origin (no window manager).
+const MAP = ['420', '180', '440', '440'];
+const colours = () => Number(execFileSync('/usr/bin/python3', [counter, ...MAP]).toString().trim());
+
+/** The pids whose parent is `pid`, and theirs. */
+function descendants(pid) {
+  const parent = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* ended meanwhile */ }
+  }
+  const out = [];
+  const walk = (p) => { for (const [c, pp] of parent) if (pp === p) { out.push(c); walk(c); } };
+  walk(pid);
+  return out;
+}
+
+/** The app's web process (WebKit names it `WebKitWebProcess`; `comm` keeps 15 characters). */
+function webProcess(pid) {
+  return descendants(pid).find((p) => {
+    try { return readFileSync(`/proc/${p}/comm`, 'utf8').startsWith('WebKitWebProces'); } catch { return false; }
+  });
+}
+
+/** Resolves when `pred()` holds, checked now and on each chunk of `stream`; rejects after `ms`. */
+function until(stream, pred, ms, what, shown) {
+  return new Promise((resolve, reject) => {
+    if (pred()) return resolve();
+    const timer = setTimeout(() => { stream.off('data', on); reject(new Error(`${what} not seen within ${ms} ms:\n${shown()}`)); }, ms);
+    const on = () => {
+      // The app's own listener (added first) has appended this chunk already.
+      if (pred()) { clearTimeout(timer); stream.off('data', on); resolve(); }
+    };
+    stream.on('data', on);
+  });
+}
+
+const drawnLines = (text) => text.split('\n').filter((l) => l.startsWith('{')).length;
+
+describe('a crashed webview', () => {
+  it('is loaded again with the document it showed', async () => {
+    const { xvfb, bus } = await startSession();
+    const child = spawn(app, [path.join(fixtures, 'social-1k.rete')], {
+      env: { ...process.env, RETE_LAUNCH_TRACE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    try {
+      await until(child.stdout, () => drawnLines(out) >= 1, 60_000, 'the first view drawn', () => out + err);
+      await browser.pause(1000);
+      expect(colours()).toBeGreaterThan(30);
+      const web = webProcess(child.pid);
+      expect(web).toBeGreaterThan(0);
+      process.kill(web, 'SIGKILL');
+      // The page loads again, opens the file again and draws its first view: a second trace line.
+      await until(child.stdout, () => drawnLines(out) >= 2, 60_000, 'the view drawn again', () => out + err);
+      expect(err).toContain("the webview's process ended");
+      expect(err).toContain(path.join(fixtures, 'social-1k.rete'));
+      const again = webProcess(child.pid);
+      expect(again).toBeGreaterThan(0);
+      expect(again).not.toBe(web);
+      await browser.pause(1000);
+      expect(colours()).toBeGreaterThan(30);
+      expect(child.exitCode).toBe(null);
+    } finally {
+      child.kill('SIGKILL');
+      bus.kill();
+      xvfb.kill();
+    }
+  });
+});
