@@ -7,7 +7,8 @@
 // Pixels are checked after each measured step. Writes RETE_SCALE_OUT (JSON).
 import { expect } from '@wdio/globals';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { processes, tree } from '../procs.mjs';
 import { colourStats, mapRect, mapSettled, screenshot, typeQuery } from '../specs/helpers.mjs';
 
 const exploreS = Number(process.env.EXPLORE_S ?? 300);
@@ -191,29 +192,8 @@ async function tier0() {
 
 /** Resident memory (KiB) of the app process and of its descendants (WebKit's web and network processes). */
 function memory(app) {
-  const procs = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const status = readFileSync(`/proc/${d}/status`, 'utf8');
-      const rss = Number((status.match(/VmRSS:\s+(\d+)/) ?? [0, 0])[1]);
-      // Anonymous memory (heaps, GL buffers) apart from mapped files (libraries such as LLVM's).
-      const anon = Number((status.match(/RssAnon:\s+(\d+)/) ?? [0, 0])[1]);
-      const name = (status.match(/Name:\s+(.*)/) ?? [0, '?'])[1];
-      procs.set(Number(d), { ppid, rss, anon, name });
-    } catch { /* gone */ }
-  }
   const root = Number(execFileSync('pgrep', ['-n', '-f', `^${app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`], { encoding: 'utf8' }).trim());
-  const rows = [];
-  const walk = (pid) => {
-    const p = procs.get(pid);
-    if (!p) return;
-    rows.push({ pid, name: p.name, rss_kib: p.rss, anon_kib: p.anon });
-    for (const [c, q] of procs) if (q.ppid === pid) walk(c);
-  };
-  walk(root);
+  const rows = tree(processes(), root).map(([pid, p]) => ({ pid, name: p.name, rss_kib: p.rss, anon_kib: p.anon }));
   return { app_kib: rows[0]?.rss_kib ?? null, total_kib: rows.reduce((a, r) => a + r.rss_kib, 0), processes: rows };
 }
 

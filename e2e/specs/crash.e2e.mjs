@@ -5,10 +5,10 @@
 // it by the app's launch trace (one line per page that drew its first view) and the screen's pixels.
 import { expect } from '@wdio/globals';
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSession } from '../display.mjs';
+import { processes, tree } from '../procs.mjs';
 import { app, fixtures } from '../wdio.conf.mjs';
 
 const counter = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'count-colours.py');
@@ -16,27 +16,9 @@ const counter = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 't
 const MAP = ['420', '180', '440', '440'];
 const colours = () => Number(execFileSync('/usr/bin/python3', [counter, ...MAP]).toString().trim());
 
-/** The pids whose parent is `pid`, and theirs. */
-function descendants(pid) {
-  const parent = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* ended meanwhile */ }
-  }
-  const out = [];
-  const walk = (p) => { for (const [c, pp] of parent) if (pp === p) { out.push(c); walk(c); } };
-  walk(pid);
-  return out;
-}
-
-/** The app's web process (WebKit names it `WebKitWebProcess`; `comm` keeps 15 characters). */
+/** The app's web process (WebKit names it `WebKitWebProcess`; the name keeps 15 characters). */
 function webProcess(pid) {
-  return descendants(pid).find((p) => {
-    try { return readFileSync(`/proc/${p}/comm`, 'utf8').startsWith('WebKitWebProces'); } catch { return false; }
-  });
+  return tree(processes(), pid).find(([, p]) => p.name.startsWith('WebKitWebProces'))?.[0];
 }
 
 /** Resolves when `pred()` holds, checked now and on each chunk of `stream`; rejects after `ms`. */
