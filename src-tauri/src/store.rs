@@ -5,6 +5,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// Most recent files kept.
 pub const RECENT_MAX: usize = 10;
@@ -34,7 +35,12 @@ pub struct Store {
     /// Languages of community labels (the webview's `navigator.languages`); `None` until the UI
     /// says: the OS locale's.
     languages: Mutex<Option<Vec<String>>>,
+    /// When the webview's process last ended ([`Store::reopen_after_crash`]).
+    last_crash: Mutex<Option<Instant>>,
 }
+
+/// Two ends of the webview's process closer than this are a loop: the document is not reopened.
+pub const CRASH_LOOP: Duration = Duration::from_secs(30);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -129,14 +135,21 @@ impl Store {
 
     /// After the webview's process ended (WebKit's software GL can crash it): the page starts
     /// over and knows no document, so they are all closed, and the last one opened is queued to
-    /// open again, which the new page does first. Returns what was queued.
+    /// open again, which the new page does first. Returns what was queued: nothing when the
+    /// previous crash was less than [`CRASH_LOOP`] ago, so a document that crashes the webview
+    /// each time it is drawn does not reload it forever (it stays on the recent list).
     pub fn reopen_after_crash(&self) -> Option<String> {
         let docs = std::mem::take(&mut *self.lock());
         lock(&self.reports).clear();
+        let now = Instant::now();
+        let looping = lock(&self.last_crash)
+            .replace(now)
+            .is_some_and(|t| now.duration_since(t) < CRASH_LOOP);
         let last = docs
             .into_iter()
             .max_by_key(|(id, _)| *id)
-            .map(|(_, d)| d.source.clone());
+            .map(|(_, d)| d.source.clone())
+            .filter(|_| !looping);
         self.push_pending(last.clone());
         last
     }
