@@ -112,7 +112,7 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
 /// loaded again and opens the last document again (see [`Store::reopen_after_crash`]).
 #[cfg(target_os = "linux")]
 fn reload_after_crash(app: &tauri::App) -> tauri::Result<()> {
-    use webkit2gtk::WebViewExt;
+    use webkit2gtk::{WebProcessTerminationReason, WebViewExt};
     let Some(window) = app.get_webview_window("main") else {
         return Ok(());
     };
@@ -121,6 +121,10 @@ fn reload_after_crash(app: &tauri::App) -> tauri::Result<()> {
         webview
             .inner()
             .connect_web_process_terminated(move |view, reason| {
+                // Ended on purpose (the window closing): nothing to recover.
+                if reason == WebProcessTerminationReason::TerminatedByApi {
+                    return;
+                }
                 let again = handle.state::<Store>().reopen_after_crash();
                 eprintln!(
                     "rete-desktop: the webview's process ended ({reason:?}); loading the page again{}",
