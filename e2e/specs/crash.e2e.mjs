@@ -15,6 +15,9 @@ const counter = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 't
 // The map's middle: the window sits at the screen's origin (no window manager).
 const MAP = ['420', '180', '440', '440'];
 const colours = () => Number(execFileSync('/usr/bin/python3', [counter, ...MAP]).toString().trim());
+// The band under the toolbar where the page's notice shows, and the notice's background there.
+const NOTICE = ['0', '66', '1000', '32', 'fff6dc'];
+const noticePixels = () => Number(execFileSync('/usr/bin/python3', [counter, ...NOTICE]).toString().trim());
 
 /** The app's web process (WebKit names it `WebKitWebProcess`; the name keeps 15 characters). */
 function webProcess(pid) {
@@ -51,6 +54,7 @@ describe('a crashed webview', () => {
       await until(child.stdout, () => drawnLines(out) >= 1, 60_000, 'the first view drawn', () => out + err);
       await browser.pause(1000);
       expect(colours()).toBeGreaterThan(30);
+      expect(noticePixels()).toBe(0);
       const web = webProcess(child.pid);
       expect(web).toBeGreaterThan(0);
       process.kill(web, 'SIGKILL');
@@ -63,6 +67,8 @@ describe('a crashed webview', () => {
       expect(again).not.toBe(web);
       await browser.pause(1000);
       expect(colours()).toBeGreaterThan(30);
+      // The page says what happened (a banner under the toolbar) and the map is drawn under it.
+      expect(noticePixels()).toBeGreaterThan(100);
       expect(child.exitCode).toBe(null);
     } finally {
       child.kill('SIGKILL');

@@ -582,6 +582,15 @@ pub fn take_pending(store: tauri::State<'_, Store>) -> Vec<String> {
     store.take_pending()
 }
 
+/// What happened before this page started, told once (the webview's process ended and the
+/// page was loaded again).
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn take_notice(store: tauri::State<'_, Store>) -> Option<String> {
+    store.take_notice()
+}
+
 /// The user's languages (the webview's `navigator.languages`, most preferred first): community
 /// labels of the documents opened from now on are shown in them, then English, then any.
 #[tauri::command]

@@ -4,6 +4,7 @@ pub const COMMANDS: &[&str] = &[
     "open_url",
     "open_dialog",
     "take_pending",
+    "take_notice",
     "set_languages",
     "recent_files",
     "close_doc",

@@ -435,7 +435,8 @@ fn trace(view: &ImportView) {
     let _ = out.flush();
 }
 
-fn file_name(path: &str) -> String {
+/// The last part of a path or URL.
+pub(crate) fn file_name(path: &str) -> String {
     path.rsplit(['/', '\\']).next().unwrap_or(path).to_owned()
 }
 

@@ -193,6 +193,7 @@ pub fn run() {
             commands::open_url,
             commands::open_dialog,
             commands::take_pending,
+            commands::take_notice,
             commands::set_languages,
             commands::recent_files,
             commands::close_doc,

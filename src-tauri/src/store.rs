@@ -37,6 +37,8 @@ pub struct Store {
     languages: Mutex<Option<Vec<String>>>,
     /// When the webview's process last ended ([`Store::reopen_after_crash`]).
     last_crash: Mutex<Option<Instant>>,
+    /// What the new page tells the user after a crash ([`Store::take_notice`]).
+    notice: Mutex<Option<String>>,
 }
 
 /// Two ends of the webview's process closer than this are a loop: the document is not reopened.
@@ -150,8 +152,25 @@ impl Store {
             .max_by_key(|(id, _)| *id)
             .map(|(_, d)| d.source.clone())
             .filter(|_| !looping);
+        let notice = match (&last, looping) {
+            (Some(source), _) => format!(
+                "The window's web view crashed and was restarted; {} was opened again at its top level.",
+                crate::import::file_name(source)
+            ),
+            (None, true) => format!(
+                "The window's web view crashed again within {} s; the document it showed was not opened again (it is in the recent files).",
+                CRASH_LOOP.as_secs()
+            ),
+            (None, false) => "The window's web view crashed and was restarted.".to_owned(),
+        };
+        *lock(&self.notice) = Some(notice);
         self.push_pending(last.clone());
         last
+    }
+
+    /// The message for the page after the webview's process ended, once.
+    pub fn take_notice(&self) -> Option<String> {
+        lock(&self.notice).take()
     }
 
     /// Takes the queued files.

@@ -65,12 +65,21 @@ fn after_the_webview_crashed_the_last_document_opens_again() {
     // The new page knows no handle: every document is closed, the last one is queued.
     assert!(store.get(first).is_err() && store.get(last).is_err());
     assert_eq!(store.take_pending(), vec![sample.clone()]);
+    // The new page says what happened, once.
+    let notice = store.take_notice().expect("a notice for the new page");
+    assert!(
+        notice.contains("social-1k.rete was opened again"),
+        "{notice}"
+    );
+    assert_eq!(store.take_notice(), None);
     // The reopened document crashes the webview again at once: a loop, the page comes back
     // without it.
     let again = ops::open_path(&store, &sample).expect("the file opens").doc;
     assert_eq!(store.reopen_after_crash(), None);
     assert!(store.get(again).is_err());
     assert!(store.take_pending().is_empty());
+    let notice = store.take_notice().expect("a notice for the new page");
+    assert!(notice.contains("not opened again"), "{notice}");
 }
 
 #[test]

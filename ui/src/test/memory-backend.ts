@@ -42,6 +42,8 @@ export class MemoryBackend implements Backend {
   async openUrl(url: string) { this.log(`openUrl ${url}`); const d = this.docs.get(url); if (!d) throw `${url}: HTTP 404`; return d; }
   async openDialog() { this.log('openDialog'); return null; }
   async takePending() { const p = this.pending; this.pending = []; return p; }
+  notice: string | null = null;
+  async takeNotice() { const n = this.notice; this.notice = null; return n; }
   /** Languages handed over by setLanguages, and when (the length of `calls` then). */
   languages: string[] | null = null;
   languagesAt = -1;

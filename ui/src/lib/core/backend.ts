@@ -13,6 +13,8 @@ export interface Backend {
   openUrl(url: string): Promise<DocInfo>;
   openDialog(): Promise<DocInfo | null>;
   takePending(): Promise<string[]>;
+  /** What happened before this page started (its webview process ended), told once. */
+  takeNotice(): Promise<string | null>;
   /** The user's languages (BCP 47), most preferred first: community labels follow them. */
   setLanguages(languages: string[]): Promise<void>;
   recentFiles(): Promise<string[]>;
@@ -61,6 +63,7 @@ export const tauriBackend: Backend = {
   openUrl: (url) => call('open_url', { url }),
   openDialog: () => call('open_dialog'),
   takePending: () => call('take_pending'),
+  takeNotice: () => call('take_notice'),
   setLanguages: (languages) => call('set_languages', { languages }),
   recentFiles: () => call('recent_files'),
   closeDoc: (doc) => call('close_doc', { doc }),

@@ -43,6 +43,8 @@ export class Session {
   /** Set by the map component: frames a group or returns to the overview. */
   focuser: ((key: string | null) => void) | null = null;
   message = $state('');
+  /** Told by the shell when the page starts (a crash it recovered from), until dismissed. */
+  notice = $state('');
   /** The status bar's spinner: reads under way or the map loading, once that lasts. */
   readonly working = new Activity();
 
@@ -87,6 +89,8 @@ export class Session {
       this.importer.listen(),
       // Before any file opens: the shell names communities in these languages.
       this.labelLanguages.apply(),
+      // After a crash of the webview's process the shell loaded this page again: say so.
+      this.backend.takeNotice().then((n) => { if (n) this.notice = n; }),
     ]);
     this.launch.mark('listening');
     const recent = this.source.refreshRecent();

@@ -24,6 +24,19 @@ describe('Session', () => {
     expect(Object.keys(b.launched[0])).toEqual(['script', 'listening', 'opened', 'top-level', 'graph-built', 'drawn']);
   });
 
+  it("shows the shell's notice once the page starts again after a crash", async () => {
+    const b = new MemoryBackend();
+    const told = "The window's web view crashed and was restarted.";
+    b.notice = told;
+    const s = new Session(b);
+    await s.start();
+    expect(s.notice).toBe(told);
+    // Told once: a page started later says nothing.
+    const later = new Session(b);
+    await later.start();
+    expect(later.notice).toBe('');
+  });
+
   it('shows the spinner only while the map loads or reads run for a while', () => {
     vi.useFakeTimers();
     try {
