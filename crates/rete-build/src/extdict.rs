@@ -6,16 +6,20 @@
 //! local id), the quads since the last part are spilled, and a new chunk begins. The dictionary phase k-way merges the runs,
 //! pushes each distinct term once into the [`DictWriter`], writes per chunk the pairs
 //! (local id, final id) and then rewrites each chunk's quads with final ids, one chunk's map in
-//! memory at a time. When nothing spilled, all of this happens in memory.
+//! memory at a time. When nothing spilled, all of this happens in memory. The rewritten parts
+//! are sort keys already packed (8 bytes a quad when they fit): the chunks marked which local
+//! ids are predicates and graphs, so the merge knows the packing before the rewrite.
 
-use crate::sort::{io_err, read_quads, ProvQuads, QuadWriter};
+#[cfg(test)]
+use crate::sort::QuadWriter;
+use crate::sort::{io_err, read_quads, PackedWriter, Packing, ProvQuads, RANK_LIMIT};
 use crate::spill::{self, Spill};
 use crate::BuildError;
 use hashbrown::HashTable;
 use rete_core::dict::{read_block, DictBlock, DictIndex, DictWriter};
 use rete_core::term;
 use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -44,6 +48,96 @@ pub(crate) struct Interner {
     runs: Vec<(PathBuf, u32)>,
     /// The local ids last interned through [`Self::intern_recent`] by slot (0: none).
     recent: [u32; 2],
+    /// The current chunk's predicates and graphs ([`Fields`]).
+    fields: Fields,
+    /// The spilled chunks' ones, by run.
+    run_fields: Vec<Fields>,
+}
+
+/// Which local ids of a chunk are predicates or graphs, so the dictionary phase knows the
+/// final ids of every predicate and graph (the sort keys' packing) before it rewrites the
+/// quads, which it can then write packed. One bit a term: a bit test per quad while parsing, one
+/// per term of the chunk in the merge.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Fields {
+    preds: IdBits,
+    graphs: IdBits,
+    /// A quad in the default graph (graph id 0, not a term).
+    default_graph: bool,
+}
+
+/// A set of local ids as bits.
+#[derive(Debug, Default, Clone)]
+struct IdBits(Vec<u64>);
+
+impl IdBits {
+    #[inline]
+    fn insert(&mut self, id: u32) {
+        let (w, b) = ((id / 64) as usize, id % 64);
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << b;
+    }
+
+    #[inline]
+    fn contains(&self, id: u32) -> bool {
+        self.0
+            .get((id / 64) as usize)
+            .is_some_and(|w| w & (1 << (id % 64)) != 0)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64u32)
+                .filter(move |b| bits & (1 << b) != 0)
+                .map(move |b| w as u32 * 64 + b)
+        })
+    }
+}
+
+/// The final ids of the predicates and graphs, gathered while the dictionary is merged: `None`
+/// once there are more than [`RANK_LIMIT`] of them (then they pack as ids).
+struct FinalFields {
+    preds: Option<HashSet<u32>>,
+    graphs: Option<HashSet<u32>>,
+}
+
+impl FinalFields {
+    fn new(default_graph: bool) -> Self {
+        Self {
+            preds: Some(HashSet::new()),
+            graphs: Some(if default_graph {
+                HashSet::from([0])
+            } else {
+                HashSet::new()
+            }),
+        }
+    }
+
+    /// Local id `local` of a chunk with `fields` has final id `id`.
+    #[inline]
+    fn see(&mut self, fields: &Fields, local: u32, id: u32) {
+        for (bits, set) in [
+            (&fields.preds, &mut self.preds),
+            (&fields.graphs, &mut self.graphs),
+        ] {
+            if bits.contains(local) {
+                if let Some(s) = set {
+                    s.insert(id);
+                    if s.len() > RANK_LIMIT {
+                        *set = None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn packing(self, terms: u64) -> Result<Packing, BuildError> {
+        let max = u32::try_from(terms)
+            .map_err(|_| BuildError::Invalid("more than 4 billion distinct terms".into()))?;
+        Ok(Packing::new(max, self.preds, self.graphs))
+    }
 }
 
 impl std::fmt::Debug for Interner {
@@ -101,7 +195,26 @@ impl Interner {
         if let Some(r) = self.recent.get_mut(slot) {
             *r = id;
         }
+        // A hit above returned an id marked when it was interned here (both end with the chunk).
+        if slot == 1 {
+            self.fields.preds.insert(id);
+        }
         Ok(id)
+    }
+
+    /// The chunk-local id of a quad's graph (`None`: the default graph, id 0).
+    pub(crate) fn intern_graph(&mut self, enc: Option<&[u8]>) -> Result<u32, BuildError> {
+        match enc {
+            None => {
+                self.fields.default_graph = true;
+                Ok(0)
+            }
+            Some(enc) => {
+                let id = self.intern(enc)?;
+                self.fields.graphs.insert(id);
+                Ok(id)
+            }
+        }
     }
 
     /// Memory held by the current chunk's terms, and what sorting them will add. The arena and
@@ -135,6 +248,7 @@ impl Interner {
     /// Empties the current chunk.
     fn clear(&mut self) {
         self.recent = [0; 2];
+        self.fields = Fields::default();
         self.bytes = Vec::new();
         self.ends = Vec::new();
         self.table = HashTable::new();
@@ -161,6 +275,7 @@ impl Interner {
         spill.wrote(bytes);
         spill.dictionary_runs.fetch_add(1, Relaxed);
         self.runs.push((path, v.len() as u32));
+        self.run_fields.push(std::mem::take(&mut self.fields));
         self.clear();
         Ok(())
     }
@@ -182,11 +297,14 @@ struct Sink<'a, W: Write> {
     hash: &'a mut Xxh3,
     rdf_type_enc: Vec<u8>,
     rdf_type: Option<u64>,
+    /// The last id given.
+    last: u64,
 }
 
 impl<W: Write> Sink<'_, W> {
     fn push(&mut self, t: &[u8]) -> Result<u32, BuildError> {
         let id = self.dw.push(t)?;
+        self.last = id;
         self.hash.update(&(t.len() as u64).to_le_bytes());
         self.hash.update(t);
         if t == self.rdf_type_enc.as_slice() {
@@ -219,6 +337,7 @@ pub(crate) fn write_dictionary(
         hash,
         rdf_type_enc,
         rdf_type: None,
+        last: 0,
     };
     let out = if interner.has_spilled() {
         if !interner.ends.is_empty()
@@ -229,8 +348,14 @@ pub(crate) fn write_dictionary(
                 "internal: dictionary and quad chunks differ".into(),
             ));
         }
-        merge_runs(&interner.runs, &mut sink, dir, spill)?;
-        remap_chunks(&interner.runs, quads, dir, spill)?
+        if interner.run_fields.len() != interner.runs.len() {
+            return Err(BuildError::Invalid(
+                "internal: dictionary runs and their fields differ".into(),
+            ));
+        }
+        let fields = merge_runs(&interner.runs, &interner.run_fields, &mut sink, dir, spill)?;
+        let packing = fields.packing(sink.last)?;
+        remap_chunks(&interner.runs, quads, dir, spill, packing)?
     } else {
         let sorted = interner.sorted();
         // The terms are distinct, so a term's final id is its place in the order: the quads
@@ -241,6 +366,12 @@ pub(crate) fn write_dictionary(
                 *d = final_id(i)?;
             }
         }
+        let fields = &interner.fields;
+        let mut finals = FinalFields::new(fields.default_graph);
+        for local in fields.preds.iter().chain(fields.graphs.iter()) {
+            finals.see(fields, local, lookup(&dense, local)?);
+        }
+        let packing = finals.packing(sorted.len() as u64)?;
         let interner = &interner;
         let (pushed, out) = rayon::join(
             || -> Result<(), BuildError> {
@@ -253,7 +384,7 @@ pub(crate) fn write_dictionary(
                 }
                 Ok(())
             },
-            || remap_in_memory(&dense, quads, dir, spill),
+            || remap_in_memory(&dense, quads, dir, spill, packing),
         );
         pushed?;
         out?
@@ -332,13 +463,16 @@ impl Ord for Head {
 }
 
 /// Merges the sorted runs into the dictionary; writes `map-<i>.bin`, the pairs (local id,
-/// final id) of chunk `i`, and removes the runs.
+/// final id) of chunk `i`, and removes the runs. Returns the final ids of the predicates and
+/// graphs (`fields`: the runs' local ones).
 fn merge_runs<W: Write>(
     runs: &[(PathBuf, u32)],
+    fields: &[Fields],
     sink: &mut Sink<'_, W>,
     dir: &Path,
     spill: &Spill,
-) -> Result<(), BuildError> {
+) -> Result<FinalFields, BuildError> {
+    let mut finals = FinalFields::new(fields.iter().any(|f| f.default_graph));
     let mut readers = Vec::with_capacity(runs.len());
     let mut maps = Vec::with_capacity(runs.len());
     let mut heap = BinaryHeap::with_capacity(runs.len());
@@ -378,6 +512,9 @@ fn merge_runs<W: Write>(
         let (w, mp) = maps
             .get_mut(head.run)
             .ok_or_else(|| BuildError::Invalid("internal: run out of range".into()))?;
+        if let Some(f) = fields.get(head.run) {
+            finals.see(f, head.local, id);
+        }
         w.write_all(&head.local.to_le_bytes())
             .and_then(|()| w.write_all(&id.to_le_bytes()))
             .map_err(|e| io_err(mp, e))?;
@@ -395,7 +532,7 @@ fn merge_runs<W: Write>(
         spill.wrote(u64::from(*n) * 8);
         spill::remove(run, spill);
     }
-    Ok(())
+    Ok(finals)
 }
 
 fn map_path(dir: &Path, i: usize) -> PathBuf {
@@ -408,8 +545,12 @@ fn remap_chunks(
     quads: ProvQuads,
     dir: &Path,
     spill: &Spill,
+    packing: Packing,
 ) -> Result<ProvQuads, BuildError> {
-    let mut out = ProvQuads::default();
+    let mut out = ProvQuads {
+        packing: Some(packing),
+        ..ProvQuads::default()
+    };
     let mut start = 0;
     for (i, ((_, n), &end)) in runs.iter().zip(&quads.chunk_ends).enumerate() {
         let mut dense = vec![0u32; *n as usize + 1];
@@ -448,8 +589,8 @@ fn final_id(i: usize) -> Result<u32, BuildError> {
         .map_err(|_| BuildError::Invalid("more than 4 billion distinct terms".into()))
 }
 
-/// Rewrites spilled parts of quads with final ids into new parts of `out`, in order, several
-/// at a time, removing them.
+/// Rewrites spilled parts of quads with final ids into new parts of `out` (packed as its
+/// packing says), in order, several at a time, removing them.
 fn remap_parts(
     dense: &[u32],
     parts: &[PathBuf],
@@ -459,12 +600,16 @@ fn remap_parts(
 ) -> Result<(), BuildError> {
     use rayon::prelude::*;
     let base = out.spills.len();
+    let packing = out
+        .packing
+        .as_ref()
+        .ok_or_else(|| BuildError::Invalid("internal: parts rewritten without a packing".into()))?;
     let done: Vec<Result<(PathBuf, u64), BuildError>> = parts
         .par_iter()
         .enumerate()
         .map(|(j, part)| {
             let path = dir.join(format!("quads-{}.bin", base + j));
-            let mut w = QuadWriter::create(&path)?;
+            let mut w = PackedWriter::create(&path, packing)?;
             read_quads(part, |q| {
                 w.push([
                     lookup(dense, q[0])?,
@@ -493,9 +638,13 @@ fn remap_in_memory(
     quads: ProvQuads,
     dir: &Path,
     spill: &Spill,
+    packing: Packing,
 ) -> Result<ProvQuads, BuildError> {
     use rayon::prelude::*;
-    let mut out = ProvQuads::default();
+    let mut out = ProvQuads {
+        packing: Some(packing),
+        ..ProvQuads::default()
+    };
     remap_parts(dense, &quads.spills, dir, &mut out, spill)?;
     let mut mem = quads.mem;
     mem.par_chunks_mut(1 << 16).try_for_each(|chunk| {
@@ -596,14 +745,26 @@ mod tests {
             w.finish(&spill).unwrap();
             parts.push(path);
         }
-        let mut out = ProvQuads::default();
+        let packing = || {
+            let preds = (0..100u32).map(|i| i * 10).collect();
+            Some(Packing::new(990, Some(preds), Some(HashSet::from([0]))))
+        };
+        let mut out = ProvQuads {
+            packing: packing(),
+            ..ProvQuads::default()
+        };
         remap_parts(&dense, &parts, dir.path(), &mut out, &spill).unwrap();
         assert_eq!(out.spills.len(), 7);
         assert_eq!(out.total, (0..7).map(|p| p * 300).sum::<u64>());
         assert!(parts.iter().all(|p| !p.exists()));
         for (p, path) in out.spills.iter().enumerate() {
+            // Packed: 10 + 7 + 10 bits, 8 bytes a quad.
+            assert_eq!(
+                std::fs::metadata(path).unwrap().len(),
+                u64::from(p as u32 * 300) * 8
+            );
             let mut got = Vec::new();
-            read_quads(path, |q| {
+            out.read_part(path, |q| {
                 got.push(q);
                 Ok(())
             })
@@ -619,7 +780,21 @@ mod tests {
         let mut w = QuadWriter::create(&bad).unwrap();
         w.push([1, 2, 100, 0]).unwrap();
         w.finish(&spill).unwrap();
-        let mut out = ProvQuads::default();
+        let mut out = ProvQuads {
+            packing: packing(),
+            ..ProvQuads::default()
+        };
         assert!(remap_parts(&dense, &[bad], dir.path(), &mut out, &spill).is_err());
+        // So is an id the packing has no room for (a predicate it was not told of).
+        let odd = dir.path().join("prov-odd.bin");
+        let mut w = QuadWriter::create(&odd).unwrap();
+        w.push([1, 2, 3, 0]).unwrap();
+        w.finish(&spill).unwrap();
+        let dense: Vec<u32> = (0..100u32).map(|i| i * 10 + 1).collect();
+        let err = remap_parts(&dense, &[odd], dir.path(), &mut out, &spill).unwrap_err();
+        assert!(
+            err.to_string().contains("outside the sort keys' packing"),
+            "{err}"
+        );
     }
 }

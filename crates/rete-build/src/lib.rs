@@ -571,7 +571,7 @@ fn build_parts(
             let s = interner.intern_recent(0, s)?;
             let p = interner.intern_recent(1, p)?;
             let o = interner.intern(o)?;
-            let g = if g.is_empty() { 0 } else { interner.intern(g)? };
+            let g = interner.intern_graph((!g.is_empty()).then_some(g))?;
             quads.push([s, p, o, g]);
             let terms = interner.mem_bytes();
             if terms > term_budget && quads.mem.len() > 1024 {
@@ -663,7 +663,12 @@ fn build_parts(
     let sort_budget = (budget / 2)
         .min(budget.saturating_sub(held_quads + budget / 4))
         .max(1 << 20);
-    let packing = sort::Packing::of(&quads)?;
+    // Made by the dictionary phase, which knew every predicate and graph before it rewrote the
+    // quads (and wrote the spilled ones packed).
+    let packing = quads
+        .packing
+        .clone()
+        .ok_or_else(|| BuildError::Invalid("internal: quads without a packing".into()))?;
     let key_bytes = packing.key_bytes();
     // When the six do not fit but one does, the permutations are sorted and written one at a
     // time, each on every thread, and nothing spills (at 100 M triples 800 MB of keys). When

@@ -2,9 +2,9 @@
 //!
 //! While parsing, quads accumulate in memory with chunk-local term ids and are spilled to temp
 //! files in parts of a bounded size, each dictionary chunk's parts in a row (see
-//! [`crate::extdict`]). The dictionary phase rewrites them with final ids. Sorting a permutation
-//! reads them back, sorts runs that fit the budget (spilling each run), and k-way merges the runs,
-//! dropping duplicates.
+//! [`crate::extdict`]). The dictionary phase rewrites them with final ids, packed as SPO sort
+//! keys ([`PackedWriter`]). Sorting a permutation reads them back, sorts runs that fit the
+//! budget (spilling each run), and k-way merges the runs, dropping duplicates.
 
 use crate::spill::{self, Spill};
 use crate::BuildError;
@@ -28,6 +28,8 @@ pub struct ProvQuads {
     /// While their ids are chunk-local: where each dictionary chunk's parts end in `spills`.
     pub(crate) chunk_ends: Vec<usize>,
     pub(crate) total: u64,
+    /// With final ids: how the parts are packed (see [`PackedWriter`]) and the keys will be.
+    pub(crate) packing: Option<Packing>,
 }
 
 pub(crate) fn io_err(path: &Path, e: std::io::Error) -> BuildError {
@@ -70,17 +72,62 @@ impl ProvQuads {
     }
 
     /// Calls `f` on every quad: spilled ones first, then the in-memory ones.
+    #[cfg(test)]
     pub(crate) fn for_each(
         &self,
         mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
     ) -> Result<(), BuildError> {
         for path in &self.spills {
-            read_quads(path, &mut f)?;
+            self.read_part(path, &mut f)?;
         }
         for q in &self.mem {
             f(*q)?;
         }
         Ok(())
+    }
+
+    /// Bytes of a quad in a spilled part.
+    fn record_len(&self) -> usize {
+        self.packing
+            .as_ref()
+            .map_or(PROV_LEN, |p| p.of_perm(Perm::Spo).key_bytes())
+    }
+
+    /// Calls `f` on the key in `p`'s packing of every quad of one of the spilled parts: packed
+    /// parts are repacked (fields moved, no lookup), others packed.
+    fn part_keys(
+        &self,
+        path: &Path,
+        p: PermPacking<'_>,
+        mut f: impl FnMut(u128) -> Result<(), BuildError>,
+    ) -> Result<(), BuildError> {
+        let Some(packing) = &self.packing else {
+            return read_quads(path, |q| f(p.pack(q)));
+        };
+        let spo = packing.of_perm(Perm::Spo);
+        if spo.fits64() {
+            read_records::<8>(path, |rec| {
+                f(p.repack(spo, u128::from(u64::from_le_bytes(*rec))))
+            })
+        } else {
+            read_records::<16>(path, |rec| f(p.repack(spo, u128::from_le_bytes(*rec))))
+        }
+    }
+
+    /// Calls `f` on every quad of one of the spilled parts.
+    #[cfg(test)]
+    pub(crate) fn read_part(
+        &self,
+        path: &Path,
+        mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
+    ) -> Result<(), BuildError> {
+        match &self.packing {
+            None => read_quads(path, f),
+            Some(packing) => {
+                let spo = packing.of_perm(Perm::Spo);
+                self.part_keys(path, spo, |v| f(spo.unpack(v)))
+            }
+        }
     }
 }
 
@@ -131,43 +178,97 @@ impl<'a> QuadWriter<'a> {
     }
 }
 
-/// Calls `f` on every quad of a spill file. The file is read a block at a time: each
-/// permutation reads every quad, six times over at 100 M triples.
+/// Calls `f` on every quad of a spill file written by a [`QuadWriter`].
 pub(crate) fn read_quads(
     path: &Path,
     mut f: impl FnMut([u32; 4]) -> Result<(), BuildError>,
 ) -> Result<(), BuildError> {
+    read_records::<PROV_LEN>(path, |rec| {
+        let mut q = [0u32; 4];
+        for (v, b) in q.iter_mut().zip(rec.chunks_exact(4)) {
+            *v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        f(q)
+    })
+}
+
+/// Calls `f` on every record of `N` bytes of a spill file. The file is read a block at a time:
+/// each permutation reads every quad, six times over at 100 M triples.
+fn read_records<const N: usize>(
+    path: &Path,
+    mut f: impl FnMut(&[u8; N]) -> Result<(), BuildError>,
+) -> Result<(), BuildError> {
     let mut file = File::open(path).map_err(|e| io_err(path, e))?;
     let mut buf = vec![0u8; 1 << 20];
-    let mut len = 0;
+    let mut held = 0;
     loop {
-        let n = match file.read(&mut buf[len..]) {
+        let n = match file.read(&mut buf[held..]) {
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(io_err(path, e)),
         };
-        len += n;
-        let whole = len - len % PROV_LEN;
-        for rec in buf[..whole].chunks_exact(PROV_LEN) {
-            let mut q = [0u32; 4];
-            for (v, b) in q.iter_mut().zip(rec.chunks_exact(4)) {
-                *v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            }
-            f(q)?;
+        held += n;
+        let whole = held - held % N;
+        for rec in buf[..whole].chunks_exact(N) {
+            // Always N bytes (chunks_exact): the conversion compiles away.
+            let rec: &[u8; N] = rec
+                .try_into()
+                .map_err(|_| BuildError::Invalid("internal: spill record size".into()))?;
+            f(rec)?;
         }
-        buf.copy_within(whole..len, 0);
-        len -= whole;
+        buf.copy_within(whole..held, 0);
+        held -= whole;
         if n == 0 {
             break;
         }
     }
-    if len != 0 {
+    if held != 0 {
         return Err(BuildError::Invalid(format!(
             "{}: quad spill file cut short",
             path.display()
         )));
     }
     Ok(())
+}
+
+/// Streams quads with final ids into a spill file as keys packed in SPO order (8 bytes a quad
+/// when they fit a `u64`, else 16): half the bytes written by the dictionary phase and read by
+/// each of the six permutations at 100 M triples.
+pub(crate) struct PackedWriter<'a> {
+    w: BufWriter<File>,
+    path: &'a Path,
+    packing: PermPacking<'a>,
+    n: u64,
+}
+
+impl<'a> PackedWriter<'a> {
+    pub(crate) fn create(path: &'a Path, packing: &'a Packing) -> Result<Self, BuildError> {
+        Ok(Self {
+            w: BufWriter::with_capacity(1 << 20, File::create(path).map_err(|e| io_err(path, e))?),
+            path,
+            packing: packing.of_perm(Perm::Spo),
+            n: 0,
+        })
+    }
+
+    pub(crate) fn push(&mut self, q: [u32; 4]) -> Result<(), BuildError> {
+        let v = self.packing.pack_checked(q)?;
+        self.n += 1;
+        let written = if self.packing.fits64() {
+            // At most 64 bits: the cast keeps it whole.
+            self.w.write_all(&(v as u64).to_le_bytes())
+        } else {
+            self.w.write_all(&v.to_le_bytes())
+        };
+        written.map_err(|e| io_err(self.path, e))
+    }
+
+    /// Flushes; returns the number of quads written.
+    pub(crate) fn finish(mut self, spill: &Spill) -> Result<u64, BuildError> {
+        self.w.flush().map_err(|e| io_err(self.path, e))?;
+        spill.wrote(self.n * self.packing.key_bytes() as u64);
+        Ok(self.n)
+    }
 }
 
 /// How keys are held while sorting: packed into one integer, fields from the most significant
@@ -193,7 +294,7 @@ struct Ranks {
 
 /// Beyond this many distinct predicates or graphs, ranking them would cost more memory than the
 /// bits it saves are worth.
-const RANK_LIMIT: usize = 1 << 16;
+pub(crate) const RANK_LIMIT: usize = 1 << 16;
 
 fn bits(v: u32) -> u32 {
     u32::BITS - v.leading_zeros()
@@ -228,6 +329,14 @@ impl Ranks {
         }
     }
 
+    /// The rank of an id, `None` if it was not among those ranked; an unranked field's id.
+    fn try_rank(&self, id: u32) -> Option<u32> {
+        match &self.ids {
+            Some(ids) => ids.binary_search(&id).ok().map(|r| r as u32),
+            None => Some(id),
+        }
+    }
+
     #[inline]
     fn id(&self, rank: u32) -> u32 {
         match &self.ids {
@@ -239,6 +348,7 @@ impl Ranks {
 }
 
 /// Collects the distinct ids of a field until there are too many.
+#[cfg(test)]
 fn see(seen: &mut Option<std::collections::HashSet<u32>>, last: &mut Option<u32>, id: u32) {
     if *last == Some(id) {
         return;
@@ -253,7 +363,22 @@ fn see(seen: &mut Option<std::collections::HashSet<u32>>, last: &mut Option<u32>
 }
 
 impl Packing {
-    /// The packing for `quads` (with final ids).
+    /// The packing for ids up to `max`: predicates and graphs ranked among the distinct ones
+    /// given (`None`: too many to rank, they pack as ids).
+    pub(crate) fn new(
+        max: u32,
+        preds: Option<std::collections::HashSet<u32>>,
+        graphs: Option<std::collections::HashSet<u32>>,
+    ) -> Self {
+        Self {
+            node_bits: bits(max).max(1),
+            preds: Ranks::new(preds, max),
+            graphs: Ranks::new(graphs, max),
+        }
+    }
+
+    /// The packing for `quads` (with final ids), read from the quads themselves.
+    #[cfg(test)]
     pub(crate) fn of(quads: &ProvQuads) -> Result<Self, BuildError> {
         let (mut node, mut p, mut g) = (0u32, 0u32, 0u32);
         let (mut preds, mut graphs) = (Some(Default::default()), Some(Default::default()));
@@ -288,6 +413,7 @@ impl Packing {
             packing: self,
             widths,
             pred_at,
+            order: o,
         }
     }
 
@@ -305,6 +431,8 @@ pub(crate) struct PermPacking<'a> {
     widths: [u32; 4],
     /// Which key field holds the predicate.
     pred_at: usize,
+    /// The quad's positions in key order (the graph last, not listed).
+    order: [usize; 3],
 }
 
 impl PermPacking<'_> {
@@ -321,40 +449,88 @@ impl PermPacking<'_> {
         }
     }
 
+    /// A quad's key: its fields in key order, the predicate and graph as ranks.
     #[inline]
-    fn pack(self, k: Key) -> u128 {
+    fn pack(self, q: [u32; 4]) -> u128 {
         let p = self.packing;
+        let o = self.order;
+        let mut k = [q[o[0]], q[o[1]], q[o[2]], q[3]];
+        k[self.pred_at] = p.preds.rank(k[self.pred_at]);
+        k[3] = p.graphs.rank(k[3]);
+        self.join(k)
+    }
+
+    /// [`Self::pack`] for a packing made before the quads were seen (the dictionary's): an id
+    /// it has no room for is an error, not a wrong key.
+    fn pack_checked(self, q: [u32; 4]) -> Result<u128, BuildError> {
+        let p = self.packing;
+        let o = self.order;
+        let mut k = [q[o[0]], q[o[1]], q[o[2]], q[3]];
+        let pred = p.preds.try_rank(k[self.pred_at]);
+        let graph = p.graphs.try_rank(k[3]);
+        let (Some(pred), Some(graph)) = (pred, graph) else {
+            return Err(BuildError::Invalid(format!(
+                "internal: quad {q:?} outside the sort keys' packing"
+            )));
+        };
+        k[self.pred_at] = pred;
+        k[3] = graph;
+        if k.iter()
+            .zip(&self.widths)
+            .any(|(&x, &w)| w < 32 && x >> w != 0)
+        {
+            return Err(BuildError::Invalid(format!(
+                "internal: quad {q:?} outside the sort keys' packing"
+            )));
+        }
+        Ok(self.join(k))
+    }
+
+    /// The key of `v`, a key of the same quad in `from`'s packing (the same [`Packing`]): its
+    /// fields moved, ranks kept, no lookup.
+    #[inline]
+    fn repack(self, from: PermPacking<'_>, v: u128) -> u128 {
+        let f = from.split(v);
+        // The fields of `from` by quad position.
+        let mut q = [0u32; 4];
+        for (i, &at) in from.order.iter().enumerate() {
+            q[at] = f[i];
+        }
+        q[3] = f[3];
+        let o = self.order;
+        self.join([q[o[0]], q[o[1]], q[o[2]], q[3]])
+    }
+
+    /// Fields (key order, ranks as they are) into a key, from the most significant bits down.
+    #[inline]
+    fn join(self, k: Key) -> u128 {
         let mut v = 0u128;
-        for (i, (&x, &w)) in k.iter().zip(&self.widths).enumerate() {
-            let x = if i == self.pred_at {
-                p.preds.rank(x)
-            } else if i == 3 {
-                p.graphs.rank(x)
-            } else {
-                x
-            };
+        for (&x, &w) in k.iter().zip(&self.widths) {
             // A zero-width field (one graph) shifts nothing in.
             v = (v << w) | u128::from(x);
         }
         v
     }
 
+    /// [`Self::join`] undone.
     #[inline]
-    fn unpack(self, mut v: u128) -> Key {
-        let p = self.packing;
+    fn split(self, mut v: u128) -> Key {
         let mut k = [0u32; 4];
         for i in (0..4).rev() {
             let w = self.widths[i];
-            let x = (v & ((1u128 << w) - 1)) as u32;
+            k[i] = (v & ((1u128 << w) - 1)) as u32;
             v >>= w;
-            k[i] = if i == self.pred_at {
-                p.preds.id(x)
-            } else if i == 3 {
-                p.graphs.id(x)
-            } else {
-                x
-            };
         }
+        k
+    }
+
+    /// The quad of a key (ids in key order).
+    #[inline]
+    fn unpack(self, v: u128) -> Key {
+        let p = self.packing;
+        let mut k = self.split(v);
+        k[self.pred_at] = p.preds.id(k[self.pred_at]);
+        k[3] = p.graphs.id(k[3]);
         k
     }
 }
@@ -390,24 +566,30 @@ fn collect<T: Ord + Copy + Send + Sync + Default + Into<u128>>(
     quads: &ProvQuads,
     run_len: usize,
     spill_all: bool,
-    to: impl Fn(Key) -> T + Sync,
+    to: impl Fn(u128) -> T + Sync,
     at: &RunDir<'_>,
+    p: PermPacking<'_>,
 ) -> Result<(Vec<T>, Vec<PathBuf>), BuildError> {
     if at.parallel && !spill_all && (quads.total as usize) < run_len {
-        let mut buf = collect_all(quads, &to, at.perm)?;
+        let mut buf = collect_all(quads, &to, p)?;
         sort_dedup(&mut buf, true);
         return Ok((buf, Vec::new()));
     }
     let mut buf: Vec<T> = Vec::with_capacity((quads.total as usize).min(run_len));
     let mut runs = Vec::new();
-    let o = at.perm.order();
-    quads.for_each(|q| {
-        buf.push(to([q[o[0]], q[o[1]], q[o[2]], q[3]]));
+    let mut push = |v: u128| {
+        buf.push(to(v));
         if buf.len() >= run_len {
             runs.push(write_run(&mut buf, at, runs.len())?);
         }
         Ok(())
-    })?;
+    };
+    for path in &quads.spills {
+        quads.part_keys(path, p, &mut push)?;
+    }
+    for &q in &quads.mem {
+        push(p.pack(q))?;
+    }
     sort_dedup(&mut buf, at.parallel);
     if (spill_all || !runs.is_empty()) && !buf.is_empty() {
         runs.push(write_run(&mut buf, at, runs.len())?);
@@ -418,26 +600,25 @@ fn collect<T: Ord + Copy + Send + Sync + Default + Into<u128>>(
     Ok((buf, runs))
 }
 
-/// Every key of `perm` in memory, unsorted: the spilled parts are read side by side on rayon's
-/// threads, each into its own range (a part's length is its file's).
+/// Every key of `p`'s permutation in memory, unsorted: the spilled parts are read side by side
+/// on rayon's threads, each into its own range (a part's length is its file's).
 fn collect_all<T: Copy + Send + Sync + Default>(
     quads: &ProvQuads,
-    to: &(impl Fn(Key) -> T + Sync),
-    perm: Perm,
+    to: &(impl Fn(u128) -> T + Sync),
+    p: PermPacking<'_>,
 ) -> Result<Vec<T>, BuildError> {
     use rayon::prelude::*;
-    let o = perm.order();
-    let key = |q: [u32; 4]| to([q[o[0]], q[o[1]], q[o[2]], q[3]]);
     let mut lens = Vec::with_capacity(quads.spills.len());
+    let record = quads.record_len() as u64;
     for path in &quads.spills {
         let bytes = std::fs::metadata(path).map_err(|e| io_err(path, e))?.len();
-        if bytes % PROV_LEN as u64 != 0 {
+        if bytes % record != 0 {
             return Err(BuildError::Invalid(format!(
                 "{}: quad spill file cut short",
                 path.display()
             )));
         }
-        lens.push((bytes / PROV_LEN as u64) as usize);
+        lens.push((bytes / record) as usize);
     }
     let total = lens.iter().sum::<usize>() + quads.mem.len();
     if total as u64 != quads.total {
@@ -459,17 +640,17 @@ fn collect_all<T: Copy + Send + Sync + Default>(
         .zip(&quads.spills)
         .try_for_each(|(range, path)| {
             let mut slots = range.iter_mut();
-            read_quads(path, |q| {
+            quads.part_keys(path, p, |v| {
                 let slot = slots.next().ok_or_else(|| {
                     BuildError::Invalid(format!("{}: quad spill file grew", path.display()))
                 })?;
-                *slot = key(q);
+                *slot = to(v);
                 Ok(())
             })
         })?;
     mem.par_iter_mut()
         .zip(&quads.mem)
-        .for_each(|(slot, &q)| *slot = key(q));
+        .for_each(|(slot, &q)| *slot = to(p.pack(q)));
     Ok(buf)
 }
 
@@ -496,10 +677,10 @@ impl<'a> SortedKeys<'a> {
         let p = packing.of_perm(perm);
         let (mem, runs) = if p.fits64() {
             // The packed key takes at most 64 bits: the cast keeps it whole.
-            let (mem, runs) = collect(quads, run_len, spill_all, |k| p.pack(k) as u64, &at)?;
+            let (mem, runs) = collect(quads, run_len, spill_all, |v| v as u64, &at, p)?;
             (MemKeys::Packed(mem), runs)
         } else {
-            let (mem, runs) = collect(quads, run_len, spill_all, |k| p.pack(k), &at)?;
+            let (mem, runs) = collect(quads, run_len, spill_all, |v| v, &at, p)?;
             (MemKeys::Packed128(mem), runs)
         };
         Ok(Self {
@@ -902,9 +1083,15 @@ mod tests {
                     .iter()
                     .map(|q| [q[o[0]], q[o[1]], q[o[2]], q[3]])
                     .collect();
-                let mut packed: Vec<u128> = keys.iter().map(|&k| p.pack(k)).collect();
+                let mut packed: Vec<u128> = qs.iter().map(|&q| p.pack(q)).collect();
                 if fits64 {
                     assert!(packed.iter().all(|&v| v <= u128::from(u64::MAX)));
+                }
+                let spo = packing.of_perm(Perm::Spo);
+                for (&q, &v) in qs.iter().zip(&packed) {
+                    assert_eq!(p.pack_checked(q).unwrap(), v);
+                    // From the SPO key (a packed part) to this permutation's without lookups.
+                    assert_eq!(p.repack(spo, spo.pack(q)), v, "{perm:?}");
                 }
                 keys.sort_unstable();
                 packed.sort_unstable();
