@@ -1,4 +1,5 @@
 // Wires the domain modules together: opening a file loads its map, legend and resets selection.
+import { untrack } from 'svelte';
 import type { Backend } from './backend';
 import { errorText } from './backend';
 import { Activity } from './activity/activity.svelte';
@@ -62,6 +63,11 @@ export class Session {
     this.labelLanguages = new LabelLanguages(backend);
     $effect.root(() => {
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
+      // A group selected is often zoomed into next: its children are fetched meanwhile.
+      $effect(() => {
+        const key = this.selection.selected;
+        if (key) untrack(() => this.map.prefetch(key));
+      });
     });
   }
 

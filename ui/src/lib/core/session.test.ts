@@ -58,4 +58,22 @@ describe('Session', () => {
       vi.useRealTimers();
     }
   });
+  it("fetches a selected group's children ahead, not an entity's", async () => {
+    const b = new MemoryBackend();
+    b.docs.set('/a.rete', doc(1, 'a.rete'));
+    b.views.set('overview:1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1'), node('e:5', { kind: 'entity', expandable: false })], edges: [] });
+    b.views.set('expand:c1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1.1')], edges: [] });
+    b.legends.set(1, { source: 'schema', note: '', classes: [], relations: [] });
+    b.contexts.set(1, { classes: [], predicates: [], prefixes: [], examples: [] });
+    b.pending = ['/a.rete'];
+    const s = new Session(b);
+    await s.start();
+    void s.selection.select('e:5');
+    flushSync();
+    void s.selection.select('c1');
+    flushSync();
+    expect(b.calls.filter((c) => c.startsWith('expand'))).toEqual(['expand c1']);
+    expect(await s.map.zoomInto('c1')).toBe(true);
+    expect(b.calls.filter((c) => c.startsWith('expand'))).toEqual(['expand c1']);
+  });
 });

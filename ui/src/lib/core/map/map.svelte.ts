@@ -44,6 +44,12 @@ export class MapState {
   private doc = 0;
   private generation = 0;
   private pendingExpand = new Set<string>();
+  /**
+   * Children fetched ahead for groups the user selected (the next step is often Zoom in), by
+   * group and place; the oldest dropped beyond `AHEAD`. On a cold or remote file the engine's
+   * answer waits for the disk or the network: it then comes while the user reads the details.
+   */
+  private ahead = new Map<string, Promise<MapView>>();
   /** Groups the camera is flying into (Zoom in), with the number of flights to each. */
   private flying = new Map<string, number>();
 
@@ -101,6 +107,7 @@ export class MapState {
 
   clear(): void {
     this.batch(() => this.graph.clear());
+    this.ahead.clear();
     this.groups.clear();
     this.open = [];
     this.bbox = null;
@@ -161,6 +168,24 @@ export class MapState {
     }
   }
 
+  /**
+   * Fetches the children of group `key` in the background, for an `expand` to come. Nothing is
+   * drawn and the map is not busy meanwhile; a failure is left to that expand, which asks again.
+   */
+  prefetch(key: string): void {
+    if (this.groups.has(key) || this.pendingExpand.has(key) || !this.graph.hasNode(key)) return;
+    const a = this.graph.getNodeAttributes(key);
+    const k = aheadKey(key, a);
+    if (!a.expandable || this.ahead.has(k)) return;
+    const view = this.backend.expand(this.doc, key, a.x, a.y, a.r);
+    view.catch(() => {});
+    this.ahead.set(k, view);
+    for (const old of this.ahead.keys()) {
+      if (this.ahead.size <= AHEAD) break;
+      this.ahead.delete(old);
+    }
+  }
+
   /** Opens group `key`: replaces it by its children, fetched from the engine. */
   async expand(key: string): Promise<boolean> {
     if (this.groups.has(key) || this.pendingExpand.has(key) || !this.graph.hasNode(key)) return false;
@@ -170,7 +195,11 @@ export class MapState {
     this.pendingExpand.add(key);
     this.busy++;
     try {
-      const view = await this.backend.expand(this.doc, key, a.x, a.y, a.r);
+      const k = aheadKey(key, a);
+      const early = this.ahead.get(k);
+      this.ahead.delete(k);
+      const fetch = () => this.backend.expand(this.doc, key, a.x, a.y, a.r);
+      const view = early ? await early.catch(fetch) : await fetch();
       if (gen !== this.generation || !this.graph.hasNode(key)) return false;
       if (this.graph.order - 1 + view.nodes.length > MAX_NODES) {
         this.note = `Not opening ${a.label}: the map would show more than ${MAX_NODES.toLocaleString('en')} nodes. Zoom out elsewhere first.`;
@@ -348,6 +377,14 @@ export class MapState {
     this.graph.forEachNode((k, a) => { if (a.r > br) { br = a.r; best = k; } });
     return best;
   }
+}
+
+/** Groups whose children are kept fetched ahead (the last ones selected). */
+const AHEAD = 3;
+
+/** A group's children depend on where it is drawn: the engine places them inside its circle. */
+function aheadKey(key: string, a: NodeAttrs): string {
+  return `${key} ${a.x} ${a.y} ${a.r}`;
 }
 
 function nodeOf(key: string, a: NodeAttrs): MapNode {

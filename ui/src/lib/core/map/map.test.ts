@@ -187,4 +187,62 @@ describe('map state', () => {
     expect(m.graph.getNodeAttribute('c0:1', 'label')).toBe('DBpedia ontology · 9,015 terms');
     expect(m.graph.getNodeAttribute('c0:2', 'label')).toBe('Marie Curie (40)');
   });
+  it("fetches a selected group's children ahead, and opens the group with them once", async () => {
+    const { m, b } = setup();
+    const asked = () => b.calls.filter((c) => c === 'expand k:1').length;
+    await m.load(1);
+    m.prefetch('k:1');
+    m.prefetch('k:1');
+    // In the background: nothing drawn, the map not busy.
+    expect(m.busy).toBe(0);
+    expect(m.graph.hasNode('k:1')).toBe(true);
+    expect(asked()).toBe(1);
+    expect(await m.expand('k:1')).toBe(true);
+    expect(m.graph.nodes().sort()).toEqual(['e:10', 'e:11', 'k:2']);
+    expect(asked()).toBe(1);
+    // Used once: opened again later, the group asks the engine again.
+    m.collapse('k:1');
+    expect(await m.expand('k:1')).toBe(true);
+    expect(asked()).toBe(2);
+    // Nothing ahead for an open group, an entity or a node not on the map.
+    m.prefetch('k:1');
+    m.prefetch('e:10');
+    m.prefetch('k:9');
+    expect(b.calls.filter((c) => c.startsWith('expand')).length).toBe(2);
+  });
+
+  it('asks again when the fetch ahead failed, and drops what was fetched for another document', async () => {
+    const { m, b } = setup();
+    const asked = () => b.calls.filter((c) => c === 'expand k:1').length;
+    const members = b.views.get('expand:k:1')!;
+    b.views.delete('expand:k:1');
+    await m.load(1);
+    m.prefetch('k:1');
+    b.views.set('expand:k:1', members);
+    expect(await m.expand('k:1')).toBe(true);
+    expect(asked()).toBe(2);
+    expect(m.error).toBe('');
+    m.collapse('k:1');
+    m.prefetch('k:1');
+    expect(asked()).toBe(3);
+    b.views.set('overview:2', b.views.get('overview:1')!);
+    await m.load(2);
+    expect(await m.expand('k:1')).toBe(true);
+    expect(asked()).toBe(4);
+  });
+
+  it('keeps the children of the last three groups selected', async () => {
+    const b = new MemoryBackend();
+    const keys = ['k:1', 'k:2', 'k:3', 'k:4'];
+    b.views.set('overview:1', { kind: 'classes', note: '', truncated: false, nodes: keys.map((k, i) => node(k, { x: 300 * i, y: 0, r: 100 })), edges: [] });
+    for (const [i, k] of keys.entries()) {
+      b.views.set(`expand:${k}`, { kind: 'members', note: '', truncated: false, nodes: [node(`e:${i}`, { kind: 'entity', x: 300 * i, y: 0, r: 2, expandable: false })], edges: [] });
+    }
+    const m = new MapState(b, new ClassColors());
+    await m.load(1);
+    for (const k of keys) m.prefetch(k);
+    for (const k of keys) expect(await m.expand(k)).toBe(true);
+    // The first one selected was dropped: it alone was asked for twice.
+    expect(keys.map((k) => b.calls.filter((c) => c === `expand ${k}`).length)).toEqual([2, 1, 1, 1]);
+  });
 });
