@@ -3,6 +3,8 @@
 scale benchmark's remote measurements (scripts/bench-scale.sh).
 
 usage: range-server.py DIR LOG [PORT]   (PORT 0: any free port; the chosen port is printed)
+env: DELAY_MS — each answer waits that long first (a server far away: the app's measurements on
+a remote file then show what the network's round trips cost, as on a real link).
 
 Every request is one JSON line in LOG: {"method", "path", "range", "status", "bytes"} (bytes =
 body bytes sent). The benchmark truncates LOG between measurements and sums it."""
@@ -12,9 +14,11 @@ import os
 import re
 import sys
 import threading
+import time
 
 ROOT, LOG = sys.argv[1], sys.argv[2]
 PORT = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+DELAY = float(os.environ.get("DELAY_MS", "0")) / 1000
 lock = threading.Lock()
 
 
@@ -30,6 +34,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                 "status": status, "bytes": sent}) + "\n")
 
     def serve(self, body):
+        if DELAY:
+            time.sleep(DELAY)
         path = os.path.join(ROOT, os.path.basename(self.path.split("?")[0]))
         if not os.path.isfile(path):
             self.send_response(404)

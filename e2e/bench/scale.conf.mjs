@@ -1,7 +1,7 @@
 // The scale benchmark's app run (scripts/bench-scale-app.sh): the e2e setup (Xvfb, session bus,
 // tauri-driver) with one spec, e2e/bench/scale.e2e.mjs, on a big file. Run it under
 // `flock /work/wt/e2e.lock` like every app run: tauri-driver's ports are fixed.
-// env: RETE_SCALE_FILE (the .rete), RETE_SCALE_OUT (JSON written), EXPLORE_S, RETE_SCALE_PEOPLE.
+// env: RETE_SCALE_FILE (the .rete, a path or an http(s) URL), RETE_SCALE_OUT (JSON written), EXPLORE_S, RETE_SCALE_PEOPLE.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +16,7 @@ if (!file) throw new Error('RETE_SCALE_FILE: the .rete file to explore');
 export const config = {
   ...base,
   specs: [path.join(here, 'scale.e2e.mjs')],
-  capabilities: [{ maxInstances: 1, 'tauri:options': { application: base.capabilities[0]['tauri:options'].application, args: [path.resolve(file)] } }],
+  capabilities: [{ maxInstances: 1, 'tauri:options': { application: base.capabilities[0]['tauri:options'].application, args: [/^https?:\/\//.test(file) ? file : path.resolve(file)] } }],
   // The exploration lasts EXPLORE_S seconds; a cold 100 M file may take minutes to draw.
   mochaOpts: { ui: 'bdd', timeout: (Number(process.env.EXPLORE_S ?? 300) + 900) * 1000 },
   waitforTimeout: 120_000,

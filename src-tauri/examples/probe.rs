@@ -2,7 +2,8 @@
 //! into the largest community down to level 0, a community's details, its members, a member's
 //! details, coherence Tier 0 and one subject's links as a query. Each step's time and the size
 //! of its answer as JSON (what the IPC carries) go to stdout, one line each.
-//! Usage: `cargo run --release -p rete-desktop --example probe -- FILE.rete`
+//! Usage: `cargo run --release -p rete-desktop --example probe -- FILE.rete` (or a URL: the
+//! file read over HTTP, as the app reads it).
 use rete_desktop::commands::ops;
 use rete_desktop::store::Store;
 use std::time::Instant;
@@ -19,7 +20,13 @@ fn step<T: serde::Serialize>(name: &str, f: impl FnOnce() -> T) -> T {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = std::env::args().nth(1).ok_or("usage: probe FILE.rete")?;
     let store = Store::default();
-    let info = step("open", || ops::open_path(&store, &file))?;
+    let info = step("open", || {
+        if file.starts_with("http://") || file.starts_with("https://") {
+            ops::open_url(&store, &file)
+        } else {
+            ops::open_path(&store, &file)
+        }
+    })?;
     let doc = info.doc;
     let mut view = step("overview", || ops::overview(&store, doc))?;
     let mut member = None;

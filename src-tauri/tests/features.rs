@@ -484,6 +484,32 @@ fn remote_files_count_bytes_and_requests() {
     assert!(!ops::read_stats(&store, local.doc).unwrap().remote);
 }
 
+/// A level-0 community read over HTTP, where the links among its members are fetched ahead in
+/// batches (`Rete::prefetch`, spans on parallel connections), is the one read from the disk.
+#[test]
+fn a_community_opens_over_http_as_from_the_disk() {
+    let store = Store::default();
+    let local = open(&store, "social-1k.rete");
+    let (_, remote) = open_served(&store, &fixture("social-1k.rete"), 500);
+    assert!(remote.remote);
+    let mut views = Vec::new();
+    for doc in [local.doc, remote.doc] {
+        let map = ops::overview(&store, doc).unwrap();
+        let mut node = map.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+        while node.level.unwrap() > 0 {
+            let (x, y, r) = centre(&node);
+            let kids = ops::expand(&store, doc, &node.key, x, y, r).unwrap();
+            node = kids.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+        }
+        let (x, y, r) = centre(&node);
+        let members = ops::expand(&store, doc, &node.key, x, y, r).unwrap();
+        assert_eq!(members.kind, "members");
+        assert!(!members.edges.is_empty());
+        views.push(serde_json::to_value(&members).unwrap());
+    }
+    assert_eq!(views[0], views[1]);
+}
+
 #[test]
 fn the_shell_resolves_prefixes_and_explains_syntax_errors() {
     let store = Store::default();

@@ -232,6 +232,14 @@ impl<R: RangeReader> RangeReader for CountingReader<R> {
         self.bytes.fetch_add(out.len() as u64, Ordering::Relaxed);
         Ok(out)
     }
+    // Passed on whole: a remote reader batches the ranges.
+    fn read_many(&self, ranges: &[(u64, usize)]) -> Result<Vec<Vec<u8>>, RangeError> {
+        let out = self.inner.read_many(ranges)?;
+        self.requests.fetch_add(out.len() as u64, Ordering::Relaxed);
+        self.bytes
+            .fetch_add(out.iter().map(|b| b.len() as u64).sum(), Ordering::Relaxed);
+        Ok(out)
+    }
     fn name(&self) -> &str {
         self.inner.name()
     }

@@ -47,6 +47,10 @@ pub struct HttpOptions {
     /// Missing ranges at most this many bytes apart are fetched in one request (the bytes in
     /// between are fetched too and cached).
     pub coalesce_gap: u64,
+    /// Most requests in flight at once when one read needs several spans (a batch of blocks
+    /// fetched ahead): they then cost about one round trip instead of one each. `1` fetches
+    /// them one after the other.
+    pub parallel: usize,
     /// Largest file accepted from a server that ignores `Range` (answers 200 with the whole
     /// body): such a file is held in memory; a larger one is an error.
     pub whole_body_limit: u64,
@@ -74,6 +78,7 @@ impl Default for HttpOptions {
             cache_bytes: 64 << 20,
             prefetch: 16 << 10,
             coalesce_gap: 16 << 10,
+            parallel: 6,
             whole_body_limit: 16 << 20,
             byte_budget: Some(DEFAULT_BYTE_BUDGET),
             user_agent: concat!("rete-http/", env!("CARGO_PKG_VERSION")).to_owned(),

@@ -531,6 +531,62 @@ impl HttpReader {
         *self.cache() = RangeCache::new(self.client.opts.cache_bytes);
     }
 
+    /// Fetches `spans` (`[start, end)`, sorted), answers in their order: several at once on
+    /// up to [`HttpOptions::parallel`] connections, each thread taking every n-th span. The
+    /// budget is checked for the whole batch first, so a batch that cannot fit fetches nothing.
+    fn get_spans(&self, spans: &[(u64, u64)]) -> Result<Vec<Reply>, HttpError> {
+        let threads = self.client.opts.parallel.clamp(1, spans.len().max(1));
+        if threads == 1 {
+            return spans
+                .iter()
+                .map(|&(s, e)| self.client.get(s, e, Some(&self.version)))
+                .collect();
+        }
+        let total = spans.iter().map(|(s, e)| e - s).sum();
+        self.client.spend(total).map_err(|kind| HttpError {
+            url: self.client.url.clone(),
+            kind,
+            attempts: 1,
+        })?;
+        let mut slots: Vec<Option<Result<Reply, HttpError>>> = Vec::new();
+        slots.resize_with(spans.len(), || None);
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        spans
+                            .iter()
+                            .enumerate()
+                            .skip(t)
+                            .step_by(threads)
+                            .map(|(i, &(s, e))| (i, self.client.get(s, e, Some(&self.version))))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for w in workers {
+                // A worker only panics if `get` does; then the span is reported missing below.
+                if let Ok(done) = w.join() {
+                    for (i, r) in done {
+                        slots[i] = Some(r);
+                    }
+                }
+            }
+        });
+        slots
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|| {
+                    Err(HttpError {
+                        url: self.client.url.clone(),
+                        kind: HttpErrorKind::Protocol("a parallel fetch did not finish".into()),
+                        attempts: 1,
+                    })
+                })
+            })
+            .collect()
+    }
+
     fn cache(&self) -> MutexGuard<'_, RangeCache> {
         // The cache holds no invariant a panicking reader could break halfway.
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
@@ -576,11 +632,11 @@ impl HttpReader {
         };
         let mut gaps: Vec<(u64, u64)> = lookups.iter().flat_map(|l| l.gaps.clone()).collect();
         gaps.sort_unstable();
+        let spans = coalesce(&gaps, self.client.opts.coalesce_gap);
         let mut fetched: Vec<(u64, Arc<[u8]>)> = Vec::new();
-        for (start, end) in coalesce(&gaps, self.client.opts.coalesce_gap) {
-            let reply = self.client.get(start, end, Some(&self.version))?;
+        for ((start, _), reply) in spans.iter().zip(self.get_spans(&spans)?) {
             match reply.body {
-                ReplyBody::Range { data, .. } => fetched.push((start, data.into())),
+                ReplyBody::Range { data, .. } => fetched.push((*start, data.into())),
                 ReplyBody::Whole(data) => {
                     // The server stopped honouring Range; the file is small enough to keep.
                     self.whole.get_or_init(|| data.into());
@@ -636,6 +692,8 @@ fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) 
         .timeout_per_read(Some(opts.read_timeout))
         // Global: one budget for the whole request, redirects and body included.
         .timeout_global(opts.request_timeout)
+        // Parallel fetches keep their connections for the next batch.
+        .max_idle_connections_per_host(opts.parallel.max(3))
         .user_agent(opts.user_agent.as_str());
     if let Some(tls) = tls {
         config = config.tls_config(tls);

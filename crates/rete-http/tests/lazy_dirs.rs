@@ -10,7 +10,7 @@ use oxrdf::{NamedNodeRef, Term};
 use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::format::kind;
 use rete_core::{Pattern, Rete, ReteOptions};
-use rete_http::HttpReader;
+use rete_http::{HttpOptions, HttpReader};
 use server::serve_dir;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -379,4 +379,90 @@ fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
             "{pattern:?}"
         );
     }
+}
+
+/// Many subjects spread over the file, as a community's members are: fetching their blocks ahead
+/// (`Rete::prefetch`: the directory pages, then the blocks, each batch coalesced and fetched on
+/// parallel connections) takes a fraction of the requests the scans make one by one, the scans
+/// then read nothing more, and every answer is the local file's.
+#[test]
+fn fetching_many_subjects_ahead_takes_few_requests_and_changes_no_answer() {
+    let local = Rete::open_path(path("social.rete")).unwrap();
+    let subjects: Vec<u64> = (0..PEOPLE)
+        .step_by(97)
+        .map(|n| {
+            let iri = format!("http://example.org/social/person/{n}");
+            local
+                .id_of(NamedNodeRef::new(&iri).unwrap().into())
+                .unwrap()
+                .unwrap()
+        })
+        .collect();
+    let patterns: Vec<Pattern> = subjects
+        .iter()
+        .map(|&s| Pattern::new(Some(s), None, None))
+        .collect();
+    let scan = |rete: &Rete| -> Vec<[u64; 4]> {
+        patterns
+            .iter()
+            .flat_map(|p| rete.quads(p).unwrap().map(Result::unwrap))
+            .collect()
+    };
+    let want = scan(&local);
+    assert!(want.len() > 2 * subjects.len());
+    // On a local file nothing is fetched ahead.
+    assert_eq!(local.prefetch(&patterns).unwrap(), 0);
+
+    let reader = Arc::new(HttpReader::open(&url("social.rete")).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    let open = reader.stats().requests;
+    assert_eq!(scan(&remote), want);
+    let one_by_one = reader.stats().requests - open;
+
+    let reader = Arc::new(HttpReader::open(&url("social.rete")).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    let open = reader.stats().requests;
+    let blocks = remote.prefetch(&patterns).unwrap();
+    assert!(blocks >= 10, "{blocks} blocks fetched ahead");
+    let ahead = reader.stats().requests - open;
+    assert_eq!(scan(&remote), want);
+    assert_eq!(
+        reader.stats().requests - open,
+        ahead,
+        "the scans read nothing more"
+    );
+    // Measured: 413 subjects, 424 requests one by one, 2 ahead (one for the pages, one for the
+    // blocks: in this small file they lie close enough to be fetched as one span each).
+    assert!(
+        ahead * 4 < one_by_one,
+        "{ahead} requests ahead vs {one_by_one} one by one"
+    );
+
+    // Spans not merged (as in a large file, where the blocks lie megabytes apart): one request
+    // each, several in flight at once, answers in their places.
+    let apart = HttpOptions {
+        coalesce_gap: 0,
+        ..HttpOptions::default()
+    };
+    let reader = Arc::new(HttpReader::open_with(&url("social.rete"), apart).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    let open = reader.stats().requests;
+    assert_eq!(remote.prefetch(&patterns).unwrap(), blocks);
+    let spans = reader.stats().requests - open;
+    assert!(
+        spans > 10 && spans as usize <= 2 * blocks,
+        "{spans} requests"
+    );
+    assert_eq!(scan(&remote), want);
+    assert_eq!(reader.stats().requests - open, spans);
+
+    // A batch that would pass the byte budget fetches nothing.
+    let reader = Arc::new(HttpReader::open(&url("social.rete")).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    let _ = remote.quads(&patterns[0]).unwrap().count();
+    let fetched = reader.fetched();
+    reader.set_budget(Some(fetched + 2048));
+    let err = remote.prefetch(&patterns).unwrap_err().to_string();
+    assert!(err.contains("budget"), "{err}");
+    assert!(reader.fetched() <= fetched + 2048);
 }
