@@ -94,6 +94,11 @@ impl Cache {
     }
 }
 
+/// What a decoded permutation block of `quads` quads weighs in the block cache.
+fn perm_weight(quads: usize) -> usize {
+    quads * 32 + 64
+}
+
 /// A block directory held whole, or read page by page (remote files with page tables).
 #[derive(Debug)]
 enum DictDir {
@@ -728,18 +733,13 @@ impl Rete {
         let mut first = None;
         for (k, m) in metas[li..j].iter().enumerate() {
             let rel = (m.offset - start) as usize;
-            let quads = Arc::new(perm::read_block(
+            let quads = self.cache_perm_block(
+                p,
+                base + li + k,
                 &span[rel..rel + m.stored_len as usize],
                 m,
                 &section,
-                &self.inner.name,
-            )?);
-            let w = quads.len() * 32 + 64;
-            self.cache().put(
-                CacheKey::Perm(p as u8, (base + li + k) as u32),
-                CacheVal::Perm(quads.clone()),
-                w,
-            );
+            )?;
             if k == 0 {
                 first = Some(quads);
             }
@@ -1296,7 +1296,7 @@ impl Rete {
                     continue;
                 }
                 let m = self.perm_meta(perm, b)?.into_owned();
-                weight += m.count as usize * 32 + 64;
+                weight += perm_weight(m.count as usize);
                 if weight > room {
                     break 'ranges;
                 }
@@ -1319,15 +1319,27 @@ impl Rete {
         let stored = self.inner.reader.read_many(&wanted)?;
         for ((perm, b, m), bytes) in blocks.iter().zip(stored) {
             let section = idx.perms[*perm as usize].1.name();
-            let quads = Arc::new(perm::read_block(&bytes, m, &section, &self.inner.name)?);
-            let w = quads.len() * 32 + 64;
-            self.cache().put(
-                CacheKey::Perm(*perm as u8, *b as u32),
-                CacheVal::Perm(quads),
-                w,
-            );
+            self.cache_perm_block(*perm, *b, &bytes, m, &section)?;
         }
         Ok(blocks.len())
+    }
+
+    /// Decodes block `b` of permutation `p` from its stored bytes and caches it.
+    fn cache_perm_block(
+        &self,
+        p: Perm,
+        b: usize,
+        stored: &[u8],
+        meta: &PermBlockMeta,
+        section: &str,
+    ) -> Result<Arc<Vec<IdQuad>>> {
+        let quads = Arc::new(perm::read_block(stored, meta, section, &self.inner.name)?);
+        self.cache().put(
+            CacheKey::Perm(p as u8, b as u32),
+            CacheVal::Perm(quads.clone()),
+            perm_weight(quads.len()),
+        );
+        Ok(quads)
     }
 
     /// Drops every cached block.
