@@ -137,3 +137,17 @@ export function doc(id: number, name: string, classes: string[] = []): DocInfo {
     has_pyramid: false, has_schema: false, levels: 0, remote: false, built_by: 'rete 0.1', materialized: false,
   };
 }
+
+/**
+ * A backend holding one file, `/a.rete` (document 1, of `classes`), whose top level is `nodes`,
+ * with an empty legend and query context, handed over by the shell as at launch.
+ */
+export function oneFile(nodes: import('../lib/core/types').MapNode[], classes: string[] = []): MemoryBackend {
+  const b = new MemoryBackend();
+  b.docs.set('/a.rete', doc(1, 'a.rete', classes));
+  b.views.set('overview:1', { kind: 'pyramid', note: '', truncated: false, nodes, edges: [] });
+  b.legends.set(1, { source: 'schema', note: '', classes: [], relations: [] });
+  b.contexts.set(1, { classes: [], predicates: [], prefixes: [], examples: [] });
+  b.pending = ['/a.rete'];
+  return b;
+}

@@ -1,16 +1,11 @@
 import { flushSync } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { Session } from './session.svelte';
-import { MemoryBackend, doc, node } from '../../test/memory-backend';
+import { MemoryBackend, node, oneFile } from '../../test/memory-backend';
 
 describe('Session', () => {
   it('listens to the shell, then opens the handed-over file: map and legend before the query context', async () => {
-    const b = new MemoryBackend();
-    b.docs.set('/a.rete', doc(1, 'a.rete', ['<http://ex.org/P>']));
-    b.views.set('overview:1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1'), node('c2')], edges: [] });
-    b.legends.set(1, { source: 'schema', note: '', classes: [], relations: [] });
-    b.contexts.set(1, { classes: [], predicates: [], prefixes: [], examples: [] });
-    b.pending = ['/a.rete'];
+    const b = oneFile([node('c1'), node('c2')], ['<http://ex.org/P>']);
     const s = new Session(b);
     s.launch.mark('script');
     await s.start();
@@ -59,13 +54,8 @@ describe('Session', () => {
     }
   });
   it("fetches a selected group's children ahead, not an entity's", async () => {
-    const b = new MemoryBackend();
-    b.docs.set('/a.rete', doc(1, 'a.rete'));
-    b.views.set('overview:1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1'), node('e:5', { kind: 'entity', expandable: false })], edges: [] });
+    const b = oneFile([node('c1'), node('e:5', { kind: 'entity', expandable: false })]);
     b.views.set('expand:c1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1.1')], edges: [] });
-    b.legends.set(1, { source: 'schema', note: '', classes: [], relations: [] });
-    b.contexts.set(1, { classes: [], predicates: [], prefixes: [], examples: [] });
-    b.pending = ['/a.rete'];
     const s = new Session(b);
     await s.start();
     void s.selection.select('e:5');

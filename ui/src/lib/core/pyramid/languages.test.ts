@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LabelLanguages, userLanguages } from './languages';
 import { Session } from '../session.svelte';
-import { MemoryBackend, doc, node } from '../../../test/memory-backend';
+import { MemoryBackend, node, oneFile } from '../../../test/memory-backend';
 
 describe('label languages', () => {
   it('reads navigator.languages in order, else navigator.language, without blanks or repeats', () => {
@@ -31,12 +31,7 @@ describe('label languages', () => {
   });
 
   it('are set before the session opens the first file', async () => {
-    const b = new MemoryBackend();
-    b.docs.set('/a.rete', doc(1, 'a.rete', ['<http://ex.org/P>']));
-    b.views.set('overview:1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1')], edges: [] });
-    b.legends.set(1, { source: 'schema', note: '', classes: [], relations: [] });
-    b.contexts.set(1, { classes: [], predicates: [], prefixes: [], examples: [] });
-    b.pending = ['/a.rete'];
+    const b = oneFile([node('c1')], ['<http://ex.org/P>']);
     const s = new Session(b);
     await s.start();
     // jsdom's navigator: its languages reach the shell before openPath is called.
