@@ -11,8 +11,10 @@ Sizes: 10M, 30M, 100M (social graph triples), lubm:N (N universities). Environme
   BENCH_DIR     where the data goes (default bench-data; reused when present)
   REBUILD=1     rebuild even when a build record exists
   BUILD_RUNS=N  build each size N times (default 1) and report the run of median wall time,
-                with every run's time beside it (the host's speed moves by ~10 % from run to
-                run; the growth goal compares medians). Every run must give the same bytes.
+                with every run's time beside it. The builds go in rounds, one of each size in
+                turn, so the growth is also read per round from builds minutes apart: the
+                host's speed drifts by 10-40 % over the half hour the sizes take one after the
+                other. Every run must give the same bytes.
   QUERIES=NAME  the sizes (comma-separated, e.g. 10M) whose file also runs the Oxigraph
                 comparison (default 10M)
   APP=1         run the app benchmark (e2e/bench/scale.mjs) on the largest social size
@@ -111,41 +113,53 @@ def generate(name, people, lubm):
     return nt, meta
 
 
-def build(name, nt):
-    """`rete build` BUILD_RUNS times (see `build_once`); the record of the run of median wall
-    time, with every run's wall time and whether all runs gave the same bytes. Cached in
-    NAME.build.json unless REBUILD=1."""
-    out = WORK / f"{name}.rete"
-    rec_path = WORK / f"{name}.build.json"
-    rec = load_json(rec_path)
-    if rec and out.exists() and not os.environ.get("REBUILD"):
-        return out, rec
+def build_all(jobs):
+    """`rete build` of every (name, nt) in `jobs`, BUILD_RUNS rounds of one build per size in
+    turn (see `build_once`), so each round's sizes are built minutes apart and the growth can be
+    read per round, under the same conditions. Returns {name: (out, record)}: the record of the
+    run of median wall time, with every run's wall time and whether all runs gave the same bytes.
+    Cached in NAME.build.json unless REBUILD=1."""
+    done, todo = {}, []
+    for name, nt in jobs:
+        out = WORK / f"{name}.rete"
+        rec = load_json(WORK / f"{name}.build.json")
+        if rec and out.exists() and not os.environ.get("REBUILD"):
+            done[name] = (out, rec)
+        else:
+            todo.append((name, nt, out))
     runs = max(1, int(os.environ.get("BUILD_RUNS", "1")))
-    recs, digests = [], set()
+    recs = {name: [] for name, _, _ in todo}
+    digests = {name: set() for name, _, _ in todo}
     for i in range(runs):
-        if runs > 1:
-            log(f"build {i + 1} of {runs}")
-        rec = build_once(name, nt, out)
-        recs.append(rec)
-        if rec["exit_code"] != 0:
-            break
-        h = hashlib.blake2b()
-        with open(out, "rb") as f:
-            while chunk := f.read(1 << 22):
-                h.update(chunk)
-        digests.add(h.hexdigest())
-    ok = [r for r in recs if r["exit_code"] == 0]
-    if len(ok) < len(recs):
-        rec = recs[-1]
-    else:
-        rec = dict(sorted(ok, key=lambda r: r["wall_ms"])[(len(ok) - 1) // 2])
-    rec["runs_wall_ms"] = [r["wall_ms"] for r in recs]
-    rec["runs_peak_rss_kib"] = [r["peak_rss_kib"] for r in recs]
-    rec["runs_same_bytes"] = len(digests) <= 1
-    if not rec["runs_same_bytes"]:
-        log(f"the builds of {name} gave different files")
-    rec_path.write_text(json.dumps(rec))
-    return out, rec
+        if runs > 1 and todo:
+            log(f"round {i + 1} of {runs}")
+        for name, nt, out in todo:
+            if recs[name] and recs[name][-1]["exit_code"] != 0:
+                continue
+            rec = build_once(name, nt, out)
+            rec["round"] = i
+            recs[name].append(rec)
+            if rec["exit_code"] == 0:
+                h = hashlib.blake2b()
+                with open(out, "rb") as f:
+                    while chunk := f.read(1 << 22):
+                        h.update(chunk)
+                digests[name].add(h.hexdigest())
+    for name, _, out in todo:
+        ok = [r for r in recs[name] if r["exit_code"] == 0]
+        if len(ok) < len(recs[name]):
+            rec = recs[name][-1]
+        else:
+            rec = dict(sorted(ok, key=lambda r: r["wall_ms"])[(len(ok) - 1) // 2])
+        rec["runs_wall_ms"] = [r["wall_ms"] for r in recs[name]]
+        rec["runs_peak_rss_kib"] = [r["peak_rss_kib"] for r in recs[name]]
+        rec["runs_round"] = [r["round"] for r in recs[name]]
+        rec["runs_same_bytes"] = len(digests[name]) <= 1
+        if not rec["runs_same_bytes"]:
+            log(f"the builds of {name} gave different files")
+        (WORK / f"{name}.build.json").write_text(json.dumps(rec))
+        done[name] = (out, rec)
+    return done
 
 
 def build_once(name, nt, out):
@@ -365,10 +379,14 @@ def main():
     prev = load_json(OUT) or {}
     by_name = {r["name"]: r for r in prev.get("sizes", [])}
     want_queries = set(os.environ.get("QUERIES", "10M").split(","))
+    plan = []
     for spec in sizes:
         name, people, lubm = parse_size(spec)
         nt, meta = generate(name, people, lubm)
-        out, rec = build(name, nt)
+        plan.append((spec, name, people, nt, meta))
+    built = build_all([(name, nt) for _, name, _, nt, _ in plan])
+    for spec, name, people, nt, meta in plan:
+        out, rec = built[name]
         row = {"name": name, "spec": spec, **meta, "build": rec}
         row["rss_within_2gib"] = rec["peak_rss_kib"] is not None and rec["peak_rss_kib"] * 1024 <= 2 * GIB
         if rec["exit_code"] == 0:
