@@ -153,6 +153,7 @@ def build_all(jobs):
             rec = dict(sorted(ok, key=lambda r: r["wall_ms"])[(len(ok) - 1) // 2])
         rec["runs_wall_ms"] = [r["wall_ms"] for r in recs[name]]
         rec["runs_peak_rss_kib"] = [r["peak_rss_kib"] for r in recs[name]]
+        rec["runs_cpu_s"] = [r["cpu_s"] for r in recs[name]]
         rec["runs_round"] = [r["round"] for r in recs[name]]
         rec["runs_same_bytes"] = len(digests[name]) <= 1
         if not rec["runs_same_bytes"]:
@@ -186,6 +187,8 @@ def build_once(name, nt, out):
     th.join()
     err = p.stderr
     rss_kib = int(m.group(1)) if (m := re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)) else None
+    # CPU seconds (user + system): waiting for the disk or for a core shows in the wall time only.
+    cpu_s = round(sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", err)), 2)
     # `rete build --report`: a table (phase, ms, spilled bytes or "-", peak RSS MiB) then the
     # peak spill line.
     phases = [{"phase": m.group(1).strip(), "ms": float(m.group(2)),
@@ -205,6 +208,7 @@ def build_once(name, nt, out):
         "exit_code": p.returncode,
         "wall_ms": round(wall * 1000),
         "peak_rss_kib": rss_kib,
+        "cpu_s": cpu_s,
         "phases": phases,
         "steps": steps,
         "peak_spill_bytes": peak_spill[0],

@@ -80,7 +80,10 @@ def render_scale(s):
         "Reproduce with `scripts/bench-scale.sh [10M 30M 100M lubm:N]` (JSON in `docs/benchmark-scale.json`)."
         + ("" if not (multi := [r for r in sizes if len(r["build"].get("runs_wall_ms", [])) > 1]) else
            " Sizes built several times (`BUILD_RUNS`) show the run of median wall time (its peak RSS, phases and steps) "
-           "with the range of all runs; their runs gave "
+           "with the range of all runs"
+           + (", built in rounds (one build of each size in turn, so the sizes of a round were built minutes apart)"
+              if all(r["build"].get("runs_round") for r in multi) else "")
+           + "; their runs gave "
            + ("byte-identical files." if all(r["build"].get("runs_same_bytes") for r in multi) else "**different files**.")),
         "",
         "### Build and size",
@@ -150,6 +153,13 @@ def render_scale(s):
                 growth_ok = per_round <= nlogn
                 line += (f" Per round (the two sizes built one after the other): "
                          f"{', '.join(f'×{x:.2f}' for x in pairs)}; median ×{per_round:.2f}, which the verdict uses.")
+            ca, cz = a["build"].get("runs_cpu_s"), z["build"].get("runs_cpu_s")
+            if ca and cz:
+                cpu_a = dict(zip(rounds_a, ca))
+                cpu_pairs = [c / cpu_a[i] for i, c in zip(rounds_z, cz) if cpu_a.get(i)]
+                if cpu_pairs:
+                    line += (f" In CPU time (user + system; waiting for the disk is not in it): "
+                             f"{', '.join(f'×{x:.2f}' for x in cpu_pairs)}; median ×{statistics.median(cpu_pairs):.2f}.")
         out += ["", line]
     # Remote.
     remote = [r for r in sizes if r.get("remote")]

@@ -14,6 +14,8 @@ import { colourStats, mapRect, mapSettled, screenshot, typeQuery } from '../spec
 const exploreS = Number(process.env.EXPLORE_S ?? 300);
 const people = Number(process.env.RETE_SCALE_PEOPLE ?? 1000);
 const outFile = process.env.RETE_SCALE_OUT ?? '.e2e-out/scale.json';
+// How long a settled member click waits after the zoom (its camera flight takes 500 ms).
+const settleMs = Number(process.env.RETE_SCALE_SETTLE_MS ?? 800);
 const person = (i) => `<http://example.org/social/person/${i}>`;
 const linksQuery = (s) => `SELECT ?p ?o WHERE { ${s} ?p ?o }`;
 
@@ -155,7 +157,7 @@ async function selectCommunity(vary, depth) {
 async function memberDetails(inFlight) {
   if (!(await $('[data-testid="members"] button').isExisting())) return null;
   if (!inFlight) {
-    await browser.pause(800);
+    await browser.pause(settleMs);
     await browser.waitUntil(async () => (await $('[data-testid="map"]').getAttribute('data-busy')) === 'false', { timeoutMsg: 'the map stayed busy' });
   }
   return timed('[data-testid="members"] button', 'details', null, 60_000, inFlight ? 'details-in-flight' : 'details');
