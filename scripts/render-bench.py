@@ -83,6 +83,8 @@ def render_scale(s):
            "with the range of all runs"
            + (", built in rounds (one build of each size in turn, so the sizes of a round were built minutes apart)"
               if all(r["build"].get("runs_round") for r in multi) else "")
+           + (f"; they read their inputs from copies in `{multi[0]['build']['input_dir']}`, not from this host's disk, whose speed varies threefold from hour to hour"
+              if all(r["build"].get("input_dir") for r in multi) else "")
            + "; their runs gave "
            + ("byte-identical files." if all(r["build"].get("runs_same_bytes") for r in multi) else "**different files**.")),
         "",
