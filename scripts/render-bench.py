@@ -81,10 +81,10 @@ def render_scale(s):
         + ("" if not (multi := [r for r in sizes if len(r["build"].get("runs_wall_ms", [])) > 1]) else
            " Sizes built several times (`BUILD_RUNS`) show the run of median wall time (its peak RSS, phases and steps) "
            "with the range of all runs"
-           + (", built in rounds (one build of each size in turn, so the sizes of a round were built minutes apart)"
-              if all(r["build"].get("runs_round") for r in multi) else "")
-           + (f"; they read their inputs from copies in `{multi[0]['build']['input_dir']}`, not from this host's disk, whose speed varies threefold from hour to hour"
-              if all(r["build"].get("input_dir") for r in multi) else "")
+           + ("" if not (rounds := [r for r in multi if r["build"].get("runs_round")]) else
+              f"; {', '.join(r['name'] for r in rounds)} were built in rounds (one build of each size in turn, so a round's builds were minutes apart)"
+              + (f" from copies of their inputs in `{rounds[0]['build']['input_dir']}`, not from this host's disk, whose speed varies threefold from hour to hour"
+                 if all(r["build"].get("input_dir") for r in rounds) else ""))
            + "; their runs gave "
            + ("byte-identical files." if all(r["build"].get("runs_same_bytes") for r in multi) else "**different files**.")),
         "",
