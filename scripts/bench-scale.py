@@ -11,7 +11,8 @@ Sizes: 10M, 30M, 100M (social graph triples), lubm:N (N universities). Environme
   BENCH_DIR     where the data goes (default bench-data; reused when present)
   REBUILD=1     rebuild even when a build record exists
   BENCH_INPUT_DIR  build from copies of the inputs in this directory (e.g. /dev/shm, so the
-                host's disk is not what is measured; recorded as the build's input_dir)
+                host's disk is not what is measured; recorded as the build's input_dir); the
+                copies this run made are removed after the builds
   BUILD_RUNS=N  build each size N times (default 1) and report the run of median wall time,
                 with every run's time beside it. The builds go in rounds, one of each size in
                 turn, so the growth is also read per round from builds minutes apart: the
@@ -134,14 +135,17 @@ def build_all(jobs):
     # unread for 60 s, so a build's parse may read its input from the disk or from the cache.
     if (in_dir := os.environ.get("BENCH_INPUT_DIR")):
         in_dir = pathlib.Path(in_dir)
-        moved = []
+        moved, copied = [], []
         for name, nt, out in todo:
             there = in_dir / nt.name
             if not there.exists() or there.stat().st_size != nt.stat().st_size:
                 log(f"copying {nt.name} to {in_dir}")
                 shutil.copyfile(nt, there)
+                copied.append(there)
             moved.append((name, there, out))
         todo = moved
+    else:
+        copied = []
     runs = max(1, int(os.environ.get("BUILD_RUNS", "1")))
     recs = {name: [] for name, _, _ in todo}
     digests = {name: set() for name, _, _ in todo}
@@ -160,6 +164,9 @@ def build_all(jobs):
                     while chunk := f.read(1 << 22):
                         h.update(chunk)
                 digests[name].add(h.hexdigest())
+    # The copies this run made go once built from: in /dev/shm they hold RAM (12 GB at 100 M).
+    for c in copied:
+        c.unlink(missing_ok=True)
     for name, _, out in todo:
         ok = [r for r in recs[name] if r["exit_code"] == 0]
         if len(ok) < len(recs[name]):
