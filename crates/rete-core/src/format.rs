@@ -388,6 +388,28 @@ impl BlockSizes {
 /// the frame really decodes to, so a lying size costs nothing.
 const ZSTD_PREALLOC: u64 = 16 << 20;
 
+thread_local! {
+    /// Each thread's zstd decoder, kept between blocks: a new one per block (what
+    /// `zstd::bulk::decompress` makes) allocates and maps its ~100 KiB of context every time.
+    static DECODER: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `zstd::bulk::decompress` on this thread's decoder.
+fn bulk_decompress(stored: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    DECODER.with(|d| match d.try_borrow_mut() {
+        Ok(mut d) => {
+            let d = match d.as_mut() {
+                Some(d) => d,
+                None => d.insert(zstd::bulk::Decompressor::new()?),
+            };
+            d.decompress(stored, capacity)
+        }
+        // Not reached (nothing here calls back into it); a fresh decoder would do.
+        Err(_) => zstd::bulk::decompress(stored, capacity),
+    })
+}
+
 /// Decompresses a zstd frame whose decoded size is declared as `raw_len`; refuses anything else.
 /// The one zstd decoder of every section and block (core, pyramid, schema), with one size limit:
 /// [`MAX_RAW_LEN`].
@@ -406,7 +428,7 @@ pub fn zstd_decode(
     }
     let zerr = |e: std::io::Error| Error::corrupt(file, section(), format!("zstd: {e}"));
     let out = if raw_len <= ZSTD_PREALLOC {
-        zstd::bulk::decompress(stored, raw_len as usize).map_err(zerr)?
+        bulk_decompress(stored, raw_len as usize).map_err(zerr)?
     } else {
         use std::io::Read;
         let mut out = Vec::with_capacity(ZSTD_PREALLOC as usize);
