@@ -628,7 +628,14 @@ fn levels(
     let k0 = louvain::relabel(&mut p0);
     let mut cur = match last {
         Some((lg, node_of)) => {
-            lg.aggregate(&Base::coarse_part(&p0, &node_of, lg.node_count()), k0)?
+            let pc = Base::coarse_part(&p0, &node_of, lg.node_count());
+            // No isolated entities were grouped and the labels are Louvain's: its graph is
+            // level 0's as it is (at 100 M triples, 0.2 s of summing 3.7 M links spared).
+            if k0 == lg.node_count() && pc.iter().enumerate().all(|(i, &c)| c as usize == i) {
+                lg
+            } else {
+                lg.aggregate(&pc, k0)?
+            }
         }
         None => g0.aggregate(&p0, k0)?,
     };
