@@ -529,6 +529,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_thread_decoder_survives_damaged_frames() {
+        // One decoder serves every block of a thread: a frame that fails (truncated, garbage,
+        // a lying size) must leave it able to decode the next one.
+        let a: Vec<u8> = (0..50_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let b = b"a second, shorter block".repeat(40);
+        let (za, zb) = (
+            zstd::bulk::compress(&a, 3).expect("compress"),
+            zstd::bulk::compress(&b, 3).expect("compress"),
+        );
+        let name = || "test block".to_owned();
+        let ok = |z: &[u8], raw: &[u8]| {
+            let out = zstd_decode(z, raw.len() as u64, "f", &name).expect("decodes");
+            assert_eq!(out, raw);
+        };
+        ok(&za, &a);
+        for bad in [
+            (&za[..za.len() / 2], a.len() as u64),
+            (&b"not a zstd frame at all"[..], 100),
+            (&za[..], a.len() as u64 - 1),
+        ] {
+            assert!(zstd_decode(bad.0, bad.1, "f", &name).is_err());
+            ok(&zb, &b);
+            ok(&za, &a);
+        }
+    }
+
+    #[test]
     fn varint_round_trip() {
         let vals = [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX];
         let mut buf = Vec::new();
