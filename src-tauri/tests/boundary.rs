@@ -6,11 +6,14 @@
 mod common;
 mod fixtures;
 
-use common::serve;
+use common::{serve, serve_with};
 use fixtures::fixture;
 use rete_desktop::commands::ops;
+use rete_desktop::engine::AppResult;
+use rete_desktop::model::{MapNode, MapView};
 use rete_desktop::store::Store;
 use rete_http::CountedReader;
+use std::sync::{Arc, Mutex};
 
 const KNOWS: &str = "SELECT ?s ?o WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
 
@@ -89,4 +92,93 @@ fn exports_replace_the_old_file_whole_and_leave_no_temporary_file() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names, ["results.csv"]);
+}
+
+/// The largest level-0 community of `doc`, reached from the top by the largest child, and the
+/// view that opens it (its members and the links among them).
+fn largest_community(store: &Store, doc: u32) -> MapNode {
+    let map = ops::overview(store, doc).unwrap();
+    let mut node = map.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+    while node.level.unwrap() > 0 {
+        let kids = ops::expand(
+            store,
+            doc,
+            &node.key,
+            node.x.unwrap(),
+            node.y.unwrap(),
+            node.r.unwrap(),
+        )
+        .unwrap();
+        node = kids.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+    }
+    node
+}
+
+fn open_members(store: &Store, doc: u32, node: &MapNode) -> AppResult<MapView> {
+    ops::expand(
+        store,
+        doc,
+        &node.key,
+        node.x.unwrap(),
+        node.y.unwrap(),
+        node.r.unwrap(),
+    )
+}
+
+/// Opening a community over HTTP first fetches its members' blocks in one batch, then scans
+/// them. When the server refuses the batch, the community still opens, the same as from the
+/// disk: the batch was only a speed-up, and the scans fetch what they need themselves.
+#[test]
+fn a_community_opens_when_the_batch_ahead_fails() {
+    let bytes = std::fs::read(fixture("social-20k.rete")).unwrap();
+    let store = Store::default();
+    let local = ops::open_path(&store, &fixture("social-20k.rete").display().to_string()).unwrap();
+    let node = largest_community(&store, local.doc);
+    let expected = serde_json::to_value(open_members(&store, local.doc, &node).unwrap()).unwrap();
+
+    // Every range asked for, in order, and (once set) one range to refuse the first time.
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let refuse = Arc::new(Mutex::new(None::<(usize, usize)>));
+    let server = |asked: Arc<Mutex<Vec<(usize, usize)>>>,
+                  refuse: Arc<Mutex<Option<(usize, usize)>>>| {
+        serve_with(bytes.clone(), 500, move |a, b| {
+            asked.lock().unwrap().push((a, b));
+            let mut r = refuse.lock().unwrap();
+            (*r == Some((a, b))).then(|| {
+                *r = None;
+                403
+            })
+        })
+    };
+
+    // Nothing refused: the ranges opening the community asks for.
+    let a = ops::open_url(&store, &server(asked.clone(), refuse.clone())).unwrap();
+    assert_eq!(largest_community(&store, a.doc).key, node.key);
+    let walked = asked.lock().unwrap().len();
+    let view = open_members(&store, a.doc, &node).unwrap();
+    assert_eq!(serde_json::to_value(&view).unwrap(), expected);
+    // The members' pyramid block, then the batch's spans (the scans then find their blocks
+    // cached): refusing any span of the batch fails it.
+    let opening: Vec<(usize, usize)> = asked.lock().unwrap()[walked..].to_vec();
+    assert!(opening.len() >= 2, "{opening:?}");
+    let batch = opening[1];
+
+    // The same walk on a fresh document, with that batch refused.
+    let asked_b = Arc::new(Mutex::new(Vec::new()));
+    let b = ops::open_url(&store, &server(asked_b.clone(), refuse.clone())).unwrap();
+    assert_eq!(largest_community(&store, b.doc).key, node.key);
+    assert_eq!(asked_b.lock().unwrap().len(), walked);
+    *refuse.lock().unwrap() = Some(batch);
+    let view = open_members(&store, b.doc, &node).expect("the scans read for themselves");
+    assert_eq!(serde_json::to_value(&view).unwrap(), expected);
+    assert_eq!(
+        *refuse.lock().unwrap(),
+        None,
+        "the batch was asked for and refused"
+    );
+    let opening_b = asked_b.lock().unwrap()[walked..].to_vec();
+    assert!(
+        opening_b.len() > opening.len(),
+        "{opening:?} then {opening_b:?}"
+    );
 }

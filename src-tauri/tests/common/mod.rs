@@ -18,6 +18,17 @@ pub fn open_served(
 /// malformed or unsatisfiable range gets a 416, as from a real server (never a panic in the
 /// server thread, which the client would only see as a dropped connection).
 pub fn serve(bytes: Vec<u8>, requests: usize) -> String {
+    serve_with(bytes, requests, |_, _| None)
+}
+
+#[allow(dead_code, reason = "not every test file refuses a range")]
+/// [`serve`], where `answer(first, last)` sees each satisfiable range asked for (inclusive, as
+/// in the header) and may answer it with an error status instead of its bytes.
+pub fn serve_with(
+    bytes: Vec<u8>,
+    requests: usize,
+    mut answer: impl FnMut(usize, usize) -> Option<u16> + Send + 'static,
+) -> String {
     use std::io::{BufRead, BufReader, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
     let addr = listener.local_addr().expect("the bound address");
@@ -53,6 +64,13 @@ pub fn serve(bytes: Vec<u8>, requests: usize) -> String {
                     continue;
                 }
             };
+            if let Some(status) = answer(a, b) {
+                let head = format!(
+                    "HTTP/1.1 {status} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let _ = stream.write_all(head.as_bytes());
+                continue;
+            }
             let body = &bytes[a..=b];
             let head = format!(
                 "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\nContent-Range: bytes {a}-{b}/{total}\r\nAccept-Ranges: bytes\r\nETag: \"e2e\"\r\nConnection: close\r\n\r\n",
