@@ -94,35 +94,21 @@ fn exports_replace_the_old_file_whole_and_leave_no_temporary_file() {
     assert_eq!(names, ["results.csv"]);
 }
 
-/// The largest level-0 community of `doc`, reached from the top by the largest child, and the
-/// view that opens it (its members and the links among them).
+/// What `node` opens into: its children, or on level 0 its members and the links among them.
+fn open_node(store: &Store, doc: u32, node: &MapNode) -> AppResult<MapView> {
+    let (x, y, r) = (node.x.unwrap(), node.y.unwrap(), node.r.unwrap());
+    ops::expand(store, doc, &node.key, x, y, r)
+}
+
+/// The largest level-0 community of `doc`, reached from the top by the largest child.
 fn largest_community(store: &Store, doc: u32) -> MapNode {
     let map = ops::overview(store, doc).unwrap();
     let mut node = map.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
     while node.level.unwrap() > 0 {
-        let kids = ops::expand(
-            store,
-            doc,
-            &node.key,
-            node.x.unwrap(),
-            node.y.unwrap(),
-            node.r.unwrap(),
-        )
-        .unwrap();
+        let kids = open_node(store, doc, &node).unwrap();
         node = kids.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
     }
     node
-}
-
-fn open_members(store: &Store, doc: u32, node: &MapNode) -> AppResult<MapView> {
-    ops::expand(
-        store,
-        doc,
-        &node.key,
-        node.x.unwrap(),
-        node.y.unwrap(),
-        node.r.unwrap(),
-    )
 }
 
 /// Opening a community over HTTP first fetches its members' blocks in one batch, then scans
@@ -134,7 +120,7 @@ fn a_community_opens_when_the_batch_ahead_fails() {
     let store = Store::default();
     let local = ops::open_path(&store, &fixture("social-20k.rete").display().to_string()).unwrap();
     let node = largest_community(&store, local.doc);
-    let expected = serde_json::to_value(open_members(&store, local.doc, &node).unwrap()).unwrap();
+    let expected = serde_json::to_value(open_node(&store, local.doc, &node).unwrap()).unwrap();
 
     // Every range asked for, in order, and (once set) one range to refuse the first time.
     let asked = Arc::new(Mutex::new(Vec::new()));
@@ -155,7 +141,7 @@ fn a_community_opens_when_the_batch_ahead_fails() {
     let a = ops::open_url(&store, &server(asked.clone(), refuse.clone())).unwrap();
     assert_eq!(largest_community(&store, a.doc).key, node.key);
     let walked = asked.lock().unwrap().len();
-    let view = open_members(&store, a.doc, &node).unwrap();
+    let view = open_node(&store, a.doc, &node).unwrap();
     assert_eq!(serde_json::to_value(&view).unwrap(), expected);
     // The members' pyramid block, then the batch's spans (the scans then find their blocks
     // cached): refusing any span of the batch fails it.
@@ -169,7 +155,7 @@ fn a_community_opens_when_the_batch_ahead_fails() {
     assert_eq!(largest_community(&store, b.doc).key, node.key);
     assert_eq!(asked_b.lock().unwrap().len(), walked);
     *refuse.lock().unwrap() = Some(batch);
-    let view = open_members(&store, b.doc, &node).expect("the scans read for themselves");
+    let view = open_node(&store, b.doc, &node).expect("the scans read for themselves");
     assert_eq!(serde_json::to_value(&view).unwrap(), expected);
     assert_eq!(
         *refuse.lock().unwrap(),
