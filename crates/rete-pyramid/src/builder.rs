@@ -654,6 +654,12 @@ fn levels(
         // The graph of Louvain's communities: kept from its last pass, or summed here.
         let mut sup = found.graph;
         let mut method = "louvain";
+        // At a low resolution one pass can merge a whole level into a few communities (at
+        // γ = 0.0625, 241 into one): the forced merge alone then brings it to its target.
+        if nk.saturating_mul(opts.branching) < target {
+            let (p2, k2) = louvain::forced_merge(&cur, gamma, target)?;
+            (p, nk, sup, method) = (p2, k2, None, "merge");
+        }
         if nk > target {
             let merged_by_louvain = nk < k;
             let base = match sup.take() {

@@ -222,6 +222,35 @@ fn social_graph_round_trip() {
     }
 }
 
+/// A coarser level re-runs Louvain at a lower resolution; at a very low one a single pass can
+/// merge a whole level into a handful of communities. The level then takes the forced merge
+/// down to its target instead, so no level shrinks by much more than the branching factor.
+#[test]
+fn a_low_resolution_does_not_collapse_a_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("s.rete"),
+        PyramidOptions {
+            max_top: 8,
+            branching: 4,
+            coarsening: 0.01,
+            ..PyramidOptions::default()
+        },
+    );
+    check_consistency(&rete, &p);
+    let info = p.level_info();
+    assert!(info.len() >= 2, "{info:?}");
+    // Each level keeps at least 1/branching of its target, itself at least 1/branching of the
+    // level below (or the top's 8).
+    assert!(info.last().unwrap().communities >= 2, "{info:?}");
+    for w in info.windows(2) {
+        assert!(w[1].communities * 4 * 4 >= w[0].communities, "{info:?}");
+    }
+    assert!(info[1..].iter().any(|l| l.method == "merge"), "{info:?}");
+}
+
 #[test]
 fn small_top_forces_merges_and_more_levels() {
     let dir = tempfile::tempdir().unwrap();
