@@ -1137,7 +1137,7 @@ pub(crate) fn louvain<G: Graph>(
     gamma: f64,
     stop_at: Option<usize>,
 ) -> Result<(Vec<u32>, usize), PyramidError> {
-    louvain_keep(g, gamma, stop_at).map(|l| (l.part, l.k))
+    louvain_keep(g, gamma, stop_at, 0).map(|l| (l.part, l.k))
 }
 
 /// What [`louvain_keep`] found: the partition and, when its last pass left it, the graph of its
@@ -1152,11 +1152,13 @@ pub(crate) struct Found {
     pub(crate) graph: Option<WGraph>,
 }
 
-/// [`louvain`], keeping the graph of the communities found when the last pass ran on it.
+/// [`louvain`], keeping the graph of the communities found when the last pass ran on it. A pass
+/// after the first that would leave fewer than `floor` communities is not taken (0: no floor).
 pub(crate) fn louvain_keep<G: Graph>(
     g: &G,
     gamma: f64,
     stop_at: Option<usize>,
+    floor: usize,
 ) -> Result<Found, PyramidError> {
     let n = g.node_count();
     let mut comm: Vec<u32> = (0..n as u32).collect();
@@ -1177,7 +1179,7 @@ pub(crate) fn louvain_keep<G: Graph>(
         });
     }
     let agg = g.aggregate(&part, k)?;
-    let (part, k, last) = louvain_rest_keep(&agg, part, k, gamma, stop_at)?;
+    let (part, k, last) = louvain_rest_keep(&agg, part, k, gamma, stop_at, floor)?;
     let graph = match last {
         Last::First => Some(agg),
         Last::Owned(g) => Some(g),
@@ -1187,15 +1189,16 @@ pub(crate) fn louvain_keep<G: Graph>(
 }
 
 /// Louvain's later passes from `first`, the graph of the `k` communities of `part` found by a
-/// first pass that made progress.
+/// first pass that made progress; `floor` as in [`louvain_keep`].
 pub(crate) fn louvain_rest(
     first: &WGraph,
     part: Vec<u32>,
     k: usize,
     gamma: f64,
     stop_at: Option<usize>,
+    floor: usize,
 ) -> Result<(Vec<u32>, usize), PyramidError> {
-    louvain_rest_keep(first, part, k, gamma, stop_at).map(|(p, k, _)| (p, k))
+    louvain_rest_keep(first, part, k, gamma, stop_at, floor).map(|(p, k, _)| (p, k))
 }
 
 /// Which graph the final partition's communities are the nodes of, if any.
@@ -1212,6 +1215,7 @@ fn louvain_rest_keep(
     mut k: usize,
     gamma: f64,
     stop_at: Option<usize>,
+    floor: usize,
 ) -> Result<(Vec<u32>, usize, Last), PyramidError> {
     let mut owned: Option<WGraph> = None;
     // Whether the last graph's nodes are `part`'s labels: not once a pass moved nodes without
@@ -1224,6 +1228,10 @@ fn louvain_rest_keep(
             break;
         }
         let nk = relabel(&mut comm);
+        if nk < floor {
+            // Not taken: `part` stays the communities of `cur`'s nodes.
+            break;
+        }
         for p in part.iter_mut() {
             *p = comm[*p as usize];
         }
@@ -1551,7 +1559,7 @@ mod tests {
             (ring_of_cliques(200, 5), Some(20)),
             (ring_of_cliques(500, 4), Some(300)),
         ] {
-            let f = louvain_keep(&g, 1.0, stop).unwrap();
+            let f = louvain_keep(&g, 1.0, stop, 0).unwrap();
             assert_eq!(
                 (f.part.clone(), f.k),
                 louvain(&g, 1.0, stop).unwrap(),

@@ -132,6 +132,65 @@ impl CommRec {
     }
 }
 
+/// A level's super-edges as the builder holds them: the records [`EdgeRec::read`] reads,
+/// concatenated, sorted by endpoints. An `EdgeRec` each (with its own vector of predicates)
+/// took ~120 bytes an edge; at 100 M triples a level 0 of ~60,000 communities has 6 M
+/// super-edges and level 1 5 M, ~1.2 GB that way and ~0.15 GB this way.
+#[derive(Debug, Default)]
+pub(crate) struct EdgeList {
+    pub bytes: Vec<u8>,
+    len: usize,
+}
+
+/// One edge of an [`EdgeList`]: its endpoints, weight and stored record.
+pub(crate) struct EdgeItem<'a> {
+    pub a: u32,
+    pub b: u32,
+    pub weight: u64,
+    pub raw: &'a [u8],
+}
+
+impl EdgeList {
+    pub fn push(&mut self, a: u32, b: u32, weight: u64, preds: &[(u32, u64)]) {
+        use rete_core::format::varint::put;
+        put(&mut self.bytes, u64::from(a));
+        put(&mut self.bytes, u64::from(b));
+        put(&mut self.bytes, weight);
+        put(&mut self.bytes, preds.len() as u64);
+        for &(p, n) in preds {
+            put(&mut self.bytes, u64::from(p));
+            put(&mut self.bytes, n);
+        }
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = EdgeItem<'_>> + '_ {
+        let mut cur = rete_core::format::varint::Cursor::new(&self.bytes);
+        let total = self.bytes.len();
+        std::iter::from_fn(move || {
+            let start = total - cur.remaining();
+            // Written by `push` above, so it decodes; an end of data ends the list.
+            let a = cur.get()? as u32;
+            let b = cur.get()? as u32;
+            let weight = cur.get()?;
+            for _ in 0..cur.get()? * 2 {
+                cur.get()?;
+            }
+            let end = total - cur.remaining();
+            Some(EdgeItem {
+                a,
+                b,
+                weight,
+                raw: &self.bytes[start..end],
+            })
+        })
+    }
+}
+
 /// A super-edge as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct EdgeRec {
@@ -143,17 +202,6 @@ pub(crate) struct EdgeRec {
 }
 
 impl EdgeRec {
-    pub fn write(&self, b: &mut Buf) {
-        b.varint(u64::from(self.a));
-        b.varint(u64::from(self.b));
-        b.varint(self.weight);
-        b.varint(self.preds.len() as u64);
-        for &(p, n) in &self.preds {
-            b.varint(u64::from(p));
-            b.varint(n);
-        }
-    }
-
     /// Reads an edge whose endpoints must lie in `lo..hi`.
     pub fn read(
         r: &mut SectionReader<'_>,

@@ -109,20 +109,23 @@ fn section_bytes(base: &Rete, opts: &PyramidOptions, threads: usize) -> Vec<(u16
 /// The graph held in memory (one entry per triple) and the streamed first pass give the same
 /// bytes, and so do one and two threads on either path.
 fn same_bytes(base: &Rete) {
-    let held = section_bytes(base, &PyramidOptions::default(), 1);
+    same_bytes_with(base, &PyramidOptions::default());
+}
+
+/// [`same_bytes`] with other options than the budget.
+fn same_bytes_with(base: &Rete, options: &PyramidOptions) {
+    let with_budget = |memory_budget| PyramidOptions {
+        memory_budget,
+        ..options.clone()
+    };
+    let held = section_bytes(base, options, 1);
     assert_eq!(held.len(), 5);
     for (opts, threads) in [
-        (PyramidOptions::default(), 2),
-        (tiny(), 1),
-        (tiny(), 2),
+        (options.clone(), 2),
+        (with_budget(1 << 10), 1),
+        (with_budget(1 << 10), 2),
         // Only the coarse graph's sums are bounded: more, shorter reads of the spill.
-        (
-            PyramidOptions {
-                memory_budget: 64 << 10,
-                ..PyramidOptions::default()
-            },
-            2,
-        ),
+        (with_budget(64 << 10), 2),
     ] {
         let other = section_bytes(base, &opts, threads);
         for (a, b) in held.iter().zip(&other) {
@@ -135,7 +138,7 @@ fn same_bytes(base: &Rete) {
         }
         assert_eq!(held.len(), other.len());
     }
-    let (_, stats) = rete_pyramid::build_sections(base, &tiny()).unwrap();
+    let (_, stats) = rete_pyramid::build_sections(base, &with_budget(1 << 10)).unwrap();
     assert!(stats.streamed_sweeps >= 1, "{stats:?}");
 }
 
@@ -145,6 +148,27 @@ fn held_and_streamed_and_thread_counts_give_the_same_bytes_social() {
     let nt = social_nt(dir.path(), 3000);
     let base = build_file(&nt, &dir.path().join("base.rete"), None);
     same_bytes(&base);
+}
+
+/// The bound on level 0's mean community size stops the streamed path's later passes where it
+/// stops the held path's.
+#[test]
+fn held_and_streamed_give_the_same_bytes_with_a_bounded_level_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let base = build_file(&nt, &dir.path().join("base.rete"), None);
+    let bounded = PyramidOptions {
+        max_mean_members: 40,
+        ..PyramidOptions::default()
+    };
+    let (_, free) = rete_pyramid::build_sections(&base, &PyramidOptions::default()).unwrap();
+    let (_, stats) = rete_pyramid::build_sections(&base, &bounded).unwrap();
+    // The bound applies here: level 0 is an earlier pass than the converged one.
+    assert!(
+        stats.levels[0].communities > free.levels[0].communities,
+        "{stats:?}"
+    );
+    same_bytes_with(&base, &bounded);
 }
 
 #[test]

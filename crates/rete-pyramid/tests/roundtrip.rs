@@ -245,10 +245,55 @@ fn a_low_resolution_does_not_collapse_a_level() {
     // Each level keeps at least 1/branching of its target, itself at least 1/branching of the
     // level below (or the top's 8).
     assert!(info.last().unwrap().communities >= 2, "{info:?}");
+    // The merge does not hand one community a neighbour per round: at the level's resolution
+    // (0.01) it made 31 communities 8 at modularity 0.27, level 0's 0.87.
     for w in info.windows(2) {
         assert!(w[1].communities * 4 * 4 >= w[0].communities, "{info:?}");
+        assert!(w[1].modularity >= 0.75 * w[0].modularity, "{info:?}");
     }
-    assert!(info[1..].iter().any(|l| l.method == "merge"), "{info:?}");
+    let merged = info[1..].iter().find(|l| l.method == "merge");
+    assert_eq!(merged.map(|l| l.resolution), Some(1.0), "{info:?}");
+}
+
+/// A bound on level 0's mean community size ends Louvain at an earlier pass: level 0 then splits
+/// the converged communities (each of its communities lies in one of them) and is bounded.
+#[test]
+fn level_0_stops_before_its_communities_grow_past_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let options = |max_mean_members| PyramidOptions {
+        max_mean_members,
+        ..PyramidOptions::default()
+    };
+    let (rete, free) = pyramid_of(&nt, &dir.path().join("free.rete"), options(usize::MAX));
+    let (_, bounded) = pyramid_of(&nt, &dir.path().join("bounded.rete"), options(40));
+    check_consistency(&rete, &bounded);
+    let (f0, b0) = (free.level(0).unwrap(), bounded.level(0).unwrap());
+    assert!(b0.communities.len() > f0.communities.len());
+    // The default bound (500) leaves this graph's converged level 0 (~100 a community) as is.
+    let (_, default) = pyramid_of(
+        &nt,
+        &dir.path().join("default.rete"),
+        PyramidOptions::default(),
+    );
+    assert_eq!(default.level_info(), free.level_info());
+    for c in &b0.communities {
+        let mut outer = None;
+        for m in bounded.members(c.id).unwrap() {
+            let path = free.community_path(m.id).unwrap().unwrap();
+            assert!(
+                outer.is_none_or(|o| o == path[0]),
+                "community {} spans two converged ones",
+                c.id
+            );
+            outer = Some(path[0]);
+        }
+    }
+    // Every entity of this graph has links, so the mean is over all of them.
+    let members: u64 = b0.communities.iter().map(|c| c.size).sum();
+    assert_eq!(members, bounded.entity_count());
+    assert!(members <= 40 * b0.communities.len() as u64);
+    assert!(f0.communities.iter().map(|c| c.size).max() > Some(40));
 }
 
 #[test]
