@@ -83,7 +83,10 @@ goals = [
     {"what": "a node's details, clicked during the zoom's camera flight (median / max)", "value": two(su, "details_in_flight"), "floor": two(sf, "details_in_flight"), "ratio": ratio("details_in_flight_median_ms"), "goal": "(for scale)", "met": None, "verdict": "reported"},
     {"what": "selective query, one subject's links: engine time (median / max)", "value": two(su, "query_engine"), "floor": two(sf, "query_engine"), "ratio": ratio("query_engine_median_ms"), "goal": "≤ 50 ms", "met": su["query_engine_max_ms"] is not None and su["query_engine_max_ms"] <= 50},
     {"what": "selective query: click → rows shown (median)", "value": f(su["query_round_trip_median_ms"]), "floor": f(sf["query_round_trip_median_ms"]), "ratio": ratio("query_round_trip_median_ms"), "goal": "(for scale)", "met": None, "verdict": "reported"},
-    {"what": "zoom: the engine's answer (the expand command, IPC included; median / max)", **eng(("zoom",), "expand", 200)},
+    # A selected community's children are fetched in the background (ui/src/lib/core/map prefetch):
+    # when every zoom found them there, no expand span lies inside a zoom's time.
+    {"what": "zoom: the engine's answer (the expand command, IPC included; median / max)", **eng(("zoom",), "expand", 200), **({} if engine(e, ("zoom",), "expand")[0] is not None else
+       {"value": "fetched ahead, when the community was selected", "met": None, "verdict": "reported"})},
     {"what": "details: the engine's answer (the entity command, IPC included; median / max)", **eng(("details", "details-in-flight"), "entity", 100)},
     {"what": "coherence Tier 0 (median / max)", "value": two(su, "tier0"), "floor": two(sf, "tier0"), "ratio": ratio("tier0_median_ms"), "goal": "≤ 50 ms", "met": su["tier0_max_ms"] is not None and su["tier0_max_ms"] <= 50},
     {"what": "coherence Tier 0: the engine's run (the coherence command, IPC included; median / max)", **eng(("tier0",), "coherence_run", 50)},
