@@ -583,11 +583,11 @@ fn held_partition(
     levels(Base::Held(g), p0, last, 0, opts)
 }
 
-/// The fewest communities of linked entities level 0 may have: see
-/// [`PyramidOptions::max_mean_members`].
+/// The number of communities of linked entities level 0 aims at: see
+/// [`PyramidOptions::mean_members`].
 fn level0_floor(eg: &EntityGraph, opts: &PyramidOptions) -> usize {
     let linked = eg.degree.iter().filter(|&&d| d > 0).count();
-    linked.div_ceil(opts.max_mean_members)
+    linked.div_ceil(opts.mean_members)
 }
 
 /// [`held_partition`] when the entity graph does not fit the budget: the first pass streams

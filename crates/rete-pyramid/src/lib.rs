@@ -102,11 +102,14 @@ pub struct PyramidOptions {
     pub max_levels: usize,
     /// Entities without links are grouped by class into level-0 communities of at most this size.
     pub isolated_group: usize,
-    /// Level 0 stops before a Louvain pass that would leave more than this many linked entities
-    /// a community on average. Modularity's converged communities grow with the graph (its
-    /// resolution limit: ~100 members at 20 k people, ~3,600 at 12.7 M on the social graph),
-    /// and a level-0 community is what the app draws member by member; `usize::MAX`: no bound.
-    pub max_mean_members: usize,
+    /// Level 0's linked entities a community on average, aimed at: Louvain stops at the pass
+    /// that would leave more than this many, and of that pass and the one before keeps the one
+    /// whose mean is nearer this in ratio (on the social graphs the one before, on LUBM the
+    /// pass itself, which jumps from ~5 a community to ~1,100). Modularity's converged
+    /// communities grow with the graph (its resolution limit: ~100 members at 20 k people,
+    /// ~3,600 at 12.7 M on the social graph), and a level-0 community is what the app draws
+    /// member by member; `usize::MAX`: no bound.
+    pub mean_members: usize,
     /// Classes kept in each community's histogram.
     pub max_classes: usize,
     /// Predicates kept per super-edge.
@@ -134,7 +137,7 @@ impl Default for PyramidOptions {
             branching: 8,
             max_levels: 8,
             isolated_group: 1000,
-            max_mean_members: 500,
+            mean_members: 500,
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
@@ -167,8 +170,8 @@ impl PyramidOptions {
         if self.isolated_group < 1 {
             return bad("isolated_group must be at least 1");
         }
-        if self.max_mean_members < 1 {
-            return bad("max_mean_members must be at least 1");
+        if self.mean_members < 1 {
+            return bad("mean_members must be at least 1");
         }
         Ok(())
     }

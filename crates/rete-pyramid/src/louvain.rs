@@ -1153,7 +1153,9 @@ pub(crate) struct Found {
 }
 
 /// [`louvain`], keeping the graph of the communities found when the last pass ran on it. A pass
-/// after the first that would leave fewer than `floor` communities is not taken (0: no floor).
+/// after the first that would leave fewer than `floor` communities ends Louvain, and is taken
+/// only if its mean community size is nearer the bound, in ratio, than the one before it (0: no
+/// floor).
 pub(crate) fn louvain_keep<G: Graph>(
     g: &G,
     gamma: f64,
@@ -1229,7 +1231,17 @@ fn louvain_rest_keep(
         }
         let nk = relabel(&mut comm);
         if nk < floor {
-            // Not taken: `part` stays the communities of `cur`'s nodes.
+            // The pass jumps below the floor. Of the two partitions either side of it keep the
+            // one whose mean community size is nearer the bound in ratio (`floor / nk` against
+            // `k / floor`): refusing it outright left LUBM's level 0 at its first pass, 96 times
+            // finer than the bound. Either way Louvain stops here.
+            if (floor as u128).pow(2) < k as u128 * nk as u128 {
+                for p in part.iter_mut() {
+                    *p = comm[*p as usize];
+                }
+                k = nk;
+                on_graph = false;
+            } // else `part` stays the communities of `cur`'s nodes.
             break;
         }
         for p in part.iter_mut() {
@@ -1660,6 +1672,59 @@ mod tests {
         assert_eq!(run(true, false), plain);
         assert_eq!(run(true, true), plain);
         assert_eq!(run(false, true), plain);
+    }
+
+    /// `groups` groups of `cliques` 4-cliques; in a group every clique is joined to every
+    /// other by one edge, and consecutive groups by one edge (a ring): Louvain's first pass
+    /// finds cliques, its second the groups, a jump like LUBM's.
+    fn groups_of_cliques(groups: u32, cliques: u32) -> WGraph {
+        let mut edges = Vec::new();
+        let group = cliques * 4;
+        for g in 0..groups {
+            for c in 0..cliques {
+                let base = g * group + c * 4;
+                for a in 0..4 {
+                    for b in a + 1..4 {
+                        edges.push((base + a, base + b, 1.0));
+                    }
+                }
+                for d in c + 1..cliques {
+                    edges.push((base + d % 4, g * group + d * 4 + c % 4, 1.0));
+                }
+            }
+            edges.push((g * group, ((g + 1) % groups) * group + 1, 1.0));
+        }
+        WGraph::from_edges((groups * group) as usize, &edges).unwrap()
+    }
+
+    #[test]
+    fn a_pass_below_the_floor_is_taken_when_nearer_the_bound() {
+        let g = groups_of_cliques(20, 10);
+        // Louvain's first two passes by hand.
+        let mut p1: Vec<u32> = (0..g.node_count() as u32).collect();
+        assert!(local_moving(&g, 1.0, &mut p1));
+        let c1 = relabel(&mut p1);
+        let h = g.aggregate(&p1, c1).unwrap();
+        let mut p2: Vec<u32> = (0..c1 as u32).collect();
+        assert!(local_moving(&h, 1.0, &mut p2));
+        let c2 = relabel(&mut p2);
+        assert!(c1 >= 8 * c2, "passes {c1} → {c2}");
+        let two: Vec<u32> = p1.iter().map(|&c| p2[c as usize]).collect();
+        // A floor just above the second pass: its mean is nearer (c2 · floor < c1 · c2), so it
+        // is level 0 and Louvain stops there.
+        let f = louvain_keep(&g, 1.0, None, c2 + 1).unwrap();
+        assert_eq!((f.k, &f.part), (c2, &two));
+        assert!(f.graph.is_none(), "no graph summed for the pass taken");
+        // A floor just under the first pass: the first pass is nearer.
+        let f = louvain_keep(&g, 1.0, None, c1 - 1).unwrap();
+        assert_eq!((f.k, &f.part), (c1, &p1));
+        let agg = f.graph.expect("the first pass's graph");
+        assert_eq!(rows(&agg), rows(&h));
+        // Between them, the geometric mean decides.
+        let mid = ((c1 * c2) as f64).sqrt();
+        let below = louvain_keep(&g, 1.0, None, mid.floor() as usize - 1).unwrap();
+        let above = louvain_keep(&g, 1.0, None, mid.ceil() as usize + 1).unwrap();
+        assert_eq!((below.k, above.k), (c2, c1));
     }
 
     #[test]
