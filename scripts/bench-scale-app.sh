@@ -30,6 +30,9 @@ for _ in $(seq "$runs"); do
   flock "$lock" node e2e/bench/launch.mjs "$app" "$file" 1 >>"$tmp/big.jsonl"
   flock "$lock" node e2e/bench/launch.mjs "$app" "$small" 1 >>"$tmp/small.jsonl"
 done
+# The memory floor of a WebKit page on this host: the app's start page (no file) and WebKitGTK's
+# MiniBrowser on a static page, each process with its WebKit processes (e2e/bench/floor.mjs).
+flock "$lock" node e2e/bench/floor.mjs "$app" "$runs" >"$tmp/webkit.jsonl"
 # The same exploration on the 20k-people sample, in the same run: the floor. There is no GPU
 # here, and every step ends with frames composited in software GL, so a time means something next
 # to the same step on the small file (the question the issue asks: as smooth as the sample?).
@@ -49,6 +52,11 @@ e = json.loads((t / "explore.json").read_text())
 fl = json.loads((t / "floor.json").read_text())
 su, sf = e["summary"], fl["summary"]
 mem, memf = e["memory_at_end"], fl["memory_at_end"]
+# The memory floor: per probe, the medians of the process alone and with its WebKit processes.
+wk = {}
+for r in rows("webkit.jsonl"):
+    wk.setdefault(r["what"], []).append(r)
+wk = {w: {k: statistics.median(x[k] for x in v) for k in ("app_kib", "total_kib")} for w, v in wk.items()}
 f = lambda x: "–" if x is None else f"{x:,.0f} ms"
 two = lambda x, key: f"{f(x[key + '_median_ms'])} / {f(x[key + '_max_ms'])}"
 def ratio(key):
@@ -93,6 +101,8 @@ goals = [
     {"what": "memory over the exploration's second half: bounded, or growing?", "value": span(dr), "floor": span(drf), "ratio": None,
      "goal": "the app process bounded (its block caches)",
      "met": None if dr is None else dr["app_last_mib"] <= dr["app_first_mib"] * 1.05},
+    *({"what": f"memory, the floor of a WebKit page here: {w} (process / with its WebKit processes)", "value": mib(m),
+       "floor": "–", "ratio": None, "goal": "(for scale)", "met": None, "verdict": "reported"} for w, m in wk.items()),
     {"what": f"memory after {e['explore_s']} s of exploration ({e['rounds']} rounds; sample: {fl['rounds']}): app process / with WebKit's processes", "value": mib(mem), "floor": mib(memf), "ratio": round(mem["total_kib"] / memf["total_kib"], 2), "goal": "≤ 500 MB", "met": mem["total_kib"] * 1024 <= 500e6},
 ]
 method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with software WebGL. Launch: `e2e/bench/launch.mjs`, "
@@ -104,12 +114,13 @@ method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with softwar
           "every other round during that flight (reported apart: each of its frames draws sigma's layers); query = `SELECT ?p ?o WHERE { <person> ?p ?o }` (the app's reported engine time; a random person each "
           "round); memory = VmRSS of the app and its descendant processes at the end, and after each round (the series). "
           "The engine rows read the app's own spans in the same traces: a command's round trip from the page, IPC "
-          "included. The floor: the same launch and the "
+          "included. The memory floor: `e2e/bench/floor.mjs`, the app with no file and WebKitGTK's MiniBrowser on a "
+          "static page, VmRSS once settled (medians). The floor: the same launch and the "
           "same scripted exploration on the 20k-people sample (samples/social-20k.rete), in the same run; ratio = big file "
           "/ sample (medians). The absolute goals are the issue's; there is no GPU here, so each step's frames are "
           "composited in software GL on both files.")
 res = {"launch_big_ms": [r["launch_to_shown_ms"] for r in b], "launch_small_ms": [r["launch_to_shown_ms"] for r in s],
-       "explore": e, "floor": fl, "results": {"method": method, "goals": goals}}
+       "webkit_floor": rows("webkit.jsonl"), "explore": e, "floor": fl, "results": {"method": method, "goals": goals}}
 pathlib.Path(out).write_text(json.dumps(res, indent=2))
 PY
 rm -rf "$tmp"
