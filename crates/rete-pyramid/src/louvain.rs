@@ -1674,27 +1674,14 @@ mod tests {
         assert_eq!(run(false, true), plain);
     }
 
-    /// `groups` groups of `cliques` 4-cliques; in a group every clique is joined to every
-    /// other by one edge, and consecutive groups by one edge (a ring): Louvain's first pass
-    /// finds cliques, its second the groups, a jump like LUBM's.
+    /// [`rete_datagen::cliques`]: Louvain's first pass finds cliques, its second the groups, a
+    /// jump like LUBM's.
     fn groups_of_cliques(groups: u32, cliques: u32) -> WGraph {
-        let mut edges = Vec::new();
-        let group = cliques * 4;
-        for g in 0..groups {
-            for c in 0..cliques {
-                let base = g * group + c * 4;
-                for a in 0..4 {
-                    for b in a + 1..4 {
-                        edges.push((base + a, base + b, 1.0));
-                    }
-                }
-                for d in c + 1..cliques {
-                    edges.push((base + d % 4, g * group + d * 4 + c % 4, 1.0));
-                }
-            }
-            edges.push((g * group, ((g + 1) % groups) * group + 1, 1.0));
-        }
-        WGraph::from_edges((groups * group) as usize, &edges).unwrap()
+        let edges: Vec<(u32, u32, f64)> = rete_datagen::cliques::links(groups, cliques)
+            .into_iter()
+            .map(|(a, b)| (a, b, 1.0))
+            .collect();
+        WGraph::from_edges((groups * cliques * 4) as usize, &edges).unwrap()
     }
 
     #[test]

@@ -37,37 +37,13 @@ pub fn lubm_nt(dir: &Path, universities: u32) -> PathBuf {
     nt
 }
 
-/// Writes `groups` groups of `cliques` cliques of 4 entities as N-Triples into `dir`: in a group
-/// every clique is linked to every other by one triple, consecutive groups by one (a ring).
-/// Louvain's first pass finds the cliques, its second the groups: a jump like LUBM's.
+/// Writes [`rete_datagen::cliques`] (`groups` groups of `cliques` 4-cliques) as N-Triples into
+/// `dir`: Louvain's first pass finds the cliques, its second the groups, a jump like LUBM's.
 pub fn groups_of_cliques_nt(dir: &Path, groups: u32, cliques: u32) -> PathBuf {
-    use std::io::Write;
-    let mut links = Vec::new();
-    let group = cliques * 4;
-    for g in 0..groups {
-        for c in 0..cliques {
-            let base = g * group + c * 4;
-            for a in 0..4 {
-                for b in a + 1..4 {
-                    links.push((base + a, base + b));
-                }
-            }
-            for d in c + 1..cliques {
-                links.push((base + d % 4, g * group + d * 4 + c % 4));
-            }
-        }
-        links.push((g * group, ((g + 1) % groups) * group + 1));
-    }
     let nt = dir.join(format!("groups-{groups}x{cliques}.nt"));
     let mut f = std::io::BufWriter::new(std::fs::File::create(&nt).unwrap());
-    for (a, b) in links {
-        let (a, b) = (
-            format!("<http://example.org/e{a}>"),
-            format!("<http://example.org/e{b}>"),
-        );
-        writeln!(f, "{a} <http://example.org/knows> {b} .").unwrap();
-    }
-    f.flush().unwrap();
+    rete_datagen::cliques::write_ntriples(groups, cliques, &mut f).unwrap();
+    std::io::Write::flush(&mut f).unwrap();
     nt
 }
 
