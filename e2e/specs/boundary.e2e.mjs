@@ -53,6 +53,15 @@ describe('the webview boundary', () => {
     const again = await scriptInvoke('open_path', { path: chosen });
     expect(again.err).toBeUndefined();
     expect(again.ok.name).toBe('chosen.rete');
+    // The caches' report (the scale bench reads it) reaches the page, each within its bound.
+    const mem = await scriptInvoke('memory_use', {});
+    expect(mem.err).toBeUndefined();
+    const doc = mem.ok.docs.find((d) => d.doc === again.ok.doc);
+    expect(doc.max_pyramid_blocks).toBeGreaterThan(0);
+    expect(doc.pyramid_blocks).toBeLessThanOrEqual(doc.max_pyramid_blocks);
+    expect(doc.max_block_bytes).toBeGreaterThan(0);
+    expect(doc.block_bytes).toBeLessThanOrEqual(doc.max_block_bytes);
+    expect(mem.ok.max_kept_results).toBe(3);
     const { rect, dpr } = await mapRect();
     const s = colourStats(await screenshot('boundary'), rect, dpr);
     expect(s.distinct).toBeGreaterThan(8);

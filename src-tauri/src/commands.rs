@@ -4,7 +4,7 @@
 use crate::engine::{AppError, AppResult};
 use crate::model::{
     CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails,
-    Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext, TermView,
+    Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, SparqlContext, TermView,
 };
 use crate::store::Store;
 use std::io::Write as _;
@@ -30,7 +30,7 @@ pub mod ops {
     use crate::engine::{parse_community_key, report_markdown, AppError, AppResult, Doc};
     use crate::model::{
         CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located,
-        MapView, QueryError, QueryOutcome, ReadView, SparqlContext, TermView,
+        MapView, MemoryView, QueryError, QueryOutcome, ReadView, SparqlContext, TermView,
     };
     use crate::store::{KeptRun, Store};
     use rete_sparql::SparqlError;
@@ -149,6 +149,18 @@ pub mod ops {
             budget,
             fetched,
         })
+    }
+
+    /// What the open documents hold in their caches, with each cache's bound.
+    pub fn memory_use(store: &Store) -> MemoryView {
+        let (kept_results, kept_result_bytes) = store.kept_results();
+        MemoryView {
+            docs: store.docs().iter().map(|(k, d)| d.memory(*k)).collect(),
+            kept_results,
+            max_kept_results: crate::store::KEPT_RESULTS,
+            kept_result_bytes,
+            max_kept_result_bytes: crate::store::KEPT_RESULT_BYTES,
+        }
     }
 
     /// Lets a remote document fetch `bytes` more than it has fetched so far (the user agreed to a
@@ -671,6 +683,15 @@ pub async fn legend(app: AppHandle, doc: u32) -> AppResult<Legend> {
 #[tauri::command]
 pub async fn locate(app: AppHandle, doc: u32, terms: Vec<String>) -> AppResult<Vec<Located>> {
     blocking(app, move |_, s| ops::locate(s, doc, &terms)).await
+}
+
+/// What the open documents hold in their caches (the scale bench reads it beside the process's
+/// memory).
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn memory_use(store: tauri::State<'_, Store>) -> MemoryView {
+    ops::memory_use(&store)
 }
 
 /// Read counters of a document.

@@ -17,6 +17,7 @@ pub const COMMANDS: &[&str] = &[
     "export_view",
     "locate",
     "read_stats",
+    "memory_use",
     "raise_read_budget",
     "sparql_context",
     "sparql_run",

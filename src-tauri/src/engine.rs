@@ -23,7 +23,7 @@ mod sparql;
 
 pub use coherence::{report_markdown, CoherenceRun};
 pub use pyramid::{community_key, parse_community_key};
-pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_ROWS};
+pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_RESULT_BYTES, MAX_ROWS};
 
 /// Writing query results.
 pub mod sparql_export {

@@ -206,6 +206,7 @@ pub fn run() {
             commands::export_view,
             commands::locate,
             commands::read_stats,
+            commands::memory_use,
             commands::raise_read_budget,
             commands::sparql_context,
             commands::sparql_run,

@@ -287,6 +287,51 @@ pub struct QueryError {
     pub column: u64,
 }
 
+/// What the app holds in memory for its documents: the caches an exploration fills, each with
+/// its bound (so a growing process can be read against them).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct MemoryView {
+    /// Each open document's caches, by handle.
+    pub docs: Vec<DocMemory>,
+    /// Query results kept for paging and export.
+    pub kept_results: usize,
+    /// The most results kept.
+    pub max_kept_results: usize,
+    /// Bytes of the kept results' rows together.
+    pub kept_result_bytes: usize,
+    /// The most bytes kept together (the newest result is kept whatever its size).
+    pub max_kept_result_bytes: usize,
+}
+
+/// One open document's caches ([`MemoryView`]).
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct DocMemory {
+    /// The document's handle.
+    pub doc: u32,
+    /// Decoded blocks (dictionary and permutations) in the file's block cache.
+    pub blocks: usize,
+    /// Their weight as the cache counts it (bytes).
+    pub block_bytes: usize,
+    /// The block cache's bound in bytes.
+    pub max_block_bytes: usize,
+    /// Block directory entries loaded (bytes): at most the file's directories.
+    pub directory_bytes: usize,
+    /// A remote file's fetched ranges held (bytes; 0 for a local file).
+    pub range_bytes: usize,
+    /// The range cache's bound in bytes (0 for a local file).
+    pub max_range_bytes: usize,
+    /// Decoded pyramid blocks (communities, super-edges, members) held.
+    pub pyramid_blocks: usize,
+    /// Their bytes.
+    pub pyramid_bytes: usize,
+    /// The most pyramid blocks held.
+    pub max_pyramid_blocks: usize,
+    /// Communities and super-edges kept for the details panel.
+    pub seen_items: usize,
+    /// The most kept before they are dropped.
+    pub max_seen_items: usize,
+}
+
 /// Bytes and requests that reached the file or the server.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
 pub struct ReadView {

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 pub const RECENT_MAX: usize = 10;
 /// Query results kept in memory (the latest ones) for paging and export.
 pub const KEPT_RESULTS: usize = 3;
+/// Bytes of the query results kept together: older ones are dropped past it, the newest never
+/// (one result holds at most [`crate::engine::MAX_RESULT_BYTES`]).
+pub const KEPT_RESULT_BYTES: usize = crate::engine::MAX_RESULT_BYTES;
 
 /// A kept query result with the document it came from.
 #[derive(Debug, Clone)]
@@ -63,6 +66,14 @@ impl Store {
         self.lock().get(&id).cloned().ok_or(AppError::NoDoc(id))
     }
 
+    /// The open documents, by handle.
+    pub fn docs(&self) -> Vec<(u32, Arc<Doc>)> {
+        let mut docs: Vec<(u32, Arc<Doc>)> =
+            self.lock().iter().map(|(k, d)| (*k, d.clone())).collect();
+        docs.sort_by_key(|d| d.0);
+        docs
+    }
+
     /// Forgets a document (its file is closed once running commands finish with it).
     pub fn close(&self, id: u32) {
         self.lock().remove(&id);
@@ -87,14 +98,24 @@ impl Store {
         lock(&self.flags).remove(key);
     }
 
-    /// Keeps a query result; the oldest beyond [`KEPT_RESULTS`] is dropped.
+    /// Keeps a query result; the oldest are dropped beyond [`KEPT_RESULTS`] results or
+    /// [`KEPT_RESULT_BYTES`] together.
     pub fn keep_result(&self, run: u32, kept: KeptRun) {
         let mut r = lock(&self.results);
         r.retain(|(k, _)| *k != run);
         r.push_back((run, kept));
-        while r.len() > KEPT_RESULTS {
-            r.pop_front();
-        }
+        trim_oldest(
+            &mut r,
+            |(_, k)| k.run.bytes,
+            KEPT_RESULTS,
+            KEPT_RESULT_BYTES,
+        );
+    }
+
+    /// Query results kept now, and their bytes together.
+    pub fn kept_results(&self) -> (usize, usize) {
+        let r = lock(&self.results);
+        (r.len(), r.iter().map(|(_, k)| k.run.bytes).sum())
     }
 
     /// A kept query result.
@@ -279,9 +300,38 @@ pub fn write_atomic<E: From<std::io::Error>>(
     Ok(())
 }
 
+/// Drops the oldest items until at most `count` are left weighing at most `bytes` together; the
+/// newest stays, whatever it weighs.
+fn trim_oldest<T>(q: &mut VecDeque<T>, weight: impl Fn(&T) -> usize, count: usize, bytes: usize) {
+    let mut total: usize = q.iter().map(&weight).sum();
+    while q.len() > 1 && (q.len() > count || total > bytes) {
+        if let Some(old) = q.pop_front() {
+            total -= weight(&old);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_results_are_bounded_in_count_and_bytes_keeping_the_newest() {
+        let trimmed = |items: &[usize]| {
+            let mut q: VecDeque<usize> = items.iter().copied().collect();
+            trim_oldest(&mut q, |w| *w, 3, 100);
+            q.into_iter().collect::<Vec<_>>()
+        };
+        assert_eq!(trimmed(&[10, 20, 30]), [10, 20, 30]);
+        assert_eq!(trimmed(&[10, 20, 30, 40]), [20, 30, 40]);
+        // Bytes: the oldest go until the rest fit.
+        assert_eq!(trimmed(&[60, 30, 20]), [30, 20]);
+        assert_eq!(trimmed(&[50, 50, 1]), [50, 1]);
+        // The newest stays even alone over the bound.
+        assert_eq!(trimmed(&[10, 20, 150]), [150]);
+        assert_eq!(trimmed(&[150]), [150]);
+        assert_eq!(trimmed(&[]), [] as [usize; 0]);
+    }
 
     #[test]
     fn file_args_resolves_relative_paths_and_skips_options() {

@@ -508,6 +508,18 @@ fn a_community_opens_over_http_as_from_the_disk() {
         views.push(serde_json::to_value(&members).unwrap());
     }
     assert_eq!(views[0], views[1]);
+    // Only the remote document keeps fetched ranges, within their bound.
+    let m = ops::memory_use(&store);
+    let of = |doc: u32| *m.docs.iter().find(|d| d.doc == doc).unwrap();
+    assert_eq!(
+        (of(local.doc).range_bytes, of(local.doc).max_range_bytes),
+        (0, 0)
+    );
+    let r = of(remote.doc);
+    assert!(
+        r.range_bytes > 0 && r.range_bytes <= r.max_range_bytes,
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -533,4 +545,57 @@ fn the_shell_resolves_prefixes_and_explains_syntax_errors() {
     let cost = ops::sparql_cost(&store, info.doc, "SELECT * WHERE { ?s ?p ?o ").unwrap();
     let e = cost.error.unwrap();
     assert!(e.message.contains("group opened at 1:16"), "{e:?}");
+}
+
+/// What an exploration fills is reported with each cache's bound, and stays within it.
+#[test]
+fn memory_use_reports_each_cache_within_its_bound() {
+    let store = Store::default();
+    let info = open(&store, "social-20k.rete");
+    let fresh = ops::memory_use(&store);
+    assert_eq!(fresh.docs.len(), 1);
+    assert_eq!(fresh.docs[0].doc, info.doc);
+    assert_eq!((fresh.kept_results, fresh.max_kept_results), (0, 3));
+    // Every community down to the members of each level-0 one, with their details.
+    let mut open_now = ops::overview(&store, info.doc).unwrap().nodes;
+    let mut entities = Vec::new();
+    while let Some(n) = open_now.pop() {
+        ops::group(&store, info.doc, &n.key).unwrap();
+        let (x, y, r) = centre(&n);
+        let view = ops::expand(&store, info.doc, &n.key, x, y, r).unwrap();
+        if view.kind == "members" {
+            entities.push(view.nodes[0].id);
+        } else {
+            open_now.extend(view.nodes);
+        }
+    }
+    for id in entities.iter().take(50) {
+        ops::entity(&store, info.doc, *id).unwrap();
+    }
+    for run_id in 1..=5 {
+        run(
+            &store,
+            info.doc,
+            run_id,
+            &format!("SELECT ?o WHERE {{ <http://example.org/social/person/{run_id}> ?p ?o }}"),
+        );
+    }
+    let m = ops::memory_use(&store);
+    assert_eq!((m.kept_results, m.max_kept_results), (3, 3));
+    assert!(m.kept_result_bytes > 0 && m.kept_result_bytes <= m.max_kept_result_bytes);
+    let d = m.docs[0];
+    assert!(d.blocks > 0 && d.block_bytes > 0, "{d:?}");
+    assert!(d.block_bytes <= d.max_block_bytes, "{d:?}");
+    assert!(d.directory_bytes > 0, "{d:?}");
+    assert!(
+        d.pyramid_blocks > 0 && d.pyramid_blocks <= d.max_pyramid_blocks,
+        "{d:?}"
+    );
+    assert!(d.pyramid_bytes > 0, "{d:?}");
+    assert!(
+        d.seen_items > 0 && d.seen_items <= d.max_seen_items,
+        "{d:?}"
+    );
+    store.close(info.doc);
+    assert!(ops::memory_use(&store).docs.is_empty());
 }

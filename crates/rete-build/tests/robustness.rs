@@ -438,3 +438,59 @@ fn concurrent_readers_agree() {
         }
     });
 }
+
+#[test]
+fn the_block_cache_keeps_within_its_bound_and_reports_its_fill() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = social_file(
+        dir.path(),
+        3000,
+        BuildOptions {
+            perm_block_quads: 128,
+            ..BuildOptions::default()
+        },
+    );
+    let limit = 256 << 10;
+    let rete = Rete::open_with(
+        Arc::new(rete_core::FileReader::open(&path).unwrap()),
+        rete_core::ReteOptions {
+            cache_bytes: limit,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let fresh = rete.memory_use();
+    assert_eq!((fresh.cached_blocks, fresh.cached_bytes), (0, 0));
+    assert_eq!(fresh.cache_limit, limit);
+    // Every quad through several orders, and every term: far more blocks than the bound holds.
+    let mut read = 0usize;
+    for (s, p, o) in [
+        (true, false, false),
+        (false, true, false),
+        (false, false, true),
+        (true, false, true),
+        (false, true, true),
+    ] {
+        for q in rete.quads(&Pattern::default()).unwrap() {
+            let q = q.unwrap();
+            let pat = Pattern::new(s.then_some(q[0]), p.then_some(q[1]), o.then_some(q[2]));
+            read += rete.quads(&pat).unwrap().take(1).count();
+            let u = rete.memory_use();
+            assert!(u.cached_bytes <= limit, "{u:?}");
+        }
+    }
+    for id in 1..=rete.term_count() {
+        rete.term(id).unwrap();
+        assert!(rete.memory_use().cached_bytes <= limit);
+    }
+    assert!(read > 0);
+    let full = rete.memory_use();
+    // Filled near its bound, with the directories of the six orders loaded.
+    assert!(full.cached_bytes > limit / 2, "{full:?}");
+    assert!(full.cached_blocks > 1, "{full:?}");
+    assert!(full.directory_bytes > 0, "{full:?}");
+    rete.clear_cache();
+    let cleared = rete.memory_use();
+    assert_eq!((cleared.cached_blocks, cleared.cached_bytes), (0, 0));
+    assert_eq!(cleared.directory_bytes, full.directory_bytes);
+}

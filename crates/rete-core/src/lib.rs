@@ -25,7 +25,7 @@ pub use error::{Error, Result};
 pub use format::{Codec, Header, SectionEntry};
 pub use info::FileInfo;
 pub use range::{CountingReader, FileReader, MemReader, RangeError, RangeReader, ReadStats};
-pub use reader::{Cost, QuadIter, Rete, ReteOptions, VerifyReport};
+pub use reader::{Cost, MemoryUse, QuadIter, Rete, ReteOptions, VerifyReport};
 pub use term::TermKind;
 pub use terms::TermDecoder;
 

@@ -357,6 +357,15 @@ impl<M: Clone, K> Pages<M, K> {
             .saturating_sub(1)
     }
 
+    /// Entries of the pages loaded so far.
+    pub fn loaded_entries(&self) -> usize {
+        self.loaded
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(|m| m.len())
+            .sum()
+    }
+
     /// Whether page `p` is loaded.
     pub fn is_loaded(&self, p: usize) -> bool {
         self.loaded.get(p).is_some_and(|l| l.get().is_some())

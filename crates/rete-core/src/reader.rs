@@ -94,6 +94,20 @@ impl Cache {
     }
 }
 
+/// What an open file holds in memory, beside the bytes at its head ([`Rete::memory_use`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemoryUse {
+    /// Decoded blocks in the block cache.
+    pub cached_blocks: usize,
+    /// Their weight as the cache counts it (bytes).
+    pub cached_bytes: usize,
+    /// The cache's bound ([`ReteOptions::cache_bytes`]): the cache evicts least recently used
+    /// blocks past it, keeping at least the block just read.
+    pub cache_limit: usize,
+    /// Block directory entries loaded so far (bytes): never more than the file's directories.
+    pub directory_bytes: usize,
+}
+
 /// What a decoded permutation block of `quads` quads weighs in the block cache.
 fn perm_weight(quads: usize) -> usize {
     quads * 32 + 64
@@ -1340,6 +1354,37 @@ impl Rete {
             perm_weight(quads.len()),
         );
         Ok(quads)
+    }
+
+    /// What the file holds in memory now: the block cache's fill and the directories loaded.
+    pub fn memory_use(&self) -> MemoryUse {
+        let (cached_blocks, cached_bytes) = {
+            let c = self.cache();
+            (c.lru.len(), c.weight)
+        };
+        let mut directory_bytes = 0;
+        if let Some(idx) = self.inner.indexes.get() {
+            let dict = size_of::<DictBlockMeta>();
+            let perm = size_of::<PermBlockMeta>();
+            directory_bytes += match idx.dict.get() {
+                Some(DictDir::Whole(d)) => d.blocks.len() * dict,
+                Some(DictDir::Paged(p)) => p.loaded_entries() * dict,
+                None => 0,
+            };
+            for (_, _, dir) in &idx.perms {
+                directory_bytes += match dir.get() {
+                    Some(PermDir::Whole(d)) => d.blocks.len() * perm,
+                    Some(PermDir::Paged(p)) => p.loaded_entries() * perm,
+                    None => 0,
+                };
+            }
+        }
+        MemoryUse {
+            cached_blocks,
+            cached_bytes,
+            cache_limit: self.inner.opts.cache_bytes,
+            directory_bytes,
+        }
     }
 
     /// Drops every cached block.

@@ -42,9 +42,13 @@ impl RangeCache {
     }
 
     /// Bytes held.
-    #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// The bound on [`RangeCache::bytes`].
+    pub fn cap(&self) -> usize {
+        self.cap
     }
 
     fn touch(&mut self, start: u64) {

@@ -56,6 +56,15 @@ impl CountedReader {
         }
     }
 
+    /// A remote file's range cache: bytes held and its bound (`(0, 0)` for a local file, which
+    /// keeps none: the OS caches its pages).
+    pub fn cache_use(&self) -> (usize, usize) {
+        match self {
+            Self::Local(_) => (0, 0),
+            Self::Remote(r) => r.cache_use(),
+        }
+    }
+
     /// Whether the bytes come over HTTP.
     pub fn is_remote(&self) -> bool {
         matches!(self, Self::Remote(_))

@@ -526,6 +526,12 @@ impl HttpReader {
         self.client.bytes.store(0, Ordering::Relaxed);
     }
 
+    /// Bytes of fetched ranges held in the cache now, and its bound ([`HttpOptions::cache_bytes`]).
+    pub fn cache_use(&self) -> (usize, usize) {
+        let c = self.cache();
+        (c.bytes(), c.cap())
+    }
+
     /// Drops every cached range (the open prefetch included).
     pub fn clear_cache(&self) {
         *self.cache() = RangeCache::new(self.client.opts.cache_bytes);

@@ -325,6 +325,17 @@ pub struct SectionSize {
     pub raw: u64,
 }
 
+/// What an open pyramid's block cache holds ([`Pyramid::cache_use`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheUse {
+    /// Decoded blocks (community records, super-edges, members) held.
+    pub blocks: usize,
+    /// Their decoded bytes.
+    pub bytes: usize,
+    /// The most blocks it holds: past it, the least recently used is dropped.
+    pub max_blocks: usize,
+}
+
 /// What a pyramid build computed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PyramidStats {

@@ -207,6 +207,16 @@ impl Pyramid {
         self.languages.iter().map(String::as_str).collect()
     }
 
+    /// What the block cache holds now (shared by the clones and [`Pyramid::with_languages`]).
+    pub fn cache_use(&self) -> crate::CacheUse {
+        let cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+        crate::CacheUse {
+            blocks: cache.len(),
+            bytes: cache.iter().map(|(_, b)| b.len()).sum(),
+            max_blocks: cache.cap().get(),
+        }
+    }
+
     /// Number of levels; 0 is the finest (entity communities), `levels() - 1` the top.
     pub fn levels(&self) -> usize {
         self.inner.levels.len()
@@ -826,6 +836,49 @@ mod tests {
             ok &= p.community_path(e).is_ok();
         }
         ok
+    }
+
+    #[test]
+    fn the_block_cache_keeps_within_its_bound_and_reports_its_fill() {
+        let dir = tempfile::tempdir().unwrap();
+        let rete = built(dir.path());
+        let p = Pyramid::open(&rete).unwrap().unwrap();
+        let fresh = p.cache_use();
+        assert_eq!(
+            (fresh.blocks, fresh.bytes, fresh.max_blocks),
+            (0, 0, CACHE_BLOCKS)
+        );
+        // A bound of 2 blocks, so that walking this small pyramid goes past it.
+        let bound = 2;
+        p.inner
+            .cache
+            .lock()
+            .unwrap()
+            .resize(NonZeroUsize::new(bound).unwrap());
+        let mut most = 0;
+        let mut walk = |u: crate::CacheUse| {
+            assert!(u.blocks <= bound, "{u:?}");
+            most = most.max(u.blocks);
+        };
+        for l in 1..p.levels() {
+            for c in 0..p.count(l) as u32 {
+                p.children(l, c).unwrap();
+                walk(p.cache_use());
+            }
+        }
+        for c in 0..p.count(0) as u32 {
+            p.members(c).unwrap();
+            walk(p.cache_use());
+        }
+        for e in 1..=p.entity_count() {
+            p.community_path(e).unwrap();
+            walk(p.cache_use());
+        }
+        assert_eq!(most, bound);
+        // Shared with the clone that shows labels in other languages.
+        let full = p.with_languages(&["fr"]).cache_use();
+        assert_eq!((full.blocks, full.max_blocks), (bound, bound));
+        assert!(full.bytes > 0);
     }
 
     fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {

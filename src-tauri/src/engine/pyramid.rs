@@ -167,6 +167,38 @@ impl Doc {
         }
     }
 
+    /// What the document holds in its caches now, with their bounds.
+    pub fn memory(&self, doc: u32) -> crate::model::DocMemory {
+        let blocks = self.rete.memory_use();
+        let (range_bytes, max_range_bytes) = self.bytes.cache_use();
+        let pyramid = self
+            .pyramid
+            .as_ref()
+            .map(Pyramid::cache_use)
+            .unwrap_or_default();
+        let seen_items = self
+            .seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .map(|c| 1 + c.edges.len())
+            .sum();
+        crate::model::DocMemory {
+            doc,
+            blocks: blocks.cached_blocks,
+            block_bytes: blocks.cached_bytes,
+            max_block_bytes: blocks.cache_limit,
+            directory_bytes: blocks.directory_bytes,
+            range_bytes,
+            max_range_bytes,
+            pyramid_blocks: pyramid.blocks,
+            pyramid_bytes: pyramid.bytes,
+            max_pyramid_blocks: pyramid.max_blocks,
+            seen_items,
+            max_seen_items: limits::SEEN_ITEMS,
+        }
+    }
+
     /// What community `(level, id)` opens into: its sub-communities, or at level 0 its members
     /// placed inside its circle with the links among them.
     pub fn community_expand(&self, level: u32, id: u32) -> AppResult<MapView> {

@@ -40,6 +40,8 @@ pub struct QueryRun {
     pub boolean: Option<bool>,
     /// Whether rows beyond [`MAX_ROWS`] were dropped.
     pub truncated: bool,
+    /// Bytes of its rows, as counted against [`MAX_RESULT_BYTES`].
+    pub bytes: usize,
     /// Wall time of evaluation and collection.
     pub elapsed_ms: f64,
 }
@@ -83,6 +85,7 @@ impl Doc {
             rows: Vec::new(),
             boolean: None,
             truncated: false,
+            bytes: 0,
             elapsed_ms: 0.0,
         };
         match results {
@@ -123,6 +126,7 @@ impl Doc {
                 }
             }
         }
+        run.bytes = run.rows.iter().map(|r| row_bytes(r)).sum();
         run.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
         Ok(run)
     }
