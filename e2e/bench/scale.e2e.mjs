@@ -1,7 +1,8 @@
 // The scale benchmark's scripted exploration (issue 13), driven by e2e/bench/scale.conf.mjs on a
 // big file: zoom into a community → its children drawn, a node's details, a selective query (one
 // subject's links), coherence Tier 0, then EXPLORE_S seconds of zooming in and out across levels,
-// details and queries, and the resident memory of the app and its WebKit processes at the end.
+// details and queries, and the resident memory of the app and its WebKit processes after each
+// round and at the end, with what the app's caches hold then (their fill against their bounds).
 // Times are taken in the page (performance.now() from the click to the state that answers it, plus
 // two animation frames so that sigma has drawn): WebDriver's own round trips are not counted.
 // Pixels are checked after each measured step. Writes RETE_SCALE_OUT (JSON).
@@ -229,6 +230,26 @@ function heaps(pid) {
   return out;
 }
 
+/**
+ * What the app's caches hold (the `memory_use` command), summed over the open documents, in KiB:
+ * the growth of the process is read against their fill (each has a bound).
+ */
+async function caches() {
+  const m = await browser.execute(async () => {
+    try { return await window.__TAURI_INTERNALS__.invoke('memory_use', {}); } catch (e) { return { error: String(e) }; }
+  });
+  if (!m || m.error) return { error: m?.error ?? 'no answer' };
+  const sum = (k) => m.docs.reduce((a, d) => a + (d[k] ?? 0), 0);
+  const kib = (b) => Math.round(b / 1024);
+  return {
+    blocks: sum('blocks'), block_kib: kib(sum('block_bytes')), max_block_kib: kib(sum('max_block_bytes')),
+    directory_kib: kib(sum('directory_bytes')), range_kib: kib(sum('range_bytes')), max_range_kib: kib(sum('max_range_bytes')),
+    pyramid_blocks: sum('pyramid_blocks'), pyramid_kib: kib(sum('pyramid_bytes')), max_pyramid_blocks: sum('max_pyramid_blocks'),
+    seen_items: sum('seen_items'), max_seen_items: sum('max_seen_items'),
+    kept_results: m.kept_results, kept_result_kib: kib(m.kept_result_bytes ?? 0),
+  };
+}
+
 const median = (xs) => { const s = xs.filter((x) => x != null).sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : null; };
 const max = (xs) => { const s = xs.filter((x) => x != null); return s.length ? Math.max(...s) : null; };
 
@@ -244,6 +265,7 @@ describe('scale: the app on a big file', () => {
     res.top_nodes = top;
     res.memory_at_start = memory(app);
     res.memory_at_start.app_heaps = heaps(res.memory_at_start.processes[0]?.pid);
+    res.memory_at_start.caches = await caches();
 
     // The measured steps, once, each checked on the screen.
     let depth = 0;
@@ -296,7 +318,8 @@ describe('scale: the app on a big file', () => {
       const m = memory(app);
       res.memory_series.push({ round: rounds, s: Math.round((Date.now() - start) / 1000), app_kib: m.app_kib, total_kib: m.total_kib,
         app_anon_kib: m.processes[0]?.anon_kib ?? null, ...(m.processes[0] ? heaps(m.processes[0].pid) : {}),
-        web_anon_kib: m.processes.find((p) => p.name.startsWith('WebKitWebProc'))?.anon_kib ?? null });
+        web_anon_kib: m.processes.find((p) => p.name.startsWith('WebKitWebProc'))?.anon_kib ?? null,
+        caches: await caches() });
     }
     } catch (e) {
       res.exploration_error = String(e).slice(0, 300);
@@ -308,6 +331,7 @@ describe('scale: the app on a big file', () => {
     expect(s1.distinct).toBeGreaterThan(8);
     res.memory_at_end = memory(app);
     res.memory_at_end.app_heaps = heaps(res.memory_at_end.processes[0]?.pid);
+    res.memory_at_end.caches = await caches();
     res.traces = traces;
     res.summary = {
       zoom_median_ms: median(res.zoom_ms), zoom_max_ms: max(res.zoom_ms),
