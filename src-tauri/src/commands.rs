@@ -686,12 +686,10 @@ pub async fn locate(app: AppHandle, doc: u32, terms: Vec<String>) -> AppResult<V
 }
 
 /// What the open documents hold in their caches (the scale bench reads it beside the process's
-/// memory).
+/// memory). On a worker: it waits for the caches' locks.
 #[tauri::command]
-// Tauri hands command arguments over by value.
-#[allow(clippy::needless_pass_by_value)]
-pub fn memory_use(store: tauri::State<'_, Store>) -> MemoryView {
-    ops::memory_use(&store)
+pub async fn memory_use(app: AppHandle) -> AppResult<MemoryView> {
+    blocking(app, move |_, s| Ok(ops::memory_use(s))).await
 }
 
 /// Read counters of a document.

@@ -387,26 +387,32 @@ fn open_reads_one_prefix_and_directories_come_in_one_read() {
     );
 }
 
-#[test]
-fn concurrent_readers_agree() {
-    let dir = tempfile::tempdir().unwrap();
+/// The social graph of 3,000 people in blocks of 128 quads, read with a block cache of
+/// `cache_bytes`: many more blocks than the cache holds.
+fn small_blocks_small_cache(dir: &std::path::Path, cache_bytes: usize) -> Rete {
     let (path, _) = social_file(
-        dir.path(),
+        dir,
         3000,
         BuildOptions {
             perm_block_quads: 128,
             ..BuildOptions::default()
         },
     );
-    // A small cache forces evictions while threads race on the same blocks.
-    let rete = Rete::open_with(
+    Rete::open_with(
         Arc::new(rete_core::FileReader::open(&path).unwrap()),
         rete_core::ReteOptions {
-            cache_bytes: 64 << 10,
+            cache_bytes,
             ..Default::default()
         },
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn concurrent_readers_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    // A small cache forces evictions while threads race on the same blocks.
+    let rete = small_blocks_small_cache(dir.path(), 64 << 10);
     let expected: Vec<u64> = (1..=40u64)
         .map(|s| {
             rete.quads(&Pattern::new(Some(s * 7), None, None))
@@ -442,23 +448,8 @@ fn concurrent_readers_agree() {
 #[test]
 fn the_block_cache_keeps_within_its_bound_and_reports_its_fill() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, _) = social_file(
-        dir.path(),
-        3000,
-        BuildOptions {
-            perm_block_quads: 128,
-            ..BuildOptions::default()
-        },
-    );
     let limit = 256 << 10;
-    let rete = Rete::open_with(
-        Arc::new(rete_core::FileReader::open(&path).unwrap()),
-        rete_core::ReteOptions {
-            cache_bytes: limit,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let rete = small_blocks_small_cache(dir.path(), limit);
     let fresh = rete.memory_use();
     assert_eq!((fresh.cached_blocks, fresh.cached_bytes), (0, 0));
     assert_eq!(fresh.cache_limit, limit);
