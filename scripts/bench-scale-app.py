@@ -55,7 +55,7 @@ def eng(kinds, name, goal_ms):
 def held(c):
     if not c or "error" in c:
         return None
-    return c["block_kib"] + c["pyramid_kib"] + c.get("range_kib", 0) + c.get("kept_result_kib", 0)
+    return c["block_kib"] + c["pyramid_kib"] + c.get("range_kib", 0) + c.get("kept_result_kib", 0) + c.get("seen_kib", 0)
 # Bounded or growing: the memory series over the exploration's second half, read against what
 # the caches took on over it.
 def drift(x):
@@ -85,7 +85,8 @@ def fill(x):
     text = (f"blocks {c['block_kib'] / 1024:,.0f} / {c['max_block_kib'] / 1024:,.0f} MiB, directories "
             f"{c['directory_kib'] / 1024:,.1f} MiB, pyramid {c['pyramid_blocks']} / {c['max_pyramid_blocks']} blocks "
             f"({c['pyramid_kib'] / 1024:,.1f} MiB), {c['seen_items']:,} / {c['max_seen_items']:,} communities and "
-            f"super-edges kept, {c['kept_results']} query results"
+            f"super-edges kept" + (f" ({c['seen_kib'] / 1024:,.1f} MiB)" if "seen_kib" in c else "")
+            + f", {c['kept_results']} query results"
             + (f" ({c['kept_result_kib'] / 1024:,.1f} MiB)" if "kept_result_kib" in c else "")
             + (f", ranges {c['range_kib'] / 1024:,.0f} / {c['max_range_kib'] / 1024:,.0f} MiB" if c.get("max_range_kib") else ""))
     ok = (c["block_kib"] <= c["max_block_kib"] and c["pyramid_blocks"] <= c["max_pyramid_blocks"]

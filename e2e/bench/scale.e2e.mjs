@@ -245,7 +245,7 @@ async function caches() {
     blocks: sum('blocks'), block_kib: kib(sum('block_bytes')), max_block_kib: kib(sum('max_block_bytes')),
     directory_kib: kib(sum('directory_bytes')), range_kib: kib(sum('range_bytes')), max_range_kib: kib(sum('max_range_bytes')),
     pyramid_blocks: sum('pyramid_blocks'), pyramid_kib: kib(sum('pyramid_bytes')), max_pyramid_blocks: sum('max_pyramid_blocks'),
-    seen_items: sum('seen_items'), max_seen_items: sum('max_seen_items'),
+    seen_items: sum('seen_items'), seen_kib: kib(sum('seen_bytes')), max_seen_items: sum('max_seen_items'),
     kept_results: m.kept_results, kept_result_kib: kib(m.kept_result_bytes ?? 0),
   };
 }

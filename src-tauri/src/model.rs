@@ -328,6 +328,8 @@ pub struct DocMemory {
     pub max_pyramid_blocks: usize,
     /// Communities and super-edges kept for the details panel.
     pub seen_items: usize,
+    /// About what they take in memory (bytes).
+    pub seen_bytes: usize,
     /// The most kept before they are dropped.
     pub max_seen_items: usize,
 }

@@ -596,6 +596,8 @@ fn memory_use_reports_each_cache_within_its_bound() {
         d.seen_items > 0 && d.seen_items <= d.max_seen_items,
         "{d:?}"
     );
+    // Each kept item holds at least its record.
+    assert!(d.seen_bytes > d.seen_items * 16, "{d:?}");
     store.close(info.doc);
     assert!(ops::memory_use(&store).docs.is_empty());
 }

@@ -34,6 +34,34 @@ fn make_room<K, V>(
     }
 }
 
+/// About what a kept community takes in memory: its record, strings and vectors (the allocator's
+/// own overhead not counted).
+fn seen_bytes(c: &SeenCommunity) -> usize {
+    let pairs = |v: &[(String, u64)]| {
+        v.iter()
+            .map(|(s, _)| s.len() + size_of::<(String, u64)>())
+            .sum::<usize>()
+    };
+    let k = &c.community;
+    size_of::<SeenCommunity>()
+        + k.label.len()
+        + k.default_label.len()
+        + k.labels_by_language
+            .iter()
+            .map(|(a, b)| a.len() + b.len() + size_of::<(String, String)>())
+            .sum::<usize>()
+        + k.dominant_class.as_ref().map_or(0, String::len)
+        + pairs(&k.classes)
+        + c.edges
+            .iter()
+            .map(|e| size_of::<SuperEdge>() + pairs(&e.top_predicates))
+            .sum::<usize>()
+        + c.others
+            .values()
+            .map(|l| l.len() + size_of::<(u32, String)>())
+            .sum::<usize>()
+}
+
 impl Doc {
     /// Shows community labels in `languages` (most preferred first), then English, then any.
     pub fn set_languages(&mut self, languages: &[String]) {
@@ -176,13 +204,14 @@ impl Doc {
             .as_ref()
             .map(Pyramid::cache_use)
             .unwrap_or_default();
-        let seen_items = self
+        let (seen_items, seen_bytes) = self
             .seen
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .values()
-            .map(|c| 1 + c.edges.len())
-            .sum();
+            .fold((0, 0), |(n, b), c| {
+                (n + 1 + c.edges.len(), b + seen_bytes(c))
+            });
         crate::model::DocMemory {
             doc,
             blocks: blocks.cached_blocks,
@@ -195,6 +224,7 @@ impl Doc {
             pyramid_bytes: pyramid.bytes,
             max_pyramid_blocks: pyramid.max_blocks,
             seen_items,
+            seen_bytes,
             max_seen_items: limits::SEEN_ITEMS,
         }
     }
