@@ -74,8 +74,12 @@ impl Doc {
         let mut kept = 0usize;
         // Kept rows are bounded in bytes as well as in count.
         let mut full = |row: &[Option<Term>]| -> bool {
-            kept += row_bytes(row);
-            kept > MAX_RESULT_BYTES
+            let b = row_bytes(row);
+            if kept + b > MAX_RESULT_BYTES {
+                return true;
+            }
+            kept += b;
+            false
         };
         let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
         let results = rete_sparql::evaluate(&self.rete, &query, &opts)?;
@@ -126,7 +130,7 @@ impl Doc {
                 }
             }
         }
-        run.bytes = run.rows.iter().map(|r| row_bytes(r)).sum();
+        run.bytes = kept;
         run.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
         Ok(run)
     }
