@@ -71,16 +71,9 @@ impl Doc {
             memory_limit: Some(QUERY_MEMORY),
             ..QueryOptions::default()
         };
-        let mut kept = 0usize;
         // Kept rows are bounded in bytes as well as in count.
-        let mut full = |row: &[Option<Term>]| -> bool {
-            let b = row_bytes(row);
-            if kept + b > MAX_RESULT_BYTES {
-                return true;
-            }
-            kept += b;
-            false
-        };
+        let mut kept = RowBytes::new(MAX_RESULT_BYTES);
+        let mut full = |row: &[Option<Term>]| !kept.admit(row_bytes(row));
         let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
         let results = rete_sparql::evaluate(&self.rete, &query, &opts)?;
         let mut run = QueryRun {
@@ -130,7 +123,7 @@ impl Doc {
                 }
             }
         }
-        run.bytes = kept;
+        run.bytes = kept.bytes;
         run.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
         Ok(run)
     }
@@ -424,6 +417,27 @@ impl Doc {
 }
 
 /// Bytes a kept row takes (its terms' strings and the cells).
+/// The bytes of the rows a result keeps, up to a bound.
+struct RowBytes {
+    bytes: usize,
+    max: usize,
+}
+
+impl RowBytes {
+    fn new(max: usize) -> Self {
+        Self { bytes: 0, max }
+    }
+
+    /// Counts a row of `b` bytes if it fits; `false` (nothing counted) when it does not.
+    fn admit(&mut self, b: usize) -> bool {
+        if self.bytes + b > self.max {
+            return false;
+        }
+        self.bytes += b;
+        true
+    }
+}
+
 fn row_bytes(row: &[Option<Term>]) -> usize {
     row.iter()
         .map(|c| {
@@ -505,4 +519,23 @@ pub fn write_run(run: &QueryRun, format: ExportFormat, out: impl Write) -> AppRe
         out,
     )
     .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowBytes;
+
+    #[test]
+    fn kept_rows_stop_at_the_byte_bound_and_count_only_what_is_kept() {
+        let mut k = RowBytes::new(100);
+        assert!(k.admit(60));
+        assert!(k.admit(40));
+        // The row that would go past the bound is refused and not counted.
+        assert!(!k.admit(1));
+        assert_eq!(k.bytes, 100);
+        let mut k = RowBytes::new(100);
+        assert!(k.admit(30));
+        assert!(!k.admit(80));
+        assert_eq!(k.bytes, 30);
+    }
 }
