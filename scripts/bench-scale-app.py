@@ -92,6 +92,28 @@ def fill(x):
     ok = (c["block_kib"] <= c["max_block_kib"] and c["pyramid_blocks"] <= c["max_pyramid_blocks"]
           and c["seen_items"] <= c["max_seen_items"] and c.get("range_kib", 0) <= c.get("max_range_kib", 0) + (0 if c.get("max_range_kib") else 1))
     return text, ok
+# The page's frame floor just before each timed step (`floor` traces, e2e/bench/scale.e2e.mjs): a
+# line of text shown, timed as a step is. A step's time over the floor before it is the app's part.
+def floors(x, kinds):
+    tr = x.get("traces", [])
+    pairs = [(tr[i - 1]["ms"], t["ms"]) for i, t in enumerate(tr) if t["kind"] in kinds and i > 0
+             and tr[i - 1]["kind"] == "floor" and tr[i - 1].get("before") == t["kind"]]
+    return [p for p, _ in pairs], [m - p for p, m in pairs]
+def mm(v):
+    return f"{f(statistics.median(v))} / {f(max(v))}" if v else "– / –"
+def floor_rows():
+    steps = [("zoom",), ("details",), ("tier0",)]
+    if not floors(e, sum(steps, ()))[0]:
+        return []
+    rows = [{"what": "the page's frame floor just before a step: a line of text shown, + two frames (median / max)",
+             "value": mm(floors(e, sum(steps, ()))[0]), "floor": mm(floors(fl, sum(steps, ()))[0]), "ratio": None,
+             "goal": "(for scale)", "met": None, "verdict": "reported"}]
+    for kinds, name in zip(steps, ("zoom", "a node's details, the camera settled,", "coherence Tier 0")):
+        a, c = floors(e, kinds)[1], floors(fl, kinds)[1]
+        rows.append({"what": f"{name} over the frame floor just before it (median / max)", "value": mm(a), "floor": mm(c),
+                     "ratio": None if not a or not c or statistics.median(c) <= 0 or statistics.median(a) < 0 else round(statistics.median(a) / statistics.median(c), 2),
+                     "goal": "(for scale)", "met": None, "verdict": "reported"})
+    return rows
 fill_e, fill_ok = fill(e)
 fill_f, _ = fill(fl)
 goals = [
@@ -108,6 +130,7 @@ goals = [
     {"what": "details: the engine's answer (the entity command, IPC included; median / max)", **eng(("details", "details-in-flight"), "entity", 100)},
     {"what": "coherence Tier 0 (median / max)", "value": two(su, "tier0"), "floor": two(sf, "tier0"), "ratio": ratio("tier0_median_ms"), "goal": "≤ 50 ms", "met": su["tier0_max_ms"] is not None and su["tier0_max_ms"] <= 50},
     {"what": "coherence Tier 0: the engine's run (the coherence command, IPC included; median / max)", **eng(("tier0",), "coherence_run", 50)},
+    *floor_rows(),
     {"what": "memory over the exploration's second half: bounded, or growing?", "value": span(dr), "floor": span(drf), "ratio": None,
      "goal": "the app process bounded: it grows by at most what its caches took on, + 5 %",
      "met": None if dr is None else dr["growth_kib"] <= dr["allowed_kib"]},
@@ -122,7 +145,8 @@ method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with softwar
           f"{len(b)} launches on each file, interleaved, spawn → top level on screen by the screen's pixels. The rest: "
           "`e2e/bench/scale.e2e.mjs` through WebdriverIO; each time is taken in the page from the click to the answering "
           "state plus two animation frames (WebDriver's round trips excluded), with a pixel check of the map after each "
-          "measured step. Zoom = `Zoom in` on a community until its children are on the map; details = a member's links "
+          "measured step; just before each, the page's frame floor: a line of text added to the page, timed the same "
+          "way (shown at the first animation frame, plus two frames). Zoom = `Zoom in` on a community until its children are on the map; details = a member's links "
           "shown, the member clicked once the zoom's camera flight (500 ms) has settled, as the map clicks are, and "
           "every other round during that flight (reported apart: each of its frames draws sigma's layers); query = `SELECT ?p ?o WHERE { <person> ?p ?o }` (the app's reported engine time; a random person each "
           "round); memory = VmRSS of the app and its descendant processes at the end, and after each round (the series). "

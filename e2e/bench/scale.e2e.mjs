@@ -26,6 +26,8 @@ const linksQuery = (s) => `SELECT ?p ?o WHERE { ${s} ?p ?o }`;
  * itself: the app's content security policy forbids building functions from strings.
  */
 async function timed(selector, kind, arg = null, timeoutMs = 60_000, label = kind) {
+  // Not before a click in the zoom's camera flight: that click must land while the camera flies.
+  if (FLOORED.has(label)) await frameFloor(label);
   const ms = await browser.executeAsync((sel, kind, arg, timeout, done) => {
     const q = (s) => document.querySelector(s);
     let sawRunning = false;
@@ -92,6 +94,41 @@ async function timed(selector, kind, arg = null, timeoutMs = 60_000, label = kin
 
 /** The breakdown of every timed step, kept in the JSON (`traces`). */
 const traces = [];
+
+/** The steps timed against the page's frame floor just before them. */
+const FLOORED = new Set(['zoom', 'details', 'tier0']);
+
+/**
+ * The page's own frame floor just before a timed step: a line of text added to the page, timed
+ * as a step is (shown at the first animation frame, plus two frames), then removed. With no GPU,
+ * every frame is composited in software GL; a step's time over this floor is what the app adds.
+ * Kept in `traces` as `floor`, with the step it preceded.
+ */
+async function frameFloor(before) {
+  const r = await browser.executeAsync((done) => {
+    const el = document.createElement('div');
+    el.textContent = `frame ${Math.round(performance.now())}`;
+    el.style.cssText = 'position:fixed;left:6px;bottom:4px;font:11px sans-serif;color:#5b6b8c;pointer-events:none;z-index:9';
+    const frames = [];
+    const t0 = performance.now();
+    document.body.appendChild(el);
+    const r = (x) => Math.round((x - t0) * 10) / 10;
+    requestAnimationFrame(() => {
+      const shown = performance.now();
+      frames.push(shown);
+      requestAnimationFrame(() => {
+        frames.push(performance.now());
+        requestAnimationFrame(() => {
+          const ms = performance.now() - t0;
+          // Gone again, and its removal drawn, before the step starts.
+          el.remove();
+          requestAnimationFrame(() => requestAnimationFrame(() => done({ ms, shown: r(shown), frames: frames.map(r) })));
+        });
+      });
+    });
+  });
+  traces.push({ kind: 'floor', before, ms: Math.round(r.ms), shown: r.shown, frames: r.frames });
+}
 
 /** Zooms into the selected community; resolves with the ms until its children are drawn. */
 async function zoomIn() {

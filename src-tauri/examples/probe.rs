@@ -58,6 +58,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             view.edges.len()
         );
     }
+    // Every member's details in turn, as the user clicks them: each first read is cold.
+    let members: Vec<u64> = view
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "entity")
+        .map(|n| n.id)
+        .collect();
+    let mut ms: Vec<f64> = Vec::new();
+    for &id in members.iter().skip(1).take(40) {
+        let t0 = Instant::now();
+        ops::entity(&store, doc, id)?;
+        ms.push(t0.elapsed().as_secs_f64() * 1e3);
+    }
+    ms.sort_by(f64::total_cmp);
+    if !ms.is_empty() {
+        println!(
+            "{:<28} {:>9.1} ms median, {:.1} ms max ({} members)",
+            "entity (each member)",
+            ms[ms.len() / 2],
+            ms[ms.len() - 1],
+            ms.len()
+        );
+    }
     if let Some(id) = member {
         step("entity (cold)", || ops::entity(&store, doc, id))?;
         step("entity (again)", || ops::entity(&store, doc, id))?;
