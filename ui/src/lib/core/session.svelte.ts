@@ -65,7 +65,7 @@ export class Session {
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
       // A group selected is often zoomed into next: its children are fetched meanwhile.
       $effect(() => {
-        const key = this.selection.selected;
+        const key = this.selection.requested;
         if (key) untrack(() => this.map.prefetch(key));
       });
     });

@@ -7,8 +7,19 @@ export type Details =
   | { kind: 'entity'; key: string; data: EntityDetails }
   | { kind: 'group'; key: string; data: GroupDetails };
 
+/**
+ * How long a click's selection waits for its details before it is shown on its own. Shown
+ * together, the map's ring and the details panel cost the page one frame instead of two; with
+ * no GPU each frame is composited in software GL (50–120 ms here), and a details answer that came
+ * a few ms after the click's first frame cost a whole frame more (docs/BENCHMARK.md, scale).
+ */
+export const SHOW_ALONE_MS = 80;
+
 export class SelectionState {
+  /** The node shown as selected (the map's ring): with its details, or alone after SHOW_ALONE_MS. */
   selected = $state<string | null>(null);
+  /** The node last asked for, at once (what is fetched ahead follows it). */
+  requested = $state<string | null>(null);
   hovered = $state<string | null>(null);
   details = $state<Details | null>(null);
   loading = $state(false);
@@ -21,6 +32,7 @@ export class SelectionState {
   reset(doc: number): void {
     this.doc = doc;
     this.selected = null;
+    this.requested = null;
     this.hovered = null;
     this.details = null;
     this.error = '';
@@ -30,20 +42,27 @@ export class SelectionState {
   /** Selects a map node (`e:<id>` entity, `k:…`/`c…` group) and loads its details. */
   async select(key: string | null): Promise<void> {
     const t = ++this.ticket;
-    this.selected = key;
-    this.error = '';
+    this.requested = key;
     if (!key) {
+      this.selected = null;
+      this.error = '';
       this.details = null;
       return;
     }
-    this.loading = true;
+    // The selection, the loading state and the answer change the page once when the answer is quick.
+    const alone = setTimeout(() => {
+      if (t !== this.ticket) return;
+      this.selected = key;
+      this.error = '';
+      this.loading = true;
+    }, SHOW_ALONE_MS);
     try {
       if (key.startsWith('e:')) {
         const data = await this.backend.entity(this.doc, Number(key.slice(2)));
-        if (t === this.ticket) this.details = { kind: 'entity', key, data };
+        if (t === this.ticket) [this.details, this.error] = [{ kind: 'entity', key, data }, ''];
       } else {
         const data = await this.backend.group(this.doc, key);
-        if (t === this.ticket) this.details = { kind: 'group', key, data };
+        if (t === this.ticket) [this.details, this.error] = [{ kind: 'group', key, data }, ''];
       }
     } catch (e) {
       if (t === this.ticket) {
@@ -51,7 +70,11 @@ export class SelectionState {
         this.details = null;
       }
     } finally {
-      if (t === this.ticket) this.loading = false;
+      clearTimeout(alone);
+      if (t === this.ticket) {
+        this.selected = key;
+        this.loading = false;
+      }
     }
   }
 

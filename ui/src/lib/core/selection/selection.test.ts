@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { SelectionState } from './selection.svelte';
+import { describe, expect, it, vi } from 'vitest';
+import { SelectionState, SHOW_ALONE_MS } from './selection.svelte';
 import { MemoryBackend } from '../../../test/memory-backend';
 
 const term = (id: number, label: string) => ({ id, nt: `<http://ex.org/${label}>`, label, kind: 'iri' as const });
@@ -29,5 +29,46 @@ describe('selection and details', () => {
     await s.selectEntity(99);
     expect(s.error).toContain('out of range');
     expect(s.details).toBeNull();
+  });
+
+  it("shows a quick answer with its selection at once, and a slow answer's selection first", async () => {
+    vi.useFakeTimers();
+    try {
+      const b = new MemoryBackend();
+      b.entities.set(1, { term: term(1, 'one'), types: [], properties: [], out_links: [], in_links: [], out_total: 0, in_total: 0 });
+      b.entities.set(2, { term: term(2, 'two'), types: [], properties: [], out_links: [], in_links: [], out_total: 0, in_total: 0 });
+      let release = () => {};
+      const gate = new Promise<void>((r) => { release = r; });
+      const entity = b.entity.bind(b);
+      b.entity = async (doc: number, id: number) => { if (id === 2) await gate; return entity(doc, id); };
+      const s = new SelectionState(b);
+      const quick = s.select('e:1');
+      // Asked for at once (what is fetched ahead follows it); shown with its answer.
+      expect(s.requested).toBe('e:1');
+      expect(s.selected).toBeNull();
+      expect(s.loading).toBe(false);
+      await quick;
+      expect(s.selected).toBe('e:1');
+      expect(s.details?.kind === 'entity' && s.details.data.term.label).toBe('one');
+      const slow = s.select('e:2');
+      await vi.advanceTimersByTimeAsync(SHOW_ALONE_MS - 1);
+      expect([s.requested, s.selected, s.loading]).toEqual(['e:2', 'e:1', false]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect([s.selected, s.loading]).toEqual(['e:2', true]);
+      release();
+      await slow;
+      expect([s.selected, s.loading]).toEqual(['e:2', false]);
+      expect(s.details?.kind === 'entity' && s.details.data.term.label).toBe('two');
+      // A failure is shown with its selection; the next answer clears it.
+      await s.selectEntity(99);
+      expect([s.selected, s.details]).toEqual(['e:99', null]);
+      expect(s.error).toContain('out of range');
+      await s.selectEntity(1);
+      expect(s.error).toBe('');
+      await s.select(null);
+      expect([s.requested, s.selected, s.details]).toEqual([null, null, null]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
