@@ -416,7 +416,6 @@ impl Doc {
     }
 }
 
-/// Bytes a kept row takes (its terms' strings and the cells).
 /// The bytes of the rows a result keeps, up to a bound.
 struct RowBytes {
     bytes: usize,
@@ -438,6 +437,7 @@ impl RowBytes {
     }
 }
 
+/// Bytes a kept row takes (its terms' strings and the cells).
 fn row_bytes(row: &[Option<Term>]) -> usize {
     row.iter()
         .map(|c| {
