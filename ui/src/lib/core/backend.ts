@@ -1,4 +1,5 @@
-// The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs).
+// The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs, each
+// a wrapper over crates/rete-explore/src/ops.rs).
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
@@ -99,9 +100,26 @@ export const tauriBackend: Backend = {
   saveRete: (doc, name) => call('save_rete', { doc, name }),
 };
 
+/** A failed command as the shell sends it (`AppError` in crates/rete-explore/src/engine.rs). */
+export interface AppErrorView {
+  kind: 'file' | 'not_open' | 'invalid' | 'cancelled';
+  message: string;
+}
+
+function isAppError(e: unknown): e is AppErrorView {
+  return typeof e === 'object' && e !== null && typeof (e as AppErrorView).kind === 'string'
+    && typeof (e as AppErrorView).message === 'string';
+}
+
 /** The text of a failed command: the engine's own message. */
 export function errorText(e: unknown): string {
   if (typeof e === 'string') return e;
+  if (isAppError(e)) return e.message;
   if (e instanceof Error) return e.message;
   return JSON.stringify(e);
+}
+
+/** Whether a failed command was work the user stopped (its kind, not its wording). */
+export function isCancelled(e: unknown): boolean {
+  return isAppError(e) && e.kind === 'cancelled';
 }

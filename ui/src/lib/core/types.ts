@@ -1,4 +1,4 @@
-// Mirrors of the Rust DTOs in src-tauri/src/model.rs (serde field names).
+// Mirrors of the Rust DTOs in crates/rete-explore/src/model.rs (serde field names).
 
 export interface TermView { id: number; nt: string; label: string; kind: 'iri' | 'bnode' | 'literal' }
 export interface Counted { nt: string; label: string; count: number }
@@ -80,12 +80,12 @@ export interface CoherenceGroups { roots: number; derived: number; instance_find
 export interface CoherenceProgress { run: number; tier: number; report: CoherenceReport }
 export interface CoherenceOutcome { run: number; status: 'ok' | 'cancelled'; report: CoherenceReport | null }
 
-/** A build of an RDF file into a .rete (src-tauri/src/import.rs). */
+/** A build of an RDF file into a .rete (crates/rete-explore/src/import.rs). */
 export interface ImportView {
   job: number; source: string; name: string;
   status: 'running' | 'built' | 'cached' | 'cancelled' | 'failed';
   phase: string; done: number; total: number | null; triples: number; read_bytes: number; source_bytes: number;
   elapsed_ms: number; phases: [string, number][]; error: string | null;
 }
-/** The build cache (src-tauri/src/cache.rs). */
+/** The build cache (crates/rete-explore/src/cache.rs). */
 export interface CacheStats { dir: string; files: number; bytes: number; limit: number }

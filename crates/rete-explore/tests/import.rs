@@ -5,10 +5,10 @@
 
 mod common;
 
-use rete_desktop::cache::Cache;
-use rete_desktop::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
-use rete_desktop::model::DocInfo;
-use rete_desktop::store::Store;
+use rete_explore::cache::Cache;
+use rete_explore::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
+use rete_explore::model::DocInfo;
+use rete_explore::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -93,7 +93,7 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
         assert_eq!(last.source_bytes, std::fs::metadata(&src).unwrap().len());
     }
     // The map of the built file opens.
-    let map = rete_desktop::commands::ops::overview(&store, info.doc).unwrap();
+    let map = rete_explore::ops::overview(&store, info.doc).unwrap();
     assert!(!map.nodes.is_empty());
     assert_eq!(imp.cache().stats().files, 1);
 
@@ -118,7 +118,7 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
     let freed = imp.clear_cache();
     assert_eq!(freed.files, 2);
     assert!(imp.cache().listing().is_empty());
-    assert!(rete_desktop::commands::ops::entity(&store, changed.doc, 1).is_ok());
+    assert!(rete_explore::ops::entity(&store, changed.doc, 1).is_ok());
 }
 
 #[test]
@@ -165,8 +165,13 @@ fn a_cancelled_build_stops_and_leaves_nothing_in_the_cache() {
     });
     let err = imp
         .open(&store, &src.display().to_string(), emit)
-        .unwrap_err()
-        .to_string();
+        .unwrap_err();
+    // The UI acts on the kind, never on the wording.
+    assert_eq!(err.kind(), rete_explore::engine::ErrorKind::Cancelled);
+    let wire = serde_json::to_value(&err).unwrap();
+    assert_eq!(wire["kind"], "cancelled");
+    let err = err.to_string();
+    assert_eq!(wire["message"], err.as_str());
     assert!(err.ends_with("import cancelled"), "{err}");
     let last = seen.lock().unwrap().last().cloned().unwrap();
     assert_eq!(last.status, "cancelled");
@@ -179,8 +184,7 @@ fn a_cancelled_build_stops_and_leaves_nothing_in_the_cache() {
     // The same file opens afterwards.
     let (_, emit) = recorder();
     let info = imp.open(&store, &src.display().to_string(), emit).unwrap();
-    let located =
-        rete_desktop::commands::ops::locate(&store, info.doc, &[PERSON.to_owned()]).unwrap();
+    let located = rete_explore::ops::locate(&store, info.doc, &[PERSON.to_owned()]).unwrap();
     assert!(info.quads > 10_000 && !located.is_empty());
 }
 
@@ -329,10 +333,10 @@ fn save_as_rete_copies_the_built_file() {
     let dir = tempfile::tempdir().unwrap();
     let (_, imp, store, _, info) = open_medical(dir.path());
     let to = dir.path().join("saved.rete");
-    rete_desktop::import::save_copy(&store, info.doc, &to).unwrap();
+    rete_explore::import::save_copy(&store, info.doc, &to).unwrap();
     let built = &imp.cache().entries()[0].file;
     assert_eq!(std::fs::read(&to).unwrap(), std::fs::read(built).unwrap());
-    let saved = rete_desktop::commands::ops::open_path(&store, &to.display().to_string()).unwrap();
+    let saved = rete_explore::ops::open_path(&store, &to.display().to_string()).unwrap();
     assert_eq!(saved.quads, info.quads);
     // Nothing but the file itself is left next to it.
     assert!(!std::fs::read_dir(dir.path()).unwrap().any(|e| e
@@ -371,4 +375,24 @@ fn an_upstream_file_of_format_0x06_is_refused_saying_what_to_do() {
     let last = seen.lock().unwrap().last().cloned().unwrap();
     assert_eq!(last.status, "failed");
     assert!(imp.cache().listing().is_empty());
+}
+
+#[test]
+fn an_imported_document_is_named_by_its_source_everywhere() {
+    // One identity: the title, the coherence report and a reopen after a web-view crash name
+    // the Turtle file the user opened, never its build in the cache (which was never granted).
+    let dir = tempfile::tempdir().unwrap();
+    let (src, _imp, store, _seen, info) = open_medical(dir.path());
+    let src = src.display().to_string();
+    let d = store.get(info.doc).unwrap();
+    assert_eq!(d.origin, src);
+    assert!(d.source.contains("cache"), "{}", d.source);
+    rete_explore::ops::coherence_run(&store, info.doc, 1, |_| {}).unwrap();
+    let md = dir.path().join("report.md");
+    rete_explore::ops::coherence_write(&store, info.doc, "md", &md).unwrap();
+    let md = std::fs::read_to_string(md).unwrap();
+    assert!(md.contains("medical.ttl"), "{}", &md[..200.min(md.len())]);
+    assert!(!md.contains(&d.source), "the report names the cache path");
+    assert_eq!(store.reopen_after_crash().as_deref(), Some(src.as_str()));
+    assert_eq!(store.take_pending(), vec![src]);
 }

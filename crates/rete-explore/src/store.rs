@@ -171,7 +171,7 @@ impl Store {
         let last = docs
             .into_iter()
             .max_by_key(|(id, _)| *id)
-            .map(|(_, d)| d.source.clone())
+            .map(|(_, d)| d.origin.clone())
             .filter(|_| !looping);
         let notice = match (&last, looping) {
             (Some(source), _) => format!(

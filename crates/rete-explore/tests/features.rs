@@ -10,9 +10,9 @@ mod fixtures;
 
 use common::open_served;
 use fixtures::fixture;
-use rete_desktop::commands::ops;
-use rete_desktop::model::{DocInfo, MapNode, QueryOutcome};
-use rete_desktop::store::Store;
+use rete_explore::model::{DocInfo, MapNode, QueryOutcome};
+use rete_explore::ops;
+use rete_explore::store::Store;
 use std::sync::Arc;
 
 const PERSON: &str = "<http://xmlns.com/foaf/0.1/Person>";

@@ -2,10 +2,10 @@
 //! into the largest community down to level 0, a community's details, its members, a member's
 //! details, coherence Tier 0 and one subject's links as a query. Each step's time and the size
 //! of its answer as JSON (what the IPC carries) go to stdout, one line each.
-//! Usage: `cargo run --release -p rete-desktop --example probe -- FILE.rete` (or a URL: the
+//! Usage: `cargo run --release -p rete-explore --example probe -- FILE.rete` (or a URL: the
 //! file read over HTTP, as the app reads it).
-use rete_desktop::commands::ops;
-use rete_desktop::store::Store;
+use rete_explore::ops;
+use rete_explore::store::Store;
 use std::time::Instant;
 
 fn step<T: serde::Serialize>(name: &str, f: impl FnOnce() -> T) -> T {

@@ -3,6 +3,7 @@
 //! live in the pyramid.
 
 use super::{limits, AppError, AppResult, Doc, SeenCommunity};
+use crate::key::NodeKey;
 use crate::model::{
     Counted, GroupDetails, GroupLink, Located, MapEdge, MapNode, MapView, TermView,
 };
@@ -12,13 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Map key of community `id` on `level`.
 pub fn community_key(level: u32, id: u32) -> String {
-    format!("c{level}:{id}")
-}
-
-/// Parses a community key `c<level>:<id>`.
-pub fn parse_community_key(key: &str) -> Option<(u32, u32)> {
-    let (l, id) = key.strip_prefix('c')?.split_once(':')?;
-    Some((l.parse().ok()?, id.parse().ok()?))
+    NodeKey::Community { level, id }.to_string()
 }
 
 /// Bounds what is kept for the details panel: when `incoming` more (communities and super-edges)
@@ -254,7 +249,7 @@ impl Doc {
         let nodes: Vec<MapNode> = members
             .iter()
             .map(|m| MapNode {
-                key: format!("e:{}", m.id),
+                key: NodeKey::Entity(m.id).to_string(),
                 kind: "entity",
                 label: m.label.clone().unwrap_or_else(|| self.short_nt(&m.term)),
                 size: 1,

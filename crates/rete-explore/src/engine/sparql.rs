@@ -3,6 +3,7 @@
 //! the read cost of a query before it runs.
 
 use super::{AppError, AppResult, Doc};
+use crate::key::NodeKey;
 use crate::model::{
     CostEstimate, MapEdge, MapNode, MapView, QueryExample, SparqlContext, TermView, Vocab,
 };
@@ -187,10 +188,11 @@ impl Doc {
             }
             // Terms of the file keep their map key so a click shows their details.
             let key = if cell.id > 0 {
-                format!("e:{}", cell.id)
+                NodeKey::Entity(cell.id)
             } else {
-                format!("q:{}", keys.len())
-            };
+                NodeKey::ResultTerm(keys.len())
+            }
+            .to_string();
             let class = if cell.id > 0 {
                 self.class_nt(self.main_class(cell.id)?)?
             } else {

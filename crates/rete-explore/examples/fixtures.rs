@@ -1,5 +1,5 @@
 //! Writes the sample files with a pyramid and a schema block that the e2e suite opens:
-//! `cargo run -p rete-desktop --example fixtures -- OUT_DIR`.
+//! `cargo run -p rete-explore --example fixtures -- OUT_DIR`.
 
 #[path = "../tests/fixtures/mod.rs"]
 mod fixtures;

@@ -5,12 +5,12 @@
 /// Serves the file at `path` (see [`serve`]) and opens its URL in `store`: (URL, document).
 #[allow(dead_code, reason = "not every test file opens a served file")]
 pub fn open_served(
-    store: &rete_desktop::store::Store,
+    store: &rete_explore::store::Store,
     path: &std::path::Path,
     requests: usize,
-) -> (String, rete_desktop::model::DocInfo) {
+) -> (String, rete_explore::model::DocInfo) {
     let url = serve(std::fs::read(path).unwrap(), requests);
-    let info = rete_desktop::commands::ops::open_url(store, &url).unwrap();
+    let info = rete_explore::ops::open_url(store, &url).unwrap();
     (url, info)
 }
 

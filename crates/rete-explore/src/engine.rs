@@ -1,6 +1,7 @@
 //! The app's questions to the engine, over one open `.rete` ([`Doc`]). Every function here is
 //! synchronous and may read the file: the Tauri commands run them on blocking worker threads.
 
+use crate::key::NodeKey;
 use crate::model::{
     Counted, DocInfo, EntityDetails, GroupDetails, Legend, LegendClass, LegendRelation, Link,
     MapEdge, MapNode, MapView, TermView,
@@ -22,7 +23,7 @@ mod schema;
 mod sparql;
 
 pub use coherence::{report_markdown, CoherenceRun};
-pub use pyramid::{community_key, parse_community_key};
+pub use pyramid::community_key;
 pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_RESULT_BYTES, MAX_ROWS};
 
 /// Writing query results.
@@ -56,7 +57,9 @@ pub mod limits {
     pub const SEEN_ITEMS: usize = 200_000;
 }
 
-/// Errors of the app's engine calls; shown verbatim in the window.
+/// Errors of the app's engine calls; shown verbatim in the window. They cross to the UI as
+/// `{"kind": …, "message": …}` ([`ErrorKind`]), so the UI tells a cancelled build from a failure by
+/// its kind, never by its wording.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// The engine refused the file or a read failed (its own message).
@@ -74,11 +77,44 @@ pub enum AppError {
     /// A request from the UI that does not make sense for this document.
     #[error("{0}")]
     Invalid(String),
+    /// The user stopped the work (the message says which).
+    #[error("{0}")]
+    Cancelled(String),
+}
+
+/// What kind of failure an [`AppError`] is, as the UI receives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The file or its reads failed (corrupt, missing, a server's error).
+    File,
+    /// The document was closed.
+    NotOpen,
+    /// The request does not make sense here.
+    Invalid,
+    /// The user stopped it.
+    Cancelled,
+}
+
+impl AppError {
+    /// The kind the UI acts on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Engine(_) | Self::Pyramid(_) | Self::Schema(_) => ErrorKind::File,
+            Self::NoDoc(_) => ErrorKind::NotOpen,
+            Self::Invalid(_) => ErrorKind::Invalid,
+            Self::Cancelled(_) => ErrorKind::Cancelled,
+        }
+    }
 }
 
 impl serde::Serialize for AppError {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
+        use serde::ser::SerializeStruct as _;
+        let mut st = s.serialize_struct("AppError", 2)?;
+        st.serialize_field("kind", &self.kind())?;
+        st.serialize_field("message", &self.to_string())?;
+        st.end()
     }
 }
 
@@ -99,8 +135,11 @@ pub(crate) struct SeenCommunity {
 pub struct Doc {
     /// The engine's handle.
     pub rete: Rete,
-    /// Path or URL.
+    /// The file read: a path or URL (for an imported RDF file, its build in the cache).
     pub source: String,
+    /// What the user opened: `source`, or the RDF file or URL an imported document was built
+    /// from. The title, the recent list, reports and a reopen after a crash name this.
+    pub origin: String,
     /// The byte source and its counters.
     pub bytes: CountedReader,
     /// The community pyramid, if the file has one.
@@ -149,6 +188,13 @@ impl Doc {
         Self::from_rete(rete, source, bytes)
     }
 
+    /// The document as opened from `origin` (an RDF file or URL it was built from).
+    #[must_use]
+    pub fn with_origin(mut self, origin: &str) -> Self {
+        origin.clone_into(&mut self.origin);
+        self
+    }
+
     /// Whether the file is read over HTTP.
     pub fn is_remote(&self) -> bool {
         self.bytes.is_remote()
@@ -191,6 +237,7 @@ impl Doc {
         prefixes.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
         Ok(Self {
             rete,
+            origin: source.clone(),
             source,
             bytes,
             pyramid,
@@ -207,15 +254,10 @@ impl Doc {
     /// The summary the UI shows first.
     pub fn info(&self, doc: u32) -> AppResult<DocInfo> {
         let card = self.rete.card()?;
-        let name = self
-            .source
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(&self.source)
-            .to_owned();
+        let name = crate::import::file_name(self.origin.split(['?', '#']).next().unwrap_or(""));
         Ok(DocInfo {
             doc,
-            source: self.source.clone(),
+            source: self.origin.clone(),
             name,
             bytes: self.rete.reader().len(),
             quads: card.quads,
@@ -370,7 +412,7 @@ impl Doc {
         let mut nodes = Vec::with_capacity(classes.len());
         for (i, (id, c)) in classes.iter().enumerate() {
             nodes.push(MapNode {
-                key: format!("k:{id}"),
+                key: NodeKey::Class(*id).to_string(),
                 kind: "class",
                 label: self.short_nt(&c.term),
                 size: c.count,
@@ -429,8 +471,8 @@ impl Doc {
                 .collect::<AppResult<Vec<_>>>()?
                 .join(", ");
             edges.push(MapEdge {
-                source: format!("k:{a}"),
-                target: format!("k:{b}"),
+                source: NodeKey::Class(a).to_string(),
+                target: NodeKey::Class(b).to_string(),
                 weight,
                 label,
             });
@@ -469,7 +511,7 @@ impl Doc {
     fn entity_node(&self, id: Id, at: Option<(f32, f32, f32)>) -> AppResult<MapNode> {
         let term = self.term_view(id, true)?;
         Ok(MapNode {
-            key: format!("e:{id}"),
+            key: NodeKey::Entity(id).to_string(),
             kind: "entity",
             label: term.label,
             size: 1,
@@ -543,8 +585,8 @@ impl Doc {
                 }
             };
             edges.push(MapEdge {
-                source: format!("e:{s}"),
-                target: format!("e:{o}"),
+                source: NodeKey::Entity(s).to_string(),
+                target: NodeKey::Entity(o).to_string(),
                 weight: w,
                 label,
             });
@@ -701,7 +743,7 @@ impl Doc {
             })
             .collect::<AppResult<Vec<_>>>()?;
         Ok(GroupDetails {
-            key: format!("k:{class}"),
+            key: NodeKey::Class(class).to_string(),
             label: self.short_nt(&nt),
             size,
             level: None,

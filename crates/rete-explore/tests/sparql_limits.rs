@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use rete_desktop::commands::ops;
-use rete_desktop::store::Store;
+use rete_explore::ops;
+use rete_explore::store::Store;
 
 fn small(dir: &std::path::Path) -> String {
     let mut data = String::from("@prefix ex: <http://example.org/> .\n");

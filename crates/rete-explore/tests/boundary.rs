@@ -8,10 +8,10 @@ mod fixtures;
 
 use common::{serve, serve_with};
 use fixtures::fixture;
-use rete_desktop::commands::ops;
-use rete_desktop::engine::AppResult;
-use rete_desktop::model::{MapNode, MapView};
-use rete_desktop::store::Store;
+use rete_explore::engine::AppResult;
+use rete_explore::model::{MapNode, MapView};
+use rete_explore::ops;
+use rete_explore::store::Store;
 use rete_http::CountedReader;
 use std::sync::{Arc, Mutex};
 

@@ -4,16 +4,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
 use rete_build::{build, BuildOptions, Input};
-use rete_desktop::commands::ops;
-use rete_desktop::store::Store;
+use rete_explore::ops;
+use rete_explore::store::Store;
 use rete_pyramid::PyramidExtension;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The multilingual fixture of rete-pyramid's tests, built with a pyramid into `dir`.
 fn multilingual(dir: &Path) -> PathBuf {
-    let ttl = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../crates/rete-pyramid/tests/data/multilingual.ttl");
+    let ttl =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rete-pyramid/tests/data/multilingual.ttl");
     let out = dir.join("multilingual.rete");
     let opts = BuildOptions {
         inputs: vec![Input::path(&ttl)],

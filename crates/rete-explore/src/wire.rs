@@ -234,7 +234,7 @@ mod tests {
         let got = serde_json::to_string_pretty(&fixture()).expect("serializes") + "\n";
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../ui/src/lib/core/wire.fixture.json"
+            "/../../ui/src/lib/core/wire.fixture.json"
         );
         let want = std::fs::read_to_string(path).expect("the UI's fixture is in the repository");
         assert_eq!(

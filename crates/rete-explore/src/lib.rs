@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+
+pub mod cache;
+pub mod engine;
+pub mod import;
+pub mod key;
+pub mod model;
+pub mod ops;
+pub mod store;
+pub mod trace;
+pub mod wire;
