@@ -65,6 +65,7 @@ pub struct Entry {
 
 /// Files and bytes in the cache, and its limit.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CacheStats {
     /// The cache folder.
     pub dir: String,

@@ -3,8 +3,8 @@
 
 use crate::key::NodeKey;
 use crate::model::{
-    Counted, DocInfo, EntityDetails, GroupDetails, Legend, LegendClass, LegendRelation, Link,
-    MapEdge, MapNode, MapView, TermView,
+    Counted, DocInfo, EntityDetails, GroupDetails, Legend, LegendClass, LegendRelation,
+    LegendSource, Link, MapEdge, MapNode, MapView, NodeKind, TermKind, TermView, ViewKind,
 };
 use oxrdf::{NamedNodeRef, Term};
 use rete_core::format::{FLAG_PYRAMID, FLAG_SCHEMA};
@@ -84,6 +84,7 @@ pub enum AppError {
 
 /// What kind of failure an [`AppError`] is, as the UI receives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The file or its reads failed (corrupt, missing, a server's error).
@@ -356,9 +357,9 @@ impl Doc {
             }
         };
         let kind = match term {
-            Term::NamedNode(_) => "iri",
-            Term::BlankNode(_) => "bnode",
-            _ => "literal",
+            Term::NamedNode(_) => TermKind::Iri,
+            Term::BlankNode(_) => TermKind::Bnode,
+            _ => TermKind::Literal,
         };
         Ok(TermView {
             id,
@@ -413,7 +414,7 @@ impl Doc {
         for (i, (id, c)) in classes.iter().enumerate() {
             nodes.push(MapNode {
                 key: NodeKey::Class(*id).to_string(),
-                kind: "class",
+                kind: NodeKind::Class,
                 label: self.short_nt(&c.term),
                 size: c.count,
                 class: Some(c.term.clone()),
@@ -478,7 +479,7 @@ impl Doc {
             });
         }
         Ok(MapView {
-            kind: "classes",
+            kind: ViewKind::Classes,
             nodes,
             edges,
             note: format!(
@@ -504,7 +505,7 @@ impl Doc {
             }
             ids.push(q?[0]);
         }
-        self.entities_in_circle(&ids, centre, "members", truncated)
+        self.entities_in_circle(&ids, centre, ViewKind::Members, truncated)
     }
 
     /// An entity's map node, at `(x, y, r)` or, without one, left for the UI to lay out.
@@ -512,7 +513,7 @@ impl Doc {
         let term = self.term_view(id, true)?;
         Ok(MapNode {
             key: NodeKey::Entity(id).to_string(),
-            kind: "entity",
+            kind: NodeKind::Entity,
             label: term.label,
             size: 1,
             class: self.class_nt(self.main_class(id)?)?,
@@ -532,7 +533,7 @@ impl Doc {
         &self,
         ids: &[Id],
         (cx, cy, r): (f32, f32, f32),
-        kind: &'static str,
+        kind: ViewKind,
         truncated: bool,
     ) -> AppResult<MapView> {
         let n = ids.len().max(1) as f32;
@@ -690,7 +691,7 @@ impl Doc {
         }
         let edges = self.edges_among(&ids)?;
         Ok(MapView {
-            kind: "neighbourhood",
+            kind: ViewKind::Neighbourhood,
             nodes,
             edges,
             note: String::new(),
@@ -796,7 +797,7 @@ impl Doc {
         }
         relations.sort_by_key(|r| std::cmp::Reverse(r.predicate.count));
         Ok(Legend {
-            source: "card",
+            source: LegendSource::Card,
             classes,
             relations,
             note: overview.note,

@@ -7,7 +7,7 @@
 
 use crate::cache::{Cache, CacheStats, Identity};
 use crate::engine::{AppError, AppResult, Doc};
-use crate::model::DocInfo;
+use crate::model::{DocInfo, ImportStatus};
 use crate::store::Store;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -66,6 +66,7 @@ pub fn kind_of(path: &Path) -> AppResult<Kind> {
 
 /// A build as the window shows it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ImportView {
     /// Build number (pass it to `import_cancel`).
     pub job: u32,
@@ -73,8 +74,8 @@ pub struct ImportView {
     pub source: String,
     /// Its file name.
     pub name: String,
-    /// `running`, `built`, `cached`, `cancelled` or `failed`.
-    pub status: &'static str,
+    /// Where the build stands.
+    pub status: ImportStatus,
     /// The current phase: `parse`, `dictionary`, `sort`, `permutations`, `pyramid`, `schema`,
     /// `write` (or `open` once built).
     pub phase: String,
@@ -130,7 +131,7 @@ impl Reporter {
     }
 
     fn end_phase(live: &mut Live) {
-        if !live.view.phase.is_empty() && live.view.status == "running" {
+        if !live.view.phase.is_empty() && live.view.status == ImportStatus::Running {
             let ms = live.phase_started.elapsed().as_secs_f64() * 1e3;
             let phase = live.view.phase.clone();
             live.view.phases.push((phase, ms));
@@ -138,7 +139,7 @@ impl Reporter {
     }
 
     /// Sends the final view.
-    fn end(&self, status: &'static str, error: Option<String>) -> ImportView {
+    fn end(&self, status: ImportStatus, error: Option<String>) -> ImportView {
         let mut live = self.lock();
         live.view.status = status;
         live.view.error = error;
@@ -272,7 +273,7 @@ impl Importer {
             job,
             source: path.to_owned(),
             name: file_name(path),
-            status: "running",
+            status: ImportStatus::Running,
             phase: String::new(),
             done: 0,
             total: None,
@@ -285,7 +286,7 @@ impl Importer {
         };
         if let Some(hit) = self.cache.lookup(&id) {
             emit(&ImportView {
-                status: "cached",
+                status: ImportStatus::Cached,
                 ..view
             });
             return Ok(hit);
@@ -308,17 +309,17 @@ impl Importer {
         match result {
             Ok(file) => {
                 crate::trace::mark("import-built");
-                let view = reporter.end("built", None);
+                let view = reporter.end(ImportStatus::Built, None);
                 trace(&view);
                 Ok(file)
             }
             Err(rete_build::BuildError::Cancelled) => {
-                reporter.end("cancelled", None);
+                reporter.end(ImportStatus::Cancelled, None);
                 Err(AppError::Cancelled(format!("{path}: import cancelled")))
             }
             Err(e) => {
                 let msg = e.to_string();
-                reporter.end("failed", Some(msg.clone()));
+                reporter.end(ImportStatus::Failed, Some(msg.clone()));
                 Err(AppError::Invalid(msg))
             }
         }

@@ -6,6 +6,8 @@ pub mod import;
 pub mod key;
 pub mod model;
 pub mod ops;
+#[cfg(test)]
+mod protocol_ts;
 pub mod store;
 pub mod trace;
 pub mod wire;

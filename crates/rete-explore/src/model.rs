@@ -3,8 +3,147 @@
 
 use serde::Serialize;
 
+/// An enum that crosses to the UI as one of a few fixed strings (a TypeScript union there); it
+/// compares equal to its string, so `view.kind == "pyramid"` reads as before.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+ }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[cfg_attr(test, derive(ts_rs::TS))]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant,)+
+        }
+
+        impl $name {
+            /// The string the UI receives.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $text,)+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// What a term is.
+    TermKind {
+        /// An IRI.
+        Iri = "iri",
+        /// A blank node.
+        Bnode = "bnode",
+        /// A literal.
+        Literal = "literal",
+    }
+}
+
+wire_enum! {
+    /// What a map node stands for.
+    NodeKind {
+        /// A community of the pyramid.
+        Community = "community",
+        /// The instances of a class.
+        Class = "class",
+        /// One entity.
+        Entity = "entity",
+    }
+}
+
+wire_enum! {
+    /// What a map view shows.
+    ViewKind {
+        /// The pyramid's top level.
+        Pyramid = "pyramid",
+        /// The class overview (a file without a pyramid).
+        Classes = "classes",
+        /// A group's member entities.
+        Members = "members",
+        /// An entity and its neighbours.
+        Neighbourhood = "neighbourhood",
+        /// A community's sub-communities.
+        Children = "children",
+        /// A CONSTRUCT or DESCRIBE result.
+        QueryGraph = "query-graph",
+    }
+}
+
+wire_enum! {
+    /// Where the legend comes from.
+    LegendSource {
+        /// The file's schema block.
+        Schema = "schema",
+        /// The card's class counts.
+        Card = "card",
+    }
+}
+
+wire_enum! {
+    /// How a query ended.
+    QueryStatus {
+        /// It answered.
+        Ok = "ok",
+        /// It failed (syntax, evaluation).
+        Error = "error",
+        /// The user stopped it.
+        Cancelled = "cancelled",
+        /// It was stopped at its time limit.
+        Timeout = "timeout",
+    }
+}
+
+wire_enum! {
+    /// What a query answers with.
+    QueryKind {
+        /// Solutions (SELECT).
+        Select = "select",
+        /// A boolean (ASK).
+        Ask = "ask",
+        /// Triples (CONSTRUCT, DESCRIBE).
+        Graph = "graph",
+    }
+}
+
+wire_enum! {
+    /// How a coherence check ended.
+    RunStatus {
+        /// It finished.
+        Ok = "ok",
+        /// The user stopped it.
+        Cancelled = "cancelled",
+    }
+}
+
+wire_enum! {
+    /// Where a build of an RDF file stands.
+    ImportStatus {
+        /// Building.
+        Running = "running",
+        /// Built now.
+        Built = "built",
+        /// Found in the cache.
+        Cached = "cached",
+        /// The user stopped it.
+        Cancelled = "cancelled",
+        /// It failed (the error says why).
+        Failed = "failed",
+    }
+}
+
 /// A term as the UI shows it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TermView {
     /// Dictionary id within the open document (0 for literals that are not looked up by id).
     pub id: u64,
@@ -12,12 +151,13 @@ pub struct TermView {
     pub nt: String,
     /// A short human label: `rdfs:label`-like literal, prefixed name or local name.
     pub label: String,
-    /// `iri`, `bnode` or `literal`.
-    pub kind: &'static str,
+    /// What the term is.
+    pub kind: TermKind,
 }
 
 /// A class (or other term) with a count, as listed on the card.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Counted {
     /// The term in N-Triples syntax.
     pub nt: String,
@@ -29,6 +169,7 @@ pub struct Counted {
 
 /// Summary of an open document, sent once after opening.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DocInfo {
     /// Handle to pass back to the other commands.
     pub doc: u32,
@@ -70,12 +211,13 @@ pub struct DocInfo {
 
 /// One node of the map.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MapNode {
     /// Unique key on the map: `c<level>:<id>` for communities, `k:<class id>` for class groups,
     /// `e:<term id>` for entities.
     pub key: String,
-    /// `community`, `class` or `entity`.
-    pub kind: &'static str,
+    /// What the node stands for.
+    pub kind: NodeKind,
     /// Display label.
     pub label: String,
     /// Members (communities, classes) or 1 (entities).
@@ -100,6 +242,7 @@ pub struct MapNode {
 
 /// One edge of the map.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MapEdge {
     /// Key of the source node.
     pub source: String,
@@ -114,9 +257,10 @@ pub struct MapEdge {
 /// A set of nodes and edges to put on the map. It goes to the webview in columns (see
 /// [`crate::wire`]).
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MapView {
-    /// `pyramid`, `classes`, `members` or `neighbourhood`.
-    pub kind: &'static str,
+    /// What the view shows.
+    pub kind: ViewKind,
     /// Nodes.
     pub nodes: Vec<MapNode>,
     /// Edges among them.
@@ -129,6 +273,7 @@ pub struct MapView {
 
 /// A predicate-value pair of an entity.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Link {
     /// The predicate.
     pub predicate: TermView,
@@ -138,6 +283,7 @@ pub struct Link {
 
 /// Everything the details panel shows about one entity.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct EntityDetails {
     /// The entity.
     pub term: TermView,
@@ -157,6 +303,7 @@ pub struct EntityDetails {
 
 /// A super-edge from a community to another one, as the details panel lists it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct GroupLink {
     /// Map key of the other community.
     pub key: String,
@@ -170,6 +317,7 @@ pub struct GroupLink {
 
 /// Where a term lives on the map.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Located {
     /// The term (N-Triples) as asked.
     pub nt: String,
@@ -181,6 +329,7 @@ pub struct Located {
 
 /// Details of a community (pyramid) or class group.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct GroupDetails {
     /// Key on the map.
     pub key: String,
@@ -204,6 +353,7 @@ pub struct GroupDetails {
 
 /// One class of the legend.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LegendClass {
     /// The class IRI in N-Triples syntax.
     pub nt: String,
@@ -221,6 +371,7 @@ pub struct LegendClass {
 
 /// One relation of the legend: domain class → predicate → range class.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LegendRelation {
     /// Domain class (N-Triples).
     pub domain: String,
@@ -232,9 +383,10 @@ pub struct LegendRelation {
 
 /// The schema legend.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Legend {
-    /// `schema` (from the file's schema block) or `card` (the card's class counts).
-    pub source: &'static str,
+    /// Where the legend comes from.
+    pub source: LegendSource,
     /// Classes, most instances first.
     pub classes: Vec<LegendClass>,
     /// Relations, most used first.
@@ -245,6 +397,7 @@ pub struct Legend {
 
 /// A class or predicate offered by the query editor's autocompletion.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Vocab {
     /// The IRI.
     pub iri: String,
@@ -256,6 +409,7 @@ pub struct Vocab {
 
 /// An example query offered by the query pane.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct QueryExample {
     /// What it shows.
     pub title: String,
@@ -265,6 +419,7 @@ pub struct QueryExample {
 
 /// What the query editor knows about the file.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SparqlContext {
     /// Prefix → namespace: the file's (card, schema) and a few well-known ones.
     pub prefixes: Vec<(String, String)>,
@@ -278,6 +433,7 @@ pub struct SparqlContext {
 
 /// A query error: a syntax error carries its position (1-based; 0 when unknown).
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct QueryError {
     /// The engine's message.
     pub message: String,
@@ -290,6 +446,7 @@ pub struct QueryError {
 /// What the app holds in memory for its documents: the caches an exploration fills, each with
 /// its bound (so a growing process can be read against them).
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MemoryView {
     /// Each open document's caches, by handle.
     pub docs: Vec<DocMemory>,
@@ -305,6 +462,7 @@ pub struct MemoryView {
 
 /// One open document's caches ([`MemoryView`]).
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct DocMemory {
     /// The document's handle.
     pub doc: u32,
@@ -336,6 +494,7 @@ pub struct DocMemory {
 
 /// Bytes and requests that reached the file or the server.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ReadView {
     /// Bytes read.
     pub bytes: u64,
@@ -351,13 +510,14 @@ pub struct ReadView {
 
 /// The outcome of a query run.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct QueryOutcome {
     /// The run's handle (for pages and export).
     pub run: u32,
-    /// `ok`, `error`, `cancelled` or `timeout` (stopped at its time limit).
-    pub status: &'static str,
-    /// `select`, `ask` or `graph`.
-    pub kind: &'static str,
+    /// How it ended.
+    pub status: QueryStatus,
+    /// What it answers with.
+    pub kind: QueryKind,
     /// Column names.
     pub columns: Vec<String>,
     /// Rows in the result.
@@ -380,6 +540,7 @@ pub struct QueryOutcome {
 
 /// What a query will read, before it runs (an upper bound).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CostEstimate {
     /// Bytes to fetch.
     pub bytes: u64,
@@ -399,22 +560,26 @@ pub struct CostEstimate {
 
 /// Progress of a coherence run, sent as each tier finishes.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CoherenceProgress {
     /// Run handle.
     pub run: u32,
     /// The tier that just finished.
     pub tier: u8,
     /// Its report (findings of this tier and the ones below).
+    #[cfg_attr(test, ts(type = "CoherenceReport"))]
     pub report: rete_coherence::Report,
 }
 
 /// The outcome of a coherence run.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct CoherenceOutcome {
     /// Run handle.
     pub run: u32,
-    /// `ok` or `cancelled`.
-    pub status: &'static str,
+    /// How it ended.
+    pub status: RunStatus,
     /// The report of the last tier that finished.
+    #[cfg_attr(test, ts(type = "CoherenceReport | null"))]
     pub report: Option<rete_coherence::Report>,
 }

@@ -6,7 +6,8 @@ use crate::engine::{report_markdown, AppError, AppResult, Doc};
 use crate::key::NodeKey;
 use crate::model::{
     CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located, MapView,
-    MemoryView, QueryError, QueryOutcome, ReadView, SparqlContext, TermView,
+    MemoryView, QueryError, QueryKind, QueryOutcome, QueryStatus, ReadView, RunStatus,
+    SparqlContext, TermView,
 };
 use crate::store::{KeptRun, Store};
 use rete_sparql::SparqlError;
@@ -218,8 +219,8 @@ pub fn sparql_run_within(
     };
     let mut out = QueryOutcome {
         run,
-        status: "ok",
-        kind: "select",
+        status: QueryStatus::Ok,
+        kind: QueryKind::Select,
         columns: Vec::new(),
         total: 0,
         rows: Vec::new(),
@@ -239,7 +240,7 @@ pub fn sparql_run_within(
             out.truncated = r.truncated;
             out.elapsed_ms = r.elapsed_ms;
             out.rows = d.rows_page(&r, 0, FIRST_ROWS)?;
-            if r.kind == "graph" {
+            if r.kind == QueryKind::Graph {
                 out.graph = Some(d.graph_view(&r)?);
             }
             store.keep_result(
@@ -251,7 +252,7 @@ pub fn sparql_run_within(
             );
         }
         Err(SparqlError::Cancelled) => {
-            out.status = "cancelled";
+            out.status = QueryStatus::Cancelled;
             out.error = Some(QueryError {
                 message: "the query was cancelled".into(),
                 line: 0,
@@ -259,7 +260,7 @@ pub fn sparql_run_within(
             });
         }
         Err(SparqlError::Timeout) => {
-            out.status = "timeout";
+            out.status = QueryStatus::Timeout;
             out.error = Some(QueryError {
                 message: format!(
                     "the query was stopped at its time limit of {} s",
@@ -271,7 +272,7 @@ pub fn sparql_run_within(
         }
         Err(SparqlError::Store(e)) => return Err(e.into()),
         Err(e) => {
-            out.status = "error";
+            out.status = QueryStatus::Error;
             out.error = Some(query_error(&e));
         }
     }
@@ -338,7 +339,11 @@ pub fn coherence_run(
     }
     Ok(CoherenceOutcome {
         run,
-        status: if r.cancelled { "cancelled" } else { "ok" },
+        status: if r.cancelled {
+            RunStatus::Cancelled
+        } else {
+            RunStatus::Ok
+        },
         report: r.report,
     })
 }

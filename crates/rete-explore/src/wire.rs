@@ -8,12 +8,12 @@
 //! turns it back into objects (`ui/src/lib/core/wire.ts`); `ui/src/lib/core/wire.fixture.json`
 //! is the contract both sides test against.
 
-use crate::model::{Counted, MapView};
+use crate::model::{Counted, MapView, NodeKind};
 use serde::{Serialize, Serializer};
 use std::collections::HashMap;
 
 /// Node kinds by their number on the wire.
-pub const KINDS: [&str; 3] = ["community", "class", "entity"];
+pub const KINDS: [NodeKind; 3] = [NodeKind::Community, NodeKind::Class, NodeKind::Entity];
 
 /// A link's end: the index of a node of the view, or the key of a node already on the map.
 #[derive(Serialize)]
@@ -81,8 +81,8 @@ fn end<'a>(at: &HashMap<&'a str, u32>, key: &'a str) -> End<'a> {
     at.get(key).map_or(End::Key(key), |&i| End::Index(i))
 }
 
-fn kind_number(kind: &str) -> u8 {
-    // Kinds come from the engine's constants; anything else would be a bug shown as an entity.
+fn kind_number(kind: NodeKind) -> u8 {
+    // Every kind is in KINDS (three, so the index fits).
     KINDS.iter().position(|&k| k == kind).unwrap_or(2) as u8
 }
 
@@ -134,7 +134,7 @@ impl Serialize for MapView {
             edges.label.push(table.id(&e.label));
         }
         Wire {
-            kind: self.kind,
+            kind: self.kind.as_str(),
             note: &self.note,
             truncated: self.truncated,
             strings: table.strings,
@@ -148,20 +148,20 @@ impl Serialize for MapView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{MapEdge, MapNode};
+    use crate::model::{MapEdge, MapNode, ViewKind};
 
     /// The view `ui/src/lib/core/wire.fixture.json` holds; the UI's test decodes it back into
     /// these objects.
     fn fixture() -> MapView {
         let person = "<http://xmlns.com/foaf/0.1/Person>".to_string();
         MapView {
-            kind: "members",
+            kind: ViewKind::Members,
             note: "a note".into(),
             truncated: true,
             nodes: vec![
                 MapNode {
                     key: "c1:4".into(),
-                    kind: "community",
+                    kind: NodeKind::Community,
                     label: "Bauer".into(),
                     size: 120,
                     class: Some(person.clone()),
@@ -179,7 +179,7 @@ mod tests {
                 },
                 MapNode {
                     key: "e:17".into(),
-                    kind: "entity",
+                    kind: NodeKind::Entity,
                     label: "Anita Bauer".into(),
                     size: 1,
                     class: Some(person),
@@ -193,7 +193,7 @@ mod tests {
                 },
                 MapNode {
                     key: "k:9".into(),
-                    kind: "class",
+                    kind: NodeKind::Class,
                     label: "Thing".into(),
                     size: 3,
                     class: None,
@@ -268,7 +268,7 @@ mod tests {
         let nodes: Vec<MapNode> = (0..3000u64)
             .map(|i| MapNode {
                 key: format!("e:{}", 216_000 + i),
-                kind: "entity",
+                kind: NodeKind::Entity,
                 label: format!("Person number {i}"),
                 size: 1,
                 class: Some(class.clone()),
@@ -290,7 +290,7 @@ mod tests {
             })
             .collect();
         let view = MapView {
-            kind: "members",
+            kind: ViewKind::Members,
             note: String::new(),
             truncated: false,
             nodes,

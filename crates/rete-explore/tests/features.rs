@@ -237,7 +237,7 @@ fn select_results_page_link_to_entities_and_export() {
     assert_eq!(person.kind, "iri");
     assert!(person.id > 0, "IRIs of the file carry their id");
     let name = page[0][1].as_ref().unwrap();
-    assert_eq!((name.kind, name.id), ("literal", 0));
+    assert_eq!((name.kind.as_str(), name.id), ("literal", 0));
     let details = ops::entity(&store, doc, person.id).unwrap();
     assert_eq!(details.term.nt, person.nt);
     assert_eq!(details.term.label, name.label);
@@ -295,7 +295,7 @@ fn construct_results_come_as_a_graph_and_ask_as_a_boolean() {
         4,
         "ASK { ?s a <http://xmlns.com/foaf/0.1/Person> }",
     );
-    assert_eq!((ask.kind, ask.boolean), ("ask", Some(true)));
+    assert_eq!((ask.kind.as_str(), ask.boolean), ("ask", Some(true)));
 }
 
 #[test]

@@ -101,7 +101,12 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
     let (seen, emit) = recorder();
     let again = imp.open(&store, &src.display().to_string(), emit).unwrap();
     assert_eq!(again.quads, info.quads);
-    let statuses: Vec<&str> = seen.lock().unwrap().iter().map(|v| v.status).collect();
+    let statuses: Vec<&str> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|v| v.status.as_str())
+        .collect();
     assert_eq!(statuses, ["cached"]);
 
     // Changed: rebuilt, into a second entry.
@@ -278,7 +283,12 @@ fn an_rdf_url_is_downloaded_once_then_built() {
     assert!(info.has_pyramid);
     let (seen, emit) = recorder();
     imp.open_url(&store, &url, emit).unwrap();
-    let statuses: Vec<&str> = seen.lock().unwrap().iter().map(|v| v.status).collect();
+    let statuses: Vec<&str> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|v| v.status.as_str())
+        .collect();
     assert_eq!(statuses, ["cached"]);
 }
 

@@ -18,7 +18,7 @@ export class MemoryBackend implements Backend {
   openHandlers: (() => void)[] = [];
   /** Where terms live: N-Triples → map keys. */
   places = new Map<string, string[]>();
-  reads: ReadView = { bytes: 0, requests: 0, remote: false };
+  reads: ReadView = { bytes: 0, requests: 0, remote: false, budget: null, fetched: 0 };
   contexts = new Map<number, SparqlContext>();
   /** Query answers by query text; rows beyond the first page come from `allRows`. */
   answers = new Map<string, Omit<QueryOutcome, 'run'>>();

@@ -5,7 +5,8 @@
 use super::{limits, AppError, AppResult, Doc, SeenCommunity};
 use crate::key::NodeKey;
 use crate::model::{
-    Counted, GroupDetails, GroupLink, Located, MapEdge, MapNode, MapView, TermView,
+    Counted, GroupDetails, GroupLink, Located, MapEdge, MapNode, MapView, NodeKind, TermKind,
+    TermView, ViewKind,
 };
 use rete_core::Id;
 use rete_pyramid::{Community, Level, Pyramid, SuperEdge};
@@ -85,11 +86,11 @@ impl Doc {
             info.communities,
             level.modularity
         );
-        Ok(self.level_view("pyramid", &level, note))
+        Ok(self.level_view(ViewKind::Pyramid, &level, note))
     }
 
     /// Communities (and super-edges) of a level or of a community's children as map nodes.
-    fn level_view(&self, kind: &'static str, level: &Level, note: String) -> MapView {
+    fn level_view(&self, kind: ViewKind, level: &Level, note: String) -> MapView {
         self.remember(level, None);
         let nodes = level
             .communities
@@ -118,7 +119,7 @@ impl Doc {
     fn community_node(&self, c: &Community) -> MapNode {
         MapNode {
             key: community_key(c.level, c.id),
-            kind: "community",
+            kind: NodeKind::Community,
             label: c.label.clone(),
             size: c.size,
             class: c.dominant_class.clone(),
@@ -235,7 +236,7 @@ impl Doc {
                 children.communities.len(),
                 level - 1
             );
-            return Ok(self.level_view("children", &children, note));
+            return Ok(self.level_view(ViewKind::Children, &children, note));
         }
         let circle = self
             .seen_community(0, id)?
@@ -250,7 +251,7 @@ impl Doc {
             .iter()
             .map(|m| MapNode {
                 key: NodeKey::Entity(m.id).to_string(),
-                kind: "entity",
+                kind: NodeKind::Entity,
                 label: m.label.clone().unwrap_or_else(|| self.short_nt(&m.term)),
                 size: 1,
                 class: m.class.clone(),
@@ -270,7 +271,7 @@ impl Doc {
             .collect();
         let edges = self.edges_among(&ids)?;
         Ok(MapView {
-            kind: "members",
+            kind: ViewKind::Members,
             nodes,
             edges,
             note: if truncated {
@@ -347,9 +348,9 @@ impl Doc {
                     id: m.id,
                     label: m.label.clone().unwrap_or_else(|| self.short_nt(&m.term)),
                     kind: if m.term.starts_with("_:") {
-                        "bnode"
+                        TermKind::Bnode
                     } else {
-                        "iri"
+                        TermKind::Iri
                     },
                     nt: m.term.clone(),
                 });

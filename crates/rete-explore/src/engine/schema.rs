@@ -2,7 +2,7 @@
 //! class → predicate → class relations counted at build time.
 
 use super::{AppResult, Doc};
-use crate::model::{Counted, Legend, LegendClass, LegendRelation};
+use crate::model::{Counted, Legend, LegendClass, LegendRelation, LegendSource};
 use std::collections::HashMap;
 
 /// Relations listed in the legend.
@@ -73,7 +73,7 @@ impl Doc {
             })
             .collect();
         Ok(Legend {
-            source: "schema",
+            source: LegendSource::Schema,
             classes,
             relations,
             note: format!(

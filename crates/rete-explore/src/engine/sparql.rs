@@ -5,7 +5,8 @@
 use super::{AppError, AppResult, Doc};
 use crate::key::NodeKey;
 use crate::model::{
-    CostEstimate, MapEdge, MapNode, MapView, QueryExample, SparqlContext, TermView, Vocab,
+    CostEstimate, MapEdge, MapNode, MapView, NodeKind, QueryExample, QueryKind, SparqlContext,
+    TermKind, TermView, ViewKind, Vocab,
 };
 use oxrdf::{Term, Triple, Variable};
 use rete_sparql::{QueryOptions, QueryResults, ResultFormat, SparqlError};
@@ -31,8 +32,8 @@ const GRAPH_LABELS: usize = 600;
 /// The answer to one query, kept whole so the UI can page through it and export it.
 #[derive(Debug)]
 pub struct QueryRun {
-    /// `select`, `ask` or `graph`.
-    pub kind: &'static str,
+    /// What it answers with.
+    pub kind: QueryKind,
     /// Column names (`subject`, `predicate`, `object` for graphs).
     pub columns: Vec<String>,
     /// Rows; `None` is an unbound cell.
@@ -78,7 +79,7 @@ impl Doc {
         let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
         let results = rete_sparql::evaluate(&self.rete, &query, &opts)?;
         let mut run = QueryRun {
-            kind: "select",
+            kind: QueryKind::Select,
             columns: Vec::new(),
             rows: Vec::new(),
             boolean: None,
@@ -88,7 +89,7 @@ impl Doc {
         };
         match results {
             QueryResults::Boolean(b) => {
-                run.kind = "ask";
+                run.kind = QueryKind::Ask;
                 run.boolean = Some(b);
             }
             QueryResults::Solutions(solutions) => {
@@ -105,7 +106,7 @@ impl Doc {
                 }
             }
             QueryResults::Graph(triples) => {
-                run.kind = "graph";
+                run.kind = QueryKind::Graph;
                 run.columns = ["subject", "predicate", "object"]
                     .map(String::from)
                     .to_vec();
@@ -133,13 +134,13 @@ impl Doc {
     /// for literals and for terms the file does not have) so IRIs open their details.
     pub fn cell(&self, t: &Term) -> AppResult<TermView> {
         let (kind, label) = match t {
-            Term::NamedNode(n) => ("iri", self.short_iri(n.as_str())),
-            Term::BlankNode(b) => ("bnode", format!("_:{}", b.as_str())),
-            Term::Literal(l) => ("literal", l.value().to_owned()),
+            Term::NamedNode(n) => (TermKind::Iri, self.short_iri(n.as_str())),
+            Term::BlankNode(b) => (TermKind::Bnode, format!("_:{}", b.as_str())),
+            Term::Literal(l) => (TermKind::Literal, l.value().to_owned()),
             #[allow(unreachable_patterns)]
-            other => ("literal", other.to_string()),
+            other => (TermKind::Literal, other.to_string()),
         };
-        let id = if kind == "literal" {
+        let id = if kind == TermKind::Literal {
             0
         } else {
             self.rete.id_of(t.as_ref())?.unwrap_or(0)
@@ -200,7 +201,7 @@ impl Doc {
             };
             nodes.push(MapNode {
                 key: key.clone(),
-                kind: "entity",
+                kind: NodeKind::Entity,
                 label: cell.label,
                 size: 1,
                 class,
@@ -247,7 +248,7 @@ impl Doc {
             .collect();
         edges.sort_by(|a, b| (&a.source, &a.target).cmp(&(&b.source, &b.target)));
         Ok(MapView {
-            kind: "query-graph",
+            kind: ViewKind::QueryGraph,
             nodes,
             edges,
             note: String::new(),
@@ -496,7 +497,9 @@ pub fn write_run(run: &QueryRun, format: ExportFormat, out: impl Write) -> AppRe
     if let Some(b) = run.boolean {
         return rete_sparql::write_boolean(b, format.0, out).map_err(err);
     }
-    if run.kind == "graph" && matches!(format.0, ResultFormat::NTriples | ResultFormat::Turtle) {
+    if run.kind == QueryKind::Graph
+        && matches!(format.0, ResultFormat::NTriples | ResultFormat::Turtle)
+    {
         let triples = run.rows.iter().filter_map(|r| match &r[..] {
             [Some(Term::NamedNode(s)), Some(Term::NamedNode(p)), Some(o)] => {
                 Some(Ok(Triple::new(s.clone(), p.clone(), o.clone())))

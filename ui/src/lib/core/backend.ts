@@ -4,7 +4,7 @@ import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
-  CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
+  CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
   Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
@@ -102,7 +102,7 @@ export const tauriBackend: Backend = {
 
 /** A failed command as the shell sends it (`AppError` in crates/rete-explore/src/engine.rs). */
 export interface AppErrorView {
-  kind: 'file' | 'not_open' | 'invalid' | 'cancelled';
+  kind: ErrorKind;
   message: string;
 }
 

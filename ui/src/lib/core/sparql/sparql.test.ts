@@ -19,7 +19,7 @@ function setup(remote = false) {
   b.allRows.set('foaf:name', rows);
   b.answers.set('foaf:name', {
     status: 'ok', kind: 'select', columns: ['p', 'n'], total: rows.length, rows: rows.slice(0, PAGE), boolean: null, graph: null,
-    truncated: false, elapsed_ms: 3, error: null, read: { bytes: 10, requests: 1, remote },
+    truncated: false, elapsed_ms: 3, error: null, read: { bytes: 10, requests: 1, remote, budget: null, fetched: 0 },
   });
   for (let i = 1; i <= 1000; i++) b.places.set(`<http://ex.org/p${i}>`, [`c1:${i % 3}`, `c0:${i % 30}`, `e:${i}`]);
   const hl = new HighlightState();
@@ -62,7 +62,7 @@ describe('sparql pane state', () => {
     const one = (id: number) => [iri(id), lit(`n${id}`)];
     const answer = (rows: Cell[][]) => ({
       status: 'ok' as const, kind: 'select' as const, columns: ['p', 'n'], total: rows.length, rows, boolean: null, graph: null,
-      truncated: false, elapsed_ms: 1, error: null, read: { bytes: 10, requests: 1, remote: false },
+      truncated: false, elapsed_ms: 1, error: null, read: { bytes: 10, requests: 1, remote: false, budget: null, fetched: 0 },
     });
     b.answers.set('# first', answer([one(7)]));
     b.answers.set('# second', answer([one(8)]));
