@@ -191,6 +191,9 @@ pub struct SparqlArgs {
     /// Base IRI for relative IRIs in the query
     #[arg(long)]
     pub base: Option<String>,
+    /// The default graph is the union of all graphs (each triple once); FROM still wins
+    #[arg(long)]
+    pub union_default_graph: bool,
 }
 
 fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {
@@ -210,6 +213,9 @@ pub struct CostArgs {
     /// A SPARQL query to estimate instead of a pattern
     #[arg(long, conflicts_with_all = ["subject", "predicate", "object", "graph"])]
     pub sparql: Option<String>,
+    /// Estimate the query over the union of all graphs (as `rete sparql --union-default-graph`)
+    #[arg(long)]
+    pub union_default_graph: bool,
 }
 
 #[derive(Args)]

@@ -484,6 +484,87 @@ fn cost_of_patterns_and_queries() {
 }
 
 #[test]
+fn union_default_graph_and_the_hint_after_an_empty_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    // Nothing in the default graph; `ex:a a rdf:Property` stated in both graphs.
+    let nq = dir.path().join("g.nq");
+    std::fs::write(
+        &nq,
+        "<http://example.org/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/1999/02/22-rdf-syntax-ns#Property> <http://example.org/g1> .\n\
+         <http://example.org/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/1999/02/22-rdf-syntax-ns#Property> <http://example.org/g2> .\n\
+         <http://example.org/b> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/1999/02/22-rdf-syntax-ns#Property> <http://example.org/g2> .\n",
+    )
+    .unwrap();
+    let file = dir.path().join("g.rete").display().to_string();
+    ok(&["build", "-q", &nq.display().to_string(), "-o", &file]);
+    let q = "SELECT ?s WHERE { ?s a rdf:Property } ORDER BY ?s";
+
+    let strict = rete(&["sparql", &file, q, "--format", "csv"]);
+    assert!(strict.status.success());
+    assert_eq!(String::from_utf8(strict.stdout).unwrap(), "s\r\n");
+    assert_eq!(
+        String::from_utf8(strict.stderr).unwrap(),
+        "note: the default graph is empty; this file's data is in 2 named graphs — use --union-default-graph, or GRAPH ?g { … }\n"
+    );
+
+    let union = rete(&[
+        "sparql",
+        &file,
+        q,
+        "--format",
+        "csv",
+        "--union-default-graph",
+    ]);
+    assert!(union.status.success());
+    assert_eq!(
+        String::from_utf8(union.stdout).unwrap(),
+        "s\r\nhttp://example.org/a\r\nhttp://example.org/b\r\n"
+    );
+    assert_eq!(String::from_utf8(union.stderr).unwrap(), "");
+    // ASK false gets the hint too; a GRAPH query that finds nothing does not.
+    let ask = rete(&["sparql", &file, "ASK { ?s a rdfs:Class }"]);
+    assert!(String::from_utf8(ask.stderr)
+        .unwrap()
+        .starts_with("note: the default graph is empty"));
+    let graph = rete(&[
+        "sparql",
+        &file,
+        "SELECT * WHERE { GRAPH ?g { ?s a rdfs:Class } }",
+    ]);
+    assert_eq!(String::from_utf8(graph.stderr).unwrap(), "");
+
+    // The cost follows the flag: the default graph's pattern reads nothing, the union's does.
+    let cost = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["cost", &file, "--sparql", q];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    assert_eq!(cost(&[])["patterns"][0]["blocks"], 0);
+    assert_eq!(cost(&["--union-default-graph"])["patterns"][0]["blocks"], 1);
+    assert!(
+        !rete(&["cost", &file, "-p", "rdf:type", "--union-default-graph"])
+            .status
+            .success()
+    );
+
+    // With data in the default graph, the pattern that only named graphs match is named.
+    std::fs::write(
+        &nq,
+        format!(
+            "{}<http://example.org/c> <http://example.org/p> \"x\" .\n",
+            std::fs::read_to_string(&nq).unwrap()
+        ),
+    )
+    .unwrap();
+    ok(&["build", "-q", &nq.display().to_string(), "-o", &file]);
+    let mixed = rete(&["sparql", &file, q]);
+    assert_eq!(
+        String::from_utf8(mixed.stderr).unwrap(),
+        "note: no triple of the default graph matches { ?s rdf:type rdf:Property }, triples of named graphs do; this file's data is in 2 named graphs — use --union-default-graph, or GRAPH ?g { … }\n"
+    );
+}
+
+#[test]
 fn prefixes_come_from_the_file_then_the_well_known_and_an_explicit_prefix_wins() {
     let dir = tempfile::tempdir().unwrap();
     let (_, file) = social(dir.path());

@@ -55,7 +55,8 @@ pub struct CostEstimate {
     pub patterns: Vec<PatternCost>,
 }
 
-/// Estimates what `sparql` will fetch from `rete`. Looking up the query's constants in the
+/// Estimates what `sparql` will fetch from `rete` with the default options (strict SPARQL: the
+/// default graph is the file's default graph). Looking up the query's constants in the
 /// dictionary reads the few blocks that hold them; those reads happen here, not in the estimate.
 pub fn estimate_cost(
     rete: &Rete,
@@ -67,13 +68,40 @@ pub fn estimate_cost(
 
 /// [`estimate_cost`] of an already parsed query.
 pub fn estimate_query_cost(rete: &Rete, q: &Query) -> Result<CostEstimate, SparqlError> {
+    estimate_query_cost_with(rete, q, &crate::QueryOptions::default())
+}
+
+/// [`estimate_cost`] of a query run with `opts` (its base IRI and
+/// [`union_default_graph`](crate::QueryOptions::union_default_graph)).
+pub fn estimate_cost_with(
+    rete: &Rete,
+    sparql: &str,
+    opts: &crate::QueryOptions,
+) -> Result<CostEstimate, SparqlError> {
+    estimate_query_cost_with(rete, &crate::parse(sparql, opts.base_iri.as_deref())?, opts)
+}
+
+/// [`estimate_cost_with`] of an already parsed query. A pattern over the union default graph
+/// reads the same permutation range as over the default graph (the graph is the last key);
+/// over the default graph of a file whose default graph is empty it reads nothing.
+pub fn estimate_query_cost_with(
+    rete: &Rete,
+    q: &Query,
+    opts: &crate::QueryOptions,
+) -> Result<CostEstimate, SparqlError> {
     let mut walk = Walk {
         rete,
         est: CostEstimate::default(),
         seen: HashSet::new(),
         ids: HashMap::new(),
     };
-    walk.pattern(crate::walk::query_pattern(q), GraphMatch::Any)?;
+    // With its own dataset (FROM) a query reads named graphs' ranges: bounded by any graph.
+    let default = if opts.union_default_graph || crate::has_dataset(q) {
+        GraphMatch::Any
+    } else {
+        GraphMatch::Default
+    };
+    walk.pattern(crate::walk::query_pattern(q), default)?;
     if let Query::Describe { .. } = &q {
         // DESCRIBE reads the described resources' triples: at most every SPO block.
         walk.add("? ? ?".into(), Some(Pattern::default()))?;
@@ -132,7 +160,9 @@ impl Walk<'_> {
             repeated: false,
         };
         if let Some(p) = pattern {
-            if self.seen.insert(p) {
+            if p.g == GraphMatch::Default && crate::union::default_graph_is_empty(self.rete) {
+                // The evaluators read nothing for it (see `crate::union::scan`).
+            } else if self.seen.insert(p) {
                 let c = self.rete.pattern_cost(&p)?;
                 (pc.bytes, pc.requests, pc.blocks) = (c.bytes, c.requests, c.blocks);
                 self.est.bytes += c.bytes;

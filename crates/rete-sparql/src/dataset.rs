@@ -2,8 +2,9 @@
 //! ids; terms are decoded only when an expression or the final projection needs them.
 
 use crate::error::DatasetError;
+use crate::union::{InGraph, Scan};
 use oxrdf::Term;
-use rete_core::{GraphMatch, Id, Pattern, QuadIter, Rete, DEFAULT_GRAPH};
+use rete_core::{GraphMatch, Id, Rete, DEFAULT_GRAPH};
 use spareval::{InternalQuad, QueryableDataset};
 use std::cell::OnceCell;
 use std::rc::Rc;
@@ -132,14 +133,17 @@ pub(crate) struct ReteDataset {
     rete: Rete,
     guard: Guard,
     graphs: Rc<OnceCell<Vec<Id>>>,
+    /// The default graph is the union of every graph (see [`crate::union`]).
+    union: bool,
 }
 
 impl ReteDataset {
-    pub fn new(rete: Rete, guard: Guard) -> Self {
+    pub fn new(rete: Rete, guard: Guard, union: bool) -> Self {
         Self {
             rete,
             guard,
             graphs: Rc::new(OnceCell::new()),
+            union,
         }
     }
 
@@ -221,7 +225,7 @@ const QUAD_BYTES: usize = 4 * size_of::<Option<Val>>();
 
 /// Streams quads of one pattern as [`InternalQuad`]s, checking the guard as it goes.
 struct Quads {
-    inner: Option<QuadIter>,
+    inner: Option<Scan>,
     error: Option<DatasetError>,
     guard: Guard,
     tick: u32,
@@ -317,13 +321,13 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
             return empty();
         };
         let g = match graph_name {
-            None => GraphMatch::AnyNamed,
-            Some(None) => GraphMatch::Default,
-            Some(Some(Val::Id(g))) => GraphMatch::Named(*g),
+            None => InGraph::Quads(GraphMatch::AnyNamed),
+            Some(None) if self.union => InGraph::Union,
+            Some(None) => InGraph::Quads(GraphMatch::Default),
+            Some(Some(Val::Id(g))) => InGraph::Quads(GraphMatch::Named(*g)),
             Some(Some(Val::Term(_))) => return empty(),
         };
-        let pattern = Pattern::new(s, p, o).in_graph(g);
-        match self.rete.quads(&pattern) {
+        match crate::union::scan(&self.rete, s, p, o, g) {
             Ok(it) => Quads {
                 inner: Some(it),
                 guard: self.guard.clone(),

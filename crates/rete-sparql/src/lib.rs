@@ -2,15 +2,21 @@
 
 mod cost;
 mod dataset;
+mod empty_hint;
 mod error;
 mod lexical;
 mod native;
 mod results;
 pub mod syntax_error;
+mod union;
 mod walk;
 
-pub use cost::{estimate_cost, estimate_query_cost, CostEstimate, PatternCost};
+pub use cost::{
+    estimate_cost, estimate_cost_with, estimate_query_cost, estimate_query_cost_with, CostEstimate,
+    PatternCost,
+};
 pub use dataset::Val;
+pub use empty_hint::{empty_answer_hint, EmptyAnswerHint};
 pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
 pub use results::{write_boolean, write_results, write_solutions, write_triples, ResultFormat};
@@ -36,6 +42,11 @@ pub struct QueryOptions {
     /// Bytes the query may hold in rows, sort keys, group state and kept results before it
     /// fails with [`SparqlError::TooLarge`] (`None`: [`DEFAULT_MEMORY_LIMIT`]).
     pub memory_limit: Option<usize>,
+    /// The default graph is the union of all graphs of the file, default and named: their RDF
+    /// merge, where a triple stated in several graphs is one triple. A query's own dataset
+    /// (`FROM` / `FROM NAMED`) still wins; `GRAPH` patterns are unchanged. Off by default:
+    /// strict SPARQL, where the default graph is the file's default graph alone.
+    pub union_default_graph: bool,
 }
 
 /// The memory bound of a query when [`QueryOptions::memory_limit`] is not set: 2 GiB.
@@ -191,8 +202,10 @@ fn evaluate_with(
         )),
     };
     guard.check()?;
+    // A query's own dataset wins over the option.
+    let union = opts.union_default_graph && !has_dataset(q);
     if native {
-        if let Some(r) = native::try_evaluate(rete, q, &guard)? {
+        if let Some(r) = native::try_evaluate(rete, q, &guard, union)? {
             // The native DESCRIBE and CONSTRUCT are sets already: each node is described
             // once, by the distinct quads of the default graph whose subject it is, and a
             // CONSTRUCT compares id triples before decoding them.
@@ -202,7 +215,7 @@ fn evaluate_with(
             return Ok(as_set(r, &guard));
         }
     }
-    let dataset = ReteDataset::new(rete.clone(), guard.clone());
+    let dataset = ReteDataset::new(rete.clone(), guard.clone(), union);
     let evaluator = spareval::QueryEvaluator::new();
     let lexical = lexical::rewrite(q);
     let results = evaluator
@@ -227,6 +240,16 @@ fn evaluate_with(
             )
         }
     })
+}
+
+/// Whether `q` names its own dataset (`FROM` / `FROM NAMED`).
+pub(crate) fn has_dataset(q: &Query) -> bool {
+    match q {
+        Query::Select { dataset, .. }
+        | Query::Construct { dataset, .. }
+        | Query::Describe { dataset, .. }
+        | Query::Ask { dataset, .. } => dataset.is_some(),
+    }
 }
 
 /// A CONSTRUCT / DESCRIBE result is an RDF graph, a set: a triple the template produces twice

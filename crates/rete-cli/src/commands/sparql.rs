@@ -2,7 +2,9 @@
 
 use crate::args::SparqlArgs;
 use anyhow::{bail, Context, Result};
+use rete_core::vocab::Prefixes;
 use rete_core::Rete;
+use rete_sparql::{EmptyAnswerHint, QueryResults};
 use std::io::{BufWriter, Write};
 
 pub fn run(rete: &Rete, a: &SparqlArgs) -> Result<()> {
@@ -19,6 +21,7 @@ pub fn run(rete: &Rete, a: &SparqlArgs) -> Result<()> {
             .timeout
             .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
         base_iri: a.base.clone(),
+        union_default_graph: a.union_default_graph,
         ..Default::default()
     };
     let prefixes = rete_schema::prefixes_in_effect(rete)?;
@@ -26,7 +29,75 @@ pub fn run(rete: &Rete, a: &SparqlArgs) -> Result<()> {
     let results = rete_sparql::evaluate(rete, &query, &opts)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    rete_sparql::write_results(results, a.format, &mut out)?;
+    // Counted as they stream, to explain an empty answer afterwards.
+    let mut answered = 0u64;
+    match results {
+        QueryResults::Boolean(b) => {
+            answered = u64::from(b);
+            rete_sparql::write_boolean(b, a.format, &mut out)?;
+        }
+        QueryResults::Solutions(s) => {
+            let vars = s.variables().to_vec();
+            let rows = s.inspect(|_| answered += 1);
+            rete_sparql::write_solutions(&vars, rows, |s| s.values(), a.format, &mut out)?;
+        }
+        QueryResults::Graph(t) => {
+            rete_sparql::write_triples(t.inspect(|_| answered += 1), a.format, &mut out)?;
+        }
+    }
     out.flush()?;
+    drop(out);
+    if answered == 0 {
+        if let Some(hint) = rete_sparql::empty_answer_hint(rete, &query, &opts)? {
+            eprintln!("{}", hint_text(&hint, &prefixes));
+        }
+    }
     Ok(())
+}
+
+/// The hint after an empty answer, in the words of the command line.
+fn hint_text(hint: &EmptyAnswerHint, prefixes: &Prefixes) -> String {
+    let (why, graphs) = match hint {
+        EmptyAnswerHint::EmptyDefaultGraph { named_graphs, .. } => {
+            ("the default graph is empty".to_owned(), *named_graphs)
+        }
+        EmptyAnswerHint::OnlyInNamedGraphs {
+            pattern,
+            named_graphs,
+        } => (
+            format!(
+                "no triple of the default graph matches {{ {} }}, triples of named graphs do",
+                compact(pattern, prefixes)
+            ),
+            *named_graphs,
+        ),
+    };
+    let s = if graphs == 1 { "" } else { "s" };
+    format!(
+        "note: {why}; this file's data is in {graphs} named graph{s} — use --union-default-graph, or GRAPH ?g {{ … }}"
+    )
+}
+
+/// `pattern` with its `<IRI>`s written as prefixed names where a prefix in effect fits.
+fn compact(pattern: &str, prefixes: &Prefixes) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(start) = rest.find('<') {
+        let Some(len) = rest[start..].find('>') else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        let iri = &rest[start + 1..start + len];
+        match prefixes.compact(iri) {
+            Some((p, local)) => {
+                out.push_str(p);
+                out.push(':');
+                out.push_str(local);
+            }
+            None => out.push_str(&rest[start..=start + len]),
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
 }

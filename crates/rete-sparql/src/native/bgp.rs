@@ -3,8 +3,9 @@
 use super::ctx::{Active, Ctx, Id, Row, UNBOUND};
 use super::eval::Engine;
 use super::plan::{PTerm, Plan, Slot, Tp};
+use crate::union::Scan;
 use crate::SparqlError;
-use rete_core::{GraphMatch, Pattern, QuadIter};
+use rete_core::Pattern;
 use std::rc::Rc;
 
 impl Engine {
@@ -36,8 +37,14 @@ impl Engine {
             }
         }
         let pattern = Pattern::new(pos[0], pos[1], pos[2]);
-        // Block counts cover every graph: usable when there are no named graphs.
-        if g != Active::Default || !self.ctx.named_graphs()?.is_empty() {
+        // Block counts cover every graph: usable when there are no named graphs, or over the
+        // union when no triple can be in two graphs.
+        let usable = match g {
+            Active::Default => self.ctx.named_graphs()?.is_empty(),
+            Active::Union => self.ctx.union_is_plain()?,
+            Active::Named(_) => false,
+        };
+        if !usable {
             return Ok(None);
         }
         Ok(Some(self.ctx.rete.count(&pattern)?))
@@ -103,16 +110,16 @@ pub(super) fn tps_at(plan: &Rc<Plan>, i: usize) -> Tp {
 
 /// One open triple pattern of a BGP: a scan, or nothing when a bound term is not in the file.
 pub(super) struct Level {
-    scan: Option<QuadIter>,
+    scan: Option<Scan>,
     tp: Tp,
 }
 
 impl Level {
     pub(super) fn start(eng: &Engine, tp: Tp, row: &Row, g: Active) -> Self {
-        Self::open(&eng.ctx, tp, row, Engine::graph_match(g))
+        Self::open(&eng.ctx, tp, row, g)
     }
 
-    fn open(ctx: &Ctx, tp: Tp, row: &Row, graph: GraphMatch) -> Self {
+    fn open(ctx: &Ctx, tp: Tp, row: &Row, graph: Active) -> Self {
         let val = |t: PTerm| -> Result<Option<Id>, ()> {
             let v = match t {
                 PTerm::Const(c) => c,
@@ -127,7 +134,7 @@ impl Level {
             }
         };
         let scan = match (val(tp.s), val(tp.p), val(tp.o)) {
-            (Ok(s), Ok(p), Ok(o)) => ctx.rete.quads(&Pattern::new(s, p, o).in_graph(graph)).ok(),
+            (Ok(s), Ok(p), Ok(o)) => ctx.scan(s, p, o, graph).ok(),
             _ => None,
         };
         Self { scan, tp }
@@ -138,7 +145,7 @@ impl Level {
 pub(super) struct BgpIter {
     pub(super) ctx: Rc<Ctx>,
     pub(super) tps: Rc<Plan>,
-    pub(super) graph: GraphMatch,
+    pub(super) graph: Active,
     pub(super) stack: Vec<Level>,
     /// `rows[i]` is the row before pattern `i`.
     pub(super) rows: Vec<Row>,

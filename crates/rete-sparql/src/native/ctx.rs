@@ -3,9 +3,10 @@
 
 use super::scalar::Sc;
 use crate::dataset::{Guard, Memory, CHECK_EVERY};
+use crate::union::{InGraph, Scan};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
-use rete_core::{Rete, TermDecoder, TermKind, DEFAULT_GRAPH};
+use rete_core::{GraphMatch, Rete, TermDecoder, TermKind, DEFAULT_GRAPH};
 use rustc_hash::FxHashMap;
 use spareval::ExpressionTerm;
 use std::cell::{Cell, OnceCell, RefCell};
@@ -112,6 +113,8 @@ pub enum Active {
     Default,
     /// A named graph.
     Named(Id),
+    /// The union default graph: the merge of every graph (see `crate::union`).
+    Union,
 }
 
 pub struct Ctx {
@@ -132,6 +135,7 @@ pub struct Ctx {
     guard: Guard,
     tick: Cell<u32>,
     graphs: OnceCell<Vec<Id>>,
+    plain_union: OnceCell<bool>,
     /// The first typed-literal id (the dictionary sorts terms by kind, typed literals last).
     first_typed: OnceCell<Id>,
     bnodes: Cell<u64>,
@@ -169,6 +173,7 @@ impl Ctx {
             guard,
             tick: Cell::new(0),
             graphs: OnceCell::new(),
+            plain_union: OnceCell::new(),
             first_typed: OnceCell::new(),
             bnodes: Cell::new(0),
             memo: RefCell::default(),
@@ -412,6 +417,32 @@ impl Ctx {
                 .get_or_init(|| self.rete.first_of_kind(TermKind::TypedLiteral).unwrap_or(0)),
         };
         Ok(id < first)
+    }
+
+    /// The quads of `s p o` in the active graph (each triple once over the union).
+    pub fn scan(
+        &self,
+        s: Option<Id>,
+        p: Option<Id>,
+        o: Option<Id>,
+        g: Active,
+    ) -> Result<Scan, SparqlError> {
+        let graph = match g {
+            Active::Default => InGraph::Quads(GraphMatch::Default),
+            Active::Named(n) => InGraph::Quads(GraphMatch::Named(n)),
+            Active::Union => InGraph::Union,
+        };
+        Ok(crate::union::scan(&self.rete, s, p, o, graph)?)
+    }
+
+    /// Whether block counts over every graph count the union's triples (see
+    /// [`crate::union::union_is_plain`]).
+    pub fn union_is_plain(&self) -> Result<bool, SparqlError> {
+        if let Some(&b) = self.plain_union.get() {
+            return Ok(b);
+        }
+        let b = crate::union::union_is_plain(&self.rete)?;
+        Ok(*self.plain_union.get_or_init(|| b))
     }
 
     /// Ids of the named graphs (from the card).

@@ -15,7 +15,6 @@ use super::path;
 use super::plan::{certain, inter_sets, Ex, PTerm, Plan, Slot};
 use crate::SparqlError;
 use oxrdf::Term;
-use rete_core::GraphMatch;
 use rustc_hash::{FxHashMap, FxHashSet};
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
@@ -62,13 +61,6 @@ impl Engine {
         smallvec::smallvec![UNBOUND; self.width]
     }
 
-    pub fn graph_match(a: Active) -> GraphMatch {
-        match a {
-            Active::Default => GraphMatch::Default,
-            Active::Named(g) => GraphMatch::Named(g),
-        }
-    }
-
     /// Solutions of `plan` compatible with `parent`, merged with it.
     pub fn eval(&self, plan: &Rc<Plan>, parent: Row, g: Active) -> Rows {
         match &**plan {
@@ -79,7 +71,7 @@ impl Engine {
                 Box::new(BgpIter {
                     ctx: self.ctx.clone(),
                     tps: plan.clone(),
-                    graph: Self::graph_match(g),
+                    graph: g,
                     stack: vec![Level::start(self, tps_at(plan, 0), &parent, g)],
                     rows: vec![parent],
                 })

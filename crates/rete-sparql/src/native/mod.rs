@@ -69,11 +69,13 @@ pub(crate) fn unsupported_reason(rete: &Rete, q: &Query) -> Result<Option<String
 }
 
 /// Evaluates `q` natively, or returns `None` when it uses something outside the native
-/// fragment (the caller then uses the generic evaluator).
+/// fragment (the caller then uses the generic evaluator). With `union`, the default graph is
+/// the merge of every graph of the file.
 pub(crate) fn try_evaluate(
     rete: &Rete,
     q: &Query,
     guard: &Guard,
+    union: bool,
 ) -> Result<Option<QueryResults>, SparqlError> {
     let Some((pattern, select)) = query_pattern(q) else {
         return Ok(None);
@@ -92,7 +94,12 @@ pub(crate) fn try_evaluate(
         width: compiled.slots,
         substitute: false,
     };
-    let rows = engine.eval(&compiled.root, engine.empty_row(), Active::Default);
+    let default = if union {
+        Active::Union
+    } else {
+        Active::Default
+    };
+    let rows = engine.eval(&compiled.root, engine.empty_row(), default);
     Ok(Some(match q {
         Query::Select { .. } => {
             let variables: Arc<[Variable]> =
@@ -180,7 +187,7 @@ pub(crate) fn try_evaluate(
                         return None;
                     }
                     if let Some(node) = todo.pop() {
-                        match describe(&ctx, node, &mut described, &mut todo) {
+                        match describe(&ctx, node, default, &mut described, &mut todo) {
                             Ok(mut ts) => {
                                 ts.reverse();
                                 pending = ts;
@@ -218,6 +225,7 @@ pub(crate) fn try_evaluate(
 fn describe(
     ctx: &Ctx,
     node: u64,
+    default: Active,
     described: &mut rustc_hash::FxHashSet<u64>,
     todo: &mut Vec<u64>,
 ) -> Result<Vec<Triple>, SparqlError> {
@@ -225,15 +233,13 @@ fn describe(
     if !ctx.in_dict(node) {
         return Ok(out);
     }
-    let pat =
-        rete_core::Pattern::new(Some(node), None, None).in_graph(rete_core::GraphMatch::Default);
     // Every triple has the same subject: decoded once.
     let subject = match ctx.term(node)? {
         Term::NamedNode(n) => NamedOrBlankNode::from(n),
         Term::BlankNode(b) => b.into(),
         _ => return Ok(out),
     };
-    for q in ctx.rete.quads(&pat)? {
+    for q in ctx.scan(Some(node), None, None, default)? {
         let [_, p, o, _] = q?;
         ctx.check()?;
         let (Term::NamedNode(p), object) = (ctx.term(p)?, ctx.term(o)?) else {

@@ -29,8 +29,7 @@ pub fn pairs(
             if [Some(*p), s, o].iter().flatten().any(|&i| !ctx.in_dict(i)) {
                 return Ok(out);
             }
-            let pat = Pattern::new(s, Some(*p), o).in_graph(Engine::graph_match(g));
-            for q in ctx.rete.quads(&pat)? {
+            for q in ctx.scan(s, Some(*p), o, g)? {
                 let q = q?;
                 ctx.check()?;
                 out.push((q[0], q[2]));
@@ -40,8 +39,7 @@ pub fn pairs(
             if [s, o].iter().flatten().any(|&i| !ctx.in_dict(i)) {
                 return Ok(out);
             }
-            let pat = Pattern::new(s, None, o).in_graph(Engine::graph_match(g));
-            for q in ctx.rete.quads(&pat)? {
+            for q in ctx.scan(s, None, o, g)? {
                 let q = q?;
                 ctx.check()?;
                 if !list.contains(&q[1]) {
@@ -392,8 +390,7 @@ fn closure(
 /// Every subject and object of the active graph.
 fn graph_nodes(eng: &Engine, g: Active) -> Result<Vec<Id>, SparqlError> {
     let mut v = Vec::new();
-    let pat = Pattern::default().in_graph(Engine::graph_match(g));
-    for q in eng.ctx.rete.quads(&pat)? {
+    for q in eng.ctx.scan(None, None, None, g)? {
         let q = q?;
         eng.ctx.check()?;
         v.push(q[0]);
@@ -410,12 +407,8 @@ pub fn is_node(eng: &Engine, x: Id, g: Active) -> Result<bool, SparqlError> {
     if !eng.ctx.in_dict(x) {
         return Ok(false);
     }
-    let gm = Engine::graph_match(g);
-    for pat in [
-        Pattern::new(Some(x), None, None).in_graph(gm),
-        Pattern::new(None, None, Some(x)).in_graph(gm),
-    ] {
-        if let Some(q) = eng.ctx.rete.quads(&pat)?.next() {
+    for (s, o) in [(Some(x), None), (None, Some(x))] {
+        if let Some(q) = eng.ctx.scan(s, None, o, g)?.next() {
             q?;
             return Ok(true);
         }

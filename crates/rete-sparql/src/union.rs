@@ -1,0 +1,92 @@
+//! The union default graph: the RDF merge of every graph of the file, default and named, so a
+//! triple stated in several graphs is one triple of it.
+//!
+//! The graph is the last key of every permutation, so the copies of a triple in several graphs
+//! are adjacent in any scan of a pattern: dropping a quad whose subject, predicate and object
+//! equal the previous one's merges the graphs in the same single pass — no scan per graph and
+//! no set of seen triples.
+
+use rete_core::{GraphMatch, Id, IdQuad, Pattern, QuadIter, Rete, DEFAULT_GRAPH};
+
+/// The graph a pattern is matched in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum InGraph {
+    /// Quads of the file in these graphs, as stored.
+    Quads(GraphMatch),
+    /// The union default graph: each triple once, whatever graphs state it.
+    Union,
+}
+
+/// The quads of one pattern. Over the union, each triple comes once, with the default graph
+/// as its graph.
+#[derive(Debug)]
+pub(crate) enum Scan {
+    /// Nothing can match (without reading anything).
+    Empty,
+    /// Quads as stored.
+    Quads(QuadIter),
+    /// Distinct triples of a scan over every graph.
+    Merged {
+        inner: QuadIter,
+        last: Option<[Id; 3]>,
+    },
+}
+
+/// Opens the scan of `s p o` in `graph`. A pattern over the default graph of a file whose card
+/// says the default graph is empty reads nothing.
+pub(crate) fn scan(
+    rete: &Rete,
+    s: Option<Id>,
+    p: Option<Id>,
+    o: Option<Id>,
+    graph: InGraph,
+) -> rete_core::Result<Scan> {
+    let pattern = Pattern::new(s, p, o);
+    Ok(match graph {
+        InGraph::Quads(GraphMatch::Default) if default_graph_is_empty(rete) => Scan::Empty,
+        InGraph::Quads(g) => Scan::Quads(rete.quads(&pattern.in_graph(g))?),
+        InGraph::Union => Scan::Merged {
+            inner: rete.quads(&pattern)?,
+            last: None,
+        },
+    })
+}
+
+/// Whether the card says the default graph holds no quad (a file without a readable card is
+/// scanned as usual).
+pub(crate) fn default_graph_is_empty(rete: &Rete) -> bool {
+    rete.card()
+        .is_ok_and(|c| c.default_graph_quads == 0 && c.quads > 0)
+}
+
+/// Whether the union holds each quad of the file as a distinct triple: at most one graph has
+/// quads, so no triple can be stated twice and counts over every graph are counts of the union.
+pub(crate) fn union_is_plain(rete: &Rete) -> rete_core::Result<bool> {
+    let card = rete.card()?;
+    let filled = usize::from(card.default_graph_quads > 0)
+        + card.graphs.iter().filter(|g| g.count > 0).count();
+    Ok(filled <= 1)
+}
+
+impl Iterator for Scan {
+    type Item = rete_core::Result<IdQuad>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Scan::Empty => None,
+            Scan::Quads(it) => it.next(),
+            Scan::Merged { inner, last } => loop {
+                let q = match inner.next()? {
+                    Ok(q) => q,
+                    Err(e) => return Some(Err(e)),
+                };
+                let t = [q[0], q[1], q[2]];
+                if *last == Some(t) {
+                    continue;
+                }
+                *last = Some(t);
+                return Some(Ok([q[0], q[1], q[2], DEFAULT_GRAPH]));
+            },
+        }
+    }
+}
