@@ -336,7 +336,7 @@ pub async fn sparql_context(app: AppHandle, doc: u32) -> AppResult<SparqlContext
     blocking(app, move |_, s| ops::sparql_context(s, doc)).await
 }
 
-/// Runs a query on a worker thread.
+/// Runs a query on a worker thread; `all_graphs`: the default graph is the union of all graphs.
 #[tauri::command]
 pub async fn sparql_run(
     app: AppHandle,
@@ -344,9 +344,14 @@ pub async fn sparql_run(
     run: u32,
     query: String,
     timeout_ms: Option<u64>,
+    all_graphs: Option<bool>,
 ) -> AppResult<QueryOutcome> {
+    let options = ops::RunOptions {
+        timeout_ms,
+        all_graphs: all_graphs.unwrap_or(false),
+    };
     blocking(app, move |_, s| {
-        ops::sparql_run_within(s, doc, run, &query, timeout_ms)
+        ops::sparql_run_with(s, doc, run, &query, options)
     })
     .await
 }
@@ -372,8 +377,16 @@ pub fn sparql_cancel(store: tauri::State<'_, Store>, run: u32) {
 
 /// The read cost of a query before it runs.
 #[tauri::command]
-pub async fn sparql_cost(app: AppHandle, doc: u32, query: String) -> AppResult<CostEstimate> {
-    blocking(app, move |_, s| ops::sparql_cost(s, doc, &query)).await
+pub async fn sparql_cost(
+    app: AppHandle,
+    doc: u32,
+    query: String,
+    all_graphs: Option<bool>,
+) -> AppResult<CostEstimate> {
+    blocking(app, move |_, s| {
+        ops::sparql_cost_with(s, doc, &query, all_graphs.unwrap_or(false))
+    })
+    .await
 }
 
 /// Asks where to save a kept result (native dialog) and writes it as CSV, TSV or JSON.

@@ -536,6 +536,9 @@ pub struct QueryOutcome {
     pub error: Option<QueryError>,
     /// What the query read.
     pub read: ReadView,
+    /// Why an empty answer is empty when the default graph is to blame (the file's data is in
+    /// named graphs), and what to do about it.
+    pub hint: Option<String>,
 }
 
 /// What a query will read, before it runs (an upper bound).

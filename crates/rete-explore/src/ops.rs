@@ -196,6 +196,40 @@ pub fn sparql_run_within(
     query: &str,
     timeout_ms: Option<u64>,
 ) -> AppResult<QueryOutcome> {
+    sparql_run_with(
+        store,
+        doc,
+        run,
+        query,
+        RunOptions {
+            timeout_ms,
+            all_graphs: false,
+        },
+    )
+}
+
+/// How the query pane runs a query.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// The time limit in milliseconds (`None`: the default limit, `0`: none).
+    pub timeout_ms: Option<u64>,
+    /// The default graph is the union of all graphs (the switch "all graphs"; what the map
+    /// shows of a file whose data is in named graphs), not only the file's default graph.
+    pub all_graphs: bool,
+}
+
+/// [`sparql_run`] with the pane's options.
+pub fn sparql_run_with(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    query: &str,
+    options: RunOptions,
+) -> AppResult<QueryOutcome> {
+    let RunOptions {
+        timeout_ms,
+        all_graphs,
+    } = options;
     let timeout = match timeout_ms {
         None => Some(crate::engine::sparql_export::DEFAULT_TIMEOUT),
         Some(0) => None,
@@ -206,7 +240,7 @@ pub fn sparql_run_within(
     let flag = store.flag(&key);
     let before = d.bytes.stats();
     let started = std::time::Instant::now();
-    let result = d.run_query_within(query, flag, timeout);
+    let result = d.run_query_within(query, flag, timeout, all_graphs);
     store.finish(&key);
     let after = d.bytes.stats();
     let (budget, fetched) = d.bytes.budget();
@@ -230,6 +264,7 @@ pub fn sparql_run_within(
         elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
         error: None,
         read,
+        hint: None,
     };
     match result {
         Ok(r) => {
@@ -239,6 +274,7 @@ pub fn sparql_run_within(
             out.boolean = r.boolean;
             out.truncated = r.truncated;
             out.elapsed_ms = r.elapsed_ms;
+            out.hint.clone_from(&r.hint);
             out.rows = d.rows_page(&r, 0, FIRST_ROWS)?;
             if r.kind == QueryKind::Graph {
                 out.graph = Some(d.graph_view(&r)?);
@@ -298,8 +334,18 @@ pub fn sparql_cancel(store: &Store, run: u32) {
 /// What a query will read before it runs; a query that does not parse comes back with its
 /// syntax error.
 pub fn sparql_cost(store: &Store, doc: u32, query: &str) -> AppResult<CostEstimate> {
+    sparql_cost_with(store, doc, query, false)
+}
+
+/// [`sparql_cost`] of a query run over all graphs (`all_graphs`) or the default graph only.
+pub fn sparql_cost_with(
+    store: &Store,
+    doc: u32,
+    query: &str,
+    all_graphs: bool,
+) -> AppResult<CostEstimate> {
     let d = store.get(doc)?;
-    match d.query_cost(query) {
+    match d.query_cost(query, all_graphs) {
         Ok(c) => Ok(c),
         Err(SparqlError::Store(e)) => Err(e.into()),
         Err(e) => Ok(CostEstimate {

@@ -601,3 +601,65 @@ fn memory_use_reports_each_cache_within_its_bound() {
     store.close(info.doc);
     assert!(ops::memory_use(&store).docs.is_empty());
 }
+
+#[test]
+fn a_file_in_named_graphs_answers_over_all_graphs_and_says_why_when_it_does_not() {
+    // Published vocabularies, one named graph each, nothing in the default graph: the map shows
+    // them all; the query pane answers over all graphs when asked to, and an empty answer over
+    // the default graph alone says why.
+    let store = Store::default();
+    let info = open(&store, "vocabularies.rete");
+    assert!(info.graphs >= 5, "{} named graphs", info.graphs);
+    let q = "SELECT ?c WHERE { ?c a owl:Class }";
+    let run = |run, all_graphs| {
+        ops::sparql_run_with(
+            &store,
+            info.doc,
+            run,
+            q,
+            ops::RunOptions {
+                timeout_ms: None,
+                all_graphs,
+            },
+        )
+        .unwrap()
+    };
+    let all = run(1, true);
+    assert_eq!(all.status, "ok", "{:?}", all.error);
+    assert!(all.total > 0);
+    assert_eq!(all.hint, None);
+    let strict = run(2, false);
+    assert_eq!((strict.status.as_str(), strict.total), ("ok", 0));
+    let hint = strict
+        .hint
+        .expect("an empty answer over the empty default graph says why");
+    assert!(hint.contains("default graph is empty"), "{hint}");
+    assert!(
+        hint.contains(&format!("{} named graphs", info.graphs)),
+        "{hint}"
+    );
+    assert!(hint.contains("switch to all graphs"), "{hint}");
+    // The cost preview follows the switch: over the empty default graph nothing is read.
+    let none = ops::sparql_cost_with(&store, info.doc, q, false).unwrap();
+    let some = ops::sparql_cost_with(&store, info.doc, q, true).unwrap();
+    assert_eq!(none.error, None);
+    assert!(some.bytes >= none.bytes);
+    // The protocol's own dataset still wins: FROM names the graph read.
+    let from = ops::sparql_run_with(
+        &store,
+        info.doc,
+        3,
+        "SELECT ?c FROM <http://xmlns.com/foaf/0.1/> WHERE { ?c a owl:Class }",
+        ops::RunOptions {
+            timeout_ms: None,
+            all_graphs: true,
+        },
+    )
+    .unwrap();
+    assert!(
+        from.total > 0 && from.total < all.total,
+        "{} of {}",
+        from.total,
+        all.total
+    );
+}

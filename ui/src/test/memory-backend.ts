@@ -29,6 +29,8 @@ export class MemoryBackend implements Backend {
   cancelled = new Set<number>();
   /** Time limits the runs were sent with. */
   timeouts: number[] = [];
+  /** The switch "all graphs" of each run. */
+  allGraphs: boolean[] = [];
   coherence: CoherenceProgress['report'][] = [];
   progressHandlers: ((p: CoherenceProgress) => void)[] = [];
   exported: string[] = [];
@@ -71,24 +73,25 @@ export class MemoryBackend implements Backend {
     return { ...this.reads };
   }
   async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
-  async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0): Promise<QueryOutcome> {
+  async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0, allGraphs = false): Promise<QueryOutcome> {
     this.log(`run ${run} ${query}`);
+    this.allGraphs.push(allGraphs);
     this.runs.set(run, query);
     this.timeouts.push(timeoutMs);
     if (query.includes(this.slowQuery) && this.slowQuery) {
       const started = Date.now();
       while (!this.cancelled.has(run)) {
         if (timeoutMs > 0 && Date.now() - started >= timeoutMs) {
-          return { run, status: 'timeout', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: timeoutMs, error: { message: `the query was stopped at its time limit of ${timeoutMs / 1000} s`, line: 0, column: 0 }, read: this.reads };
+          return { run, status: 'timeout', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: timeoutMs, error: { message: `the query was stopped at its time limit of ${timeoutMs / 1000} s`, line: 0, column: 0 }, read: this.reads, hint: null };
         }
         await new Promise((r) => setTimeout(r, 5));
       }
     }
     if (this.cancelled.has(run)) {
-      return { run, status: 'cancelled', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'the query was cancelled', line: 0, column: 0 }, read: this.reads };
+      return { run, status: 'cancelled', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'the query was cancelled', line: 0, column: 0 }, read: this.reads, hint: null };
     }
     const a = [...this.answers.entries()].find(([q]) => query.includes(q));
-    if (!a) return { run, status: 'error', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'expected [_]', line: 1, column: query.length }, read: this.reads };
+    if (!a) return { run, status: 'error', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'expected [_]', line: 1, column: query.length }, read: this.reads, hint: null };
     return { run, ...structuredClone(a[1]) };
   }
   async sparqlRows(run: number, offset: number, limit: number) {
@@ -98,8 +101,8 @@ export class MemoryBackend implements Backend {
     return rows.slice(offset, offset + limit);
   }
   async sparqlCancel(run: number) { this.log(`cancel ${run}`); this.cancelled.add(run); }
-  async sparqlCost(doc: number, query: string): Promise<CostEstimate> {
-    this.log('cost');
+  async sparqlCost(doc: number, query: string, allGraphs = false): Promise<CostEstimate> {
+    this.log(`cost${allGraphs ? ' all graphs' : ''}`);
     const c = [...this.costs.entries()].find(([q]) => query.includes(q));
     return c ? c[1] : { bytes: 0, requests: 0, blocks: 0, patterns: 0, absent: 0, partial: false, error: null };
   }

@@ -46,6 +46,9 @@ pub struct QueryRun {
     pub bytes: usize,
     /// Wall time of evaluation and collection.
     pub elapsed_ms: f64,
+    /// Why the answer is empty when the default graph is to blame (the file's data is in named
+    /// graphs), in the app's words.
+    pub hint: Option<String>,
 }
 
 impl Doc {
@@ -55,7 +58,7 @@ impl Doc {
         sparql: &str,
         cancel: Arc<AtomicBool>,
     ) -> Result<QueryRun, SparqlError> {
-        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT))
+        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT), false)
     }
 
     /// Runs `sparql`; past `timeout` (`None`: no limit) it fails with
@@ -65,12 +68,14 @@ impl Doc {
         sparql: &str,
         cancel: Arc<AtomicBool>,
         timeout: Option<Duration>,
+        all_graphs: bool,
     ) -> Result<QueryRun, SparqlError> {
         let start = Instant::now();
         let opts = QueryOptions {
             cancel: Some(cancel),
             deadline: timeout.map(|t| start + t),
             memory_limit: Some(QUERY_MEMORY),
+            union_default_graph: all_graphs,
             ..QueryOptions::default()
         };
         // Kept rows are bounded in bytes as well as in count.
@@ -86,6 +91,7 @@ impl Doc {
             truncated: false,
             bytes: 0,
             elapsed_ms: 0.0,
+            hint: None,
         };
         match results {
             QueryResults::Boolean(b) => {
@@ -127,6 +133,10 @@ impl Doc {
         }
         run.bytes = kept.bytes;
         run.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
+        if run.rows.is_empty() && run.boolean != Some(true) {
+            run.hint =
+                rete_sparql::empty_answer_hint(&self.rete, &query, &opts)?.map(|h| hint_text(&h));
+        }
         Ok(run)
     }
 
@@ -399,9 +409,13 @@ impl Doc {
     }
 
     /// Upper bound of what running `sparql` will fetch ([`rete_sparql::estimate_cost`]).
-    pub fn query_cost(&self, sparql: &str) -> Result<CostEstimate, SparqlError> {
+    pub fn query_cost(&self, sparql: &str, all_graphs: bool) -> Result<CostEstimate, SparqlError> {
         let query = rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)?;
-        let est = rete_sparql::estimate_query_cost(&self.rete, &query)?;
+        let opts = QueryOptions {
+            union_default_graph: all_graphs,
+            ..QueryOptions::default()
+        };
+        let est = rete_sparql::estimate_query_cost_with(&self.rete, &query, &opts)?;
         Ok(CostEstimate {
             bytes: est.bytes,
             requests: est.requests,
@@ -416,6 +430,31 @@ impl Doc {
     /// Prefix declarations of the file for the editor (longest namespace first).
     pub fn prefixes(&self) -> &[(String, String)] {
         &self.prefixes
+    }
+}
+
+/// An empty answer's hint in the app's words (its switch "all graphs" is the way out).
+fn hint_text(h: &rete_sparql::EmptyAnswerHint) -> String {
+    use rete_sparql::EmptyAnswerHint as H;
+    let graphs = |n: u64| {
+        crate::engine::plural(
+            usize::try_from(n).unwrap_or(usize::MAX),
+            "named graph",
+            "named graphs",
+        )
+    };
+    match h {
+        H::EmptyDefaultGraph { named_graphs, .. } => format!(
+            "The default graph is empty; this file's data is in {} — switch to all graphs, or use GRAPH ?g {{ … }}.",
+            graphs(*named_graphs)
+        ),
+        H::OnlyInNamedGraphs {
+            pattern,
+            named_graphs,
+        } => format!(
+            "{pattern} matches nothing in the default graph but does in this file's {} — switch to all graphs, or use GRAPH ?g {{ … }}.",
+            graphs(*named_graphs)
+        ),
     }
 }
 

@@ -34,11 +34,11 @@ export interface Backend {
   /** Lets a remote document fetch `bytes` more than so far (the user agreed). */
   raiseReadBudget(doc: number, bytes: number): Promise<ReadView>;
   sparqlContext(doc: number): Promise<SparqlContext>;
-  /** `timeoutMs`: the query's time limit (0: none). */
-  sparqlRun(doc: number, run: number, query: string, timeoutMs: number): Promise<QueryOutcome>;
+  /** `timeoutMs`: the query's time limit (0: none); `allGraphs`: the default graph is the union of all graphs. */
+  sparqlRun(doc: number, run: number, query: string, timeoutMs: number, allGraphs: boolean): Promise<QueryOutcome>;
   sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
   sparqlCancel(run: number): Promise<void>;
-  sparqlCost(doc: number, query: string): Promise<CostEstimate>;
+  sparqlCost(doc: number, query: string, allGraphs: boolean): Promise<CostEstimate>;
   sparqlExport(run: number, format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null>;
   coherenceRun(doc: number, run: number): Promise<CoherenceOutcome>;
   coherenceCancel(run: number): Promise<void>;
@@ -81,12 +81,12 @@ export const tauriBackend: Backend = {
   readStats: (doc) => call('read_stats', { doc }),
   raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
   sparqlContext: (doc) => call('sparql_context', { doc }),
-  sparqlRun: (doc, run, query, timeoutMs) =>
-    call<Omit<QueryOutcome, 'graph'> & { graph: WireView | null }>('sparql_run', { doc, run, query, timeoutMs })
+  sparqlRun: (doc, run, query, timeoutMs, allGraphs) =>
+    call<Omit<QueryOutcome, 'graph'> & { graph: WireView | null }>('sparql_run', { doc, run, query, timeoutMs, allGraphs })
       .then((o) => ({ ...o, graph: o.graph && decodeView(o.graph) })),
   sparqlRows: (run, offset, limit) => call('sparql_rows', { run, offset, limit }),
   sparqlCancel: (run) => call('sparql_cancel', { run }),
-  sparqlCost: (doc, query) => call('sparql_cost', { doc, query }),
+  sparqlCost: (doc, query, allGraphs) => call('sparql_cost', { doc, query, allGraphs }),
   sparqlExport: (run, format) => call('sparql_export', { run, format }),
   coherenceRun: (doc, run) => call('coherence_run', { doc, run }),
   coherenceCancel: (run) => call('coherence_cancel', { run }),

@@ -555,7 +555,12 @@ error: QueryError | null,
 /**
  * What the query read.
  */
-read: ReadView, };
+read: ReadView, 
+/**
+ * Why an empty answer is empty when the default graph is to blame (the file's data is in
+ * named graphs), and what to do about it.
+ */
+hint: string | null, };
 export type CostEstimate = { 
 /**
  * Bytes to fetch.
