@@ -6,7 +6,7 @@ use crate::codec::{
     kind, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY, INLINE_POSTINGS,
     META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
 };
-use crate::normalize::{name_words, query_words, words, Word};
+use crate::normalize::{name_words, word_count, words, Word};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_core::format::Codec;
@@ -294,7 +294,7 @@ pub fn build_sections(
         } else {
             words(&d.label)
         };
-        let ntok = query_words(&d.label, usize::MAX).len().min(MAX_NTOK) as u8;
+        let ntok = word_count(&d.label, d.pred == local).min(MAX_NTOK) as u8;
         let mut texts: Vec<String> = ws.into_iter().map(|w| w.text).collect();
         texts.sort_unstable();
         texts.dedup();

@@ -28,7 +28,7 @@ pub const VERSION: u8 = 1;
 /// checksum `u64`.
 pub const DOC_DIR_ENTRY: usize = 24;
 /// Documents in one document block (the last may hold fewer).
-pub const DOCS_PER_BLOCK: u32 = 64;
+pub const DOCS_PER_BLOCK: u32 = 256;
 /// Postings in one posting chunk (the last of a token may hold fewer).
 pub const CHUNK_POSTINGS: u64 = 4096;
 /// A token with at most this many documents keeps them inside its token block.

@@ -182,6 +182,9 @@ pub struct Query {
     pub limit: usize,
     /// Only entities in this community.
     pub within: Option<Within>,
+    /// Only labels of this predicate (an IRI; SPARQL's `text:query (rdfs:label 'text')`).
+    #[serde(default)]
+    pub label_predicate: Option<String>,
 }
 
 impl Query {
@@ -194,6 +197,7 @@ impl Query {
             languages: Vec::new(),
             limit: 10,
             within: None,
+            label_predicate: None,
         }
     }
 }

@@ -183,6 +183,16 @@ pub fn name_words(local: &str) -> Vec<Word> {
     w
 }
 
+/// How many words a label (or, if `name`, an IRI local name) has, as a query would count them:
+/// a query with as many words, each matching one, matches the whole label.
+pub fn word_count(label: &str, name: bool) -> usize {
+    if name {
+        split(label, true).len()
+    } else {
+        query_words(label, usize::MAX).len()
+    }
+}
+
 /// The words of a query: as [`words`], but a CJK run longer than one character is matched by
 /// its bigrams only (each must occur), and at most `max` words are kept.
 pub fn query_words(q: &str, max: usize) -> Vec<Word> {

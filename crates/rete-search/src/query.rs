@@ -304,22 +304,25 @@ pub(crate) fn collect(
     } = names;
     let lang_of =
         |d: &DocRec| -> Option<String> { languages.get(d.lang.checked_sub(1)? as usize).cloned() };
+    // A preferred language's place; untagged labels and other languages after all of them.
     let lang_rank = |l: &Option<String>| -> usize {
-        match l {
-            None => f.languages.len(),
-            Some(l) => {
-                let l = l.to_ascii_lowercase();
-                f.languages
-                    .iter()
-                    .position(|p| {
-                        l == *p
-                            || l.strip_prefix(p.as_str())
-                                .is_some_and(|r| r.starts_with('-'))
-                    })
-                    .unwrap_or(f.languages.len() + 1)
-            }
-        }
+        let l = l.as_deref().unwrap_or_default().to_ascii_lowercase();
+        f.languages
+            .iter()
+            .position(|p| {
+                l == *p
+                    || l.strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('-'))
+            })
+            .unwrap_or(f.languages.len())
     };
+    // A label predicate the index does not hold matches nothing.
+    let pred: Option<u32> = q.label_predicate.as_ref().map(|iri| {
+        predicates
+            .iter()
+            .position(|p| p == iri)
+            .map_or(u32::MAX, |i| i as u32)
+    });
     // (tier, language rank, candidate order) → document; one per term.
     let mut best: FxHashMap<Id, Best> = FxHashMap::default();
     let mut done_tier: Option<u8> = None;
@@ -339,7 +342,7 @@ pub(crate) fn collect(
             }
         }
         let d = doc(&c)?;
-        if f.kind.is_some_and(|k| k != d.kind) {
+        if f.kind.is_some_and(|k| k != d.kind) || pred.is_some_and(|p| p != d.pred) {
             continue;
         }
         if let Some(class) = f.class {

@@ -4,7 +4,7 @@
 //! every label), cancellable, never an error for a missing index. Importance is unknown here:
 //! ties go to the lower term id.
 
-use crate::normalize::{name_words, query_words, words, Word};
+use crate::normalize::{name_words, word_count, words, Word};
 use crate::query::{collect, quality, tier, Cand, Filters, Names};
 use crate::read::DocRec;
 use crate::{Hit, Kind, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES, MAX_CLASSES};
@@ -44,10 +44,11 @@ pub(crate) fn search(
         .collect();
     let predicates: Vec<String> = DEFAULT_LABEL_PREDICATES.map(str::to_owned).to_vec();
     let kinds = crate::build::schema_terms(rete)?.kinds;
+    let local = predicates.len() as u32;
     let mut languages: Vec<String> = Vec::new();
     let mut found: Vec<(Cand, DocRec)> = Vec::new();
     let mut push = |term: Id, kind: Kind, lang: u32, pred: u32, label: &str, qual: Vec<u8>| {
-        let ntok = query_words(label, usize::MAX).len();
+        let ntok = word_count(label, pred == local);
         let c = Cand {
             tier: tier(&qual, ntok),
             doc: found.len() as u32,
