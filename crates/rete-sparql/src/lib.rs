@@ -7,6 +7,7 @@ mod lexical;
 mod native;
 mod results;
 pub mod syntax_error;
+mod text;
 mod walk;
 
 pub use cost::{estimate_cost, estimate_query_cost, CostEstimate, PatternCost};
@@ -15,6 +16,7 @@ pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
 pub use results::{write_boolean, write_results, write_solutions, write_triples, ResultFormat};
 pub use sparesults::QuerySolution;
+pub use text::TEXT_QUERY;
 
 use dataset::{Guard, Memory, ReteDataset};
 use rete_core::Rete;
@@ -191,6 +193,10 @@ fn evaluate_with(
         )),
     };
     guard.check()?;
+    // `text:query` is answered first, by the label search, and becomes inline data.
+    let never = AtomicBool::new(false);
+    let rewritten = text::rewrite(rete, q, opts.cancel.as_deref().unwrap_or(&never))?;
+    let q = rewritten.as_ref().unwrap_or(q);
     if native {
         if let Some(r) = native::try_evaluate(rete, q, &guard)? {
             // The native DESCRIBE and CONSTRUCT are sets already: each node is described
