@@ -59,6 +59,11 @@ pub enum Command {
     /// Show the community pyramid: levels, one level's communities, or one community's contents
     #[command(after_help = "Example:\n  rete summary social.rete --level 0 --community 3")]
     Summary(SummaryArgs),
+    /// Find entities, classes and predicates by label: word prefixes, any order, typos forgiven
+    #[command(
+        after_help = "Example:\n  rete search social.rete 'ali smi' --limit 5\n  rete search medical.rete diabetes --kind class --json"
+    )]
+    Search(SearchArgs),
     /// Batch transitive reachability over one predicate from many seeds
     #[command(
         after_help = "Example:\n  rete reach social.rete -p foaf:knows --from '<http://example.org/social/person/1>'"
@@ -116,6 +121,14 @@ pub struct BuildArgs {
     /// Do not store the schema block (class tree, relations, axioms for coherence tier 0)
     #[arg(long)]
     pub no_schema: bool,
+    /// Do not build the search index (`rete search` then scans the labels, more slowly)
+    #[arg(long)]
+    pub no_search: bool,
+    /// Label predicates of the search index, most preferred first (IRIs, comma-separated);
+    /// default: skos:prefLabel, rdfs:label, foaf:name, schema:name, dcterms:title, dc:title,
+    /// skos:altLabel, skos:hiddenLabel, schema:alternateName, skosxl:literalForm
+    #[arg(long, value_delimiter = ',', value_name = "IRIS")]
+    pub label_predicates: Option<Vec<String>>,
     /// Materialize entailments first: RDFS and an OWL-RL subset (`all`, the default), or a
     /// comma-separated list (`--materialize=rdfs,owl-properties`) of rdfs, owl-properties,
     /// owl-equivalence, owl-schema, same-as
@@ -288,6 +301,33 @@ pub struct SummaryArgs {
     /// LANGUAGE, LC_ALL, LC_MESSAGES or LANG; then English, then any
     #[arg(long, value_delimiter = ',', value_name = "TAGS")]
     pub lang: Option<Vec<String>>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// A .rete file or an http(s) URL
+    pub file: String,
+    /// What to look for: words in any order, each a word or the start of one
+    pub text: String,
+    /// Only entities, classes or predicates
+    #[arg(long, value_parser = ["entity", "class", "predicate"])]
+    pub kind: Option<String>,
+    /// Only instances of this class (<iri> or prefix:name)
+    #[arg(long)]
+    pub class: Option<String>,
+    /// Preferred label languages, most preferred first (BCP 47 tags: fr,de-CH); default:
+    /// LANGUAGE, LC_ALL, LC_MESSAGES or LANG; then English
+    #[arg(long, value_delimiter = ',', value_name = "TAGS")]
+    pub lang: Option<Vec<String>>,
+    /// At most this many results (at most 1000)
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Only entities in this community of the pyramid: LEVEL:ID (see `rete summary`)
+    #[arg(long, value_name = "LEVEL:ID")]
+    pub within: Option<String>,
     /// Print JSON
     #[arg(long)]
     pub json: bool,

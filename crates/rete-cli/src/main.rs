@@ -47,6 +47,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql::run(&r, &a)),
         Command::Prefixes(a) => open(&a.file, &mut src).and_then(|r| prefixes::run(&r, &a)),
         Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary::run(&r, &a)),
+        Command::Search(a) => open(&a.file, &mut src).and_then(|r| search::run(&r, &a)),
         Command::Reach(a) => open(&a.file, &mut src).and_then(|r| reach::run(&r, &a)),
         Command::Schema(a) => open(&a.file, &mut src).and_then(|r| schema::run(&r, &a)),
         Command::Coherence(a) => open(&a.file, &mut src).and_then(|r| coherence::run(&r, &a)),
