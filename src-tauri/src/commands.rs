@@ -330,6 +330,35 @@ pub fn raise_read_budget(
     ops::raise_read_budget(&store, doc, bytes)
 }
 
+/// The search box's hits as run `run`; `kind`: `entity`, `class` or `predicate`; `within`: a
+/// community's map key.
+#[tauri::command]
+pub async fn search(
+    app: AppHandle,
+    doc: u32,
+    run: u32,
+    text: String,
+    kind: Option<rete_explore::model::HitKind>,
+    within: Option<String>,
+    limit: Option<usize>,
+) -> AppResult<rete_explore::model::SearchView> {
+    let req = rete_explore::engine::SearchRequest {
+        text,
+        kind,
+        within,
+        limit: limit.unwrap_or(12),
+    };
+    timed(app, "search", move |_, s| ops::search(s, doc, run, &req)).await
+}
+
+/// Stops a search.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn search_cancel(store: tauri::State<'_, Store>, run: u32) {
+    ops::search_cancel(&store, run);
+}
+
 /// The query editor's context.
 #[tauri::command]
 pub async fn sparql_context(app: AppHandle, doc: u32) -> AppResult<SparqlContext> {

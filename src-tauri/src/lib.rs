@@ -182,6 +182,8 @@ pub fn run() {
             commands::read_stats,
             commands::memory_use,
             commands::raise_read_budget,
+            commands::search,
+            commands::search_cancel,
             commands::sparql_context,
             commands::sparql_run,
             commands::sparql_rows,

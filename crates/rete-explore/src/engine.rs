@@ -20,10 +20,12 @@ use std::sync::Mutex;
 mod coherence;
 mod pyramid;
 mod schema;
+mod search;
 mod sparql;
 
 pub use coherence::{report_markdown, CoherenceRun};
 pub use pyramid::community_key;
+pub use search::{SearchRequest, MAX_HITS};
 pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_RESULT_BYTES, MAX_ROWS};
 
 /// Writing query results.
@@ -74,6 +76,9 @@ pub enum AppError {
     /// The schema block could not be read.
     #[error(transparent)]
     Schema(#[from] rete_schema::SchemaError),
+    /// The label search failed.
+    #[error(transparent)]
+    Search(#[from] rete_search::SearchError),
     /// A request from the UI that does not make sense for this document.
     #[error("{0}")]
     Invalid(String),
@@ -101,7 +106,10 @@ impl AppError {
     /// The kind the UI acts on.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Engine(_) | Self::Pyramid(_) | Self::Schema(_) => ErrorKind::File,
+            Self::Search(rete_search::SearchError::Cancelled) => ErrorKind::Cancelled,
+            Self::Engine(_) | Self::Pyramid(_) | Self::Schema(_) | Self::Search(_) => {
+                ErrorKind::File
+            }
             Self::NoDoc(_) => ErrorKind::NotOpen,
             Self::Invalid(_) => ErrorKind::Invalid,
             Self::Cancelled(_) => ErrorKind::Cancelled,
@@ -156,6 +164,10 @@ pub struct Doc {
     query_prefixes: Prefixes,
     /// Class rank (card order) by class term id: the UI's colour index.
     class_rank: HashMap<Id, usize>,
+    /// The label search, opened on the first search (one read: its meta section).
+    searcher: std::sync::OnceLock<rete_search::Searcher>,
+    /// The user's languages: their labels rank first in search.
+    languages: Vec<String>,
 }
 
 /// Decoded blocks a document keeps (the engine's default is 256 MiB): the app and its webview
@@ -249,6 +261,8 @@ impl Doc {
             prefixes,
             query_prefixes,
             class_rank,
+            searcher: std::sync::OnceLock::new(),
+            languages: Vec::new(),
         })
     }
 

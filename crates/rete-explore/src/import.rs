@@ -349,6 +349,13 @@ impl Importer {
                         ..rete_pyramid::PyramidOptions::default()
                     },
                 }),
+                // An imported file is found by its labels as you type (rete build's default).
+                Arc::new(rete_search::SearchExtension {
+                    options: rete_search::SearchOptions {
+                        zstd_level: ZSTD_LEVEL,
+                        ..rete_search::SearchOptions::default()
+                    },
+                }),
             ],
             zstd_level: ZSTD_LEVEL,
             progress: reporter,

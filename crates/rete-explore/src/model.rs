@@ -8,7 +8,7 @@ use serde::Serialize;
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+ }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
         #[cfg_attr(test, derive(ts_rs::TS))]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $text)] $variant,)+
@@ -122,6 +122,18 @@ wire_enum! {
         Ok = "ok",
         /// The user stopped it.
         Cancelled = "cancelled",
+    }
+}
+
+wire_enum! {
+    /// What a search hit is.
+    HitKind {
+        /// An entity (anything that is not a class or a predicate).
+        Entity = "entity",
+        /// A class.
+        Class = "class",
+        /// A predicate.
+        Predicate = "predicate",
     }
 }
 
@@ -585,4 +597,38 @@ pub struct CoherenceOutcome {
     /// The report of the last tier that finished.
     #[cfg_attr(test, ts(type = "CoherenceReport | null"))]
     pub report: Option<rete_coherence::Report>,
+}
+
+/// One search hit, with what the map needs to go to it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SearchHit {
+    /// 1 for the best.
+    pub rank: usize,
+    /// Its term id in the file (0: not in the dictionary).
+    pub id: u64,
+    /// The term in N-Triples syntax.
+    pub nt: String,
+    /// What it is.
+    pub kind: HitKind,
+    /// The label that matched.
+    pub label: String,
+    /// The label's language, if it has one.
+    pub lang: Option<String>,
+    /// Its most specific class (N-Triples), for the legend's colour.
+    pub class: Option<String>,
+    /// That class, shortened.
+    pub class_label: Option<String>,
+    /// The communities holding it, top level first (map keys); empty when it is not on the map.
+    pub path: Vec<String>,
+}
+
+/// The answer of the search box.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SearchView {
+    /// Hits, best first.
+    pub hits: Vec<SearchHit>,
+    /// Whether the file's search index answered (`false`: its labels were scanned, slower).
+    pub indexed: bool,
 }

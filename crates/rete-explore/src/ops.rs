@@ -157,6 +157,27 @@ pub fn read_budget() -> Option<u64> {
 /// Environment variable setting the byte budget of remote documents (bytes; `0`: no limit).
 pub const READ_BUDGET_ENV: &str = "RETE_READ_BUDGET";
 
+/// The search box's hits for `text` as search run `run` (a newer keystroke cancels the run
+/// before it with [`search_cancel`]).
+pub fn search(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    req: &crate::engine::SearchRequest,
+) -> AppResult<crate::model::SearchView> {
+    let d = store.get(doc)?;
+    let key = format!("s{run}");
+    let flag = store.flag(&key);
+    let out = d.search(req, &flag);
+    store.finish(&key);
+    out
+}
+
+/// Stops a search (a label scan of a file without an index).
+pub fn search_cancel(store: &Store, run: u32) {
+    store.cancel(&format!("s{run}"));
+}
+
 /// Prefixes, vocabulary and examples for the query editor.
 pub fn sparql_context(store: &Store, doc: u32) -> AppResult<SparqlContext> {
     store.get(doc)?.sparql_context()

@@ -52,6 +52,9 @@ fn declarations() -> String {
         ImportStatus::decl(&cfg),
         ImportView::decl(&cfg),
         CacheStats::decl(&cfg),
+        HitKind::decl(&cfg),
+        SearchHit::decl(&cfg),
+        SearchView::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\

@@ -663,3 +663,71 @@ fn a_file_in_named_graphs_answers_over_all_graphs_and_says_why_when_it_does_not(
         all.total
     );
 }
+
+#[test]
+fn the_search_box_finds_an_entity_with_the_communities_to_open_down_to_it() {
+    let store = Store::default();
+    let info = open(&store, "social-1k.rete");
+    let people = ops::sparql_run(
+        &store,
+        info.doc,
+        1,
+        "SELECT ?p ?name WHERE { ?p foaf:name ?name } ORDER BY ?name LIMIT 1",
+    )
+    .unwrap();
+    let name = people.rows[0][1].as_ref().unwrap().label.clone();
+    let nt = people.rows[0][0].as_ref().unwrap().nt.clone();
+    let req = |text: &str| rete_explore::engine::SearchRequest {
+        text: text.to_owned(),
+        limit: 10,
+        ..Default::default()
+    };
+    // Lower case, the words' starts, in any order.
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let typed = words
+        .iter()
+        .rev()
+        .map(|w| w.to_lowercase()[..w.len().min(3)].to_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let found = ops::search(&store, info.doc, 1, &req(&typed)).unwrap();
+    assert!(found.indexed, "the fixture has a search index");
+    let hit = found
+        .hits
+        .iter()
+        .find(|h| h.nt == nt)
+        .unwrap_or_else(|| panic!("{typed:?} does not find {name}: {:?}", found.hits));
+    assert_eq!(hit.kind, "entity");
+    assert!(hit.id > 0);
+    assert_eq!(hit.path.len(), info.levels, "{:?}", hit.path);
+    // The path opens from the top: each community holds the next, down to the entity.
+    let located = ops::locate(&store, info.doc, std::slice::from_ref(&nt)).unwrap();
+    let mut from_top = located[0].keys.clone();
+    from_top.retain(|k| k.starts_with('c'));
+    assert_eq!(hit.path, from_top);
+    // A file without an index answers too, by scanning its labels.
+    let plain = open(&store, "social-1k-plain.rete");
+    let scanned = ops::search(&store, plain.doc, 2, &req(&name)).unwrap();
+    assert!(!scanned.indexed);
+    assert!(
+        scanned.hits.iter().any(|h| h.nt == nt),
+        "{:?}",
+        scanned.hits
+    );
+    // Bad input: an empty query, punctuation, a huge query, a key that is not a community.
+    assert!(ops::search(&store, info.doc, 3, &req(""))
+        .unwrap()
+        .hits
+        .is_empty());
+    assert!(ops::search(&store, info.doc, 4, &req("?!…"))
+        .unwrap()
+        .hits
+        .is_empty());
+    assert!(ops::search(&store, info.doc, 5, &req(&"a".repeat(10_000))).is_ok());
+    let within = rete_explore::engine::SearchRequest {
+        within: Some("e:1".into()),
+        ..req(&typed)
+    };
+    let err = ops::search(&store, info.doc, 6, &within).unwrap_err();
+    assert!(err.to_string().contains("not a community"), "{err}");
+}

@@ -426,3 +426,27 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_word_shared_by_more_labels_than_fit_inline_is_read_back() {
+    // More documents than an inline posting list holds: the token refers to a posting chunk,
+    // and a block ending with such a token must not be taken for a lying count.
+    let dir = tempfile::tempdir().unwrap();
+    let mut ttl = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    for i in 0..40 {
+        ttl.push_str(&format!(
+            "<http://example.org/p{i}> rdfs:label \"Zhou number{i}\" .\n"
+        ));
+    }
+    let path = build(dir.path(), "shared", &ttl, true);
+    let s = searcher(&path);
+    let hits = terms(
+        &s,
+        &Query {
+            limit: 50,
+            ..Query::new("zhou")
+        },
+    );
+    assert_eq!(hits.len(), 40, "{hits:?}");
+    assert_eq!(top(&s, "zhou number17").first(), Some(&ex("p17")));
+}

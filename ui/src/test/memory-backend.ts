@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
+  HitKind, Legend, Located, MapView, QueryOutcome, ReadView, SearchHit, SearchView, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -72,6 +72,14 @@ export class MemoryBackend implements Backend {
     if (this.reads.budget != null) this.reads = { ...this.reads, budget: Math.max(this.reads.budget, fetched + bytes) };
     return { ...this.reads };
   }
+  /** Search answers by text (the hits of the first key the text contains). */
+  searchHits = new Map<string, SearchHit[]>();
+  async search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView> {
+    this.log(`search ${run} ${text}${within ? ` within ${within}` : ''}`);
+    const hits = [...this.searchHits.entries()].find(([k]) => text.includes(k))?.[1] ?? [];
+    return { hits: hits.filter((h) => !kind || h.kind === kind).slice(0, limit), indexed: true };
+  }
+  async searchCancel(run: number) { this.log(`search-cancel ${run}`); }
   async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
   async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0, allGraphs = false): Promise<QueryOutcome> {
     this.log(`run ${run} ${query}`);

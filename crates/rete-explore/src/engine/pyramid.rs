@@ -61,6 +61,7 @@ fn seen_bytes(c: &SeenCommunity) -> usize {
 impl Doc {
     /// Shows community labels in `languages` (most preferred first), then English, then any.
     pub fn set_languages(&mut self, languages: &[String]) {
+        languages.clone_into(&mut self.languages);
         let langs: Vec<&str> = languages.iter().map(String::as_str).collect();
         if let Some(p) = &mut self.pyramid {
             *p = p.with_languages(&langs);

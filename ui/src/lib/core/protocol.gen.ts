@@ -689,3 +689,50 @@ bytes: number,
  * The size limit.
  */
 limit: number, };
+export type HitKind = "entity" | "class" | "predicate";
+export type SearchHit = { 
+/**
+ * 1 for the best.
+ */
+rank: number, 
+/**
+ * Its term id in the file (0: not in the dictionary).
+ */
+id: number, 
+/**
+ * The term in N-Triples syntax.
+ */
+nt: string, 
+/**
+ * What it is.
+ */
+kind: HitKind, 
+/**
+ * The label that matched.
+ */
+label: string, 
+/**
+ * The label's language, if it has one.
+ */
+lang: string | null, 
+/**
+ * Its most specific class (N-Triples), for the legend's colour.
+ */
+class: string | null, 
+/**
+ * That class, shortened.
+ */
+class_label: string | null, 
+/**
+ * The communities holding it, top level first (map keys); empty when it is not on the map.
+ */
+path: Array<string>, };
+export type SearchView = { 
+/**
+ * Hits, best first.
+ */
+hits: Array<SearchHit>, 
+/**
+ * Whether the file's search index answered (`false`: its labels were scanned, slower).
+ */
+indexed: boolean, };

@@ -3,9 +3,9 @@
 // report is rete-coherence's, written out by hand below.
 export type {
   CacheStats, CoherenceOutcome, CoherenceProgress, CostEstimate, Counted, DocInfo, DocMemory, EntityDetails,
-  ErrorKind, GroupDetails, GroupLink, ImportStatus, ImportView, Legend, LegendClass, LegendRelation, LegendSource,
+  ErrorKind, GroupDetails, GroupLink, HitKind, ImportStatus, ImportView, Legend, LegendClass, LegendRelation, LegendSource,
   Link, Located, MapEdge, MapNode, MapView, MemoryView, NodeKind, QueryError, QueryExample, QueryKind, QueryOutcome,
-  QueryStatus, ReadView, RunStatus, SparqlContext, TermKind, TermView, ViewKind, Vocab,
+  QueryStatus, ReadView, RunStatus, SearchHit, SearchView, SparqlContext, TermKind, TermView, ViewKind, Vocab,
 } from './protocol.gen';
 import type { TermView } from './protocol.gen';
 
