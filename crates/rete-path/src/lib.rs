@@ -109,12 +109,13 @@ pub enum Stop {
 }
 
 impl Stop {
-    /// A sentence for people.
-    pub fn describe(self, opts: &PathOptions) -> String {
+    /// A sentence for people, after `found` paths.
+    pub fn describe(self, opts: &PathOptions, found: usize) -> String {
+        let other = if found == 0 { "" } else { " other" };
         match self {
             Stop::Found => format!("found the {} asked for", opts.k),
-            Stop::Exhausted => "no other path exists (under the filters)".into(),
-            Stop::HopLimit => format!("no other path within {} hops", opts.max_hops),
+            Stop::Exhausted => format!("no{other} path exists (under the filters)"),
+            Stop::HopLimit => format!("no{other} path within {} hops", opts.max_hops),
             Stop::VisitedLimit => format!(
                 "stopped at the memory limit ({} neighbour entries held)",
                 opts.max_visited
@@ -239,7 +240,7 @@ pub fn find_paths(
     }
     let mut g = graph::Graph::new(rete, opts)?;
     let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
-    let mut paths = Vec::with_capacity(found.paths.len());
+    let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
     for ids in found.paths {
         let nodes = ids
             .iter()
@@ -252,12 +253,13 @@ pub fn find_paths(
             ids,
         });
     }
+    let reason = found.stop.describe(opts, paths.len());
     Ok(PathReport {
         from: from.to_string(),
         to: to.to_string(),
         paths,
         stop: found.stop,
-        reason: found.stop.describe(opts),
+        reason,
         stats: SearchStats {
             expanded: g.expanded,
             held: g.held() as u64,
