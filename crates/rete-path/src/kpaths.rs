@@ -1,13 +1,16 @@
 //! The k shortest simple paths by Yen's algorithm over [`crate::bfs::shortest`]: path i + 1 is
 //! the shortest of the candidates made by leaving path i at each of its entities (the spur)
 //! along a shortest detour that avoids the root before the spur and the links the known paths
-//! with the same root take next. Paths come shortest first; equal lengths in a fixed order (by
+//! with the same root take next. With Lawler's refinement, a path's spurs start where it left its
+//! parent path (the earlier spurs were tried when the parent was found), which halves the
+//! searches on average. Paths come shortest first; equal lengths in a fixed order (by
 //! their entity ids), so an answer does not depend on timing or on the byte source.
 
 use crate::bfs::{shortest, Bans, Found};
 use crate::graph::{Graph, Halt};
 use crate::{PathError, Stop};
 use rete_core::Id;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 
 /// The paths found and why the search ended.
@@ -58,15 +61,19 @@ fn run(
         Found::Exhausted => return Ok(Stop::Exhausted),
         Found::HopLimit => return Ok(Stop::HopLimit),
     }
-    // Candidates ordered by (length, entities): the shortest first, ties in a fixed order.
+    // Candidates ordered by (length, entities): the shortest first, ties in a fixed order; and
+    // where each leaves its parent (the smallest index if several parents gave it: trying more
+    // spurs is always safe).
     let mut candidates: BTreeSet<(usize, Vec<Id>)> = BTreeSet::new();
+    let mut leaves: FxHashMap<Vec<Id>, usize> = FxHashMap::default();
+    let mut deviation = 0;
     // Whether some detour search stopped at the hop limit (longer paths may then exist).
     let mut cut_by_hops = false;
     while out.paths.len() < k {
         let Some(last) = out.paths.last().cloned() else {
             break;
         };
-        for i in 0..last.len() - 1 {
+        for i in deviation..last.len() - 1 {
             g.check()?;
             let root = &last[..=i];
             let mut bans = Bans::default();
@@ -83,6 +90,8 @@ fn run(
                     let mut path = root[..i].to_vec();
                     path.extend(spur);
                     if !out.paths.contains(&path) {
+                        let at = leaves.entry(path.clone()).or_insert(i);
+                        *at = (*at).min(i);
                         candidates.insert((path.len(), path));
                     }
                 }
@@ -93,6 +102,7 @@ fn run(
         match candidates.pop_first() {
             Some((_, p)) => {
                 g.found_path();
+                deviation = leaves.remove(&p).unwrap_or(0);
                 out.paths.push(p);
             }
             None => {
