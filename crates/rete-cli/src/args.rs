@@ -69,6 +69,11 @@ pub enum Command {
         after_help = "Example:\n  rete reach social.rete -p foaf:knows --from '<http://example.org/social/person/1>'"
     )]
     Reach(ReachArgs),
+    /// The k shortest paths between two entities, over every link in either direction
+    #[command(
+        after_help = "Example:\n  rete path social.rete '<http://example.org/social/person/1>' '<http://example.org/social/person/7>' -k 3"
+    )]
+    Path(PathArgs),
     /// Show the schema: class tree with instance counts, relations, axioms
     #[command(after_help = "Example:\n  rete schema medical.rete")]
     Schema(JsonFileArgs),
@@ -282,6 +287,43 @@ pub struct ReachArgs {
     /// List the reached terms
     #[arg(long)]
     pub terms: bool,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct PathArgs {
+    /// A .rete file or an http(s) URL
+    pub file: String,
+    /// The first entity (`<iri>`, prefixed name, `_:b`)
+    pub from: String,
+    /// The second entity
+    pub to: String,
+    /// How many paths, shortest first
+    #[arg(short, default_value_t = 5)]
+    pub k: usize,
+    /// At most this many links per path
+    #[arg(long, default_value_t = 6)]
+    pub max_hops: u32,
+    /// Only links with these predicates (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub via: Vec<String>,
+    /// Never links with these predicates (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub without: Vec<String>,
+    /// Never through instances of these classes (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub without_class: Vec<String>,
+    /// Also follow schema links (rdf:type, rdfs:subClassOf, rdfs:domain, rdfs:range, owl:*)
+    #[arg(long)]
+    pub schema: bool,
+    /// Never through entities with more links than this (the two ends are exempt)
+    #[arg(long)]
+    pub max_degree: Option<u64>,
+    /// Stop after this many seconds, keeping the paths found
+    #[arg(long)]
+    pub timeout: Option<f64>,
     /// Print JSON
     #[arg(long)]
     pub json: bool,

@@ -49,6 +49,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary::run(&r, &a)),
         Command::Search(a) => open(&a.file, &mut src).and_then(|r| search::run(&r, &a)),
         Command::Reach(a) => open(&a.file, &mut src).and_then(|r| reach::run(&r, &a)),
+        Command::Path(a) => open(&a.file, &mut src).and_then(|r| path::run(&r, &a)),
         Command::Schema(a) => open(&a.file, &mut src).and_then(|r| schema::run(&r, &a)),
         Command::Coherence(a) => open(&a.file, &mut src).and_then(|r| coherence::run(&r, &a)),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify::run(&r)),

@@ -6,6 +6,7 @@ pub mod cost;
 pub mod export;
 pub mod generate;
 pub mod info;
+pub mod path;
 pub mod prefixes;
 pub mod query;
 pub mod reach;
