@@ -74,6 +74,36 @@ describe('pyramid map, queries, coherence, remote files', () => {
     expect(s.drawnShare).toBeGreaterThan(0.02);
   });
 
+  it('connects the person found to a friend of a friend: the paths listed, drawn on the map, each step opening its details', async () => {
+    await $('[data-testid="connect-from"]').click();
+    // Another person: a friend's friend, through the details panel's links.
+    await $('[data-testid="details"] td button.link').click();
+    await expect($('[data-testid="details-title"]')).not.toHaveText('Ada Turing');
+    await $('[data-testid="details"] td button.link').click();
+    const connect = await $('[data-testid="connect-here"]');
+    await connect.waitForDisplayed();
+    const target = await $('[data-testid="details-title"]').getText();
+    await connect.click();
+    const summary = await $('[data-testid="paths-summary"]');
+    await summary.waitForDisplayed({ timeout: 60_000 });
+    expect(Number(await summary.getAttribute('data-count'))).toBeGreaterThan(0);
+    const first = await $('[data-testid="path"]');
+    expect(Number(await first.getAttribute('data-hops'))).toBeGreaterThanOrEqual(1);
+    await expect(first).toHaveText(expect.stringContaining('Ada Turing'));
+    await expect(first).toHaveText(expect.stringContaining(target));
+    await expect($('[data-testid="highlight"]')).toHaveText(expect.stringContaining('Ada Turing'));
+    await browser.pause(500);
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('paths'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(4);
+    // A step's entity opens its details.
+    const nodes = await first.$$('[data-testid="path-node"]');
+    const middle = nodes[Math.floor(nodes.length / 2)];
+    const label = await middle.getText();
+    await middle.click();
+    await expect($('[data-testid="details-title"]')).toHaveText(label);
+  });
+
   it('keeps the map the same size while the status bar shows its spinner and a loading note', async () => {
     // The status bar shows them after 0.4 s of work. A bar that grew by half a pixel resized the
     // map, and sigma redrew every layer. The same elements, with the status bar's own class:

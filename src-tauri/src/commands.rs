@@ -351,6 +351,32 @@ pub async fn search(
     timed(app, "search", move |_, s| ops::search(s, doc, run, &req)).await
 }
 
+/// How two entities are connected: the `k` shortest paths, as path run `run`.
+#[tauri::command]
+#[allow(clippy::too_many_arguments)]
+pub async fn paths(
+    app: AppHandle,
+    doc: u32,
+    run: u32,
+    from: u64,
+    to: u64,
+    k: Option<usize>,
+    max_hops: Option<u32>,
+) -> AppResult<rete_explore::model::PathsView> {
+    timed(app, "paths", move |_, s| {
+        ops::paths(s, doc, run, from, to, k.unwrap_or(5), max_hops.unwrap_or(6))
+    })
+    .await
+}
+
+/// Stops a path search (it answers with the paths found so far).
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn paths_cancel(store: tauri::State<'_, Store>, run: u32) {
+    ops::paths_cancel(&store, run);
+}
+
 /// Stops a search.
 #[tauri::command]
 // Tauri hands command arguments over by value.

@@ -20,6 +20,8 @@ pub const COMMANDS: &[&str] = &[
     "memory_use",
     "raise_read_budget",
     "search",
+    "paths",
+    "paths_cancel",
     "search_cancel",
     "sparql_context",
     "sparql_run",

@@ -183,6 +183,8 @@ pub fn run() {
             commands::memory_use,
             commands::raise_read_budget,
             commands::search,
+            commands::paths,
+            commands::paths_cancel,
             commands::search_cancel,
             commands::sparql_context,
             commands::sparql_run,

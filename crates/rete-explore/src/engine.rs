@@ -18,12 +18,14 @@ use std::path::Path;
 use std::sync::Mutex;
 
 mod coherence;
+mod paths;
 mod pyramid;
 mod schema;
 mod search;
 mod sparql;
 
 pub use coherence::{report_markdown, CoherenceRun};
+pub use paths::{PATH_DEADLINE, PATH_MEMORY};
 pub use pyramid::community_key;
 pub use search::{SearchRequest, MAX_HITS};
 pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_RESULT_BYTES, MAX_ROWS};

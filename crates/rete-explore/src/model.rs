@@ -632,3 +632,50 @@ pub struct SearchView {
     /// Whether the file's search index answered (`false`: its labels were scanned, slower).
     pub indexed: bool,
 }
+
+/// One link of a path's step: its predicate, and whether it points along the path.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PathLinkView {
+    /// The predicate.
+    pub predicate: TermView,
+    /// `true`: the step's first entity is the link's subject; `false`: its object.
+    pub forward: bool,
+}
+
+/// One step of a path: the links between two consecutive entities.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PathStepView {
+    /// The links (at least one).
+    pub links: Vec<PathLinkView>,
+    /// Links between the same two entities left out.
+    pub more_links: usize,
+}
+
+/// One path between two entities.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PathView {
+    /// Links along it.
+    pub hops: usize,
+    /// The entities along it, both ends included.
+    pub nodes: Vec<TermView>,
+    /// `steps[i]` joins `nodes[i]` and `nodes[i + 1]`.
+    pub steps: Vec<PathStepView>,
+}
+
+/// How two entities are connected: the shortest paths first.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PathsView {
+    /// The paths, shortest first.
+    pub paths: Vec<PathView>,
+    /// Why the search ended: `found`, `exhausted`, `hop_limit`, `visited_limit`, `deadline` or
+    /// `cancelled`.
+    pub stop: String,
+    /// The same for people ("no other path within 6 hops").
+    pub reason: String,
+    /// Wall time of the search.
+    pub elapsed_ms: f64,
+}

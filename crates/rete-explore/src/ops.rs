@@ -173,6 +173,30 @@ pub fn search(
     out
 }
 
+/// How entity `from` and entity `to` are connected: the `k` shortest paths of at most
+/// `max_hops` links, as path run `run` (cancel it with [`paths_cancel`]).
+pub fn paths(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    from: u64,
+    to: u64,
+    k: usize,
+    max_hops: u32,
+) -> AppResult<crate::model::PathsView> {
+    let d = store.get(doc)?;
+    let key = format!("p{run}");
+    let flag = store.flag(&key);
+    let out = d.paths(from, to, k, max_hops, flag);
+    store.finish(&key);
+    out
+}
+
+/// Stops a path search; it answers with the paths found so far.
+pub fn paths_cancel(store: &Store, run: u32) {
+    store.cancel(&format!("p{run}"));
+}
+
 /// Stops a search (a label scan of a file without an index).
 pub fn search_cancel(store: &Store, run: u32) {
     store.cancel(&format!("s{run}"));

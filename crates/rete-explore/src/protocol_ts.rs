@@ -55,6 +55,10 @@ fn declarations() -> String {
         HitKind::decl(&cfg),
         SearchHit::decl(&cfg),
         SearchView::decl(&cfg),
+        PathLinkView::decl(&cfg),
+        PathStepView::decl(&cfg),
+        PathView::decl(&cfg),
+        PathsView::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\

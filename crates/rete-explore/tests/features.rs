@@ -731,3 +731,37 @@ fn the_search_box_finds_an_entity_with_the_communities_to_open_down_to_it() {
     let err = ops::search(&store, info.doc, 6, &within).unwrap_err();
     assert!(err.to_string().contains("not a community"), "{err}");
 }
+
+#[test]
+fn connect_lists_the_shortest_paths_between_two_people() {
+    let store = Store::default();
+    let info = open(&store, "social-1k.rete");
+    let knows = ops::sparql_run(
+        &store,
+        info.doc,
+        1,
+        "SELECT ?a ?c WHERE { ?a foaf:knows ?b . ?b foaf:knows ?c FILTER(?a != ?c) \
+         FILTER NOT EXISTS { ?a foaf:knows ?c } FILTER NOT EXISTS { ?c foaf:knows ?a } } LIMIT 1",
+    )
+    .unwrap();
+    let a = knows.rows[0][0].as_ref().unwrap().id;
+    let c = knows.rows[0][1].as_ref().unwrap().id;
+    let found = ops::paths(&store, info.doc, 1, a, c, 5, 6).unwrap();
+    assert!(!found.paths.is_empty(), "{}", found.reason);
+    let first = &found.paths[0];
+    assert_eq!(first.hops, 2, "friends of a friend are two links apart");
+    assert_eq!(first.nodes.first().unwrap().id, a);
+    assert_eq!(first.nodes.last().unwrap().id, c);
+    assert_eq!(first.steps.len(), first.hops);
+    assert!(found.paths.windows(2).all(|w| w[0].hops <= w[1].hops));
+    assert!(first.steps[0].links[0].predicate.nt.contains("knows"));
+    assert!(first.nodes.iter().all(|n| !n.label.is_empty()));
+    // Bad input and a cancelled search are answers, never a panic.
+    let err = ops::paths(&store, info.doc, 2, a, a, 5, 6).unwrap_err();
+    assert!(err.to_string().contains("two different entities"), "{err}");
+    let err = ops::paths(&store, info.doc, 3, a, c, 0, 6).unwrap_err();
+    assert!(err.to_string().contains("out of range"), "{err}");
+    ops::paths_cancel(&store, 4);
+    let cancelled = ops::paths(&store, info.doc, 4, a, c, 5, 6).unwrap();
+    assert_eq!(cancelled.stop, "cancelled");
+}

@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, QueryOutcome, ReadView, SearchHit, SearchView, SparqlContext,
+  HitKind, Legend, Located, MapView, PathsView, QueryOutcome, ReadView, SearchHit, SearchView, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -80,6 +80,13 @@ export class MemoryBackend implements Backend {
     return { hits: hits.filter((h) => !kind || h.kind === kind).slice(0, limit), indexed: true };
   }
   async searchCancel(run: number) { this.log(`search-cancel ${run}`); }
+  /** The answer of every path search. */
+  pathAnswer: PathsView = { paths: [], stop: 'exhausted', reason: 'no path exists (under the filters)', elapsed_ms: 1 };
+  async paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number): Promise<PathsView> {
+    this.log(`paths ${run} ${from} ${to} ${k} ${maxHops}`);
+    return structuredClone(this.pathAnswer);
+  }
+  async pathsCancel(run: number) { this.log(`paths-cancel ${run}`); }
   async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
   async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0, allGraphs = false): Promise<QueryOutcome> {
     this.log(`run ${run} ${query}`);

@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, QueryOutcome, ReadView, SearchView, SparqlContext,
+  HitKind, Legend, Located, MapView, PathsView, QueryOutcome, ReadView, SearchView, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -36,6 +36,9 @@ export interface Backend {
   /** Labels matching `text` as search run `run` (a newer run cancels it with `searchCancel`). */
   search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView>;
   searchCancel(run: number): Promise<void>;
+  /** The `k` shortest paths between two entities as path run `run`. */
+  paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number): Promise<PathsView>;
+  pathsCancel(run: number): Promise<void>;
   sparqlContext(doc: number): Promise<SparqlContext>;
   /** `timeoutMs`: the query's time limit (0: none); `allGraphs`: the default graph is the union of all graphs. */
   sparqlRun(doc: number, run: number, query: string, timeoutMs: number, allGraphs: boolean): Promise<QueryOutcome>;
@@ -85,6 +88,8 @@ export const tauriBackend: Backend = {
   raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
   search: (doc, run, text, kind, within, limit) => call('search', { doc, run, text, kind, within, limit }),
   searchCancel: (run) => call('search_cancel', { run }),
+  paths: (doc, run, from, to, k, maxHops) => call('paths', { doc, run, from, to, k, maxHops }),
+  pathsCancel: (run) => call('paths_cancel', { run }),
   sparqlContext: (doc) => call('sparql_context', { doc }),
   sparqlRun: (doc, run, query, timeoutMs, allGraphs) =>
     call<Omit<QueryOutcome, 'graph'> & { graph: WireView | null }>('sparql_run', { doc, run, query, timeoutMs, allGraphs })

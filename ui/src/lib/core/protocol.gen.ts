@@ -736,3 +736,52 @@ hits: Array<SearchHit>,
  * Whether the file's search index answered (`false`: its labels were scanned, slower).
  */
 indexed: boolean, };
+export type PathLinkView = { 
+/**
+ * The predicate.
+ */
+predicate: TermView, 
+/**
+ * `true`: the step's first entity is the link's subject; `false`: its object.
+ */
+forward: boolean, };
+export type PathStepView = { 
+/**
+ * The links (at least one).
+ */
+links: Array<PathLinkView>, 
+/**
+ * Links between the same two entities left out.
+ */
+more_links: number, };
+export type PathView = { 
+/**
+ * Links along it.
+ */
+hops: number, 
+/**
+ * The entities along it, both ends included.
+ */
+nodes: Array<TermView>, 
+/**
+ * `steps[i]` joins `nodes[i]` and `nodes[i + 1]`.
+ */
+steps: Array<PathStepView>, };
+export type PathsView = { 
+/**
+ * The paths, shortest first.
+ */
+paths: Array<PathView>, 
+/**
+ * Why the search ended: `found`, `exhausted`, `hop_limit`, `visited_limit`, `deadline` or
+ * `cancelled`.
+ */
+stop: string, 
+/**
+ * The same for people ("no other path within 6 hops").
+ */
+reason: string, 
+/**
+ * Wall time of the search.
+ */
+elapsed_ms: number, };

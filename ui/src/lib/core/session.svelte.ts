@@ -13,13 +13,14 @@ import { ReadsState } from './reads/reads.svelte';
 import { SparqlState } from './sparql/sparql.svelte';
 import { MapState } from './map/map.svelte';
 import { SchemaState } from './schema/schema.svelte';
+import { PathsState } from './paths/paths.svelte';
 import { SearchState } from './search/search.svelte';
 import { SelectionState } from './selection/selection.svelte';
 import { SourceState } from './source/source.svelte';
-import type { DocInfo, SearchHit } from './types';
+import type { DocInfo, SearchHit, TermView } from './types';
 
 export type Panel = 'legend' | 'details' | 'info';
-export type Dock = 'query' | 'coherence' | null;
+export type Dock = 'query' | 'coherence' | 'paths' | null;
 
 export class Session {
   readonly colors = new ClassColors();
@@ -47,6 +48,8 @@ export class Session {
   focuser: ((key: string | null) => Promise<boolean> | void) | null = null;
   /** The search box. */
   readonly search: SearchState;
+  /** How two entities are connected. */
+  readonly paths: PathsState;
   message = $state('');
   /** Told by the shell when the page starts (a crash it recovered from), until dismissed. */
   notice = $state('');
@@ -66,6 +69,7 @@ export class Session {
     this.importer = new ImportState(backend);
     this.labelLanguages = new LabelLanguages(backend);
     this.search = new SearchState(backend, (hit) => this.reveal(hit));
+    this.paths = new PathsState(backend, this.highlight);
     $effect.root(() => {
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
       // A group selected is often zoomed into next: its children are fetched meanwhile.
@@ -80,6 +84,7 @@ export class Session {
     this.colors.setClasses(doc.classes.map((c) => c.nt));
     this.selection.reset(doc.doc);
     this.search.reset(doc.doc);
+    this.paths.reset(doc.doc);
     this.highlight.clear();
     this.coherence.reset(doc.doc);
     this.reads.watch(doc.doc, doc.remote);
@@ -132,6 +137,12 @@ export class Session {
     } catch (e) {
       this.message = `Export failed: ${errorText(e)}`;
     }
+  }
+
+  /** Finds the paths from the entity "Connect to…" was chosen on to `t`, shown in the dock. */
+  async connect(t: TermView): Promise<void> {
+    this.dock = 'paths';
+    await this.paths.connect(t);
   }
 
   toggleDock(d: Exclude<Dock, null>): void {

@@ -4,7 +4,7 @@
 export type {
   CacheStats, CoherenceOutcome, CoherenceProgress, CostEstimate, Counted, DocInfo, DocMemory, EntityDetails,
   ErrorKind, GroupDetails, GroupLink, HitKind, ImportStatus, ImportView, Legend, LegendClass, LegendRelation, LegendSource,
-  Link, Located, MapEdge, MapNode, MapView, MemoryView, NodeKind, QueryError, QueryExample, QueryKind, QueryOutcome,
+  Link, Located, MapEdge, MapNode, MapView, MemoryView, NodeKind, PathLinkView, PathStepView, PathView, PathsView, QueryError, QueryExample, QueryKind, QueryOutcome,
   QueryStatus, ReadView, RunStatus, SearchHit, SearchView, SparqlContext, TermKind, TermView, ViewKind, Vocab,
 } from './protocol.gen';
 import type { TermView } from './protocol.gen';

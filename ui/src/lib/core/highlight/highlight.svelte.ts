@@ -2,7 +2,7 @@
 // entities of query results (with the communities they live in), or the classes and entities of a
 // coherence finding. The map's reducers ask `matches`; nothing else touches node attributes.
 
-export type HighlightSource = 'legend' | 'results' | 'finding';
+export type HighlightSource = 'legend' | 'results' | 'finding' | 'paths';
 
 export interface HighlightSpec {
   source: HighlightSource;

@@ -1,0 +1,85 @@
+//! How two entities are connected: the k shortest paths between them over links in either
+//! direction (`rete-path`), each entity and predicate as the details panel shows terms.
+
+use super::{AppError, AppResult, Doc};
+use crate::model::{PathLinkView, PathStepView, PathView, PathsView};
+use oxrdf::Term;
+use rete_path::{find_paths, PathOptions, Stop};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a path search may run in the app before it answers with what it found.
+pub const PATH_DEADLINE: Duration = Duration::from_secs(30);
+
+/// Neighbour entries a path search may hold (about 40 bytes each: ~160 MB).
+pub const PATH_MEMORY: usize = 4_000_000;
+
+impl Doc {
+    /// The `k` shortest paths (at most `max_hops` links) from entity `from` to entity `to`;
+    /// `cancel` stops the search, keeping the paths found so far.
+    pub fn paths(
+        &self,
+        from: u64,
+        to: u64,
+        k: usize,
+        max_hops: u32,
+        cancel: Arc<AtomicBool>,
+    ) -> AppResult<PathsView> {
+        let term = |id: u64| -> AppResult<Term> { Ok(self.rete.term(id)?) };
+        let (a, b) = (term(from)?, term(to)?);
+        let opts = PathOptions {
+            k,
+            max_hops,
+            max_visited: PATH_MEMORY,
+            deadline: Some(Instant::now() + PATH_DEADLINE),
+            cancel: Some(cancel),
+            ..PathOptions::default()
+        };
+        let report = find_paths(&self.rete, a.as_ref(), b.as_ref(), &opts)
+            .map_err(|e| AppError::Invalid(e.to_string()))?;
+        let mut paths = Vec::with_capacity(report.paths.len());
+        for p in &report.paths {
+            let mut nodes = Vec::with_capacity(p.ids.len());
+            for id in &p.ids {
+                nodes.push(self.term_view(*id, true)?);
+            }
+            let mut steps = Vec::with_capacity(p.steps.len());
+            for s in &p.steps {
+                let mut links = Vec::with_capacity(s.links.len());
+                for l in &s.links {
+                    let id = self.resolve(&l.predicate)?.ok_or_else(|| {
+                        AppError::Invalid(format!("{}: not in the file", l.predicate))
+                    })?;
+                    links.push(PathLinkView {
+                        predicate: self.term_view(id, false)?,
+                        forward: l.forward,
+                    });
+                }
+                steps.push(PathStepView {
+                    links,
+                    more_links: s.more_links,
+                });
+            }
+            paths.push(PathView {
+                hops: p.hops,
+                nodes,
+                steps,
+            });
+        }
+        Ok(PathsView {
+            paths,
+            stop: match report.stop {
+                Stop::Found => "found",
+                Stop::Exhausted => "exhausted",
+                Stop::HopLimit => "hop_limit",
+                Stop::VisitedLimit => "visited_limit",
+                Stop::Deadline => "deadline",
+                Stop::Cancelled => "cancelled",
+            }
+            .to_owned(),
+            reason: report.reason,
+            elapsed_ms: report.stats.millis,
+        })
+    }
+}
