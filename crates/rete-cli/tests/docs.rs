@@ -37,6 +37,10 @@ const NOT_RUN: &[(&str, &str)] = &[
         "the desktop app's Rust tests (docs/app.md); CI runs them through .ci/app.sh",
     ),
     (
+        "cargo test -p rete-desktop",
+        "the desktop shell's unit tests (docs/app.md); CI runs them through .ci/app.sh",
+    ),
+    (
         "cargo run -p rete-explore",
         "the desktop app's fixtures (docs/app.md); CI runs them through .ci/app.sh",
     ),
