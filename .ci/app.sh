@@ -39,11 +39,12 @@ fi
 step "vitest"
 npm test
 
-step "app Rust tests (they also build the pyramid/schema fixtures the e2e suite opens)"
+step "the shell's Rust tests, and the pyramid/schema fixtures the e2e suite opens"
+# The app's logic (crates/rete-explore) was tested with the workspace; the shell's own tests here.
 # Before the Tauri build: a plain cargo build of the app leaves a dev-mode binary in target/debug.
 export RETE_FIXTURES="$PWD/target/app/fixtures"
 cargo test -p rete-desktop
-cargo run -q -p rete-desktop --example fixtures -- "$RETE_FIXTURES"
+cargo run -q -p rete-explore --example fixtures -- "$RETE_FIXTURES"
 
 step "build (binary + .deb, debug profile)"
 npm run bundle:deb

@@ -14,7 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // with a dev-mode binary that loads the dev server instead of the bundled UI.
 export const app = process.env.RETE_APP ?? path.join(root, 'target', 'app', 'rete-desktop');
 export const samples = process.env.RETE_SAMPLES ?? path.join(root, 'samples');
-// Files with a pyramid and a schema block (`cargo run -p rete-desktop --example fixtures -- DIR`).
+// Files with a pyramid and a schema block (`cargo run -p rete-explore --example fixtures -- DIR`).
 export const fixtures = process.env.RETE_FIXTURES ?? path.join(root, 'target', 'app', 'fixtures');
 /** The app's build cache in this run (its data folder under the run's XDG_DATA_HOME). */
 export const cacheDir = () => path.join(process.env.XDG_DATA_HOME ?? '', 'org.rete.desktop', 'cache');
@@ -102,7 +102,7 @@ export const config = {
 
   async onPrepare() {
     if (!existsSync(app)) throw new Error(`${app} is missing: run \`npm run build:debug\` first`);
-    if (!existsSync(path.join(fixtures, 'medical-1k.rete'))) throw new Error(`${fixtures} has no fixtures: run \`cargo run -p rete-desktop --example fixtures -- ${fixtures}\``);
+    if (!existsSync(path.join(fixtures, 'medical-1k.rete'))) throw new Error(`${fixtures} has no fixtures: run \`cargo run -p rete-explore --example fixtures -- ${fixtures}\``);
     requireTools();
     mkdirSync(out, { recursive: true });
     // The app keeps its recent-files list under the config directory: a fresh one per run.

@@ -89,7 +89,7 @@ section = f"""<!-- app:start -->
 
 The desktop app (`{env['app']}`) started directly, as a double-click does, on `{env['file']}`
 ({env['bytes']/1048576:.1f} MiB, 200,000 people, 1.58 M triples), {len(rows)} launches under Xvfb
-with a D-Bus session bus, software WebGL and compositing (Mesa llvmpipe), on the 2-core machine.
+with a D-Bus session bus, software WebGL and compositing (Mesa llvmpipe), on the 2-core machine, {env['date']}.
 "On screen" comes from a watcher polling the screen's pixels over the map
 (`e2e/tools/watch-pixels.py`): once the app reports its first frame and the screen has settled,
 the last picture is the reference, and the time is that of the first picture from which on the
@@ -109,6 +109,8 @@ Where the time goes (medians, ms since the spawn):
 |---|---:|
 {lines}
 
+### What limits it
+
 {"The goal is met." if shown["median"] <= 500 else "The goal is **not met**."} For scale (the
 "for scale" rows, `e2e/bench/floor.mjs`): on this machine WebKitGTK's own MiniBrowser needs
 {floor.get("WebKitGTK MiniBrowser, static page", {}).get("median", float("nan")):,.0f} ms to show a static local page, and the app's start page (no file, no
@@ -120,12 +122,6 @@ the frame rendered in the page to the screen, is WebKit compositing the window i
 engine's part (open + top level, one read after the header) is under a millisecond. This machine
 has no GPU: WebGL and compositing run on the CPU, and the app was not measured on a GPU.
 
-History: an earlier version of this section reported 688 ms. Its watcher stopped at the first
-drawn-looking picture, which was the welcome page the app showed for a moment before opening the
-file; the map itself came about 1.2 s after the spawn then. Since then the welcome page no longer
-flashes, the document view and sigma are set up while the file opens, sigma renders once per
-frame, and the status bar's spinner (a compositor animation that made every frame recomposite the
-window) only shows for work that lasts.
 <!-- app:end -->"""
 doc = (root / "docs/BENCHMARK.md").read_text()
 doc = re.sub(r"<!-- app:start -->.*?<!-- app:end -->", lambda _: section, doc, flags=re.S)

@@ -75,7 +75,7 @@ section = f"""<!-- import:start -->
 
 The release app started directly on an RDF file, as a double-click does, with an empty build
 cache each time ({files[0]['runs']} launches per file, Xvfb, D-Bus session bus, software WebGL, on the
-shared 2-core machine — other engineers' builds ran at the same time, so the numbers are noisy).
+shared 2-core machine, {env['date']} — other builds ran at the same time, so the numbers are noisy).
 The file is built into a `.rete` in the background (rete-build with the pyramid and schema
 extensions, zstd level 6), then opened. "On screen" is the pixel watcher of the launch benchmark;
 phase times come from the build's own progress (`RETE_LAUNCH_TRACE=1`). Reproduce with

@@ -154,7 +154,7 @@ method = (f"The release app (`{pathlib.Path(app).name}`) under Xvfb with softwar
           "included. The memory floor: `e2e/bench/floor.mjs`, the app with no file and WebKitGTK's MiniBrowser on a "
           "static page, VmRSS once settled (medians). The floor: the same launch and the "
           "same scripted exploration on the 20k-people sample (samples/social-20k.rete), in the same run; ratio = big file "
-          "/ sample (medians). The absolute goals are the issue's; there is no GPU here, so each step's frames are "
+          "/ sample (medians). The absolute goals are the project's; there is no GPU here, so each step's frames are "
           "composited in software GL on both files.")
 res = {**stored, "launch_big_ms": [r["launch_to_shown_ms"] for r in b], "launch_small_ms": [r["launch_to_shown_ms"] for r in s],
        "webkit_floor": webkit, "explore": e, "floor": fl, "results": {"method": method, "goals": goals}}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale benchmark (issue 13): build, size, remote, query and (APP=1) app measurements at 10 M+
+# Scale benchmark: build, size, remote, query and (APP=1) app measurements at 10 M+
 # triples. Writes docs/benchmark-scale.json and the Scale section of docs/BENCHMARK.md.
 # Usage: scripts/bench-scale.sh [SIZES...]   (default: 10M; also 30M, 100M, lubm:N)
 # Environment: BENCH_DIR (data, default bench-data, reused), REBUILD=1, QUERIES=10M, APP=1,

@@ -71,7 +71,7 @@ def render_scale(s):
 
     out = [
         "<!-- scale:start -->",
-        "## Scale: 10 M+ triples (issue 13)",
+        "## Scale: 10 M+ triples",
         "",
         f"Release CLI, default settings (pyramid and schema on, `--memory-budget` 2G), {m['cpus']} cores, "
         f"{m['memory_gib']} GiB, {m['os']}, rete {s['rete_version']}, {s['date']}. {m.get('shared', '')}. "

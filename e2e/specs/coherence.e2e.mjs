@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fixtures } from '../wdio.conf.mjs';
 import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
-describe('coherence report grouped by root cause', () => {
+describe('a dataset in named graphs: coherence and queries', () => {
   it('shows the root cause first with its derived classes folded, the source of each step, and lights up their communities', async () => {
     await relaunch(path.join(fixtures, 'vocabularies.rete'));
     await mapSettled();
@@ -39,5 +39,32 @@ describe('coherence report grouped by root cause', () => {
     expect(after.drawnShare).toBeGreaterThan(0.01);
     await expect($('[data-testid="highlight"]')).toHaveText(expect.stringContaining('dbo:Person'));
     expect(before.distinct).toBeGreaterThan(4);
+  });
+
+  it("answers the pane's first example over all graphs, and says why the default graph alone is empty", async () => {
+    // Same document: its data is in named graphs, nothing in the default graph.
+    if (!(await $('[data-testid="query-pane"]').isExisting())) await $('[data-testid="toggle-query"]').click();
+    const graphs = await $('[data-testid="query-graphs"]');
+    await graphs.waitForDisplayed();
+    await expect(graphs).toHaveValue('all');
+    await $('[data-testid="query-run"]').click();
+    // The summary line is redrawn with each answer: read it afresh each time.
+    const summary = async () => {
+      const e = await $('[data-testid="query-summary"]');
+      return (await e.isExisting()) ? e.getText() : '';
+    };
+    await browser.waitUntil(async () => /^[1-9][\d,]* rows/.test(await summary()),
+      { timeout: 30_000, timeoutMsg: 'the first example gave no rows over all graphs' });
+    expect((await $$('[data-testid="result-row"]')).length).toBeGreaterThan(0);
+    // Only the default graph: nothing, and the pane says why and offers the way back.
+    await graphs.selectByAttribute('value', 'default');
+    await $('[data-testid="query-run"]').click();
+    await browser.waitUntil(async () => (await summary()).startsWith('0 rows'), { timeout: 30_000, timeoutMsg: 'no empty answer over the default graph' });
+    const hint = await $('[data-testid="query-hint"]');
+    await expect(hint).toHaveText(expect.stringContaining('The default graph is empty'));
+    await $('[data-testid="query-hint-switch"]').click();
+    await browser.waitUntil(async () => /^[1-9][\d,]* rows/.test(await summary()), { timeout: 30_000, timeoutMsg: 'switching back gave no rows' });
+    await expect(graphs).toHaveValue('all');
+    await expect($('[data-testid="query-hint"]')).not.toBeExisting();
   });
 });

@@ -53,6 +53,27 @@ describe('pyramid map, queries, coherence, remote files', () => {
     expect(s.distinct).toBeGreaterThan(20);
   });
 
+  it('finds a person by typing a few letters, and Enter takes the map down the pyramid to them', async () => {
+    // Ctrl+F focuses the box; the words' starts in any order, in lower case.
+    await browser.keys(['Control', 'f']);
+    await browser.keys('tur ada');
+    const hits = await $('[data-testid="search-hits"]');
+    await hits.waitForDisplayed({ timeout: 30_000 });
+    await browser.waitUntil(async () => Number(await hits.getAttribute('data-count')) > 0, { timeout: 30_000, timeoutMsg: 'no hits' });
+    await expect($('[data-testid="search-hit"]')).toHaveText(expect.stringContaining('Ada Turing'));
+    await expect($('[data-testid="search-scanned"]')).not.toBeExisting();
+    await browser.keys('Enter');
+    // Each level's community opened in turn, down to level 0, and the person selected.
+    const map = await $('[data-testid="map"]');
+    await browser.waitUntil(async () => /(^| )c0:\d+/.test(await map.getAttribute('data-open')), { timeout: 60_000, timeoutMsg: 'the map did not open the level-0 community' });
+    await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('Ada Turing'), { wait: 30_000 });
+    await browser.pause(800);
+    const { rect, dpr } = await mapRect();
+    const s = colourStats(await screenshot('search-found'), rect, dpr);
+    expect(s.distinct).toBeGreaterThan(8);
+    expect(s.drawnShare).toBeGreaterThan(0.02);
+  });
+
   it('keeps the map the same size while the status bar shows its spinner and a loading note', async () => {
     // The status bar shows them after 0.4 s of work. A bar that grew by half a pixel resized the
     // map, and sigma redrew every layer. The same elements, with the status bar's own class:
@@ -88,6 +109,13 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="legend"]')).toHaveText(expect.stringContaining("file's card"));
     const { rect, dpr } = await mapRect();
     expect(colourStats(await screenshot('plain'), rect, dpr).distinct).toBeGreaterThan(4);
+    // No search index in this file: the box still answers, by scanning its labels, and says so.
+    await browser.keys(['Control', 'f']);
+    await browser.keys('hop ada');
+    await $('[data-testid="search-scanned"]').waitForDisplayed({ timeout: 60_000 });
+    await expect($('[data-testid="search-hit"]')).toHaveText(expect.stringContaining('Ada Hopper'));
+    await browser.keys('Enter');
+    await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('Ada Hopper'), { wait: 30_000 });
   });
 
   it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {

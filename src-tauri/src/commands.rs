@@ -1,12 +1,12 @@
 //! The Tauri commands. Each one is a thin async wrapper that runs an [`ops`] function on a
 //! blocking worker thread, so the main (UI) thread never waits on file or network reads.
 
-use crate::engine::{AppError, AppResult};
-use crate::model::{
+use rete_explore::engine::{AppError, AppResult};
+use rete_explore::model::{
     CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails,
     Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, SparqlContext, TermView,
 };
-use crate::store::Store;
+use rete_explore::store::Store;
 use std::io::Write as _;
 use std::path::PathBuf;
 use tauri::{AppHandle, Emitter, Manager};
@@ -24,389 +24,7 @@ pub(crate) fn picked_path(
 /// Event carrying a [`CoherenceProgress`] as each tier of a check finishes.
 pub const EVENT_COHERENCE: &str = "coherence-progress";
 
-/// The command bodies, callable without a running app (the Rust tests call these directly).
-pub mod ops {
-    use crate::engine::sparql_export::{write_run, ExportFormat};
-    use crate::engine::{parse_community_key, report_markdown, AppError, AppResult, Doc};
-    use crate::model::{
-        CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located,
-        MapView, MemoryView, QueryError, QueryOutcome, ReadView, SparqlContext, TermView,
-    };
-    use crate::store::{KeptRun, Store};
-    use rete_sparql::SparqlError;
-    use std::path::Path;
-    use std::sync::Arc;
-
-    /// Rows sent with a query's outcome; the table asks for the others by page.
-    pub const FIRST_ROWS: usize = 200;
-    /// Most rows one page request returns.
-    pub const MAX_PAGE: usize = 5000;
-
-    /// Opens a local `.rete` file and returns its summary.
-    pub fn open_path(store: &Store, path: &str) -> AppResult<DocInfo> {
-        let p = Path::new(path);
-        if p.is_dir() {
-            return Err(AppError::Invalid(format!(
-                "{path}: is a folder, not a .rete file"
-            )));
-        }
-        let doc = Doc::open_path(p)?;
-        let (id, doc) = store.insert(doc);
-        doc.info(id)
-    }
-
-    /// Opens a `.rete` served over HTTP(S), read in place through range requests.
-    pub fn open_url(store: &Store, url: &str) -> AppResult<DocInfo> {
-        let url = url.trim();
-        if !rete_http::is_url(url) {
-            return Err(AppError::Invalid(format!(
-                "{url}: only http:// and https:// URLs can be opened"
-            )));
-        }
-        let opts = rete_http::HttpOptions {
-            byte_budget: read_budget(),
-            ..rete_http::HttpOptions::default()
-        };
-        let reader = rete_http::HttpReader::open_with(url, opts)
-            .map_err(|e| AppError::Invalid(e.to_string()))?;
-        let doc = Doc::open_http(reader)?;
-        let (id, doc) = store.insert(doc);
-        doc.info(id)
-    }
-
-    /// The first map: the pyramid's top level, or the class overview without a pyramid.
-    pub fn overview(store: &Store, doc: u32) -> AppResult<MapView> {
-        let d = store.get(doc)?;
-        if d.pyramid.is_some() {
-            d.pyramid_overview()
-        } else {
-            d.class_overview()
-        }
-    }
-
-    /// What a node of the map opens into when the camera zooms into it.
-    pub fn expand(
-        store: &Store,
-        doc: u32,
-        key: &str,
-        x: f32,
-        y: f32,
-        r: f32,
-    ) -> AppResult<MapView> {
-        let d = store.get(doc)?;
-        match key.split_once(':') {
-            Some(("k", id)) => d.class_members(parse_id(id)?, (x, y, r)),
-            _ => match parse_community_key(key) {
-                Some((level, id)) => d.community_expand(level, id),
-                None => Err(AppError::Invalid(format!(
-                    "map node {key} cannot be expanded"
-                ))),
-            },
-        }
-    }
-
-    /// Properties and links of an entity.
-    pub fn entity(store: &Store, doc: u32, id: u64) -> AppResult<EntityDetails> {
-        store.get(doc)?.entity(id)
-    }
-
-    /// An entity with its neighbours.
-    pub fn neighbourhood(store: &Store, doc: u32, id: u64) -> AppResult<MapView> {
-        store.get(doc)?.neighbourhood(id)
-    }
-
-    /// Details of a group node (class group or community).
-    pub fn group(store: &Store, doc: u32, key: &str) -> AppResult<GroupDetails> {
-        let d = store.get(doc)?;
-        match key.split_once(':') {
-            Some(("k", id)) => d.class_group(parse_id(id)?),
-            _ => match parse_community_key(key) {
-                Some((level, id)) => d.community_group(level, id),
-                None => Err(AppError::Invalid(format!("map node {key} is not a group"))),
-            },
-        }
-    }
-
-    /// The schema legend.
-    pub fn legend(store: &Store, doc: u32) -> AppResult<Legend> {
-        store.get(doc)?.legend()
-    }
-
-    /// Where terms (N-Triples) live on the map.
-    pub fn locate(store: &Store, doc: u32, terms: &[String]) -> AppResult<Vec<Located>> {
-        store.get(doc)?.locate(terms)
-    }
-
-    /// Bytes and requests read from the document's file or server so far.
-    pub fn read_stats(store: &Store, doc: u32) -> AppResult<ReadView> {
-        let d = store.get(doc)?;
-        let s = d.bytes.stats();
-        let (budget, fetched) = d.bytes.budget();
-        Ok(ReadView {
-            bytes: s.bytes,
-            requests: s.requests,
-            remote: d.is_remote(),
-            budget,
-            fetched,
-        })
-    }
-
-    /// What the open documents hold in their caches, with each cache's bound.
-    pub fn memory_use(store: &Store) -> MemoryView {
-        let (kept_results, kept_result_bytes) = store.kept_results();
-        MemoryView {
-            docs: store.docs().iter().map(|(k, d)| d.memory(*k)).collect(),
-            kept_results,
-            max_kept_results: crate::store::KEPT_RESULTS,
-            kept_result_bytes,
-            max_kept_result_bytes: crate::store::KEPT_RESULT_BYTES,
-        }
-    }
-
-    /// Lets a remote document fetch `bytes` more than it has fetched so far (the user agreed to a
-    /// query beyond the budget); never lowers the budget. Returns the new counters.
-    pub fn raise_read_budget(store: &Store, doc: u32, bytes: u64) -> AppResult<ReadView> {
-        let d = store.get(doc)?;
-        if let rete_http::CountedReader::Remote(r) = &d.bytes {
-            if let Some(b) = r.budget() {
-                r.set_budget(Some(b.max(r.fetched().saturating_add(bytes))));
-            }
-        }
-        read_stats(store, doc)
-    }
-
-    /// The byte budget of a remote document: [`READ_BUDGET_ENV`] in bytes (`0`: none), else
-    /// [`rete_http::DEFAULT_BYTE_BUDGET`].
-    pub fn read_budget() -> Option<u64> {
-        match std::env::var(READ_BUDGET_ENV)
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-        {
-            Some(0) => None,
-            Some(n) => Some(n),
-            None => Some(rete_http::DEFAULT_BYTE_BUDGET),
-        }
-    }
-
-    /// Environment variable setting the byte budget of remote documents (bytes; `0`: no limit).
-    pub const READ_BUDGET_ENV: &str = "RETE_READ_BUDGET";
-
-    /// Prefixes, vocabulary and examples for the query editor.
-    pub fn sparql_context(store: &Store, doc: u32) -> AppResult<SparqlContext> {
-        store.get(doc)?.sparql_context()
-    }
-
-    fn query_error(e: &SparqlError) -> QueryError {
-        match e {
-            SparqlError::Syntax {
-                line,
-                column,
-                message,
-            } => QueryError {
-                message: message.clone(),
-                line: *line,
-                column: *column,
-            },
-            other => QueryError {
-                message: other.to_string(),
-                line: 0,
-                column: 0,
-            },
-        }
-    }
-
-    /// Runs a query as run `run` (cancel it with [`sparql_cancel`]); keeps its result for pages
-    /// and export. Query errors and cancellation are part of the outcome, not errors.
-    pub fn sparql_run(store: &Store, doc: u32, run: u32, query: &str) -> AppResult<QueryOutcome> {
-        sparql_run_within(store, doc, run, query, None)
-    }
-
-    /// [`sparql_run`] with the pane's time limit in milliseconds (`None`: the default limit,
-    /// `0`: none). A query stopped by it has the status `timeout`.
-    pub fn sparql_run_within(
-        store: &Store,
-        doc: u32,
-        run: u32,
-        query: &str,
-        timeout_ms: Option<u64>,
-    ) -> AppResult<QueryOutcome> {
-        let timeout = match timeout_ms {
-            None => Some(crate::engine::sparql_export::DEFAULT_TIMEOUT),
-            Some(0) => None,
-            Some(ms) => Some(std::time::Duration::from_millis(ms)),
-        };
-        let d = store.get(doc)?;
-        let key = format!("q{run}");
-        let flag = store.flag(&key);
-        let before = d.bytes.stats();
-        let started = std::time::Instant::now();
-        let result = d.run_query_within(query, flag, timeout);
-        store.finish(&key);
-        let after = d.bytes.stats();
-        let (budget, fetched) = d.bytes.budget();
-        let read = ReadView {
-            bytes: after.bytes.saturating_sub(before.bytes),
-            requests: after.requests.saturating_sub(before.requests),
-            remote: d.is_remote(),
-            budget,
-            fetched,
-        };
-        let mut out = QueryOutcome {
-            run,
-            status: "ok",
-            kind: "select",
-            columns: Vec::new(),
-            total: 0,
-            rows: Vec::new(),
-            boolean: None,
-            graph: None,
-            truncated: false,
-            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
-            error: None,
-            read,
-        };
-        match result {
-            Ok(r) => {
-                out.kind = r.kind;
-                out.columns = r.columns.clone();
-                out.total = r.rows.len();
-                out.boolean = r.boolean;
-                out.truncated = r.truncated;
-                out.elapsed_ms = r.elapsed_ms;
-                out.rows = d.rows_page(&r, 0, FIRST_ROWS)?;
-                if r.kind == "graph" {
-                    out.graph = Some(d.graph_view(&r)?);
-                }
-                store.keep_result(
-                    run,
-                    KeptRun {
-                        doc: d.clone(),
-                        run: Arc::new(r),
-                    },
-                );
-            }
-            Err(SparqlError::Cancelled) => {
-                out.status = "cancelled";
-                out.error = Some(QueryError {
-                    message: "the query was cancelled".into(),
-                    line: 0,
-                    column: 0,
-                });
-            }
-            Err(SparqlError::Timeout) => {
-                out.status = "timeout";
-                out.error = Some(QueryError {
-                    message: format!(
-                        "the query was stopped at its time limit of {} s",
-                        timeout.map_or(0.0, |t| t.as_secs_f64())
-                    ),
-                    line: 0,
-                    column: 0,
-                });
-            }
-            Err(SparqlError::Store(e)) => return Err(e.into()),
-            Err(e) => {
-                out.status = "error";
-                out.error = Some(query_error(&e));
-            }
-        }
-        Ok(out)
-    }
-
-    /// Rows `offset..offset + limit` of a kept result.
-    pub fn sparql_rows(
-        store: &Store,
-        run: u32,
-        offset: usize,
-        limit: usize,
-    ) -> AppResult<Vec<Vec<Option<TermView>>>> {
-        let k = store.result(run)?;
-        k.doc.rows_page(&k.run, offset, limit.min(MAX_PAGE))
-    }
-
-    /// Stops a running query (or one about to start).
-    pub fn sparql_cancel(store: &Store, run: u32) {
-        store.cancel(&format!("q{run}"));
-    }
-
-    /// What a query will read before it runs; a query that does not parse comes back with its
-    /// syntax error.
-    pub fn sparql_cost(store: &Store, doc: u32, query: &str) -> AppResult<CostEstimate> {
-        let d = store.get(doc)?;
-        match d.query_cost(query) {
-            Ok(c) => Ok(c),
-            Err(SparqlError::Store(e)) => Err(e.into()),
-            Err(e) => Ok(CostEstimate {
-                error: Some(query_error(&e)),
-                ..CostEstimate::default()
-            }),
-        }
-    }
-
-    /// Writes a kept result to `path` as `csv`, `tsv` or `json`.
-    pub fn sparql_write(store: &Store, run: u32, format: &str, path: &Path) -> AppResult<()> {
-        let k = store.result(run)?;
-        let f = ExportFormat::from_name(format)?;
-        // Atomic: a failed export never leaves a half-written file in place of an old one.
-        crate::store::write_atomic(path, |w| {
-            write_run(&k.run, f, &mut *w).map_err(|e| std::io::Error::other(e.to_string()))?;
-            w.flush()
-        })
-        .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
-    }
-
-    /// Runs the coherence check Tier 0 → 1 → 2 as run `run`; `on_tier` gets each tier's report.
-    pub fn coherence_run(
-        store: &Store,
-        doc: u32,
-        run: u32,
-        on_tier: impl FnMut(&rete_coherence::Report),
-    ) -> AppResult<CoherenceOutcome> {
-        let d = store.get(doc)?;
-        let key = format!("c{run}");
-        let flag = store.flag(&key);
-        let result = d.coherence(&flag, on_tier);
-        store.finish(&key);
-        let r = result?;
-        if let Some(report) = &r.report {
-            store.keep_report(doc, report.clone());
-        }
-        Ok(CoherenceOutcome {
-            run,
-            status: if r.cancelled { "cancelled" } else { "ok" },
-            report: r.report,
-        })
-    }
-
-    /// Stops a running coherence check.
-    pub fn coherence_cancel(store: &Store, run: u32) {
-        store.cancel(&format!("c{run}"));
-    }
-
-    /// Writes the last coherence report of `doc` to `path` as `json` or `md`.
-    pub fn coherence_write(store: &Store, doc: u32, format: &str, path: &Path) -> AppResult<()> {
-        let d = store.get(doc)?;
-        let report = store.report(doc)?;
-        let bytes = match format {
-            "json" => {
-                serde_json::to_vec_pretty(&report).map_err(|e| AppError::Invalid(e.to_string()))?
-            }
-            "md" => report_markdown(&d.source, &report).into_bytes(),
-            other => {
-                return Err(AppError::Invalid(format!(
-                    "cannot export the report as {other}"
-                )))
-            }
-        };
-        crate::store::write_atomic(path, |w| w.write_all(&bytes))
-            .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))
-    }
-
-    fn parse_id(s: &str) -> AppResult<u64> {
-        s.parse()
-            .map_err(|_| AppError::Invalid(format!("bad node id {s}")))
-    }
-}
+pub use rete_explore::ops;
 
 async fn blocking<T, F>(app: AppHandle, f: F) -> AppResult<T>
 where
@@ -502,7 +120,7 @@ fn recent_file(app: &AppHandle) -> Option<PathBuf> {
 fn chosen(app: &AppHandle, source: &str, ask: bool) -> AppResult<()> {
     let grants = app.state::<crate::grant::Grants>();
     let recent = recent_file(app)
-        .map(|f| crate::store::recent_load(&f))
+        .map(|f| rete_explore::store::recent_load(&f))
         .unwrap_or_default();
     let refused = match grants.check(source, &recent) {
         Ok(()) => return Ok(()),
@@ -530,7 +148,7 @@ fn chosen(app: &AppHandle, source: &str, ask: bool) -> AppResult<()> {
 
 fn opened(app: &AppHandle, info: &DocInfo) {
     if let Some(f) = recent_file(app) {
-        let _ = crate::store::recent_push(&f, &info.source);
+        let _ = rete_explore::store::recent_push(&f, &info.source);
     }
     if let Some(w) = app.get_webview_window("main") {
         let _ = w.set_title(&format!("{} — Rete", info.name));
@@ -570,9 +188,9 @@ pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
             .dialog()
             .file()
             .set_title("Open a .rete or RDF file")
-            .add_filter("Knowledge graphs", crate::import::DIALOG_EXTENSIONS)
+            .add_filter("Knowledge graphs", rete_explore::import::DIALOG_EXTENSIONS)
             .add_filter("Rete knowledge graph", &["rete"])
-            .add_filter("RDF", &crate::import::DIALOG_EXTENSIONS[1..])
+            .add_filter("RDF", &rete_explore::import::DIALOG_EXTENSIONS[1..])
             .blocking_pick_file();
         let Some(path) = picked_path(picked)? else {
             return Ok(None);
@@ -618,7 +236,7 @@ pub fn set_languages(store: tauri::State<'_, Store>, languages: Vec<String>) {
 #[allow(clippy::needless_pass_by_value)]
 pub fn recent_files(app: AppHandle) -> Vec<String> {
     recent_file(&app)
-        .map(|f| crate::store::recent_load(&f))
+        .map(|f| rete_explore::store::recent_load(&f))
         .unwrap_or_default()
 }
 
@@ -712,13 +330,42 @@ pub fn raise_read_budget(
     ops::raise_read_budget(&store, doc, bytes)
 }
 
+/// The search box's hits as run `run`; `kind`: `entity`, `class` or `predicate`; `within`: a
+/// community's map key.
+#[tauri::command]
+pub async fn search(
+    app: AppHandle,
+    doc: u32,
+    run: u32,
+    text: String,
+    kind: Option<rete_explore::model::HitKind>,
+    within: Option<String>,
+    limit: Option<usize>,
+) -> AppResult<rete_explore::model::SearchView> {
+    let req = rete_explore::engine::SearchRequest {
+        text,
+        kind,
+        within,
+        limit: limit.unwrap_or(12),
+    };
+    timed(app, "search", move |_, s| ops::search(s, doc, run, &req)).await
+}
+
+/// Stops a search.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn search_cancel(store: tauri::State<'_, Store>, run: u32) {
+    ops::search_cancel(&store, run);
+}
+
 /// The query editor's context.
 #[tauri::command]
 pub async fn sparql_context(app: AppHandle, doc: u32) -> AppResult<SparqlContext> {
     blocking(app, move |_, s| ops::sparql_context(s, doc)).await
 }
 
-/// Runs a query on a worker thread.
+/// Runs a query on a worker thread; `all_graphs`: the default graph is the union of all graphs.
 #[tauri::command]
 pub async fn sparql_run(
     app: AppHandle,
@@ -726,9 +373,14 @@ pub async fn sparql_run(
     run: u32,
     query: String,
     timeout_ms: Option<u64>,
+    all_graphs: Option<bool>,
 ) -> AppResult<QueryOutcome> {
+    let options = ops::RunOptions {
+        timeout_ms,
+        all_graphs: all_graphs.unwrap_or(false),
+    };
     blocking(app, move |_, s| {
-        ops::sparql_run_within(s, doc, run, &query, timeout_ms)
+        ops::sparql_run_with(s, doc, run, &query, options)
     })
     .await
 }
@@ -754,8 +406,16 @@ pub fn sparql_cancel(store: tauri::State<'_, Store>, run: u32) {
 
 /// The read cost of a query before it runs.
 #[tauri::command]
-pub async fn sparql_cost(app: AppHandle, doc: u32, query: String) -> AppResult<CostEstimate> {
-    blocking(app, move |_, s| ops::sparql_cost(s, doc, &query)).await
+pub async fn sparql_cost(
+    app: AppHandle,
+    doc: u32,
+    query: String,
+    all_graphs: Option<bool>,
+) -> AppResult<CostEstimate> {
+    blocking(app, move |_, s| {
+        ops::sparql_cost_with(s, doc, &query, all_graphs.unwrap_or(false))
+    })
+    .await
 }
 
 /// Asks where to save a kept result (native dialog) and writes it as CSV, TSV or JSON.
@@ -862,7 +522,7 @@ pub async fn export_view(
         let Some(path) = picked_path(picked)? else {
             return Ok(None);
         };
-        crate::store::write_atomic(&path, |w| w.write_all(&bytes))
+        rete_explore::store::write_atomic(&path, |w| w.write_all(&bytes))
             .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))?;
         Ok(Some(path.display().to_string()))
     })
@@ -895,9 +555,7 @@ pub fn decode_export(format: &str, data: &str) -> AppResult<Vec<u8>> {
     }
 }
 
-/// Environment variable asking for the launch trace: `1` prints it, `exit` prints it and quits
-/// (read by the launch benchmark, `scripts/bench-app.sh`).
-pub const LAUNCH_TRACE: &str = "RETE_LAUNCH_TRACE";
+pub use rete_explore::trace::LAUNCH_TRACE;
 
 /// The UI's first view is on screen. With [`LAUNCH_TRACE`] set, prints one JSON line on stdout:
 /// the wall-clock time, the time since the process started, the shell's marks (ms since the
@@ -917,9 +575,9 @@ pub fn launch_drawn(
     let wall = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1e3);
-    let since = crate::since_start_ms();
+    let since = rete_explore::trace::since_start_ms();
     let round = |x: f64| (x * 10.0).round() / 10.0;
-    let shell: serde_json::Map<String, serde_json::Value> = crate::shell_marks()
+    let shell: serde_json::Map<String, serde_json::Value> = rete_explore::trace::marks()
         .into_iter()
         .map(|(k, v)| (k.to_string(), round(v).into()))
         .collect();
@@ -942,7 +600,17 @@ pub fn launch_drawn(
 
 #[cfg(test)]
 mod tests {
-    use super::thread_usage;
+    use super::{decode_export, thread_usage};
+
+    #[test]
+    fn exports_accept_only_real_png_and_svg() {
+        let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        assert!(decode_export("png", png).unwrap().starts_with(b"\x89PNG"));
+        assert!(decode_export("png", "data:image/png;base64,aGVsbG8=").is_err());
+        assert!(decode_export("svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>").is_ok());
+        assert!(decode_export("svg", "hello").is_err());
+        assert!(decode_export("exe", "x").is_err());
+    }
 
     #[test]
     fn a_threads_cpu_time_grows_with_its_work() {

@@ -19,6 +19,8 @@ pub const COMMANDS: &[&str] = &[
     "read_stats",
     "memory_use",
     "raise_read_budget",
+    "search",
+    "search_cancel",
     "sparql_context",
     "sparql_run",
     "sparql_rows",

@@ -1,22 +1,16 @@
 #![doc = include_str!("../README.md")]
 
-pub mod cache;
 pub mod commands;
 mod commands_list;
-pub mod engine;
 pub mod grant;
 mod handoff;
 pub mod import;
-pub mod model;
-pub mod store;
-pub mod wire;
 
 pub use commands_list::COMMANDS;
 
+use rete_explore::store::{self, Store};
+use rete_explore::{cache, import as explore_import};
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
-use store::Store;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::{Emitter, Manager};
 
@@ -25,29 +19,9 @@ pub const EVENT_OPEN: &str = "open-requested";
 /// Event carrying the id of a clicked menu item.
 pub const EVENT_MENU: &str = "menu";
 
-static STARTED: OnceLock<Instant> = OnceLock::new();
-
-/// Milliseconds since [`run`] began (the launch trace's clock inside the process).
-pub fn since_start_ms() -> f64 {
-    STARTED
-        .get()
-        .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3)
-}
-
-static SHELL_MARKS: Mutex<Vec<(&'static str, f64)>> = Mutex::new(Vec::new());
-
-/// Records a launch mark on the shell's side (ms since [`run`] began), for the launch trace.
+/// Records a launch mark on the shell's side (see [`rete_explore::trace`]).
 pub fn shell_mark(name: &'static str) {
-    if let Ok(mut marks) = SHELL_MARKS.lock() {
-        if !marks.iter().any(|(n, _)| *n == name) {
-            marks.push((name, since_start_ms()));
-        }
-    }
-}
-
-/// The shell's launch marks so far.
-pub fn shell_marks() -> Vec<(&'static str, f64)> {
-    SHELL_MARKS.lock().map(|m| m.clone()).unwrap_or_default()
+    rete_explore::trace::mark(name);
 }
 
 /// Queues files to open and tells the webview, which drains the queue. The queue (rather than the
@@ -142,7 +116,7 @@ fn reload_after_crash(_: &tauri::App) -> tauri::Result<()> {
 
 /// Starts the app: plugins, state, menu, window events and the command handlers.
 pub fn run() {
-    STARTED.get_or_init(Instant::now);
+    rete_explore::trace::start();
     let context = tauri::generate_context!();
     // A second launch: the running window takes the files; no GUI starts here (see handoff).
     if handoff::to_running_instance(&context.config().identifier) {
@@ -159,8 +133,8 @@ pub fn run() {
         .setup(|app| {
             // Tauri has created the configured window and its webview by now.
             shell_mark("setup");
-            let cache_dir = import::cache_dir(app.path().app_data_dir().ok());
-            app.manage(import::Importer::new(cache::Cache::new(
+            let cache_dir = explore_import::cache_dir(app.path().app_data_dir().ok());
+            app.manage(explore_import::Importer::new(cache::Cache::new(
                 cache_dir,
                 cache::Cache::limit_from_env(),
             )));
@@ -208,6 +182,8 @@ pub fn run() {
             commands::read_stats,
             commands::memory_use,
             commands::raise_read_budget,
+            commands::search,
+            commands::search_cancel,
             commands::sparql_context,
             commands::sparql_run,
             commands::sparql_rows,

@@ -59,11 +59,21 @@ pub enum Command {
     /// Show the community pyramid: levels, one level's communities, or one community's contents
     #[command(after_help = "Example:\n  rete summary social.rete --level 0 --community 3")]
     Summary(SummaryArgs),
+    /// Find entities, classes and predicates by label: word prefixes, any order, typos forgiven
+    #[command(
+        after_help = "Example:\n  rete search social.rete 'ali smi' --limit 5\n  rete search medical.rete diabetes --kind class --json"
+    )]
+    Search(SearchArgs),
     /// Batch transitive reachability over one predicate from many seeds
     #[command(
         after_help = "Example:\n  rete reach social.rete -p foaf:knows --from '<http://example.org/social/person/1>'"
     )]
     Reach(ReachArgs),
+    /// The k shortest paths between two entities, over every link in either direction
+    #[command(
+        after_help = "Example:\n  rete path social.rete '<http://example.org/social/person/1>' '<http://example.org/social/person/7>' -k 3"
+    )]
+    Path(PathArgs),
     /// Show the schema: class tree with instance counts, relations, axioms
     #[command(after_help = "Example:\n  rete schema medical.rete")]
     Schema(JsonFileArgs),
@@ -116,6 +126,14 @@ pub struct BuildArgs {
     /// Do not store the schema block (class tree, relations, axioms for coherence tier 0)
     #[arg(long)]
     pub no_schema: bool,
+    /// Do not build the search index (`rete search` then scans the labels, more slowly)
+    #[arg(long)]
+    pub no_search: bool,
+    /// Label predicates of the search index, most preferred first (IRIs, comma-separated);
+    /// default: skos:prefLabel, rdfs:label, foaf:name, schema:name, dcterms:title, dc:title,
+    /// skos:altLabel, skos:hiddenLabel, schema:alternateName, skosxl:literalForm
+    #[arg(long, value_delimiter = ',', value_name = "IRIS")]
+    pub label_predicates: Option<Vec<String>>,
     /// Materialize entailments first: RDFS and an OWL-RL subset (`all`, the default), or a
     /// comma-separated list (`--materialize=rdfs,owl-properties`) of rdfs, owl-properties,
     /// owl-equivalence, owl-schema, same-as
@@ -275,6 +293,43 @@ pub struct ReachArgs {
 }
 
 #[derive(Args)]
+pub struct PathArgs {
+    /// A .rete file or an http(s) URL
+    pub file: String,
+    /// The first entity (`<iri>`, prefixed name, `_:b`)
+    pub from: String,
+    /// The second entity
+    pub to: String,
+    /// How many paths, shortest first
+    #[arg(short, default_value_t = 5)]
+    pub k: usize,
+    /// At most this many links per path
+    #[arg(long, default_value_t = 6)]
+    pub max_hops: u32,
+    /// Only links with these predicates (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub via: Vec<String>,
+    /// Never links with these predicates (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub without: Vec<String>,
+    /// Never through instances of these classes (comma-separated)
+    #[arg(long, value_delimiter = ',')]
+    pub without_class: Vec<String>,
+    /// Also follow schema links (rdf:type, rdfs:subClassOf, rdfs:domain, rdfs:range, owl:*)
+    #[arg(long)]
+    pub schema: bool,
+    /// Never through entities with more links than this (the two ends are exempt)
+    #[arg(long)]
+    pub max_degree: Option<u64>,
+    /// Stop after this many seconds, keeping the paths found
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
 pub struct SummaryArgs {
     /// A .rete file or an http(s) URL
     pub file: String,
@@ -288,6 +343,33 @@ pub struct SummaryArgs {
     /// LANGUAGE, LC_ALL, LC_MESSAGES or LANG; then English, then any
     #[arg(long, value_delimiter = ',', value_name = "TAGS")]
     pub lang: Option<Vec<String>>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// A .rete file or an http(s) URL
+    pub file: String,
+    /// What to look for: words in any order, each a word or the start of one
+    pub text: String,
+    /// Only entities, classes or predicates
+    #[arg(long, value_parser = ["entity", "class", "predicate"])]
+    pub kind: Option<String>,
+    /// Only instances of this class (<iri> or prefix:name)
+    #[arg(long)]
+    pub class: Option<String>,
+    /// Preferred label languages, most preferred first (BCP 47 tags: fr,de-CH); default:
+    /// LANGUAGE, LC_ALL, LC_MESSAGES or LANG; then English
+    #[arg(long, value_delimiter = ',', value_name = "TAGS")]
+    pub lang: Option<Vec<String>>,
+    /// At most this many results (at most 1000)
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Only entities in this community of the pyramid: LEVEL:ID (see `rete summary`)
+    #[arg(long, value_name = "LEVEL:ID")]
+    pub within: Option<String>,
     /// Print JSON
     #[arg(long)]
     pub json: bool,

@@ -61,6 +61,18 @@ impl<'a> Resolver<'a> {
         ))
     }
 
+    /// A term in N-Triples syntax, an IRI shortened to `prefix:local` when a prefix covers it.
+    pub fn show(&self, nt: &str) -> String {
+        let short = nt
+            .strip_prefix('<')
+            .and_then(|s| s.strip_suffix('>'))
+            .and_then(|iri| {
+                let (p, local) = self.prefixes().ok()?.compact(iri)?;
+                Some(format!("{p}:{local}"))
+            });
+        short.unwrap_or_else(|| nt.to_owned())
+    }
+
     pub fn id(&self, s: &str) -> Result<Option<Id>> {
         let t = self.parse(s)?;
         Ok(self.rete.id_of(t.as_ref())?)

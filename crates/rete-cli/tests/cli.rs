@@ -721,6 +721,7 @@ fn build_report_and_json_show_phases_and_spills() {
             "permutations",
             "schema",
             "pyramid",
+            "search",
             "write"
         ],
         "{report}"
@@ -776,4 +777,89 @@ fn build_report_and_json_show_phases_and_spills() {
         std::fs::read(&small).unwrap() == std::fs::read(&large).unwrap(),
         "materialized builds differ between budgets"
     );
+}
+
+#[test]
+fn search_with_and_without_index_and_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (nt, file) = social(dir.path());
+    let plain = dir.path().join("plain.rete").display().to_string();
+    ok(&["build", "-q", "--no-search", &nt, "-o", &plain]);
+    let json = |args: &[&str]| -> serde_json::Value { serde_json::from_str(&ok(args)).unwrap() };
+    // The same hits from the index and from the label scan (ties aside: compare the top labels).
+    let a = json(&["search", &file, "ada", "--json", "--limit", "3"]);
+    let b = json(&["search", &plain, "ada", "--json", "--limit", "3"]);
+    assert_eq!(a["indexed"], true);
+    assert_eq!(b["indexed"], false);
+    let labels = |v: &serde_json::Value| -> Vec<String> {
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(!labels(&a).is_empty());
+    assert!(labels(&a).iter().all(|l| l.starts_with("Ada ")), "{a}");
+    assert!(labels(&b).iter().all(|l| l.starts_with("Ada ")), "{b}");
+    let o = rete(&["search", &plain, "ada"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has no search index"));
+    // Text: header, then rank, term, label, class, pyramid path.
+    let text = ok(&["search", &file, "ada", "--limit", "1"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "rank\tterm\tlabel\tclass\tpath");
+    let cols: Vec<&str> = lines[1].split('\t').collect();
+    assert_eq!(cols[0], "1");
+    assert!(cols[2].starts_with("\"Ada "), "{text}");
+    assert_eq!(cols[3], "foaf:Person");
+    assert_ne!(cols[4], "-", "{text}");
+    // Filters.
+    let c = json(&["search", &file, "person", "--kind", "class", "--json"]);
+    assert_eq!(c["hits"][0]["term"], "<http://xmlns.com/foaf/0.1/Person>");
+    let c = json(&["search", &file, "ada", "--class", "foaf:Person", "--json"]);
+    assert_eq!(
+        c["hits"].as_array().unwrap().len(),
+        labels(&json(&["search", &file, "ada", "--json"])).len()
+    );
+    // Bad input: empty answers, or a clear error with status 1.
+    for q in ["", "!!!", "\u{7}\u{1b}"] {
+        assert_eq!(
+            json(&["search", &file, q, "--json"])["hits"],
+            serde_json::json!([])
+        );
+    }
+    let long = "ada ".repeat(2500);
+    json(&["search", &file, &long, "--json"]);
+    let o = rete(&["search", &file, "ada", "--class", "foaf:Nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unknown class http://xmlns.com/foaf/0.1/Nope")
+    );
+    let o = rete(&["search", &file, "ada", "--within", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("LEVEL:ID"));
+    assert_eq!(
+        rete(&["search", &file, "ada", "--kind", "thing"])
+            .status
+            .code(),
+        Some(2)
+    );
+    // Within a community: every hit's path passes through it.
+    let top = &a["hits"][0]["path"];
+    let level = top.as_array().unwrap().len() - 1;
+    let community = top[level].as_u64().unwrap();
+    let w = json(&[
+        "search",
+        &file,
+        "a",
+        "--within",
+        &format!("{level}:{community}"),
+        "--json",
+        "--limit",
+        "50",
+    ]);
+    assert!(!w["hits"].as_array().unwrap().is_empty());
+    for h in w["hits"].as_array().unwrap() {
+        assert_eq!(h["path"][level].as_u64(), Some(community), "{h}");
+    }
 }

@@ -37,7 +37,7 @@ const NOT_RUN: &[(&str, &str)] = &[
         "the desktop app's Rust tests (docs/app.md); CI runs them through .ci/app.sh",
     ),
     (
-        "cargo run -p rete-desktop",
+        "cargo run -p rete-explore",
         "the desktop app's fixtures (docs/app.md); CI runs them through .ci/app.sh",
     ),
 ];

@@ -74,6 +74,10 @@ fn remote_equals_local_for_every_read_command() {
         vec!["schema", "--json"],
         vec!["coherence", "--json"],
         vec!["summary", "--level", "0", "--community", "1", "--json"],
+        vec!["search", "ada", "--json", "--limit", "50"],
+        vec!["search", "goldwaser radia", "--json"],
+        vec!["search", "person", "--kind", "class", "--json"],
+        vec!["search", "knows", "--json"],
         vec!["sparql", "SELECT ?s (COUNT(?o) AS ?n) WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o } GROUP BY ?s ORDER BY DESC(?n) ?s LIMIT 20", "--format", "csv"],
         vec!["sparql", "CONSTRUCT { ?a <http://ex.org/peer> ?b } WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b . ?b <http://xmlns.com/foaf/0.1/knows> ?a } ORDER BY ?a ?b", "--format", "ntriples"],
     ];
@@ -172,4 +176,30 @@ fn coherence_over_http_looks_up_sources_only_when_asked() {
     assert_eq!(with["findings"], local["findings"]);
     let (text, _) = run(&["coherence", &url, "--tier", "0"]);
     assert!(text.contains("add --sources"), "{text}");
+}
+
+/// A search over HTTP answers as on the local file and reads a small part of the file.
+#[test]
+fn search_over_http_reads_a_few_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "s", "3000", &[]);
+    let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
+    let size = std::fs::metadata(&file).unwrap().len();
+    let fetched = |err: &str| -> (u64, u64) {
+        let w: Vec<&str> = err.split_whitespace().collect();
+        let i = w.iter().position(|x| *x == "fetched").unwrap();
+        (w[i + 1].parse().unwrap(), w[i + 4].parse().unwrap())
+    };
+    for q in ["a", "ada", "ada le", "goldwaser"] {
+        let (out, err) = run(&["search", &url, q, "--stats"]);
+        let (local, _) = run(&["search", file.to_str().unwrap(), q]);
+        assert_eq!(out, local, "{q}");
+        // A fresh process: open, search meta, token block, postings, document directory and
+        // blocks, then each hit's term, class and pyramid path.
+        let (bytes, requests) = fetched(&err);
+        assert!(
+            requests <= 16 && bytes <= size / 5,
+            "{q}: {bytes} bytes in {requests} requests of a {size}-byte file"
+        );
+    }
 }

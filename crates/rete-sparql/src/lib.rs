@@ -8,6 +8,7 @@ mod lexical;
 mod native;
 mod results;
 pub mod syntax_error;
+mod text;
 mod union;
 mod walk;
 
@@ -21,6 +22,7 @@ pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
 pub use results::{write_boolean, write_results, write_solutions, write_triples, ResultFormat};
 pub use sparesults::QuerySolution;
+pub use text::TEXT_QUERY;
 
 use dataset::{Guard, Memory, ReteDataset};
 use rete_core::Rete;
@@ -204,6 +206,10 @@ fn evaluate_with(
     guard.check()?;
     // A query's own dataset wins over the option.
     let union = opts.union_default_graph && !has_dataset(q);
+    // `text:query` is answered first, by the label search, and becomes inline data.
+    let never = AtomicBool::new(false);
+    let rewritten = text::rewrite(rete, q, opts.cancel.as_deref().unwrap_or(&never))?;
+    let q = rewritten.as_ref().unwrap_or(q);
     if native {
         if let Some(r) = native::try_evaluate(rete, q, &guard, union)? {
             // The native DESCRIBE and CONSTRUCT are sets already: each node is described

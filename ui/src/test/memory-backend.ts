@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
+  HitKind, Legend, Located, MapView, QueryOutcome, ReadView, SearchHit, SearchView, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -18,7 +18,7 @@ export class MemoryBackend implements Backend {
   openHandlers: (() => void)[] = [];
   /** Where terms live: N-Triples → map keys. */
   places = new Map<string, string[]>();
-  reads: ReadView = { bytes: 0, requests: 0, remote: false };
+  reads: ReadView = { bytes: 0, requests: 0, remote: false, budget: null, fetched: 0 };
   contexts = new Map<number, SparqlContext>();
   /** Query answers by query text; rows beyond the first page come from `allRows`. */
   answers = new Map<string, Omit<QueryOutcome, 'run'>>();
@@ -29,6 +29,8 @@ export class MemoryBackend implements Backend {
   cancelled = new Set<number>();
   /** Time limits the runs were sent with. */
   timeouts: number[] = [];
+  /** The switch "all graphs" of each run. */
+  allGraphs: boolean[] = [];
   coherence: CoherenceProgress['report'][] = [];
   progressHandlers: ((p: CoherenceProgress) => void)[] = [];
   exported: string[] = [];
@@ -70,25 +72,34 @@ export class MemoryBackend implements Backend {
     if (this.reads.budget != null) this.reads = { ...this.reads, budget: Math.max(this.reads.budget, fetched + bytes) };
     return { ...this.reads };
   }
+  /** Search answers by text (the hits of the first key the text contains). */
+  searchHits = new Map<string, SearchHit[]>();
+  async search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView> {
+    this.log(`search ${run} ${text}${within ? ` within ${within}` : ''}`);
+    const hits = [...this.searchHits.entries()].find(([k]) => text.includes(k))?.[1] ?? [];
+    return { hits: hits.filter((h) => !kind || h.kind === kind).slice(0, limit), indexed: true };
+  }
+  async searchCancel(run: number) { this.log(`search-cancel ${run}`); }
   async sparqlContext(doc: number) { const c = this.contexts.get(doc); if (!c) throw 'no context'; return structuredClone(c); }
-  async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0): Promise<QueryOutcome> {
+  async sparqlRun(doc: number, run: number, query: string, timeoutMs = 0, allGraphs = false): Promise<QueryOutcome> {
     this.log(`run ${run} ${query}`);
+    this.allGraphs.push(allGraphs);
     this.runs.set(run, query);
     this.timeouts.push(timeoutMs);
     if (query.includes(this.slowQuery) && this.slowQuery) {
       const started = Date.now();
       while (!this.cancelled.has(run)) {
         if (timeoutMs > 0 && Date.now() - started >= timeoutMs) {
-          return { run, status: 'timeout', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: timeoutMs, error: { message: `the query was stopped at its time limit of ${timeoutMs / 1000} s`, line: 0, column: 0 }, read: this.reads };
+          return { run, status: 'timeout', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: timeoutMs, error: { message: `the query was stopped at its time limit of ${timeoutMs / 1000} s`, line: 0, column: 0 }, read: this.reads, hint: null };
         }
         await new Promise((r) => setTimeout(r, 5));
       }
     }
     if (this.cancelled.has(run)) {
-      return { run, status: 'cancelled', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'the query was cancelled', line: 0, column: 0 }, read: this.reads };
+      return { run, status: 'cancelled', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'the query was cancelled', line: 0, column: 0 }, read: this.reads, hint: null };
     }
     const a = [...this.answers.entries()].find(([q]) => query.includes(q));
-    if (!a) return { run, status: 'error', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'expected [_]', line: 1, column: query.length }, read: this.reads };
+    if (!a) return { run, status: 'error', kind: 'select', columns: [], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: { message: 'expected [_]', line: 1, column: query.length }, read: this.reads, hint: null };
     return { run, ...structuredClone(a[1]) };
   }
   async sparqlRows(run: number, offset: number, limit: number) {
@@ -98,8 +109,8 @@ export class MemoryBackend implements Backend {
     return rows.slice(offset, offset + limit);
   }
   async sparqlCancel(run: number) { this.log(`cancel ${run}`); this.cancelled.add(run); }
-  async sparqlCost(doc: number, query: string): Promise<CostEstimate> {
-    this.log('cost');
+  async sparqlCost(doc: number, query: string, allGraphs = false): Promise<CostEstimate> {
+    this.log(`cost${allGraphs ? ' all graphs' : ''}`);
     const c = [...this.costs.entries()].find(([q]) => query.includes(q));
     return c ? c[1] : { bytes: 0, requests: 0, blocks: 0, patterns: 0, absent: 0, partial: false, error: null };
   }

@@ -61,7 +61,22 @@ pub fn run(a: BuildArgs) -> Result<()> {
             },
         }));
     }
+    if !a.no_search {
+        let mut options = rete_search::SearchOptions {
+            memory_budget: a.memory_budget as u64,
+            zstd_level: a.zstd_level,
+            ..rete_search::SearchOptions::default()
+        };
+        if let Some(p) = &a.label_predicates {
+            options.label_predicates = p
+                .iter()
+                .map(|s| label_predicate(s))
+                .collect::<Result<_>>()?;
+        }
+        extensions.push(Arc::new(rete_search::SearchExtension { options }));
+    }
     let mut recorded = std::collections::BTreeMap::new();
+    recorded.insert("search".to_owned(), serde_json::Value::Bool(!a.no_search));
     recorded.insert("pyramid".to_owned(), serde_json::Value::Bool(!a.no_pyramid));
     recorded.insert("schema".to_owned(), serde_json::Value::Bool(!a.no_schema));
     let materializer = match &a.materialize {
@@ -145,6 +160,22 @@ pub fn run(a: BuildArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
     Ok(())
+}
+
+/// A label predicate of `--label-predicates`: `<iri>`, an IRI, or a well-known prefixed name
+/// (`skos:prefLabel`; the file's own prefixes are not known before it is built).
+fn label_predicate(s: &str) -> Result<String> {
+    let s = s.trim().trim_start_matches('<').trim_end_matches('>');
+    if let Some((p, local)) = s.split_once(':') {
+        if !local.starts_with("//") {
+            if let Some(ns) = rete_core::vocab::well_known(p) {
+                return Ok(format!("{ns}{local}"));
+            }
+        }
+    }
+    oxrdf::NamedNode::new(s)
+        .map(oxrdf::NamedNode::into_string)
+        .map_err(|e| anyhow::anyhow!("--label-predicates: {s:?} is not an IRI ({e})"))
 }
 
 /// The per-phase table of `--report`, on stderr like the progress.

@@ -1,10 +1,11 @@
-// The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs).
+// The only way the UI reaches data: the app's Tauri commands (see src-tauri/src/commands.rs, each
+// a wrapper over crates/rete-explore/src/ops.rs).
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
-  CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  Legend, Located, MapView, QueryOutcome, ReadView, SparqlContext,
+  CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
+  HitKind, Legend, Located, MapView, QueryOutcome, ReadView, SearchView, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -32,12 +33,15 @@ export interface Backend {
   readStats(doc: number): Promise<ReadView>;
   /** Lets a remote document fetch `bytes` more than so far (the user agreed). */
   raiseReadBudget(doc: number, bytes: number): Promise<ReadView>;
+  /** Labels matching `text` as search run `run` (a newer run cancels it with `searchCancel`). */
+  search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView>;
+  searchCancel(run: number): Promise<void>;
   sparqlContext(doc: number): Promise<SparqlContext>;
-  /** `timeoutMs`: the query's time limit (0: none). */
-  sparqlRun(doc: number, run: number, query: string, timeoutMs: number): Promise<QueryOutcome>;
+  /** `timeoutMs`: the query's time limit (0: none); `allGraphs`: the default graph is the union of all graphs. */
+  sparqlRun(doc: number, run: number, query: string, timeoutMs: number, allGraphs: boolean): Promise<QueryOutcome>;
   sparqlRows(run: number, offset: number, limit: number): Promise<Cell[][]>;
   sparqlCancel(run: number): Promise<void>;
-  sparqlCost(doc: number, query: string): Promise<CostEstimate>;
+  sparqlCost(doc: number, query: string, allGraphs: boolean): Promise<CostEstimate>;
   sparqlExport(run: number, format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null>;
   coherenceRun(doc: number, run: number): Promise<CoherenceOutcome>;
   coherenceCancel(run: number): Promise<void>;
@@ -79,13 +83,15 @@ export const tauriBackend: Backend = {
   locate: (doc, terms) => call('locate', { doc, terms }),
   readStats: (doc) => call('read_stats', { doc }),
   raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
+  search: (doc, run, text, kind, within, limit) => call('search', { doc, run, text, kind, within, limit }),
+  searchCancel: (run) => call('search_cancel', { run }),
   sparqlContext: (doc) => call('sparql_context', { doc }),
-  sparqlRun: (doc, run, query, timeoutMs) =>
-    call<Omit<QueryOutcome, 'graph'> & { graph: WireView | null }>('sparql_run', { doc, run, query, timeoutMs })
+  sparqlRun: (doc, run, query, timeoutMs, allGraphs) =>
+    call<Omit<QueryOutcome, 'graph'> & { graph: WireView | null }>('sparql_run', { doc, run, query, timeoutMs, allGraphs })
       .then((o) => ({ ...o, graph: o.graph && decodeView(o.graph) })),
   sparqlRows: (run, offset, limit) => call('sparql_rows', { run, offset, limit }),
   sparqlCancel: (run) => call('sparql_cancel', { run }),
-  sparqlCost: (doc, query) => call('sparql_cost', { doc, query }),
+  sparqlCost: (doc, query, allGraphs) => call('sparql_cost', { doc, query, allGraphs }),
   sparqlExport: (run, format) => call('sparql_export', { run, format }),
   coherenceRun: (doc, run) => call('coherence_run', { doc, run }),
   coherenceCancel: (run) => call('coherence_cancel', { run }),
@@ -99,9 +105,26 @@ export const tauriBackend: Backend = {
   saveRete: (doc, name) => call('save_rete', { doc, name }),
 };
 
+/** A failed command as the shell sends it (`AppError` in crates/rete-explore/src/engine.rs). */
+export interface AppErrorView {
+  kind: ErrorKind;
+  message: string;
+}
+
+function isAppError(e: unknown): e is AppErrorView {
+  return typeof e === 'object' && e !== null && typeof (e as AppErrorView).kind === 'string'
+    && typeof (e as AppErrorView).message === 'string';
+}
+
 /** The text of a failed command: the engine's own message. */
 export function errorText(e: unknown): string {
   if (typeof e === 'string') return e;
+  if (isAppError(e)) return e.message;
   if (e instanceof Error) return e.message;
   return JSON.stringify(e);
+}
+
+/** Whether a failed command was work the user stopped (its kind, not its wording). */
+export function isCancelled(e: unknown): boolean {
+  return isAppError(e) && e.kind === 'cancelled';
 }

@@ -13,9 +13,10 @@ import { ReadsState } from './reads/reads.svelte';
 import { SparqlState } from './sparql/sparql.svelte';
 import { MapState } from './map/map.svelte';
 import { SchemaState } from './schema/schema.svelte';
+import { SearchState } from './search/search.svelte';
 import { SelectionState } from './selection/selection.svelte';
 import { SourceState } from './source/source.svelte';
-import type { DocInfo } from './types';
+import type { DocInfo, SearchHit } from './types';
 
 export type Panel = 'legend' | 'details' | 'info';
 export type Dock = 'query' | 'coherence' | null;
@@ -41,8 +42,11 @@ export class Session {
   urlPrompt = $state(false);
   /** Set by the map component: exports the current view. */
   exporter: ((format: 'png' | 'svg') => Promise<void>) | null = null;
-  /** Set by the map component: frames a group or returns to the overview. */
-  focuser: ((key: string | null) => void) | null = null;
+  /** Set by the map component: frames a group (opening it; settles when it is open) or returns
+   *  to the overview. */
+  focuser: ((key: string | null) => Promise<boolean> | void) | null = null;
+  /** The search box. */
+  readonly search: SearchState;
   message = $state('');
   /** Told by the shell when the page starts (a crash it recovered from), until dismissed. */
   notice = $state('');
@@ -61,6 +65,7 @@ export class Session {
     this.source = new SourceState(backend, (doc) => this.opened(doc));
     this.importer = new ImportState(backend);
     this.labelLanguages = new LabelLanguages(backend);
+    this.search = new SearchState(backend, (hit) => this.reveal(hit));
     $effect.root(() => {
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
       // A group selected is often zoomed into next: its children are fetched meanwhile.
@@ -74,6 +79,7 @@ export class Session {
   private async opened(doc: DocInfo): Promise<void> {
     this.colors.setClasses(doc.classes.map((c) => c.nt));
     this.selection.reset(doc.doc);
+    this.search.reset(doc.doc);
     this.highlight.clear();
     this.coherence.reset(doc.doc);
     this.reads.watch(doc.doc, doc.remote);
@@ -132,7 +138,35 @@ export class Session {
     this.dock = this.dock === d ? null : d;
   }
 
-  focus(key: string | null): void {
-    this.focuser?.(key);
+  focus(key: string | null): Promise<boolean> | void {
+    return this.focuser?.(key);
+  }
+
+  /**
+   * Takes the map to a search hit: an entity down the pyramid, each level's community opened in
+   * turn, then selected with its details; a class highlighted as the legend does; a predicate's
+   * use shown in the query pane.
+   */
+  async reveal(hit: SearchHit): Promise<void> {
+    if (hit.kind === 'class') {
+      if (this.schema.highlighted !== hit.nt) this.schema.toggle(hit.nt);
+      if (hit.id > 0) await this.selection.selectEntity(hit.id);
+      return;
+    }
+    if (hit.kind === 'predicate') {
+      this.sparql.use(`SELECT ?subject ?object WHERE {\n  ?subject ${hit.nt} ?object\n} LIMIT 100`);
+      this.dock = 'query';
+      await this.sparql.run();
+      if (hit.id > 0) await this.selection.selectEntity(hit.id);
+      return;
+    }
+    for (const key of hit.path) {
+      if (this.map.open.includes(key)) continue;
+      if (!this.map.graph.hasNode(key)) break;
+      await this.focus(key);
+    }
+    const node = `e:${hit.id}`;
+    if (this.map.graph.hasNode(node)) await this.selection.select(node);
+    else if (hit.id > 0) await this.selection.selectEntity(hit.id);
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeView, type WireView } from './wire';
-// The bytes src-tauri/src/wire.rs checks it sends.
+// The bytes crates/rete-explore/src/wire.rs checks it sends.
 import raw from './wire.fixture.json?raw';
 
 const fixture: WireView = JSON.parse(raw);
@@ -8,7 +8,7 @@ const fixture: WireView = JSON.parse(raw);
 const person = '<http://xmlns.com/foaf/0.1/Person>';
 
 describe('decodeView', () => {
-  it('turns the app’s columns back into the view it encoded (src-tauri/src/wire.rs)', () => {
+  it('turns the app’s columns back into the view it encoded (crates/rete-explore/src/wire.rs)', () => {
     expect(decodeView(fixture)).toEqual({
       kind: 'members', note: 'a note', truncated: true,
       nodes: [

@@ -1,4 +1,4 @@
-// A map view as the app sends it (src-tauri/src/wire.rs): columns, a table of strings, links by
+// A map view as the app sends it (crates/rete-explore/src/wire.rs): columns, a table of strings, links by
 // node index. Turned back into the objects the map works with; wire.fixture.json is the contract
 // both sides test against.
 import type { Counted, MapEdge, MapNode, MapView, NodeKind } from './types';

@@ -17,7 +17,7 @@ function setup() {
   b.costs.set('?big', { bytes: 5_000_000, requests: 9, blocks: 40, patterns: 1, absent: 0, partial: false, error: null });
   b.costs.set('?small', { bytes: 20_000, requests: 1, blocks: 1, patterns: 1, absent: 0, partial: false, error: null });
   for (const k of ['?big', '?small']) {
-    b.answers.set(k, { status: 'ok', kind: 'select', columns: ['s'], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: null, read: { bytes: 0, requests: 0, remote: true } });
+    b.answers.set(k, { status: 'ok', kind: 'select', columns: ['s'], total: 0, rows: [], boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: null, read: { bytes: 0, requests: 0, remote: true, budget: null, fetched: 0 }, hint: null });
   }
   const session = new Session(b);
   const d = { ...doc(1, 'x.rete'), remote: true };

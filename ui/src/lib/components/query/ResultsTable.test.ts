@@ -15,7 +15,7 @@ describe('ResultsTable component', () => {
     b.contexts.set(1, { prefixes: [], classes: [], predicates: [], examples: [] });
     const rows: Cell[][] = Array.from({ length: 100_000 }, (_, i) => [{ id: i + 1, nt: `<http://ex.org/e${i}>`, label: `e${i}`, kind: 'iri' }, { id: 0, nt: `"${i}"`, label: String(i), kind: 'literal' }]);
     b.allRows.set('?s ?v', rows);
-    b.answers.set('?s ?v', { status: 'ok', kind: 'select', columns: ['s', 'v'], total: rows.length, rows: rows.slice(0, PAGE), boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: null, read: { bytes: 0, requests: 0, remote: false } });
+    b.answers.set('?s ?v', { status: 'ok', kind: 'select', columns: ['s', 'v'], total: rows.length, rows: rows.slice(0, PAGE), boolean: null, graph: null, truncated: false, elapsed_ms: 1, error: null, read: { bytes: 0, requests: 0, remote: false, budget: null, fetched: 0 }, hint: null });
     b.entities.set(1, { term: { id: 1, nt: '<http://ex.org/e0>', label: 'e0', kind: 'iri' }, types: [], properties: [], out_links: [], in_links: [], out_total: 0, in_total: 0 });
     const session = new Session(b);
     await session.sparql.load(doc(1, 'x.rete'));

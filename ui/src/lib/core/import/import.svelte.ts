@@ -47,11 +47,6 @@ export function formatEta(ms: number | null): string {
   return `about ${Math.round(s / 60)} min left`;
 }
 
-/** Whether a failed open was a build the user cancelled (the shell's message ends so). */
-export function isCancelled(error: string): boolean {
-  return /: import cancelled$/.test(error);
-}
-
 export class ImportState {
   /** The build under way (the latest one if several). */
   current = $state<ImportView | null>(null);

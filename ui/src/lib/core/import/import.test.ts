@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ImportState, etaMs, formatEta, isCancelled, overallFraction, phaseFraction } from './import.svelte';
+import { ImportState, etaMs, formatEta, overallFraction, phaseFraction } from './import.svelte';
+import { errorText, isCancelled } from '../backend';
 import { SourceState } from '../source/source.svelte';
 import { MemoryBackend, doc } from '../../../test/memory-backend';
 import type { ImportView } from '../types';
@@ -61,17 +62,20 @@ describe('build progress', () => {
   });
 
   it('a cancelled build is no error and keeps the open document', async () => {
-    expect(isCancelled('/d/a.nt: import cancelled')).toBe(true);
-    expect(isCancelled('/d/a.ttl:3:5: expected ...')).toBe(false);
+    // The kind tells, never the wording (a file may well be named "import cancelled").
+    expect(isCancelled({ kind: 'cancelled', message: '/d/a.nt: import cancelled' })).toBe(true);
+    expect(isCancelled({ kind: 'file', message: '/d/import cancelled' })).toBe(false);
+    expect(isCancelled('/d/a.nt: import cancelled')).toBe(false);
+    expect(errorText({ kind: 'invalid', message: 'document 3 is not open' })).toBe('document 3 is not open');
     const b = new MemoryBackend();
     b.docs.set('/a.rete', doc(1, 'a.rete'));
     const src = new SourceState(b, () => {});
     await src.openPath('/a.rete');
-    b.openPath = async (p: string) => { throw `${p}: import cancelled`; };
+    b.openPath = async (p: string) => { throw { kind: 'cancelled', message: `${p}: import cancelled` }; };
     expect(await src.openPath('/d/big.nt')).toBe(false);
     expect(src.error).toBe('');
     expect(src.doc?.doc).toBe(1);
-    b.openPath = async (p: string) => { throw `${p}:3:12: expected '.' or ';'`; };
+    b.openPath = async (p: string) => { throw { kind: 'file', message: `${p}:3:12: expected '.' or ';'` }; };
     await src.openPath('/d/broken.ttl');
     expect(src.error).toBe("/d/broken.ttl:3:12: expected '.' or ';'");
     expect(src.doc?.doc).toBe(1);

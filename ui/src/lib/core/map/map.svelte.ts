@@ -6,7 +6,7 @@ import { errorText } from '../backend';
 import { span } from '../perf/perf';
 import type { MapEdge, MapNode, MapView } from '../types';
 import { ClassColors } from './colors';
-import { layoutInCircle } from './layout';
+import { layout } from './layout';
 import { decide, focusPath, MAX_NODES, type Circle, type Projection } from './zoom';
 
 export interface NodeAttrs {
@@ -346,7 +346,8 @@ export class MapState {
         this.note = `Not adding the neighbourhood: the map would show more than ${MAX_NODES.toLocaleString('en')} nodes.`;
         return;
       }
-      const pos = layoutInCircle(view.nodes, view.edges, cx, cy, R, key);
+      const pos = await layout(view.nodes, view.edges, cx, cy, R, key);
+      if (gen !== this.generation) return;
       const r = Math.max(R / Math.sqrt(view.nodes.length + 1) * 0.18, R * 0.01);
       for (const n of view.nodes) {
         if (this.graph.hasNode(n.key)) continue;

@@ -5,12 +5,12 @@ import { MemoryBackend } from '../../../test/memory-backend';
 describe('read counters', () => {
   it('polls the shell and tells when bytes are arriving', async () => {
     const b = new MemoryBackend();
-    b.reads = { bytes: 4096, requests: 1, remote: true };
+    b.reads = { bytes: 4096, requests: 1, remote: true, budget: null, fetched: 0 };
     const r = new ReadsState(b);
     r.watch(1, true);
     await r.poll();
     expect([r.bytes, r.requests, r.remote, r.fetching]).toEqual([4096, 1, true, false]);
-    b.reads = { bytes: 90_000, requests: 3, remote: true };
+    b.reads = { bytes: 90_000, requests: 3, remote: true, budget: null, fetched: 0 };
     await r.poll();
     expect(r.fetching).toBe(true);
     await r.poll();

@@ -1,8 +1,7 @@
 // Which file is open, opening files (paths, URLs, the dialog, the queue of files handed over by
 // the OS), recent files, and the error of the last failed open.
 import type { Backend } from '../backend';
-import { errorText } from '../backend';
-import { isCancelled } from '../import/import.svelte';
+import { errorText, isCancelled } from '../backend';
 import type { DocInfo } from '../types';
 
 export class SourceState {
@@ -45,8 +44,7 @@ export class SourceState {
     } catch (e) {
       // The previous document (if any) stays open: a bad file never takes the window down.
       // A build the user cancelled is not an error.
-      const text = errorText(e);
-      this.error = isCancelled(text) ? '' : text;
+      this.error = isCancelled(e) ? '' : errorText(e);
       return false;
     } finally {
       this.opening = '';

@@ -15,6 +15,8 @@ export const LOCATE_ROWS = 2000;
 /** A query's time limit unless the user sets another (seconds; 0: none). */
 export const DEFAULT_TIME_LIMIT = 60;
 const TIME_LIMIT_KEY = 'rete.sparql.timeLimit';
+/** Where the switch "all graphs" is remembered, per file. */
+const ALL_GRAPHS_KEY = 'rete.sparql.allGraphs:';
 
 export class SparqlState {
   context = $state.raw<SparqlContext | null>(null);
@@ -36,6 +38,11 @@ export class SparqlState {
   timeLimit = $state(DEFAULT_TIME_LIMIT);
   /** The limit the last query was stopped at, in seconds (null: it was not). */
   timedOut = $state<number | null>(null);
+  /** The default graph is the union of all graphs (what the map shows), not only the file's own
+   *  default graph: on by default when the file has named graphs, remembered per file. */
+  allGraphs = $state(false);
+  /** Why the last answer was empty when the default graph was to blame (the shell's words). */
+  hint = $state<string | null>(null);
 
   private pages = new Map<number, Cell[][]>();
   private loadingPages = new Map<number, Promise<void>>();
@@ -65,9 +72,24 @@ export class SparqlState {
     return this.doc?.remote ?? false;
   }
 
+  /** Whether the file has named graphs (the switch "all graphs" matters). */
+  get namedGraphs(): number {
+    return this.doc?.graphs ?? 0;
+  }
+
+  /** Sets the switch "all graphs" for this file and remembers it. */
+  setAllGraphs(on: boolean): void {
+    this.allGraphs = on;
+    this.hint = null;
+    if (this.doc) this.storage?.setItem(ALL_GRAPHS_KEY + this.doc.source, on ? '1' : '0');
+  }
+
   /** A new document: its prefixes, vocabulary and examples; the first example as the text. */
   async load(doc: DocInfo): Promise<void> {
     this.doc = doc;
+    const saved = this.storage?.getItem(ALL_GRAPHS_KEY + doc.source);
+    this.allGraphs = saved == null ? doc.graphs > 0 : saved === '1';
+    this.hint = null;
     this.context = null;
     this.completions = [];
     this.outcome = null;
@@ -100,7 +122,7 @@ export class SparqlState {
     const doc = this.doc;
     const { query, shift } = this.prepared();
     try {
-      const c = await this.backend.sparqlCost(doc.doc, query);
+      const c = await this.backend.sparqlCost(doc.doc, query, this.allGraphs);
       if (this.doc !== doc) return null;
       this.cost = c.error ? { ...c, error: userPosition(c.error, shift) } : c;
       return this.cost;
@@ -118,6 +140,7 @@ export class SparqlState {
     this.error = null;
     this.message = '';
     this.timedOut = null;
+    this.hint = null;
     if (doc.remote) {
       // Show what the query will fetch before it fetches it.
       const c = await this.estimate();
@@ -136,9 +159,10 @@ export class SparqlState {
     this.timer = setInterval(() => { this.elapsed = Date.now() - started; }, 100);
     try {
       const limit = this.timeLimit;
-      const out = await this.backend.sparqlRun(doc.doc, run, query, Math.round(limit * 1000));
+      const out = await this.backend.sparqlRun(doc.doc, run, query, Math.round(limit * 1000), this.allGraphs);
       if (run !== this.current || this.doc !== doc) return null;
       this.outcome = out;
+      this.hint = out.hint;
       this.pages.clear();
       this.loadingPages.clear();
       this.rowsVersion++;

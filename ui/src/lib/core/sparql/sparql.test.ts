@@ -19,7 +19,7 @@ function setup(remote = false) {
   b.allRows.set('foaf:name', rows);
   b.answers.set('foaf:name', {
     status: 'ok', kind: 'select', columns: ['p', 'n'], total: rows.length, rows: rows.slice(0, PAGE), boolean: null, graph: null,
-    truncated: false, elapsed_ms: 3, error: null, read: { bytes: 10, requests: 1, remote },
+    truncated: false, elapsed_ms: 3, error: null, read: { bytes: 10, requests: 1, remote, budget: null, fetched: 0 }, hint: null,
   });
   for (let i = 1; i <= 1000; i++) b.places.set(`<http://ex.org/p${i}>`, [`c1:${i % 3}`, `c0:${i % 30}`, `e:${i}`]);
   const hl = new HighlightState();
@@ -28,7 +28,54 @@ function setup(remote = false) {
   return { b, s, hl, d };
 }
 
+/** A Storage-like map (what localStorage gives the pane). */
+function memoryStorage() {
+  const m = new Map<string, string>();
+  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => { m.set(k, v); } };
+}
+
 describe('sparql pane state', () => {
+  it('queries all graphs by default in a file with named graphs, remembers the switch per file, and shows the hint of an empty answer', async () => {
+    const b = new MemoryBackend();
+    b.contexts.set(1, { prefixes: [], classes: [], predicates: [], examples: [] });
+    b.contexts.set(2, { prefixes: [], classes: [], predicates: [], examples: [] });
+    const empty = 'The default graph is empty; this file\'s data is in 5 named graphs — switch to all graphs, or use GRAPH ?g { … }.';
+    b.answers.set('rdf:Property', {
+      status: 'ok', kind: 'select', columns: ['s'], total: 0, rows: [], boolean: null, graph: null,
+      truncated: false, elapsed_ms: 1, error: null, read: { bytes: 0, requests: 0, remote: false, budget: null, fetched: 0 }, hint: empty,
+    });
+    const storage = memoryStorage();
+    const s = new SparqlState(b, new HighlightState(), storage);
+    const named = { ...doc(1, 'vocabularies.nq'), graphs: 5 };
+    const plain = doc(2, 'social.rete');
+    await s.load(named);
+    expect(s.namedGraphs).toBe(5);
+    expect(s.allGraphs).toBe(true);
+    s.use('SELECT ?s WHERE { ?s a rdf:Property }');
+    await s.run();
+    expect(b.allGraphs.at(-1)).toBe(true);
+    expect(s.hint).toBe(empty);
+    s.setAllGraphs(false);
+    expect(s.hint).toBeNull();
+    await s.run();
+    expect(b.allGraphs.at(-1)).toBe(false);
+    await s.estimate();
+    expect(b.calls.at(-1)).toBe('cost');
+    // Another file without named graphs: strict SPARQL, no switch; back to the first: as it was left.
+    await s.load(plain);
+    expect(s.namedGraphs).toBe(0);
+    expect(s.allGraphs).toBe(false);
+    await s.load(named);
+    expect(s.allGraphs).toBe(false);
+    s.setAllGraphs(true);
+    await s.estimate();
+    expect(b.calls.at(-1)).toBe('cost all graphs');
+    expect(new SparqlState(b, new HighlightState(), storage).allGraphs).toBe(false);
+    const again = new SparqlState(b, new HighlightState(), storage);
+    await again.load(named);
+    expect(again.allGraphs).toBe(true);
+  });
+
   it('loads the vocabulary and starts from the instances example', async () => {
     const { s, d } = setup();
     await s.load(d);
@@ -62,7 +109,7 @@ describe('sparql pane state', () => {
     const one = (id: number) => [iri(id), lit(`n${id}`)];
     const answer = (rows: Cell[][]) => ({
       status: 'ok' as const, kind: 'select' as const, columns: ['p', 'n'], total: rows.length, rows, boolean: null, graph: null,
-      truncated: false, elapsed_ms: 1, error: null, read: { bytes: 10, requests: 1, remote: false },
+      truncated: false, elapsed_ms: 1, error: null, read: { bytes: 10, requests: 1, remote: false, budget: null, fetched: 0 }, hint: null,
     });
     b.answers.set('# first', answer([one(7)]));
     b.answers.set('# second', answer([one(8)]));

@@ -1,0 +1,113 @@
+//! `rete search`: find terms by label ([`rete_search::Searcher`]).
+
+use crate::args::SearchArgs;
+use anyhow::{anyhow, bail, Context, Result};
+use rete_core::Rete;
+use rete_search::{Answer, Query, Searcher, Within};
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
+    let resolver = crate::terms::Resolver::new(rete);
+    let class = match &a.class {
+        None => None,
+        Some(c) => match resolver
+            .parse(c)
+            .with_context(|| format!("invalid class {c:?}"))?
+        {
+            oxrdf::Term::NamedNode(n) => Some(n.into_string()),
+            _ => bail!("--class takes an IRI (<iri> or prefix:name), not {c}"),
+        },
+    };
+    let within = match &a.within {
+        None => None,
+        Some(w) => {
+            let (l, c) = w
+                .split_once(':')
+                .and_then(|(l, c)| Some((l.trim().parse().ok()?, c.trim().parse().ok()?)))
+                .ok_or_else(|| anyhow!("--within takes LEVEL:ID (two numbers), not {w:?}"))?;
+            Some(Within {
+                level: l,
+                community: c,
+            })
+        }
+    };
+    let query = Query {
+        text: a.text.clone(),
+        kind: a
+            .kind
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| anyhow!(e))?,
+        class,
+        languages: a
+            .lang
+            .clone()
+            .unwrap_or_else(rete_pyramid::lang::env_languages),
+        limit: a.limit,
+        within,
+        label_predicate: None,
+    };
+    let searcher = Searcher::open(rete)?;
+    // Ctrl-C stops a label scan (files without an index) with a message instead of a kill.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let answer = searcher.search(&query, &cancel)?;
+    if !answer.indexed {
+        eprintln!(
+            "note: {} has no search index: its labels were scanned (rebuild it to search as you type)",
+            rete.name()
+        );
+    }
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if a.json {
+        serde_json::to_writer_pretty(&mut out, &answer)?;
+        writeln!(out)?;
+    } else {
+        write_text(&mut out, rete, &answer)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One line a hit: rank, term, label, class and pyramid path, tab-separated; a note on stderr
+/// when the labels were scanned.
+fn write_text(out: &mut impl Write, rete: &Rete, answer: &Answer) -> Result<()> {
+    let prefixes = rete_schema::prefixes_in_effect(rete)?;
+    let short = |nt: &str| -> String {
+        nt.strip_prefix('<')
+            .and_then(|s| s.strip_suffix('>'))
+            .and_then(|iri| prefixes.compact(iri))
+            .map_or_else(|| nt.to_owned(), |(p, l)| format!("{p}:{l}"))
+    };
+    writeln!(out, "rank\tterm\tlabel\tclass\tpath")?;
+    for h in &answer.hits {
+        let label = match &h.lang {
+            Some(l) => format!("{:?}@{l}", h.label),
+            None => format!("{:?}", h.label),
+        };
+        let class = h.class.as_deref().map_or_else(|| "-".to_owned(), short);
+        // Coarsest level first, as one descends the map.
+        let path = h.path.as_ref().map_or_else(
+            || "-".to_owned(),
+            |p| {
+                p.iter()
+                    .rev()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/")
+            },
+        );
+        writeln!(
+            out,
+            "{}\t{}\t{label}\t{class}\t{path}",
+            h.rank,
+            short(&h.term)
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,14 @@
+//! Writes the sample files with a pyramid and a schema block that the e2e suite opens:
+//! `cargo run -p rete-explore --example fixtures -- OUT_DIR`.
+
+#[path = "../tests/fixtures/mod.rs"]
+mod fixtures;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = std::env::args().nth(1).ok_or("usage: fixtures OUT_DIR")?;
+    for name in fixtures::NAMES {
+        let path = fixtures::ensure(std::path::Path::new(&dir), name)?;
+        println!("{}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! The legend of a file with a schema block: the class tree with instance counts and the
+//! class → predicate → class relations counted at build time.
+
+use super::{AppResult, Doc};
+use crate::model::{Counted, Legend, LegendClass, LegendRelation, LegendSource};
+use std::collections::HashMap;
+
+/// Relations listed in the legend.
+const LEGEND_RELATIONS: usize = 300;
+
+impl Doc {
+    /// The legend: from the schema block when the file has one, else from the card.
+    pub fn legend(&self) -> AppResult<Legend> {
+        match &self.schema {
+            Some(_) => self.schema_legend(),
+            None => self.card_legend(),
+        }
+    }
+
+    /// The class tree and relations of the schema block.
+    pub fn schema_legend(&self) -> AppResult<Legend> {
+        let Some(schema) = &self.schema else {
+            return self.card_legend();
+        };
+        // Most instances first; the tree is rebuilt from `parents` by the UI.
+        let mut order: Vec<usize> = (0..schema.classes.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (ca, cb) = (&schema.classes[a], &schema.classes[b]);
+            cb.total_instances
+                .cmp(&ca.total_instances)
+                .then_with(|| ca.iri.cmp(&cb.iri))
+        });
+        let position: HashMap<usize, usize> =
+            order.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let classes = order
+            .iter()
+            .map(|&i| {
+                let c = &schema.classes[i];
+                LegendClass {
+                    nt: format!("<{}>", c.iri),
+                    label: c.label.clone().unwrap_or_else(|| self.short_iri(&c.iri)),
+                    parents: c
+                        .parents
+                        .iter()
+                        .filter_map(|p| position.get(&(*p as usize)).copied())
+                        .collect(),
+                    depth: c.depth,
+                    direct: c.direct_instances,
+                    total: c.total_instances,
+                }
+            })
+            .collect();
+        let class_nt = |i: u32| {
+            schema
+                .classes
+                .get(i as usize)
+                .map(|c| format!("<{}>", c.iri))
+                .unwrap_or_default()
+        };
+        let mut rels: Vec<&rete_schema::Relation> = schema.relations.iter().collect();
+        rels.sort_by_key(|r| std::cmp::Reverse(r.count));
+        let relations = rels
+            .into_iter()
+            .take(LEGEND_RELATIONS)
+            .map(|r| LegendRelation {
+                domain: class_nt(r.domain),
+                predicate: Counted {
+                    nt: format!("<{}>", r.predicate),
+                    label: self.short_iri(&r.predicate),
+                    count: r.count,
+                },
+                range: class_nt(r.range),
+            })
+            .collect();
+        Ok(Legend {
+            source: LegendSource::Schema,
+            classes,
+            relations,
+            note: format!(
+                "From the schema block: {}, {} counted over all triples.",
+                super::plural(schema.classes.len(), "class", "classes"),
+                super::plural(
+                    schema.relations.len(),
+                    "class → predicate → class relation",
+                    "class → predicate → class relations"
+                )
+            ),
+        })
+    }
+}

@@ -1,0 +1,105 @@
+//! Finding an entity, a class or a predicate by its label as the user types: the file's search
+//! index (`rete-search`; a scan of its labels for a file without one), each hit with what the map
+//! needs to go to it (its term id and the communities holding it, top level first).
+
+use super::{AppResult, Doc};
+use crate::key::NodeKey;
+use crate::model::{HitKind, SearchHit, SearchView};
+use rete_search::{Kind, Query, Searcher, Within};
+use std::sync::atomic::AtomicBool;
+
+/// Most hits one search returns.
+pub const MAX_HITS: usize = 50;
+
+/// What the search box asks.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest {
+    /// The typed text.
+    pub text: String,
+    /// Only entities, classes or predicates.
+    pub kind: Option<HitKind>,
+    /// Only inside this community (a map key `c<level>:<id>`).
+    pub within: Option<String>,
+    /// At most this many hits (capped at [`MAX_HITS`]).
+    pub limit: usize,
+}
+
+impl Doc {
+    fn searcher(&self) -> AppResult<&Searcher> {
+        if let Some(s) = self.searcher.get() {
+            return Ok(s);
+        }
+        let s = Searcher::open(&self.rete)?;
+        Ok(self.searcher.get_or_init(|| s))
+    }
+
+    /// The hits for `req`, best first; `cancel` stops a label scan (a file without an index).
+    pub fn search(&self, req: &SearchRequest, cancel: &AtomicBool) -> AppResult<SearchView> {
+        let searcher = self.searcher()?;
+        let within = match req.within.as_deref() {
+            None => None,
+            Some(key) => match key.parse::<NodeKey>() {
+                Ok(NodeKey::Community { level, id }) => Some(Within {
+                    level,
+                    community: id,
+                }),
+                _ => {
+                    return Err(super::AppError::Invalid(format!(
+                        "{key} is not a community of the map"
+                    )))
+                }
+            },
+        };
+        let query = Query {
+            kind: req.kind.map(|k| match k {
+                HitKind::Entity => Kind::Entity,
+                HitKind::Class => Kind::Class,
+                HitKind::Predicate => Kind::Predicate,
+            }),
+            languages: self.languages.clone(),
+            limit: req.limit.clamp(1, MAX_HITS),
+            within,
+            ..Query::new(req.text.as_str())
+        };
+        let answer = searcher.search(&query, cancel)?;
+        let mut hits = Vec::with_capacity(answer.hits.len());
+        for h in answer.hits {
+            let id = self.resolve(&h.term)?.unwrap_or(0);
+            let class_label = h.class.as_ref().map(|c| self.short_nt(c));
+            // The pyramid path comes finest first; the map opens it from the top.
+            let path = h
+                .path
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(level, c)| {
+                    NodeKey::Community {
+                        level: u32::try_from(level).unwrap_or(u32::MAX),
+                        id: *c,
+                    }
+                    .to_string()
+                })
+                .collect();
+            hits.push(SearchHit {
+                rank: h.rank,
+                id,
+                nt: h.term,
+                kind: match h.kind {
+                    Kind::Entity => HitKind::Entity,
+                    Kind::Class => HitKind::Class,
+                    Kind::Predicate => HitKind::Predicate,
+                },
+                label: h.label,
+                lang: h.lang,
+                class: h.class,
+                class_label,
+                path,
+            });
+        }
+        Ok(SearchView {
+            hits,
+            indexed: answer.indexed,
+        })
+    }
+}

@@ -1,0 +1,13 @@
+#![doc = include_str!("../README.md")]
+
+pub mod cache;
+pub mod engine;
+pub mod import;
+pub mod key;
+pub mod model;
+pub mod ops;
+#[cfg(test)]
+mod protocol_ts;
+pub mod store;
+pub mod trace;
+pub mod wire;

@@ -1,0 +1,445 @@
+//! The command bodies: what the app asks of its open documents, callable without a running app
+//! (the desktop shell wraps each in a command; the tests call these directly).
+
+use crate::engine::sparql_export::{write_run, ExportFormat};
+use crate::engine::{report_markdown, AppError, AppResult, Doc};
+use crate::key::NodeKey;
+use crate::model::{
+    CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located, MapView,
+    MemoryView, QueryError, QueryKind, QueryOutcome, QueryStatus, ReadView, RunStatus,
+    SparqlContext, TermView,
+};
+use crate::store::{KeptRun, Store};
+use rete_sparql::SparqlError;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Rows sent with a query's outcome; the table asks for the others by page.
+pub const FIRST_ROWS: usize = 200;
+/// Most rows one page request returns.
+pub const MAX_PAGE: usize = 5000;
+
+/// Opens a local `.rete` file and returns its summary.
+pub fn open_path(store: &Store, path: &str) -> AppResult<DocInfo> {
+    let p = Path::new(path);
+    if p.is_dir() {
+        return Err(AppError::Invalid(format!(
+            "{path}: is a folder, not a .rete file"
+        )));
+    }
+    let doc = Doc::open_path(p)?;
+    let (id, doc) = store.insert(doc);
+    doc.info(id)
+}
+
+/// Opens a `.rete` served over HTTP(S), read in place through range requests.
+pub fn open_url(store: &Store, url: &str) -> AppResult<DocInfo> {
+    let url = url.trim();
+    if !rete_http::is_url(url) {
+        return Err(AppError::Invalid(format!(
+            "{url}: only http:// and https:// URLs can be opened"
+        )));
+    }
+    let opts = rete_http::HttpOptions {
+        byte_budget: read_budget(),
+        ..rete_http::HttpOptions::default()
+    };
+    let reader = rete_http::HttpReader::open_with(url, opts)
+        .map_err(|e| AppError::Invalid(e.to_string()))?;
+    let doc = Doc::open_http(reader)?;
+    let (id, doc) = store.insert(doc);
+    doc.info(id)
+}
+
+/// The first map: the pyramid's top level, or the class overview without a pyramid.
+pub fn overview(store: &Store, doc: u32) -> AppResult<MapView> {
+    let d = store.get(doc)?;
+    if d.pyramid.is_some() {
+        d.pyramid_overview()
+    } else {
+        d.class_overview()
+    }
+}
+
+/// What a node of the map opens into when the camera zooms into it.
+pub fn expand(store: &Store, doc: u32, key: &str, x: f32, y: f32, r: f32) -> AppResult<MapView> {
+    let d = store.get(doc)?;
+    match node_key(key)? {
+        NodeKey::Class(id) => d.class_members(id, (x, y, r)),
+        NodeKey::Community { level, id } => d.community_expand(level, id),
+        _ => Err(AppError::Invalid(format!(
+            "map node {key} cannot be expanded"
+        ))),
+    }
+}
+
+/// Properties and links of an entity.
+pub fn entity(store: &Store, doc: u32, id: u64) -> AppResult<EntityDetails> {
+    store.get(doc)?.entity(id)
+}
+
+/// An entity with its neighbours.
+pub fn neighbourhood(store: &Store, doc: u32, id: u64) -> AppResult<MapView> {
+    store.get(doc)?.neighbourhood(id)
+}
+
+/// Details of a group node (class group or community).
+pub fn group(store: &Store, doc: u32, key: &str) -> AppResult<GroupDetails> {
+    let d = store.get(doc)?;
+    match node_key(key)? {
+        NodeKey::Class(id) => d.class_group(id),
+        NodeKey::Community { level, id } => d.community_group(level, id),
+        _ => Err(AppError::Invalid(format!("map node {key} is not a group"))),
+    }
+}
+
+/// The schema legend.
+pub fn legend(store: &Store, doc: u32) -> AppResult<Legend> {
+    store.get(doc)?.legend()
+}
+
+/// Where terms (N-Triples) live on the map.
+pub fn locate(store: &Store, doc: u32, terms: &[String]) -> AppResult<Vec<Located>> {
+    store.get(doc)?.locate(terms)
+}
+
+/// Bytes and requests read from the document's file or server so far.
+pub fn read_stats(store: &Store, doc: u32) -> AppResult<ReadView> {
+    let d = store.get(doc)?;
+    let s = d.bytes.stats();
+    let (budget, fetched) = d.bytes.budget();
+    Ok(ReadView {
+        bytes: s.bytes,
+        requests: s.requests,
+        remote: d.is_remote(),
+        budget,
+        fetched,
+    })
+}
+
+/// What the open documents hold in their caches, with each cache's bound.
+pub fn memory_use(store: &Store) -> MemoryView {
+    let (kept_results, kept_result_bytes) = store.kept_results();
+    MemoryView {
+        docs: store.docs().iter().map(|(k, d)| d.memory(*k)).collect(),
+        kept_results,
+        max_kept_results: crate::store::KEPT_RESULTS,
+        kept_result_bytes,
+        max_kept_result_bytes: crate::store::KEPT_RESULT_BYTES,
+    }
+}
+
+/// Lets a remote document fetch `bytes` more than it has fetched so far (the user agreed to a
+/// query beyond the budget); never lowers the budget. Returns the new counters.
+pub fn raise_read_budget(store: &Store, doc: u32, bytes: u64) -> AppResult<ReadView> {
+    let d = store.get(doc)?;
+    if let rete_http::CountedReader::Remote(r) = &d.bytes {
+        if let Some(b) = r.budget() {
+            r.set_budget(Some(b.max(r.fetched().saturating_add(bytes))));
+        }
+    }
+    read_stats(store, doc)
+}
+
+/// The byte budget of a remote document: [`READ_BUDGET_ENV`] in bytes (`0`: none), else
+/// [`rete_http::DEFAULT_BYTE_BUDGET`].
+pub fn read_budget() -> Option<u64> {
+    match std::env::var(READ_BUDGET_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => Some(rete_http::DEFAULT_BYTE_BUDGET),
+    }
+}
+
+/// Environment variable setting the byte budget of remote documents (bytes; `0`: no limit).
+pub const READ_BUDGET_ENV: &str = "RETE_READ_BUDGET";
+
+/// The search box's hits for `text` as search run `run` (a newer keystroke cancels the run
+/// before it with [`search_cancel`]).
+pub fn search(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    req: &crate::engine::SearchRequest,
+) -> AppResult<crate::model::SearchView> {
+    let d = store.get(doc)?;
+    let key = format!("s{run}");
+    let flag = store.flag(&key);
+    let out = d.search(req, &flag);
+    store.finish(&key);
+    out
+}
+
+/// Stops a search (a label scan of a file without an index).
+pub fn search_cancel(store: &Store, run: u32) {
+    store.cancel(&format!("s{run}"));
+}
+
+/// Prefixes, vocabulary and examples for the query editor.
+pub fn sparql_context(store: &Store, doc: u32) -> AppResult<SparqlContext> {
+    store.get(doc)?.sparql_context()
+}
+
+fn query_error(e: &SparqlError) -> QueryError {
+    match e {
+        SparqlError::Syntax {
+            line,
+            column,
+            message,
+        } => QueryError {
+            message: message.clone(),
+            line: *line,
+            column: *column,
+        },
+        other => QueryError {
+            message: other.to_string(),
+            line: 0,
+            column: 0,
+        },
+    }
+}
+
+/// Runs a query as run `run` (cancel it with [`sparql_cancel`]); keeps its result for pages
+/// and export. Query errors and cancellation are part of the outcome, not errors.
+pub fn sparql_run(store: &Store, doc: u32, run: u32, query: &str) -> AppResult<QueryOutcome> {
+    sparql_run_within(store, doc, run, query, None)
+}
+
+/// [`sparql_run`] with the pane's time limit in milliseconds (`None`: the default limit,
+/// `0`: none). A query stopped by it has the status `timeout`.
+pub fn sparql_run_within(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    query: &str,
+    timeout_ms: Option<u64>,
+) -> AppResult<QueryOutcome> {
+    sparql_run_with(
+        store,
+        doc,
+        run,
+        query,
+        RunOptions {
+            timeout_ms,
+            all_graphs: false,
+        },
+    )
+}
+
+/// How the query pane runs a query.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// The time limit in milliseconds (`None`: the default limit, `0`: none).
+    pub timeout_ms: Option<u64>,
+    /// The default graph is the union of all graphs (the switch "all graphs"; what the map
+    /// shows of a file whose data is in named graphs), not only the file's default graph.
+    pub all_graphs: bool,
+}
+
+/// [`sparql_run`] with the pane's options.
+pub fn sparql_run_with(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    query: &str,
+    options: RunOptions,
+) -> AppResult<QueryOutcome> {
+    let RunOptions {
+        timeout_ms,
+        all_graphs,
+    } = options;
+    let timeout = match timeout_ms {
+        None => Some(crate::engine::sparql_export::DEFAULT_TIMEOUT),
+        Some(0) => None,
+        Some(ms) => Some(std::time::Duration::from_millis(ms)),
+    };
+    let d = store.get(doc)?;
+    let key = format!("q{run}");
+    let flag = store.flag(&key);
+    let before = d.bytes.stats();
+    let started = std::time::Instant::now();
+    let result = d.run_query_within(query, flag, timeout, all_graphs);
+    store.finish(&key);
+    let after = d.bytes.stats();
+    let (budget, fetched) = d.bytes.budget();
+    let read = ReadView {
+        bytes: after.bytes.saturating_sub(before.bytes),
+        requests: after.requests.saturating_sub(before.requests),
+        remote: d.is_remote(),
+        budget,
+        fetched,
+    };
+    let mut out = QueryOutcome {
+        run,
+        status: QueryStatus::Ok,
+        kind: QueryKind::Select,
+        columns: Vec::new(),
+        total: 0,
+        rows: Vec::new(),
+        boolean: None,
+        graph: None,
+        truncated: false,
+        elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+        error: None,
+        read,
+        hint: None,
+    };
+    match result {
+        Ok(r) => {
+            out.kind = r.kind;
+            out.columns = r.columns.clone();
+            out.total = r.rows.len();
+            out.boolean = r.boolean;
+            out.truncated = r.truncated;
+            out.elapsed_ms = r.elapsed_ms;
+            out.hint.clone_from(&r.hint);
+            out.rows = d.rows_page(&r, 0, FIRST_ROWS)?;
+            if r.kind == QueryKind::Graph {
+                out.graph = Some(d.graph_view(&r)?);
+            }
+            store.keep_result(
+                run,
+                KeptRun {
+                    doc: d.clone(),
+                    run: Arc::new(r),
+                },
+            );
+        }
+        Err(SparqlError::Cancelled) => {
+            out.status = QueryStatus::Cancelled;
+            out.error = Some(QueryError {
+                message: "the query was cancelled".into(),
+                line: 0,
+                column: 0,
+            });
+        }
+        Err(SparqlError::Timeout) => {
+            out.status = QueryStatus::Timeout;
+            out.error = Some(QueryError {
+                message: format!(
+                    "the query was stopped at its time limit of {} s",
+                    timeout.map_or(0.0, |t| t.as_secs_f64())
+                ),
+                line: 0,
+                column: 0,
+            });
+        }
+        Err(SparqlError::Store(e)) => return Err(e.into()),
+        Err(e) => {
+            out.status = QueryStatus::Error;
+            out.error = Some(query_error(&e));
+        }
+    }
+    Ok(out)
+}
+
+/// Rows `offset..offset + limit` of a kept result.
+pub fn sparql_rows(
+    store: &Store,
+    run: u32,
+    offset: usize,
+    limit: usize,
+) -> AppResult<Vec<Vec<Option<TermView>>>> {
+    let k = store.result(run)?;
+    k.doc.rows_page(&k.run, offset, limit.min(MAX_PAGE))
+}
+
+/// Stops a running query (or one about to start).
+pub fn sparql_cancel(store: &Store, run: u32) {
+    store.cancel(&format!("q{run}"));
+}
+
+/// What a query will read before it runs; a query that does not parse comes back with its
+/// syntax error.
+pub fn sparql_cost(store: &Store, doc: u32, query: &str) -> AppResult<CostEstimate> {
+    sparql_cost_with(store, doc, query, false)
+}
+
+/// [`sparql_cost`] of a query run over all graphs (`all_graphs`) or the default graph only.
+pub fn sparql_cost_with(
+    store: &Store,
+    doc: u32,
+    query: &str,
+    all_graphs: bool,
+) -> AppResult<CostEstimate> {
+    let d = store.get(doc)?;
+    match d.query_cost(query, all_graphs) {
+        Ok(c) => Ok(c),
+        Err(SparqlError::Store(e)) => Err(e.into()),
+        Err(e) => Ok(CostEstimate {
+            error: Some(query_error(&e)),
+            ..CostEstimate::default()
+        }),
+    }
+}
+
+/// Writes a kept result to `path` as `csv`, `tsv` or `json`.
+pub fn sparql_write(store: &Store, run: u32, format: &str, path: &Path) -> AppResult<()> {
+    let k = store.result(run)?;
+    let f = ExportFormat::from_name(format)?;
+    // Atomic: a failed export never leaves a half-written file in place of an old one.
+    crate::store::write_atomic(path, |w| {
+        write_run(&k.run, f, &mut *w).map_err(|e| std::io::Error::other(e.to_string()))?;
+        w.flush()
+    })
+    .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))
+}
+
+/// Runs the coherence check Tier 0 → 1 → 2 as run `run`; `on_tier` gets each tier's report.
+pub fn coherence_run(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    on_tier: impl FnMut(&rete_coherence::Report),
+) -> AppResult<CoherenceOutcome> {
+    let d = store.get(doc)?;
+    let key = format!("c{run}");
+    let flag = store.flag(&key);
+    let result = d.coherence(&flag, on_tier);
+    store.finish(&key);
+    let r = result?;
+    if let Some(report) = &r.report {
+        store.keep_report(doc, report.clone());
+    }
+    Ok(CoherenceOutcome {
+        run,
+        status: if r.cancelled {
+            RunStatus::Cancelled
+        } else {
+            RunStatus::Ok
+        },
+        report: r.report,
+    })
+}
+
+/// Stops a running coherence check.
+pub fn coherence_cancel(store: &Store, run: u32) {
+    store.cancel(&format!("c{run}"));
+}
+
+/// Writes the last coherence report of `doc` to `path` as `json` or `md`.
+pub fn coherence_write(store: &Store, doc: u32, format: &str, path: &Path) -> AppResult<()> {
+    let d = store.get(doc)?;
+    let report = store.report(doc)?;
+    let bytes = match format {
+        "json" => {
+            serde_json::to_vec_pretty(&report).map_err(|e| AppError::Invalid(e.to_string()))?
+        }
+        "md" => report_markdown(&d.origin, &report).into_bytes(),
+        other => {
+            return Err(AppError::Invalid(format!(
+                "cannot export the report as {other}"
+            )))
+        }
+    };
+    crate::store::write_atomic(path, |w| w.write_all(&bytes))
+        .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))
+}
+
+fn node_key(key: &str) -> AppResult<NodeKey> {
+    key.parse()
+        .map_err(|e: crate::key::BadKey| AppError::Invalid(e.to_string()))
+}

@@ -1,0 +1,733 @@
+//! The pyramid map, the schema legend, SPARQL, coherence and remote reading, through the command
+//! bodies (`commands::ops`), on files built with a pyramid and a schema block from the
+//! deterministic generators (`tests/fixtures`). Set `RETE_FIXTURES` to build them into (or reuse
+//! them from) a folder; by default they go to a temporary folder per run.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+mod common;
+mod fixtures;
+
+use common::open_served;
+use fixtures::fixture;
+use rete_explore::model::{DocInfo, MapNode, QueryOutcome};
+use rete_explore::ops;
+use rete_explore::store::Store;
+use std::sync::Arc;
+
+const PERSON: &str = "<http://xmlns.com/foaf/0.1/Person>";
+const MED: &str = "http://example.org/medical#";
+
+fn open(store: &Store, name: &str) -> DocInfo {
+    ops::open_path(store, &fixture(name).display().to_string()).expect("fixture opens")
+}
+
+fn centre(n: &MapNode) -> (f32, f32, f32) {
+    (n.x.unwrap(), n.y.unwrap(), n.r.unwrap())
+}
+
+fn inside(n: &MapNode, (x, y, r): (f32, f32, f32)) -> bool {
+    let d = ((n.x.unwrap() - x).powi(2) + (n.y.unwrap() - y).powi(2)).sqrt();
+    d <= r * 1.001 + 1e-3
+}
+
+#[test]
+fn a_file_with_a_pyramid_opens_on_its_top_level() {
+    // Every fixture builds (the e2e suite opens them from RETE_FIXTURES).
+    for name in fixtures::NAMES {
+        assert!(fixture(name).is_file());
+    }
+    let store = Store::default();
+    let small = open(&store, "social-1k.rete");
+    assert!(small.has_pyramid && small.has_schema && small.levels >= 1);
+    let info = open(&store, "social-20k.rete");
+    assert!(info.levels >= 2, "{} levels", info.levels);
+    let map = ops::overview(&store, info.doc).unwrap();
+    assert_eq!(map.kind, "pyramid");
+    assert!(map.nodes.len() > 1);
+    let top = info.levels as u32 - 1;
+    let total: u64 = map.nodes.iter().map(|n| n.size).sum();
+    assert_eq!(total, 20_000, "the top level holds every person once");
+    for n in &map.nodes {
+        assert_eq!(n.kind, "community");
+        assert!(n.key.starts_with(&format!("c{top}:")), "{}", n.key);
+        assert_eq!(n.level, Some(top));
+        assert!(n.r.is_some_and(|r| r > 0.0));
+        assert_eq!(
+            n.class.as_deref(),
+            Some(PERSON),
+            "coloured by dominant class"
+        );
+        assert!(n.expandable);
+        assert_eq!(n.classes[0].nt, PERSON);
+    }
+    assert!(
+        !map.edges.is_empty(),
+        "communities are linked by super-edges"
+    );
+    for e in &map.edges {
+        assert!(e.weight > 0);
+        assert!(e.label.contains("knows"), "{}", e.label);
+        assert!(map.nodes.iter().any(|n| n.key == e.source));
+        assert!(map.nodes.iter().any(|n| n.key == e.target));
+    }
+}
+
+#[test]
+fn zooming_opens_communities_down_to_entities_that_locate_back() {
+    let store = Store::default();
+    let info = open(&store, "social-20k.rete");
+    let map = ops::overview(&store, info.doc).unwrap();
+    let mut node = map.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+    let mut path = vec![node.key.clone()];
+    // Children lie inside their parent's circle, one level down each time.
+    while node.level.unwrap() > 0 {
+        let (x, y, r) = centre(&node);
+        let kids = ops::expand(&store, info.doc, &node.key, x, y, r).unwrap();
+        assert_eq!(kids.kind, "children");
+        assert!(!kids.nodes.is_empty());
+        let level = node.level.unwrap() - 1;
+        for k in &kids.nodes {
+            assert_eq!(k.level, Some(level));
+            assert!(inside(k, (x, y, r)), "{} outside {}", k.key, node.key);
+        }
+        assert_eq!(kids.nodes.iter().map(|k| k.size).sum::<u64>(), node.size);
+        node = kids.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+        path.push(node.key.clone());
+    }
+    let c = centre(&node);
+    let members = ops::expand(&store, info.doc, &node.key, c.0, c.1, c.2).unwrap();
+    assert_eq!(members.kind, "members");
+    assert_eq!(members.nodes.len() as u64, node.size);
+    assert!(members
+        .nodes
+        .iter()
+        .all(|m| m.kind == "entity" && inside(m, c)));
+    assert!(members
+        .nodes
+        .iter()
+        .all(|m| m.class.as_deref() == Some(PERSON)));
+    assert!(
+        !members.edges.is_empty(),
+        "people in one community know each other"
+    );
+    let m = &members.nodes[0];
+    assert!(
+        !m.label.contains("person/"),
+        "labels come from foaf:name: {}",
+        m.label
+    );
+    // Where does this entity live? The same path back.
+    let details = ops::entity(&store, info.doc, m.id).unwrap();
+    let located = ops::locate(
+        &store,
+        info.doc,
+        &[details.term.nt.clone(), "<http://nowhere.example/x>".into()],
+    )
+    .unwrap();
+    let mut want = path.clone();
+    want.push(m.key.clone());
+    assert_eq!(located[0].keys, want);
+    assert_eq!(located[0].id, Some(m.id));
+    assert!(located[1].keys.is_empty() && located[1].id.is_none());
+}
+
+#[test]
+fn community_details_come_from_the_pyramid() {
+    let store = Store::default();
+    let info = open(&store, "social-20k.rete");
+    let map = ops::overview(&store, info.doc).unwrap();
+    let big = map.nodes.iter().max_by_key(|n| n.size).unwrap();
+    let g = ops::group(&store, info.doc, &big.key).unwrap();
+    assert_eq!(g.size, big.size);
+    assert_eq!(g.label, big.label);
+    assert_eq!(g.level, big.level);
+    assert_eq!(g.classes[0].nt, PERSON);
+    assert!(
+        !g.children.is_empty(),
+        "a top community lists its sub-communities"
+    );
+    let linked = map
+        .edges
+        .iter()
+        .any(|e| e.source == big.key || e.target == big.key);
+    assert_eq!(!g.links.is_empty(), linked);
+    for l in &g.links {
+        assert!(map
+            .nodes
+            .iter()
+            .any(|n| n.key == l.key && n.label == l.label));
+    }
+    // A level-0 community lists members (its key read from the locate path of an entity).
+    let members = ops::sparql_run(
+        &store,
+        info.doc,
+        1,
+        "SELECT ?s WHERE { ?s a <http://xmlns.com/foaf/0.1/Person> } LIMIT 1",
+    )
+    .unwrap();
+    let nt = members.rows[0][0].as_ref().unwrap().nt.clone();
+    let keys = &ops::locate(&store, info.doc, &[nt]).unwrap()[0].keys;
+    let finest = &keys[keys.len() - 2];
+    assert!(finest.starts_with("c0:"));
+    let g0 = ops::group(&store, info.doc, finest).unwrap();
+    assert!(!g0.sample.is_empty() && g0.children.is_empty());
+    assert!(ops::group(&store, info.doc, "c99:0").is_err());
+}
+
+#[test]
+fn the_schema_legend_is_a_class_tree_with_relations() {
+    let store = Store::default();
+    let info = open(&store, "medical-1k.rete");
+    let legend = ops::legend(&store, info.doc).unwrap();
+    assert_eq!(legend.source, "schema");
+    let find = |local: &str| {
+        legend
+            .classes
+            .iter()
+            .position(|c| c.nt == format!("<{MED}{local}>"))
+            .unwrap_or_else(|| panic!("class {local}"))
+    };
+    let (patient, person) = (find("Patient"), find("Person"));
+    assert!(
+        legend.classes[patient].parents.contains(&person),
+        "Patient ⊑ Person"
+    );
+    assert!(legend.classes[person].total >= legend.classes[patient].total);
+    assert!(legend.classes[patient].total > 0);
+    find("Relapsed");
+    // Most instances first.
+    assert!(legend.classes.windows(2).all(|w| w[0].total >= w[1].total));
+    assert!(!legend.relations.is_empty());
+    for r in &legend.relations {
+        assert!(r.domain.starts_with('<') && r.range.starts_with('<'));
+        assert!(r.predicate.count > 0);
+    }
+    // Files without a schema block keep the card's legend.
+    let plain = open(&store, "social-1k-plain.rete");
+    assert!(!plain.has_pyramid && !plain.has_schema);
+    assert_eq!(ops::legend(&store, plain.doc).unwrap().source, "card");
+    assert_eq!(ops::overview(&store, plain.doc).unwrap().kind, "classes");
+}
+
+/// [`run`] on `social-1k.rete`, opened in a fresh store: (store, document, outcome).
+fn run_on_social(run_id: u32, q: &str) -> (Store, u32, QueryOutcome) {
+    let store = Store::default();
+    let doc = open(&store, "social-1k.rete").doc;
+    let out = run(&store, doc, run_id, q);
+    (store, doc, out)
+}
+
+fn run(store: &Store, doc: u32, run: u32, q: &str) -> QueryOutcome {
+    let out = ops::sparql_run(store, doc, run, q).unwrap();
+    assert_eq!(out.status, "ok", "{q}: {:?}", out.error);
+    out
+}
+
+#[test]
+fn select_results_page_link_to_entities_and_export() {
+    let (store, doc, out) = run_on_social(7, "PREFIX foaf: <http://xmlns.com/foaf/0.1/>\nSELECT ?person ?name WHERE { ?person foaf:name ?name }");
+    assert_eq!(out.kind, "select");
+    assert_eq!(out.columns, ["person", "name"]);
+    assert_eq!(out.total, 1000);
+    assert_eq!(out.rows.len(), ops::FIRST_ROWS);
+    let page = ops::sparql_rows(&store, 7, 950, 100).unwrap();
+    assert_eq!(page.len(), 50);
+    let person = page[0][0].as_ref().unwrap();
+    assert_eq!(person.kind, "iri");
+    assert!(person.id > 0, "IRIs of the file carry their id");
+    let name = page[0][1].as_ref().unwrap();
+    assert_eq!((name.kind.as_str(), name.id), ("literal", 0));
+    let details = ops::entity(&store, doc, person.id).unwrap();
+    assert_eq!(details.term.nt, person.nt);
+    assert_eq!(details.term.label, name.label);
+
+    let dir = tempfile::tempdir().unwrap();
+    for (fmt, lines) in [("csv", 1001), ("tsv", 1001)] {
+        let p = dir.path().join(format!("r.{fmt}"));
+        ops::sparql_write(&store, 7, fmt, &p).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(text.lines().count(), lines, "{fmt}");
+    }
+    let p = dir.path().join("r.json");
+    ops::sparql_write(&store, 7, "json", &p).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    assert_eq!(json["head"]["vars"], serde_json::json!(["person", "name"]));
+    assert_eq!(json["results"]["bindings"].as_array().unwrap().len(), 1000);
+    assert!(ops::sparql_write(&store, 7, "xls", &p).is_err());
+    assert!(ops::sparql_rows(&store, 999, 0, 10).is_err());
+}
+
+#[test]
+fn syntax_errors_carry_line_and_column() {
+    let store = Store::default();
+    let info = open(&store, "social-1k.rete");
+    let out = ops::sparql_run(&store, info.doc, 1, "SELECT ?s\nWHERE {\n  ?s ?p ?o ..\n}").unwrap();
+    assert_eq!(out.status, "error");
+    let e = out.error.unwrap();
+    assert!((3..=4).contains(&e.line), "{e:?}");
+    assert!(e.column >= 1, "{e:?}");
+    let cost = ops::sparql_cost(&store, info.doc, "SELECT WHERE").unwrap();
+    assert!(cost.error.is_some_and(|e| e.line == 1));
+    let out = ops::sparql_run(
+        &store,
+        info.doc,
+        2,
+        "SELECT ?x WHERE { ?x undeclared:p ?y }",
+    )
+    .unwrap();
+    assert_eq!(out.status, "error");
+}
+
+#[test]
+fn construct_results_come_as_a_graph_and_ask_as_a_boolean() {
+    let (store, doc, out) = run_on_social(3, "CONSTRUCT { ?a <http://xmlns.com/foaf/0.1/knows> ?b } WHERE { ?a <http://xmlns.com/foaf/0.1/knows> ?b } LIMIT 50");
+    assert_eq!(out.kind, "graph");
+    assert_eq!(out.columns, ["subject", "predicate", "object"]);
+    assert_eq!(out.total, 50);
+    let g = out.graph.unwrap();
+    assert!(g.nodes.len() > 1);
+    assert!(!g.edges.is_empty() && g.edges.iter().all(|e| e.label.contains("knows")));
+    assert!(g.nodes.iter().all(|n| n.key.starts_with("e:") && n.id > 0));
+    let ask = run(
+        &store,
+        doc,
+        4,
+        "ASK { ?s a <http://xmlns.com/foaf/0.1/Person> }",
+    );
+    assert_eq!((ask.kind.as_str(), ask.boolean), ("ask", Some(true)));
+}
+
+#[test]
+fn queries_can_be_cancelled_before_and_while_running() {
+    let store = Arc::new(Store::default());
+    let info = open(&store, "social-1k.rete");
+    ops::sparql_cancel(&store, 5);
+    let out = ops::sparql_run(&store, info.doc, 5, "SELECT * WHERE { ?s ?p ?o }").unwrap();
+    assert_eq!(out.status, "cancelled");
+    // A query that would run for hours: cancel it from another thread.
+    let s2 = store.clone();
+    let doc = info.doc;
+    let worker = std::thread::spawn(move || {
+        ops::sparql_run(
+            &s2,
+            doc,
+            6,
+            "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }",
+        )
+        .unwrap()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    ops::sparql_cancel(&store, 6);
+    let out = worker.join().unwrap();
+    assert_eq!(out.status, "cancelled", "{:?}", out.error);
+    // The flag does not leak into the next run with another handle.
+    let again = run(&store, info.doc, 8, "ASK { ?s ?p ?o }");
+    assert_eq!(again.boolean, Some(true));
+}
+
+#[test]
+fn the_cost_estimate_bounds_what_a_query_reads() {
+    let store = Store::default();
+    let info = open(&store, "social-20k.rete");
+    let q = "SELECT (COUNT(*) AS ?n) WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
+    let cost = ops::sparql_cost(&store, info.doc, q).unwrap();
+    assert!(cost.error.is_none());
+    assert_eq!((cost.patterns, cost.absent), (1, 0));
+    assert!(cost.bytes > 0 && cost.requests > 0, "{cost:?}");
+    let out = run(&store, info.doc, 1, q);
+    assert!(
+        out.read.bytes <= cost.bytes,
+        "read {} > estimate {}",
+        out.read.bytes,
+        cost.bytes
+    );
+    // Reading the pattern's blocks caches them: nothing is left to fetch for it.
+    let q2 = "SELECT ?s ?o WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
+    let out = run(&store, info.doc, 2, q2);
+    assert!(out.read.bytes > 0);
+    let again = ops::sparql_cost(&store, info.doc, q).unwrap();
+    assert!(again.bytes < cost.bytes, "{again:?}");
+    // A constant the file does not have: the pattern is free.
+    let none = ops::sparql_cost(
+        &store,
+        info.doc,
+        "SELECT * WHERE { ?s <http://nowhere.example/p> ?o }",
+    )
+    .unwrap();
+    assert_eq!((none.patterns, none.absent, none.bytes), (1, 1, 0));
+    let path = ops::sparql_cost(
+        &store,
+        info.doc,
+        "SELECT * WHERE { ?s <http://xmlns.com/foaf/0.1/knows>+ ?o }",
+    )
+    .unwrap();
+    assert!(path.partial);
+}
+
+#[test]
+fn coherence_runs_the_three_tiers_and_finds_the_planted_defects() {
+    let store = Store::default();
+    let info = open(&store, "medical-1k.rete");
+    let mut tiers = Vec::new();
+    let out = ops::coherence_run(&store, info.doc, 1, |r| {
+        tiers.push((r.tier, r.findings.len()))
+    })
+    .unwrap();
+    assert_eq!(out.status, "ok");
+    assert_eq!(tiers.iter().map(|t| t.0).collect::<Vec<_>>(), [0, 1, 2]);
+    assert!(tiers.windows(2).all(|w| w[0].1 <= w[1].1), "{tiers:?}");
+    let report = out.report.unwrap();
+    let unsat = report
+        .findings
+        .iter()
+        .find(|f| f.kind == "unsatisfiable-class")
+        .expect("the planted unsatisfiable class");
+    assert!(unsat.classes.contains(&format!("{MED}Relapsed")));
+    assert!(unsat.explanation.len() >= 3, "{:?}", unsat.explanation);
+    let kinds: Vec<&str> = report.findings.iter().map(|f| f.kind.as_str()).collect();
+    for k in [
+        "disjoint-class-clash",
+        "functional-violation",
+        "irreflexive-violation",
+    ] {
+        assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
+    }
+    // The entities of a finding are located in the pyramid.
+    let clash = report
+        .findings
+        .iter()
+        .find(|f| f.kind == "disjoint-class-clash")
+        .unwrap();
+    let located = ops::locate(&store, info.doc, &clash.entities).unwrap();
+    assert!(located.iter().any(|l| l.keys.len() >= 2), "{located:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("r.md");
+    ops::coherence_write(&store, info.doc, "md", &md).unwrap();
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.starts_with("# Coherence report"));
+    assert!(text.contains("unsatisfiable-class") && text.contains("Relapsed"));
+    let js = dir.path().join("r.json");
+    ops::coherence_write(&store, info.doc, "json", &js).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&js).unwrap()).unwrap();
+    assert_eq!(
+        v["findings"].as_array().unwrap().len(),
+        report.findings.len()
+    );
+    // A cancelled run stops early.
+    ops::coherence_cancel(&store, 2);
+    let c = ops::coherence_run(&store, info.doc, 2, |_| {}).unwrap();
+    assert_eq!(c.status, "cancelled");
+}
+
+#[test]
+fn sparql_context_offers_prefixes_vocabulary_and_examples() {
+    let store = Store::default();
+    let info = open(&store, "medical-1k.rete");
+    let ctx = ops::sparql_context(&store, info.doc).unwrap();
+    assert!(
+        ctx.prefixes.iter().any(|(p, ns)| p.is_empty() && ns == MED)
+            || ctx.prefixes.iter().any(|(_, ns)| ns == MED),
+        "{:?}",
+        ctx.prefixes
+    );
+    assert!(ctx.prefixes.iter().any(|(p, _)| p == "rdfs"));
+    assert!(ctx
+        .classes
+        .iter()
+        .any(|c| c.iri == format!("{MED}Patient") && c.count > 0));
+    assert!(ctx.predicates.len() > 3);
+    assert!(ctx.examples.len() >= 4);
+    // Every example runs (prefixes it uses are declared by the UI; here, by hand).
+    let decl: String = ctx
+        .prefixes
+        .iter()
+        .map(|(p, ns)| format!("PREFIX {p}: <{ns}>\n"))
+        .collect();
+    for (i, ex) in ctx.examples.iter().enumerate() {
+        if ex.title == "All triples" {
+            continue;
+        }
+        let out = ops::sparql_run(
+            &store,
+            info.doc,
+            100 + i as u32,
+            &format!("{decl}{}", ex.query),
+        )
+        .unwrap();
+        assert_eq!(out.status, "ok", "{}: {:?}", ex.title, out.error);
+        assert!(
+            out.total > 0 || out.boolean.is_some(),
+            "{} is empty",
+            ex.title
+        );
+    }
+}
+
+#[test]
+fn remote_files_count_bytes_and_requests() {
+    let store = Store::default();
+    let (_, info) = open_served(&store, &fixture("social-1k.rete"), 500);
+    assert!(info.remote && info.has_pyramid);
+    let first = ops::read_stats(&store, info.doc).unwrap();
+    assert!(first.remote && first.requests >= 1 && first.bytes > 0);
+    let map = ops::overview(&store, info.doc).unwrap();
+    assert_eq!(map.kind, "pyramid");
+    let q = "SELECT ?o WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o }";
+    let cost = ops::sparql_cost(&store, info.doc, q).unwrap();
+    assert!(cost.requests >= 1 && cost.bytes > 0, "{cost:?}");
+    let out = run(&store, info.doc, 1, q);
+    assert!(out.read.remote && out.read.requests >= 1);
+    let after = ops::read_stats(&store, info.doc).unwrap();
+    assert!(after.bytes > first.bytes && after.requests > first.requests);
+    let local = open(&store, "social-1k.rete");
+    assert!(!ops::read_stats(&store, local.doc).unwrap().remote);
+}
+
+/// A level-0 community read over HTTP, where the links among its members are fetched ahead in
+/// batches (`Rete::prefetch`, spans on parallel connections), is the one read from the disk.
+#[test]
+fn a_community_opens_over_http_as_from_the_disk() {
+    let store = Store::default();
+    let local = open(&store, "social-1k.rete");
+    let (_, remote) = open_served(&store, &fixture("social-1k.rete"), 500);
+    assert!(remote.remote);
+    let mut views = Vec::new();
+    for doc in [local.doc, remote.doc] {
+        let map = ops::overview(&store, doc).unwrap();
+        let mut node = map.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+        while node.level.unwrap() > 0 {
+            let (x, y, r) = centre(&node);
+            let kids = ops::expand(&store, doc, &node.key, x, y, r).unwrap();
+            node = kids.nodes.iter().max_by_key(|n| n.size).unwrap().clone();
+        }
+        let (x, y, r) = centre(&node);
+        let members = ops::expand(&store, doc, &node.key, x, y, r).unwrap();
+        assert_eq!(members.kind, "members");
+        assert!(!members.edges.is_empty());
+        views.push(serde_json::to_value(&members).unwrap());
+    }
+    assert_eq!(views[0], views[1]);
+    // Only the remote document keeps fetched ranges, within their bound.
+    let m = ops::memory_use(&store);
+    let of = |doc: u32| *m.docs.iter().find(|d| d.doc == doc).unwrap();
+    assert_eq!(
+        (of(local.doc).range_bytes, of(local.doc).max_range_bytes),
+        (0, 0)
+    );
+    let r = of(remote.doc);
+    assert!(
+        r.range_bytes > 0 && r.range_bytes <= r.max_range_bytes,
+        "{r:?}"
+    );
+}
+
+#[test]
+fn the_shell_resolves_prefixes_and_explains_syntax_errors() {
+    let store = Store::default();
+    let info = open(&store, "social-1k.rete");
+    // Well-known prefixes need no PREFIX line (the same definition as the CLI's).
+    let out = ops::sparql_run(
+        &store,
+        info.doc,
+        1,
+        "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }",
+    )
+    .unwrap();
+    assert_eq!(out.status, "ok", "{:?}", out.error);
+    let out = ops::sparql_run(&store, info.doc, 2, "SELECT ?x WHERE { ?x ex:p ?y }").unwrap();
+    let e = out.error.unwrap();
+    assert_eq!((e.line, e.column), (1, 22), "{e:?}");
+    assert_eq!(
+        e.message,
+        "unknown prefix \"ex:\" — declare it with PREFIX ex: <namespace IRI>"
+    );
+    let cost = ops::sparql_cost(&store, info.doc, "SELECT * WHERE { ?s ?p ?o ").unwrap();
+    let e = cost.error.unwrap();
+    assert!(e.message.contains("group opened at 1:16"), "{e:?}");
+}
+
+/// What an exploration fills is reported with each cache's bound, and stays within it.
+#[test]
+fn memory_use_reports_each_cache_within_its_bound() {
+    let store = Store::default();
+    let info = open(&store, "social-20k.rete");
+    let fresh = ops::memory_use(&store);
+    assert_eq!(fresh.docs.len(), 1);
+    assert_eq!(fresh.docs[0].doc, info.doc);
+    assert_eq!((fresh.kept_results, fresh.max_kept_results), (0, 3));
+    // Every community down to the members of each level-0 one, with their details.
+    let mut open_now = ops::overview(&store, info.doc).unwrap().nodes;
+    let mut entities = Vec::new();
+    while let Some(n) = open_now.pop() {
+        ops::group(&store, info.doc, &n.key).unwrap();
+        let (x, y, r) = centre(&n);
+        let view = ops::expand(&store, info.doc, &n.key, x, y, r).unwrap();
+        if view.kind == "members" {
+            entities.push(view.nodes[0].id);
+        } else {
+            open_now.extend(view.nodes);
+        }
+    }
+    for id in entities.iter().take(50) {
+        ops::entity(&store, info.doc, *id).unwrap();
+    }
+    for run_id in 1..=5 {
+        run(
+            &store,
+            info.doc,
+            run_id,
+            &format!("SELECT ?o WHERE {{ <http://example.org/social/person/{run_id}> ?p ?o }}"),
+        );
+    }
+    let m = ops::memory_use(&store);
+    assert_eq!((m.kept_results, m.max_kept_results), (3, 3));
+    assert!(m.kept_result_bytes > 0 && m.kept_result_bytes <= m.max_kept_result_bytes);
+    let d = m.docs[0];
+    assert!(d.blocks > 0 && d.block_bytes > 0, "{d:?}");
+    assert!(d.block_bytes <= d.max_block_bytes, "{d:?}");
+    assert!(d.directory_bytes > 0, "{d:?}");
+    assert!(
+        d.pyramid_blocks > 0 && d.pyramid_blocks <= d.max_pyramid_blocks,
+        "{d:?}"
+    );
+    assert!(d.pyramid_bytes > 0, "{d:?}");
+    assert!(
+        d.seen_items > 0 && d.seen_items <= d.max_seen_items,
+        "{d:?}"
+    );
+    // Each kept item holds at least its record.
+    assert!(d.seen_bytes > d.seen_items * 16, "{d:?}");
+    store.close(info.doc);
+    assert!(ops::memory_use(&store).docs.is_empty());
+}
+
+#[test]
+fn a_file_in_named_graphs_answers_over_all_graphs_and_says_why_when_it_does_not() {
+    // Published vocabularies, one named graph each, nothing in the default graph: the map shows
+    // them all; the query pane answers over all graphs when asked to, and an empty answer over
+    // the default graph alone says why.
+    let store = Store::default();
+    let info = open(&store, "vocabularies.rete");
+    assert!(info.graphs >= 5, "{} named graphs", info.graphs);
+    let q = "SELECT ?c WHERE { ?c a owl:Class }";
+    let run = |run, all_graphs| {
+        ops::sparql_run_with(
+            &store,
+            info.doc,
+            run,
+            q,
+            ops::RunOptions {
+                timeout_ms: None,
+                all_graphs,
+            },
+        )
+        .unwrap()
+    };
+    let all = run(1, true);
+    assert_eq!(all.status, "ok", "{:?}", all.error);
+    assert!(all.total > 0);
+    assert_eq!(all.hint, None);
+    let strict = run(2, false);
+    assert_eq!((strict.status.as_str(), strict.total), ("ok", 0));
+    let hint = strict
+        .hint
+        .expect("an empty answer over the empty default graph says why");
+    assert!(hint.contains("default graph is empty"), "{hint}");
+    assert!(
+        hint.contains(&format!("{} named graphs", info.graphs)),
+        "{hint}"
+    );
+    assert!(hint.contains("switch to all graphs"), "{hint}");
+    // The cost preview follows the switch: over the empty default graph nothing is read.
+    let none = ops::sparql_cost_with(&store, info.doc, q, false).unwrap();
+    let some = ops::sparql_cost_with(&store, info.doc, q, true).unwrap();
+    assert_eq!(none.error, None);
+    assert!(some.bytes >= none.bytes);
+    // The protocol's own dataset still wins: FROM names the graph read.
+    let from = ops::sparql_run_with(
+        &store,
+        info.doc,
+        3,
+        "SELECT ?c FROM <http://xmlns.com/foaf/0.1/> WHERE { ?c a owl:Class }",
+        ops::RunOptions {
+            timeout_ms: None,
+            all_graphs: true,
+        },
+    )
+    .unwrap();
+    assert!(
+        from.total > 0 && from.total < all.total,
+        "{} of {}",
+        from.total,
+        all.total
+    );
+}
+
+#[test]
+fn the_search_box_finds_an_entity_with_the_communities_to_open_down_to_it() {
+    let store = Store::default();
+    let info = open(&store, "social-1k.rete");
+    let people = ops::sparql_run(
+        &store,
+        info.doc,
+        1,
+        "SELECT ?p ?name WHERE { ?p foaf:name ?name } ORDER BY ?name LIMIT 1",
+    )
+    .unwrap();
+    let name = people.rows[0][1].as_ref().unwrap().label.clone();
+    let nt = people.rows[0][0].as_ref().unwrap().nt.clone();
+    let req = |text: &str| rete_explore::engine::SearchRequest {
+        text: text.to_owned(),
+        limit: 10,
+        ..Default::default()
+    };
+    // Lower case, the words' starts, in any order.
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let typed = words
+        .iter()
+        .rev()
+        .map(|w| w.to_lowercase()[..w.len().min(3)].to_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let found = ops::search(&store, info.doc, 1, &req(&typed)).unwrap();
+    assert!(found.indexed, "the fixture has a search index");
+    let hit = found
+        .hits
+        .iter()
+        .find(|h| h.nt == nt)
+        .unwrap_or_else(|| panic!("{typed:?} does not find {name}: {:?}", found.hits));
+    assert_eq!(hit.kind, "entity");
+    assert!(hit.id > 0);
+    assert_eq!(hit.path.len(), info.levels, "{:?}", hit.path);
+    // The path opens from the top: each community holds the next, down to the entity.
+    let located = ops::locate(&store, info.doc, std::slice::from_ref(&nt)).unwrap();
+    let mut from_top = located[0].keys.clone();
+    from_top.retain(|k| k.starts_with('c'));
+    assert_eq!(hit.path, from_top);
+    // A file without an index answers too, by scanning its labels.
+    let plain = open(&store, "social-1k-plain.rete");
+    let scanned = ops::search(&store, plain.doc, 2, &req(&name)).unwrap();
+    assert!(!scanned.indexed);
+    assert!(
+        scanned.hits.iter().any(|h| h.nt == nt),
+        "{:?}",
+        scanned.hits
+    );
+    // Bad input: an empty query, punctuation, a huge query, a key that is not a community.
+    assert!(ops::search(&store, info.doc, 3, &req(""))
+        .unwrap()
+        .hits
+        .is_empty());
+    assert!(ops::search(&store, info.doc, 4, &req("?!…"))
+        .unwrap()
+        .hits
+        .is_empty());
+    assert!(ops::search(&store, info.doc, 5, &req(&"a".repeat(10_000))).is_ok());
+    let within = rete_explore::engine::SearchRequest {
+        within: Some("e:1".into()),
+        ..req(&typed)
+    };
+    let err = ops::search(&store, info.doc, 6, &within).unwrap_err();
+    assert!(err.to_string().contains("not a community"), "{err}");
+}

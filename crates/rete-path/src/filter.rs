@@ -1,0 +1,150 @@
+//! Which links and which entities a path may use: the predicate filter (`via`, `without`, the
+//! schema links left out by default) and the node filter (literals, hubs, excluded classes).
+//! Both memoize per id: a search asks about the same few predicates and the same nodes often.
+
+use crate::{PathError, PathOptions};
+use oxrdf::vocab::{rdf, rdfs};
+use oxrdf::{NamedNodeRef, TermRef};
+use rete_core::vocab::OWL;
+use rete_core::{Id, Pattern, Rete, TermKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The schema predicates left out unless asked for: they tie everything together through
+/// classes. Besides these, every `owl:` predicate but `owl:sameAs` is schema.
+pub const SCHEMA_PREDICATES: [NamedNodeRef<'static>; 5] = [
+    rdf::TYPE,
+    rdfs::SUB_CLASS_OF,
+    rdfs::SUB_PROPERTY_OF,
+    rdfs::DOMAIN,
+    rdfs::RANGE,
+];
+
+/// Whether `iri` is a schema predicate (left out by default).
+pub fn is_schema_predicate(iri: &str) -> bool {
+    SCHEMA_PREDICATES.iter().any(|p| p.as_str() == iri)
+        || iri.strip_prefix(OWL).is_some_and(|local| local != "sameAs")
+}
+
+/// Decides per predicate id whether its links count.
+#[derive(Debug)]
+pub(crate) struct PredicateFilter {
+    /// Only these, when given (they override the schema default).
+    via: Option<FxHashSet<Id>>,
+    without: FxHashSet<Id>,
+    include_schema: bool,
+    memo: FxHashMap<Id, bool>,
+}
+
+impl PredicateFilter {
+    pub(crate) fn new(rete: &Rete, opts: &PathOptions) -> Result<Self, PathError> {
+        let via = if opts.via.is_empty() {
+            None
+        } else {
+            let mut ids = FxHashSet::default();
+            for p in &opts.via {
+                match rete.id_of(p.as_ref().into())? {
+                    Some(id) => ids.insert(id),
+                    None => return Err(PathError::UnknownPredicate(p.to_string())),
+                };
+            }
+            Some(ids)
+        };
+        let mut without = FxHashSet::default();
+        // A predicate the file lacks excludes nothing: a shared exclusion list may name it.
+        for p in &opts.without {
+            if let Some(id) = rete.id_of(p.as_ref().into())? {
+                without.insert(id);
+            }
+        }
+        Ok(Self {
+            via,
+            without,
+            include_schema: opts.include_schema,
+            memo: FxHashMap::default(),
+        })
+    }
+
+    /// Whether links with predicate `p` count.
+    pub(crate) fn allows(&mut self, rete: &Rete, p: Id) -> Result<bool, PathError> {
+        if let Some(&known) = self.memo.get(&p) {
+            return Ok(known);
+        }
+        let allowed = if let Some(via) = &self.via {
+            via.contains(&p) && !self.without.contains(&p)
+        } else if self.without.contains(&p) {
+            false
+        } else if self.include_schema {
+            true
+        } else {
+            match rete.term(p)? {
+                oxrdf::Term::NamedNode(n) => !is_schema_predicate(n.as_str()),
+                _ => true,
+            }
+        };
+        self.memo.insert(p, allowed);
+        Ok(allowed)
+    }
+}
+
+/// Decides per node whether a path may pass through it (endpoints always may).
+#[derive(Debug)]
+pub(crate) struct NodeFilter {
+    /// Ids from here on are literals (the dictionary sorts terms by kind).
+    first_literal: Id,
+    max_degree: Option<u64>,
+    rdf_type: Option<Id>,
+    classes: Vec<Id>,
+    memo: FxHashMap<Id, bool>,
+}
+
+impl NodeFilter {
+    pub(crate) fn new(rete: &Rete, opts: &PathOptions) -> Result<Self, PathError> {
+        let mut classes = Vec::new();
+        for c in &opts.without_classes {
+            if let Some(id) = rete.id_of(c.as_ref().into())? {
+                classes.push(id);
+            }
+        }
+        Ok(Self {
+            first_literal: rete.first_of_kind(TermKind::SimpleLiteral)?,
+            max_degree: opts.max_degree,
+            rdf_type: rete.id_of(TermRef::from(rdf::TYPE))?,
+            classes,
+            memo: FxHashMap::default(),
+        })
+    }
+
+    /// Whether `id` is a literal (never expanded, never on a path).
+    pub(crate) fn is_literal(&self, id: Id) -> bool {
+        id >= self.first_literal
+    }
+
+    /// Whether a path may pass through `id`: not a hub above the degree bound (links as subject
+    /// plus as object, all predicates: counted from the permutation directories, without reading
+    /// the links) and not an instance of an excluded class.
+    pub(crate) fn admits(&mut self, rete: &Rete, id: Id) -> Result<bool, PathError> {
+        if self.is_literal(id) {
+            return Ok(false);
+        }
+        if let Some(&known) = self.memo.get(&id) {
+            return Ok(known);
+        }
+        let mut ok = true;
+        if let Some(max) = self.max_degree {
+            let out = rete.count(&Pattern::new(Some(id), None, None))?;
+            ok = out <= max && out + rete.count(&Pattern::new(None, None, Some(id)))? <= max;
+        }
+        if ok {
+            if let Some(ty) = self.rdf_type {
+                for &c in &self.classes {
+                    if rete.count(&Pattern::new(Some(id), Some(ty), Some(c)))? > 0 {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+        }
+        self.memo.insert(id, ok);
+        Ok(ok)
+    }
+}

@@ -1,0 +1,138 @@
+//! The graph a search walks: each entity's neighbours over the links the filters allow, in both
+//! directions (its SPO range: links out; its OSP range: links in), read lazily on first use and
+//! kept, so that the repeated searches of [`crate::kpaths`] read each entity once. Every read
+//! checks the limits: the memory cap, the deadline and the cancel flag.
+
+use crate::filter::{NodeFilter, PredicateFilter};
+use crate::{PathError, PathOptions, Progress, Stop};
+use rete_core::{Id, Pattern, Perm, Rete};
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Why a search step could not go on: a limit (an answer) or a failure (an error).
+#[derive(Debug)]
+pub(crate) enum Halt {
+    Limit(Stop),
+    Fail(PathError),
+}
+
+impl From<PathError> for Halt {
+    fn from(e: PathError) -> Self {
+        Halt::Fail(e)
+    }
+}
+
+impl From<rete_core::Error> for Halt {
+    fn from(e: rete_core::Error) -> Self {
+        Halt::Fail(e.into())
+    }
+}
+
+/// Lazily read, memoized undirected adjacency over allowed links.
+#[derive(Debug)]
+pub(crate) struct Graph<'a> {
+    pub(crate) rete: &'a Rete,
+    pub(crate) preds: PredicateFilter,
+    pub(crate) nodes: NodeFilter,
+    adjacency: FxHashMap<Id, Arc<[Id]>>,
+    /// Neighbour entries held in `adjacency`.
+    held: usize,
+    max_held: usize,
+    deadline: Option<Instant>,
+    cancel: Option<Arc<AtomicBool>>,
+    progress: Option<Arc<Progress>>,
+    /// Entities whose links were read.
+    pub(crate) expanded: u64,
+}
+
+impl<'a> Graph<'a> {
+    pub(crate) fn new(rete: &'a Rete, opts: &PathOptions) -> Result<Self, PathError> {
+        Ok(Self {
+            rete,
+            preds: PredicateFilter::new(rete, opts)?,
+            nodes: NodeFilter::new(rete, opts)?,
+            adjacency: FxHashMap::default(),
+            held: 0,
+            max_held: opts.max_visited,
+            deadline: opts.deadline,
+            cancel: opts.cancel.clone(),
+            progress: opts.progress.clone(),
+            expanded: 0,
+        })
+    }
+
+    /// Neighbour entries held in memory.
+    pub(crate) fn held(&self) -> usize {
+        self.held
+    }
+
+    /// The deadline and the cancel flag, checked before each read and between searches.
+    pub(crate) fn check(&self) -> Result<(), Halt> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(Halt::Limit(Stop::Cancelled));
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Halt::Limit(Stop::Deadline));
+        }
+        Ok(())
+    }
+
+    /// The distinct entities linked to `id` either way by an allowed link, sorted by id
+    /// (literals and `id` itself left out).
+    pub(crate) fn neighbours(&mut self, id: Id) -> Result<Arc<[Id]>, Halt> {
+        if let Some(n) = self.adjacency.get(&id) {
+            return Ok(n.clone());
+        }
+        self.check()?;
+        let mut out = Vec::new();
+        let room = self.max_held.saturating_sub(self.held);
+        for (perm, pattern, other) in [
+            (Perm::Spo, Pattern::new(Some(id), None, None), 2),
+            (Perm::Osp, Pattern::new(None, None, Some(id)), 0),
+        ] {
+            for q in self.rete.scan(perm, &pattern)? {
+                let q = q?;
+                let n = q[other];
+                if n == id || self.nodes.is_literal(n) || !self.preds.allows(self.rete, q[1])? {
+                    continue;
+                }
+                out.push(n);
+                // Links before dedup bound the memory of one read (a hub's links can be many).
+                if out.len() > room.saturating_mul(2) {
+                    return Err(Halt::Limit(Stop::VisitedLimit));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        if out.len() > room {
+            return Err(Halt::Limit(Stop::VisitedLimit));
+        }
+        self.held += out.len() + 1;
+        self.expanded += 1;
+        if let Some(p) = &self.progress {
+            p.expanded.fetch_add(1, Ordering::Relaxed);
+        }
+        let out: Arc<[Id]> = out.into();
+        self.adjacency.insert(id, out.clone());
+        Ok(out)
+    }
+
+    /// Counts a path found, for [`Progress`].
+    pub(crate) fn found_path(&self) {
+        if let Some(p) = &self.progress {
+            p.paths.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a path may pass through `id` (see [`NodeFilter::admits`]).
+    pub(crate) fn admits(&mut self, id: Id) -> Result<bool, Halt> {
+        Ok(self.nodes.admits(self.rete, id)?)
+    }
+}

@@ -1,0 +1,270 @@
+#![doc = include_str!("../README.md")]
+
+mod bfs;
+mod error;
+mod filter;
+mod graph;
+mod kpaths;
+mod steps;
+
+pub use error::PathError;
+pub use filter::{is_schema_predicate, SCHEMA_PREDICATES};
+pub use steps::MAX_LINKS_PER_STEP;
+
+use oxrdf::{NamedNode, Term, TermRef};
+use rete_core::{Id, Rete};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The largest `k` accepted.
+pub const MAX_K: usize = 1000;
+/// The largest `max_hops` accepted.
+pub const MAX_HOPS: u32 = 12;
+
+/// What a path search may use and how long it may run.
+#[derive(Debug, Clone)]
+pub struct PathOptions {
+    /// How many paths, shortest first (1 to [`MAX_K`]; default 5).
+    pub k: usize,
+    /// At most this many links per path (1 to [`MAX_HOPS`]; default 6).
+    pub max_hops: u32,
+    /// Only links with these predicates, when not empty (schema predicates included if named).
+    pub via: Vec<NamedNode>,
+    /// Never links with these predicates.
+    pub without: Vec<NamedNode>,
+    /// Also follow schema links (`rdf:type`, `rdfs:subClassOf`, `rdfs:subPropertyOf`,
+    /// `rdfs:domain`, `rdfs:range`, `owl:*` but `owl:sameAs`), left out by default.
+    pub include_schema: bool,
+    /// Paths never pass through instances of these classes.
+    pub without_classes: Vec<NamedNode>,
+    /// Paths never pass through entities with more links than this (as subject plus as object,
+    /// all predicates); the two endpoints are exempt.
+    pub max_degree: Option<u64>,
+    /// At most this many neighbour entries held in memory (about 40 bytes each); beyond it the
+    /// search stops with [`Stop::VisitedLimit`].
+    pub max_visited: usize,
+    /// Stop with [`Stop::Deadline`] at this instant, keeping the paths found so far.
+    pub deadline: Option<Instant>,
+    /// Set to stop with [`Stop::Cancelled`] (from another thread).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Counters another thread can read while the search runs.
+    pub progress: Option<Arc<Progress>>,
+}
+
+impl Default for PathOptions {
+    fn default() -> Self {
+        Self {
+            k: 5,
+            max_hops: 6,
+            via: Vec::new(),
+            without: Vec::new(),
+            include_schema: false,
+            without_classes: Vec::new(),
+            max_degree: None,
+            max_visited: 4_000_000,
+            deadline: None,
+            cancel: None,
+            progress: None,
+        }
+    }
+}
+
+/// Live counters of a running search.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Entities whose links have been read.
+    pub expanded: AtomicU64,
+    /// Paths found so far.
+    pub paths: AtomicU64,
+}
+
+impl Progress {
+    /// `(expanded, paths)` now.
+    pub fn snapshot(&self) -> (u64, u64) {
+        (
+            self.expanded.load(Ordering::Relaxed),
+            self.paths.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// Why a search ended. With fewer than `k` paths, the reason there are not more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// `k` paths were found.
+    Found,
+    /// No other path exists at any length (under the filters).
+    Exhausted,
+    /// No other path within `max_hops` links; longer ones may exist.
+    HopLimit,
+    /// The memory cap ([`PathOptions::max_visited`]) was reached.
+    VisitedLimit,
+    /// The deadline passed.
+    Deadline,
+    /// The search was cancelled.
+    Cancelled,
+}
+
+impl Stop {
+    /// A sentence for people, after `found` paths.
+    pub fn describe(self, opts: &PathOptions, found: usize) -> String {
+        let other = if found == 0 { "" } else { " other" };
+        match self {
+            Stop::Found => format!("found the {} asked for", opts.k),
+            Stop::Exhausted => format!("no{other} path exists (under the filters)"),
+            Stop::HopLimit => format!("no{other} path within {} hops", opts.max_hops),
+            Stop::VisitedLimit => format!(
+                "stopped at the memory limit ({} neighbour entries held)",
+                opts.max_visited
+            ),
+            Stop::Deadline => "stopped at the deadline".into(),
+            Stop::Cancelled => "cancelled".into(),
+        }
+    }
+}
+
+/// One link of a step: a triple of the file, in N-Triples syntax.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Link {
+    /// Subject.
+    pub subject: String,
+    /// Predicate.
+    pub predicate: String,
+    /// Object.
+    pub object: String,
+    /// Whether the link points along the path (`from` is its subject) or against it.
+    pub forward: bool,
+}
+
+/// One step of a path: two consecutive entities and the links joining them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// The entity the step leaves.
+    pub from: String,
+    /// The entity the step reaches.
+    pub to: String,
+    /// The allowed links between them, either way (at least one; at most
+    /// [`MAX_LINKS_PER_STEP`]).
+    pub links: Vec<Link>,
+    /// Links left out of `links` beyond [`MAX_LINKS_PER_STEP`].
+    pub more_links: usize,
+}
+
+/// One simple path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Path {
+    /// Number of links.
+    pub hops: usize,
+    /// The entities along it, endpoints included (N-Triples syntax).
+    pub nodes: Vec<String>,
+    /// Their dictionary ids (valid for this file).
+    pub ids: Vec<Id>,
+    /// The steps.
+    pub steps: Vec<Step>,
+}
+
+/// What the search did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SearchStats {
+    /// Entities whose links were read.
+    pub expanded: u64,
+    /// Neighbour entries held in memory at the end.
+    pub held: u64,
+    /// Shortest-path searches run (one, then up to one per entity of each path found).
+    pub searches: u64,
+    /// Wall time in milliseconds.
+    pub millis: f64,
+}
+
+/// The answer of [`find_paths`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PathReport {
+    /// The start (N-Triples syntax).
+    pub from: String,
+    /// The end.
+    pub to: String,
+    /// The paths, shortest first.
+    pub paths: Vec<Path>,
+    /// Why the search ended.
+    pub stop: Stop,
+    /// [`Stop::describe`] of `stop`.
+    pub reason: String,
+    /// What the search did.
+    pub stats: SearchStats,
+}
+
+fn check_options(opts: &PathOptions) -> Result<(), PathError> {
+    if opts.k == 0 || opts.k > MAX_K {
+        return Err(PathError::BadK {
+            k: opts.k,
+            max: MAX_K,
+        });
+    }
+    if opts.max_hops == 0 || opts.max_hops > MAX_HOPS {
+        return Err(PathError::BadHops {
+            hops: opts.max_hops,
+            max: MAX_HOPS,
+        });
+    }
+    Ok(())
+}
+
+/// The id of an endpoint, which must be an entity of the file.
+fn endpoint(rete: &Rete, t: TermRef<'_>) -> Result<Id, PathError> {
+    if let TermRef::Literal(_) = t {
+        return Err(PathError::LiteralEndpoint(t.to_string()));
+    }
+    rete.id_of(t)?
+        .ok_or_else(|| PathError::UnknownEntity(t.to_string()))
+}
+
+/// The `k` shortest simple paths between `from` and `to`, over links in either direction.
+///
+/// Limits reached (hops, memory, deadline, cancel) are answers: the report keeps the paths found
+/// and says which limit stopped the search. Bad input and failed reads are errors.
+pub fn find_paths(
+    rete: &Rete,
+    from: TermRef<'_>,
+    to: TermRef<'_>,
+    opts: &PathOptions,
+) -> Result<PathReport, PathError> {
+    let start = Instant::now();
+    check_options(opts)?;
+    let a = endpoint(rete, from)?;
+    let b = endpoint(rete, to)?;
+    if a == b {
+        return Err(PathError::SameEntity(from.to_string()));
+    }
+    let mut g = graph::Graph::new(rete, opts)?;
+    let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
+    let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
+    for ids in found.paths {
+        let nodes = ids
+            .iter()
+            .map(|&id| rete.term(id).map(|t: Term| t.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        paths.push(Path {
+            hops: ids.len() - 1,
+            steps: steps::steps(&mut g, &ids)?,
+            nodes,
+            ids,
+        });
+    }
+    let reason = found.stop.describe(opts, paths.len());
+    Ok(PathReport {
+        from: from.to_string(),
+        to: to.to_string(),
+        paths,
+        stop: found.stop,
+        reason,
+        stats: SearchStats {
+            expanded: g.expanded,
+            held: g.held() as u64,
+            searches: found.searches,
+            millis: start.elapsed().as_secs_f64() * 1e3,
+        },
+    })
+}

@@ -1,0 +1,489 @@
+//! Path answers against networkx on generated and real graphs (lengths of the shortest and of
+//! the k shortest simple paths), every step a triple of the file, paths simple, distinct and
+//! within the limits, filters honoured; bad input and limits give clear answers. Needs Python 3
+//! with networkx (`pip install networkx`); without it the oracle test fails with that
+//! instruction (it is never skipped).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+use oxrdf::{NamedNode, Term};
+use rete_build::{build, BuildOptions, Input, Syntax};
+use rete_core::{Pattern, Rete};
+use rete_path::{find_paths, PathError, PathOptions, PathReport, Progress, Stop};
+use std::collections::{BTreeSet, HashSet};
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+const INSTALL: &str = "this test needs Python 3 with networkx: `pip install networkx` \
+     (set PYTHON to choose the interpreter)";
+
+fn build_bytes(dir: &Path, name: &str, data: Vec<u8>, syntax: Syntax) -> Rete {
+    let file = dir.join(format!("{name}.rete"));
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes(name, data, syntax)],
+        ..Default::default()
+    };
+    build(&opts, &file).unwrap();
+    Rete::open_path(&file).unwrap()
+}
+
+fn social(dir: &Path, people: u64) -> Rete {
+    let mut nt = Vec::new();
+    let params = rete_datagen::social::SocialParams {
+        people,
+        ..Default::default()
+    };
+    rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
+    build_bytes(dir, "social", nt, Syntax::NTriples)
+}
+
+fn lubm(dir: &Path) -> Rete {
+    let mut nt = Vec::new();
+    let params = rete_datagen::lubm::LubmParams {
+        universities: 1,
+        ..Default::default()
+    };
+    rete_datagen::lubm::write_ntriples(&params, &mut nt).unwrap();
+    build_bytes(dir, "lubm", nt, Syntax::NTriples)
+}
+
+fn medical() -> Rete {
+    Rete::open_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/medical-1k.rete"
+    ))
+    .unwrap()
+}
+
+/// The file's triples as N-Triples lines (the set, and written to `path` for networkx).
+fn triples(rete: &Rete, path: &Path) -> HashSet<String> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut set = HashSet::new();
+    for q in rete.quads(&Pattern::default()).unwrap() {
+        let [s, p, o, _] = q.unwrap();
+        let line = format!(
+            "{} {} {}",
+            rete.term(s).unwrap(),
+            rete.term(p).unwrap(),
+            rete.term(o).unwrap()
+        );
+        writeln!(out, "{line} .").unwrap();
+        set.insert(line);
+    }
+    set
+}
+
+/// `n` pairs of distinct entities (subjects or objects that are not literals), deterministic.
+fn pairs(rete: &Rete, n: usize, seed: u64) -> Vec<(Term, Term)> {
+    let mut entities = BTreeSet::new();
+    for q in rete.quads(&Pattern::default()).unwrap() {
+        let [s, _, o, _] = q.unwrap();
+        entities.insert(s);
+        if !rete.term(o).unwrap().is_literal() {
+            entities.insert(o);
+        }
+    }
+    let entities: Vec<_> = entities.into_iter().collect();
+    let mut rng = rete_datagen::Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let a = entities[rng.below(entities.len() as u64) as usize];
+        let b = entities[rng.below(entities.len() as u64) as usize];
+        if a != b {
+            out.push((rete.term(a).unwrap(), rete.term(b).unwrap()));
+        }
+    }
+    out
+}
+
+/// networkx's answer per pair: (shortest length, lengths of the first k simple paths).
+fn networkx(
+    dir: &Path,
+    nt: &Path,
+    pairs: &[(Term, Term)],
+    k: usize,
+    max_hops: u32,
+    via: &[&str],
+) -> Vec<(Option<u64>, Vec<u64>)> {
+    let pairs_file = dir.join("pairs.tsv");
+    let mut f = std::fs::File::create(&pairs_file).unwrap();
+    for (a, b) in pairs {
+        writeln!(f, "{a}\t{b}").unwrap();
+    }
+    drop(f);
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/networkx_paths.py");
+    let run = Command::new(&python)
+        .arg(script)
+        .arg(nt)
+        .arg(&pairs_file)
+        .arg(k.to_string())
+        .arg(max_hops.to_string())
+        .arg(via.join(","))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `{python}` ({e}); {INSTALL}"));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    if run.status.code() == Some(3) {
+        panic!("networkx is missing; {INSTALL}\n{stderr}");
+    }
+    assert!(run.status.success(), "reference script failed: {stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    v["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["shortest"].as_u64(),
+                p["lengths"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_u64().unwrap())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// What every report must satisfy whatever the graph: endpoints, simple and distinct paths,
+/// shortest first, within the hop limit, every link a triple of the file joining its step's
+/// entities the way `forward` says, and the predicate filter.
+fn check_report(
+    r: &PathReport,
+    a: &Term,
+    b: &Term,
+    opts: &PathOptions,
+    file: &HashSet<String>,
+    allowed: &dyn Fn(&str) -> bool,
+) {
+    assert!(r.paths.len() <= opts.k);
+    if r.paths.len() < opts.k {
+        assert_ne!(r.stop, Stop::Found, "{r:?}");
+    }
+    let mut seen = HashSet::new();
+    let mut last = 0;
+    for p in &r.paths {
+        assert!(seen.insert(p.ids.clone()), "path twice: {p:?}");
+        assert!(p.hops >= last, "not shortest first");
+        last = p.hops;
+        assert!(p.hops >= 1 && p.hops <= opts.max_hops as usize);
+        assert_eq!(p.nodes.len(), p.hops + 1);
+        assert_eq!(p.steps.len(), p.hops);
+        assert_eq!(p.nodes[0], a.to_string());
+        assert_eq!(p.nodes[p.hops], b.to_string());
+        let distinct: HashSet<_> = p.ids.iter().collect();
+        assert_eq!(distinct.len(), p.ids.len(), "not simple: {p:?}");
+        for (i, step) in p.steps.iter().enumerate() {
+            assert_eq!(step.from, p.nodes[i]);
+            assert_eq!(step.to, p.nodes[i + 1]);
+            assert!(!step.links.is_empty());
+            for l in &step.links {
+                let line = format!("{} {} {}", l.subject, l.predicate, l.object);
+                assert!(file.contains(&line), "not in the file: {line}");
+                let ends = if l.forward {
+                    (&l.subject, &l.object)
+                } else {
+                    (&l.object, &l.subject)
+                };
+                assert_eq!(ends, (&step.from, &step.to));
+                assert!(allowed(&l.predicate), "filtered predicate used: {line}");
+            }
+        }
+    }
+}
+
+fn default_allowed(p: &str) -> bool {
+    !rete_path::is_schema_predicate(p.trim_start_matches('<').trim_end_matches('>'))
+}
+
+/// Runs `pairs` against networkx and checks every report.
+fn against_networkx(name: &str, rete: &Rete, n: usize, opts: &PathOptions, via: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("file.nt");
+    let file = triples(rete, &nt);
+    let pairs = pairs(rete, n, 7);
+    let reference = networkx(dir.path(), &nt, &pairs, opts.k, opts.max_hops, via);
+    let via_set: HashSet<&str> = via.iter().copied().collect();
+    let allowed = |p: &str| {
+        if via.is_empty() {
+            default_allowed(p)
+        } else {
+            via_set.contains(p)
+        }
+    };
+    let mut found = 0;
+    for ((a, b), (shortest, lengths)) in pairs.iter().zip(reference) {
+        let r = find_paths(rete, a.as_ref(), b.as_ref(), opts).unwrap();
+        check_report(&r, a, b, opts, &file, &allowed);
+        let ours: Vec<u64> = r.paths.iter().map(|p| p.hops as u64).collect();
+        assert_eq!(ours, lengths, "{name}: {a} to {b}: k path lengths ({r:?})");
+        match shortest {
+            Some(d) if d <= u64::from(opts.max_hops) => {
+                assert_eq!(ours[0], d, "{name}: {a} to {b}");
+                found += 1;
+            }
+            Some(_) => assert_eq!(r.stop, Stop::HopLimit, "{name}: {a} to {b}"),
+            None => assert!(matches!(r.stop, Stop::Exhausted | Stop::HopLimit)),
+        }
+        if ours.len() < opts.k && ours.len() == r.paths.len() {
+            assert!(matches!(r.stop, Stop::Exhausted | Stop::HopLimit), "{r:?}");
+        }
+    }
+    eprintln!("{name}: {found} of {n} pairs connected within the limit");
+    assert!(
+        found > 0,
+        "{name}: no pair connected, the test proves little"
+    );
+}
+
+#[test]
+fn path_lengths_equal_networkx_on_generated_and_real_graphs() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = PathOptions::default();
+    against_networkx("social", &social(dir.path(), 300), 25, &opts, &[]);
+    against_networkx("lubm", &lubm(dir.path()), 10, &opts, &[]);
+    against_networkx("medical-1k", &medical(), 25, &opts, &[]);
+    // Only some predicates, schema ones among them.
+    let via = [
+        "<http://example.org/medical#hasAttendingPhysician>",
+        "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>",
+    ];
+    let opts = PathOptions {
+        via: via
+            .iter()
+            .map(|p| NamedNode::new(&p[1..p.len() - 1]).unwrap())
+            .collect(),
+        k: 3,
+        max_hops: 4,
+        ..Default::default()
+    };
+    against_networkx("medical-1k via", &medical(), 15, &opts, &via);
+}
+
+fn iri(s: &str) -> Term {
+    Term::from_str(&format!("<{s}>")).unwrap()
+}
+
+#[test]
+fn filters_hold() {
+    let rete = medical();
+    let dir = tempfile::tempdir().unwrap();
+    let file = triples(&rete, &dir.path().join("m.nt"));
+    let a = iri("http://example.org/medical#patient92");
+    let b = iri("http://example.org/medical#patient334");
+    let find = |o: &PathOptions| find_paths(&rete, a.as_ref(), b.as_ref(), o).unwrap();
+
+    let all = find(&PathOptions::default());
+    assert_eq!(all.paths.len(), 5);
+    // Without the predicate the first path's first link uses, none uses it.
+    let first = all.paths[0].steps[0].links[0].predicate.clone();
+    let without = PathOptions {
+        without: vec![NamedNode::new(&first[1..first.len() - 1]).unwrap()],
+        ..Default::default()
+    };
+    let r = find(&without);
+    check_report(&r, &a, &b, &without, &file, &|p| {
+        p != first && default_allowed(p)
+    });
+    assert!(!r.paths.is_empty());
+
+    // Schema links on: shorter paths through shared classes appear.
+    let schema = PathOptions {
+        include_schema: true,
+        ..Default::default()
+    };
+    let r = find(&schema);
+    check_report(&r, &a, &b, &schema, &file, &|_| true);
+    assert!(r.paths[0].hops < all.paths[0].hops);
+
+    // Hubs: no entity inside a path has more links than the bound.
+    let hubs = PathOptions {
+        max_degree: Some(20),
+        ..Default::default()
+    };
+    let r = find(&hubs);
+    check_report(&r, &a, &b, &hubs, &file, &default_allowed);
+    for p in &r.paths {
+        for &id in &p.ids[1..p.hops] {
+            let degree = rete.count(&Pattern::new(Some(id), None, None)).unwrap()
+                + rete.count(&Pattern::new(None, None, Some(id))).unwrap();
+            assert!(
+                degree <= 20,
+                "{} has {degree} links",
+                rete.term(id).unwrap()
+            );
+        }
+    }
+    assert!(r.paths.iter().all(|p| p.hops >= all.paths[0].hops));
+
+    // Classes: no instance of an excluded class inside a path.
+    let doctor = "http://example.org/medical#Physician";
+    let no_doctors = PathOptions {
+        without_classes: vec![NamedNode::new(doctor).unwrap()],
+        ..Default::default()
+    };
+    let r = find(&no_doctors);
+    check_report(&r, &a, &b, &no_doctors, &file, &default_allowed);
+    for p in &r.paths {
+        for n in &p.nodes[1..p.hops] {
+            let line = format!("{n} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{doctor}>");
+            assert!(!file.contains(&line), "{n} is a {doctor}");
+        }
+    }
+    assert_ne!(r.paths, all.paths);
+}
+
+/// A ring of 8 with a long tail: every answer is known.
+fn ring(dir: &Path) -> Rete {
+    let mut ttl = String::from("@prefix : <http://ex.org/> .\n");
+    for i in 0..8 {
+        ttl.push_str(&format!(":n{i} :next :n{} .\n", (i + 1) % 8));
+    }
+    ttl.push_str(":n0 :label \"zero\" . :alone :label \"alone\" .\n");
+    build_bytes(dir, "ring", ttl.into_bytes(), Syntax::Turtle)
+}
+
+#[test]
+fn cyclic_graph_and_limits_give_clear_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let rete = ring(dir.path());
+    let n = |i: &str| iri(&format!("http://ex.org/{i}"));
+    let find =
+        |a: &str, b: &str, o: &PathOptions| find_paths(&rete, n(a).as_ref(), n(b).as_ref(), o);
+
+    // Both ways round the ring, then no other path.
+    let big_k = PathOptions {
+        k: rete_path::MAX_K,
+        max_hops: 12,
+        ..Default::default()
+    };
+    let r = find("n0", "n3", &big_k).unwrap();
+    let hops: Vec<_> = r.paths.iter().map(|p| p.hops).collect();
+    assert_eq!(hops, [3, 5]);
+    assert_eq!(r.stop, Stop::Exhausted);
+    assert!(r.reason.contains("no other path"), "{}", r.reason);
+    // The long way round is past the hop limit.
+    let short = PathOptions {
+        max_hops: 4,
+        ..Default::default()
+    };
+    let r = find("n0", "n3", &short).unwrap();
+    assert_eq!(r.paths.len(), 1);
+    assert_eq!(r.stop, Stop::HopLimit);
+    assert!(r.reason.contains("within 4 hops"), "{}", r.reason);
+    // An entity with literals only: no path, and the search says it looked everywhere.
+    let r = find("n0", "alone", &PathOptions::default()).unwrap();
+    assert!(r.paths.is_empty());
+    assert_eq!(r.stop, Stop::Exhausted);
+
+    // Bad input: errors that say what is wrong.
+    let e = find("n0", "nowhere", &PathOptions::default()).unwrap_err();
+    assert!(matches!(e, PathError::UnknownEntity(_)), "{e}");
+    assert!(
+        e.to_string()
+            .contains("<http://ex.org/nowhere> is not in the file"),
+        "{e}"
+    );
+    let e = find("n2", "n2", &PathOptions::default()).unwrap_err();
+    assert!(matches!(e, PathError::SameEntity(_)), "{e}");
+    for k in [0, rete_path::MAX_K + 1, usize::MAX] {
+        let e = find(
+            "n0",
+            "n3",
+            &PathOptions {
+                k,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(e, PathError::BadK { .. }), "{e}");
+        assert!(e.to_string().contains("ask for 1 to 1000 paths"), "{e}");
+    }
+    for max_hops in [0, 13, u32::MAX] {
+        let e = find(
+            "n0",
+            "n3",
+            &PathOptions {
+                max_hops,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(e, PathError::BadHops { .. }), "{e}");
+    }
+    let zero = Term::from_str("\"zero\"").unwrap();
+    let e = find_paths(
+        &rete,
+        n("n0").as_ref(),
+        zero.as_ref(),
+        &PathOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, PathError::LiteralEndpoint(_)), "{e}");
+    let via = PathOptions {
+        via: vec![NamedNode::new("http://ex.org/nope").unwrap()],
+        ..Default::default()
+    };
+    let e = find("n0", "n3", &via).unwrap_err();
+    assert!(matches!(e, PathError::UnknownPredicate(_)), "{e}");
+
+    // Limits: answers that keep what was found and name the limit.
+    let expired = PathOptions {
+        deadline: Some(Instant::now()),
+        ..Default::default()
+    };
+    let r = find("n0", "n3", &expired).unwrap();
+    assert!(r.paths.is_empty());
+    assert_eq!(r.stop, Stop::Deadline);
+    let cancel = Arc::new(AtomicBool::new(true));
+    let cancelled = PathOptions {
+        cancel: Some(cancel),
+        ..Default::default()
+    };
+    let r = find("n0", "n3", &cancelled).unwrap();
+    assert_eq!(r.stop, Stop::Cancelled);
+    let tiny = PathOptions {
+        max_visited: 4,
+        ..Default::default()
+    };
+    let r = find("n0", "n3", &tiny).unwrap();
+    assert_eq!(r.stop, Stop::VisitedLimit);
+    assert!(r.reason.contains("memory limit"), "{}", r.reason);
+    let progress = Arc::new(Progress::default());
+    let watched = PathOptions {
+        progress: Some(progress.clone()),
+        ..Default::default()
+    };
+    let r = find("n0", "n3", &watched).unwrap();
+    assert_eq!(progress.snapshot(), (r.stats.expanded, 2));
+    assert!(r.stats.expanded > 0);
+}
+
+#[test]
+fn report_is_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let rete = ring(dir.path());
+    let a = iri("http://ex.org/n0");
+    let b = iri("http://ex.org/n1");
+    // The long way round is 7 hops.
+    let seven = PathOptions {
+        max_hops: 7,
+        ..Default::default()
+    };
+    let r = find_paths(&rete, a.as_ref(), b.as_ref(), &seven).unwrap();
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["stop"], "exhausted");
+    assert_eq!(v["paths"][0]["hops"], 1);
+    assert_eq!(
+        v["paths"][0]["steps"][0]["links"][0]["predicate"],
+        "<http://ex.org/next>"
+    );
+    assert_eq!(v["paths"][0]["steps"][0]["links"][0]["forward"], true);
+    assert_eq!(v["paths"][1]["steps"][0]["links"][0]["forward"], false);
+}

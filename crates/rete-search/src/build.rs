@@ -1,0 +1,498 @@
+//! Building the search sections from a finished base dataset: the labels of the label
+//! predicates and the local names of IRIs become documents, numbered by importance (degree), and
+//! their words become a sorted token dictionary whose postings list documents in that order.
+
+use crate::codec::{
+    kind, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY, INLINE_POSTINGS,
+    META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
+};
+use crate::normalize::{name_words, word_count, words, Word};
+use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
+use oxrdf::{NamedNodeRef, Term, TermRef};
+use rete_core::format::Codec;
+use rete_core::front_coding;
+use rete_core::vocab::local_name;
+use rete_core::writer::{Payload, SectionSpec};
+use rete_core::{Id, Pattern, Perm, Rete};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::str::FromStr;
+use std::time::Instant;
+
+const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+const CLASS_TYPES: [&str; 2] = [
+    "http://www.w3.org/2002/07/owl#Class",
+    "http://www.w3.org/2000/01/rdf-schema#Class",
+];
+const PROPERTY_TYPES: [&str; 4] = [
+    "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property",
+    "http://www.w3.org/2002/07/owl#ObjectProperty",
+    "http://www.w3.org/2002/07/owl#DatatypeProperty",
+    "http://www.w3.org/2002/07/owl#AnnotationProperty",
+];
+
+/// Bytes a document costs in memory besides its label, about (struct, map entries, postings).
+const DOC_OVERHEAD: u64 = 96;
+
+/// What a build of the index measured.
+#[derive(Debug, Clone, Default)]
+pub struct BuildStats {
+    /// Documents (label, term pairs) indexed.
+    pub documents: u64,
+    /// Distinct tokens.
+    pub tokens: u64,
+    /// Local names of unlabelled entities left out to stay within the memory budget.
+    pub skipped_local_names: u64,
+    /// `(step, milliseconds)`.
+    pub steps: Vec<(String, f64)>,
+}
+
+struct Doc {
+    term: Id,
+    kind: Kind,
+    /// 0: none, else index + 1 into the language table.
+    lang: u32,
+    /// Index into the label predicates; `predicates.len()` for a local name.
+    pred: u32,
+    label: String,
+}
+
+fn iri_id(base: &Rete, iri: &str) -> Result<Option<Id>, SearchError> {
+    match NamedNodeRef::new(iri) {
+        Ok(n) => Ok(base.id_of(TermRef::NamedNode(n))?),
+        Err(_) => Err(SearchError::Options(format!("not an IRI: {iri}"))),
+    }
+}
+
+/// Classes and predicates with their use counts.
+pub(crate) struct SchemaTerms {
+    pub kinds: FxHashMap<Id, Kind>,
+    /// Uses: instances of a class, triples of a predicate.
+    pub weight: FxHashMap<Id, u64>,
+    pub class_count: FxHashMap<Id, u64>,
+}
+
+/// The classes and predicates of `base`: those of the card (every one in use, with its count)
+/// and the subjects typed as a class or a property.
+pub(crate) fn schema_terms(base: &Rete) -> Result<SchemaTerms, SearchError> {
+    // Kinds and weights of classes and predicates: the card lists every one with its count.
+    let card = base.card()?;
+    let mut kinds: FxHashMap<Id, Kind> = FxHashMap::default();
+    let mut weight: FxHashMap<Id, u64> = FxHashMap::default();
+    let mut class_count: FxHashMap<Id, u64> = FxHashMap::default();
+    for (list, k) in [
+        (&card.classes, Kind::Class),
+        (&card.predicates, Kind::Predicate),
+    ] {
+        for nc in list {
+            let Ok(term) = Term::from_str(&nc.term) else {
+                continue;
+            };
+            if let Some(id) = base.id_of(term.as_ref())? {
+                kinds.insert(id, k);
+                *weight.entry(id).or_default() += nc.count;
+                if k == Kind::Class {
+                    class_count.insert(id, nc.count);
+                }
+            }
+        }
+    }
+    let rdf_type = iri_id(base, RDF_TYPE)?;
+    if let Some(ty) = rdf_type {
+        for (types, k) in [
+            (&CLASS_TYPES[..], Kind::Class),
+            (&PROPERTY_TYPES[..], Kind::Predicate),
+        ] {
+            for iri in types {
+                let Some(o) = iri_id(base, iri)? else {
+                    continue;
+                };
+                for q in base.quads(&Pattern::new(None, Some(ty), Some(o)))? {
+                    let s = q?[0];
+                    // A predicate in use stays one even when also declared a class.
+                    if kinds.get(&s) != Some(&Kind::Predicate) {
+                        kinds.insert(s, k);
+                    }
+                }
+            }
+        }
+    }
+
+    Ok(SchemaTerms {
+        kinds,
+        weight,
+        class_count,
+    })
+}
+
+/// The sections of the search index of `base` and what the build measured.
+pub fn build_sections(
+    base: &Rete,
+    opts: &SearchOptions,
+) -> Result<(Vec<SectionSpec>, BuildStats), SearchError> {
+    let mut stats = BuildStats::default();
+    let budget = opts.memory_budget.max(16 << 20);
+    let mut used: u64 = 0;
+    let mut t = Instant::now();
+    let step = |stats: &mut BuildStats, name: &str, t: &mut Instant| {
+        stats
+            .steps
+            .push((name.to_owned(), t.elapsed().as_secs_f64() * 1e3));
+        *t = Instant::now();
+    };
+
+    let SchemaTerms {
+        kinds,
+        mut weight,
+        class_count,
+    } = schema_terms(base)?;
+    let rdf_type = iri_id(base, RDF_TYPE)?;
+
+    // Labels.
+    let mut docs: Vec<Doc> = Vec::new();
+    let mut langs: Vec<String> = Vec::new();
+    let mut lang_ix: FxHashMap<String, u32> = FxHashMap::default();
+    let local = opts.label_predicates.len() as u32;
+    for (pi, iri) in opts.label_predicates.iter().enumerate() {
+        let Some(p) = iri_id(base, iri)? else {
+            continue;
+        };
+        for q in base.quads(&Pattern::new(None, Some(p), None))? {
+            let [s, _, o, _] = q?;
+            let Term::Literal(lit) = base.term(o)? else {
+                continue;
+            };
+            if words(lit.value()).is_empty() {
+                continue;
+            }
+            let lang = match lit.language() {
+                None => 0,
+                Some(l) => {
+                    let n = lang_ix.len() as u32;
+                    *lang_ix.entry(l.to_owned()).or_insert_with(|| {
+                        langs.push(l.to_owned());
+                        n
+                    }) + 1
+                }
+            };
+            used += DOC_OVERHEAD + lit.value().len() as u64;
+            if used > budget {
+                return Err(SearchError::TooLarge(format!(
+                    "the labels need more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
+                )));
+            }
+            docs.push(Doc {
+                term: s,
+                kind: Kind::Entity,
+                lang,
+                pred: pi as u32,
+                label: lit.value().to_owned(),
+            });
+        }
+    }
+    step(&mut stats, "labels", &mut t);
+
+    // Local names of classes and predicates.
+    let mut named: Vec<(Id, Kind)> = kinds.iter().map(|(&id, &k)| (id, k)).collect();
+    named.sort_unstable();
+    for (id, k) in named {
+        if let Some(doc) = local_name_doc(base, id, k, local)? {
+            used += DOC_OVERHEAD + doc.label.len() as u64;
+            docs.push(doc);
+        }
+    }
+    let labelled: FxHashSet<Id> = docs.iter().map(|d| d.term).collect();
+
+    // Degrees (subject and object positions), and the local names of unlabelled subjects.
+    for d in &docs {
+        weight.entry(d.term).or_default();
+    }
+    let mut cur: Option<Id> = None;
+    for q in base.scan(Perm::Spo, &Pattern::default())? {
+        let s = q?[0];
+        if cur != Some(s) {
+            cur = Some(s);
+            if opts.local_names && !labelled.contains(&s) && !kinds.contains_key(&s) {
+                if used + DOC_OVERHEAD * 2 > budget {
+                    stats.skipped_local_names += 1;
+                } else if let Some(doc) = local_name_doc(base, s, Kind::Entity, local)? {
+                    used += DOC_OVERHEAD * 2 + doc.label.len() as u64;
+                    weight.entry(s).or_default();
+                    docs.push(doc);
+                }
+            }
+        }
+        if let Some(w) = weight.get_mut(&s) {
+            *w += 1;
+        }
+    }
+    for q in base.scan(Perm::Osp, &Pattern::default())? {
+        if let Some(w) = weight.get_mut(&q?[2]) {
+            *w += 1;
+        }
+    }
+    // Classes of each document's term, most specific (fewest instances) first.
+    let mut classes: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
+    if let Some(ty) = rdf_type {
+        for q in base.quads(&Pattern::new(None, Some(ty), None))? {
+            let [s, _, o, _] = q?;
+            if weight.contains_key(&s) {
+                let v = classes.entry(s).or_default();
+                if !v.contains(&o) {
+                    v.push(o);
+                }
+            }
+        }
+    }
+    for v in classes.values_mut() {
+        v.sort_by_key(|c| (class_count.get(c).copied().unwrap_or(0), *c));
+        v.truncate(MAX_CLASSES);
+    }
+    step(&mut stats, "degrees", &mut t);
+
+    // Documents by importance; ties by term, then by label predicate, language and text.
+    for d in &mut docs {
+        if let Some(&k) = kinds.get(&d.term) {
+            d.kind = k;
+        }
+    }
+    let w = |d: &Doc| weight.get(&d.term).copied().unwrap_or(0);
+    docs.sort_by(|a, b| {
+        w(b).cmp(&w(a))
+            .then(a.term.cmp(&b.term))
+            .then(a.pred.cmp(&b.pred))
+            .then(a.lang.cmp(&b.lang))
+            .then(a.label.cmp(&b.label))
+    });
+    docs.dedup_by(|b, a| {
+        a.term == b.term && a.pred == b.pred && a.lang == b.lang && a.label == b.label
+    });
+    if docs.len() as u64 > u64::from(u32::MAX) {
+        return Err(SearchError::TooLarge(format!(
+            "{} labels (at most {})",
+            docs.len(),
+            u32::MAX
+        )));
+    }
+    // Language table sorted, so that the bytes do not depend on the order labels came in.
+    let mut order: Vec<u32> = (0..langs.len() as u32).collect();
+    order.sort_by(|&a, &b| langs[a as usize].cmp(&langs[b as usize]));
+    let mut remap = vec![0u32; langs.len() + 1];
+    for (new, &old) in order.iter().enumerate() {
+        remap[old as usize + 1] = new as u32 + 1;
+    }
+    for d in &mut docs {
+        d.lang = remap[d.lang as usize];
+    }
+    langs.sort();
+
+    // Postings: token → (document, label word count), documents ascending.
+    let mut tok_ix: FxHashMap<String, u32> = FxHashMap::default();
+    let mut postings: Vec<Vec<(u32, u8)>> = Vec::new();
+    for (n, d) in docs.iter().enumerate() {
+        let ws: Vec<Word> = if d.pred == local {
+            name_words(&d.label)
+        } else {
+            words(&d.label)
+        };
+        let ntok = word_count(&d.label, d.pred == local).min(MAX_NTOK) as u8;
+        let mut texts: Vec<String> = ws.into_iter().map(|w| w.text).collect();
+        texts.sort_unstable();
+        texts.dedup();
+        for text in texts {
+            let ix = match tok_ix.get(&text) {
+                Some(&i) => i,
+                None => {
+                    let i = postings.len() as u32;
+                    used += DOC_OVERHEAD + text.len() as u64;
+                    tok_ix.insert(text, i);
+                    postings.push(Vec::new());
+                    i
+                }
+            };
+            used += 8;
+            postings[ix as usize].push((n as u32, ntok));
+        }
+        if used > budget {
+            return Err(SearchError::TooLarge(format!(
+                "the label index needs more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
+            )));
+        }
+    }
+    let mut tokens: Vec<(String, u32)> = tok_ix.into_iter().collect();
+    tokens.sort_unstable();
+    step(&mut stats, "tokens", &mut t);
+
+    // Token blocks and posting chunks.
+    let level = opts.zstd_level;
+    let mut tok_w = BlockWriter::new(level);
+    let mut post_w = BlockWriter::new(level);
+    let mut dir = Buf::default();
+    let mut nblocks = 0u64;
+    let mut in_block = 0u64;
+    let mut first = String::new();
+    let mut prev = String::new();
+    let mut entries = Buf::default();
+    let flush = |entries: &mut Buf,
+                 in_block: &mut u64,
+                 first: &str,
+                 tok_w: &mut BlockWriter,
+                 dir: &mut Buf,
+                 nblocks: &mut u64|
+     -> Result<(), SearchError> {
+        if *in_block == 0 {
+            return Ok(());
+        }
+        let mut raw = Buf::default();
+        raw.varint(*in_block);
+        raw.0.extend_from_slice(&entries.0);
+        let r = tok_w.push(&raw.0)?;
+        dir.str(first);
+        r.write(dir);
+        *nblocks += 1;
+        entries.0.clear();
+        *in_block = 0;
+        Ok(())
+    };
+    for (text, ix) in &tokens {
+        if in_block == 0 {
+            first.clone_from(text);
+            prev.clear();
+        }
+        let shared = front_coding::shared_prefix_str(&prev, text);
+        front_coding::put(&mut entries.0, shared, &text.as_bytes()[shared..]);
+        prev.clone_from(text);
+        let list = &postings[*ix as usize];
+        entries.varint(list.len() as u64);
+        if list.len() as u64 <= INLINE_POSTINGS {
+            put_postings(&mut entries, list);
+        } else {
+            let mut chunks = list.chunks(CHUNK_POSTINGS as usize);
+            let mut refs = Vec::new();
+            for c in chunks.by_ref() {
+                let mut raw = Buf::default();
+                put_postings(&mut raw, c);
+                refs.push(post_w.push(&raw.0)?);
+            }
+            entries.varint(refs.first().map_or(0, |r| r.offset));
+            for r in refs {
+                entries.varint(r.len);
+                entries.varint(r.raw_len);
+                entries.u64(r.checksum);
+            }
+        }
+        in_block += 1;
+        if entries.0.len() >= TOKEN_BLOCK_BYTES {
+            flush(
+                &mut entries,
+                &mut in_block,
+                &first,
+                &mut tok_w,
+                &mut dir,
+                &mut nblocks,
+            )?;
+        }
+    }
+    flush(
+        &mut entries,
+        &mut in_block,
+        &first,
+        &mut tok_w,
+        &mut dir,
+        &mut nblocks,
+    )?;
+    drop(postings);
+
+    // Document blocks and their fixed-width directory.
+    let mut doc_w = BlockWriter::new(level);
+    let mut doc_dir: Vec<u8> = Vec::with_capacity(docs.len() / DOCS_PER_BLOCK as usize * 24 + 24);
+    for chunk in docs.chunks(DOCS_PER_BLOCK as usize) {
+        let mut raw = Buf::default();
+        for d in chunk {
+            raw.varint(d.term);
+            raw.u8(d.kind as u8);
+            raw.varint(u64::from(d.lang));
+            raw.varint(u64::from(d.pred));
+            let cs = classes.get(&d.term).map_or(&[][..], Vec::as_slice);
+            raw.varint(cs.len() as u64);
+            for &c in cs {
+                raw.varint(c);
+            }
+            raw.str(&d.label);
+        }
+        let r = doc_w.push(&raw.0)?;
+        let (len, raw_len) = (u32::try_from(r.len), u32::try_from(r.raw_len));
+        let (Ok(len), Ok(raw_len)) = (len, raw_len) else {
+            return Err(SearchError::Internal("document block too large".into()));
+        };
+        doc_dir.extend_from_slice(&r.offset.to_le_bytes());
+        doc_dir.extend_from_slice(&len.to_le_bytes());
+        doc_dir.extend_from_slice(&raw_len.to_le_bytes());
+        doc_dir.extend_from_slice(&r.checksum.to_le_bytes());
+    }
+    debug_assert_eq!(doc_dir.len() % DOC_DIR_ENTRY, 0);
+
+    // Meta.
+    let mut meta = Buf::default();
+    meta.0.extend_from_slice(META_MAGIC);
+    meta.u8(VERSION);
+    meta.varint(docs.len() as u64);
+    meta.varint(tokens.len() as u64);
+    meta.varint(u64::from(DOCS_PER_BLOCK));
+    meta.varint(opts.label_predicates.len() as u64);
+    for p in &opts.label_predicates {
+        meta.str(p);
+    }
+    meta.varint(langs.len() as u64);
+    for l in &langs {
+        meta.str(l);
+    }
+    meta.varint(nblocks);
+    meta.0.extend_from_slice(&dir.0);
+    stats.documents = docs.len() as u64;
+    stats.tokens = tokens.len() as u64;
+    let blocks = |k: u16, data: Vec<u8>| SectionSpec {
+        kind: k,
+        index: 0,
+        codec: Codec::Blocks,
+        raw_len: data.len() as u64,
+        payload: Payload::Bytes(data),
+    };
+    let sections = vec![
+        SectionSpec::zstd(kind::META, 0, &meta.0, level)?,
+        SectionSpec::raw(kind::DOC_DIR, 0, doc_dir),
+        blocks(kind::TOKENS, tok_w.data),
+        blocks(kind::POSTINGS, post_w.data),
+        blocks(kind::DOCS, doc_w.data),
+    ];
+    step(&mut stats, "encode", &mut t);
+    Ok((sections, stats))
+}
+
+/// Postings as `varint n` (chunks only: inline lists take the token's count) then, for each,
+/// `varint((doc − previous) << 3 | words)`.
+fn put_postings(b: &mut Buf, list: &[(u32, u8)]) {
+    let mut prev = 0u64;
+    for &(doc, ntok) in list {
+        let doc = u64::from(doc);
+        b.varint(((doc - prev) << 3) | u64::from(ntok));
+        prev = doc;
+    }
+}
+
+/// The local-name document of an IRI, if its local name has any word.
+fn local_name_doc(base: &Rete, id: Id, kind: Kind, pred: u32) -> Result<Option<Doc>, SearchError> {
+    let Term::NamedNode(n) = base.term(id)? else {
+        return Ok(None);
+    };
+    let name = local_name(n.as_str());
+    if name_words(name).is_empty() || name.len() > 1024 {
+        return Ok(None);
+    }
+    Ok(Some(Doc {
+        term: id,
+        kind,
+        lang: 0,
+        pred,
+        label: name.to_owned(),
+    }))
+}

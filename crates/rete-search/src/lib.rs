@@ -1,0 +1,338 @@
+#![doc = include_str!("../README.md")]
+
+mod build;
+mod codec;
+pub mod fuzzy;
+pub mod normalize;
+mod query;
+mod read;
+mod scan;
+
+pub use build::{build_sections, BuildStats};
+pub use codec::kind;
+pub use read::Index;
+
+use rete_core::extension::{BoxError, Extension, ExtensionOutput};
+use rete_core::writer::SectionSpec;
+use rete_core::Rete;
+use rete_pyramid::Pyramid;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+
+/// Header flag bit of a file with a search index (bits 1–8 are `rete_core::format::FLAG_*`).
+pub const FLAG_SEARCH: u32 = 16;
+/// Classes kept per indexed term (most specific first).
+pub const MAX_CLASSES: usize = 8;
+/// Label word counts are stored up to this value (enough to tell a whole-label match).
+pub const MAX_NTOK: usize = 7;
+/// Query words used at most (the rest are ignored).
+pub const MAX_QUERY_WORDS: usize = 8;
+/// Upper bound on [`Query::limit`].
+pub const MAX_LIMIT: usize = 1000;
+
+/// The label predicates indexed by default, in the order their labels are preferred.
+pub const DEFAULT_LABEL_PREDICATES: [&str; 11] = [
+    "http://www.w3.org/2004/02/skos/core#prefLabel",
+    "http://www.w3.org/2000/01/rdf-schema#label",
+    "http://xmlns.com/foaf/0.1/name",
+    "http://schema.org/name",
+    "https://schema.org/name",
+    "http://purl.org/dc/terms/title",
+    "http://purl.org/dc/elements/1.1/title",
+    "http://www.w3.org/2004/02/skos/core#altLabel",
+    "http://www.w3.org/2004/02/skos/core#hiddenLabel",
+    "http://schema.org/alternateName",
+    "http://www.w3.org/2008/05/skos-xl#literalForm",
+];
+
+/// Errors of building or reading a search index, or of a query.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The underlying `.rete` file could not be read.
+    #[error(transparent)]
+    Format(#[from] rete_core::Error),
+    /// A search section is damaged or inconsistent.
+    #[error("{file}: corrupt {section}: {message}")]
+    Corrupt {
+        /// File path or URL.
+        file: String,
+        /// The section concerned.
+        section: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The query names a class the file does not have.
+    #[error("unknown class {0}: no such term in the file")]
+    UnknownClass(String),
+    /// The query asks for a community but the file has no community pyramid.
+    #[error("the file has no community pyramid: a search within a community needs one")]
+    NoPyramid,
+    /// Reading the community pyramid failed.
+    #[error(transparent)]
+    Pyramid(#[from] rete_pyramid::PyramidError),
+    /// The cancel flag was raised.
+    #[error("search cancelled")]
+    Cancelled,
+    /// Options out of their valid range.
+    #[error("invalid search options: {0}")]
+    Options(String),
+    /// The index does not fit the build's limits.
+    #[error("search index too large: {0}")]
+    TooLarge(String),
+    /// A broken invariant of this crate (a bug, not bad input).
+    #[error("internal search error: {0}")]
+    Internal(String),
+}
+
+impl From<rete_core::section::Corrupt> for SearchError {
+    fn from(c: rete_core::section::Corrupt) -> Self {
+        Self::Corrupt {
+            file: c.file,
+            section: c.section,
+            message: c.message,
+        }
+    }
+}
+
+impl SearchError {
+    pub(crate) fn corrupt(file: &str, section: &str, message: impl Into<String>) -> Self {
+        Self::Corrupt {
+            file: file.to_owned(),
+            section: section.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// What an indexed term is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Anything that is neither a class nor a predicate.
+    Entity = 0,
+    /// An object of `rdf:type`, or a subject typed `owl:Class` / `rdfs:Class`.
+    Class = 1,
+    /// A predicate in use, or a subject typed as a property.
+    Predicate = 2,
+}
+
+impl Kind {
+    pub(crate) fn from_u8(v: u8) -> Option<Self> {
+        match v {
+            0 => Some(Self::Entity),
+            1 => Some(Self::Class),
+            2 => Some(Self::Predicate),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Kind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "entity" => Ok(Self::Entity),
+            "class" => Ok(Self::Class),
+            "predicate" => Ok(Self::Predicate),
+            _ => Err(format!(
+                "unknown kind {s:?} (expected entity, class or predicate)"
+            )),
+        }
+    }
+}
+
+/// How a hit's label matched the query, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Match {
+    /// The whole label is the query's words.
+    WholeLabel,
+    /// Every query word is a whole word of the label.
+    Exact,
+    /// Every query word is a word or the start of one (the label has no other word).
+    WholePrefix,
+    /// Every query word is a word or the start of one.
+    Prefix,
+    /// At least one word matched with typos.
+    Fuzzy,
+}
+
+/// Restricts a search to one community of the pyramid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Within {
+    /// Pyramid level (0 = finest).
+    pub level: u32,
+    /// Community id at that level.
+    pub community: u32,
+}
+
+/// A search: text and filters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Query {
+    /// What the user typed: words in any order, each matched as a word prefix.
+    pub text: String,
+    /// Only terms of this kind.
+    pub kind: Option<Kind>,
+    /// Only instances of this class (an IRI, without angle brackets).
+    pub class: Option<String>,
+    /// Preferred label languages (BCP 47), most preferred first: their labels rank first.
+    pub languages: Vec<String>,
+    /// At most this many hits (capped at [`MAX_LIMIT`]).
+    pub limit: usize,
+    /// Only entities in this community.
+    pub within: Option<Within>,
+    /// Only labels of this predicate (an IRI; SPARQL's `text:query (rdfs:label 'text')`).
+    #[serde(default)]
+    pub label_predicate: Option<String>,
+}
+
+impl Query {
+    /// A query for `text` with no filter and 10 hits.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            kind: None,
+            class: None,
+            languages: Vec::new(),
+            limit: 10,
+            within: None,
+            label_predicate: None,
+        }
+    }
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hit {
+    /// 1 for the best.
+    pub rank: usize,
+    /// The term in N-Triples syntax (`<iri>` or `_:b`).
+    pub term: String,
+    /// What the term is.
+    pub kind: Kind,
+    /// The label that matched.
+    pub label: String,
+    /// Its language tag, if any.
+    pub lang: Option<String>,
+    /// The predicate the label comes from (an IRI), or `None` for the IRI's local name.
+    pub source: Option<String>,
+    /// How it matched.
+    #[serde(rename = "match")]
+    pub matched: Match,
+    /// The term's most specific class (N-Triples), if it has one.
+    pub class: Option<String>,
+    /// Its community at every pyramid level, finest first; `None` when the file has no pyramid
+    /// or the term is not in its entity graph.
+    pub path: Option<Vec<u32>>,
+}
+
+/// The answer to a [`Query`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// Hits, best first.
+    pub hits: Vec<Hit>,
+    /// Whether the file's search index answered (`false`: its labels were scanned).
+    pub indexed: bool,
+}
+
+/// How the index is built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchOptions {
+    /// Predicates whose literal objects are labels (IRIs), in order of preference.
+    pub label_predicates: Vec<String>,
+    /// Whether the local names of unlabelled IRIs are indexed (those of classes and predicates
+    /// always are).
+    pub local_names: bool,
+    /// Bytes the build may hold, about (`rete build --memory-budget`).
+    pub memory_budget: u64,
+    /// zstd level of the blocks.
+    pub zstd_level: i32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            label_predicates: DEFAULT_LABEL_PREDICATES.map(str::to_owned).to_vec(),
+            local_names: true,
+            memory_budget: 2 << 30,
+            zstd_level: 6,
+        }
+    }
+}
+
+/// The build extension that adds the search sections and sets [`FLAG_SEARCH`].
+#[derive(Debug, Clone, Default)]
+pub struct SearchExtension {
+    /// How the index is built.
+    pub options: SearchOptions,
+}
+
+impl Extension for SearchExtension {
+    fn name(&self) -> &str {
+        "search"
+    }
+
+    fn flags(&self) -> u32 {
+        FLAG_SEARCH
+    }
+
+    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
+        Ok(build_sections(base, &self.options)?.0)
+    }
+
+    fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {
+        let (sections, stats) = build_sections(base, &self.options)?;
+        Ok(ExtensionOutput {
+            sections,
+            steps: stats.steps,
+        })
+    }
+}
+
+/// Searches one open file: through its index when it has one, else by scanning its labels.
+/// Cheap to share between threads.
+#[derive(Debug)]
+pub struct Searcher {
+    rete: Rete,
+    index: Option<Index>,
+    pyramid: OnceLock<Option<Pyramid>>,
+}
+
+impl Searcher {
+    /// Opens the search index of `rete` (one read: its meta section), if it has one.
+    pub fn open(rete: &Rete) -> Result<Self, SearchError> {
+        Ok(Self {
+            rete: rete.clone(),
+            index: Index::open(rete)?,
+            pyramid: OnceLock::new(),
+        })
+    }
+
+    /// Whether the file has a search index (else searches scan the labels).
+    pub fn is_indexed(&self) -> bool {
+        self.index.is_some()
+    }
+
+    /// The index, if the file has one.
+    pub fn index(&self) -> Option<&Index> {
+        self.index.as_ref()
+    }
+
+    /// Answers `q`. A raised `cancel` stops a label scan with [`SearchError::Cancelled`].
+    pub fn search(&self, q: &Query, cancel: &AtomicBool) -> Result<Answer, SearchError> {
+        query::run(self, q, cancel)
+    }
+
+    pub(crate) fn rete(&self) -> &Rete {
+        &self.rete
+    }
+
+    pub(crate) fn pyramid(&self) -> Result<Option<&Pyramid>, SearchError> {
+        if let Some(p) = self.pyramid.get() {
+            return Ok(p.as_ref());
+        }
+        let p = Pyramid::open(&self.rete)?;
+        Ok(self.pyramid.get_or_init(|| p).as_ref())
+    }
+}

@@ -1,0 +1,273 @@
+//! Folding and word splitting, the same for labels at build time and for queries: compatibility
+//! decomposition (NFKD) with combining marks dropped, lower case, `ß` → `ss`; words split at
+//! anything that is not a letter or digit, at camelCase and letter/digit boundaries; runs of CJK
+//! characters indexed as their characters and character bigrams (CJK text has no spaces).
+
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+/// Longest word kept, in bytes: longer runs (base64, hashes) are cut, so a hostile label cannot
+/// make a token block or a query arbitrarily large.
+pub const MAX_WORD_BYTES: usize = 64;
+
+/// One word of a label or query, folded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// The folded text.
+    pub text: String,
+    /// Whether it comes from a CJK run (a character or a bigram): never matched with typos.
+    pub cjk: bool,
+}
+
+/// `s` folded: NFKD, combining marks dropped, lower case, `ß` → `ss`.
+pub fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.nfkd().filter(|c| !is_combining_mark(*c)) {
+        push_lower(&mut out, c);
+    }
+    out
+}
+
+fn push_lower(out: &mut String, c: char) {
+    for l in c.to_lowercase() {
+        if l == 'ß' {
+            out.push_str("ss");
+        } else {
+            out.push(l);
+        }
+    }
+}
+
+/// Whether `c` belongs to a script written without spaces between words (Han, kana, Hangul),
+/// where words are indexed as characters and bigrams.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF      // Hangul Jamo
+        | 0x2E80..=0x2FDF    // CJK radicals
+        | 0x3040..=0x30FF    // Hiragana, Katakana
+        | 0x3100..=0x318F    // Bopomofo, Hangul compatibility Jamo
+        | 0x31F0..=0x31FF    // Katakana extensions
+        | 0x3400..=0x4DBF    // CJK extension A
+        | 0x4E00..=0x9FFF    // CJK unified ideographs
+        | 0xA960..=0xA97F    // Hangul Jamo extended A
+        | 0xAC00..=0xD7FF    // Hangul syllables and Jamo extended B
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0x20000..=0x3134F // CJK extensions B–G
+    )
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Upper,
+    Lower,
+    Digit,
+    Cjk,
+    Other,
+}
+
+fn class(c: char) -> Class {
+    if is_cjk(c) {
+        Class::Cjk
+    } else if c.is_numeric() {
+        Class::Digit
+    } else if c.is_uppercase() {
+        Class::Upper
+    } else if c.is_alphanumeric() {
+        Class::Lower
+    } else {
+        Class::Other
+    }
+}
+
+/// The words of a label or query in order (duplicates kept): split at anything that is not a
+/// letter or digit, not at case changes (a label "McDonald" is one word, found by "mcd").
+pub fn words(s: &str) -> Vec<Word> {
+    split(s, false)
+}
+
+fn split(s: &str, camel: bool) -> Vec<Word> {
+    // Decompose first (marks dropped) but keep case: camelCase splitting needs it.
+    let chars: Vec<char> = s.nfkd().filter(|c| !is_combining_mark(*c)).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = class(chars[i]);
+        if c == Class::Other {
+            i += 1;
+            continue;
+        }
+        if c == Class::Cjk {
+            let start = i;
+            while i < chars.len() && class(chars[i]) == Class::Cjk {
+                i += 1;
+            }
+            cjk_words(&chars[start..i], &mut out);
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < chars.len() && !boundary(&chars, i, camel) {
+            i += 1;
+        }
+        let mut text = String::new();
+        for &c in &chars[start..i] {
+            push_lower(&mut text, c);
+        }
+        out.push(Word {
+            text: cut(text),
+            cjk: false,
+        });
+    }
+    out
+}
+
+/// Whether a new word starts at `i` (inside a run of letters and digits); `camel`: also at
+/// case and letter/digit changes.
+fn boundary(chars: &[char], i: usize, camel: bool) -> bool {
+    let (prev, cur) = (class(chars[i - 1]), class(chars[i]));
+    match (prev, cur) {
+        (_, Class::Other | Class::Cjk) => true,
+        _ if !camel => false,
+        (Class::Digit, Class::Upper | Class::Lower)
+        | (Class::Upper | Class::Lower, Class::Digit) => true,
+        (Class::Lower, Class::Upper) => true,
+        // `HTMLParser`: the last capital of a run starts the next word.
+        (Class::Upper, Class::Upper) => chars.get(i + 1).is_some_and(|&n| class(n) == Class::Lower),
+        _ => false,
+    }
+}
+
+/// A CJK run as its characters and its bigrams.
+fn cjk_words(run: &[char], out: &mut Vec<Word>) {
+    for (k, &c) in run.iter().enumerate() {
+        let mut one = String::new();
+        push_lower(&mut one, c);
+        out.push(Word {
+            text: one.clone(),
+            cjk: true,
+        });
+        if let Some(&n) = run.get(k + 1) {
+            push_lower(&mut one, n);
+            out.push(Word {
+                text: one,
+                cjk: true,
+            });
+        }
+    }
+}
+
+/// `s` cut to at most [`MAX_WORD_BYTES`] on a character boundary.
+fn cut(mut s: String) -> String {
+    if s.len() > MAX_WORD_BYTES {
+        let mut n = MAX_WORD_BYTES;
+        while !s.is_char_boundary(n) {
+            n -= 1;
+        }
+        s.truncate(n);
+    }
+    s
+}
+
+/// The words of an IRI local name, split also at camelCase and letter/digit changes, plus, when
+/// it splits into several, the whole name folded without separators (`BasketballPlayer` is found
+/// by `basketball`, `player` and `basketballplayer`).
+pub fn name_words(local: &str) -> Vec<Word> {
+    let mut w = split(local, true);
+    if w.len() > 1 && w.iter().all(|w| !w.cjk) {
+        let joined: String = w.iter().map(|w| w.text.as_str()).collect();
+        w.push(Word {
+            text: cut(joined),
+            cjk: false,
+        });
+    }
+    w
+}
+
+/// How many words a label (or, if `name`, an IRI local name) has, as a query would count them:
+/// a query with as many words, each matching one, matches the whole label.
+pub fn word_count(label: &str, name: bool) -> usize {
+    if name {
+        split(label, true).len()
+    } else {
+        query_words(label, usize::MAX).len()
+    }
+}
+
+/// The words of a query: as [`words`], but a CJK run longer than one character is matched by
+/// its bigrams only (each must occur), and at most `max` words are kept.
+pub fn query_words(q: &str, max: usize) -> Vec<Word> {
+    let all = words(q);
+    let mut out: Vec<Word> = Vec::new();
+    let mut k = 0;
+    while k < all.len() {
+        let w = &all[k];
+        if w.cjk && w.text.chars().count() == 1 {
+            // A character followed by its bigram: keep the bigram unless it is the only one.
+            match all.get(k + 1) {
+                Some(b) if b.cjk && b.text.chars().count() == 2 => {
+                    out.push(b.clone());
+                    k += 2;
+                    // The run's last character is covered by the bigram before it.
+                    if all
+                        .get(k)
+                        .is_some_and(|n| n.cjk && n.text.chars().count() == 1)
+                        && all
+                            .get(k + 1)
+                            .is_none_or(|n| !(n.cjk && n.text.chars().count() == 2))
+                    {
+                        k += 1;
+                    }
+                    continue;
+                }
+                _ => out.push(w.clone()),
+            }
+        } else {
+            out.push(w.clone());
+        }
+        k += 1;
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|w| seen.insert(w.text.clone()));
+    out.truncate(max);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(v: Vec<Word>) -> Vec<String> {
+        v.into_iter().map(|w| w.text).collect()
+    }
+
+    #[test]
+    fn folding() {
+        assert_eq!(fold("Düsseldorf"), "dusseldorf");
+        assert_eq!(fold("Straße"), "strasse");
+        assert_eq!(fold("STRASSE"), "strasse");
+        assert_eq!(fold("ﬁne Ⅻ"), "fine xii");
+        assert_eq!(fold("Ångström"), "angstrom");
+    }
+
+    #[test]
+    fn splitting() {
+        assert_eq!(texts(words("BasketballPlayer")), ["basketballplayer"]);
+        assert_eq!(
+            texts(split("HTMLParser2x", true)),
+            ["html", "parser", "2", "x"]
+        );
+        assert_eq!(texts(words("has_part-of")), ["has", "part", "of"]);
+        assert_eq!(texts(words("Albert  Einstein!")), ["albert", "einstein"]);
+        assert_eq!(
+            texts(name_words("BasketballPlayer")),
+            ["basketball", "player", "basketballplayer"]
+        );
+        assert_eq!(texts(words("東京都")), ["東", "東京", "京", "京都", "都"]);
+        assert_eq!(texts(query_words("東京都", 8)), ["東京", "京都"]);
+        assert_eq!(texts(query_words("東", 8)), ["東"]);
+        assert_eq!(texts(query_words("東京", 8)), ["東京"]);
+        assert_eq!(texts(words("القاهرة")), ["القاهرة"]);
+        assert!(words("!!! ... ---").is_empty());
+        assert_eq!(words(&"a".repeat(500))[0].text.len(), MAX_WORD_BYTES);
+    }
+}

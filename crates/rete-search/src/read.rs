@@ -1,0 +1,498 @@
+//! Reading the search index lazily: the meta section (with the token block directory) at open,
+//! then only the token blocks, posting chunks and document blocks a query touches, each checked
+//! against its checksum and decoded with every count bounded by the bytes that hold it.
+
+use crate::codec::{
+    kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS, META_MAGIC,
+    VERSION,
+};
+use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
+use lru::LruCache;
+use rete_core::front_coding::Expander;
+use rete_core::section::SectionReader;
+use rete_core::{Id, Rete};
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+
+/// Decoded blocks kept per open index.
+const CACHE_BLOCKS: usize = 256;
+/// Document directory entries read at once (6 KiB).
+const DIR_CHUNK: u64 = 256;
+
+/// One token of a token block.
+#[derive(Debug, Clone)]
+pub(crate) struct Token {
+    pub text: String,
+    pub df: u64,
+    pub postings: Postings,
+}
+
+/// Where a token's documents are.
+#[derive(Debug, Clone)]
+pub(crate) enum Postings {
+    /// In the token block: `(document, label word count)`.
+    Inline(Vec<(u32, u8)>),
+    /// In posting chunks, in order.
+    Chunks(Vec<BlockRef>),
+}
+
+/// A list of `(document, label word count)`, documents increasing.
+pub(crate) type PostingList = Arc<Vec<(u32, u8)>>;
+
+/// One indexed label.
+#[derive(Debug, Clone)]
+pub(crate) struct DocRec {
+    pub term: Id,
+    pub kind: Kind,
+    /// 0: none, else index + 1 into the language table.
+    pub lang: u32,
+    /// Index into the label predicates; their count for a local name.
+    pub pred: u32,
+    pub classes: Vec<Id>,
+    pub label: String,
+}
+
+#[derive(Debug, Clone)]
+enum Cached {
+    Tokens(Arc<Vec<Token>>),
+    Postings(PostingList),
+    Docs(Arc<Vec<DocRec>>),
+    Dir(Arc<Vec<u8>>),
+}
+
+/// The search index of an open `.rete` file. Cheap to clone; safe to share between threads.
+#[derive(Debug, Clone)]
+pub struct Index {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    rete: Rete,
+    docs: u64,
+    tokens: u64,
+    docs_per_block: u64,
+    predicates: Vec<String>,
+    languages: Vec<String>,
+    /// First token of each token block, with the block.
+    dir: Vec<(String, BlockRef)>,
+    postings_len: u64,
+    doc_blocks: u64,
+    cache: Mutex<LruCache<(u16, u64), Cached>>,
+}
+
+impl Index {
+    /// Opens the index of `rete` with one read (the meta section); `None` if the file has none.
+    pub fn open(rete: &Rete) -> Result<Option<Index>, SearchError> {
+        let name = rete.name().to_owned();
+        let Some(bytes) = rete.section_payload(kind::META, 0)? else {
+            if rete.header().flags & FLAG_SEARCH != 0 {
+                return Err(SearchError::corrupt(
+                    &name,
+                    "search meta",
+                    "the header announces a search index but its section is missing",
+                ));
+            }
+            return Ok(None);
+        };
+        let len_of = |k: u16| {
+            rete.section(k, 0)
+                .map(|e| e.len)
+                .ok_or_else(|| SearchError::corrupt(&name, section_name(k), "section is missing"))
+        };
+        let tokens_len = len_of(kind::TOKENS)?;
+        let postings_len = len_of(kind::POSTINGS)?;
+        let docs_len = len_of(kind::DOCS)?;
+        let dir_len = len_of(kind::DOC_DIR)?;
+        let mut r = SectionReader::new(&bytes, &name, "search meta");
+        if r.bytes(4)? != META_MAGIC {
+            return Err(r.err("bad magic"));
+        }
+        let version = r.u8()?;
+        if version != VERSION {
+            return Err(r.err(format!(
+                "search encoding version {version} (this reader reads {VERSION})"
+            )));
+        }
+        let docs = r.varint()?;
+        let tokens = r.varint()?;
+        let docs_per_block = r.varint()?;
+        if docs_per_block == 0 || docs > u64::from(u32::MAX) {
+            return Err(r.err("implausible document counts"));
+        }
+        let np = r.count(1)?;
+        let predicates = (0..np)
+            .map(|_| Ok(r.str()?.to_owned()))
+            .collect::<Result<Vec<_>, SearchError>>()?;
+        let nl = r.count(1)?;
+        let languages = (0..nl)
+            .map(|_| Ok(r.str()?.to_owned()))
+            .collect::<Result<Vec<_>, SearchError>>()?;
+        let nb = r.count(12)?;
+        let mut dir: Vec<(String, BlockRef)> = Vec::with_capacity(nb);
+        for _ in 0..nb {
+            let first = r.str()?.to_owned();
+            let b = BlockRef::read(&mut r, tokens_len)?;
+            if dir.last().is_some_and(|(p, _)| *p >= first) {
+                return Err(r.err("token blocks out of order"));
+            }
+            dir.push((first, b));
+        }
+        r.expect_end()?;
+        if tokens < nb as u64 {
+            return Err(SearchError::corrupt(
+                &name,
+                "search meta",
+                format!("{tokens} tokens cannot fill {nb} token blocks"),
+            ));
+        }
+        let doc_blocks = docs.div_ceil(docs_per_block);
+        if doc_blocks.checked_mul(DOC_DIR_ENTRY as u64) != Some(dir_len) {
+            return Err(SearchError::corrupt(
+                &name,
+                "search document directory",
+                format!("{dir_len} bytes for {docs} documents"),
+            ));
+        }
+        let _ = docs_len;
+        Ok(Some(Index {
+            inner: Arc::new(Inner {
+                rete: rete.clone(),
+                docs,
+                tokens,
+                docs_per_block,
+                predicates,
+                languages,
+                dir,
+                postings_len,
+                doc_blocks,
+                cache: Mutex::new(LruCache::new(
+                    NonZeroUsize::new(CACHE_BLOCKS).unwrap_or(NonZeroUsize::MIN),
+                )),
+            }),
+        }))
+    }
+
+    /// Indexed labels (documents).
+    pub fn documents(&self) -> u64 {
+        self.inner.docs
+    }
+
+    /// Distinct tokens.
+    pub fn tokens(&self) -> u64 {
+        self.inner.tokens
+    }
+
+    /// The label predicates the index was built with.
+    pub fn label_predicates(&self) -> &[String] {
+        &self.inner.predicates
+    }
+
+    /// Language tags of the indexed labels.
+    pub fn languages(&self) -> &[String] {
+        &self.inner.languages
+    }
+
+    fn name(&self) -> &str {
+        self.inner.rete.name()
+    }
+
+    pub(crate) fn block_count(&self) -> usize {
+        self.inner.dir.len()
+    }
+
+    /// First token of token block `b`.
+    pub(crate) fn block_first(&self, b: usize) -> &str {
+        &self.inner.dir[b].0
+    }
+
+    /// The token block whose range holds `word` (the last block starting at or before it).
+    pub(crate) fn block_of(&self, word: &str) -> usize {
+        self.inner
+            .dir
+            .partition_point(|(f, _)| f.as_str() <= word)
+            .saturating_sub(1)
+    }
+
+    fn cached(&self, key: (u16, u64)) -> Option<Cached> {
+        let mut c = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+        c.get(&key).cloned()
+    }
+
+    fn store(&self, key: (u16, u64), v: Cached) {
+        let mut c = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+        c.put(key, v);
+    }
+
+    /// Reads the stored bytes of `refs` (of section `k`), one range read when they are nearly
+    /// contiguous, which is how consecutive tokens' chunks are written.
+    fn read_blocks(&self, k: u16, refs: &[BlockRef]) -> Result<Vec<Vec<u8>>, SearchError> {
+        let Some(start) = refs.iter().map(|b| b.offset).min() else {
+            return Ok(Vec::new());
+        };
+        let end = refs.iter().map(|b| b.offset + b.len).max().unwrap_or(start);
+        let total: u64 = refs.iter().map(|b| b.len).sum();
+        let too_large = || SearchError::corrupt(self.name(), section_name(k), "range too large");
+        let mut out = Vec::with_capacity(refs.len());
+        if end - start <= total.saturating_mul(2) + (64 << 10) {
+            let span = self.inner.rete.section_range(
+                k,
+                0,
+                start,
+                usize::try_from(end - start).map_err(|_| too_large())?,
+            )?;
+            for b in refs {
+                let from = (b.offset - start) as usize;
+                let stored = &span[from..from + b.len as usize];
+                out.push(b.decode(stored, self.name(), k)?);
+            }
+        } else {
+            for b in refs {
+                let len = usize::try_from(b.len).map_err(|_| too_large())?;
+                let stored = self.inner.rete.section_range(k, 0, b.offset, len)?;
+                out.push(b.decode(&stored, self.name(), k)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The tokens of token block `b`.
+    pub(crate) fn token_block(&self, b: usize) -> Result<Arc<Vec<Token>>, SearchError> {
+        if let Some(Cached::Tokens(t)) = self.cached((kind::TOKENS, b as u64)) {
+            return Ok(t);
+        }
+        let (first, r) = self
+            .inner
+            .dir
+            .get(b)
+            .cloned()
+            .ok_or_else(|| SearchError::Internal(format!("token block {b} out of range")))?;
+        let raw = self
+            .read_blocks(kind::TOKENS, &[r])?
+            .pop()
+            .unwrap_or_default();
+        let next = self.inner.dir.get(b + 1).map(|(f, _)| f.as_str());
+        let tokens = Arc::new(self.parse_tokens(&raw, &first, next)?);
+        self.store((kind::TOKENS, b as u64), Cached::Tokens(tokens.clone()));
+        Ok(tokens)
+    }
+
+    fn parse_tokens(
+        &self,
+        raw: &[u8],
+        first: &str,
+        next: Option<&str>,
+    ) -> Result<Vec<Token>, SearchError> {
+        let name = self.name();
+        let mut r = SectionReader::new(raw, name, "search tokens");
+        let n = r.count(3)?;
+        let mut out: Vec<Token> = Vec::with_capacity(n);
+        let mut e = Expander::new(raw.len());
+        // The expander reads from a cursor of its own: hand it the rest of the block each time.
+        let mut rest = raw.len() - r.remaining();
+        for k in 0..n {
+            let mut cur = rete_core::format::varint::Cursor::new(&raw[rest..]);
+            let text = e
+                .read(&mut cur)
+                .map_err(|x| SearchError::corrupt(name, "search tokens", x.to_string()))
+                .and_then(|t| {
+                    std::str::from_utf8(t).map(str::to_owned).map_err(|_| {
+                        SearchError::corrupt(name, "search tokens", "token is not UTF-8")
+                    })
+                })?;
+            rest = raw.len() - cur.remaining();
+            let mut r = SectionReader::new(&raw[rest..], name, "search tokens");
+            let ordered = match out.last() {
+                None => text == first,
+                Some(p) => p.text < text,
+            };
+            if !ordered || next.is_some_and(|n| text.as_str() >= n) {
+                return Err(r.err(format!("token {k} of a block out of order")));
+            }
+            let df = r.varint()?;
+            if df == 0 || df > self.inner.docs {
+                return Err(r.err(format!("token {text:?} claims {df} documents")));
+            }
+            let postings = if df <= INLINE_POSTINGS {
+                Postings::Inline(self.postings(&mut r, df)?)
+            } else {
+                let chunks = df.div_ceil(CHUNK_POSTINGS);
+                let mut offset = r.varint()?;
+                // Each chunk reference takes at least 10 bytes: two varints and a checksum.
+                if chunks > (r.remaining() / 10) as u64 {
+                    return Err(r.err(format!(
+                        "token {text:?} claims {df} documents, more than its block can reference"
+                    )));
+                }
+                let mut refs = Vec::with_capacity(chunks as usize);
+                for _ in 0..chunks {
+                    let len = r.varint()?;
+                    let raw_len = r.varint()?;
+                    let checksum = r.u64()?;
+                    let b =
+                        BlockRef::checked(offset, len, raw_len, checksum, self.inner.postings_len)
+                            .map_err(|m| r.err::<SearchError>(m))?;
+                    offset += len;
+                    refs.push(b);
+                }
+                Postings::Chunks(refs)
+            };
+            rest = raw.len() - r.remaining();
+            out.push(Token { text, df, postings });
+        }
+        if rest != raw.len() {
+            return Err(SearchError::corrupt(
+                name,
+                "search tokens",
+                format!("{} trailing bytes", raw.len() - rest),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// `n` postings: `varint((doc − previous) << 3 | words)`, documents increasing.
+    fn postings(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
+        let n = r.count_items(n)?;
+        let mut out = Vec::with_capacity(n);
+        let mut prev = 0u64;
+        for k in 0..n {
+            let v = r.varint()?;
+            let delta = v >> 3;
+            let doc = prev
+                .checked_add(delta)
+                .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
+                .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
+            prev = doc;
+            out.push((doc as u32, (v & 7) as u8));
+        }
+        Ok(out)
+    }
+
+    /// The postings of a token, at most `max` (the first, most important documents).
+    pub(crate) fn token_postings(
+        &self,
+        t: &Token,
+        max: u64,
+    ) -> Result<Vec<PostingList>, SearchError> {
+        match &t.postings {
+            Postings::Inline(v) => Ok(vec![Arc::new(v.clone())]),
+            Postings::Chunks(refs) => {
+                let want = max.div_ceil(CHUNK_POSTINGS).max(1) as usize;
+                let refs = &refs[..refs.len().min(want)];
+                let mut out: Vec<Option<PostingList>> = refs
+                    .iter()
+                    .map(|b| match self.cached((kind::POSTINGS, b.offset)) {
+                        Some(Cached::Postings(p)) => Some(p),
+                        _ => None,
+                    })
+                    .collect();
+                let missing: Vec<usize> = (0..refs.len()).filter(|&i| out[i].is_none()).collect();
+                let missing_refs: Vec<BlockRef> = missing.iter().map(|&i| refs[i]).collect();
+                let raws = self.read_blocks(kind::POSTINGS, &missing_refs)?;
+                for (&i, raw) in missing.iter().zip(raws) {
+                    let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
+                    let mut r = SectionReader::new(&raw, self.name(), "search postings");
+                    let list = Arc::new(self.postings(&mut r, n)?);
+                    r.expect_end()?;
+                    self.store(
+                        (kind::POSTINGS, refs[i].offset),
+                        Cached::Postings(list.clone()),
+                    );
+                    out[i] = Some(list);
+                }
+                Ok(out.into_iter().flatten().collect())
+            }
+        }
+    }
+
+    /// Document `n`.
+    pub(crate) fn doc(&self, n: u32) -> Result<DocRec, SearchError> {
+        let n = u64::from(n);
+        let b = n / self.inner.docs_per_block;
+        let docs = self.doc_block(b)?;
+        docs.get((n % self.inner.docs_per_block) as usize)
+            .cloned()
+            .ok_or_else(|| {
+                SearchError::corrupt(
+                    self.name(),
+                    "search documents",
+                    format!("document {n} missing"),
+                )
+            })
+    }
+
+    fn doc_block(&self, b: u64) -> Result<Arc<Vec<DocRec>>, SearchError> {
+        if let Some(Cached::Docs(d)) = self.cached((kind::DOCS, b)) {
+            return Ok(d);
+        }
+        let chunk = b / DIR_CHUNK;
+        let dir = match self.cached((kind::DOC_DIR, chunk)) {
+            Some(Cached::Dir(d)) => d,
+            _ => {
+                let from = chunk * DIR_CHUNK;
+                let n = (self.inner.doc_blocks - from).min(DIR_CHUNK) as usize;
+                let bytes = Arc::new(self.inner.rete.section_range(
+                    kind::DOC_DIR,
+                    0,
+                    from * DOC_DIR_ENTRY as u64,
+                    n * DOC_DIR_ENTRY,
+                )?);
+                self.store((kind::DOC_DIR, chunk), Cached::Dir(bytes.clone()));
+                bytes
+            }
+        };
+        let at = ((b % DIR_CHUNK) as usize) * DOC_DIR_ENTRY;
+        let e = dir.get(at..at + DOC_DIR_ENTRY).ok_or_else(|| {
+            SearchError::corrupt(self.name(), "search document directory", "entry missing")
+        })?;
+        let le = |r: std::ops::Range<usize>| {
+            let mut a = [0u8; 8];
+            a[..r.len()].copy_from_slice(&e[r]);
+            u64::from_le_bytes(a)
+        };
+        let docs_len = self.inner.rete.section(kind::DOCS, 0).map_or(0, |s| s.len);
+        let r = BlockRef::checked(le(0..8), le(8..12), le(12..16), le(16..24), docs_len)
+            .map_err(|m| SearchError::corrupt(self.name(), "search document directory", m))?;
+        let raw = self
+            .read_blocks(kind::DOCS, &[r])?
+            .pop()
+            .unwrap_or_default();
+        let expect =
+            (self.inner.docs - b * self.inner.docs_per_block).min(self.inner.docs_per_block);
+        let docs = Arc::new(self.parse_docs(&raw, expect)?);
+        self.store((kind::DOCS, b), Cached::Docs(docs.clone()));
+        Ok(docs)
+    }
+
+    fn parse_docs(&self, raw: &[u8], n: u64) -> Result<Vec<DocRec>, SearchError> {
+        let mut r = SectionReader::new(raw, self.name(), "search documents");
+        let n = r.count_items(n)?;
+        let terms = self.inner.rete.term_count();
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let term = r.varint()?;
+            if term == 0 || term > terms {
+                return Err(r.err(format!("term {term} out of range")));
+            }
+            let kind = Kind::from_u8(r.u8()?).ok_or_else(|| r.err::<SearchError>("bad kind"))?;
+            let lang = r.below(self.inner.languages.len() as u64 + 1, "language")? as u32;
+            let pred = r.below(self.inner.predicates.len() as u64 + 1, "label predicate")? as u32;
+            let nc = r.count(1)?;
+            if nc > MAX_CLASSES {
+                return Err(r.err(format!("{nc} classes")));
+            }
+            let classes = (0..nc).map(|_| r.varint()).collect::<Result<Vec<_>, _>>()?;
+            let label = r.str()?.to_owned();
+            out.push(DocRec {
+                term,
+                kind,
+                lang,
+                pred,
+                classes,
+                label,
+            });
+        }
+        r.expect_end()?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,452 @@
+//! Label search on real built files: normalisation, word prefixes, local names, typos, ranking,
+//! languages, bad input, the label scan of files without an index, determinism, hostile bytes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
+use proptest::prelude::*;
+use rete_core::Rete;
+use rete_search::{Kind, Match, Query, SearchError, SearchExtension, Searcher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+const DATA: &str = r#"
+@prefix ex: <http://example.org/> .
+@prefix dbo: <http://dbpedia.org/ontology/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+ex:einstein a ex:Physicist ; rdfs:label "Albert Einstein"@en , "Альберт Эйнштейн"@ru ,
+    "アルベルト・アインシュタイン"@ja ; ex:knows ex:bohr , ex:curie .
+ex:bohr a ex:Physicist ; rdfs:label "Niels Bohr"@en ; ex:knows ex:einstein .
+ex:curie a ex:Chemist , ex:Physicist ; foaf:name "Marie Curie" .
+ex:dusseldorf rdfs:label "Düsseldorf"@de .
+ex:allee skos:prefLabel "Königsallee Straße"@de .
+ex:paris1 rdfs:label "Paris"@en ; ex:near ex:a1 , ex:a2 , ex:a3 , ex:a4 .
+ex:paris2 rdfs:label "Paris"@en .
+ex:hilton rdfs:label "Paris Hilton" .
+ex:parisian rdfs:label "Parisian café" .
+ex:tokyo rdfs:label "東京都"@ja .
+ex:cairo rdfs:label "القاهرة"@ar , "Cairo"@en .
+ex:telaviv rdfs:label "תל אביב"@he .
+dbo:BasketballPlayer a owl:Class .
+ex:michael a dbo:BasketballPlayer ; rdfs:label "Michael Jordan" .
+ex:hasPart a owl:ObjectProperty .
+ex:unlabelled_thing_42 ex:knows ex:einstein .
+ex:tiger1 rdfs:label "Tiger"@de ; ex:near ex:a1 , ex:a2 .
+ex:tiger2 rdfs:label "Tiger"@en .
+ex:Physicist rdfs:label "physicist"@en .
+"#;
+
+fn build(dir: &Path, name: &str, ttl: &str, search: bool) -> PathBuf {
+    let input = dir.join(format!("{name}.ttl"));
+    std::fs::write(&input, ttl).unwrap();
+    let out = dir.join(format!("{name}.rete"));
+    let extensions: Vec<Arc<dyn rete_build::Extension>> = if search {
+        vec![Arc::new(SearchExtension::default())]
+    } else {
+        Vec::new()
+    };
+    let opts = rete_build::BuildOptions {
+        inputs: vec![rete_build::Input::path(&input)],
+        extensions,
+        ..rete_build::BuildOptions::default()
+    };
+    rete_build::build(&opts, &out).unwrap();
+    out
+}
+
+fn searcher(path: &Path) -> Searcher {
+    Searcher::open(&Rete::open_path(path).unwrap()).unwrap()
+}
+
+fn terms(s: &Searcher, q: &Query) -> Vec<String> {
+    s.search(q, &AtomicBool::new(false))
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.term.trim_start_matches("<http://example.org/").to_owned())
+        .collect()
+}
+
+fn top(s: &Searcher, text: &str) -> Vec<String> {
+    terms(s, &Query::new(text))
+}
+
+fn ex(local: &str) -> String {
+    format!("{local}>")
+}
+
+/// Every case on the indexed file and on the same file without an index (label scan).
+#[test]
+fn matching_and_ranking_indexed_and_scanned() {
+    let dir = tempfile::tempdir().unwrap();
+    let indexed = searcher(&build(dir.path(), "i", DATA, true));
+    let scanned = searcher(&build(dir.path(), "s", DATA, false));
+    assert!(indexed.is_indexed());
+    assert!(!scanned.is_indexed());
+    for s in [&indexed, &scanned] {
+        // Normalisation: case, accents, ß, scripts.
+        for (q, want) in [
+            ("dusseldorf", "dusseldorf"),
+            ("DÜSSELDORF", "dusseldorf"),
+            ("strasse", "allee"),
+            ("STRAẞE konigs", "allee"),
+            ("東京", "tokyo"),
+            ("東", "tokyo"),
+            ("京都", "tokyo"),
+            ("القاهرة", "cairo"),
+            ("אביב", "telaviv"),
+            ("эйнш", "einstein"),
+            ("アインシュタイン", "einstein"),
+            ("cafe", "parisian"),
+        ] {
+            assert_eq!(top(s, q).first(), Some(&ex(want)), "{q}");
+        }
+        // Word prefixes in any order.
+        for q in [
+            "alb ein",
+            "ein alb",
+            "Albert Einstein",
+            "  einstein,   ALBERT ",
+        ] {
+            assert_eq!(top(s, q), [ex("einstein")], "{q}");
+        }
+        assert_eq!(top(s, "marie"), [ex("curie")]);
+        // Typos: one from five letters, two from nine, none below five.
+        assert_eq!(top(s, "einstain"), [ex("einstein")]);
+        assert_eq!(top(s, "dusseldrf"), [ex("dusseldorf")]);
+        assert_eq!(top(s, "jordam"), [ex("michael")]);
+        assert!(top(s, "bohx").is_empty());
+        // Ranking: whole label, every word whole, then prefixes.
+        let paris = s
+            .search(&Query::new("paris"), &AtomicBool::new(false))
+            .unwrap();
+        let order: Vec<_> = paris.hits.iter().map(|h| h.matched).collect();
+        assert_eq!(
+            order,
+            [
+                Match::WholeLabel,
+                Match::WholeLabel,
+                Match::Exact,
+                Match::Prefix
+            ]
+        );
+        assert_eq!(paris.hits[2].term, "<http://example.org/hilton>");
+        assert_eq!(paris.hits[3].term, "<http://example.org/parisian>");
+        // Class filter, kinds.
+        let mut q = Query::new("curie");
+        q.class = Some("http://example.org/Physicist".into());
+        assert_eq!(terms(s, &q), [ex("curie")]);
+        q.class = Some("http://example.org/Chemist".into());
+        assert_eq!(terms(s, &q), [ex("curie")]);
+        let mut q = Query::new("a");
+        q.class = Some("http://example.org/Physicist".into());
+        q.limit = 100;
+        // "Albert Einstein", not "Paris", "Cairo"… (not physicists) nor "Marie Curie" (no word
+        // starts with "a").
+        assert_eq!(terms(s, &q), [ex("einstein")]);
+        let mut q = Query::new("physicist");
+        q.kind = Some(Kind::Class);
+        assert_eq!(terms(s, &q), [ex("Physicist")]);
+        q.kind = Some(Kind::Predicate);
+        assert!(terms(s, &q).is_empty());
+        let mut q = Query::new("basketball");
+        q.kind = Some(Kind::Class);
+        assert_eq!(
+            s.search(&q, &AtomicBool::new(false)).unwrap().hits[0].term,
+            "<http://dbpedia.org/ontology/BasketballPlayer>"
+        );
+        let mut q = Query::new("has part");
+        q.kind = Some(Kind::Predicate);
+        assert_eq!(terms(s, &q), [ex("hasPart")]);
+        let h = &s
+            .search(&Query::new("michael"), &AtomicBool::new(false))
+            .unwrap()
+            .hits[0];
+        assert_eq!(
+            h.class.as_deref(),
+            Some("<http://dbpedia.org/ontology/BasketballPlayer>")
+        );
+        assert_eq!(h.lang, None);
+        assert_eq!(
+            h.source.as_deref(),
+            Some("http://www.w3.org/2000/01/rdf-schema#label")
+        );
+        // Bad input: an empty answer, never a panic.
+        for q in [
+            String::new(),
+            "   ".into(),
+            "!!! ... ---".into(),
+            "\u{0}\u{7}\u{1b}[2J".into(),
+            "x".repeat(10_000),
+            "alb ".repeat(2_500),
+        ] {
+            let a = s.search(&Query::new(q.clone()), &AtomicBool::new(false));
+            assert!(a.is_ok(), "{:?}", &q[..q.len().min(20)]);
+        }
+        assert!(top(s, "\u{0}").is_empty());
+        let mut q = Query::new("alb");
+        q.limit = 0;
+        assert!(terms(s, &q).is_empty());
+        let mut q = Query::new("einstein");
+        q.class = Some("http://example.org/Nope".into());
+        let e = s.search(&q, &AtomicBool::new(false)).unwrap_err();
+        assert!(matches!(e, SearchError::UnknownClass(_)), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "unknown class http://example.org/Nope: no such term in the file"
+        );
+        q.class = Some("not an iri".into());
+        assert!(matches!(
+            s.search(&q, &AtomicBool::new(false)),
+            Err(SearchError::UnknownClass(_))
+        ));
+        let mut q = Query::new("einstein");
+        q.within = Some(rete_search::Within {
+            level: 0,
+            community: 0,
+        });
+        assert!(matches!(
+            s.search(&q, &AtomicBool::new(false)),
+            Err(SearchError::NoPyramid)
+        ));
+    }
+    // Importance breaks ties in the index (the scan has no degrees: term order).
+    assert_eq!(top(&indexed, "paris")[..2], [ex("paris1"), ex("paris2")]);
+    assert_eq!(top(&indexed, "unlabelled 42"), [ex("unlabelled_thing_42")]);
+    // Preferred languages first within a tier.
+    assert_eq!(top(&indexed, "tiger"), [ex("tiger1"), ex("tiger2")]);
+    let mut q = Query::new("tiger");
+    q.languages = vec!["en".into()];
+    assert_eq!(terms(&indexed, &q), [ex("tiger2"), ex("tiger1")]);
+    q.languages = vec!["de".into(), "en".into()];
+    assert_eq!(terms(&indexed, &q), [ex("tiger1"), ex("tiger2")]);
+    // A raised cancel flag stops the scan.
+    let e = scanned
+        .search(&Query::new("einstein"), &AtomicBool::new(true))
+        .unwrap_err();
+    assert!(matches!(e, SearchError::Cancelled));
+}
+
+#[test]
+fn index_bytes_are_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = build(dir.path(), "a", DATA, true);
+    let b = std::fs::read(&a).unwrap();
+    std::fs::remove_file(&a).unwrap();
+    let again = build(dir.path(), "a", DATA, true);
+    assert_eq!(std::fs::read(again).unwrap(), b);
+}
+
+/// A file whose search sections are replaced by `meta` and `tokens` (checksums valid).
+fn crafted(original: &Path, meta: &[u8], tokens: Option<&[u8]>) -> Rete {
+    use rete_core::craft::{assemble, RawSection};
+    use rete_core::format::Codec;
+    let bytes = std::fs::read(original).unwrap();
+    let rete = Rete::open_path(original).unwrap();
+    let sections: Vec<RawSection> = rete
+        .sections()
+        .iter()
+        .map(|e| {
+            let stored = bytes[e.offset as usize..(e.offset + e.len) as usize].to_vec();
+            match (e.kind, tokens) {
+                (48, _) => RawSection::new(
+                    48,
+                    0,
+                    Codec::Zstd,
+                    meta.len() as u64,
+                    zstd::bulk::compress(meta, 3).unwrap(),
+                ),
+                (49, Some(t)) => RawSection::new(49, 0, Codec::Blocks, t.len() as u64, t.to_vec()),
+                _ => RawSection::new(e.kind, e.index, e.codec, e.raw_len, stored),
+            }
+        })
+        .collect();
+    let file = assemble(
+        rete.header().flags,
+        rete.quad_count(),
+        rete.term_count(),
+        &sections,
+    );
+    Rete::open(Arc::new(rete_core::MemReader::new(file, "crafted.rete"))).unwrap()
+}
+
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Meta of `docs` documents (one document block) and one token block `block`.
+fn meta(docs: u64, tokens: u64, blocks: u64, block: &[u8], block_raw: usize) -> Vec<u8> {
+    let mut m = b"RSRC\x01".to_vec();
+    varint(&mut m, docs);
+    varint(&mut m, tokens);
+    varint(&mut m, 64);
+    varint(&mut m, 0); // label predicates
+    varint(&mut m, 0); // languages
+    varint(&mut m, blocks);
+    varint(&mut m, 1);
+    m.push(b'a');
+    varint(&mut m, 0);
+    varint(&mut m, block.len() as u64);
+    varint(&mut m, block_raw as u64);
+    m.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(block).to_le_bytes());
+    m
+}
+
+#[test]
+fn lying_counts_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    // One document block: as many documents as the directory describes.
+    let path = build(
+        dir.path(),
+        "c",
+        "<http://example.org/a> <http://www.w3.org/2000/01/rdf-schema#label> \"a\" .\n",
+        true,
+    );
+    let docs = Rete::open_path(&path).unwrap();
+    let n = rete_search::Index::open(&docs)
+        .unwrap()
+        .unwrap()
+        .documents();
+    let err = |rete: Rete| -> String {
+        let s = match Searcher::open(&rete) {
+            Ok(s) => s,
+            Err(e) => return e.to_string(),
+        };
+        match s.search(&Query::new("a"), &AtomicBool::new(false)) {
+            Ok(a) => panic!("a lying section answered {a:?}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    // A token block whose entry claims more documents than the index has.
+    let mut raw = Vec::new();
+    varint(&mut raw, 1);
+    raw.extend_from_slice(&[0, 1, b'a']);
+    varint(&mut raw, 1_000_000);
+    let block = zstd::bulk::compress(&raw, 3).unwrap();
+    let e = err(crafted(
+        &path,
+        &meta(n, 1, 1, &block, raw.len()),
+        Some(&block),
+    ));
+    assert!(
+        e.contains("corrupt search tokens") && e.contains("claims 1000000 documents"),
+        "{e}"
+    );
+    // A block that announces 50 tokens and holds one.
+    let mut raw = Vec::new();
+    varint(&mut raw, 50);
+    raw.extend_from_slice(&[0, 1, b'a', 1, 0]);
+    let block = zstd::bulk::compress(&raw, 3).unwrap();
+    let e = err(crafted(
+        &path,
+        &meta(n, 50, 1, &block, raw.len()),
+        Some(&block),
+    ));
+    assert!(
+        e.contains("corrupt search tokens") && e.contains("count 50 exceeds"),
+        "{e}"
+    );
+    // A posting beyond the last document.
+    let mut raw = Vec::new();
+    varint(&mut raw, 1);
+    raw.extend_from_slice(&[0, 1, b'a', 1]);
+    varint(&mut raw, (n + 5) << 3);
+    let block = zstd::bulk::compress(&raw, 3).unwrap();
+    let e = err(crafted(
+        &path,
+        &meta(n, 1, 1, &block, raw.len()),
+        Some(&block),
+    ));
+    assert!(e.contains("out of order or range"), "{e}");
+    // A meta section claiming a million token blocks, or documents its directory cannot hold.
+    let e = err(crafted(
+        &path,
+        &meta(n, 1, 1_000_000, &block, raw.len()),
+        Some(&block),
+    ));
+    assert!(
+        e.contains("corrupt search meta") && e.contains("exceeds"),
+        "{e}"
+    );
+    let e = err(crafted(
+        &path,
+        &meta(n + 1000, 1, 1, &block, raw.len()),
+        Some(&block),
+    ));
+    assert!(e.contains("corrupt search document directory"), "{e}");
+    // A lying decoded length.
+    let e = err(crafted(
+        &path,
+        &meta(n, 1, 1, &block, 1 << 31),
+        Some(&block),
+    ));
+    assert!(e.contains("corrupt search meta"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    /// Every indexed label is found by the prefixes of each of its words.
+    #[test]
+    fn every_label_found_by_its_word_prefixes(
+        labels in proptest::collection::vec(
+            proptest::collection::vec("[a-zA-Zéßø]{1,9}", 1..4), 1..12)
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut nt = String::new();
+        for (i, words) in labels.iter().enumerate() {
+            nt.push_str(&format!(
+                "<http://example.org/e{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"{}\" .\n",
+                words.join(" ")
+            ));
+        }
+        let path = build(dir.path(), "p", &nt, true);
+        let s = searcher(&path);
+        for (i, words) in labels.iter().enumerate() {
+            let term = format!("<http://example.org/e{i}>");
+            for w in words {
+                let folded: Vec<char> = rete_search::normalize::fold(w).chars().collect();
+                for n in [1, folded.len().div_ceil(2), folded.len()] {
+                    let prefix: String = folded[..n].iter().collect();
+                    let mut q = Query::new(prefix.clone());
+                    q.limit = 1000;
+                    let a = s.search(&q, &AtomicBool::new(false)).unwrap();
+                    prop_assert!(
+                        a.hits.iter().any(|h| h.term == term),
+                        "{prefix:?} does not find {:?}", words
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_word_shared_by_more_labels_than_fit_inline_is_read_back() {
+    // More documents than an inline posting list holds: the token refers to a posting chunk,
+    // and a block ending with such a token must not be taken for a lying count.
+    let dir = tempfile::tempdir().unwrap();
+    let mut ttl = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    for i in 0..40 {
+        ttl.push_str(&format!(
+            "<http://example.org/p{i}> rdfs:label \"Zhou number{i}\" .\n"
+        ));
+    }
+    let path = build(dir.path(), "shared", &ttl, true);
+    let s = searcher(&path);
+    let hits = terms(
+        &s,
+        &Query {
+            limit: 50,
+            ..Query::new("zhou")
+        },
+    );
+    assert_eq!(hits.len(), 40, "{hits:?}");
+    assert_eq!(top(&s, "zhou number17").first(), Some(&ex("p17")));
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { SearchState } from './search.svelte';
+import { MemoryBackend } from '../../../test/memory-backend';
+import type { SearchHit } from '../types';
+
+const hit = (label: string, kind: SearchHit['kind'] = 'entity', path: string[] = ['c1:0', 'c0:3']): SearchHit => ({
+  rank: 1, id: 7, nt: `<http://ex.org/${label}>`, kind, label, lang: null, class: '<http://ex.org/C>', class_label: 'ex:C', path,
+});
+
+describe('search box state', () => {
+  it('searches as the user types, moves through the list, and goes to the chosen hit', async () => {
+    const b = new MemoryBackend();
+    b.searchHits.set('alb', [hit('Albert Einstein'), hit('Albania'), hit('Physicist', 'class', [])]);
+    const went: string[] = [];
+    const s = new SearchState(b, async (h) => { went.push(h.label); });
+    s.reset(1);
+    await s.input('alb ein');
+    expect(s.open).toBe(true);
+    expect(s.hits.map((h) => h.label)).toEqual(['Albert Einstein', 'Albania', 'Physicist']);
+    expect(s.active).toBe(0);
+    s.move(1);
+    s.move(1);
+    expect(s.active).toBe(2);
+    s.move(1);
+    expect(s.active).toBe(0);
+    s.move(-1);
+    expect(s.active).toBe(2);
+    await s.choose();
+    expect(went).toEqual(['Physicist']);
+    expect(s.open).toBe(false);
+    await s.choose(1);
+    expect(went).toEqual(['Physicist', 'Albania']);
+  });
+
+  it('keeps only the newest answer, cancels the search before it, and clears on an empty box', async () => {
+    const b = new MemoryBackend();
+    b.searchHits.set('par', [hit('Paris')]);
+    b.searchHits.set('x', []);
+    const s = new SearchState(b, async () => {});
+    s.reset(1);
+    const first = s.input('par');
+    const second = s.input('parx');
+    await Promise.all([first, second]);
+    // The first answer came back after the second keystroke: it is dropped.
+    expect(s.text).toBe('parx');
+    expect(b.calls.filter((c) => c.startsWith('search '))).toEqual(['search 1 par', 'search 2 parx']);
+    expect(b.calls).toContain('search-cancel 1');
+    await s.input('   ');
+    expect(s.hits).toEqual([]);
+    expect(s.open).toBe(false);
+    await s.input('nothing');
+    expect(s.hits).toEqual([]);
+    expect(s.open).toBe(true);
+  });
+
+  it('searches only the community in view when asked', async () => {
+    const b = new MemoryBackend();
+    b.searchHits.set('a', [hit('a')]);
+    const s = new SearchState(b, async () => {});
+    s.reset(1);
+    await s.input('a');
+    await s.restrict('c1:4');
+    expect(b.calls.at(-1)).toBe('search 2 a within c1:4');
+    await s.restrict(null);
+    expect(b.calls.at(-1)).toBe('search 3 a');
+  });
+});
