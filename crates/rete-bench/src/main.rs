@@ -2,6 +2,7 @@
 
 mod queries;
 mod report;
+mod union;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -45,6 +46,11 @@ struct Args {
     /// Run only rete on the filtered queries this many times, untimed (for profilers).
     #[arg(long)]
     profile: Option<usize>,
+    /// Instead of rete against Oxigraph: the social shapes over the union default graph of a
+    /// named-graph copy against the same queries on the default-graph copy (`--json`,
+    /// `--markdown` as for the main run; its own section).
+    #[arg(long)]
+    union: bool,
 }
 
 /// Timing statistics in milliseconds.
@@ -414,6 +420,9 @@ fn main() -> Result<()> {
             .unwrap_or_else(|| PathBuf::from("docs/BENCHMARK.md"));
         report::update_markdown(&md, &report::render(&env, json))?;
         return Ok(());
+    }
+    if args.union {
+        return union::run(&args);
     }
     let dir = tempfile::tempdir()?;
     let mut datasets = Vec::new();

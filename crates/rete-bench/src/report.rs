@@ -225,14 +225,20 @@ pub fn render(env: &Envelope, json: &Path) -> String {
 
 /// Replaces the section between the markers in `md` (appending it if absent).
 pub fn update_markdown(md: &Path, section: &str) -> Result<()> {
+    update_section(md, START, END, section)
+}
+
+/// Replaces the part of `md` from `start` to `end` (markers included) with `section`, or
+/// appends `section` when the markers are absent.
+pub fn update_section(md: &Path, start: &str, end: &str, section: &str) -> Result<()> {
     let old = std::fs::read_to_string(md).unwrap_or_else(|_| "# Benchmarks\n".into());
-    let new = match (old.find(START), old.find(END)) {
+    let new = match (old.find(start), old.find(end)) {
         (Some(s), Some(e)) if e > s => {
             format!(
                 "{}{}{}",
                 &old[..s],
                 section.trim_end(),
-                &old[e + END.len()..]
+                &old[e + end.len()..]
             )
         }
         _ => format!("{}\n{}", old.trim_end(), section),

@@ -842,6 +842,7 @@ fn build_parts(
         distinct_subjects: spo.distinct_first,
         distinct_predicates: perms[Perm::Pso as usize].stats.distinct_first,
         distinct_objects: perms[Perm::Osp as usize].stats.distinct_first,
+        distinct_triples: Some(spo.distinct_triples),
         graphs,
         classes,
         predicates,
@@ -928,6 +929,8 @@ struct PermStats {
     total: u64,
     last: Option<IdQuad>,
     distinct_first: u64,
+    /// Distinct `[s, p, o]` (SPO only: a triple's quads are adjacent there, the graph last).
+    distinct_triples: u64,
     firsts: BTreeMap<u64, u64>,
     default_graph: u64,
     graphs: BTreeMap<u64, u64>,
@@ -944,6 +947,7 @@ impl PermStats {
             total: 0,
             last: None,
             distinct_first: 0,
+            distinct_triples: 0,
             firsts: BTreeMap::new(),
             default_graph: 0,
             graphs: BTreeMap::new(),
@@ -961,6 +965,9 @@ impl PermStats {
         }
         match self.perm {
             Perm::Spo => {
+                if self.last.is_none_or(|l| l[..3] != k[..3]) {
+                    self.distinct_triples += 1;
+                }
                 if k[3] == 0 {
                     self.default_graph += 1;
                 } else {

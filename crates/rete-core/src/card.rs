@@ -18,6 +18,11 @@ pub struct Card {
     pub distinct_predicates: u64,
     /// Distinct objects.
     pub distinct_objects: u64,
+    /// Distinct triples: a triple stated in several graphs counts once (`None` in files built
+    /// before it was recorded). Equal to `quads` when no triple is in two graphs, so that
+    /// counts over every graph are counts of their merge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct_triples: Option<u64>,
     /// Named graphs with their quad counts (the default graph is not listed).
     pub graphs: Vec<NamedCount>,
     /// Classes (objects of `rdf:type`) with instance counts, most used first.

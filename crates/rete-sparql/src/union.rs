@@ -59,10 +59,14 @@ pub(crate) fn default_graph_is_empty(rete: &Rete) -> bool {
         .is_ok_and(|c| c.default_graph_quads == 0 && c.quads > 0)
 }
 
-/// Whether the union holds each quad of the file as a distinct triple: at most one graph has
-/// quads, so no triple can be stated twice and counts over every graph are counts of the union.
+/// Whether the union holds each quad of the file as a distinct triple, so that counts over
+/// every graph are counts of the union: the card says no triple is in two graphs, or at most
+/// one graph has quads.
 pub(crate) fn union_is_plain(rete: &Rete) -> rete_core::Result<bool> {
     let card = rete.card()?;
+    if card.distinct_triples == Some(card.quads) {
+        return Ok(true);
+    }
     let filled = usize::from(card.default_graph_quads > 0)
         + card.graphs.iter().filter(|g| g.count > 0).count();
     Ok(filled <= 1)

@@ -1,0 +1,278 @@
+//! `--union`: the social operator shapes over the union default graph of a copy of the data
+//! spread over named graphs, against the same queries on the copy with everything in the
+//! default graph (issue 54: the union within 10 %).
+
+use crate::queries::{self, Gate};
+use crate::{size, time_pair, Args, Stats};
+use anyhow::{bail, Result};
+use rete_build::{BuildOptions, Input, Syntax};
+use rete_core::Rete;
+use rete_testsuite::compare::{compare_answers, Answer};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+
+/// Named graphs of the copy.
+const GRAPHS: u64 = 8;
+
+/// One query's outcome.
+#[derive(Debug, Serialize)]
+struct UnionRun {
+    name: String,
+    sparql: String,
+    rows: u64,
+    /// Identical answers on both copies (no timing otherwise).
+    identical: bool,
+    mismatch: Option<String>,
+    /// Strict default graph on the default-graph copy.
+    default_graph: Option<Stats>,
+    /// Union default graph on the named-graph copy.
+    union: Option<Stats>,
+    /// union median / default-graph median (< 1.1: within the 10 % goal).
+    ratio: Option<f64>,
+    ratio_cpu: Option<f64>,
+    /// Answered from index block counts on the default-graph copy.
+    index_count: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct UnionEnvelope {
+    schema: String,
+    unix_time: u64,
+    cpus: usize,
+    profile: String,
+    runs: usize,
+    people: u64,
+    quads: u64,
+    named_graphs: u64,
+    queries: Vec<UnionRun>,
+    geomean_ratio: f64,
+    geomean_ratio_cpu: f64,
+    geomean_ratio_without_index_counts: f64,
+}
+
+fn build(dir: &Path, name: &str, data: Vec<u8>, syntax: Syntax) -> Result<Rete> {
+    let out = dir.join(format!("{name}.rete"));
+    rete_build::build(
+        &BuildOptions {
+            inputs: vec![Input::bytes(format!("{name}.nq"), data, syntax)],
+            ..BuildOptions::default()
+        },
+        &out,
+    )?;
+    let r = Rete::open_path(&out)?;
+    r.count(&rete_core::Pattern::default())?;
+    Ok(r)
+}
+
+/// The N-Triples `nt` as N-Quads, each subject's triples in one of [`GRAPHS`] named graphs (as
+/// a dump with one graph per source would have them).
+fn spread(nt: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(nt.len() + nt.len() / 2);
+    for line in nt.split(|&b| b == b'\n') {
+        let Some(end) = line.iter().rposition(|&b| b == b'.') else {
+            continue;
+        };
+        let subject = line.split(|&b| b == b' ').next().unwrap_or_default();
+        let mut h = std::hash::DefaultHasher::new();
+        subject.hash(&mut h);
+        out.extend_from_slice(&line[..end]);
+        out.extend_from_slice(
+            format!("<http://example.org/graph/{}> .\n", h.finish() % GRAPHS).as_bytes(),
+        );
+    }
+    out
+}
+
+fn answer(rete: &Rete, q: &str, union: bool) -> Result<Answer> {
+    let opts = rete_sparql::QueryOptions {
+        union_default_graph: union,
+        ..rete_sparql::QueryOptions::default()
+    };
+    Ok(rete_testsuite::sparql::collect(rete_sparql::query(
+        rete, q, &opts,
+    )?)?)
+}
+
+fn geomean(v: impl Iterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = v.collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+/// Runs the comparison; writes the JSON (and the Markdown section) where `args` says.
+pub fn run(args: &Args) -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let mut nt = Vec::new();
+    rete_datagen::social::write_ntriples(
+        &rete_datagen::social::SocialParams {
+            people: args.people,
+            ..Default::default()
+        },
+        &mut nt,
+    )?;
+    let named = build(dir.path(), "named", spread(&nt), Syntax::NQuads)?;
+    let default = build(dir.path(), "default", nt, Syntax::NTriples)?;
+    if named.quad_count() != default.quad_count() {
+        bail!("the copies differ in size");
+    }
+    let mut out = Vec::new();
+    for bq in queries::social() {
+        if args
+            .filter
+            .as_ref()
+            .is_some_and(|f| !bq.name.contains(f.as_str()))
+        {
+            continue;
+        }
+        eprint!("union / {} … ", bq.name);
+        let expected = answer(&default, &bq.sparql, false)?;
+        let got = answer(&named, &bq.sparql, true)?;
+        let gate = match bq.gate {
+            Gate::Count if size(&got) == size(&expected) => Ok(()),
+            Gate::Count => Err(format!("{} rows, expected {}", size(&got), size(&expected))),
+            Gate::Multiset => {
+                let ordered = match (&expected, bq.ordered) {
+                    (Answer::Table(t), true) => t.variables.clone(),
+                    _ => Vec::new(),
+                };
+                compare_answers(&expected, &got, &ordered)
+            }
+        };
+        let mut run = UnionRun {
+            name: bq.name.into(),
+            sparql: bq.sparql.clone(),
+            rows: size(&expected),
+            identical: gate.is_ok(),
+            mismatch: gate.err().map(|m| m.chars().take(600).collect()),
+            default_graph: None,
+            union: None,
+            ratio: None,
+            ratio_cpu: None,
+            index_count: bq.index_count,
+        };
+        if run.identical {
+            let (d, u) = time_pair(
+                args.runs,
+                || Ok(size(&answer(&default, &bq.sparql, false)?)),
+                || Ok(size(&answer(&named, &bq.sparql, true)?)),
+            )?;
+            run.ratio = Some(u.median_ms / d.median_ms.max(1e-6));
+            if let (Some(dc), Some(uc)) = (d.cpu_median_ms, u.cpu_median_ms) {
+                run.ratio_cpu = Some(uc / dc.max(1e-6));
+            }
+            eprintln!(
+                "default graph {:.3} ms, union {:.3} ms, {:.2}",
+                d.median_ms,
+                u.median_ms,
+                run.ratio.unwrap_or_default()
+            );
+            run.default_graph = Some(d);
+            run.union = Some(u);
+        } else {
+            eprintln!("MISMATCH {}", run.mismatch.as_deref().unwrap_or_default());
+        }
+        out.push(run);
+    }
+    let env = UnionEnvelope {
+        schema: "rete-bench/union/v1".into(),
+        unix_time: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default(),
+        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        profile: if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+        .into(),
+        runs: args.runs,
+        people: args.people,
+        quads: default.quad_count(),
+        named_graphs: GRAPHS,
+        geomean_ratio: geomean(out.iter().filter_map(|r| r.ratio)),
+        geomean_ratio_cpu: geomean(out.iter().filter_map(|r| r.ratio_cpu)),
+        geomean_ratio_without_index_counts: geomean(
+            out.iter()
+                .filter(|r| !r.index_count)
+                .filter_map(|r| r.ratio),
+        ),
+        queries: out,
+    };
+    eprintln!(
+        "geomean union / default graph: {:.3} (CPU time {:.3}; without index counts {:.3})",
+        env.geomean_ratio, env.geomean_ratio_cpu, env.geomean_ratio_without_index_counts
+    );
+    let mismatches = env.queries.iter().filter(|q| !q.identical).count();
+    match &args.json {
+        Some(json) => {
+            std::fs::write(json, serde_json::to_vec_pretty(&env)?)?;
+            if let Some(md) = &args.markdown {
+                crate::report::update_section(
+                    md,
+                    "<!-- union:start -->",
+                    "<!-- union:end -->",
+                    &render(&env, json),
+                )?;
+            }
+        }
+        None => println!("{}", serde_json::to_string_pretty(&env)?),
+    }
+    if mismatches > 0 {
+        bail!("{mismatches} queries answered differently over the union");
+    }
+    Ok(())
+}
+
+fn render(env: &UnionEnvelope, json: &Path) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "<!-- union:start -->");
+    let _ = writeln!(
+        s,
+        "Generated from `{}` (schema `{}`) by `cargo run --release -p rete-bench -- --union --json {} --markdown docs/BENCHMARK.md`. The social data ({} people, {} quads) built twice: every triple in the default graph, and every subject's triples in one of {} named graphs (nothing in the default graph). Each of the social operator shapes runs with strict semantics on the first copy and with `union_default_graph` on the second; the answers must be identical before anything is timed. Median ± sd of {} warm runs after one untimed run, the two copies' runs alternating; {} logical CPUs, {} build. Ratio = union median / default-graph median (< 1.10: within the 10 % goal).\n",
+        json.display(),
+        env.schema,
+        json.display(),
+        env.people,
+        env.quads,
+        env.named_graphs,
+        env.runs,
+        env.cpus,
+        env.profile
+    );
+    let _ = writeln!(
+        s,
+        "| Query | default graph | union of {} graphs | ratio | ratio (CPU time) | rows |",
+        env.named_graphs
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+    let ms = |x: &Option<Stats>| match x {
+        Some(s) => format!("{:.3} ±{:.3} ms", s.median_ms, s.sd_ms),
+        None => "—".into(),
+    };
+    for r in &env.queries {
+        let ratio = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.2}"));
+        let _ = writeln!(
+            s,
+            "| {}{} | {} | {} | {} | {} | {} |",
+            r.name,
+            if r.index_count { " †" } else { "" },
+            ms(&r.default_graph),
+            ms(&r.union),
+            ratio(r.ratio),
+            ratio(r.ratio_cpu),
+            r.rows
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nGeometric mean of the ratios: **{:.3}** (CPU time {:.3}); without the † queries {:.3}. † answered from the permutation directory's block counts on the default-graph copy (see above).",
+        env.geomean_ratio, env.geomean_ratio_cpu, env.geomean_ratio_without_index_counts
+    );
+    let _ = writeln!(s, "<!-- union:end -->");
+    s
+}
