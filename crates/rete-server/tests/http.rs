@@ -1,6 +1,8 @@
 //! `rete serve` as its clients see it: a real server on 127.0.0.1 and a real HTTP client, for
 //! every method, format, route, limit and error of docs/serve.md.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+
 mod common;
 
 use common::*;
