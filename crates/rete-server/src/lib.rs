@@ -299,15 +299,15 @@ async fn answer(
         Ok(e) => e,
         Err(e) => return e.into_response(),
     };
+    let url = absolute(&headers, uri.path());
     let work = match protocol::parse(&method, &headers, uri.query(), &body) {
-        Ok(protocol::Operation::Description) => run::Work::Describe(pages::description(
-            &endpoint,
-            &absolute(&headers, uri.path()),
-        )),
+        Ok(protocol::Operation::Description) => {
+            run::Work::Describe(pages::description(&endpoint, &url))
+        }
         Ok(op) => run::Work::Query(op),
         Err(e) => return e.into_response(),
     };
-    run::execute(shared, endpoint, work, accept(&headers)).await
+    run::execute(shared, endpoint, work, accept(&headers), url).await
 }
 
 async fn store(
@@ -333,7 +333,15 @@ async fn read_store(shared: Arc<Shared>, name: &str, headers: HeaderMap, uri: Ur
     };
     match protocol::parse_store(uri.query()) {
         Ok(target) => {
-            run::execute(shared, endpoint, run::Work::Store(target), accept(&headers)).await
+            let url = absolute(&headers, uri.path());
+            run::execute(
+                shared,
+                endpoint,
+                run::Work::Store(target),
+                accept(&headers),
+                url,
+            )
+            .await
         }
         Err(e) => e.into_response(),
     }

@@ -73,6 +73,7 @@ pub(crate) async fn execute(
     endpoint: Arc<Endpoint>,
     work: Work,
     accept: Option<String>,
+    base: String,
 ) -> Response {
     let opts = &shared.opts;
     let deadline = opts.timeout.map(|t| Instant::now() + t);
@@ -101,6 +102,7 @@ pub(crate) async fn execute(
     let job = Job {
         endpoint,
         accept,
+        base,
         deadline,
         cancel,
         max_rows: opts.max_rows,
@@ -189,6 +191,8 @@ impl From<rete_core::Error> for Failure {
 struct Job {
     endpoint: Arc<Endpoint>,
     accept: Option<String>,
+    /// The endpoint's URL, against which relative IRIs of the query are resolved.
+    base: String,
     deadline: Option<Instant>,
     cancel: Arc<AtomicBool>,
     max_rows: Option<u64>,
@@ -252,7 +256,7 @@ impl Job {
         hit: &Cell<bool>,
     ) -> Result<(), Failure> {
         let ep = &self.endpoint;
-        let mut q = rete_sparql::parse_with_prefixes(text, None, &ep.prefixes)?;
+        let mut q = rete_sparql::parse_with_prefixes(text, Some(&self.base), &ep.prefixes)?;
         if !default_graphs.is_empty() || !named_graphs.is_empty() {
             // The protocol's dataset replaces the query's FROM / FROM NAMED.
             let dataset = Some(spargebra::algebra::QueryDataset {

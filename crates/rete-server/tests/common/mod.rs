@@ -1,6 +1,11 @@
 //! A real server on 127.0.0.1 (port 0) over a real .rete file built from text, and a real
 //! HTTP client (ureq) that reports every status instead of failing on 4xx/5xx.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, reason = "test code")]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code"
+)]
 
 use rete_build::{build, BuildOptions, Input, Syntax};
 use rete_server::{Endpoint, ServeOptions, Server};
