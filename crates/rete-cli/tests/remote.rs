@@ -173,3 +173,72 @@ fn coherence_over_http_looks_up_sources_only_when_asked() {
     let (text, _) = run(&["coherence", &url, "--tier", "0"]);
     assert!(text.contains("add --sources"), "{text}");
 }
+
+/// `rete serve` of a local file and of the same file by URL (the replica set-up of
+/// docs/serve.md): both endpoints answer alike, and SIGTERM stops the server cleanly.
+#[test]
+fn serve_a_file_and_a_url_then_stop_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "s", "200", &[]);
+    let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
+    let local = format!("local={}", file.display());
+    let remote = format!("remote={url}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args([
+            "serve",
+            &local,
+            &remote,
+            "--bind",
+            "127.0.0.1:0",
+            "--threads",
+            "2",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    // "serving 2 files at http://127.0.0.1:PORT/ (Ctrl-C to stop)"
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{first}"))
+        .trim_end_matches('/')
+        .to_owned();
+    let mut listing = String::new();
+    out.read_line(&mut listing).unwrap();
+    assert!(
+        listing.contains(&format!("{base}/local/sparql")),
+        "{listing}"
+    );
+    let query = "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }";
+    let (cli, _) = run(&["sparql", file.to_str().unwrap(), query, "--format", "csv"]);
+    for name in ["local", "remote"] {
+        let mut r = ureq::post(&format!("{base}/{name}/sparql"))
+            .header("Content-Type", "application/sparql-query")
+            .header("Accept", "text/csv")
+            .send(query)
+            .unwrap();
+        let mut body = String::new();
+        r.body_mut().as_reader().read_to_string(&mut body).unwrap();
+        assert_eq!(body, cli, "{name}");
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {err}");
+    assert!(err.contains("stopping"), "{err}");
+}
