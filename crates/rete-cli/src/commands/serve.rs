@@ -4,6 +4,7 @@
 use crate::args::ServeArgs;
 use anyhow::{Context, Result};
 use rete_server::{endpoint_name, Endpoint, ServeOptions, Server};
+use std::io::Write;
 
 /// `NAME=FILE` when the part before `=` is a valid endpoint name (a URL's `?a=b` is not).
 fn named(arg: &str) -> (String, &str) {
@@ -47,14 +48,20 @@ pub fn run(a: &ServeArgs) -> Result<()> {
         .collect();
     let server = Server::start(endpoints, opts, &a.bind)?;
     let base = format!("http://{}", server.addr());
-    println!(
+    // Printing fails once the reader of our output has gone (`rete serve | head -1`): the
+    // server goes on regardless.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
         "serving {} file{} at {base}/ (Ctrl-C to stop)",
         names.len(),
         if names.len() == 1 { "" } else { "s" }
     );
     for (name, file) in &names {
-        println!("  {base}/{name}/sparql  {file}");
+        let _ = writeln!(out, "  {base}/{name}/sparql  {file}");
     }
+    let _ = out.flush();
+    drop(out);
     let (tx, rx) = std::sync::mpsc::channel();
     ctrlc::set_handler(move || {
         let _ = tx.send(());
