@@ -9,8 +9,9 @@ mod run;
 pub use error::{ServeError, RETRY_AFTER_SECS};
 
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -22,6 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutError};
 
 /// One served file: its name (the path `/NAME/sparql`), where it came from, and the open file.
 #[derive(Debug)]
@@ -112,6 +114,8 @@ pub struct ServeOptions {
     pub queue: usize,
     /// Largest request body in bytes (413 beyond). Default 1 MiB.
     pub max_body: usize,
+    /// A request body that sends nothing for this long is dropped with 408. Default 10 s.
+    pub body_timeout: Duration,
     /// Origins allowed by CORS (`*` for any; empty: no CORS headers).
     pub cors: Vec<String>,
     /// Bytes one query may hold (see `rete_sparql::QueryOptions::memory_limit`).
@@ -127,6 +131,7 @@ impl Default for ServeOptions {
             threads,
             queue: 4 * threads,
             max_body: 1 << 20,
+            body_timeout: Duration::from_secs(10),
             cors: Vec::new(),
             memory_limit: None,
         }
@@ -214,6 +219,7 @@ fn build(
     let counters = shared.counters.clone();
     let mut app = app
         .layer(DefaultBodyLimit::max(shared.opts.max_body))
+        .layer(RequestBodyTimeoutLayer::new(shared.opts.body_timeout))
         .with_state(shared);
     if let Some(cors) = cors {
         app = app.layer(cors);
@@ -263,15 +269,35 @@ fn absolute(headers: &HeaderMap, path: &str) -> String {
     format!("http://{host}{path}")
 }
 
+/// A request body that could not be read: too large (413, from the body limit), too slow (408,
+/// from the body timeout), or cut.
+fn body_error(rejection: BytesRejection) -> Response {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
+    while let Some(e) = source {
+        if e.is::<TimeoutError>() {
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body stopped arriving: send it at once\n",
+            )
+                .into_response();
+        }
+        source = e.source();
+    }
+    rejection.into_response()
+}
+
 async fn sparql(
     State(shared): State<Arc<Shared>>,
     Path(name): Path<String>,
     method: Method,
     headers: HeaderMap,
     uri: Uri,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    answer(shared, &name, method, headers, uri, body).await
+    match body {
+        Ok(body) => answer(shared, &name, method, headers, uri, body).await,
+        Err(e) => body_error(e),
+    }
 }
 
 async fn sparql_single(
@@ -279,8 +305,12 @@ async fn sparql_single(
     method: Method,
     headers: HeaderMap,
     uri: Uri,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(b) => b,
+        Err(e) => return body_error(e),
+    };
     let Some(name) = shared.endpoints.keys().next().cloned() else {
         return ServeError::NotFound("no endpoint".into()).into_response();
     };

@@ -419,3 +419,27 @@ fn deadline_overload_and_disconnect() {
     );
     server.stop().unwrap();
 }
+
+#[test]
+fn a_body_that_stops_arriving_gets_408() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let data = rete(dir.path(), "social", &people(3), Syntax::NQuads);
+    let server = start(
+        vec![("social", data)],
+        ServeOptions {
+            body_timeout: Duration::from_millis(200),
+            ..ServeOptions::default()
+        },
+    );
+    // A real socket: headers announce 100 bytes, three are sent, then nothing.
+    let mut s = std::net::TcpStream::connect(server.addr()).unwrap();
+    s.write_all(
+        b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\nContent-Length: 100\r\n\r\nASK",
+    )
+    .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    server.stop().unwrap();
+}
