@@ -114,8 +114,9 @@ pub struct ServeOptions {
     pub queue: usize,
     /// Largest request body in bytes (413 beyond). Default 1 MiB.
     pub max_body: usize,
-    /// A request body that sends nothing for this long is dropped with 408. Default 10 s.
-    pub body_timeout: Duration,
+    /// A request whose headers or body stop arriving for this long is dropped: the connection
+    /// is closed (headers) or answered 408 (body). Default 10 s.
+    pub read_timeout: Duration,
     /// Origins allowed by CORS (`*` for any; empty: no CORS headers).
     pub cors: Vec<String>,
     /// Bytes one query may hold (see `rete_sparql::QueryOptions::memory_limit`).
@@ -131,7 +132,7 @@ impl Default for ServeOptions {
             threads,
             queue: 4 * threads,
             max_body: 1 << 20,
-            body_timeout: Duration::from_secs(10),
+            read_timeout: Duration::from_secs(10),
             cors: Vec::new(),
             memory_limit: None,
         }
@@ -219,7 +220,7 @@ fn build(
     let counters = shared.counters.clone();
     let mut app = app
         .layer(DefaultBodyLimit::max(shared.opts.max_body))
-        .layer(RequestBodyTimeoutLayer::new(shared.opts.body_timeout))
+        .layer(RequestBodyTimeoutLayer::new(shared.opts.read_timeout))
         .with_state(shared);
     if let Some(cors) = cors {
         app = app.layer(cors);
@@ -386,6 +387,43 @@ async fn index(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Respons
         .into_response()
 }
 
+/// Accepts connections until `stop` fires, then lets the requests in flight finish. Each
+/// connection is served by hyper with a header read timeout (axum::serve sets none).
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    read_timeout: Duration,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    loop {
+        let stream = tokio::select! {
+            conn = listener.accept() => match conn {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: the next accept may succeed.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(read_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // A connection that fails (reset, timeout) concerns only its client.
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}
+
 /// Counts of the queries a server has seen (Graph Store reads and service descriptions
 /// included).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -422,6 +460,7 @@ impl Server {
         bind: &str,
     ) -> Result<Self, ServeError> {
         let threads = opts.threads;
+        let read_timeout = opts.read_timeout;
         let (app, counters) = build(endpoints, opts)?;
         let listener = std::net::TcpListener::bind(bind).map_err(|e| {
             ServeError::Io(std::io::Error::new(
@@ -443,11 +482,8 @@ impl Server {
             .spawn(move || {
                 runtime.block_on(async move {
                     let listener = tokio::net::TcpListener::from_std(listener)?;
-                    axum::serve(listener, app)
-                        .with_graceful_shutdown(async move {
-                            let _ = rx.await;
-                        })
-                        .await
+                    accept_loop(listener, app, read_timeout, rx).await;
+                    Ok(())
                 })
             })?;
         Ok(Self {
