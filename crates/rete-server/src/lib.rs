@@ -67,6 +67,13 @@ impl Endpoint {
         })
     }
 
+    /// The prefixes declared in the file's inputs (prefix, namespace).
+    fn file_prefixes(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.file_prefixes
+            .iter()
+            .map(|(p, n)| (p.as_str(), n.as_str()))
+    }
+
     /// The endpoint's name: it answers at `/NAME/sparql` and `/NAME/store`.
     pub fn name(&self) -> &str {
         &self.name

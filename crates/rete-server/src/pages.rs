@@ -10,6 +10,13 @@ const FORMATS: &str = "http://www.w3.org/ns/formats/";
 const VOID_TRIPLES: &str = "http://rdfs.org/ns/void#triples";
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 
+/// The prefixes the service description is written with (Turtle, TriG).
+pub(crate) const PREFIXES: &[(&str, &str)] = &[
+    ("sd", SD),
+    ("formats", FORMATS),
+    ("void", "http://rdfs.org/ns/void#"),
+];
+
 fn iri(s: &str) -> NamedNode {
     NamedNode::new_unchecked(s)
 }

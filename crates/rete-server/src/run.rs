@@ -215,7 +215,8 @@ impl Job {
                 let quads = triples
                     .into_iter()
                     .map(|t| Ok(t.in_graph(GraphName::DefaultGraph)));
-                write_rdf(quads, output, &self.endpoint, out).map_err(Failure::from)
+                write_rdf(quads, output, crate::pages::PREFIXES.iter().copied(), out)
+                    .map_err(Failure::from)
             }
             Work::Store(target) => self.store(&target, out, &hit),
             Work::Query(Operation::Description) => {
@@ -288,7 +289,7 @@ impl Job {
             (QueryResults::Graph(t), output) => {
                 let quads = Capped::new(t, self.max_rows, hit)
                     .map(|t| t.map(|t| t.in_graph(GraphName::DefaultGraph)));
-                write_rdf(quads, output, ep, out)
+                write_rdf(quads, output, ep.file_prefixes(), out)
             }
             _ => Err(SparqlError::Format(
                 "the answer does not fit the chosen format".into(),
@@ -345,7 +346,7 @@ impl Job {
         Ok(write_rdf(
             Capped::new(quads, self.max_rows, hit),
             output,
-            &self.endpoint,
+            self.endpoint.file_prefixes(),
             out,
         )?)
     }
@@ -395,10 +396,10 @@ fn decode(
 
 /// Writes quads (triples in the default graph for the graph formats) in an RDF syntax, with the
 /// file's prefixes.
-fn write_rdf(
+fn write_rdf<'a>(
     quads: impl Iterator<Item = Result<Quad, SparqlError>>,
     output: Output,
-    endpoint: &Endpoint,
+    prefixes: impl IntoIterator<Item = (&'a str, &'a str)>,
     out: &mut ChunkWriter,
 ) -> Result<(), SparqlError> {
     let Output::Rdf(format) = output else {
@@ -411,9 +412,9 @@ fn write_rdf(
         format,
         oxrdfio::RdfFormat::Turtle | oxrdfio::RdfFormat::TriG
     ) {
-        for (prefix, ns) in &endpoint.file_prefixes {
+        for (prefix, ns) in prefixes {
             // A namespace the serializer refuses is only left out of the prefixes.
-            if let Ok(s) = serializer.clone().with_prefix(prefix.as_str(), ns.as_str()) {
+            if let Ok(s) = serializer.clone().with_prefix(prefix, ns) {
                 serializer = s;
             }
         }
