@@ -92,6 +92,63 @@ pub enum Command {
     /// Generate a synthetic dataset (N-Triples) for samples and benchmarks
     #[command(after_help = "Example:\n  rete generate social --people 2000 -o social.nt")]
     Generate(GenerateArgs),
+    /// Serve .rete files as read-only SPARQL 1.1 endpoints over HTTP (one per file)
+    #[command(
+        after_help = "Example:\n  rete serve social.rete --cors '*'    # http://127.0.0.1:7878/social/sparql"
+    )]
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// .rete files or http(s) URLs; each answers at /NAME/sparql, NAME being the file name
+    /// without .rete (write NAME=FILE to choose it)
+    #[arg(required = true, value_name = "FILE|URL")]
+    pub files: Vec<String>,
+    /// Address to listen on (port 0: any free port)
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub bind: String,
+    /// Stop a query after this long and answer 503 (e.g. 30s, 500ms, 2m; 0 for no limit)
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub timeout: std::time::Duration,
+    /// Refuse (400) an answer with more rows or triples than this, rather than cut it
+    #[arg(long)]
+    pub max_rows: Option<u64>,
+    /// Queries run at once (default: the number of cores)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Queries that may wait for a worker before more are refused with 503 (default: 4 × threads)
+    #[arg(long)]
+    pub queue: Option<usize>,
+    /// Origins allowed to query from a web page (CORS), comma-separated; `*` for any
+    #[arg(long, value_delimiter = ',', value_name = "ORIGINS")]
+    pub cors: Vec<String>,
+    /// Largest request body (413 beyond), e.g. 1M
+    #[arg(long, default_value = "1M", value_parser = parse_size)]
+    pub max_body: usize,
+    /// The default graph of a query is the union of all graphs (each triple once); the
+    /// protocol's default-graph-uri and the query's FROM still win
+    #[arg(long)]
+    pub union_default_graph: bool,
+}
+
+/// A duration such as `30s`, `500ms`, `2m`, `1h` or a number of seconds.
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let n: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid duration {s:?}: write e.g. 30s, 500ms or 2m"))?;
+    let secs = match unit {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        other => return Err(format!("unknown time unit {other:?}: use ms, s, m or h")),
+    };
+    std::time::Duration::try_from_secs_f64(secs).map_err(|e| format!("invalid duration {s:?}: {e}"))
 }
 
 #[derive(Args)]

@@ -54,6 +54,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Coherence(a) => open(&a.file, &mut src).and_then(|r| coherence::run(&r, &a)),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify::run(&r)),
         Command::Generate(a) => generate::run(a),
+        Command::Serve(a) => serve::run(&a),
     };
     if stats {
         if let Some(src) = &src {
@@ -71,7 +72,7 @@ fn run(cli: Cli) -> Result<()> {
 
 /// Opens a local file (an upstream rete file through its converted copy) or a URL; `src` keeps
 /// the counted byte source for `--stats`.
-fn open(file: &str, src: &mut Option<CountedReader>) -> Result<Rete> {
+pub(crate) fn open(file: &str, src: &mut Option<CountedReader>) -> Result<Rete> {
     let counted = if rete_http::is_url(file) {
         CountedReader::open(file)?
     } else {

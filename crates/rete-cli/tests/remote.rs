@@ -203,3 +203,244 @@ fn search_over_http_reads_a_few_blocks() {
         );
     }
 }
+/// `rete serve` of a local file and of the same file by URL (the replica set-up of
+/// docs/serve.md): both endpoints answer alike, and SIGTERM stops the server cleanly.
+#[test]
+fn serve_a_file_and_a_url_then_stop_on_sigterm() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "s", "200", &[]);
+    let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
+    let local = format!("local={}", file.display());
+    let remote = format!("remote={url}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args([
+            "serve",
+            &local,
+            &remote,
+            "--bind",
+            "127.0.0.1:0",
+            "--threads",
+            "2",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    // "serving 2 files at http://127.0.0.1:PORT/ (Ctrl-C to stop)"
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{first}"))
+        .trim_end_matches('/')
+        .to_owned();
+    let mut listing = String::new();
+    out.read_line(&mut listing).unwrap();
+    assert!(
+        listing.contains(&format!("{base}/local/sparql")),
+        "{listing}"
+    );
+    let query = "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }";
+    let (cli, _) = run(&["sparql", file.to_str().unwrap(), query, "--format", "csv"]);
+    for name in ["local", "remote"] {
+        let mut r = ureq::post(&format!("{base}/{name}/sparql"))
+            .header("Content-Type", "application/sparql-query")
+            .header("Accept", "text/csv")
+            .send(query)
+            .unwrap();
+        let mut body = String::new();
+        r.body_mut().as_reader().read_to_string(&mut body).unwrap();
+        assert_eq!(body, cli, "{name}");
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {err}");
+    assert!(err.contains("stopping"), "{err}");
+}
+
+/// A process this test started, killed if the test ends early.
+struct Process(std::process::Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// nginx, stopped through the pid its master wrote (SIGTERM lets it stop its workers too).
+struct Nginx {
+    process: Process,
+    pid_file: PathBuf,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let pid = std::fs::read_to_string(&self.pid_file)
+            .unwrap_or_else(|_| self.process.0.id().to_string());
+        let _ = Command::new("kill").args(["-TERM", pid.trim()]).status();
+        let _ = self.process.0.wait();
+    }
+}
+
+/// A `rete serve` process; its base URL from the first line it prints.
+struct Serving {
+    process: Process,
+    base: String,
+}
+
+impl Serving {
+    fn start(args: &[&str]) -> Self {
+        use std::io::{BufRead, BufReader};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+            .arg("serve")
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let base = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("{first}"))
+            .trim_end_matches('/')
+            .to_owned();
+        Self {
+            process: Process(child),
+            base,
+        }
+    }
+
+    /// SIGTERM, then asserts a clean exit.
+    fn stop(mut self) {
+        use std::io::Read;
+        let child = &mut self.process.0;
+        let kill = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert!(status.success(), "{status:?}: {err}");
+    }
+}
+
+/// The body of a GET of `query` from `endpoint`, asserting 200.
+fn http_get(endpoint: &str, query: &str, accept: &str) -> String {
+    use std::io::Read;
+    let mut r = ureq::get(endpoint)
+        .query("query", query)
+        .header("Accept", accept)
+        .call()
+        .unwrap();
+    let mut body = String::new();
+    r.body_mut().as_reader().read_to_string(&mut body).unwrap();
+    body
+}
+
+/// The replica set-up of docs/serve.md, its nginx configuration as written there: two
+/// `rete serve` reading one file from a third HTTP server, nginx in front, all on 127.0.0.1.
+#[test]
+fn replicas_behind_nginx_answer_alike() {
+    let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("this test needs nginx: apt-get install nginx-light (scripts/setup.sh)");
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "s", "200", &[]);
+    let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
+    let source = format!("social={url}");
+    let a = Serving::start(&[&source, "--bind", "127.0.0.1:0"]);
+    let b = Serving::start(&[&source, "--bind", "127.0.0.1:0"]);
+
+    // The doc's block, with the replicas' and nginx's ports put in.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/serve.md"))
+        .unwrap();
+    let start = doc.find("```nginx\n").unwrap() + "```nginx\n".len();
+    let block = &doc[start..start + doc[start..].find("```").unwrap()];
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let block = block
+        .replace("127.0.0.1:7878", a.base.trim_start_matches("http://"))
+        .replace("127.0.0.1:7879", b.base.trim_start_matches("http://"))
+        .replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"));
+    let conf = dir.path().join("nginx.conf");
+    let p = dir.path().display();
+    std::fs::write(
+        &conf,
+        format!(
+            "daemon off;\nuser root;\npid {p}/nginx.pid;\nerror_log stderr;\nevents {{}}\nhttp {{\n\
+             access_log off;\nclient_body_temp_path {p}/body;\nproxy_temp_path {p}/proxy;\n\
+             fastcgi_temp_path {p}/fastcgi;\nuwsgi_temp_path {p}/uwsgi;\nscgi_temp_path {p}/scgi;\n\
+             {block}}}\n"
+        ),
+    )
+    .unwrap();
+    let proxy = Nginx {
+        process: Process(
+            Command::new(nginx)
+                .args([
+                    "-p",
+                    &p.to_string(),
+                    "-e",
+                    "stderr",
+                    "-c",
+                    conf.to_str().unwrap(),
+                ])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap(),
+        ),
+        pid_file: dir.path().join("nginx.pid"),
+    };
+    let front = format!("http://127.0.0.1:{port}/social/sparql");
+    // nginx is up once it accepts a connection (it binds before serving; no fixed sleep).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "nginx did not start");
+        std::thread::yield_now();
+    }
+
+    let query = "SELECT ?p (COUNT(?f) AS ?n) WHERE { ?p foaf:knows ?f } GROUP BY ?p ORDER BY DESC(?n) ?p LIMIT 5";
+    let (cli, _) = run(&["sparql", file.to_str().unwrap(), query, "--format", "csv"]);
+    // Round robin: these go to both replicas.
+    for _ in 0..4 {
+        assert_eq!(http_get(&front, query, "text/csv"), cli);
+    }
+    a.stop();
+    // The other replica answers alone.
+    for _ in 0..2 {
+        assert_eq!(http_get(&front, query, "text/csv"), cli);
+    }
+    b.stop();
+    drop(proxy);
+}

@@ -12,6 +12,7 @@ pub mod query;
 pub mod reach;
 pub mod schema;
 pub mod search;
+pub mod serve;
 pub mod sparql;
 pub mod summary;
 pub mod verify;
