@@ -58,7 +58,8 @@ impl SectionSpec {
 
     /// A section compressed as one zstd frame.
     pub fn zstd(kind: u16, index: u16, bytes: &[u8], level: i32) -> Result<Self> {
-        let stored = zstd::bulk::compress(bytes, level).map_err(|e| Error::io("zstd", e))?;
+        let stored =
+            crate::format::zstd_compress(bytes, level).map_err(|e| Error::io("zstd", e))?;
         Ok(Self {
             kind,
             index,
