@@ -266,7 +266,14 @@ pub(crate) struct Batch {
 
 impl Batch {
     fn push_term(&mut self, t: TermRef<'_>) -> Result<(), BuildError> {
+        let start = self.terms.len();
         term::encode_into(t, &mut self.terms).map_err(|e| BuildError::Invalid(e.to_string()))?;
+        // Refused here, as it is parsed, rather than when the dictionary is written.
+        if self.terms.len() - start > rete_core::format::MAX_TERM_LEN {
+            let message = rete_core::dict::term_too_long(&self.terms[start..]);
+            self.terms.truncate(start);
+            return Err(BuildError::Invalid(message));
+        }
         self.ends.push(self.terms.len());
         Ok(())
     }
@@ -434,12 +441,12 @@ pub(crate) fn parse(
         ren.feed(&b, sink)
     };
     let prefixes = if syntax == Syntax::UpstreamRete {
-        parse_upstream(input, &name, read, &mut consume)?;
+        parse_upstream(input, &name, read, &mut consume).map_err(|e| naming(&name, e))?;
         Vec::new()
     } else {
         let reader = input.open_counted(read)?;
-        if opts.threads < 2 {
-            produce(input, syntax, &name, opts.base_iri, reader, &mut consume)?
+        let parsed = if opts.threads < 2 {
+            produce(input, syntax, &name, opts.base_iri, reader, &mut consume)
         } else if matches!(syntax, Syntax::NTriples | Syntax::NQuads) {
             crate::lines::parse(
                 syntax == Syntax::NQuads,
@@ -448,16 +455,28 @@ pub(crate) fn parse(
                 opts.threads,
                 opts.chunk_bytes,
                 &mut consume,
-            )?;
-            Vec::new()
+            )
+            .map(|_| Vec::new())
         } else {
-            pipeline(input, syntax, &name, opts.base_iri, reader, &mut consume)?
-        }
+            pipeline(input, syntax, &name, opts.base_iri, reader, &mut consume)
+        };
+        parsed.map_err(|e| naming(&name, e))?
     };
     Ok(ParseSummary {
         statements,
         prefixes,
     })
+}
+
+/// `e` naming the input `name` if it does not already (a term over the length limit is found
+/// where the input's name is not known).
+fn naming(name: &str, e: BuildError) -> BuildError {
+    match e {
+        BuildError::Invalid(m) if !m.starts_with(name) => {
+            BuildError::Invalid(format!("{name}: {m}"))
+        }
+        e => e,
+    }
 }
 
 /// Parses on another thread while the calling thread consumes the batches (bounded channel:
@@ -547,7 +566,7 @@ fn statements(
             if let Some(b) = base_iri {
                 p = p.with_base_iri(b).map_err(bad_base)?;
             }
-            let mut it = p.for_reader(reader);
+            let mut it = p.for_reader(crate::depth::JsonDepth::new(reader));
             for q in it.by_ref() {
                 let q = q.map_err(|e| match e {
                     oxjsonld::JsonLdParseError::Io(io) => BuildError::Io {
@@ -617,7 +636,7 @@ fn statements(
             if let Some(b) = base_iri {
                 p = p.with_base_iri(b).map_err(bad_base)?;
             }
-            let mut it = p.for_reader(reader);
+            let mut it = p.for_reader(crate::entities::XmlEntities::new(reader));
             while let Some(t) = it.next() {
                 match t {
                     Ok(t) => sink(t.as_ref().in_graph(GraphNameRef::DefaultGraph))?,
