@@ -210,20 +210,72 @@ impl Input {
         if let Some(read) = read {
             raw = Box::new(Counted { inner: raw, read });
         }
+        // The compressed bytes consumed, for the decompression bound.
+        let stored = Arc::new(AtomicU64::new(0));
+        let counted = Box::new(Counted {
+            inner: raw,
+            read: stored.clone(),
+        });
+        let bounded = |inner: Box<dyn Read + Send>| Bounded {
+            inner,
+            stored,
+            decoded: 0,
+            floor: DECOMPRESSED_FLOOR,
+        };
         Ok(match compression {
-            Compression::None => Box::new(BufReader::with_capacity(1 << 16, raw)),
+            Compression::None => Box::new(BufReader::with_capacity(1 << 16, counted)),
             Compression::Gzip => Box::new(BufReader::with_capacity(
                 1 << 16,
-                flate2::read::MultiGzDecoder::new(raw),
+                bounded(Box::new(flate2::read::MultiGzDecoder::new(counted))),
             )),
             Compression::Zstd => Box::new(BufReader::with_capacity(
                 1 << 16,
-                zstd::stream::read::Decoder::new(raw).map_err(|e| BuildError::Io {
-                    path: self.name(),
-                    source: e,
-                })?,
+                bounded(Box::new(
+                    zstd::stream::read::Decoder::new(counted).map_err(|e| BuildError::Io {
+                        path: self.name(),
+                        source: e,
+                    })?,
+                )),
             )),
         })
+    }
+}
+
+/// Decompressed bytes an input may produce in all, at least...
+pub const DECOMPRESSED_FLOOR: u64 = 1 << 30;
+/// ...or this many per compressed byte read, if more (gzip cannot pass ~1032:1; real RDF
+/// compresses 5–50:1).
+pub const MAX_DECOMPRESSION_RATIO: u64 = 2000;
+
+/// Fails once the decompressed stream outgrows what its compressed bytes can justify: a small
+/// `.zst` must not fill the disk through the build's spill files.
+struct Bounded {
+    inner: Box<dyn Read + Send>,
+    stored: Arc<AtomicU64>,
+    decoded: u64,
+    /// [`DECOMPRESSED_FLOOR`] (smaller in tests).
+    floor: u64,
+}
+
+impl Read for Bounded {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.decoded += n as u64;
+        let stored = self.stored.load(Ordering::Relaxed);
+        let limit = self
+            .floor
+            .max(stored.saturating_mul(MAX_DECOMPRESSION_RATIO));
+        if self.decoded > limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "decompresses to more than {limit} bytes from {stored} (over \
+                     {MAX_DECOMPRESSION_RATIO}:1 past the first {} bytes)",
+                    self.floor
+                ),
+            ));
+        }
+        Ok(n)
     }
 }
 
@@ -266,7 +318,14 @@ pub(crate) struct Batch {
 
 impl Batch {
     fn push_term(&mut self, t: TermRef<'_>) -> Result<(), BuildError> {
+        let start = self.terms.len();
         term::encode_into(t, &mut self.terms).map_err(|e| BuildError::Invalid(e.to_string()))?;
+        // Refused here, as it is parsed, rather than when the dictionary is written.
+        if self.terms.len() - start > rete_core::format::MAX_TERM_LEN {
+            let message = rete_core::dict::term_too_long(&self.terms[start..]);
+            self.terms.truncate(start);
+            return Err(BuildError::Invalid(message));
+        }
         self.ends.push(self.terms.len());
         Ok(())
     }
@@ -434,12 +493,12 @@ pub(crate) fn parse(
         ren.feed(&b, sink)
     };
     let prefixes = if syntax == Syntax::UpstreamRete {
-        parse_upstream(input, &name, read, &mut consume)?;
+        parse_upstream(input, &name, read, &mut consume).map_err(|e| naming(&name, e))?;
         Vec::new()
     } else {
         let reader = input.open_counted(read)?;
-        if opts.threads < 2 {
-            produce(input, syntax, &name, opts.base_iri, reader, &mut consume)?
+        let parsed = if opts.threads < 2 {
+            produce(input, syntax, &name, opts.base_iri, reader, &mut consume)
         } else if matches!(syntax, Syntax::NTriples | Syntax::NQuads) {
             crate::lines::parse(
                 syntax == Syntax::NQuads,
@@ -448,16 +507,28 @@ pub(crate) fn parse(
                 opts.threads,
                 opts.chunk_bytes,
                 &mut consume,
-            )?;
-            Vec::new()
+            )
+            .map(|_| Vec::new())
         } else {
-            pipeline(input, syntax, &name, opts.base_iri, reader, &mut consume)?
-        }
+            pipeline(input, syntax, &name, opts.base_iri, reader, &mut consume)
+        };
+        parsed.map_err(|e| naming(&name, e))?
     };
     Ok(ParseSummary {
         statements,
         prefixes,
     })
+}
+
+/// `e` naming the input `name` if it does not already (a term over the length limit is found
+/// where the input's name is not known).
+fn naming(name: &str, e: BuildError) -> BuildError {
+    match e {
+        BuildError::Invalid(m) if !m.starts_with(name) => {
+            BuildError::Invalid(format!("{name}: {m}"))
+        }
+        e => e,
+    }
 }
 
 /// Parses on another thread while the calling thread consumes the batches (bounded channel:
@@ -547,7 +618,7 @@ fn statements(
             if let Some(b) = base_iri {
                 p = p.with_base_iri(b).map_err(bad_base)?;
             }
-            let mut it = p.for_reader(reader);
+            let mut it = p.for_reader(crate::depth::JsonDepth::new(reader));
             for q in it.by_ref() {
                 let q = q.map_err(|e| match e {
                     oxjsonld::JsonLdParseError::Io(io) => BuildError::Io {
@@ -617,7 +688,7 @@ fn statements(
             if let Some(b) = base_iri {
                 p = p.with_base_iri(b).map_err(bad_base)?;
             }
-            let mut it = p.for_reader(reader);
+            let mut it = p.for_reader(crate::entities::XmlEntities::new(reader));
             while let Some(t) = it.next() {
                 match t {
                     Ok(t) => sink(t.as_ref().in_graph(GraphNameRef::DefaultGraph))?,
@@ -726,4 +797,60 @@ fn read_up_to(r: &mut dyn Read, buf: &mut [u8]) -> usize {
         }
     }
     n
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+    use super::*;
+
+    /// A zstd bomb: 64 MiB of zeros in a few KB, read through the bound with a 1 MiB floor.
+    #[test]
+    fn decompression_beyond_the_ratio_is_an_error() {
+        let zeros = vec![0u8; 64 << 20];
+        let frame = zstd::bulk::compress(&zeros, 3).unwrap();
+        let stored = Arc::new(AtomicU64::new(0));
+        let counted = Counted {
+            inner: Box::new(std::io::Cursor::new(frame)),
+            read: stored.clone(),
+        };
+        let mut b = Bounded {
+            inner: Box::new(zstd::stream::read::Decoder::new(counted).unwrap()),
+            stored,
+            decoded: 0,
+            floor: 1 << 20,
+        };
+        let e = std::io::copy(&mut b, &mut std::io::sink()).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("2000:1"), "{e}");
+        // Data within the ratio passes whole.
+        let text: Vec<u8> = (0..50_000u64)
+            .flat_map(|i| {
+                format!(
+                    "<http://e/s{}> <http://e/p> \"{}\" .\n",
+                    i * 7919 % 10007,
+                    i * i
+                )
+                .into_bytes()
+            })
+            .collect();
+        let frame = zstd::bulk::compress(&text, 3).unwrap();
+        let stored = Arc::new(AtomicU64::new(0));
+        let mut b = Bounded {
+            inner: Box::new(
+                zstd::stream::read::Decoder::new(Counted {
+                    inner: Box::new(std::io::Cursor::new(frame)),
+                    read: stored.clone(),
+                })
+                .unwrap(),
+            ),
+            stored,
+            decoded: 0,
+            floor: 1 << 20,
+        };
+        assert_eq!(
+            std::io::copy(&mut b, &mut std::io::sink()).unwrap(),
+            text.len() as u64
+        );
+    }
 }

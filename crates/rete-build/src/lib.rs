@@ -1,11 +1,15 @@
 #![doc = include_str!("../README.md")]
 
+mod depth;
 mod detect;
+mod entities;
 mod extdict;
 mod files;
 mod input;
 mod lenient;
 mod lines;
+pub use depth::MAX_JSON_DEPTH;
+pub use entities::{ENTITY_EXPANSION_FLOOR, MAX_ENTITY_LEN};
 mod rss;
 mod sort;
 mod spill;

@@ -174,8 +174,8 @@ pub struct BuildArgs {
     /// zstd compression level of blocks, the pyramid's included (1-22)
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
-    /// Quads per permutation block
-    #[arg(long, default_value_t = 4096)]
+    /// Quads per permutation block (16 to 65536)
+    #[arg(long, default_value_t = 4096, value_parser = parse_block_quads)]
     pub block_quads: usize,
     /// Do not compute the community pyramid (smaller file, faster build, no map in the app)
     #[arg(long)]
@@ -260,9 +260,9 @@ pub struct SparqlArgs {
     /// Result format: table, json, xml, csv, tsv; CONSTRUCT/DESCRIBE: ntriples, turtle
     #[arg(long, default_value = "table", value_parser = parse_result_format)]
     pub format: rete_sparql::ResultFormat,
-    /// Give up after this many seconds
-    #[arg(long)]
-    pub timeout: Option<f64>,
+    /// Give up after this many seconds (0: no deadline)
+    #[arg(long, default_value = "60", value_parser = parse_timeout)]
+    pub timeout: f64,
     /// Base IRI for relative IRIs in the query
     #[arg(long)]
     pub base: Option<String>,
@@ -501,4 +501,23 @@ fn parse_size(s: &str) -> Result<usize, String> {
         .parse()
         .map_err(|_| format!("invalid size {s:?}"))?;
     Ok((n * mult as f64) as usize)
+}
+
+/// A deadline in seconds: finite and not negative (`0` for none).
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(format!(
+            "{s:?} is not a number of seconds (0 or more; 0 for no deadline)"
+        )),
+    }
+}
+
+/// Quads per permutation block: what a reader accepts (16 to `MAX_BLOCK_QUADS`).
+fn parse_block_quads(s: &str) -> Result<usize, String> {
+    let max = rete_core::format::MAX_BLOCK_QUADS;
+    match s.parse::<usize>() {
+        Ok(n) if (16..=max).contains(&n) => Ok(n),
+        _ => Err(format!("{s:?} is not a block size from 16 to {max} quads")),
+    }
 }

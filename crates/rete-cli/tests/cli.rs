@@ -863,3 +863,61 @@ fn search_with_and_without_index_and_bad_input() {
         assert_eq!(h["path"][level].as_u64(), Some(community), "{h}");
     }
 }
+
+/// `export -o` writes beside the destination and renames when complete: an export that fails
+/// half-way (a dictionary block damaged near the end) leaves the old file as it was and no
+/// temporary file; a sparql run without `--timeout` has a deadline, `--timeout 0` none.
+#[test]
+fn export_is_atomic_and_sparql_has_a_default_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path());
+    let out = dir.path().join("out.nt");
+    std::fs::write(&out, "previous content\n").unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let opened = rete_core::Rete::open_path(Path::new(&file)).unwrap();
+    let dict = *opened
+        .section(rete_core::format::kind::DICT_BLOCKS, 0)
+        .unwrap();
+    bytes[(dict.offset + dict.len - 3) as usize] ^= 0xff;
+    let damaged = dir.path().join("damaged.rete");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let o = rete(&[
+        "export",
+        damaged.to_str().unwrap(),
+        "--format",
+        "nt",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("checksum mismatch"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous content\n");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with(".rete-export-")),
+        "{names:?}"
+    );
+    ok(&[
+        "export",
+        &file,
+        "--format",
+        "nt",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&out).unwrap().lines().count() > 100);
+    // Deadlines: the default and none both answer a small query; nonsense is refused.
+    let q = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }";
+    ok(&["sparql", &file, q]);
+    ok(&["sparql", &file, q, "--timeout", "0"]);
+    let o = rete(&["sparql", &file, q, "--timeout=-1"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 for no deadline"));
+}

@@ -2,7 +2,11 @@
 //! block directory so that id→term and term→id each touch one block.
 
 use crate::error::{Error, Result};
-use crate::format::{block_checksum, varint, zstd_decode, BlockSizes};
+use crate::format::{
+    block_checksum, prealloc, varint, zstd_decode, BlockSizes, DICT_BLOCK_EXPANDED_TARGET,
+    MAX_DICT_BLOCK_EXPANDED, MAX_DICT_BLOCK_RAW, MAX_DICT_BLOCK_TARGET, MAX_TERM_LEN,
+    MIN_FRAME_LEN,
+};
 use crate::front_coding::{self, shared_prefix, Expander};
 use crate::term::compare;
 use crate::Id;
@@ -52,8 +56,12 @@ impl DictBlockMeta {
         offset: u64,
         bad: &dyn Fn(&str) -> Error,
     ) -> Result<Self> {
-        let sizes = BlockSizes::read(c, bad)?;
+        // A block holds at least two raw bytes per term.
+        let sizes = BlockSizes::read(c, (MAX_DICT_BLOCK_RAW / 2, MAX_DICT_BLOCK_RAW), bad)?;
         let tl = c.get().ok_or_else(|| bad("truncated"))?;
+        if tl > MAX_TERM_LEN as u64 {
+            return Err(bad("first term longer than the term length limit"));
+        }
         let first_term = c
             .bytes(usize::try_from(tl).map_err(|_| bad("bad length"))?)
             .ok_or_else(|| bad("truncated"))?
@@ -94,10 +102,10 @@ impl DictIndex {
         let bad = |m: &str| Error::corrupt(file, "dictionary index", m.to_owned());
         let mut c = varint::Cursor::new(bytes);
         let n = c.get().ok_or_else(|| bad("truncated"))?;
-        if n > bytes.len() as u64 / MIN_INDEX_ENTRY {
+        if n > bytes.len() as u64 / MIN_INDEX_ENTRY || n > blocks_len / MIN_FRAME_LEN {
             return Err(bad("implausible block count"));
         }
-        let mut blocks = Vec::with_capacity(n as usize);
+        let mut blocks = Vec::with_capacity(prealloc(n as usize));
         let (mut id, mut offset) = (1u64, 0u64);
         for _ in 0..n {
             let b = DictBlockMeta::decode(&mut c, id, offset, &bad)?;
@@ -157,13 +165,22 @@ impl DictBlock {
         }
         let mut c = varint::Cursor::new(raw);
         let mut data: Vec<u8> = Vec::with_capacity(raw.len().saturating_mul(2).min(MAX_PREALLOC));
-        let mut ends = Vec::with_capacity(count as usize);
+        let mut ends = Vec::with_capacity(prealloc(count as usize));
         let mut terms = Expander::new(raw.len());
         for _ in 0..count {
-            data.extend_from_slice(terms.read(&mut c).map_err(|_| bad())?);
-            if data.len() > u32::MAX as usize {
-                return Err(bad());
+            let term = terms.read(&mut c).map_err(|_| bad())?;
+            // What a writer can produce: terms within the length limit, a block cut once its
+            // terms expand past the target.
+            if term.len() > MAX_TERM_LEN
+                || (data.len() + term.len()) as u64 > MAX_DICT_BLOCK_EXPANDED
+            {
+                return Err(Error::corrupt(
+                    file,
+                    "dictionary blocks",
+                    "undecodable block: terms expand beyond what a writer produces",
+                ));
             }
+            data.extend_from_slice(term);
             ends.push(data.len() as u32);
         }
         if !c.is_at_end() {
@@ -220,23 +237,27 @@ pub struct DictWriter<W: Write> {
     prev: Vec<u8>,
     first: Vec<u8>,
     count: u32,
+    /// Expanded bytes of the terms of the block being built.
+    expanded: usize,
     next_id: Id,
     offset: u64,
     index: DictIndex,
 }
 
 impl<W: Write> DictWriter<W> {
-    /// A writer emitting blocks of about `block_target` raw bytes compressed at zstd `level`.
+    /// A writer emitting blocks of about `block_target` raw bytes (256 to
+    /// [`MAX_DICT_BLOCK_TARGET`]) compressed at zstd `level`.
     pub fn new(out: W, block_target: usize, level: i32) -> Self {
         Self {
             out,
             level,
             zc: crate::format::Zc::default(),
-            block_target: block_target.max(256),
+            block_target: block_target.clamp(256, MAX_DICT_BLOCK_TARGET),
             raw: Vec::new(),
             prev: Vec::new(),
             first: Vec::new(),
             count: 0,
+            expanded: 0,
             next_id: 1,
             offset: 0,
             index: DictIndex::default(),
@@ -244,8 +265,11 @@ impl<W: Write> DictWriter<W> {
     }
 
     /// Appends the next term; terms must come in strictly increasing [`compare`] order.
-    /// Returns the term's id.
+    /// Returns the term's id. A term longer than [`MAX_TERM_LEN`] is refused.
     pub fn push(&mut self, term: &[u8]) -> Result<Id> {
+        if term.len() > MAX_TERM_LEN {
+            return Err(Error::Invalid(term_too_long(term)));
+        }
         if self.next_id > 1 && compare(&self.prev, term) != Ordering::Less {
             return Err(Error::Invalid(
                 "dictionary terms must be pushed sorted and distinct".into(),
@@ -263,9 +287,10 @@ impl<W: Write> DictWriter<W> {
         self.prev.clear();
         self.prev.extend_from_slice(term);
         self.count += 1;
+        self.expanded += term.len();
         let id = self.next_id;
         self.next_id += 1;
-        if self.raw.len() >= self.block_target {
+        if self.raw.len() >= self.block_target || self.expanded >= DICT_BLOCK_EXPANDED_TARGET {
             self.flush()?;
         }
         Ok(id)
@@ -294,6 +319,7 @@ impl<W: Write> DictWriter<W> {
         self.offset += stored.len() as u64;
         self.raw.clear();
         self.count = 0;
+        self.expanded = 0;
         Ok(())
     }
 
@@ -302,6 +328,16 @@ impl<W: Write> DictWriter<W> {
         self.flush()?;
         Ok((self.index, self.offset, self.out))
     }
+}
+
+/// The message for a term over [`MAX_TERM_LEN`]: its size, the limit and how it starts.
+pub fn term_too_long(term: &[u8]) -> String {
+    let head = String::from_utf8_lossy(&term[..term.len().min(60)]);
+    format!(
+        "a term of {} bytes exceeds the {MAX_TERM_LEN}-byte term length limit (it starts {:?})",
+        term.len(),
+        head.trim_start_matches(|c: char| c.is_control())
+    )
 }
 
 /// Decompresses and decodes one stored dictionary block, verifying its checksum.

@@ -17,8 +17,49 @@ pub const HEADER_LEN: usize = 64;
 pub const ENTRY_LEN: usize = 40;
 /// Upper bound on the number of sections a reader accepts.
 pub const MAX_SECTIONS: u32 = 4096;
-/// Upper bound on a decompressed block or whole-section payload (zstd-bomb guard).
+/// Upper bound on a decompressed block or whole-section payload (zstd-bomb guard). Tighter
+/// bounds hold too: [`MAX_ZSTD_RATIO`] for every zstd frame, and per-kind caps for blocks.
 pub const MAX_RAW_LEN: u64 = 1 << 30;
+
+/// Longest encoded term (tag, lexical form, datatype or language tag) a writer stores and a
+/// reader accepts: a build refuses a longer one with this limit in its message.
+pub const MAX_TERM_LEN: usize = 16 << 20;
+/// Most quads in one permutation block (a writer's `block_quads` is clamped to it).
+pub const MAX_BLOCK_QUADS: usize = 1 << 16;
+/// Longest decoded permutation block: four header varints, then per quad at most a run head
+/// (13 bytes), the B and C residuals (10 each) and a graph run (13 bytes).
+pub const MAX_PERM_BLOCK_RAW: u64 = 40 + MAX_BLOCK_QUADS as u64 * 46;
+/// Largest raw size a dictionary writer aims its blocks at (its `block_target` is clamped to it).
+pub const MAX_DICT_BLOCK_TARGET: usize = 1 << 20;
+/// Longest decoded (front-coded) dictionary block: just under the target, plus one entry.
+pub const MAX_DICT_BLOCK_RAW: u64 = (MAX_DICT_BLOCK_TARGET + MAX_TERM_LEN + 20) as u64;
+/// Expanded term bytes at which a dictionary writer ends a block whatever its raw size, so that
+/// long shared prefixes cannot make a small block expand without bound.
+pub const DICT_BLOCK_EXPANDED_TARGET: usize = 16 << 20;
+/// Most expanded term bytes in one dictionary block: just under the target, plus one term.
+pub const MAX_DICT_BLOCK_EXPANDED: u64 = (DICT_BLOCK_EXPANDED_TARGET + MAX_TERM_LEN) as u64;
+/// Decoded bytes a zstd frame may declare per stored byte once it declares more than
+/// [`ZSTD_RATIO_FLOOR`]: what a reader decodes stays in proportion to what it read. A writer
+/// stores data that compresses better as a frame of stored (uncompressed) zstd blocks.
+pub const MAX_ZSTD_RATIO: u64 = 32;
+/// Decoded size below which a zstd frame may have any ratio.
+pub const ZSTD_RATIO_FLOOR: u64 = 1 << 20;
+/// Shortest zstd frame (magic, frame header, one block header): every stored block is at least
+/// this long, so a block count above a section's length over it is corrupt.
+pub const MIN_FRAME_LEN: u64 = 9;
+/// Items a decoder reserves room for before the data shows they are there; beyond it vectors
+/// grow with what is decoded.
+pub const PREALLOC_ITEMS: usize = 4096;
+
+/// `n` items, or [`PREALLOC_ITEMS`] if fewer: the capacity to reserve for a declared count.
+pub fn prealloc(n: usize) -> usize {
+    n.min(PREALLOC_ITEMS)
+}
+
+/// Whether a zstd frame of `stored` bytes may declare `raw` decoded bytes ([`MAX_ZSTD_RATIO`]).
+pub fn ratio_ok(stored: u64, raw: u64) -> bool {
+    raw <= ZSTD_RATIO_FLOOR || raw <= stored.saturating_mul(MAX_ZSTD_RATIO)
+}
 
 /// Header flag: the dataset has quads in named graphs.
 pub const FLAG_NAMED_GRAPHS: u32 = 1;
@@ -286,6 +327,17 @@ impl SectionEntry {
                         ),
                     ));
                 }
+                if entry.codec == Codec::Zstd && !ratio_ok(entry.len, entry.raw_len) {
+                    return Err(Error::corrupt(
+                        file,
+                        entry.name(),
+                        format!(
+                            "{} stored bytes declare {} decoded bytes, beyond the \
+                             {MAX_ZSTD_RATIO}:1 limit",
+                            entry.len, entry.raw_len
+                        ),
+                    ));
+                }
                 Ok(entry)
             })
             .collect::<Result<Vec<Self>>>()
@@ -363,17 +415,28 @@ pub(crate) struct BlockSizes {
 }
 
 impl BlockSizes {
-    pub(crate) fn read(c: &mut varint::Cursor<'_>, bad: &dyn Fn(&str) -> Error) -> Result<Self> {
+    /// Reads one entry's sizes; `max_count` and `max_raw` are the caps of the block's kind.
+    pub(crate) fn read(
+        c: &mut varint::Cursor<'_>,
+        (max_count, max_raw): (u64, u64),
+        bad: &dyn Fn(&str) -> Error,
+    ) -> Result<Self> {
         let count = c.get().ok_or_else(|| bad("truncated"))?;
         let stored_len = c.get().ok_or_else(|| bad("truncated"))?;
         let raw_len = c.get().ok_or_else(|| bad("truncated"))?;
         let checksum = c.u32().ok_or_else(|| bad("truncated"))?;
         if count == 0
-            || count > u64::from(u32::MAX)
-            || stored_len > u64::from(u32::MAX)
-            || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+            || count > max_count.min(u64::from(u32::MAX))
+            || !(MIN_FRAME_LEN..=u64::from(u32::MAX)).contains(&stored_len)
+            || raw_len > max_raw.min(MAX_RAW_LEN)
         {
             return Err(bad("implausible block sizes"));
+        }
+        if !ratio_ok(stored_len, raw_len) {
+            return Err(bad(&format!(
+                "a block of {stored_len} bytes declares {raw_len} decoded bytes, beyond the \
+                 {MAX_ZSTD_RATIO}:1 limit"
+            )));
         }
         Ok(Self {
             count: count as u32,
@@ -424,6 +487,17 @@ pub fn zstd_decode(
             file,
             section(),
             format!("declared size {raw_len} exceeds the limit"),
+        ));
+    }
+    if !ratio_ok(stored.len() as u64, raw_len) {
+        return Err(Error::corrupt(
+            file,
+            section(),
+            format!(
+                "{} stored bytes declare {raw_len} decoded bytes, beyond the {MAX_ZSTD_RATIO}:1 \
+                 limit",
+                stored.len()
+            ),
         ));
     }
     let zerr = |e: std::io::Error| Error::corrupt(file, section(), format!("zstd: {e}"));
@@ -558,6 +632,29 @@ mod tests {
     }
 
     #[test]
+    fn stored_frames_decode_and_ratios_hold() {
+        let name = || "s".to_owned();
+        for len in [0usize, 1, 100, 128 << 10, (128 << 10) + 1, 3 << 20] {
+            let data: Vec<u8> = (0..len).map(|i| (i % 7) as u8).collect();
+            let frame = zstd_stored_frame(&data);
+            assert_eq!(zstd_decode(&frame, len as u64, "f", &name).unwrap(), data);
+            let bounded = zstd_compress(&data, 3).unwrap();
+            assert!(ratio_ok(bounded.len() as u64, len as u64));
+            assert_eq!(zstd_decode(&bounded, len as u64, "f", &name).unwrap(), data);
+        }
+        // 2 MiB of zeros compresses far beyond the ratio: stored instead, and the compressed
+        // frame is refused before anything is decoded.
+        let zeros = vec![0u8; 2 << 20];
+        let tight = zstd::bulk::compress(&zeros, 3).unwrap();
+        let e = zstd_decode(&tight, zeros.len() as u64, "f", &name).unwrap_err();
+        assert!(e.to_string().contains("32:1"), "{e}");
+        assert_eq!(
+            zstd_compress(&zeros, 3).unwrap().len(),
+            zeros.len() + 13 + 3 * 16
+        );
+    }
+
+    #[test]
     fn varint_round_trip() {
         let vals = [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX];
         let mut buf = Vec::new();
@@ -606,19 +703,60 @@ mod tests {
     }
 }
 
+/// Largest block of a stored zstd frame (the format's `Block_Maximum_Size`).
+const STORED_BLOCK: usize = 128 << 10;
+
+/// `data` as a zstd frame of stored (uncompressed) blocks: any zstd decoder reads it, and its
+/// ratio is below 1.
+pub fn zstd_stored_frame(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + 16 + 3 * (data.len() / STORED_BLOCK + 1));
+    out.extend_from_slice(&0xFD2F_B528u32.to_le_bytes());
+    // Frame header: single segment, 8-byte content size, no checksum, no dictionary.
+    out.push(0xE0);
+    out.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    let mut chunks = data.chunks(STORED_BLOCK).peekable();
+    if chunks.peek().is_none() {
+        out.extend_from_slice(&[1, 0, 0]);
+    }
+    while let Some(chunk) = chunks.next() {
+        // Block header: last-block bit, type 0 (raw), size.
+        let head = (chunk.len() as u32) << 3 | u32::from(chunks.peek().is_none());
+        out.extend_from_slice(&head.to_le_bytes()[..3]);
+        out.extend_from_slice(chunk);
+    }
+    out
+}
+
+/// `frame` if its ratio to `data` is one a reader accepts ([`ratio_ok`]), else `data` in a
+/// stored frame: every frame a writer makes is one a reader decodes.
+pub fn within_ratio(data: &[u8], frame: Vec<u8>) -> Vec<u8> {
+    if ratio_ok(frame.len() as u64, data.len() as u64) {
+        frame
+    } else {
+        zstd_stored_frame(data)
+    }
+}
+
+/// `data` compressed at `level` as one zstd frame within [`MAX_ZSTD_RATIO`]: the compressor of
+/// every whole section and page.
+pub fn zstd_compress(data: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+    Ok(within_ratio(data, zstd::bulk::compress(data, level)?))
+}
+
 /// A zstd compression context reused across the blocks of a writer: a new context per block
 /// cost its set-up every time, and the compressed bytes are the same.
 #[derive(Default)]
 pub(crate) struct Zc(Option<zstd::bulk::Compressor<'static>>);
 
 impl Zc {
-    /// `data` compressed at `level` (the same level on every call of one writer).
+    /// `data` compressed at `level` (the same level on every call of one writer), within
+    /// [`MAX_ZSTD_RATIO`].
     pub(crate) fn compress(&mut self, level: i32, data: &[u8]) -> std::io::Result<Vec<u8>> {
         let c = match &mut self.0 {
             Some(c) => c,
             None => self.0.insert(zstd::bulk::Compressor::new(level)?),
         };
-        c.compress(data)
+        Ok(within_ratio(data, c.compress(data)?))
     }
 }
 

@@ -11,7 +11,7 @@
 
 use crate::dict::{DictBlockMeta, DictIndex};
 use crate::error::{Error, Result};
-use crate::format::{block_checksum, varint, zstd_decode, MAX_RAW_LEN};
+use crate::format::{block_checksum, ratio_ok, varint, zstd_decode, MAX_RAW_LEN};
 use crate::perm::{PermBlockMeta, PermIndex};
 use crate::term::compare;
 use crate::{Id, IdQuad};
@@ -46,7 +46,7 @@ fn frames(payload: &[u8], cuts: &[usize], level: i32) -> Result<(Vec<u8>, Vec<Fr
     let mut pages = Vec::with_capacity(cuts.len());
     let mut start = 0;
     for &end in cuts {
-        let frame = zstd::bulk::compress(&payload[start..end], level)
+        let frame = crate::format::zstd_compress(&payload[start..end], level)
             .map_err(|e| Error::io("directory page", e))?;
         pages.push((
             frame.len() as u64,
@@ -225,6 +225,7 @@ fn read_page(
     if frame_len == 0
         || frame_len > u64::from(u32::MAX)
         || raw_len > MAX_RAW_LEN.min(u64::from(u32::MAX))
+        || !ratio_ok(frame_len, raw_len)
         || blocks == 0
         || blocks > raw_len
     {

@@ -2,7 +2,10 @@
 //! (run-length first column, delta-coded others, zstd), with a directory of first keys.
 
 use crate::error::{Error, Result};
-use crate::format::{block_checksum, varint, zstd_decode, BlockSizes};
+use crate::format::{
+    block_checksum, prealloc, varint, zstd_decode, BlockSizes, MAX_BLOCK_QUADS, MAX_PERM_BLOCK_RAW,
+    MIN_FRAME_LEN,
+};
 use crate::IdQuad;
 use std::io::Write;
 
@@ -58,7 +61,7 @@ impl PermBlockMeta {
         for k in &mut first[1..] {
             *k = c.get().ok_or_else(|| bad("truncated"))?;
         }
-        let sizes = BlockSizes::read(c, bad)?;
+        let sizes = BlockSizes::read(c, (MAX_BLOCK_QUADS as u64, MAX_PERM_BLOCK_RAW), bad)?;
         Ok(Self {
             first,
             count: sizes.count,
@@ -98,10 +101,12 @@ impl PermIndex {
         let bad = |m: &str| Error::corrupt(file, section, m.to_owned());
         let mut c = varint::Cursor::new(bytes);
         let n = c.get().ok_or_else(|| bad("truncated"))?;
-        if n > bytes.len() as u64 / MIN_INDEX_ENTRY {
+        // Each entry takes some directory bytes and each block a zstd frame in the blocks
+        // section: counts beyond either are refused before anything is reserved.
+        if n > bytes.len() as u64 / MIN_INDEX_ENTRY || n > blocks_len / MIN_FRAME_LEN {
             return Err(bad("implausible block count"));
         }
-        let mut blocks: Vec<PermBlockMeta> = Vec::with_capacity(n as usize);
+        let mut blocks: Vec<PermBlockMeta> = Vec::with_capacity(prealloc(n as usize));
         let (mut offset, mut before, mut prev_a) = (0u64, 0u64, 0u64);
         for _ in 0..n {
             let b = PermBlockMeta::decode(&mut c, prev_a, offset, before, &bad)?;
@@ -255,7 +260,7 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
     }
     // Every quad takes at least one byte in each of the B and C streams, so a count the block
     // cannot hold is refused before anything is allocated for it.
-    if n > raw.len() as u64 / 2 {
+    if n > raw.len() as u64 / 2 || n > MAX_BLOCK_QUADS as u64 {
         return Err(bad("quad count exceeds what the block can hold"));
     }
     let la =
@@ -434,13 +439,14 @@ pub struct PermWriter<W: Write> {
 }
 
 impl<W: Write> PermWriter<W> {
-    /// A writer cutting blocks of `block_quads` quads, compressed at zstd `level`.
+    /// A writer cutting blocks of `block_quads` quads (16 to [`MAX_BLOCK_QUADS`]), compressed at
+    /// zstd `level`.
     pub fn new(out: W, block_quads: usize, level: i32) -> Self {
         Self {
             out,
             level,
             zc: Zc::default(),
-            block_quads: block_quads.max(16),
+            block_quads: block_quads.clamp(16, MAX_BLOCK_QUADS),
             buf: Vec::new(),
             last: None,
             offset: 0,

@@ -168,7 +168,7 @@ impl<'a> SectionReader<'a> {
     /// A count then that many front-coded UTF-8 strings (see [`crate::front_coding`]).
     pub fn front_coded(&mut self) -> ReadResult<Vec<String>> {
         let n = self.count(1)?;
-        let mut out: Vec<String> = Vec::with_capacity(n);
+        let mut out: Vec<String> = Vec::with_capacity(crate::format::prealloc(n));
         let mut e = Expander::new(self.cur.remaining());
         for _ in 0..n {
             let term = e

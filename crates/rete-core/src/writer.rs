@@ -58,7 +58,8 @@ impl SectionSpec {
 
     /// A section compressed as one zstd frame.
     pub fn zstd(kind: u16, index: u16, bytes: &[u8], level: i32) -> Result<Self> {
-        let stored = zstd::bulk::compress(bytes, level).map_err(|e| Error::io("zstd", e))?;
+        let stored =
+            crate::format::zstd_compress(bytes, level).map_err(|e| Error::io("zstd", e))?;
         Ok(Self {
             kind,
             index,
@@ -120,24 +121,62 @@ pub struct FileSpec {
     pub sections: Vec<SectionSpec>,
 }
 
+/// A file written beside its destination and renamed onto it only by [`AtomicFile::commit`]:
+/// a failure (full disk, cancel, crash) leaves the destination as it was and no partial file
+/// (the temp file is removed when dropped).
+#[derive(Debug)]
+pub struct AtomicFile {
+    tmp: tempfile::NamedTempFile,
+    out: PathBuf,
+}
+
+impl AtomicFile {
+    /// A temp file named `{prefix}XXXXXX.tmp` in the directory of `out`, readable by others (0644
+    /// before the umask: a published file must be readable by a web server running as another
+    /// user).
+    pub fn new(out: &Path, prefix: &str) -> Result<Self> {
+        let dir = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(prefix).suffix(".tmp");
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let tmp = builder
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io(dir.display(), e))?;
+        Ok(Self {
+            tmp,
+            out: out.to_path_buf(),
+        })
+    }
+
+    /// The temp file, to write to.
+    pub fn file(&self) -> &File {
+        self.tmp.as_file()
+    }
+
+    /// Syncs the temp file and renames it onto the destination.
+    pub fn commit(self) -> Result<()> {
+        let name = self.out.display().to_string();
+        self.tmp
+            .as_file()
+            .sync_all()
+            .map_err(|e| Error::io(&name, e))?;
+        self.tmp
+            .persist(&self.out)
+            .map_err(|e| Error::io(&name, e.error))?;
+        Ok(())
+    }
+}
+
 /// Writes `spec` to `out` atomically (temp file in the same directory, then rename).
 pub fn write_file(out: &Path, spec: &FileSpec) -> Result<()> {
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".rete-build-").suffix(".tmp");
-    // Temp files are created 0600; a published .rete must be readable by a web server running
-    // as another user, so ask for 0644 (the umask still applies).
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let tmp = builder
-        .tempfile_in(&dir)
-        .map_err(|e| Error::io(dir.display(), e))?;
+    let tmp = AtomicFile::new(out, ".rete-build-")?;
     let name = out.display().to_string();
     let dir_len = spec.sections.len() * ENTRY_LEN;
-    let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+    let mut w = BufWriter::with_capacity(1 << 20, tmp.file());
     w.write_all(&vec![0u8; HEADER_LEN + dir_len])
         .map_err(|e| Error::io(&name, e))?;
     let mut offset = (HEADER_LEN + dir_len) as u64;
@@ -176,9 +215,7 @@ pub fn write_file(out: &Path, spec: &FileSpec) -> Result<()> {
     w.write_all(&dir_bytes).map_err(|e| Error::io(&name, e))?;
     w.flush().map_err(|e| Error::io(&name, e))?;
     drop(w);
-    tmp.as_file().sync_all().map_err(|e| Error::io(&name, e))?;
-    tmp.persist(out).map_err(|e| Error::io(&name, e.error))?;
-    Ok(())
+    tmp.commit()
 }
 
 fn copy_payload(p: &Payload, w: &mut impl Write, name: &str) -> Result<(u64, u64)> {

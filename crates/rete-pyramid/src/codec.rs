@@ -3,7 +3,7 @@
 //! blocks with checksums.
 
 use crate::PyramidError;
-use rete_core::format::{varint, zstd_decode, MAX_RAW_LEN};
+use rete_core::format::{ratio_ok, varint, zstd_decode, MAX_RAW_LEN, MAX_ZSTD_RATIO};
 use rete_core::section::SectionReader;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -93,8 +93,11 @@ impl BlockRef {
                 "block {offset}+{len} lies outside its section ({section_len} bytes)"
             )));
         }
-        if raw_len > MAX_RAW_LEN {
-            return Err(r.err(format!("block declares {raw_len} decoded bytes")));
+        if raw_len > MAX_RAW_LEN || !ratio_ok(len, raw_len) {
+            return Err(r.err(format!(
+                "block of {len} bytes declares {raw_len} decoded bytes (limits: {MAX_RAW_LEN}, \
+                 {MAX_ZSTD_RATIO}:1)"
+            )));
         }
         Ok(Self {
             offset,
@@ -175,7 +178,7 @@ impl BlockWriter {
             .pending
             .par_iter()
             .map(|raw| {
-                zstd::bulk::compress(raw, level)
+                rete_core::format::zstd_compress(raw, level)
                     .map_err(|e| PyramidError::internal(format!("zstd: {e}")))
             })
             .collect();

@@ -7,6 +7,7 @@ use crate::layout::{self, Circle};
 use crate::records::{CommRec, EdgeRec};
 use crate::{Level, LevelInfo, Member, PyramidError};
 use lru::LruCache;
+use rete_core::format::prealloc;
 use rete_core::format::FLAG_PYRAMID;
 use rete_core::front_coding::Expander;
 use rete_core::section::SectionReader;
@@ -113,7 +114,7 @@ impl Pyramid {
         if nlevels == 0 {
             return Err(r.err("no levels"));
         }
-        let mut levels = Vec::with_capacity(nlevels);
+        let mut levels = Vec::with_capacity(prealloc(nlevels));
         for l in 0..nlevels {
             let communities = r.varint()?;
             let super_edges = r.varint()?;
@@ -460,7 +461,7 @@ impl Pyramid {
                 Vec::new()
             };
             let mut seen = vec![false; n];
-            let mut out = Vec::with_capacity(if wanted { n } else { 0 });
+            let mut out = Vec::with_capacity(if wanted { prealloc(n) } else { 0 });
             let mut prev_id: Id = 0;
             let mut chain = Expander::new(prefix.remaining() + suffix.remaining());
             for _ in 0..n {
@@ -598,7 +599,7 @@ impl Pyramid {
         let k = self.count(level);
         let k_parent = self.count(level + 1);
         let n = r.count(3 + MIN_COMMUNITY)?;
-        let mut out: Vec<Group> = Vec::with_capacity(n);
+        let mut out: Vec<Group> = Vec::with_capacity(prealloc(n));
         for g in 0..n {
             let parent = r.below(k_parent, "parent")? as u32;
             if (g == 0 && parent != first) || out.last().is_some_and(|p| parent <= p.parent) {
@@ -692,7 +693,7 @@ impl Pyramid {
         let mut levels = Vec::with_capacity(self.top());
         for l in 0..self.top() {
             let nb = r.count(12)?;
-            let mut blocks: Vec<(u32, BlockRef)> = Vec::with_capacity(nb);
+            let mut blocks: Vec<(u32, BlockRef)> = Vec::with_capacity(prealloc(nb));
             for _ in 0..nb {
                 let p = r.below(self.count(l + 1), "first parent")? as u32;
                 if blocks.last().is_some_and(|b| b.0 >= p) || (blocks.is_empty() && p != 0) {
@@ -704,7 +705,7 @@ impl Pyramid {
             levels.push((blocks, cross));
         }
         let nb = r.count(12)?;
-        let mut members: Vec<(u32, BlockRef)> = Vec::with_capacity(nb);
+        let mut members: Vec<(u32, BlockRef)> = Vec::with_capacity(prealloc(nb));
         for _ in 0..nb {
             let c = r.below(self.count(0).max(1), "first community")? as u32;
             if members.last().is_some_and(|b| b.0 >= c) || (members.is_empty() && c != 0) {
@@ -713,7 +714,7 @@ impl Pyramid {
             members.push((c, BlockRef::read(&mut r, members_len)?));
         }
         let nb = r.count(12)?;
-        let mut membership: Vec<(u64, BlockRef)> = Vec::with_capacity(nb);
+        let mut membership: Vec<(u64, BlockRef)> = Vec::with_capacity(prealloc(nb));
         for _ in 0..nb {
             let e = r.varint()?;
             if membership.last().is_some_and(|b| b.0 >= e) {

@@ -3,6 +3,7 @@
 
 use crate::codec::Buf;
 use crate::{Community, PyramidError, SuperEdge};
+use rete_core::format::prealloc;
 use rete_core::section::SectionReader;
 
 /// A count, then that many (index `< bound` named `what`, count `<= most`) pairs; `too_many`
@@ -15,7 +16,7 @@ fn counts(
     too_many: impl Fn(u64) -> String,
 ) -> Result<Vec<(u32, u64)>, PyramidError> {
     let n = r.count(2)?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(prealloc(n));
     for _ in 0..n {
         let i = r.below(bound as u64, what)? as u32;
         let count = r.varint()?;
@@ -71,7 +72,7 @@ impl CommRec {
         let label = r.str()?.to_owned();
         let alt = if alt {
             let n = r.count(2)?;
-            let mut v: Vec<(String, String)> = Vec::with_capacity(n);
+            let mut v: Vec<(String, String)> = Vec::with_capacity(prealloc(n));
             for _ in 0..n {
                 let tag = r.str()?.to_owned();
                 let label = r.str()?.to_owned();

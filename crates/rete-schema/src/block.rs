@@ -13,6 +13,7 @@ use crate::hierarchy;
 use crate::{
     LevelCount, LiteralProperty, Parts, PropertyAxioms, PropertyKind, Relation, Schema, SchemaError,
 };
+use rete_core::format::prealloc;
 use rete_core::section::SectionReader;
 use std::collections::{BTreeSet, HashMap};
 
@@ -183,7 +184,7 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
 pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaError> {
     let mut d = codec::open(buf, file, "schema classes")?;
     let np = d.count(1)?;
-    let mut prefixes = Vec::with_capacity(np);
+    let mut prefixes = Vec::with_capacity(prealloc(np));
     for _ in 0..np {
         prefixes.push((d.str()?.to_owned(), d.str()?.to_owned()));
     }
@@ -192,13 +193,13 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
     if u32::try_from(n).is_err() {
         return Err(d.err("too many classes"));
     }
-    let mut parents = Vec::with_capacity(n);
+    let mut parents = Vec::with_capacity(prealloc(n));
     for _ in 0..n {
         parents.push(list(&mut d, n)?);
     }
     let disjoint = pairs(&mut d, n)?;
     let ng = d.count(1)?;
-    let mut disjoint_groups = Vec::with_capacity(ng);
+    let mut disjoint_groups = Vec::with_capacity(prealloc(ng));
     for _ in 0..ng {
         disjoint_groups.push(list(&mut d, n)?);
     }
@@ -223,13 +224,14 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
 pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
     let mut d = codec::open(buf, file, "schema properties")?;
     let nc = s.classes.len();
+    let mut budget = codec::CopyBudget::new(buf.len());
     let dts = d.front_coded()?;
     let iris = d.front_coded()?;
     let np = iris.len();
     if u32::try_from(np).is_err() {
         return Err(d.err("too many properties"));
     }
-    let mut props = Vec::with_capacity(np);
+    let mut props = Vec::with_capacity(prealloc(np));
     for (i, iri) in iris.into_iter().enumerate() {
         let flags = d.varint()?;
         let kind = match d.u8()? {
@@ -243,8 +245,8 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
         let range = list(&mut d, nc)?;
         let range_datatypes = list(&mut d, dts.len())?
             .into_iter()
-            .map(|j| dts[j as usize].clone())
-            .collect();
+            .map(|j| budget.copy(&d, &dts[j as usize]))
+            .collect::<Result<_, _>>()?;
         let inverse_of = list(&mut d, np)?;
         let disjoint_with = list(&mut d, np)?;
         let parents = list(&mut d, np)?;
@@ -270,7 +272,7 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
         });
     }
     let ng = d.count(1)?;
-    let mut groups = Vec::with_capacity(ng);
+    let mut groups = Vec::with_capacity(prealloc(ng));
     for _ in 0..ng {
         groups.push(list(&mut d, np)?);
     }
@@ -283,6 +285,7 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
 
 pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
     let mut d = codec::open(buf, file, "schema statistics")?;
+    let mut budget = codec::CopyBudget::new(buf.len());
     let (nc, np) = (s.classes.len(), s.properties.len());
     s.typed_instances = d.varint()?;
     for c in &mut s.classes {
@@ -290,7 +293,7 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
         c.total_instances = d.varint()?;
     }
     let nl = d.count(1)?;
-    let mut levels = Vec::with_capacity(nl);
+    let mut levels = Vec::with_capacity(prealloc(nl));
     for depth in 0..nl {
         levels.push(LevelCount {
             depth: depth as u32,
@@ -321,28 +324,31 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
     }
     let dts = d.front_coded()?;
     let nr = d.count(1)?;
-    let mut relations = Vec::with_capacity(nr);
+    let mut relations = Vec::with_capacity(prealloc(nr));
     for _ in 0..nr {
         let domain = d.index(nc)?;
         let p = d.index(np)?;
         let range = d.index(nc)?;
+        let predicate = budget.copy(&d, &s.properties[p as usize].iri)?;
         relations.push(Relation {
             domain,
-            predicate: s.properties[p as usize].iri.clone(),
+            predicate,
             range,
             count: d.varint()?,
         });
     }
     let nlit = d.count(1)?;
-    let mut lits = Vec::with_capacity(nlit);
+    let mut lits = Vec::with_capacity(prealloc(nlit));
     for _ in 0..nlit {
         let class = d.index(nc)?;
         let p = d.index(np)?;
         let dt = d.index(dts.len())?;
+        let predicate = budget.copy(&d, &s.properties[p as usize].iri)?;
+        let datatype = budget.copy(&d, &dts[dt as usize])?;
         lits.push(LiteralProperty {
             class,
-            predicate: s.properties[p as usize].iri.clone(),
-            datatype: dts[dt as usize].clone(),
+            predicate,
+            datatype,
             count: d.varint()?,
         });
     }

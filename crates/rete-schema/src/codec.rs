@@ -3,6 +3,7 @@
 //! the section sees long runs of shared namespaces collapse to a few bytes each.
 
 use crate::SchemaError;
+use rete_core::format::prealloc;
 use rete_core::format::varint;
 use rete_core::front_coding::{self, shared_prefix_str};
 use rete_core::section::SectionReader;
@@ -86,6 +87,33 @@ pub(crate) fn open<'a>(
     Ok(d)
 }
 
+/// Bytes a decoder may copy out of the strings it already decoded (a datatype or a property IRI
+/// per reference): a reference takes one byte, so without a bound a few bytes per copy of a long
+/// string would expand without limit. The bound is the front coding's for the section.
+pub(crate) struct CopyBudget {
+    left: u64,
+    limit: u64,
+}
+
+impl CopyBudget {
+    pub(crate) fn new(section_len: usize) -> Self {
+        let limit = front_coding::SHARED_FLOOR
+            .saturating_add((section_len as u64).saturating_mul(front_coding::SHARED_PER_BYTE));
+        Self { left: limit, limit }
+    }
+
+    /// `s` cloned, if the budget allows it.
+    pub(crate) fn copy(&mut self, d: &SectionReader<'_>, s: &str) -> Result<String, SchemaError> {
+        self.left = self.left.checked_sub(s.len() as u64).ok_or_else(|| {
+            d.err::<SchemaError>(format!(
+                "references copy more than {} bytes of strings",
+                self.limit
+            ))
+        })?;
+        Ok(s.to_owned())
+    }
+}
+
 /// A sorted list of indexes `< bound`, as written by [`Enc::list`].
 pub(crate) fn list(d: &mut SectionReader<'_>, bound: usize) -> Result<Vec<u32>, SchemaError> {
     gap_coded(
@@ -107,7 +135,7 @@ pub(crate) fn gap_coded<'a, T>(
 ) -> Result<Vec<T>, SchemaError> {
     let [disorder, outside] = errors;
     let n = d.count(1)?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(prealloc(n));
     let mut prev = 0u64;
     for i in 0..n {
         let gap = d.varint()?;
@@ -129,7 +157,7 @@ pub(crate) fn pairs(
     bound: usize,
 ) -> Result<Vec<(u32, u32)>, SchemaError> {
     let n = d.count(1)?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(prealloc(n));
     for _ in 0..n {
         out.push((d.index(bound)?, d.index(bound)?));
     }

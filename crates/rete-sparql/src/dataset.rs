@@ -15,13 +15,64 @@ use std::time::Instant;
 
 /// How often (in produced items) long loops look at the cancel flag and the clock.
 pub(crate) const CHECK_EVERY: u32 = 1024;
+/// [`CHECK_EVERY`] under the generic evaluator.
+const GENERIC_CHECK_EVERY: u32 = 64;
 
 /// The cancel flag, deadline and memory budget of one query.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Guard {
     pub cancel: Option<Arc<AtomicBool>>,
     pub deadline: Option<Instant>,
     pub memory: Arc<Memory>,
+    /// spareval's token, cancelled when a check fails so that every spareval iterator of the
+    /// query stops at its next look (generic evaluator only).
+    pub token: Option<spareval::CancellationToken>,
+    /// Resident size when the generic evaluator started: its joins and sorts hold rows this
+    /// crate cannot count, so their growth is read from the process's resident size.
+    pub resident: Option<u64>,
+    /// Why the token was cancelled: spareval then reports only "cancelled".
+    pub tripped: Arc<std::sync::OnceLock<Tripped>>,
+}
+
+/// The check that failed, kept to report it in place of spareval's "cancelled".
+#[derive(Debug, Clone)]
+pub(crate) enum Tripped {
+    Cancelled,
+    Timeout,
+    TooLarge(String),
+}
+
+impl Tripped {
+    pub fn error(&self) -> DatasetError {
+        match self {
+            Self::Cancelled => DatasetError::Cancelled,
+            Self::Timeout => DatasetError::Timeout,
+            Self::TooLarge(m) => DatasetError::TooLarge(m.clone()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Guard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guard")
+            .field("deadline", &self.deadline)
+            .field("memory", &self.memory)
+            .field("resident", &self.resident)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The process's resident size in bytes (`VmRSS`, Linux), `None` elsewhere.
+pub(crate) fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
 }
 
 /// Bytes held by one query's materializing operators, against a limit. Shared by both
@@ -90,8 +141,42 @@ pub(crate) fn human_bytes(n: usize) -> String {
 }
 
 impl Guard {
-    /// Fails if the query was cancelled or ran out of time.
+    /// A spareval error as this crate reports it: "cancelled" after a failed check is that
+    /// check's error.
+    pub fn evaluation_error(&self, e: spareval::QueryEvaluationError) -> crate::SparqlError {
+        match (&e, self.tripped.get()) {
+            (spareval::QueryEvaluationError::Cancelled, Some(t)) => t.error().into(),
+            _ => e.into(),
+        }
+    }
+
+    /// Fails if the query was cancelled, ran out of time or (generic evaluator) grew the
+    /// resident size past the memory limit; a failure cancels spareval's token too.
     pub fn check(&self) -> Result<(), DatasetError> {
+        let r = self.check_inner();
+        if let (Err(e), Some(t)) = (&r, &self.token) {
+            let _ = self.tripped.set(match e {
+                DatasetError::Timeout => Tripped::Timeout,
+                DatasetError::TooLarge(m) => Tripped::TooLarge(m.clone()),
+                _ => Tripped::Cancelled,
+            });
+            t.cancel();
+        }
+        r
+    }
+
+    fn check_inner(&self) -> Result<(), DatasetError> {
+        if let (Some(base), Some(now)) = (self.resident, self.resident.and(resident_bytes())) {
+            let grown = now.saturating_sub(base);
+            if grown > self.memory.limit as u64 {
+                return Err(DatasetError::TooLarge(format!(
+                    "the generic evaluator's rows passed the memory limit of {} ({} more \
+                     resident memory); add LIMIT or more selective patterns, or raise the limit",
+                    human_bytes(self.memory.limit),
+                    human_bytes(grown as usize)
+                )));
+            }
+        }
         if self
             .cancel
             .as_ref()
@@ -108,7 +193,14 @@ impl Guard {
     /// Counts one more item on `tick` and, every [`CHECK_EVERY`] items, [`Self::check`]s.
     pub fn check_every(&self, tick: &mut u32) -> Result<(), DatasetError> {
         *tick += 1;
-        if *tick >= CHECK_EVERY {
+        // Under the generic evaluator one scanned quad may stand for thousands of joined rows
+        // that nothing else sees: its scans look more often.
+        let every = if self.resident.is_some() {
+            GENERIC_CHECK_EVERY
+        } else {
+            CHECK_EVERY
+        };
+        if *tick >= every {
             *tick = 0;
             self.check()?;
         }
@@ -135,6 +227,9 @@ pub(crate) struct ReteDataset {
     graphs: Rc<OnceCell<Vec<Id>>>,
     /// The default graph is the union of every graph (see [`crate::union`]).
     union: bool,
+    /// Terms decoded since the guard was last looked at: a filter over a join decodes terms in
+    /// loops that touch the dataset nowhere else.
+    tick: Rc<std::cell::Cell<u32>>,
 }
 
 impl ReteDataset {
@@ -144,6 +239,7 @@ impl ReteDataset {
             guard,
             graphs: Rc::new(OnceCell::new()),
             union,
+            tick: Rc::new(std::cell::Cell::new(0)),
         }
     }
 
@@ -368,6 +464,9 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
     }
 
     fn externalize_term(&self, term: Val) -> Result<Term, DatasetError> {
+        let mut tick = self.tick.get();
+        self.guard.check_every(&mut tick)?;
+        self.tick.set(tick);
         Ok(match term {
             Val::Id(id) => self.rete.term(id)?,
             Val::Term(t) => Arc::unwrap_or_clone(t),

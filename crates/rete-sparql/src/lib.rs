@@ -202,6 +202,9 @@ fn evaluate_with(
         memory: Arc::new(Memory::new(
             opts.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT),
         )),
+        token: None,
+        resident: None,
+        tripped: Arc::default(),
     };
     guard.check()?;
     // A query's own dataset wins over the option.
@@ -221,12 +224,19 @@ fn evaluate_with(
             return Ok(as_set(r, &guard));
         }
     }
+    let token = spareval::CancellationToken::new();
+    let guard = Guard {
+        token: Some(token.clone()),
+        resident: dataset::resident_bytes(),
+        ..guard
+    };
     let dataset = ReteDataset::new(rete.clone(), guard.clone(), union);
-    let evaluator = spareval::QueryEvaluator::new();
+    let evaluator = spareval::QueryEvaluator::new().with_cancellation_token(token);
     let lexical = lexical::rewrite(q);
     let results = evaluator
         .prepare(lexical.as_ref().unwrap_or(q))
-        .execute(dataset)?;
+        .execute(dataset)
+        .map_err(|e| guard.evaluation_error(e))?;
     Ok(match results {
         spareval::QueryResults::Boolean(b) => QueryResults::Boolean(b),
         spareval::QueryResults::Solutions(s) => {
@@ -326,7 +336,7 @@ impl<T, I: Iterator<Item = Result<T, spareval::QueryEvaluationError>>> Iterator 
             Ok(v) => Some(Ok(v)),
             Err(e) => {
                 self.inner = None;
-                Some(Err(e.into()))
+                Some(Err(self.guard.evaluation_error(e)))
             }
         }
     }

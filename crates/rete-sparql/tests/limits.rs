@@ -123,3 +123,56 @@ fn construct_returns_a_set() {
     }
     assert_eq!(count(query(&r, &q, &QueryOptions::default())).unwrap(), 8);
 }
+
+/// A three-way product under a filter that hashes every row: no solution ever passes, so
+/// nothing reaches the result stream, and the work is all inside spareval's joins. The deadline,
+/// the cancel flag and the memory limit must each stop it with their own error.
+#[test]
+fn runaway_products_stop_on_the_generic_evaluator() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let (_d, r) = rete();
+    let product = format!(
+        "{EX}SELECT * WHERE {{ ?a ex:n ?x . ?b ex:n ?y . ?c ex:n ?z \
+         FILTER(SHA256(CONCAT(STR(?x), STR(?y), STR(?z))) = \"no\") }}"
+    );
+    let q = parse(&product, None).unwrap();
+    assert!(matches!(
+        evaluator_for(&r, &q).unwrap(),
+        Evaluator::Generic(_)
+    ));
+    let opts = QueryOptions {
+        deadline: Some(Instant::now() + Duration::from_millis(300)),
+        ..QueryOptions::default()
+    };
+    let e = count(evaluate_generic(&r, &q, &opts)).unwrap_err();
+    assert!(matches!(e, SparqlError::Timeout), "{e}");
+    // The cancel flag raised by another thread while the query runs.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let raise = {
+        let c = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            c.store(true, std::sync::atomic::Ordering::Relaxed);
+        })
+    };
+    let opts = QueryOptions {
+        cancel: Some(cancel),
+        deadline: Some(Instant::now() + Duration::from_secs(120)),
+        ..QueryOptions::default()
+    };
+    let e = count(evaluate_generic(&r, &q, &opts)).unwrap_err();
+    raise.join().unwrap();
+    assert!(matches!(e, SparqlError::Cancelled), "{e}");
+    // DISTINCT over a product keeps every row in spareval: the resident growth is what counts.
+    let distinct = format!("{EX}SELECT DISTINCT ?a ?b WHERE {{ ?a ex:n ?x . ?b ex:n ?y }}");
+    let q = parse(&distinct, None).unwrap();
+    let opts = QueryOptions {
+        memory_limit: Some(16 << 20),
+        deadline: Some(Instant::now() + Duration::from_secs(120)),
+        ..QueryOptions::default()
+    };
+    let e = count(evaluate_generic(&r, &q, &opts)).unwrap_err();
+    assert!(matches!(e, SparqlError::TooLarge(_)), "{e}");
+}

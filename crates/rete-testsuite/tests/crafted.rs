@@ -11,7 +11,11 @@ mod rete_fuzz;
 
 use rete_core::craft::{assemble, edit_entry, RawSection};
 use rete_core::dict::{DictBlockMeta, DictIndex};
-use rete_core::format::{block_checksum, kind, varint, Codec, MAX_RAW_LEN};
+use rete_core::format::{
+    block_checksum, kind, ratio_ok, varint, Codec, MAX_BLOCK_QUADS, MAX_DICT_BLOCK_EXPANDED,
+    MAX_DICT_BLOCK_RAW, MAX_PERM_BLOCK_RAW, MAX_RAW_LEN, MAX_TERM_LEN, MAX_ZSTD_RATIO,
+    MIN_FRAME_LEN, ZSTD_RATIO_FLOOR,
+};
 use rete_core::perm::{PermBlockMeta, PermIndex};
 use rete_core::{Error, Pattern, Perm, Rete};
 use rete_pyramid::{Pyramid, PyramidError};
@@ -229,7 +233,8 @@ fn cases(base: &[u8]) -> Vec<Case> {
         name: "perm-block-2^32-quads",
         bytes: image(base, perms, Some(u64::from(u32::MAX)), None),
         pad: 0,
-        expect: "quad count exceeds what the block can hold",
+        // Refused by the directory: beyond the quads a block may hold.
+        expect: "implausible block sizes",
     });
     // A dictionary block claiming 2^32 - 1 terms.
     let raw = varints(&[0, 1, u64::from(b'a')]);
@@ -242,10 +247,12 @@ fn cases(base: &[u8]) -> Vec<Case> {
             Some(u64::from(u32::MAX)),
         ),
         pad: 0,
-        expect: "undecodable block",
+        // Refused by the directory: beyond the terms a block's raw size may hold.
+        expect: "implausible block sizes",
     });
-    // A dictionary block whose terms form a quadratic prefix chain (5e10 bytes expanded).
-    let n = 300_000u64;
+    // A dictionary block whose terms form a quadratic prefix chain (2e10 bytes expanded), its
+    // raw size just under the ratio floor (a frame of any ratio is accepted below it).
+    let n = 200_000u64;
     let raw = prefix_chain(n, b"\x01http://example.org/");
     out.push(Case {
         name: "dict-prefix-chain",
@@ -351,8 +358,8 @@ fn cases(base: &[u8]) -> Vec<Case> {
         pad: 0,
         expect: "items cannot fit",
     });
-    // Pyramid: member terms forming a quadratic prefix chain.
-    let n = 200_000;
+    // Pyramid: member terms forming a quadratic prefix chain, raw size under the ratio floor.
+    let n = 80_000;
     let block = member_block(n, n);
     out.push(Case {
         name: "pyramid-member-prefix-chain",
@@ -387,6 +394,202 @@ fn cases(base: &[u8]) -> Vec<Case> {
         bytes: image(base, vec![schema_classes(&fc)], None, None),
         pad: 0,
         expect: "shared bytes",
+    });
+    out.extend(just_under_the_limits(base));
+    out
+}
+
+/// The worst point of each budget: a block or section just under its cap (it decodes as far as
+/// its damage allows), and one just over (refused before anything is decoded).
+fn just_under_the_limits(base: &[u8]) -> Vec<Case> {
+    let mut out = Vec::new();
+    // A permutation block of the most quads a block may hold, all equal: decoded whole, then
+    // refused for its order.
+    let n = MAX_BLOCK_QUADS as u64;
+    let mut streams = varints(&[1, n]);
+    let (a_len, b_len) = (streams.len() as u64, n);
+    streams.extend(vec![0u8; 2 * n as usize]);
+    streams.extend(varints(&[0, n]));
+    let mut raw = varints(&[n, a_len, b_len, b_len]);
+    raw.extend(streams);
+    let perms = (0..6)
+        .flat_map(|i| perm_sections(i, n as u32, &raw, raw.len() as u32))
+        .collect();
+    out.push(Case {
+        name: "perm-block-max-quads",
+        bytes: image(base, perms, Some(n), None),
+        pad: 0,
+        expect: "keys out of order",
+    });
+    // One quad more than a block may hold, or one decoded byte more than such a block can take.
+    let perms = (0..6)
+        .flat_map(|i| perm_sections(i, n as u32 + 1, &raw, raw.len() as u32))
+        .collect();
+    out.push(Case {
+        name: "perm-block-over-max-quads",
+        bytes: image(base, perms, Some(n + 1), None),
+        pad: 0,
+        expect: "implausible block sizes",
+    });
+    let perms = (0..6)
+        .flat_map(|i| perm_sections(i, n as u32, &raw, MAX_PERM_BLOCK_RAW as u32 + 1))
+        .collect();
+    out.push(Case {
+        name: "perm-block-over-max-raw",
+        bytes: image(base, perms, Some(n), None),
+        pad: 0,
+        expect: "implausible block sizes",
+    });
+    // A permutation directory of as many entries as its blocks section can hold (one frame of
+    // the shortest length each): read whole, then refused for its quad total.
+    let blocks = 100_000u64;
+    let index = PermIndex {
+        blocks: (0..blocks)
+            .map(|i| PermBlockMeta {
+                first: [i + 1, 1, 1, 0],
+                count: 1,
+                offset: i * MIN_FRAME_LEN,
+                stored_len: MIN_FRAME_LEN as u32,
+                raw_len: 4,
+                checksum: 0,
+                before: i,
+            })
+            .collect(),
+        total: blocks,
+    };
+    let dir = index.encode();
+    let stored = vec![0u8; (blocks * MIN_FRAME_LEN) as usize];
+    let perm = |stored: Vec<u8>| {
+        vec![
+            // Stored raw: compressed, its frame would break the ratio limit first.
+            RawSection::raw(kind::PERM_INDEX, 0, dir.clone()),
+            RawSection::new(
+                kind::PERM_BLOCKS,
+                0,
+                Codec::Blocks,
+                stored.len() as u64,
+                stored,
+            ),
+        ]
+    };
+    out.push(Case {
+        name: "perm-directory-max-blocks",
+        bytes: image(base, perm(stored.clone()), None, None),
+        pad: 0,
+        expect: "header says",
+    });
+    out.push(Case {
+        name: "perm-directory-over-max-blocks",
+        bytes: image(base, perm(stored[1..].to_vec()), None, None),
+        pad: 0,
+        expect: "implausible block count",
+    });
+    // A dictionary block of terms as long as a writer allows, each repeating the one before: it
+    // expands to the block's cap and is refused there. Its frame stays within the ratio.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let chunk: Vec<u8> = (0..512u32 << 10)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    let first: Vec<u8> = chunk
+        .iter()
+        .copied()
+        .cycle()
+        .take(MAX_TERM_LEN / 2)
+        .collect();
+    let terms = (MAX_DICT_BLOCK_EXPANDED / first.len() as u64) + 2;
+    let mut raw = varints(&[0, first.len() as u64]);
+    raw.extend_from_slice(&first);
+    for i in 1..terms {
+        raw.extend(varints(&[first.len() as u64 + i - 1, 1, u64::from(b'a')]));
+    }
+    assert!(raw.len() as u64 <= MAX_DICT_BLOCK_RAW);
+    assert!(ratio_ok(zstd(&raw).len() as u64, raw.len() as u64));
+    out.push(Case {
+        name: "dict-block-max-expansion",
+        bytes: image(
+            base,
+            dict_sections(terms as u32, &raw, raw.len() as u32),
+            None,
+            Some(terms),
+        ),
+        pad: 0,
+        expect: "expand beyond what a writer produces",
+    });
+    let raw = varints(&[0, 1, u64::from(b'a')]);
+    out.push(Case {
+        name: "dict-block-over-max-raw",
+        bytes: image(
+            base,
+            dict_sections(1, &raw, MAX_DICT_BLOCK_RAW as u32 + 1),
+            None,
+            Some(1),
+        ),
+        pad: 0,
+        expect: "implausible block sizes",
+    });
+    // A zstd section declaring one byte past what its ratio allows.
+    let frame = zstd(b"{}");
+    let declared = (frame.len() as u64 * MAX_ZSTD_RATIO).max(ZSTD_RATIO_FLOOR) + 1;
+    let card = RawSection::new(kind::CARD, 0, Codec::Zstd, declared, frame);
+    out.push(Case {
+        name: "zstd-section-over-ratio",
+        bytes: image(base, vec![card], None, None),
+        pad: 0,
+        expect: "beyond the 32:1 limit",
+    });
+    // A schema class section of as many one-byte class IRIs as the ratio floor holds,
+    // compressed far beyond the ratio: decoded, then refused where it ends early.
+    let count = (ZSTD_RATIO_FLOOR - 16) / 3;
+    let mut b = vec![1, 0];
+    b.extend(varints(&[count]));
+    for _ in 0..count {
+        b.extend_from_slice(&[0, 1, b'x']);
+    }
+    let section = RawSection::new(
+        rete_schema::kind::CLASSES,
+        0,
+        Codec::Zstd,
+        b.len() as u64,
+        zstd(&b),
+    );
+    out.push(Case {
+        name: "schema-classes-at-ratio-floor",
+        bytes: image(base, vec![section], None, None),
+        pad: 0,
+        expect: "truncated",
+    });
+    // Schema properties that all name one long datatype: each reference is a byte, each copy
+    // the whole datatype. Refused once the copies pass the section's budget.
+    let mut b = vec![1];
+    b.extend(varints(&[1, 0, 256 << 10]));
+    b.extend(vec![b'd'; 256 << 10]);
+    let props = 40_000u64;
+    b.extend(varints(&[props]));
+    for _ in 0..props {
+        b.extend_from_slice(&[0, 1, b'p']);
+    }
+    for _ in 0..props {
+        b.extend_from_slice(&[0, 0, 0, 0, 1, 0, 0, 0, 0]);
+    }
+    b.push(0);
+    assert!(b.len() as u64 <= ZSTD_RATIO_FLOOR);
+    let section = RawSection::new(
+        rete_schema::kind::PROPERTIES,
+        0,
+        Codec::Zstd,
+        b.len() as u64,
+        zstd(&b),
+    );
+    out.push(Case {
+        name: "schema-datatype-copies",
+        bytes: image(base, vec![section], None, None),
+        pad: 0,
+        expect: "references copy more than",
     });
     out
 }
@@ -571,4 +774,8 @@ fn child_reads_one_file() {
 #[test]
 fn limits_are_what_the_docs_say() {
     assert_eq!(MAX_RAW_LEN, 1 << 30);
+    assert_eq!(MAX_TERM_LEN, 16 << 20);
+    assert_eq!(MAX_BLOCK_QUADS, 65_536);
+    assert_eq!(MAX_ZSTD_RATIO, 32);
+    assert_eq!(ZSTD_RATIO_FLOOR, 1 << 20);
 }

@@ -30,6 +30,8 @@
 //! docs/format.md records what was searched.
 
 use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
+use rete_core::format::prealloc;
+use rete_core::front_coding::Expander;
 use std::io::Read;
 use std::path::Path;
 use std::str::FromStr;
@@ -44,7 +46,12 @@ pub const SUPPORTED_VERSIONS: [u8; 1] = [0x05];
 const HEADER_LEN: usize = 1024;
 const MAGIC: &[u8; 4] = b"RETE";
 /// A decompressed chunk or tile larger than this is treated as damage (upstream writes ~64 KiB).
-const MAX_DECOMPRESSED: u64 = 256 << 20;
+const MAX_DECOMPRESSED: u64 = 16 << 20;
+/// A dictionary section's chunks may decompress to this many bytes in all...
+const BODY_FLOOR: u64 = 16 << 20;
+/// ...or to this many per stored byte of the section, if more: what is decoded stays in
+/// proportion to the file.
+const BODY_PER_BYTE: u64 = 64;
 
 /// What is wrong with an upstream file.
 #[derive(Debug, thiserror::Error)]
@@ -175,7 +182,9 @@ fn decompress(codec: u8, bytes: &[u8], what: &str) -> Result<Vec<u8>, Error> {
                 .and_then(|d| d.take(MAX_DECOMPRESSED + 1).read_to_end(&mut out))
                 .map_err(|e| damaged(format!("{what}: zstd: {e}")))?;
             if out.len() as u64 > MAX_DECOMPRESSED {
-                return Err(damaged(format!("{what}: decompresses beyond 256 MiB")));
+                return Err(damaged(format!(
+                    "{what}: a chunk decompresses beyond {MAX_DECOMPRESSED} bytes"
+                )));
             }
             Ok(out)
         }
@@ -457,43 +466,63 @@ fn decode_section(bytes: &[u8], codec: u8, name: &'static str) -> Result<Vec<Str
             "{name}: {restarts} restarts for {count} terms every {interval}"
         )));
     }
-    let mut offsets = Vec::with_capacity(restarts);
+    let mut offsets = Vec::with_capacity(prealloc(restarts));
     for _ in 0..restarts {
         offsets.push(h.len()?);
     }
     let chunks = c.varint()?;
     let chunks = bounded(chunks, bytes.len(), name)?;
-    let mut clens = Vec::with_capacity(chunks);
+    let mut clens = Vec::with_capacity(prealloc(chunks));
     for _ in 0..chunks {
         c.varint()?; // Δ first run
         c.prefixed()?; // first term
         clens.push(c.len()?);
     }
+    let max_body = BODY_FLOOR.max((bytes.len() as u64).saturating_mul(BODY_PER_BYTE));
     let mut body = Vec::new();
     for clen in clens {
         body.extend(decompress(codec, c.bytes(clen)?, name)?);
+        if body.len() as u64 > max_body {
+            return Err(damaged(format!(
+                "{name}: decompresses to more than {max_body} bytes from {} stored",
+                bytes.len()
+            )));
+        }
     }
-    let mut terms = Vec::with_capacity(count.min(1 << 20));
+    // Restart runs must not share bytes: each byte of the body is decoded once.
+    if offsets.first().is_some_and(|&o| o != 0)
+        || offsets.windows(2).any(|w| w[0] >= w[1])
+        || offsets.last().is_some_and(|&o| o > body.len())
+    {
+        return Err(damaged(format!(
+            "{name}: restart offsets are not strictly increasing inside the body"
+        )));
+    }
+    // Every term takes at least two bytes of the body.
+    if count > body.len() / 2 {
+        return Err(damaged(format!(
+            "{name}: {count} terms cannot fit in {} bytes",
+            body.len()
+        )));
+    }
+    let mut terms = Vec::with_capacity(prealloc(count));
+    let mut expander = Expander::new(body.len());
     for (r, &off) in offsets.iter().enumerate() {
         let mut b = Cursor::new(&body, name);
         b.pos = off;
-        if off > body.len() {
-            return Err(damaged(format!(
-                "{name}: restart offset {off} past the body"
-            )));
-        }
+        let end = offsets.get(r + 1).copied().unwrap_or(body.len());
         let in_run = interval.min(count - r * interval);
-        let mut prev: Vec<u8> = Vec::new();
         for i in 0..in_run {
             let shared = b.len()?;
             let suffix = b.prefixed()?;
-            if shared > prev.len() || (i == 0 && shared != 0) {
+            if b.pos > end || (i == 0 && shared != 0) {
                 return Err(damaged(format!("{name}: bad front-coding prefix {shared}")));
             }
-            prev.truncate(shared);
-            prev.extend_from_slice(suffix);
+            let term = expander
+                .next(shared as u64, suffix)
+                .map_err(|e| damaged(format!("{name}: {e}")))?;
             terms.push(
-                String::from_utf8(prev.clone())
+                String::from_utf8(term.to_vec())
                     .map_err(|_| damaged(format!("{name}: term is not UTF-8")))?,
             );
         }
@@ -602,4 +631,80 @@ fn visit_index(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod budget_tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+    use super::*;
+
+    fn put(out: &mut Vec<u8>, v: u64) {
+        rete_core::format::varint::put(out, v);
+    }
+
+    /// A dictionary section: `count` terms restarting every `interval` at `offsets`, its body
+    /// in `chunks` (stored with `codec`).
+    fn section(count: u64, interval: u64, offsets: &[u64], chunks: &[Vec<u8>]) -> Vec<u8> {
+        let mut head = Vec::new();
+        for v in [count, interval, offsets.len() as u64] {
+            put(&mut head, v);
+        }
+        for &o in offsets {
+            put(&mut head, o);
+        }
+        let mut out = Vec::new();
+        put(&mut out, head.len() as u64);
+        out.extend(head);
+        put(&mut out, chunks.len() as u64);
+        for c in chunks {
+            put(&mut out, 0);
+            put(&mut out, 0);
+            put(&mut out, c.len() as u64);
+        }
+        for c in chunks {
+            out.extend_from_slice(c);
+        }
+        out
+    }
+
+    fn entry(body: &mut Vec<u8>, shared: u64, suffix: &[u8]) {
+        put(body, shared);
+        put(body, suffix.len() as u64);
+        body.extend_from_slice(suffix);
+    }
+
+    #[test]
+    fn restart_runs_cannot_share_bytes() {
+        let mut body = Vec::new();
+        entry(&mut body, 0, b"<http://e/a>");
+        let ok = section(1, 1, &[0], std::slice::from_ref(&body));
+        assert_eq!(decode_section(&ok, 0, "s").unwrap(), ["<http://e/a>"]);
+        // Two restarts at the same offset: the one run would be decoded twice.
+        entry(&mut body, 0, b"<http://e/b>");
+        let twice = section(2, 1, &[0, 0], std::slice::from_ref(&body));
+        let e = decode_section(&twice, 0, "s").unwrap_err().to_string();
+        assert!(e.contains("not strictly increasing"), "{e}");
+        // A run reading past the next restart.
+        let past = section(4, 2, &[0, 2], std::slice::from_ref(&body));
+        assert!(decode_section(&past, 0, "s").is_err());
+    }
+
+    #[test]
+    fn front_coding_and_totals_are_bounded() {
+        // Each term repeats the previous one and adds a byte: quadratic once expanded.
+        let n = 100_000u64;
+        let mut body = Vec::new();
+        entry(&mut body, 0, b"a");
+        for i in 1..n {
+            entry(&mut body, i, b"a");
+        }
+        let chain = section(n, n, &[0], &[zstd::bulk::compress(&body, 3).unwrap()]);
+        let e = decode_section(&chain, 1, "s").unwrap_err().to_string();
+        assert!(e.contains("expand beyond"), "{e}");
+        // Chunks of zeros that decompress past what the section's size allows.
+        let zeros = zstd::bulk::compress(&vec![0u8; 9 << 20], 3).unwrap();
+        let bomb = section(1, 1, &[0], &[zeros.clone(), zeros]);
+        let e = decode_section(&bomb, 1, "s").unwrap_err().to_string();
+        assert!(e.contains("decompresses to more than"), "{e}");
+    }
 }

@@ -11,18 +11,24 @@ pub fn run(rete: &Rete, a: &ExportArgs) -> Result<()> {
     if matches!(a.format, ExportFormat::Nt | ExportFormat::Ttl) && !card.graphs.is_empty() {
         bail!("{} has {} named graphs, which N-Triples and Turtle cannot hold: use --format nq or trig", a.file, card.graphs.len());
     }
-    let sink: Box<dyn Write> = match &a.output {
-        Some(p) => Box::new(
-            std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let out = BufWriter::with_capacity(1 << 20, sink);
-    terms::export(
-        rete,
-        out,
-        matches!(a.format, ExportFormat::Ttl | ExportFormat::Trig),
-        &card.prefixes,
-    )?;
+    let pretty = matches!(a.format, ExportFormat::Ttl | ExportFormat::Trig);
+    match &a.output {
+        // Written beside the destination and renamed onto it when complete: a full disk or an
+        // error leaves no half-written file.
+        Some(p) => {
+            let file = rete_core::writer::AtomicFile::new(p, ".rete-export-")
+                .with_context(|| format!("cannot create {}", p.display()))?;
+            let mut out = BufWriter::with_capacity(1 << 20, file.file());
+            terms::export(rete, &mut out, pretty, &card.prefixes)?;
+            out.flush()
+                .with_context(|| format!("cannot write {}", p.display()))?;
+            drop(out);
+            file.commit()?;
+        }
+        None => {
+            let out = BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+            terms::export(rete, out, pretty, &card.prefixes)?;
+        }
+    }
     Ok(())
 }

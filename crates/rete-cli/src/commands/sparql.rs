@@ -17,9 +17,9 @@ pub fn run(rete: &Rete, a: &SparqlArgs) -> Result<()> {
         (None, None) => bail!("give a query or -f FILE"),
     };
     let opts = rete_sparql::QueryOptions {
-        deadline: a
-            .timeout
-            .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
+        deadline: (a.timeout > 0.0).then(|| {
+            std::time::Instant::now() + std::time::Duration::from_secs_f64(a.timeout.min(1e9))
+        }),
         base_iri: a.base.clone(),
         union_default_graph: a.union_default_graph,
         ..Default::default()
