@@ -10,12 +10,14 @@ use rete_core::perm::{decode_block, PermIndex};
 use rete_core::{MemReader, Pattern, Rete, ReteOptions};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
 use rete_schema::{Schema, SchemaExtension};
+use rete_search::{Query, SearchExtension, Searcher};
 use rete_sparql::{QueryOptions, QueryResults};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-/// The fixed file: a small social graph plus a tiny ontology, with pyramid and schema.
+/// The fixed file: a small social graph plus a tiny ontology, with pyramid, schema and search
+/// index.
 pub fn fixture() -> &'static (Vec<u8>, Rete, Pyramid) {
     static F: OnceLock<(Vec<u8>, Rete, Pyramid)> = OnceLock::new();
     F.get_or_init(|| {
@@ -49,6 +51,7 @@ pub fn social_image(dir: &Path, stem: &str, people: u64, extra: &[u8]) -> Vec<u8
                 options: PyramidOptions::default(),
             }),
             Arc::new(SchemaExtension),
+            Arc::new(SearchExtension::default()),
         ],
         ..BuildOptions::default()
     };
@@ -279,6 +282,23 @@ pub fn schema(data: &[u8]) {
     if let Ok(rete) = open(&img) {
         if let Ok(Some(schema)) = Schema::open(&rete) {
             let _ = schema.to_string();
+        }
+    }
+}
+
+/// The `search` target: the fixed file with its five search sections replaced by the input's
+/// parts (stored raw, checksums valid), searched through the public API: prefixes, several
+/// words, typos.
+pub fn search(data: &[u8]) {
+    let [m, t, p, d, dd] = split::<5>(data);
+    let k = rete_search::kind::META;
+    let img = with_sections(&[(k, m), (k + 1, t), (k + 2, p), (k + 3, d), (k + 4, dd)]);
+    if let Ok(rete) = open(&img) {
+        if let Ok(s) = Searcher::open(&rete) {
+            let cancel = std::sync::atomic::AtomicBool::new(false);
+            for q in ["a", "ada le", "goldwaser", "person"] {
+                let _ = s.search(&Query::new(q), &cancel);
+            }
         }
     }
 }

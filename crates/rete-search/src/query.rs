@@ -274,6 +274,18 @@ fn indexed_search(
     )
 }
 
+/// The community path of an entity's term (`None` for classes, predicates, a file without a
+/// pyramid, or a term outside its entity graph).
+fn path_of(s: &Searcher, d: &DocRec) -> Result<Option<Vec<u32>>, SearchError> {
+    if d.kind != Kind::Entity {
+        return Ok(None);
+    }
+    match s.pyramid()? {
+        Some(p) => Ok(p.community_path(d.term)?),
+        None => Ok(None),
+    }
+}
+
 /// The tables a document's numbers refer to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Names<'a> {
@@ -350,13 +362,10 @@ pub(crate) fn collect(
                 continue;
             }
         }
-        let path = if d.kind == Kind::Entity {
-            match s.pyramid()? {
-                Some(p) => p.community_path(d.term)?,
-                None => None,
-            }
-        } else {
-            None
+        // The path is read here only to filter; the hits' paths are read at the end.
+        let path = match q.within {
+            Some(_) => path_of(s, &d)?,
+            None => None,
         };
         if let Some(w) = q.within {
             let inside = path
@@ -386,6 +395,10 @@ pub(crate) fn collect(
         .into_iter()
         .enumerate()
         .map(|(i, (k, d, path))| {
+            let path = match path {
+                Some(p) => Some(p),
+                None => path_of(s, &d)?,
+            };
             let class = match d.classes.first() {
                 Some(&c) => Some(rete.term(c)?.to_string()),
                 None => None,

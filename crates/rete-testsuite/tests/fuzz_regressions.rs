@@ -50,7 +50,7 @@ macro_rules! replay_tests {
     )*};
 }
 
-replay_tests!(header, perm, dict, pyramid, schema, content_range);
+replay_tests!(header, perm, dict, pyramid, schema, search, content_range);
 
 #[test]
 fn sparql() {

@@ -46,6 +46,9 @@ fn main() -> std::io::Result<()> {
     }
     let schema: Vec<Vec<u8>> = [32u16, 33, 34].iter().map(|k| payload(*k)).collect();
     seeds.push(("schema", join(&[&schema[0], &schema[1], &schema[2]])));
+    let search: Vec<Vec<u8>> = (48u16..=52).map(payload).collect();
+    let search: Vec<&[u8]> = search.iter().map(Vec::as_slice).collect();
+    seeds.push(("search", join(&search)));
     for cr in ["bytes 0-99/1000", "bytes 5-5/*", "bytes 0-0/1", "bytes */0"] {
         seeds.push(("content_range", cr.as_bytes().to_vec()));
     }

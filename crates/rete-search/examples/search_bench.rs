@@ -1,0 +1,113 @@
+//! Typeahead benchmark of the label search (not a test; `scripts/bench-search.sh` runs it in
+//! release mode next to SQLite FTS5 on the same labels).
+//!
+//! `search_bench FILE.rete LABELS.tsv QUERIES.txt OUT.json`: writes the file's labels (term, label)
+//! and a typeahead query set (every keystroke of sampled labels: one to three words, the last a
+//! prefix), then times each query warm and the first query of a fresh open, and writes JSON.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark tool")]
+
+use oxrdf::{NamedNodeRef, Term, TermRef};
+use rete_core::{Pattern, Rete};
+use rete_search::{Query, Searcher, DEFAULT_LABEL_PREDICATES};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, file, labels_out, queries_out, json_out] = &args[..] else {
+        eprintln!("usage: search_bench FILE.rete LABELS.tsv QUERIES.txt OUT.json");
+        std::process::exit(2);
+    };
+    // First query of a fresh open (the OS cache is warm: engine time, not disk).
+    let t = Instant::now();
+    let rete = Rete::open_path(file).unwrap();
+    let s = Searcher::open(&rete).unwrap();
+    let cancel = AtomicBool::new(false);
+    s.search(&Query::new("ma"), &cancel).unwrap();
+    let first_ms = t.elapsed().as_secs_f64() * 1e3;
+
+    let mut labels = Vec::new();
+    for iri in DEFAULT_LABEL_PREDICATES {
+        let Some(p) = rete
+            .id_of(TermRef::NamedNode(NamedNodeRef::new_unchecked(iri)))
+            .unwrap()
+        else {
+            continue;
+        };
+        for q in rete.quads(&Pattern::new(None, Some(p), None)).unwrap() {
+            let [subj, _, o, _] = q.unwrap();
+            if let Term::Literal(l) = rete.term(o).unwrap() {
+                labels.push((rete.term(subj).unwrap().to_string(), l.value().to_owned()));
+            }
+        }
+    }
+    let mut w = std::io::BufWriter::new(std::fs::File::create(labels_out).unwrap());
+    for (t, l) in &labels {
+        writeln!(w, "{t}\t{}", l.replace(['\t', '\n'], " ")).unwrap();
+    }
+    drop(w);
+
+    // Every keystroke of up to three words of 100 labels spread over the file.
+    let step = (labels.len() / 100).max(1);
+    let mut queries: Vec<String> = Vec::new();
+    for (_, l) in labels.iter().step_by(step).take(100) {
+        let words: Vec<&str> = l
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .collect();
+        let mut done = String::new();
+        for w in words {
+            for (i, _) in w.char_indices().skip(1).chain([(w.len(), ' ')]) {
+                queries.push(format!("{done}{}", &w[..i]));
+            }
+            done.push_str(w);
+            done.push(' ');
+        }
+    }
+    queries.dedup();
+    std::fs::write(queries_out, queries.join("\n") + "\n").unwrap();
+
+    for q in &queries {
+        s.search(&Query::new(q.as_str()), &cancel).unwrap();
+    }
+    let mut times: Vec<f64> = Vec::with_capacity(queries.len());
+    let mut top: Vec<(String, Vec<String>)> = Vec::new();
+    for q in &queries {
+        let t = Instant::now();
+        let a = s.search(&Query::new(q.as_str()), &cancel).unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        top.push((q.clone(), a.hits.into_iter().map(|h| h.label).collect()));
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let ix = s
+        .index()
+        .expect("the benchmark file must have a search index");
+    let index_bytes: u64 = rete
+        .sections()
+        .iter()
+        .filter(|e| (48..=52).contains(&e.kind))
+        .map(|e| e.len)
+        .sum();
+    let file_bytes = std::fs::metadata(file).unwrap().len();
+    let json = serde_json::json!({
+        "file": file,
+        "file_bytes": file_bytes,
+        "index_bytes": index_bytes,
+        "index_share": index_bytes as f64 / file_bytes as f64,
+        "documents": ix.documents(),
+        "tokens": ix.tokens(),
+        "labels": labels.len(),
+        "queries": queries.len(),
+        "first_query_ms": first_ms,
+        "p50_ms": pct(0.5),
+        "p99_ms": pct(0.99),
+        "max_ms": pct(1.0),
+        "top10": top.iter().take(40).map(|(q, h)| serde_json::json!({"query": q, "labels": h})).collect::<Vec<_>>(),
+    });
+    std::fs::write(json_out, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    println!("{}", serde_json::to_string(&json["p50_ms"]).unwrap());
+}
