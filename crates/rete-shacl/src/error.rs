@@ -9,7 +9,7 @@ pub enum Error {
     #[error(transparent)]
     Rete(#[from] rete_core::Error),
     /// The shapes file could not be read.
-    #[error("cannot read the shapes {file}: {source}")]
+    #[error("cannot read the shapes {file}")]
     Io {
         /// The file.
         file: String,

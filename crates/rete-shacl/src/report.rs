@@ -52,9 +52,12 @@ impl Report {
             CONFORMS,
             Literal::from(self.conforms),
         ));
-        for r in &self.results {
-            let node = BlankNode::default();
+        // The report's own triples first, so Turtle writes it as one block.
+        let nodes: Vec<BlankNode> = self.results.iter().map(|_| BlankNode::default()).collect();
+        for node in &nodes {
             out.push(Triple::new(report.clone(), RESULT, node.clone()));
+        }
+        for (r, node) in self.results.iter().zip(nodes) {
             out.push(Triple::new(node.clone(), RDF_TYPE, VALIDATION_RESULT));
             out.push(Triple::new(node.clone(), FOCUS_NODE, r.focus.clone()));
             if let Some(p) = &r.path {

@@ -10,6 +10,7 @@ pub mod prefixes;
 pub mod query;
 pub mod reach;
 pub mod schema;
+pub mod shacl;
 pub mod sparql;
 pub mod summary;
 pub mod verify;
