@@ -14,6 +14,8 @@ pub struct DataGraph<'a> {
     rete: &'a Rete,
     ids: RefCell<HashMap<Term, Option<Id>>>,
     terms: RefCell<HashMap<Id, Term>>,
+    /// `sh:class` checks repeat the same (node, class) pairs: every `knows` value is a person.
+    instance_of: RefCell<HashMap<(Term, Term), bool>>,
 }
 
 impl std::fmt::Debug for DataGraph<'_> {
@@ -34,6 +36,7 @@ impl<'a> DataGraph<'a> {
             rete,
             ids: RefCell::new(HashMap::new()),
             terms: RefCell::new(HashMap::new()),
+            instance_of: RefCell::new(HashMap::new()),
         }
     }
 
@@ -183,6 +186,21 @@ impl<'a> DataGraph<'a> {
 
     /// Whether `node` is a SHACL instance of `class` (a type of it is `class` or below it).
     pub fn is_instance(&self, node: &Term, class: &Term) -> Result<bool> {
+        let key = (node.clone(), class.clone());
+        if let Some(b) = self.instance_of.borrow().get(&key) {
+            return Ok(*b);
+        }
+        let b = self.types_reach(node, class)?;
+        let mut memo = self.instance_of.borrow_mut();
+        if memo.len() >= CACHE_LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, b);
+        Ok(b)
+    }
+
+    /// Whether a type of `node`, or a superclass of one, is `class`.
+    fn types_reach(&self, node: &Term, class: &Term) -> Result<bool> {
         let mut seen = HashSet::new();
         let mut queue: VecDeque<Term> = self.objects(node, RDF_TYPE)?.into();
         while let Some(t) = queue.pop_front() {
