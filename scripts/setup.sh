@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh Debian 12 machine (idempotent): system
 # packages for the Tauri app and its WebKit e2e tests, Python packages used as test oracles
-# (networkx, owlready2/HermiT, owlrl), npm packages, tauri-driver. Rust comes from rustup.
+# (networkx, owlready2/HermiT, owlrl, pySHACL) and real SPARQL clients (SPARQLWrapper, rdflib),
+# nginx (the replica test of rete serve), npm packages, tauri-driver. Rust comes from rustup.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sudo=""
@@ -10,7 +11,7 @@ sudo=""
 pkgs=(build-essential pkg-config file zstd python3-pip default-jre-headless
       libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
       xvfb xauth webkit2gtk-driver shared-mime-info desktop-file-utils libxml2-utils
-      dbus-daemon python3-gi gir1.2-gtk-3.0 xdotool)
+      dbus-daemon python3-gi gir1.2-gtk-3.0 xdotool nginx-light)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -25,7 +26,8 @@ if ! command -v cargo >/dev/null; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
-python3 -m pip install -q --disable-pip-version-check networkx owlready2 owlrl rete-graph==0.3.6 2>&1 | grep -v "Running pip as the 'root' user" || true
+python3 -m pip install -q --disable-pip-version-check networkx owlready2 owlrl rete-graph==0.3.6 \
+  SPARQLWrapper rdflib pyshacl 2>&1 | grep -v "Running pip as the 'root' user" || true
 
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error

@@ -80,6 +80,9 @@ pub enum Command {
     /// Check the ontology and data for incoherence (tier 0 schema, 1 selective, 2 full)
     #[command(after_help = "Example:\n  rete coherence medical.rete --tier 0")]
     Coherence(CoherenceArgs),
+    /// Validate the data against SHACL shapes (exit 0 conforms, 1 does not, 2 error)
+    #[command(after_help = "Example:\n  rete shacl people.rete --shapes shapes.ttl --format ttl")]
+    Shacl(ShaclArgs),
     /// Write the whole dataset as N-Triples, N-Quads, Turtle or TriG
     #[command(after_help = "Example:\n  rete export social.rete --format ttl -o social.ttl")]
     Export(ExportArgs),
@@ -300,6 +303,28 @@ pub struct JsonFileArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ShaclArgs {
+    /// A .rete file or an http(s) URL
+    pub file: String,
+    /// The shapes graph: a file or URL in any RDF syntax (.ttl, .nt, .nq, .trig, .rdf,
+    /// .jsonld); without it, the shapes the dataset itself holds
+    #[arg(long)]
+    pub shapes: Option<String>,
+    /// text: a summary grouped by shape and constraint; ttl / jsonld: the W3C validation
+    /// report; json: the summary as JSON
+    #[arg(long, value_enum, default_value_t = ShaclFormat::Text)]
+    pub format: ShaclFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShaclFormat {
+    Text,
+    Ttl,
+    Jsonld,
+    Json,
 }
 
 #[derive(Args)]

@@ -16,8 +16,14 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // `rete shacl` answers with its exit code (1: does not conform), so its errors use 2.
+    let error = if matches!(cli.command, Some(Command::Shacl(_))) {
+        2
+    } else {
+        1
+    };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             if let Some(io) = e.downcast_ref::<std::io::Error>() {
                 if io.kind() == std::io::ErrorKind::BrokenPipe {
@@ -25,19 +31,20 @@ fn main() -> ExitCode {
                 }
             }
             eprintln!("error: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(error)
         }
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<ExitCode> {
     use commands::*;
     let stats = cli.stats;
     let Some(command) = cli.command else {
         print!("{}", args::TOUR);
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     };
     let mut src = None;
+    let mut code = ExitCode::SUCCESS;
     let result = match command {
         Command::Build(a) => build::run(a),
         Command::Info(a) => open(&a.file, &mut src).and_then(|r| info::run(&r, &a)),
@@ -52,6 +59,12 @@ fn run(cli: Cli) -> Result<()> {
         Command::Path(a) => open(&a.file, &mut src).and_then(|r| path::run(&r, &a)),
         Command::Schema(a) => open(&a.file, &mut src).and_then(|r| schema::run(&r, &a)),
         Command::Coherence(a) => open(&a.file, &mut src).and_then(|r| coherence::run(&r, &a)),
+        Command::Shacl(a) => open(&a.file, &mut src).and_then(|r| {
+            if !shacl::run(&r, &a)? {
+                code = ExitCode::from(1);
+            }
+            Ok(())
+        }),
         Command::Verify(a) => open(&a.file, &mut src).and_then(|r| verify::run(&r)),
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(&a),
@@ -67,7 +80,7 @@ fn run(cli: Cli) -> Result<()> {
             );
         }
     }
-    result
+    result.map(|()| code)
 }
 
 /// Opens a local file (an upstream rete file through its converted copy) or a URL; `src` keeps

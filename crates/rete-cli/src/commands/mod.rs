@@ -13,6 +13,7 @@ pub mod reach;
 pub mod schema;
 pub mod search;
 pub mod serve;
+pub mod shacl;
 pub mod sparql;
 pub mod summary;
 pub mod verify;

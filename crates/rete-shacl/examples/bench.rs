@@ -1,0 +1,152 @@
+//! The SHACL benchmark (not a test): social and LUBM data generated at a given size, built into
+//! `.rete` files, validated by rete-shacl in a child process (its time and peak RSS) and by
+//! pySHACL on the same N-Triples and shapes (`bench/*.ttl`), with a time limit; writes JSON.
+//!
+//! `cargo run --release -p rete-shacl --example bench -- --people 127000 --universities 8
+//! --dir /tmp/shacl-bench --json docs/benchmark-shacl.json [--pyshacl-timeout 1200]`
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark driver")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn arg(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .map(|i| args[i + 1].clone())
+}
+
+fn peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Child mode: validate and print `ms results rss_kib`.
+fn validate_child(rete: &str, shapes: &str) {
+    let t = Instant::now();
+    let graph = rete_shacl::read_graph(Path::new(shapes)).unwrap();
+    let shapes = rete_shacl::Shapes::from_graph(&graph).unwrap();
+    let r = rete_core::Rete::open_path(rete).unwrap();
+    let report =
+        rete_shacl::validate(&r, &shapes, &rete_shacl::ValidateOptions::default()).unwrap();
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    println!(
+        "{ms} {} {} {}",
+        report.results.len(),
+        peak_rss_kib(),
+        shapes.len()
+    );
+}
+
+const PYSHACL: &str = r#"
+import sys, time
+from rdflib import Graph
+from pyshacl import validate
+from rdflib.namespace import SH, RDF
+t0 = time.time()
+data = Graph().parse(sys.argv[1], format="nt")
+shapes = Graph().parse(sys.argv[2], format="turtle")
+t1 = time.time()
+conforms, report, _ = validate(data, shacl_graph=shapes, inference="none")
+t2 = time.time()
+print((t1 - t0) * 1000, (t2 - t1) * 1000, len(list(report.subjects(RDF.type, SH.ValidationResult))))
+"#;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("validate") {
+        return validate_child(&args[2], &args[3]);
+    }
+    let people: u64 = arg("--people").map_or(127_000, |v| v.parse().unwrap());
+    let universities: u32 = arg("--universities").map_or(8, |v| v.parse().unwrap());
+    let dir = PathBuf::from(arg("--dir").unwrap_or_else(|| "/tmp/shacl-bench".into()));
+    let timeout: u64 = arg("--pyshacl-timeout").map_or(1200, |v| v.parse().unwrap());
+    std::fs::create_dir_all(&dir).unwrap();
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench");
+    let mut rows = Vec::new();
+    for set in ["social", "lubm"] {
+        let nt = dir.join(format!("{set}.nt"));
+        let mut bytes = Vec::new();
+        if set == "social" {
+            let p = rete_datagen::social::SocialParams {
+                people,
+                ..Default::default()
+            };
+            rete_datagen::social::write_ntriples(&p, &mut bytes).unwrap();
+        } else {
+            let p = rete_datagen::lubm::LubmParams {
+                universities,
+                seed: 0,
+            };
+            rete_datagen::lubm::write_ntriples(&p, &mut bytes).unwrap();
+        }
+        std::fs::write(&nt, &bytes).unwrap();
+        let rete = dir.join(format!("{set}.rete"));
+        let build = rete_build::build(
+            &rete_build::BuildOptions {
+                inputs: vec![rete_build::Input::path(&nt)],
+                ..rete_build::BuildOptions::default()
+            },
+            &rete,
+        )
+        .unwrap();
+        let shapes = bench.join(format!("{set}-shapes.ttl"));
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["validate", rete.to_str().unwrap(), shapes.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let line = String::from_utf8(out.stdout).unwrap();
+        let v: Vec<f64> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        eprintln!(
+            "{set}: {} triples, rete {:.0} ms, {} results, {} KiB, {} shapes",
+            build.quads, v[0], v[1], v[2], v[3]
+        );
+        let py = Command::new("timeout")
+            .arg(timeout.to_string())
+            .args(["python3", "-c", PYSHACL])
+            .arg(&nt)
+            .arg(&shapes)
+            .output()
+            .unwrap();
+        let py_line = String::from_utf8(py.stdout).unwrap();
+        let p: Vec<f64> = py_line
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        let pyshacl = if p.len() == 3 {
+            eprintln!(
+                "{set}: pySHACL parse {:.0} ms, validate {:.0} ms, {} results",
+                p[0], p[1], p[2]
+            );
+            serde_json::json!({"parse_ms": p[0], "validate_ms": p[1], "results": p[2]})
+        } else {
+            eprintln!("{set}: pySHACL did not finish in {timeout} s");
+            serde_json::json!({"timeout_s": timeout})
+        };
+        rows.push(serde_json::json!({
+            "set": set,
+            "triples": build.quads,
+            "shapes": v[3],
+            "rete": {"validate_ms": v[0], "results": v[1], "peak_rss_kib": v[2]},
+            "pyshacl": pyshacl,
+        }));
+    }
+    let json = serde_json::json!({
+        "method": "rete: one child process opens the .rete, reads the shapes and validates (wall clock, peak RSS from VmHWM); pySHACL 0.40 (rdflib 7.6): parse of the same N-Triples and shapes, then validate(inference='none') timed separately; one run each on a shared 2-core machine",
+        "runs": rows,
+    });
+    let text = serde_json::to_string_pretty(&json).unwrap();
+    println!("{text}");
+    if let Some(p) = arg("--json") {
+        std::fs::write(p, text + "\n").unwrap();
+    }
+}

@@ -1,0 +1,59 @@
+//! The SHACL Core constraint components, one file per section of the specification (4.1 value
+//! type, 4.2 cardinality, 4.3 value range, 4.4 string-based, 4.5 property pair, 4.6 logical,
+//! 4.7 shape-based, 4.8 other).
+
+mod cardinality;
+mod logical;
+mod other;
+mod property_pair;
+mod shape_based;
+mod string_based;
+mod value_range;
+mod value_type;
+
+use crate::error::Result;
+use crate::shapes::Constraint;
+use crate::validate::{Focus, Sink, Validator};
+
+/// Evaluates one constraint at one focus node.
+pub(crate) fn evaluate(
+    v: &mut Validator<'_>,
+    at: &Focus<'_>,
+    c: &Constraint,
+    sink: &mut Sink,
+) -> Result<()> {
+    match c {
+        Constraint::Class(_) | Constraint::Datatype(_) | Constraint::NodeKind(_) => {
+            value_type::check(v, at, c, sink)
+        }
+        Constraint::MinCount(_) | Constraint::MaxCount(_) => {
+            cardinality::check(v, at, c, sink);
+            Ok(())
+        }
+        Constraint::Range(..) => {
+            value_range::check(v, at, c, sink);
+            Ok(())
+        }
+        Constraint::MinLength(_)
+        | Constraint::MaxLength(_)
+        | Constraint::Pattern(_)
+        | Constraint::LanguageIn(_)
+        | Constraint::UniqueLang => {
+            string_based::check(v, at, c, sink);
+            Ok(())
+        }
+        Constraint::Equals(_)
+        | Constraint::Disjoint(_)
+        | Constraint::LessThan(_)
+        | Constraint::LessThanOrEquals(_) => property_pair::check(v, at, c, sink),
+        Constraint::Not(_) | Constraint::And(_) | Constraint::Or(_) | Constraint::Xone(_) => {
+            logical::check(v, at, c, sink)
+        }
+        Constraint::Node(_) | Constraint::Property(_) | Constraint::Qualified { .. } => {
+            shape_based::check(v, at, c, sink)
+        }
+        Constraint::Closed(_) | Constraint::HasValue(_) | Constraint::In(_) => {
+            other::check(v, at, c, sink)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! The data graph: the union of all graphs of a `.rete` file, read one triple pattern at a time
+//! (each pattern is one contiguous range of one permutation, so only the blocks a shape needs
+//! are decompressed, or fetched over HTTP).
+
+use crate::error::Result;
+use crate::vocab::{RDFS_SUB_CLASS_OF, RDF_TYPE};
+use oxrdf::{NamedNode, NamedNodeRef, Term};
+use rete_core::{Id, Pattern, Rete};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// Id ⇄ term caches over one open file. Not shared between threads: one per validation.
+pub struct DataGraph<'a> {
+    rete: &'a Rete,
+    ids: RefCell<HashMap<Term, Option<Id>>>,
+    terms: RefCell<HashMap<Id, Term>>,
+    /// `sh:class` checks repeat the same (node, class) pairs: every `knows` value is a person.
+    instance_of: RefCell<HashMap<(Term, Term), bool>>,
+}
+
+impl std::fmt::Debug for DataGraph<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DataGraph")
+            .field("file", &self.rete.name())
+            .finish()
+    }
+}
+
+/// Caches stop growing past this many terms (a 100 M-triple file must not grow them unbounded).
+const CACHE_LIMIT: usize = 1 << 20;
+
+impl<'a> DataGraph<'a> {
+    /// A data graph over `rete`.
+    pub fn new(rete: &'a Rete) -> Self {
+        Self {
+            rete,
+            ids: RefCell::new(HashMap::new()),
+            terms: RefCell::new(HashMap::new()),
+            instance_of: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The id of `t`, `None` when the file does not hold it.
+    pub fn id(&self, t: &Term) -> Result<Option<Id>> {
+        if let Some(id) = self.ids.borrow().get(t) {
+            return Ok(*id);
+        }
+        let id = self.rete.id_of(t.as_ref())?;
+        let mut ids = self.ids.borrow_mut();
+        if ids.len() >= CACHE_LIMIT {
+            ids.clear();
+        }
+        ids.insert(t.clone(), id);
+        Ok(id)
+    }
+
+    fn named_id(&self, n: NamedNodeRef<'_>) -> Result<Option<Id>> {
+        self.id(&Term::NamedNode(n.into_owned()))
+    }
+
+    /// The term of id `id`.
+    pub fn term(&self, id: Id) -> Result<Term> {
+        if let Some(t) = self.terms.borrow().get(&id) {
+            return Ok(t.clone());
+        }
+        let t = self.rete.term(id)?;
+        let mut terms = self.terms.borrow_mut();
+        if terms.len() >= CACHE_LIMIT {
+            terms.clear();
+        }
+        terms.insert(id, t.clone());
+        Ok(t)
+    }
+
+    /// Distinct ids at `position` (0 s, 1 p, 2 o) of the quads matching the pattern, in id order.
+    fn column(
+        &self,
+        s: Option<Id>,
+        p: Option<Id>,
+        o: Option<Id>,
+        position: usize,
+    ) -> Result<Vec<Id>> {
+        let mut out = Vec::new();
+        for q in self.rete.quads(&Pattern::new(s, p, o))? {
+            out.push(q?[position]);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    fn terms_of(&self, ids: Vec<Id>) -> Result<Vec<Term>> {
+        ids.into_iter().map(|id| self.term(id)).collect()
+    }
+
+    /// The objects of `s p ?o`.
+    pub fn objects(&self, s: &Term, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+        if s.is_literal() {
+            return Ok(Vec::new());
+        }
+        let (Some(s), Some(p)) = (self.id(s)?, self.named_id(p)?) else {
+            return Ok(Vec::new());
+        };
+        let ids = self.column(Some(s), Some(p), None, 2)?;
+        self.terms_of(ids)
+    }
+
+    /// The subjects of `?s p o`.
+    pub fn subjects(&self, p: NamedNodeRef<'_>, o: &Term) -> Result<Vec<Term>> {
+        let (Some(p), Some(o)) = (self.named_id(p)?, self.id(o)?) else {
+            return Ok(Vec::new());
+        };
+        let ids = self.column(None, Some(p), Some(o), 0)?;
+        self.terms_of(ids)
+    }
+
+    /// Every subject of a `p` triple.
+    pub fn subjects_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+        let Some(p) = self.named_id(p)? else {
+            return Ok(Vec::new());
+        };
+        let ids = self.column(None, Some(p), None, 0)?;
+        self.terms_of(ids)
+    }
+
+    /// Every object of a `p` triple.
+    pub fn objects_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+        let Some(p) = self.named_id(p)? else {
+            return Ok(Vec::new());
+        };
+        let ids = self.column(None, Some(p), None, 2)?;
+        self.terms_of(ids)
+    }
+
+    /// Every `(predicate, object)` of `s`.
+    pub fn outgoing(&self, s: &Term) -> Result<Vec<(NamedNode, Term)>> {
+        if s.is_literal() {
+            return Ok(Vec::new());
+        }
+        let Some(s) = self.id(s)? else {
+            return Ok(Vec::new());
+        };
+        let mut pairs = Vec::new();
+        for q in self.rete.quads(&Pattern::new(Some(s), None, None))? {
+            let q = q?;
+            pairs.push((q[1], q[2]));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut out = Vec::with_capacity(pairs.len());
+        for (p, o) in pairs {
+            if let Term::NamedNode(p) = self.term(p)? {
+                out.push((p, self.term(o)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `class` and its subclasses (`rdfs:subClassOf*`, reversed) in the data graph.
+    fn subclasses(&self, class: &Term) -> Result<Vec<Term>> {
+        let mut seen: HashSet<Term> = HashSet::from([class.clone()]);
+        let mut queue = VecDeque::from([class.clone()]);
+        while let Some(c) = queue.pop_front() {
+            for sub in self.subjects(RDFS_SUB_CLASS_OF, &c)? {
+                if seen.insert(sub.clone()) {
+                    queue.push_back(sub);
+                }
+            }
+        }
+        Ok(seen.into_iter().collect())
+    }
+
+    /// The SHACL instances of `class`: nodes typed with it or one of its subclasses.
+    pub fn instances(&self, class: &Term) -> Result<Vec<Term>> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        for c in self.subclasses(class)? {
+            for n in self.subjects(RDF_TYPE, &c)? {
+                if seen.insert(n.clone()) {
+                    out.push(n);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether `node` is a SHACL instance of `class` (a type of it is `class` or below it).
+    pub fn is_instance(&self, node: &Term, class: &Term) -> Result<bool> {
+        let key = (node.clone(), class.clone());
+        if let Some(b) = self.instance_of.borrow().get(&key) {
+            return Ok(*b);
+        }
+        let b = self.types_reach(node, class)?;
+        let mut memo = self.instance_of.borrow_mut();
+        if memo.len() >= CACHE_LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, b);
+        Ok(b)
+    }
+
+    /// Whether a type of `node`, or a superclass of one, is `class`.
+    fn types_reach(&self, node: &Term, class: &Term) -> Result<bool> {
+        let mut seen = HashSet::new();
+        let mut queue: VecDeque<Term> = self.objects(node, RDF_TYPE)?.into();
+        while let Some(t) = queue.pop_front() {
+            if &t == class {
+                return Ok(true);
+            }
+            if seen.insert(t.clone()) {
+                queue.extend(self.objects(&t, RDFS_SUB_CLASS_OF)?);
+            }
+        }
+        Ok(false)
+    }
+}

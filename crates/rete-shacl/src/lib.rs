@@ -1,0 +1,68 @@
+#![doc = include_str!("../README.md")]
+
+mod components;
+mod data;
+mod error;
+mod load;
+mod paths;
+mod rdf_list;
+mod report;
+mod shapes;
+mod summary;
+mod targets;
+mod validate;
+mod values;
+pub mod vocab;
+
+pub use error::{Error, Result};
+pub use load::{dataset_graph, format_of, parse_graph, read_graph};
+pub use oxrdfio::RdfFormat;
+pub use paths::Path;
+pub use report::{Report, ValidationResult};
+pub use shapes::{Bound, Constraint, NodeKind, Shape, ShapeId, Shapes, Target};
+pub use summary::{Group, Summary};
+
+use rete_core::Rete;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Where a validation is, reported after each shape with targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Shapes with targets validated so far.
+    pub shapes_done: usize,
+    /// Shapes with targets in all.
+    pub shapes_total: usize,
+    /// Focus nodes validated so far.
+    pub focus_nodes_done: u64,
+    /// Results so far.
+    pub results: usize,
+}
+
+/// A progress callback.
+pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// Options of [`validate`].
+#[derive(Clone, Default)]
+pub struct ValidateOptions {
+    /// Set it to stop the validation: [`validate`] then returns [`Error::Cancelled`]. Checked
+    /// before each focus node.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Called after each shape with targets.
+    pub progress: Option<ProgressFn>,
+}
+
+impl fmt::Debug for ValidateOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValidateOptions")
+            .field("cancel", &self.cancel)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Validates the data of `rete` (the union of its graphs) against `shapes`.
+pub fn validate(rete: &Rete, shapes: &Shapes, opts: &ValidateOptions) -> Result<Report> {
+    validate::run(data::DataGraph::new(rete), shapes, opts)
+}

@@ -1,0 +1,168 @@
+//! The validation loop: each shape with targets over its focus nodes, each constraint over the
+//! value nodes; nested shapes (`sh:node`, `sh:not`, …) are checked for conformance only, with a
+//! guard against recursion.
+
+use crate::components;
+use crate::data::DataGraph;
+use crate::error::{Error, Result};
+use crate::report::{Report, ValidationResult};
+use crate::shapes::{Constraint, ShapeId, Shapes};
+use crate::targets::focus_nodes;
+use crate::{Progress, ValidateOptions};
+use oxrdf::Term;
+use std::sync::atomic::Ordering;
+
+/// Nested shape references deeper than this are refused (a stack overflow otherwise).
+const MAX_DEPTH: usize = 64;
+
+/// Collects results; in conformance checks it stops at the first one.
+#[derive(Debug, Default)]
+pub(crate) struct Sink {
+    pub results: Vec<ValidationResult>,
+    first_only: bool,
+}
+
+impl Sink {
+    fn first() -> Self {
+        Self {
+            results: Vec::new(),
+            first_only: true,
+        }
+    }
+
+    pub fn done(&self) -> bool {
+        self.first_only && !self.results.is_empty()
+    }
+}
+
+/// What a constraint sees: the shape, the focus node and its value nodes.
+pub(crate) struct Focus<'f> {
+    pub shape: ShapeId,
+    pub node: &'f Term,
+    pub values: &'f [Term],
+}
+
+pub(crate) struct Validator<'a> {
+    pub data: DataGraph<'a>,
+    pub shapes: &'a Shapes,
+    stack: Vec<(ShapeId, Term)>,
+}
+
+impl<'a> Validator<'a> {
+    /// Adds a result of `constraint` for `at`.
+    pub fn emit(&self, sink: &mut Sink, at: &Focus<'_>, c: &Constraint, value: Option<Term>) {
+        self.emit_path(sink, at, c, value, None);
+    }
+
+    /// Adds a result with an explicit path (`sh:closed` reports the predicate).
+    pub fn emit_path(
+        &self,
+        sink: &mut Sink,
+        at: &Focus<'_>,
+        c: &Constraint,
+        value: Option<Term>,
+        path: Option<crate::paths::Path>,
+    ) {
+        let shape = self.shapes.get(at.shape);
+        sink.results.push(ValidationResult {
+            focus: at.node.clone(),
+            path: path.or_else(|| shape.path.clone()),
+            value,
+            severity: shape.severity.clone(),
+            source_shape: shape.node.clone(),
+            component: c.component(),
+            messages: shape.messages.clone(),
+        });
+    }
+
+    /// Validates `focus` against `shape`, adding results to `sink`.
+    pub fn validate_shape(&mut self, shape: ShapeId, focus: &Term, sink: &mut Sink) -> Result<()> {
+        let s = self.shapes.get(shape);
+        if s.deactivated {
+            return Ok(());
+        }
+        let key = (shape, focus.clone());
+        if self.stack.contains(&key) {
+            return Err(Error::Recursion {
+                shape: s.node.to_string(),
+                focus: focus.to_string(),
+                message: "the shape is reached again from itself on the same focus node".into(),
+            });
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(Error::Recursion {
+                shape: s.node.to_string(),
+                focus: focus.to_string(),
+                message: format!("shape references nest deeper than {MAX_DEPTH}"),
+            });
+        }
+        let values = match &s.path {
+            Some(p) => p.eval(&self.data, focus)?,
+            None => vec![focus.clone()],
+        };
+        self.stack.push(key);
+        let at = Focus {
+            shape,
+            node: focus,
+            values: &values,
+        };
+        let shapes = self.shapes;
+        let mut outcome = Ok(());
+        for c in &shapes.get(shape).constraints {
+            outcome = components::evaluate(self, &at, c, sink);
+            if outcome.is_err() || sink.done() {
+                break;
+            }
+        }
+        self.stack.pop();
+        outcome
+    }
+
+    /// Whether `node` conforms to `shape`.
+    pub fn conforms(&mut self, shape: ShapeId, node: &Term) -> Result<bool> {
+        let mut sink = Sink::first();
+        self.validate_shape(shape, node, &mut sink)?;
+        Ok(sink.results.is_empty())
+    }
+}
+
+/// Validates the data graph against every shape with targets.
+pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) -> Result<Report> {
+    let mut v = Validator {
+        data,
+        shapes,
+        stack: Vec::new(),
+    };
+    let mut sink = Sink::default();
+    let with_targets: Vec<ShapeId> = (0..shapes.len())
+        .filter(|&i| !shapes.get(i).targets.is_empty() && !shapes.get(i).deactivated)
+        .collect();
+    let mut progress = Progress {
+        shapes_done: 0,
+        shapes_total: with_targets.len(),
+        focus_nodes_done: 0,
+        results: 0,
+    };
+    for shape in with_targets {
+        for focus in focus_nodes(&v.data, &shapes.get(shape).targets)? {
+            if opts
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(Error::Cancelled);
+            }
+            v.validate_shape(shape, &focus, &mut sink)?;
+            progress.focus_nodes_done += 1;
+        }
+        progress.shapes_done += 1;
+        progress.results = sink.results.len();
+        if let Some(f) = &opts.progress {
+            f(&progress);
+        }
+    }
+    Ok(Report {
+        conforms: sink.results.is_empty(),
+        results: sink.results,
+    })
+}
