@@ -15,7 +15,8 @@ async function scriptInvoke(cmd, args) {
     try {
       return { ok: await window.__TAURI_INTERNALS__.invoke(c, a) };
     } catch (e) {
-      return { err: String(e) };
+      // The shell's errors are `{kind, message}`.
+      return { err: e && typeof e === 'object' && 'message' in e ? e.message : String(e) };
     }
   }, cmd, args);
 }
