@@ -27,6 +27,19 @@ async function pixels(name, selector) {
   return colourStats(await screenshot(name), rect, dpr);
 }
 
+/** The share of the rectangle `r`'s pixels whose luminance (0–255) passes `test`. */
+function share(png, r, scale, test) {
+  let n = 0, total = 0;
+  for (let y = Math.round(r.y * scale); y < Math.min(png.height, Math.round((r.y + r.height) * scale)); y++) {
+    for (let x = Math.round(r.x * scale); x < Math.min(png.width, Math.round((r.x + r.width) * scale)); x++) {
+      const i = (y * png.width + x) * 4;
+      if (test(0.2126 * png.data[i] + 0.7152 * png.data[i + 1] + 0.0722 * png.data[i + 2])) n++;
+      total++;
+    }
+  }
+  return total ? n / total : 0;
+}
+
 describe('pyramid map, queries, coherence, remote files', () => {
   it('opens a file with a pyramid on its top level and zooms into a community', async () => {
     await relaunch(fx('social-20k.rete'));
@@ -148,9 +161,73 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('Ada Hopper'), { wait: 30_000 });
   });
 
-  it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {
+  it('is driven from the keyboard alone: map, groups, entities, the shortcut list, a query; and turns dark', async () => {
     await relaunch(fx('social-1k.rete'));
     await mapSettled();
+    const map = await $('[data-testid="map"]');
+    const active = () => browser.execute(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    // M puts the focus on the map, which shows it.
+    await browser.keys('m');
+    await browser.waitUntil(async () => (await active()) === 'map', { timeoutMsg: 'M did not focus the map' });
+    // An arrow selects the node nearest the middle; Enter opens that community.
+    await browser.keys('ArrowRight');
+    await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('community on level'), { wait: 20_000 });
+    await browser.keys('Enter');
+    await browser.waitUntil(async () => /c\d+:\d+/.test(await map.getAttribute('data-open')), { timeoutMsg: 'Enter did not open the community' });
+    await mapSettled();
+    // Arrows walk to one of its members: an entity's details (it can be expanded).
+    await browser.pause(800);
+    for (const key of ['ArrowLeft', 'ArrowDown', 'ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown']) {
+      if (await $('[data-testid="expand-neighbourhood"]').isExisting()) break;
+      await browser.keys(key);
+      await browser.pause(600);
+    }
+    await expect($('[data-testid="expand-neighbourhood"]')).toBeDisplayed({ wait: 20_000 });
+    // Backspace goes up to the overview.
+    await browser.keys('Backspace');
+    await browser.waitUntil(async () => (await map.getAttribute('data-open')) === '', { timeoutMsg: 'Backspace did not go up a level' });
+    // ? lists the shortcuts; Escape closes the list and gives the keys back.
+    await browser.keys('?');
+    await expect($('[data-testid="shortcuts"]')).toHaveText(expect.stringContaining('Select the nearest node in that direction'));
+    await browser.keys('Escape');
+    await expect($('[data-testid="shortcuts"]')).not.toBeExisting();
+    // T cycles the theme: system (light here) → light → dark. The map's background and the
+    // toolbar turn dark, by their pixels.
+    const { rect, dpr } = await mapRect();
+    const bar = await browser.getElementRect(await $('[data-testid="status"]').elementId);
+    await browser.pause(800); // the camera's way back to the overview
+    const before = await screenshot('theme-light');
+    await browser.keys('t');
+    await browser.keys('t');
+    await browser.waitUntil(async () => (await browser.execute(() => document.documentElement.dataset.theme)) === 'dark', { timeoutMsg: 'T did not turn the theme dark' });
+    await browser.pause(600);
+    const after = await screenshot('theme-dark');
+    // The map's background (what no node covers) and the status bar: light, then dark.
+    expect(share(before, rect, dpr, (l) => l > 200)).toBeGreaterThan(0.2);
+    expect(share(after, rect, dpr, (l) => l < 50)).toBeGreaterThan(0.2);
+    expect(colourStats(after, rect, dpr).distinct).toBeGreaterThan(8); // the map is drawn, not blank
+    expect(share(before, bar, dpr, (l) => l > 200)).toBeGreaterThan(0.5);
+    expect(share(after, bar, dpr, (l) => l < 60)).toBeGreaterThan(0.5);
+    // Q opens the query pane with the editor focused: a query typed and run with Ctrl+Enter.
+    await browser.keys('q');
+    await $('[data-testid="query-editor"] .cm-content').waitForDisplayed();
+    await browser.waitUntil(async () => browser.execute(() => !!document.activeElement?.closest('.cm-editor')), { timeoutMsg: 'Q did not focus the editor' });
+    await browser.keys(['Control', 'a']);
+    await browser.keys('Backspace');
+    await browser.keys('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }');
+    await browser.keys('Escape');
+    await browser.keys(['Control', 'Enter']);
+    await expect($('[data-testid="query-summary"]')).toHaveText(expect.stringContaining('1 row'), { wait: 30_000 });
+    await screenshot('keyboard-dark');
+    // Back to the system's theme for the cases that follow (the choice is remembered).
+    await $('[data-testid="map"]').then((m) => browser.execute((el) => el.focus(), m));
+    await browser.keys('t');
+    await browser.waitUntil(async () => (await browser.execute(() => document.documentElement.dataset.theme)) === 'light', { timeoutMsg: 'T did not go back to the system theme' });
+    await browser.keys('q');
+    await expect($('[data-testid="query-pane"]')).not.toBeExisting();
+  });
+
+  it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {
     await typeAndRun('SELECT ?person ?name WHERE { ?person foaf:name ?name } ORDER BY ?name');
     const summary = await $('[data-testid="query-summary"]');
     await summary.waitForDisplayed({ timeout: 30_000 });

@@ -17,6 +17,8 @@ import { PathsState } from './paths/paths.svelte';
 import { SearchState } from './search/search.svelte';
 import { SelectionState } from './selection/selection.svelte';
 import { SourceState } from './source/source.svelte';
+import { pageTheme } from './theme/theme.svelte';
+import type { Action } from './keys/keys';
 import type { DocInfo, SearchHit, TermView } from './types';
 
 export type Panel = 'legend' | 'details' | 'info';
@@ -24,6 +26,8 @@ export type Dock = 'query' | 'coherence' | 'paths' | null;
 
 export class Session {
   readonly colors = new ClassColors();
+  /** Light or dark: the system's unless the user chose. */
+  readonly theme = pageTheme();
   readonly highlight = new HighlightState();
   readonly map: MapState;
   readonly sparql: SparqlState;
@@ -50,6 +54,10 @@ export class Session {
   readonly search: SearchState;
   /** How two entities are connected. */
   readonly paths: PathsState;
+  /** The `?` overlay listing the shortcuts. */
+  showShortcuts = $state(false);
+  /** Set by the components that can take the keyboard focus for a shortcut. */
+  readonly focusers: Partial<Record<'search' | 'map' | 'editor', () => void>> = {};
   message = $state('');
   /** Told by the shell when the page starts (a crash it recovered from), until dismissed. */
   notice = $state('');
@@ -128,6 +136,31 @@ export class Session {
       case 'query': this.toggleDock('query'); break;
       case 'coherence': this.toggleDock('coherence'); break;
     }
+  }
+
+  /** A page-wide shortcut (core/keys). */
+  shortcut(a: Action): void {
+    switch (a) {
+      case 'help': this.showShortcuts = !this.showShortcuts; break;
+      case 'search': this.focusers.search?.(); break;
+      case 'map': this.focusers.map?.(); break;
+      case 'query':
+        this.toggleDock('query');
+        // Opened from the keyboard: the editor takes the keys (it mounts on the next frames).
+        if (this.dock === 'query') this.focusWhenReady('editor');
+        else this.focusers.map?.();
+        break;
+      case 'coherence': this.toggleDock('coherence'); break;
+      case 'legend': this.showLegend = !this.showLegend; break;
+      case 'theme': this.theme.cycle(); break;
+    }
+  }
+
+  /** Focuses `what` as soon as its component has mounted (the query pane loads on first use). */
+  private focusWhenReady(what: 'editor', tries = 40): void {
+    const f = this.focusers[what];
+    if (f) f();
+    else if (tries > 0) setTimeout(() => this.focusWhenReady(what, tries - 1), 50);
   }
 
   async export(format: 'png' | 'svg'): Promise<void> {

@@ -10,6 +10,8 @@ export interface Style {
   /** Graph units to pixels at the current zoom. */
   scale: number;
   background: string;
+  /** The labels' colour (the theme's). */
+  labelColor?: string;
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -43,7 +45,7 @@ export function toSvg(graph: Graph<NodeAttrs, EdgeAttrs>, p: Projection, style: 
     if (label && r >= 6) labels.push(`<text x="${(c.x + r + 3).toFixed(1)}" y="${(c.y + 4).toFixed(1)}">${esc(label)}</text>`);
   });
   out.push('</g>');
-  out.push(`<g class="labels" font-family="sans-serif" font-size="13" fill="#1f2430">${labels.join('')}</g>`);
+  out.push(`<g class="labels" font-family="sans-serif" font-size="13" fill="${style.labelColor ?? '#1f2430'}">${labels.join('')}</g>`);
   out.push('</svg>');
   return out.join('\n');
 }
