@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { samples } from '../wdio.conf.mjs';
-import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { axeViolations, clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('rete desktop', () => {
   let firstCount = 0;
@@ -105,6 +105,8 @@ describe('rete desktop', () => {
     await screenshot('error');
     // The window still works: the welcome screen and its buttons are there.
     await expect($('[data-testid="welcome"]')).toBeDisplayed();
+    // The start screen, with its error, passes the accessibility audit (axe-core).
+    expect(await axeViolations()).toEqual([]);
   });
 
   it('refuses a file that is not a .rete', async () => {

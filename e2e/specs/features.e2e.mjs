@@ -3,7 +3,7 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fixtures } from '../wdio.conf.mjs';
-import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot, typeQuery } from './helpers.mjs';
+import { axeViolations, clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot, typeQuery } from './helpers.mjs';
 
 
 const fx = (name) => path.join(fixtures, name);
@@ -225,6 +225,29 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await browser.waitUntil(async () => (await browser.execute(() => document.documentElement.dataset.theme)) === 'light', { timeoutMsg: 'T did not go back to the system theme' });
     await browser.keys('q');
     await expect($('[data-testid="query-pane"]')).not.toBeExisting();
+  });
+
+  it('passes the accessibility audit (axe-core) on the map, details, query and coherence screens, light and dark', async () => {
+    const audit = {};
+    const theme = async (want) => {
+      while ((await browser.execute(() => document.documentElement.dataset.theme)) !== want || (await $('[data-testid="theme"]').getAttribute('data-choice')) === 'system') {
+        await $('[data-testid="theme"]').click();
+      }
+    };
+    for (const t of ['light', 'dark']) {
+      await theme(t);
+      audit[`${t} map and details`] = await axeViolations();
+      await $('[data-testid="toggle-query"]').click();
+      await $('[data-testid="query-pane"]').waitForDisplayed({ timeout: 30_000 });
+      audit[`${t} query`] = await axeViolations();
+      await $('[data-testid="toggle-coherence"]').click();
+      await $('[data-testid="coherence-run"]').waitForDisplayed();
+      audit[`${t} coherence`] = await axeViolations();
+      await $('[data-testid="toggle-coherence"]').click();
+    }
+    // Back to the system's choice for the cases that follow.
+    while ((await $('[data-testid="theme"]').getAttribute('data-choice')) !== 'system') await $('[data-testid="theme"]').click();
+    expect(audit).toEqual(Object.fromEntries(Object.keys(audit).map((k) => [k, []])));
   });
 
   it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {

@@ -1,7 +1,8 @@
 // Pixel checks on WebDriver screenshots: the DOM can claim a drawn graph while the WebGL canvas
 // stays blank, so the tests look at the pixels.
 import { PNG } from 'pngjs';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { appGone } from '../wdio.conf.mjs';
 
@@ -97,4 +98,24 @@ export async function typeQuery(text, { perKey = false } = {}) {
   if (perKey) for (const ch of text) await browser.keys(ch);
   else await browser.keys(text);
   await browser.keys('Escape'); // close the completion list, if open
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The accessibility audit (axe-core, WCAG 2 A/AA rules) of the page as it is: the serious and
+ * critical violations, each as "rule: target (summary)". Run in the real webview.
+ */
+export async function axeViolations() {
+  // Sent as the script itself: WebDriver's scripts run outside the page's content security policy,
+  // which (rightly) refuses eval.
+  const run = `
+    const done = arguments[arguments.length - 1];
+    if (!window.axe) { ${axeSource}\n; window.axe = window.axe || axe; }
+    window.axe
+      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+      .then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .flatMap((v) => v.nodes.slice(0, 3).map((n) => v.id + ': ' + n.target.join(' ') + ' (' + (n.failureSummary || '').split('\\n').slice(1, 2).join('').trim() + ')'))))
+      .catch((e) => done(['axe failed: ' + e]));`;
+  return browser.executeAsync(run);
 }
