@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the built .deb: binary, desktop entry (double-click opens files: Exec … %F, the .rete
 # MIME type and the RDF media types for "Open with"), the shared-mime-info definition (magic bytes
-# and glob of .rete; N-Triples and N-Quads, which shared-mime-info lacks) and the icons.
+# and glob of .rete; N-Triples and N-Quads, which shared-mime-info lacks), the icons, and the hidden
+# entry that makes the app the handler of rete:// view links.
 # Usage: e2e/deb-check.sh path/to/app.deb [sample.rete]
 set -euo pipefail
 deb=${1:?usage: deb-check.sh APP.deb [SAMPLE.rete]}
@@ -16,7 +17,9 @@ check() { # name, command...
 
 dpkg-deb -x "$deb" "$tmp/root"
 dpkg-deb -f "$deb" Package Version Architecture Depends > "$tmp/control"
-desktop=$(find "$tmp/root/usr/share/applications" -name '*.desktop' | head -n1)
+desktop=$(find "$tmp/root/usr/share/applications" -name '*.desktop' ! -name 'rete-desktop-link.desktop' | head -n1)
+# rete:// view links: a second, hidden entry (links are URLs: %u, while the main entry takes files: %F).
+links="$tmp/root/usr/share/applications/rete-desktop-link.desktop"
 mime="$tmp/root/usr/share/mime/packages/rete-desktop.xml"
 
 check "package is named rete-desktop" grep -qx 'Package: rete-desktop' "$tmp/control"
@@ -26,6 +29,10 @@ check "desktop entry exists" test -f "$desktop"
 check "desktop entry passes files: Exec=rete-desktop %F" grep -qx 'Exec=rete-desktop %F' "$desktop"
 check "desktop entry declares application/x-rete first" grep -q '^MimeType=application/x-rete;' "$desktop"
 check "desktop entry is valid" desktop-file-validate "$desktop"
+check "link entry handles rete:// (x-scheme-handler/rete)" grep -qx 'MimeType=x-scheme-handler/rete;' "$links"
+check "link entry passes the link: Exec=rete-desktop %u" grep -qx 'Exec=rete-desktop %u' "$links"
+check "link entry is hidden from menus" grep -qx 'NoDisplay=true' "$links"
+check "link entry is valid" desktop-file-validate "$links"
 # RDF syntaxes the app imports: listed in the desktop entry so "Open with" offers the app.
 for t in text/turtle application/n-triples application/n-quads application/trig application/rdf+xml application/ld+json; do
   check "desktop entry declares $t" grep -q "^MimeType=.*;$t;" "$desktop"

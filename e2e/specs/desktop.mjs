@@ -64,3 +64,9 @@ export async function drop(win, file) {
   await xdo('mouseup', '1');
   expect(await done).toBe(0);
 }
+
+/** The text on the desktop's clipboard, as another application would paste it. */
+export async function clipboardText() {
+  const { stdout } = await promisify(execFile)('/usr/bin/python3', [path.join(path.dirname(dragSource), 'read-clipboard.py')], { timeout: 30_000 });
+  return stdout;
+}

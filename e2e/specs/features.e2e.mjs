@@ -3,7 +3,8 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fixtures } from '../wdio.conf.mjs';
-import { axeViolations, clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot, typeQuery } from './helpers.mjs';
+import { clipboardText } from './desktop.mjs';
+import { axeViolations, clickLargest, colourStats, mapRect, mapSettled, relaunch, relaunchKeepingViews, screenshot, typeQuery } from './helpers.mjs';
 
 
 const fx = (name) => path.join(fixtures, name);
@@ -25,6 +26,19 @@ async function pixels(name, selector) {
   const rect = await browser.getElementRect(await el.elementId);
   const dpr = await browser.execute(() => window.devicePixelRatio);
   return colourStats(await screenshot(name), rect, dpr);
+}
+
+/** The share of the rectangle `r`'s pixels that differ (by more than 48 in a channel) between two screenshots. */
+function differing(a, b, r, scale) {
+  let n = 0, total = 0;
+  for (let y = Math.round(r.y * scale); y < Math.min(a.height, b.height, Math.round((r.y + r.height) * scale)); y++) {
+    for (let x = Math.round(r.x * scale); x < Math.min(a.width, b.width, Math.round((r.x + r.width) * scale)); x++) {
+      const i = (y * a.width + x) * 4;
+      if (Math.abs(a.data[i] - b.data[i]) > 48 || Math.abs(a.data[i + 1] - b.data[i + 1]) > 48 || Math.abs(a.data[i + 2] - b.data[i + 2]) > 48) n++;
+      total++;
+    }
+  }
+  return total ? n / total : 1;
 }
 
 /** The share of the rectangle `r`'s pixels whose luminance (0–255) passes `test`. */
@@ -250,7 +264,57 @@ describe('pyramid map, queries, coherence, remote files', () => {
     expect(audit).toEqual(Object.fromEntries(Object.keys(audit).map((k) => [k, []])));
   });
 
+  it('copies a rete:// link to the view, which a fresh app opens at the same view; reopening the file restores it; a malformed link is refused', async () => {
+    // A community opened, an entity in it selected.
+    await clickLargest();
+    await $('[data-testid="zoom-in"]').click();
+    const map = await $('[data-testid="map"]');
+    await browser.waitUntil(async () => /c\d+:\d+/.test(await map.getAttribute('data-open')), { timeoutMsg: 'the community did not open' });
+    await mapSettled();
+    await browser.keys('m');
+    for (const key of ['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'ArrowRight']) {
+      if (await $('[data-testid="expand-neighbourhood"]').isExisting()) break;
+      await browser.keys(key);
+      await browser.pause(600);
+    }
+    await expect($('[data-testid="expand-neighbourhood"]')).toBeDisplayed({ wait: 20_000 });
+    const title = await $('[data-testid="details-title"]').getText();
+    const open = await map.getAttribute('data-open');
+    await browser.pause(1200); // the camera settled, the view remembered
+    // V copies the link to the desktop's clipboard (and shows it in the status bar).
+    await browser.keys('v');
+    const message = await $('[data-testid="message"]');
+    await expect(message).toHaveAttribute('title', expect.stringContaining('Link copied: rete://open?v=1&source='));
+    const link = await clipboardText();
+    expect((await message.getAttribute('title')).endsWith(link)).toBe(true);
+    const { rect, dpr } = await mapRect();
+    const before = await screenshot('view-before');
+
+    // A fresh app given the link (as the desktop passes it: rete-desktop %u). The file is on the
+    // recent list, so no question is asked.
+    await relaunch(link);
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
+    await browser.waitUntil(async () => (await $('[data-testid="map"]').getAttribute('data-open')) === open, { timeout: 30_000, timeoutMsg: `the link did not open ${open}` });
+    await expect($('[data-testid="details-title"]')).toHaveText(title, { wait: 20_000 });
+    await mapSettled();
+    await browser.pause(800);
+    const after = await screenshot('view-after');
+    expect(differing(before, after, rect, dpr)).toBeLessThan(0.05);
+
+    // Reopening the file alone comes back to the same view.
+    await relaunchKeepingViews(fx('social-1k.rete'));
+    await browser.waitUntil(async () => (await $('[data-testid="map"]').getAttribute('data-open')) === open, { timeout: 30_000, timeoutMsg: 'reopening did not restore the view' });
+    await expect($('[data-testid="details-title"]')).toHaveText(title, { wait: 20_000 });
+
+    // A malformed link: a clear message, nothing opened.
+    await relaunch('rete://open?v=1&source=' + encodeURIComponent(fx('social-1k.rete')) + '&ratio=-2');
+    await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining("This link cannot be opened: the view's camera is not valid: its ratio must be a positive number"));
+    await expect($('[data-testid="welcome"]')).toBeDisplayed();
+  });
+
   it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {
+    await relaunch(fx('social-1k.rete'));
+    await mapSettled();
     await typeAndRun('SELECT ?person ?name WHERE { ?person foaf:name ?name } ORDER BY ?name');
     const summary = await $('[data-testid="query-summary"]');
     await summary.waitForDisplayed({ timeout: 30_000 });

@@ -12,11 +12,32 @@ import { appGone } from '../wdio.conf.mjs';
  * new launch would hand its files to it and exit instead of opening a window.
  */
 export async function relaunch(...args) {
+  await forgetViews();
+  await relaunchKeepingViews(...args);
+}
+
+/**
+ * [`relaunch`] without forgetting where the last session was in each file: the app restores a
+ * file's last view when it opens it again (core/views).
+ */
+export async function relaunchKeepingViews(...args) {
   const application = browser.requestedCapabilities['tauri:options'].application;
   await browser.deleteSession();
   await appGone();
   // Its own attempt to close the (already closed) session fails quietly.
   await browser.reloadSession({ 'tauri:options': { application, args } });
+}
+
+/**
+ * Each case starts from the files' first view: the views the app remembered are forgotten, and
+ * the page about to close remembers no more (a save can still be scheduled).
+ */
+async function forgetViews() {
+  await browser.execute(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (k, v) { if (!String(k).startsWith('rete.view')) set.call(this, k, v); };
+    for (const k of Object.keys(localStorage)) if (k.startsWith('rete.view')) localStorage.removeItem(k);
+  }).catch(() => {});
 }
 
 /** Screenshot of the whole window as a decoded PNG. */

@@ -4,12 +4,12 @@
 // X protocols under the suite's Xvfb: xdotool moves the pointer and types into the GTK dialog.
 import { expect } from '@wdio/globals';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { app, fixtures } from '../wdio.conf.mjs';
 import { appWindow, drop, exited, secondLaunch, xdo } from './desktop.mjs';
-import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 const fx = (name) => path.join(fixtures, name);
 const docName = () => $('[data-testid="doc-name"]');
@@ -141,6 +141,80 @@ describe('desktop integration', () => {
     // The same picture as on screen: the same background, a comparable share drawn.
     expect(s.background).toBe(shown.background);
     expect(Math.abs(s.drawnShare - shown.drawnShare)).toBeLessThan(0.15);
+  });
+
+  it('saves the view to a file and opens it again; asks before opening a file a view names; refuses a damaged view', async () => {
+    const dir = path.resolve('.e2e-out', 'views');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const mine = path.join(dir, 'mine.rete');
+    const theirs = path.join(dir, 'theirs.rete');
+    copyFileSync(fx('social-1k.rete'), mine);
+    copyFileSync(fx('social-1k.rete'), theirs);
+    await relaunch(mine);
+    await mapSettled(1);
+    await clickLargest();
+    await $('[data-testid="zoom-in"]').click();
+    const map = () => $('[data-testid="map"]');
+    await browser.waitUntil(async () => /c\d+:\d+/.test(await map().getAttribute('data-open')), { timeoutMsg: 'the community did not open' });
+    await mapSettled();
+    const open = await map().getAttribute('data-open');
+    // Save view… (Ctrl+Shift+S) and GTK's save dialog.
+    await browser.keys(['Control', 'Shift', 's']);
+    const file = path.join(dir, 'saved.rete-view.json');
+    const saveDialog = (await xdo('search', '--sync', '--onlyvisible', '--name', '^Save view$')).split('\n')[0];
+    await xdo('windowfocus', '--sync', saveDialog);
+    await browser.pause(300);
+    await xdo('key', '--clearmodifiers', 'ctrl+a');
+    await xdo('type', '--delay', '15', file);
+    await xdo('key', 'Return');
+    await expect($('[data-testid="message"]')).toHaveAttribute('title', `Saved the view to ${file}`);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved).toMatchObject({ format: 'rete-view', version: 1, source: mine });
+    // What is open when the view is saved (the semantic zoom may have opened more since).
+    expect(saved.open).toEqual(expect.arrayContaining(open.split(' ')));
+
+    // The same view of another file (someone sent it): opening it asks first.
+    const sent = path.join(dir, 'sent.rete-view.json');
+    writeFileSync(sent, JSON.stringify({ ...saved, source: theirs }));
+    const openView = async (f) => {
+      await browser.keys(['Control', 'Shift', 'o']);
+      const title = '^Open a saved view$';
+      const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
+      await browser.pause(500);
+      await xdo('windowfocus', '--sync', id);
+      await browser.pause(300);
+      await xdo('key', '--clearmodifiers', 'ctrl+l');
+      await browser.pause(200);
+      await xdo('type', '--delay', '15', f);
+      await browser.waitUntil(async () => {
+        await xdo('key', 'Return');
+        await browser.pause(300);
+        return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
+      }, { timeout: 10_000, interval: 100, timeoutMsg: 'the view dialog did not take the typed path' });
+    };
+    const ask = async (key) => {
+      const id = (await xdo('search', '--sync', '--onlyvisible', '--name', '^Open a shared view$')).split('\n')[0];
+      await browser.pause(300);
+      await xdo('windowfocus', '--sync', id);
+      await browser.pause(200);
+      await xdo('key', key);
+    };
+    await openView(sent);
+    await ask('Escape');
+    await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining(`${theirs}: not opened`));
+    await expect(docName()).toHaveText('mine.rete');
+    await openView(sent);
+    await ask('Return');
+    await expect(docName()).toHaveText('theirs.rete');
+    await browser.waitUntil(async () => (await map().getAttribute('data-open')) === saved.open.join(' '), { timeout: 30_000, timeoutMsg: `the view did not open ${saved.open}` });
+
+    // A damaged view file: where it is wrong, nothing else changes.
+    const damaged = path.join(dir, 'damaged.rete-view.json');
+    writeFileSync(damaged, '{"format": "rete-view", "version": 1,\n "source": ');
+    await openView(damaged);
+    await expect($('[data-testid="error"]')).toHaveText(expect.stringContaining(`${damaged}: not a rete view: EOF while parsing a value at line 2, column 11`));
+    await expect(docName()).toHaveText('theirs.rete');
   });
 
   it('prints its launch trace when asked (the launch benchmark\'s probe) and quits', async () => {

@@ -7,6 +7,7 @@ use rete_explore::model::{
     Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, SparqlContext, TermView,
 };
 use rete_explore::store::Store;
+use rete_explore::view::{OpenedView, SavedView};
 use std::io::Write as _;
 use std::path::PathBuf;
 use tauri::{AppHandle, Emitter, Manager};
@@ -117,7 +118,18 @@ fn recent_file(app: &AppHandle) -> Option<PathBuf> {
 /// The boundary rule ([`crate::grant`]): `Ok` if the user chose `source` (this session or on the
 /// recent list). A URL typed in the page's dialog is not known to the shell: it asks the user in
 /// a native dialog, which a script in the page cannot answer.
-fn chosen(app: &AppHandle, source: &str, ask: bool) -> AppResult<()> {
+/// When the shell asks the user before opening a source the page names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ask {
+    /// Never: the source must have been chosen already.
+    Never,
+    /// A URL typed in the page's Open URL dialog.
+    Url,
+    /// The source of a saved view or a `rete://` link (someone else may have written it).
+    View,
+}
+
+fn chosen(app: &AppHandle, source: &str, ask: Ask) -> AppResult<()> {
     let grants = app.state::<crate::grant::Grants>();
     let recent = recent_file(app)
         .map(|f| rete_explore::store::recent_load(&f))
@@ -126,14 +138,34 @@ fn chosen(app: &AppHandle, source: &str, ask: bool) -> AppResult<()> {
         Ok(()) => return Ok(()),
         Err(refused) => refused,
     };
-    if ask
-        && app
-            .dialog()
-            .message(format!(
+    let remote = rete_http::is_url(source.trim());
+    let (title, text) = match ask {
+        Ask::Never => return Err(AppError::Invalid(refused)),
+        Ask::Url => (
+            "Open URL",
+            format!(
                 "Open {}?\n\nRete will read this file over the network.",
                 source.trim()
-            ))
-            .title("Open URL")
+            ),
+        ),
+        Ask::View => (
+            "Open a shared view",
+            format!(
+                "A link or a view file asks to open {}.\n\nOpen it?{}",
+                source.trim(),
+                if remote {
+                    " Rete will read it over the network."
+                } else {
+                    ""
+                }
+            ),
+        ),
+    };
+    if (ask == Ask::View || remote)
+        && app
+            .dialog()
+            .message(text)
+            .title(title)
             .buttons(tauri_plugin_dialog::MessageDialogButtons::OkCancelCustom(
                 "Open".into(),
                 "Cancel".into(),
@@ -159,7 +191,7 @@ fn opened(app: &AppHandle, info: &DocInfo) {
 #[tauri::command]
 pub async fn open_path(app: AppHandle, path: String) -> AppResult<DocInfo> {
     blocking(app, move |app, s| {
-        chosen(app, &path, false)?;
+        chosen(app, &path, Ask::Never)?;
         let info = crate::import::app::open_any(app, s, &path)?;
         opened(app, &info);
         Ok(info)
@@ -171,7 +203,7 @@ pub async fn open_path(app: AppHandle, path: String) -> AppResult<DocInfo> {
 #[tauri::command]
 pub async fn open_url(app: AppHandle, url: String) -> AppResult<DocInfo> {
     blocking(app, move |app, s| {
-        chosen(app, &url, rete_http::is_url(url.trim()))?;
+        chosen(app, &url, Ask::Url)?;
         let info = crate::import::app::open_url_any(app, s, &url)?;
         opened(app, &info);
         Ok(info)
@@ -200,6 +232,93 @@ pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
         let info = crate::import::app::open_any(app, s, &path)?;
         opened(app, &info);
         Ok(Some(info))
+    })
+    .await
+}
+
+/// Opens the source of a saved view once the user agreed ([`Ask::View`]); the page restores the view.
+fn open_view_source(app: &AppHandle, s: &Store, view: SavedView) -> AppResult<OpenedView> {
+    chosen(app, &view.source, Ask::View)?;
+    let doc = if rete_http::is_url(view.source.trim()) {
+        crate::import::app::open_url_any(app, s, &view.source)?
+    } else {
+        crate::import::app::open_any(app, s, &view.source)?
+    };
+    opened(app, &doc);
+    Ok(OpenedView { doc, view })
+}
+
+/// Opens a `rete://` link (from the command line, the OS or a second launch): its file, after the
+/// user agreed, and the view it describes.
+#[tauri::command]
+pub async fn open_link(app: AppHandle, link: String) -> AppResult<OpenedView> {
+    blocking(app, move |app, s| {
+        let view = SavedView::from_link(&link)
+            .map_err(|e| AppError::Invalid(format!("This link cannot be opened: {e}")))?;
+        open_view_source(app, s, view)
+    })
+    .await
+}
+
+/// Puts the `rete://` link to `view` on the clipboard and returns it (checked as a link's reader
+/// would check it).
+#[tauri::command]
+pub async fn copy_link(app: AppHandle, view: SavedView) -> AppResult<String> {
+    view.check().map_err(|e| AppError::Invalid(e.to_string()))?;
+    let link = view.to_link();
+    copy_text(&app, link.clone())?;
+    Ok(link)
+}
+
+/// Text on the desktop's clipboard (GTK's, on the main thread, where GTK runs).
+#[cfg(target_os = "linux")]
+fn copy_text(app: &AppHandle, text: String) -> AppResult<()> {
+    app.run_on_main_thread(move || {
+        gtk::Clipboard::get(&gtk::gdk::SELECTION_CLIPBOARD).set_text(&text);
+    })
+    .map_err(|e| AppError::Invalid(format!("the clipboard: {e}")))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn copy_text(_: &AppHandle, _: String) -> AppResult<()> {
+    Err(AppError::Invalid(
+        "the clipboard is only reached on Linux in this build".into(),
+    ))
+}
+
+/// Saves `view` as a view file where the user says (native save dialog); `None` if cancelled.
+#[tauri::command]
+pub async fn save_view(app: AppHandle, view: SavedView, name: String) -> AppResult<Option<String>> {
+    blocking(app, move |app, _| {
+        view.check().map_err(|e| AppError::Invalid(e.to_string()))?;
+        let Some(path) = save_dialog(app, "Save view", &format!("{name}.rete-view.json"), "json")?
+        else {
+            return Ok(None);
+        };
+        rete_explore::store::write_atomic(&path, |w| w.write_all(view.to_json().as_bytes()))
+            .map_err(|e: std::io::Error| AppError::Invalid(format!("{}: {e}", path.display())))?;
+        Ok(Some(path.display().to_string()))
+    })
+    .await
+}
+
+/// Opens a view file the user picks (native dialog): its source, after the user agreed, and the
+/// view. `None` if cancelled.
+#[tauri::command]
+pub async fn open_view_file(app: AppHandle) -> AppResult<Option<OpenedView>> {
+    blocking(app, |app, s| {
+        let picked = app
+            .dialog()
+            .file()
+            .set_title("Open a saved view")
+            .add_filter("Rete view", &["json"])
+            .blocking_pick_file();
+        let Some(path) = picked_path(picked)? else {
+            return Ok(None);
+        };
+        let view = rete_explore::view::read_file(&path)
+            .map_err(|e| AppError::Invalid(format!("{}: {e}", path.display())))?;
+        open_view_source(app, s, view).map(Some)
     })
     .await
 }

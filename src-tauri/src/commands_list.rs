@@ -37,4 +37,8 @@ pub const COMMANDS: &[&str] = &[
     "cache_stats",
     "cache_clear",
     "save_rete",
+    "open_link",
+    "copy_link",
+    "save_view",
+    "open_view_file",
 ];

@@ -30,8 +30,10 @@ fn request_open<R: tauri::Runtime>(app: &tauri::AppHandle<R>, paths: Vec<String>
     if paths.is_empty() {
         return;
     }
-    // The user handed these over through the shell: the page may open them (see `grant`).
-    app.state::<grant::Grants>().grant(&paths);
+    // The user handed these over through the shell: the page may open them (see `grant`). A view
+    // link is not a source: its file is opened only once the user agreed (`open_link`).
+    app.state::<grant::Grants>()
+        .grant(paths.iter().filter(|p| !rete_explore::view::is_link(p)));
     app.state::<Store>().push_pending(paths);
     let _ = app.emit(EVENT_OPEN, ());
     if let Some(w) = app.get_webview_window("main") {
@@ -56,6 +58,17 @@ fn build_menu<R: tauri::Runtime>(app: &tauri::AppHandle<R>) -> tauri::Result<Men
                 Some("CmdOrCtrl+S"),
             )?,
             &MenuItem::with_id(app, "clear-cache", "Clear import cache", true, None::<&str>)?,
+            &PredefinedMenuItem::separator(app)?,
+            // Their keys (Ctrl+Shift+O, Ctrl+Shift+S) are the page's, with its other shortcuts.
+            &MenuItem::with_id(app, "open-view", "Open view…", true, None::<&str>)?,
+            &MenuItem::with_id(app, "save-view", "Save view…", true, None::<&str>)?,
+            &MenuItem::with_id(
+                app,
+                "copy-link",
+                "Copy link to this view",
+                true,
+                None::<&str>,
+            )?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, "export-png", "Export view as PNG…", true, None::<&str>)?,
             &MenuItem::with_id(app, "export-svg", "Export view as SVG…", true, None::<&str>)?,
@@ -141,7 +154,8 @@ pub fn run() {
             let argv: Vec<String> = std::env::args().collect();
             let cwd = std::env::current_dir().unwrap_or_default();
             let args = store::file_args(&argv, &cwd);
-            app.state::<grant::Grants>().grant(&args);
+            app.state::<grant::Grants>()
+                .grant(args.iter().filter(|a| !rete_explore::view::is_link(a)));
             app.state::<Store>().push_pending(args);
             let menu = build_menu(app.handle())?;
             app.set_menu(menu)?;
@@ -165,6 +179,10 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::open_path,
             commands::open_url,
+            commands::open_link,
+            commands::copy_link,
+            commands::save_view,
+            commands::open_view_file,
             commands::open_dialog,
             commands::take_pending,
             commands::take_notice,

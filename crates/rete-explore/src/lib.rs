@@ -10,4 +10,5 @@ pub mod ops;
 mod protocol_ts;
 pub mod store;
 pub mod trace;
+pub mod view;
 pub mod wire;

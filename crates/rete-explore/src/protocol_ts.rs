@@ -58,6 +58,9 @@ fn declarations() -> String {
         PathLinkView::decl(&cfg),
         PathStepView::decl(&cfg),
         PathView::decl(&cfg),
+        crate::view::Camera::decl(&cfg),
+        crate::view::SavedView::decl(&cfg),
+        crate::view::OpenedView::decl(&cfg),
         PathsView::decl(&cfg),
     ];
     let mut out = String::from(

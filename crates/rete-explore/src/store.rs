@@ -226,13 +226,14 @@ impl Store {
 }
 
 /// The file arguments of a command line (`argv` without the program), made absolute against
-/// `cwd`: options (`-…`) are skipped, URLs are kept as they are.
+/// `cwd`: options (`-…`) are skipped, URLs and `rete://` view links are kept as they are.
 pub fn file_args(argv: &[String], cwd: &Path) -> Vec<String> {
     argv.iter()
         .skip(1)
         .filter(|a| !a.starts_with('-') && !a.is_empty())
         .map(|a| {
-            if a.starts_with("http://") || a.starts_with("https://") {
+            // URLs, and rete:// view links (opened through `open_link`, never granted as files).
+            if a.starts_with("http://") || a.starts_with("https://") || crate::view::is_link(a) {
                 return a.clone();
             }
             let a = a.strip_prefix("file://").unwrap_or(a);

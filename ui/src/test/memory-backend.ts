@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, PathsView, QueryOutcome, ReadView, SearchHit, SearchView, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -139,6 +139,21 @@ export class MemoryBackend implements Backend {
   async cacheStats(): Promise<CacheStats> { return { dir: '/cache', files: this.cacheFiles, bytes: this.cacheFiles * 1000, limit: 1 << 30 }; }
   async cacheClear(): Promise<CacheStats> { const s = await this.cacheStats(); this.cacheFiles = 0; this.log('cacheClear'); return s; }
   async saveRete(doc: number, name: string) { this.log(`saveRete ${doc} ${name}`); return this.savedTo; }
+  /** Views saved with saveView; the view openViewFile and openLink give. */
+  savedViews: SavedView[] = [];
+  viewToOpen: SavedView | null = null;
+  async openLink(link: string): Promise<OpenedView> {
+    this.log(`openLink ${link}`);
+    const view = this.viewToOpen;
+    if (!view || !link.startsWith('rete://open?')) throw { kind: 'invalid', message: 'This link cannot be opened: not a rete link' };
+    return { doc: await this.openPath(view.source), view };
+  }
+  async copyLink(view: SavedView) { return `rete://open?v=1&source=${encodeURIComponent(view.source)}`; }
+  async saveView(view: SavedView, name: string) { this.log(`saveView ${name}`); this.savedViews.push(view); return `/tmp/${name}.rete-view.json`; }
+  async openViewFile(): Promise<OpenedView | null> {
+    const view = this.viewToOpen;
+    return view ? { doc: await this.openPath(view.source), view } : null;
+  }
   launched: Record<string, number>[] = [];
   async launchDrawn(marks: Record<string, number>) { this.log('launchDrawn'); this.launched.push(marks); }
   private view(k: string): MapView { const v = this.views.get(k); if (!v) throw `no view ${k}`; return structuredClone(v); }

@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, PathsView, QueryOutcome, ReadView, SearchView, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchView, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -58,6 +58,14 @@ export interface Backend {
   cacheStats(): Promise<CacheStats>;
   cacheClear(): Promise<CacheStats>;
   saveRete(doc: number, name: string): Promise<string | null>;
+  /** Opens a rete:// link's file (once the user agreed, in a native dialog) and returns its view. */
+  openLink(link: string): Promise<OpenedView>;
+  /** Puts the rete:// link to a view on the clipboard, and returns it. */
+  copyLink(view: SavedView): Promise<string>;
+  /** Saves a view file where the user says; null if cancelled. */
+  saveView(view: SavedView, name: string): Promise<string | null>;
+  /** Opens a view file the user picks, and its file (once the user agreed); null if cancelled. */
+  openViewFile(): Promise<OpenedView | null>;
 }
 
 /** A command of the shell; its round trip is a span of the benchmark's trace (core/perf). */
@@ -108,6 +116,10 @@ export const tauriBackend: Backend = {
   cacheStats: () => call('cache_stats'),
   cacheClear: () => call('cache_clear'),
   saveRete: (doc, name) => call('save_rete', { doc, name }),
+  openLink: (link) => call('open_link', { link }),
+  copyLink: (view) => call('copy_link', { view }),
+  saveView: (view, name) => call('save_view', { view, name }),
+  openViewFile: () => call('open_view_file'),
 };
 
 /** A failed command as the shell sends it (`AppError` in crates/rete-explore/src/engine.rs). */

@@ -19,6 +19,8 @@ import { SelectionState } from './selection/selection.svelte';
 import { SourceState } from './source/source.svelte';
 import { pageTheme } from './theme/theme.svelte';
 import type { Action } from './keys/keys';
+import { ViewsState } from './views/views.svelte';
+import type { OpenedView, SavedView } from './types';
 import type { DocInfo, SearchHit, TermView } from './types';
 
 export type Panel = 'legend' | 'details' | 'info';
@@ -54,6 +56,12 @@ export class Session {
   readonly search: SearchState;
   /** How two entities are connected. */
   readonly paths: PathsState;
+  /** Saved views: captured, restored, the last one per file remembered. */
+  readonly views = new ViewsState(typeof localStorage === 'undefined' ? null : localStorage);
+  /** The view to restore on the document being opened (from a link or a view file). */
+  private pendingView: SavedView | null = null;
+  /** The last link made by "Copy link to this view". */
+  lastLink = $state('');
   /** The `?` overlay listing the shortcuts. */
   showShortcuts = $state(false);
   /** Set by the components that can take the keyboard focus for a shortcut. */
@@ -78,7 +86,19 @@ export class Session {
     this.labelLanguages = new LabelLanguages(backend);
     this.search = new SearchState(backend, (hit) => this.reveal(hit));
     this.paths = new PathsState(backend, this.highlight);
+    this.source.linkOpener = (link) => this.openLink(link);
     $effect.root(() => {
+      // Where the user is, remembered for the file a moment after it changes.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      $effect(() => {
+        void [this.views.moved, this.map.version, this.selection.selected, this.schema.highlighted, this.sparql.text, this.dock, this.sparql.allGraphs];
+        if (this.views.restoring || !this.source.doc) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => untrack(() => {
+          const v = this.views.capture(this);
+          if (v) this.views.remember(v);
+        }), 800);
+      });
       $effect(() => this.working.set(this.reads.fetching || this.map.busy > 0));
       // A group selected is often zoomed into next: its children are fetched meanwhile.
       $effect(() => {
@@ -102,6 +122,54 @@ export class Session {
     await this.map.load(doc.doc, (m) => this.launch.mark(m));
     await legend;
     await this.sparql.load(doc);
+    // A view asked for (a link, a view file), else where the user was when the file was last open.
+    const view = this.pendingView ?? this.views.last(doc.source);
+    this.pendingView = null;
+    if (view) await this.views.restore(this, view);
+  }
+
+  /** Opens a document with a view to restore on it (`open` gives both, or null if cancelled). */
+  private openWithView(label: string, open: () => Promise<OpenedView | null>): Promise<boolean> {
+    return this.source.run(label, async () => {
+      const o = await open();
+      this.pendingView = o?.view ?? null;
+      return o?.doc ?? null;
+    }, false);
+  }
+
+  /** Opens a rete:// link: its file (the shell asks the user first) at the view it describes. */
+  openLink(link: string): Promise<boolean> {
+    return this.openWithView('a link', () => this.backend.openLink(link));
+  }
+
+  /** Opens a saved view file the user picks. */
+  openViewFile(): Promise<boolean> {
+    return this.openWithView('a view', () => this.backend.openViewFile());
+  }
+
+  /** Saves the current view as a file. */
+  async saveView(): Promise<void> {
+    const v = this.views.capture(this);
+    if (!v) return;
+    try {
+      const path = await this.backend.saveView(v, (this.source.doc?.name ?? 'view').replace(/\.[^.]*$/, ''));
+      if (path) this.message = `Saved the view to ${path}`;
+    } catch (e) {
+      this.message = `Could not save the view: ${errorText(e)}`;
+    }
+  }
+
+  /** Puts a rete:// link to the current view on the clipboard (and shows it). */
+  async copyLink(): Promise<void> {
+    const v = this.views.capture(this);
+    if (!v) return;
+    try {
+      const link = await this.backend.copyLink(v);
+      this.lastLink = link;
+      this.message = `Link copied: ${link}`;
+    } catch (e) {
+      this.message = `Could not copy a link: ${errorText(e)}`;
+    }
   }
 
   /** Starts listening to the shell (queued files, menu) and opens what the command line gave. */
@@ -153,6 +221,9 @@ export class Session {
       case 'coherence': this.toggleDock('coherence'); break;
       case 'legend': this.showLegend = !this.showLegend; break;
       case 'theme': this.theme.cycle(); break;
+      case 'link': void this.copyLink(); break;
+      case 'save-view': void this.saveView(); break;
+      case 'open-view': void this.openViewFile(); break;
     }
   }
 

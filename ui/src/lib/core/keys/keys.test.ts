@@ -9,6 +9,8 @@ describe('shortcuts', () => {
     expect(pageAction({ key: 'f', ctrlKey: true }, false)).toBe('search');
     expect(pageAction({ key: 'f', ctrlKey: true }, true)).toBe('search');
     expect(pageAction({ key: 'q', ctrlKey: true }, false)).toBeNull();
+    expect(pageAction({ key: 'S', ctrlKey: true, shiftKey: true }, true)).toBe('save-view');
+    expect(pageAction({ key: 'O', ctrlKey: true, shiftKey: true }, false)).toBe('open-view');
     expect(pageAction({ key: 'x' }, false)).toBeNull();
   });
   it('reads map keys', () => {
@@ -33,6 +35,6 @@ describe('shortcuts', () => {
   });
   it('lists every page action it handles', () => {
     const listed = new Set(SHORTCUTS.flatMap((g) => g.items.map((i) => i.action)).filter(Boolean));
-    for (const k of ['?', '/', 'm', 'q', 'c', 'l', 't']) expect(listed.has(pageAction({ key: k }, false)!)).toBe(true);
+    for (const k of ['?', '/', 'm', 'q', 'c', 'l', 't', 'v']) expect(listed.has(pageAction({ key: k }, false)!)).toBe(true);
   });
 });

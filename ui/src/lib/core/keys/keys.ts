@@ -2,7 +2,7 @@
 // The menu's accelerators (Ctrl+O, Ctrl+L, Ctrl+S, Ctrl+0) are the shell's and are listed too.
 
 export type Action =
-  | 'help' | 'search' | 'map' | 'query' | 'coherence' | 'legend' | 'theme'
+  | 'help' | 'search' | 'map' | 'query' | 'coherence' | 'legend' | 'theme' | 'link' | 'save-view' | 'open-view'
   | 'left' | 'right' | 'up' | 'down' | 'open' | 'up-level' | 'zoom-in' | 'zoom-out';
 
 export interface Shortcut {
@@ -25,11 +25,14 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
       { keys: ['C'], does: 'Show or hide the coherence report', action: 'coherence' },
       { keys: ['L'], does: 'Show or hide the legend', action: 'legend' },
       { keys: ['T'], does: 'Colour theme: system, light, dark', action: 'theme' },
+      { keys: ['V'], does: 'Copy a rete:// link to this view', action: 'link' },
       { keys: ['Tab', 'Shift+Tab'], does: 'Move between controls' },
       { keys: ['Ctrl+O'], does: 'Open a file' },
       { keys: ['Ctrl+L'], does: 'Open a URL' },
       { keys: ['Ctrl+S'], does: 'Save an imported file as .rete' },
       { keys: ['Ctrl+0'], does: 'Back to the overview' },
+      { keys: ['Ctrl+Shift+S'], does: 'Save this view to a file', action: 'save-view' },
+      { keys: ['Ctrl+Shift+O'], does: 'Open a saved view', action: 'open-view' },
     ],
   },
   {
@@ -51,14 +54,20 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
 ];
 
 const ARROWS: Record<string, Action> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
-const PAGE: Record<string, Action> = { '?': 'help', '/': 'search', m: 'map', q: 'query', c: 'coherence', l: 'legend', t: 'theme' };
+const PAGE: Record<string, Action> = { '?': 'help', '/': 'search', m: 'map', q: 'query', c: 'coherence', l: 'legend', t: 'theme', v: 'link' };
 
-interface KeyLike { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean }
+interface KeyLike { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; shiftKey?: boolean }
 
 /** The page-wide action a key asks for, if the user is not typing. */
 export function pageAction(e: KeyLike, typing: boolean): Action | null {
   if (e.altKey) return null;
-  if (e.ctrlKey || e.metaKey) return e.key.toLowerCase() === 'f' ? 'search' : null;
+  if (e.ctrlKey || e.metaKey) {
+    const k = e.key.toLowerCase();
+    if (k === 'f' && !e.shiftKey) return 'search';
+    if (e.shiftKey && k === 's') return 'save-view';
+    if (e.shiftKey && k === 'o') return 'open-view';
+    return null;
+  }
   if (typing) return null;
   return PAGE[e.key.length === 1 ? e.key.toLowerCase() : e.key] ?? null;
 }

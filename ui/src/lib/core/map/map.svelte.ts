@@ -235,15 +235,7 @@ export class MapState {
    * closed the group just opened and reset the breadcrumbs.
    */
   async zoomInto(key: string, landed?: Promise<unknown>): Promise<boolean> {
-    if (landed) {
-      this.flying.set(key, (this.flying.get(key) ?? 0) + 1);
-      const done = () => {
-        const n = (this.flying.get(key) ?? 1) - 1;
-        if (n > 0) this.flying.set(key, n);
-        else this.flying.delete(key);
-      };
-      landed.then(done, done);
-    }
+    if (landed) this.hold(key, landed);
     const opened = await this.expand(key);
     if (this.groups.has(key)) {
       const path: string[] = [];
@@ -302,6 +294,20 @@ export class MapState {
 
   private openCircles(): Circle[] {
     return this.open.map((k) => this.circleOf(k)).filter((c): c is Circle => c !== null);
+  }
+
+  /**
+   * No semantic-zoom decision until `landed` settles: the camera is on its way (`key`: what it
+   * flies to), or it lands on a view whose open groups were chosen already (a restored view).
+   */
+  hold(key: string, landed: Promise<unknown>): void {
+    this.flying.set(key, (this.flying.get(key) ?? 0) + 1);
+    const done = () => {
+      const n = (this.flying.get(key) ?? 1) - 1;
+      if (n > 0) this.flying.set(key, n);
+      else this.flying.delete(key);
+    };
+    landed.then(done, done);
   }
 
   /** Semantic zoom: called when the camera stops moving. */

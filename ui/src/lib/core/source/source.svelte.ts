@@ -15,6 +15,8 @@ export class SourceState {
    * lay out the document view, and create the map, while the shell opens it. */
   expecting = $state(false);
   recent = $state<string[]>([]);
+  /** Opens a rete:// view link handed over with the files (set by the session). */
+  linkOpener: ((link: string) => Promise<boolean>) | null = null;
 
   constructor(private backend: Backend, private onOpened: (doc: DocInfo) => void | Promise<void>) {}
 
@@ -26,7 +28,8 @@ export class SourceState {
     }
   }
 
-  private async run(label: string, open: () => Promise<DocInfo | null>, known = true): Promise<boolean> {
+  /** Opens what `open` opens, shown as `label` meanwhile; its error is this state's. */
+  async run(label: string, open: () => Promise<DocInfo | null>, known = true): Promise<boolean> {
     this.opening = label;
     this.expecting = known;
     this.error = '';
@@ -75,7 +78,10 @@ export class SourceState {
       // In the same task as the first openPath below, which sets `opening`.
       this.checked = true;
     }
-    for (const p of paths) await this.openPath(p);
+    for (const p of paths) {
+      if (/^rete:/i.test(p)) await this.linkOpener?.(p);
+      else await this.openPath(p);
+    }
   }
 
   dismissError(): void {

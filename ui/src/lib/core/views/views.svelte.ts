@@ -1,0 +1,111 @@
+// Saved views: where the user is in a file (camera, opened groups, selection, highlighted class,
+// query) captured, restored, and remembered per file so that reopening a file comes back to it.
+// The file and link formats are the shell's (crates/rete-explore/src/view.rs); here they are data.
+import type { Session } from '../session.svelte';
+import type { Camera, SavedView } from '../types';
+
+const LAST = 'rete.view:';
+const INDEX = 'rete.views';
+/** Files whose last view is kept (the oldest is forgotten first). */
+const KEEP = 50;
+
+interface Store { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void }
+
+export class ViewsState {
+  /** Set by the map component: its camera now, and a way to put it somewhere. */
+  camera: { get(): Camera; set(c: Camera): Promise<unknown> } | null = null;
+  /** Counts the map camera's moves: the last view is remembered after them. */
+  moved = $state(0);
+  /** While a view is restored nothing is remembered: half a view is not where the user was. */
+  restoring = $state(false);
+
+  constructor(private store: Store | null) {}
+
+  /** The view the session shows now; null without a document or a map. */
+  capture(s: Session): SavedView | null {
+    const doc = s.source.doc;
+    const camera = this.camera?.get();
+    if (!doc || !camera) return null;
+    return {
+      format: 'rete-view',
+      version: 1,
+      source: doc.source,
+      camera: { x: camera.x, y: camera.y, ratio: camera.ratio },
+      open: [...s.map.open],
+      selected: s.selection.selected,
+      class: s.schema.highlighted,
+      query: s.dock === 'query' ? s.sparql.text : null,
+      allGraphs: s.sparql.namedGraphs > 0 ? s.sparql.allGraphs : null,
+    };
+  }
+
+  /** Keeps `view` as its file's last view. */
+  remember(view: SavedView): void {
+    if (!this.store || this.restoring) return;
+    try {
+      this.store.setItem(LAST + view.source, JSON.stringify(view));
+      const order = [view.source, ...this.index().filter((s) => s !== view.source)];
+      for (const gone of order.slice(KEEP)) this.store.removeItem(LAST + gone);
+      this.store.setItem(INDEX, JSON.stringify(order.slice(0, KEEP)));
+    } catch {
+      // Storage full or refused: the view is not remembered, nothing else is lost.
+    }
+  }
+
+  /** The last view of `source`, if one was kept and still reads as a view. */
+  last(source: string): SavedView | null {
+    try {
+      const v = JSON.parse(this.store?.getItem(LAST + source) ?? 'null') as SavedView | null;
+      return v && v.format === 'rete-view' && v.version === 1 && v.source === source && v.camera && Array.isArray(v.open) ? v : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private index(): string[] {
+    try {
+      const i = JSON.parse(this.store?.getItem(INDEX) ?? '[]');
+      return Array.isArray(i) ? i.filter((s): s is string => typeof s === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * Puts the session where `view` was: its groups opened (each once its parent is on the map),
+   * the camera, the highlighted class, the selection, the query. What no longer exists in the file
+   * (a group of an older build) is left out; the rest is restored.
+   */
+  async restore(s: Session, view: SavedView): Promise<void> {
+    this.restoring = true;
+    try {
+      let waiting = view.open.filter((k) => !s.map.open.includes(k));
+      for (let progress = true; waiting.length && progress; ) {
+        progress = false;
+        for (const key of waiting) {
+          if (!s.map.graph.hasNode(key)) continue;
+          // Opened in place, the camera still: it moves once, to the view's (a flight to each
+          // group would end after the camera was set, somewhere else).
+          await s.map.zoomInto(key);
+          progress = true;
+        }
+        waiting = waiting.filter((k) => !s.map.open.includes(k));
+      }
+      // The groups open are the view's: the semantic zoom does not decide on the camera it lands
+      // on (its debounce runs out meanwhile); the user's next move does.
+      const moved = this.camera?.set(view.camera);
+      if (moved) s.map.hold('', moved.then(() => new Promise((r) => setTimeout(r, 400))));
+      if (view.class && s.schema.highlighted !== view.class) s.schema.toggle(view.class);
+      if (view.query != null) {
+        s.sparql.use(view.query);
+        if (view.allGraphs != null && s.sparql.namedGraphs > 0) s.sparql.setAllGraphs(view.allGraphs);
+        s.dock = 'query';
+      }
+      const sel = view.selected;
+      if (sel && s.map.graph.hasNode(sel)) await s.selection.select(sel);
+      else if (sel?.startsWith('e:')) await s.selection.selectEntity(Number(sel.slice(2)));
+    } finally {
+      this.restoring = false;
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { flushSync } from 'svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Session } from '../session.svelte';
+import { ViewsState } from './views.svelte';
+import { MemoryBackend, node, oneFile } from '../../../test/memory-backend';
+import type { Camera, SavedView } from '../types';
+
+function memory() {
+  const m = new Map<string, string>();
+  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
+}
+
+const view = (source: string, o: Partial<SavedView> = {}): SavedView => ({
+  format: 'rete-view', version: 1, source, camera: { x: 0.3, y: 0.6, ratio: 0.2 }, open: [], selected: null, class: null, query: null, allGraphs: null, ...o,
+});
+
+/** A session on a file of two communities, c1 holding c1.1 and the entity e:5, with a camera. */
+function session(b: MemoryBackend = pyramid()): { s: Session; camera: { now: Camera } } {
+  const s = new Session(b);
+  const camera = { now: { x: 0.5, y: 0.5, ratio: 1 } };
+  s.views.camera = { get: () => camera.now, set: async (c) => { camera.now = c; } };
+  s.focuser = (key) => (key ? s.map.zoomInto(key, Promise.resolve()) : undefined);
+  return { s, camera };
+}
+function pyramid(): MemoryBackend {
+  const b = oneFile([node('c1'), node('c2')], ['<http://ex.org/P>']);
+  b.views.set('expand:c1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1.1'), node('e:5', { kind: 'entity', expandable: false, id: 5 })], edges: [] });
+  b.views.set('expand:c1.1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('e:6', { kind: 'entity', expandable: false, id: 6 })], edges: [] });
+  return b;
+}
+
+describe('saved views', () => {
+  beforeEach(() => localStorage.clear());
+
+  it("remembers each file's last view, the most recent files first, and ignores a damaged entry", () => {
+    const store = memory();
+    const v = new ViewsState(store);
+    v.remember(view('/a.rete', { open: ['c1'] }));
+    expect(v.last('/a.rete')?.open).toEqual(['c1']);
+    expect(v.last('/b.rete')).toBeNull();
+    for (let i = 0; i < 60; i++) v.remember(view(`/f${i}.rete`));
+    expect(v.last('/a.rete')).toBeNull(); // forgotten: 50 files are kept
+    expect(v.last('/f59.rete')).not.toBeNull();
+    store.setItem('rete.view:/f59.rete', '{"format": "rete-view", "version": 1, "sour');
+    expect(v.last('/f59.rete')).toBeNull();
+    store.setItem('rete.view:/f58.rete', JSON.stringify({ ...view('/f58.rete'), version: 2 }));
+    expect(v.last('/f58.rete')).toBeNull();
+  });
+
+  it('captures where the user is and restores it on the file: groups, camera, class, selection, query', async () => {
+    const { s, camera } = session();
+    await s.start();
+    await s.focus('c1');
+    await s.focus('c1.1');
+    camera.now = { x: 0.41, y: 0.62, ratio: 0.05 };
+    await s.selection.select('e:6');
+    s.schema.toggle('<http://ex.org/P>');
+    s.sparql.use('SELECT * WHERE { ?s ?p ?o }');
+    s.dock = 'query';
+    const v = s.views.capture(s)!;
+    expect(v).toEqual(view('/data/a.rete', {
+      camera: { x: 0.41, y: 0.62, ratio: 0.05 }, open: ['c1', 'c1.1'], selected: 'e:6', class: '<http://ex.org/P>', query: 'SELECT * WHERE { ?s ?p ?o }',
+    }));
+
+    // A fresh window on the same file, given the view (as a link or a view file gives it).
+    const b = pyramid();
+    b.viewToOpen = { ...v, source: '/a.rete' }; // the memory backend's name of the file
+    const fresh = session(b);
+    await fresh.s.openLink('rete://open?v=1&source=%2Fa.rete');
+    expect(fresh.s.map.open).toEqual(['c1', 'c1.1']);
+    expect(fresh.camera.now).toEqual(v.camera);
+    expect(fresh.s.selection.selected).toBe('e:6');
+    expect(fresh.s.schema.highlighted).toBe('<http://ex.org/P>');
+    expect(fresh.s.sparql.text).toBe('SELECT * WHERE { ?s ?p ?o }');
+    expect(fresh.s.dock).toBe('query');
+  });
+
+  it('reopening a file comes back to where the user was', async () => {
+    vi.useFakeTimers();
+    try {
+      const { s, camera } = session();
+      await s.start();
+      await s.focus('c1');
+      camera.now = { x: 0.2, y: 0.7, ratio: 0.1 };
+      s.views.moved++;
+      flushSync();
+      vi.advanceTimersByTime(1000);
+      const again = session();
+      again.s.source.linkOpener = null;
+      await again.s.start();
+      expect(again.s.map.open).toEqual(['c1']);
+      expect(again.camera.now).toEqual({ x: 0.2, y: 0.7, ratio: 0.1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves out what the file no longer has, and says why a link cannot be opened', async () => {
+    const b = pyramid();
+    b.pending = ['rete://open?v=1&source=%2Fa.rete'];
+    b.viewToOpen = view('/a.rete', { open: ['c9', 'c1'], selected: 'e:404' });
+    const { s } = session(b);
+    await s.start();
+    expect(b.calls).toContain('openLink rete://open?v=1&source=%2Fa.rete');
+    expect(s.map.open).toEqual(['c1']);
+    b.viewToOpen = null;
+    expect(await s.openLink('rete://nonsense')).toBe(false);
+    expect(s.source.error).toBe('This link cannot be opened: not a rete link');
+    // The document open before stays open.
+    expect(s.source.doc?.name).toBe('a.rete');
+  });
+});
