@@ -921,7 +921,21 @@ impl Rete {
             pos: 0,
             done: false,
             ahead: 0,
+            merge: false,
+            before: [0; 4],
         })
+    }
+
+    /// The triples matching `s p o` in the RDF merge of every graph of the file (default and
+    /// named): each triple once, as a quad of the default graph, however many graphs state it.
+    /// The graph is the last key of every permutation, so a triple's copies are adjacent in
+    /// the scan: a quad whose subject, predicate and object equal the quad before it in the
+    /// permutation is dropped — one comparison with the block the scan reads, no set of seen
+    /// triples.
+    pub fn triples(&self, s: Option<Id>, p: Option<Id>, o: Option<Id>) -> Result<QuadIter> {
+        let mut it = self.quads(&Pattern::new(s, p, o))?;
+        it.merge = true;
+        Ok(it)
     }
 
     /// Number of quads matching `pattern`. With any graph, only the first and last blocks of the
@@ -1445,6 +1459,11 @@ pub struct QuadIter {
     pos: usize,
     done: bool,
     ahead: usize,
+    /// Each triple once, in the default graph (see [`Rete::triples`]).
+    merge: bool,
+    /// The last key of the block before `cur` (`[0; 4]` before the first block read, which
+    /// no key equals: `0` is never a term).
+    before: IdQuad,
 }
 
 impl QuadIter {
@@ -1482,7 +1501,8 @@ impl Iterator for QuadIter {
             // Borrowed, not cloned: an Arc clone per quad costs two atomic operations.
             let block: &[IdQuad] = self.cur.as_deref().map_or(&[], |b| b.as_slice());
             while self.pos < block.len() {
-                let k = block[self.pos];
+                let i = self.pos;
+                let k = block[i];
                 self.pos += 1;
                 if k > self.hi {
                     self.done = true;
@@ -1491,7 +1511,18 @@ impl Iterator for QuadIter {
                 if !self.filter.g.matches(k[3]) {
                     continue;
                 }
-                let q = self.perm.from_key(&k);
+                if self.merge {
+                    // The key before, read from the block (not from a copy kept per quad: a
+                    // wide load of values just stored stalls the loop). Before `lo` it holds
+                    // another triple: a key with `k`'s triple in another graph is `>= lo`
+                    // too. A copy the pattern filters out is the same triple as `k`, filtered
+                    // out as well.
+                    let p = if i > 0 { &block[i - 1] } else { &self.before };
+                    if p[0] == k[0] && p[1] == k[1] && p[2] == k[2] {
+                        continue;
+                    }
+                }
+                let mut q = self.perm.from_key(&k);
                 let f = &self.filter;
                 if f.s.is_some_and(|v| v != q[0])
                     || f.p.is_some_and(|v| v != q[1])
@@ -1499,8 +1530,12 @@ impl Iterator for QuadIter {
                 {
                     continue;
                 }
+                if self.merge {
+                    q[3] = DEFAULT_GRAPH;
+                }
                 return Some(Ok(q));
             }
+            self.before = block.last().copied().unwrap_or_default();
             self.cur = None;
             self.block += 1;
         }

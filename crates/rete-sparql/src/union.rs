@@ -2,11 +2,11 @@
 //! triple stated in several graphs is one triple of it.
 //!
 //! The graph is the last key of every permutation, so the copies of a triple in several graphs
-//! are adjacent in any scan of a pattern: dropping a quad whose subject, predicate and object
-//! equal the previous one's merges the graphs in the same single pass — no scan per graph and
-//! no set of seen triples.
+//! are adjacent in any scan of a pattern: the scan itself drops a quad whose subject, predicate
+//! and object equal those of the quad before it ([`Rete::triples`]), which merges the graphs in
+//! the same single pass — no scan per graph and no set of seen triples.
 
-use rete_core::{GraphMatch, Id, IdQuad, Pattern, QuadIter, Rete, DEFAULT_GRAPH};
+use rete_core::{GraphMatch, Id, IdQuad, Pattern, QuadIter, Rete};
 
 /// The graph a pattern is matched in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,20 +17,10 @@ pub(crate) enum InGraph {
     Union,
 }
 
-/// The quads of one pattern. Over the union, each triple comes once, with the default graph
-/// as its graph.
+/// The quads of one pattern: as stored, or over the union each triple once with the default
+/// graph as its graph; `None` when nothing can match (without reading anything).
 #[derive(Debug)]
-pub(crate) enum Scan {
-    /// Nothing can match (without reading anything).
-    Empty,
-    /// Quads as stored.
-    Quads(QuadIter),
-    /// Distinct triples of a scan over every graph.
-    Merged {
-        inner: QuadIter,
-        last: Option<[Id; 3]>,
-    },
-}
+pub(crate) struct Scan(Option<QuadIter>);
 
 /// Opens the scan of `s p o` in `graph`. A pattern over the default graph of a file whose card
 /// says the default graph is empty reads nothing.
@@ -43,12 +33,9 @@ pub(crate) fn scan(
 ) -> rete_core::Result<Scan> {
     let pattern = Pattern::new(s, p, o);
     Ok(match graph {
-        InGraph::Quads(GraphMatch::Default) if default_graph_is_empty(rete) => Scan::Empty,
-        InGraph::Quads(g) => Scan::Quads(rete.quads(&pattern.in_graph(g))?),
-        InGraph::Union => Scan::Merged {
-            inner: rete.quads(&pattern)?,
-            last: None,
-        },
+        InGraph::Quads(GraphMatch::Default) if default_graph_is_empty(rete) => Scan(None),
+        InGraph::Quads(g) => Scan(Some(rete.quads(&pattern.in_graph(g))?)),
+        InGraph::Union => Scan(Some(rete.triples(s, p, o)?)),
     })
 }
 
@@ -75,22 +62,8 @@ pub(crate) fn union_is_plain(rete: &Rete) -> rete_core::Result<bool> {
 impl Iterator for Scan {
     type Item = rete_core::Result<IdQuad>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Scan::Empty => None,
-            Scan::Quads(it) => it.next(),
-            Scan::Merged { inner, last } => loop {
-                let q = match inner.next()? {
-                    Ok(q) => q,
-                    Err(e) => return Some(Err(e)),
-                };
-                let t = [q[0], q[1], q[2]];
-                if *last == Some(t) {
-                    continue;
-                }
-                *last = Some(t);
-                return Some(Ok([q[0], q[1], q[2], DEFAULT_GRAPH]));
-            },
-        }
+        self.0.as_mut()?.next()
     }
 }

@@ -313,3 +313,83 @@ fn the_cost_follows_the_option() {
     assert_eq!(u.blocks, 1, "{u:?}");
     assert_eq!(u.patterns.len(), 1);
 }
+
+/// `Rete::triples`, which the union scans with: each triple once, whatever graphs state it,
+/// also when a triple's copies straddle a block boundary (blocks of 16 quads here).
+#[test]
+fn the_merged_scan_gives_each_triple_once_across_blocks() {
+    use rete_core::{Pattern, DEFAULT_GRAPH};
+    use std::collections::BTreeSet;
+    let mut trig = String::from("@prefix ex: <http://example.org/> .\n");
+    let mut graphs: [String; 4] = Default::default();
+    for i in 0..120 {
+        let t = format!("ex:s{} ex:p{} ex:o{} .\n", i % 17, i % 3, i % 11);
+        let mut placed = false;
+        for (g, m) in [(1, 2), (2, 3), (3, 5)] {
+            if i % m == 0 {
+                graphs[g].push_str(&t);
+                placed = true;
+            }
+        }
+        if !placed || i % 7 == 0 {
+            graphs[0].push_str(&t);
+        }
+    }
+    trig.push_str(&graphs[0]);
+    for (g, body) in graphs.iter().enumerate().skip(1) {
+        trig.push_str(&format!("ex:g{g} {{\n{body}}}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("blocks.rete");
+    rete_build::build(
+        &rete_build::BuildOptions {
+            inputs: vec![rete_build::Input::bytes(
+                "blocks.trig",
+                trig.into_bytes(),
+                rete_build::Syntax::TriG,
+            )],
+            perm_block_quads: 16,
+            ..rete_build::BuildOptions::default()
+        },
+        &out,
+    )
+    .unwrap();
+    let r = Rete::open_path(&out).unwrap();
+    let all: Vec<[u64; 4]> = r
+        .quads(&Pattern::default())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let distinct: BTreeSet<[u64; 3]> = all.iter().map(|q| [q[0], q[1], q[2]]).collect();
+    assert!(
+        distinct.len() < all.len(),
+        "some triples are in several graphs"
+    );
+    let mut patterns = vec![(None, None, None)];
+    for t in &distinct {
+        patterns.push((Some(t[0]), None, None));
+        patterns.push((None, Some(t[1]), None));
+        patterns.push((None, None, Some(t[2])));
+        patterns.push((Some(t[0]), Some(t[1]), None));
+        patterns.push((None, Some(t[1]), Some(t[2])));
+        patterns.push((Some(t[0]), None, Some(t[2])));
+        patterns.push((Some(t[0]), Some(t[1]), Some(t[2])));
+    }
+    for (s, p, o) in patterns {
+        let pattern = Pattern::new(s, p, o);
+        let expected: BTreeSet<[u64; 3]> = distinct
+            .iter()
+            .filter(|t| {
+                s.is_none_or(|v| v == t[0])
+                    && p.is_none_or(|v| v == t[1])
+                    && o.is_none_or(|v| v == t[2])
+            })
+            .copied()
+            .collect();
+        let got: Vec<[u64; 4]> = r.triples(s, p, o).unwrap().map(Result::unwrap).collect();
+        assert!(got.iter().all(|q| q[3] == DEFAULT_GRAPH));
+        let set: BTreeSet<[u64; 3]> = got.iter().map(|q| [q[0], q[1], q[2]]).collect();
+        assert_eq!(got.len(), set.len(), "a triple given twice for {pattern:?}");
+        assert_eq!(set, expected, "{pattern:?}");
+    }
+}
