@@ -203,6 +203,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     // ? lists the shortcuts; Escape closes the list and gives the keys back.
     await browser.keys('?');
     await expect($('[data-testid="shortcuts"]')).toHaveText(expect.stringContaining('Select the nearest node in that direction'));
+    await screenshot('shortcuts');
     await browser.keys('Escape');
     await expect($('[data-testid="shortcuts"]')).not.toBeExisting();
     // T cycles the theme: system (light here) → light → dark. The map's background and the
@@ -232,7 +233,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await browser.keys('Escape');
     await browser.keys(['Control', 'Enter']);
     await expect($('[data-testid="query-summary"]')).toHaveText(expect.stringContaining('1 row'), { wait: 30_000 });
-    await screenshot('keyboard-dark');
+    await screenshot('dark');
     // Back to the system's theme for the cases that follow (the choice is remembered).
     await $('[data-testid="map"]').then((m) => browser.execute((el) => el.focus(), m));
     await browser.keys('t');
