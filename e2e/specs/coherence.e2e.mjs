@@ -1,7 +1,8 @@
 import { expect } from '@wdio/globals';
 import path from 'node:path';
-import { fixtures } from '../wdio.conf.mjs';
-import { colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { fixtures, samples } from '../wdio.conf.mjs';
+import { xdo } from './desktop.mjs';
+import { colourStats, differing, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('a dataset in named graphs: coherence and queries', () => {
   it('shows the root cause first with its derived classes folded, the source of each step, and lights up their communities', async () => {
@@ -39,6 +40,43 @@ describe('a dataset in named graphs: coherence and queries', () => {
     expect(after.drawnShare).toBeGreaterThan(0.01);
     await expect($('[data-testid="highlight"]')).toHaveText(expect.stringContaining('dbo:Person'));
     expect(before.distinct).toBeGreaterThan(4);
+  });
+
+  it('validates the data with a shapes file picked in the dialog: results grouped by shape and constraint, a group lights up its communities', async () => {
+    // Same document. The report panel's Shapes part.
+    await $('[data-testid="finding"][data-root="true"]').click(); // unselect: the map back to plain
+    await expect($('[data-testid="highlight"]')).not.toBeExisting();
+    await $('[data-testid="part-shapes"]').click();
+    const { rect, dpr } = await mapRect();
+    await browser.pause(300);
+    const plain = await screenshot('shapes-before');
+    await $('[data-testid="shapes-pick"]').click();
+    const title = '^Validate with SHACL shapes$';
+    const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
+    await browser.pause(500);
+    await xdo('windowfocus', '--sync', id);
+    await browser.pause(300);
+    await xdo('key', '--clearmodifiers', 'ctrl+l');
+    await browser.pause(200);
+    await xdo('type', '--delay', '15', path.join(samples, 'vocabularies-shapes.ttl'));
+    await browser.waitUntil(async () => {
+      await xdo('key', 'Return');
+      await browser.pause(300);
+      return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
+    }, { timeout: 10_000, interval: 100, timeoutMsg: 'the shapes dialog did not take the typed path' });
+    await expect($('[data-testid="shapes-summary"]')).toHaveText(expect.stringMatching(/[1-9][\d,]* results? in [1-9]\d* groups?/i), { wait: 60_000 });
+    const groups = await $$('[data-testid="shapes-group"]');
+    expect(groups.length).toBeGreaterThan(0);
+    await groups[0].click();
+    await expect($('[data-testid="highlight"]')).toBeDisplayed();
+    await expect($('[data-testid="shapes-explanation"]')).toHaveText(expect.stringContaining('highlighted on the map'));
+    await browser.pause(600);
+    const lit = await screenshot('shapes');
+    // The group's communities stand out, the rest is dimmed: the map's pixels changed.
+    expect(differing(plain, lit, rect, dpr)).toBeGreaterThan(0.01);
+    expect(colourStats(lit, rect, dpr).distinct).toBeGreaterThan(4);
+    await $('[data-testid="part-coherence"]').click();
+    await $('[data-testid="toggle-coherence"]').click();
   });
 
   it("answers the pane's first example over all graphs, and says why the default graph alone is empty", async () => {

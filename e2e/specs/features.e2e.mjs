@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fixtures } from '../wdio.conf.mjs';
 import { clipboardText } from './desktop.mjs';
-import { axeViolations, clickLargest, colourStats, mapRect, mapSettled, relaunch, relaunchKeepingViews, screenshot, typeQuery } from './helpers.mjs';
+import { axeViolations, clickLargest, colourStats, differing, mapRect, mapSettled, relaunch, relaunchKeepingViews, screenshot, typeQuery } from './helpers.mjs';
 
 
 const fx = (name) => path.join(fixtures, name);
@@ -26,19 +26,6 @@ async function pixels(name, selector) {
   const rect = await browser.getElementRect(await el.elementId);
   const dpr = await browser.execute(() => window.devicePixelRatio);
   return colourStats(await screenshot(name), rect, dpr);
-}
-
-/** The share of the rectangle `r`'s pixels that differ (by more than 48 in a channel) between two screenshots. */
-function differing(a, b, r, scale) {
-  let n = 0, total = 0;
-  for (let y = Math.round(r.y * scale); y < Math.min(a.height, b.height, Math.round((r.y + r.height) * scale)); y++) {
-    for (let x = Math.round(r.x * scale); x < Math.min(a.width, b.width, Math.round((r.x + r.width) * scale)); x++) {
-      const i = (y * a.width + x) * 4;
-      if (Math.abs(a.data[i] - b.data[i]) > 48 || Math.abs(a.data[i + 1] - b.data[i + 1]) > 48 || Math.abs(a.data[i + 2] - b.data[i + 2]) > 48) n++;
-      total++;
-    }
-  }
-  return total ? n / total : 1;
 }
 
 /** The share of the rectangle `r`'s pixels whose luminance (0–255) passes `test`. */

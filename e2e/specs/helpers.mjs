@@ -71,6 +71,19 @@ export function colourStats(png, r, scale = 1) {
   return { distinct: colours.size, background: bg, drawnShare: total ? 1 - bgCount / total : 0, total };
 }
 
+/** The share of the rectangle `r`'s pixels that differ (by more than 48 in a channel) between two screenshots. */
+export function differing(a, b, r, scale) {
+  let n = 0, total = 0;
+  for (let y = Math.round(r.y * scale); y < Math.min(a.height, b.height, Math.round((r.y + r.height) * scale)); y++) {
+    for (let x = Math.round(r.x * scale); x < Math.min(a.width, b.width, Math.round((r.x + r.width) * scale)); x++) {
+      const i = (y * a.width + x) * 4;
+      if (Math.abs(a.data[i] - b.data[i]) > 48 || Math.abs(a.data[i + 1] - b.data[i + 1]) > 48 || Math.abs(a.data[i + 2] - b.data[i + 2]) > 48) n++;
+      total++;
+    }
+  }
+  return total ? n / total : 1;
+}
+
 /** The map's rectangle and the device pixel ratio of the screenshot. */
 export async function mapRect() {
   const map = await $('[data-testid="map"]');

@@ -4,7 +4,8 @@
 use rete_explore::engine::{AppError, AppResult};
 use rete_explore::model::{
     CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails,
-    Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, SparqlContext, TermView,
+    Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, ShapesOutcome, SparqlContext,
+    TermView,
 };
 use rete_explore::store::Store;
 use rete_explore::view::{OpenedView, SavedView};
@@ -599,6 +600,53 @@ pub async fn coherence_run(app: AppHandle, doc: u32, run: u32) -> AppResult<Cohe
         })
     })
     .await
+}
+
+/// Shows the native open dialog for a shapes file (any RDF syntax); the chosen path, which the
+/// page may then validate with, or `None` if cancelled.
+#[tauri::command]
+pub async fn shapes_pick(app: AppHandle) -> AppResult<Option<String>> {
+    blocking(app, |app, _| {
+        let picked = app
+            .dialog()
+            .file()
+            .set_title("Validate with SHACL shapes")
+            .add_filter("RDF", &rete_explore::import::DIALOG_EXTENSIONS[1..])
+            .blocking_pick_file();
+        let Some(path) = picked_path(picked)? else {
+            return Ok(None);
+        };
+        let path = path.display().to_string();
+        app.state::<crate::grant::Grants>().grant([&path]);
+        Ok(Some(path))
+    })
+    .await
+}
+
+/// Validates `doc` against the shapes file `shapes` (one the user chose) or, without it, against
+/// the shapes the dataset holds.
+#[tauri::command]
+pub async fn shapes_run(
+    app: AppHandle,
+    doc: u32,
+    run: u32,
+    shapes: Option<String>,
+) -> AppResult<ShapesOutcome> {
+    blocking(app, move |app, s| {
+        if let Some(p) = &shapes {
+            chosen(app, p, Ask::Never)?;
+        }
+        ops::shapes_run(s, doc, run, shapes.as_deref().map(std::path::Path::new))
+    })
+    .await
+}
+
+/// Cancels a SHACL validation.
+#[tauri::command]
+// Tauri hands command arguments over by value.
+#[allow(clippy::needless_pass_by_value)]
+pub fn shapes_cancel(store: tauri::State<'_, Store>, run: u32) {
+    ops::shapes_cancel(&store, run);
 }
 
 /// Cancels a coherence check.

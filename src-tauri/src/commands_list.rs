@@ -41,4 +41,7 @@ pub const COMMANDS: &[&str] = &[
     "copy_link",
     "save_view",
     "open_view_file",
+    "shapes_pick",
+    "shapes_run",
+    "shapes_cancel",
 ];

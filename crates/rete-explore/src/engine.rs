@@ -22,6 +22,7 @@ mod paths;
 mod pyramid;
 mod schema;
 mod search;
+mod shapes;
 mod sparql;
 
 pub use coherence::{report_markdown, CoherenceRun};

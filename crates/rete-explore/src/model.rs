@@ -599,6 +599,48 @@ pub struct CoherenceOutcome {
     pub report: Option<rete_coherence::Report>,
 }
 
+/// The results of one shape and one constraint component (rete-shacl's summary group).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ShapesGroup {
+    /// The source shape (N-Triples form: `<iri>` or `_:b`).
+    pub shape: String,
+    /// The constraint component's IRI.
+    pub component: String,
+    /// The severity's IRI.
+    pub severity: String,
+    /// The result path (SPARQL path syntax), when the shape has one.
+    pub path: Option<String>,
+    /// Number of results.
+    pub count: u64,
+    /// Number of distinct focus nodes.
+    pub focus_count: u64,
+    /// The first focus nodes (N-Triples form), in first-seen order.
+    pub focus_nodes: Vec<String>,
+    /// The first distinct messages.
+    pub messages: Vec<String>,
+}
+
+/// The outcome of a SHACL validation.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ShapesOutcome {
+    /// Run handle.
+    pub run: u32,
+    /// How it ended.
+    pub status: RunStatus,
+    /// Where the shapes came from: the shapes file, or the dataset.
+    pub source: String,
+    /// Whether the data conforms (none when cancelled).
+    pub conforms: Option<bool>,
+    /// Number of results.
+    pub results: u64,
+    /// Results grouped by shape and constraint component, most results first.
+    pub groups: Vec<ShapesGroup>,
+    /// Time taken.
+    pub elapsed_ms: u64,
+}
+
 /// One search hit, with what the map needs to go to it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -7,7 +7,7 @@ use crate::key::NodeKey;
 use crate::model::{
     CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located, MapView,
     MemoryView, QueryError, QueryKind, QueryOutcome, QueryStatus, ReadView, RunStatus,
-    SparqlContext, TermView,
+    ShapesOutcome, SparqlContext, TermView,
 };
 use crate::store::{KeptRun, Store};
 use rete_sparql::SparqlError;
@@ -437,6 +437,27 @@ pub fn coherence_run(
         },
         report: r.report,
     })
+}
+
+/// Validates `doc` against the shapes file `shapes` (a path the shell checked), or against the
+/// shapes the dataset holds; run `run` can be stopped with [`shapes_cancel`].
+pub fn shapes_run(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    shapes: Option<&Path>,
+) -> AppResult<ShapesOutcome> {
+    let d = store.get(doc)?;
+    let key = format!("s{run}");
+    let flag = store.flag(&key);
+    let result = d.shapes(shapes, flag, run);
+    store.finish(&key);
+    result
+}
+
+/// Stops a running SHACL validation.
+pub fn shapes_cancel(store: &Store, run: u32) {
+    store.cancel(&format!("s{run}"));
 }
 
 /// Stops a running coherence check.

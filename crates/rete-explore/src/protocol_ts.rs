@@ -49,6 +49,8 @@ fn declarations() -> String {
         RunStatus::decl(&cfg),
         CoherenceProgress::decl(&cfg),
         CoherenceOutcome::decl(&cfg),
+        ShapesGroup::decl(&cfg),
+        ShapesOutcome::decl(&cfg),
         ImportStatus::decl(&cfg),
         ImportView::decl(&cfg),
         CacheStats::decl(&cfg),

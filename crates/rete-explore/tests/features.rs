@@ -765,3 +765,54 @@ fn connect_lists_the_shortest_paths_between_two_people() {
     let cancelled = ops::paths(&store, info.doc, 4, a, c, 5, 6).unwrap();
     assert_eq!(cancelled.stop, "cancelled");
 }
+
+#[test]
+fn shapes_validate_the_data_grouped_by_shape_and_constraint_and_stop_when_cancelled() {
+    let store = Store::default();
+    let info = ops::open_path(&store, &samples("vocabularies.rete")).unwrap();
+    let shapes = std::path::PathBuf::from(samples("vocabularies-shapes.ttl"));
+    let out = ops::shapes_run(&store, info.doc, 1, Some(&shapes)).unwrap();
+    assert_eq!(out.status, "ok");
+    assert_eq!(out.conforms, Some(out.results == 0));
+    assert!(out.results > 0, "the sample's shapes find results: {out:?}");
+    assert_eq!(out.groups.iter().map(|g| g.count).sum::<u64>(), out.results);
+    assert!(out.groups.windows(2).all(|w| w[0].count >= w[1].count));
+    for g in &out.groups {
+        assert!(
+            g.component.starts_with("http://www.w3.org/ns/shacl#"),
+            "{g:?}"
+        );
+        assert!(!g.focus_nodes.is_empty() && g.focus_nodes.len() as u64 <= g.focus_count);
+    }
+    // Its focus nodes are found on the map, as a finding's entities are.
+    let located = ops::locate(&store, info.doc, &out.groups[0].focus_nodes).unwrap();
+    assert!(located.iter().any(|l| !l.keys.is_empty()), "{located:?}");
+
+    // Malformed shapes: the reason, not a panic.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ttl");
+    std::fs::write(
+        &bad,
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<s> a sh:NodeShape ; sh:pattern \"(\" ;",
+    )
+    .unwrap();
+    let err = ops::shapes_run(&store, info.doc, 2, Some(&bad))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bad.ttl"), "{err}");
+
+    // Cancelled before it starts: a cancelled outcome.
+    let flag = store.flag("s3");
+    flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    let out = ops::shapes_run(&store, info.doc, 3, Some(&shapes)).unwrap();
+    assert_eq!(out.status, "cancelled");
+    assert_eq!(out.conforms, None);
+}
+
+fn samples(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../samples")
+        .join(name)
+        .display()
+        .to_string()
+}

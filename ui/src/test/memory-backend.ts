@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, ShapesOutcome, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -131,6 +131,16 @@ export class MemoryBackend implements Backend {
     return { run, status: 'ok', report: this.coherence[this.coherence.length - 1] ?? null };
   }
   async coherenceCancel(run: number) { this.cancelled.add(-run); }
+  /** What shapesPick answers, and shapesRun's outcome (its run set from the call). */
+  shapesFile: string | null = null;
+  shapes: Omit<ShapesOutcome, 'run'> | null = null;
+  async shapesPick() { return this.shapesFile; }
+  async shapesRun(doc: number, run: number, shapes: string | null): Promise<ShapesOutcome> {
+    this.log(`shapesRun ${doc} ${run} ${shapes}`);
+    if (!this.shapes) throw { kind: 'invalid', message: `${shapes}: not a shapes file` };
+    return { ...this.shapes, run };
+  }
+  async shapesCancel(run: number) { this.cancelled.add(-1000 - run); }
   async coherenceExport(doc: number, format: string) { this.exported.push(`report.${format}`); return `/tmp/report.${format}`; }
   async onCoherenceProgress(cb: (p: CoherenceProgress) => void) { this.progressHandlers.push(cb); return () => {}; }
   async onImportProgress(cb: (v: ImportView) => void) { this.importHandlers.push(cb); return () => {}; }

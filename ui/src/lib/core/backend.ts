@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchView, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchView, ShapesOutcome, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -48,6 +48,11 @@ export interface Backend {
   sparqlExport(run: number, format: 'csv' | 'tsv' | 'json' | 'nt'): Promise<string | null>;
   coherenceRun(doc: number, run: number): Promise<CoherenceOutcome>;
   coherenceCancel(run: number): Promise<void>;
+  /** The native dialog for a shapes file; its path, or null if cancelled. */
+  shapesPick(): Promise<string | null>;
+  /** Validates against the shapes file `shapes` (one the user picked), or the dataset's shapes. */
+  shapesRun(doc: number, run: number, shapes: string | null): Promise<ShapesOutcome>;
+  shapesCancel(run: number): Promise<void>;
   coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;
   onCoherenceProgress(cb: (p: CoherenceProgress) => void): Promise<UnlistenFn>;
   /** The first view is on screen (launch marks for the benchmark; see core/launch). */
@@ -108,6 +113,9 @@ export const tauriBackend: Backend = {
   sparqlExport: (run, format) => call('sparql_export', { run, format }),
   coherenceRun: (doc, run) => call('coherence_run', { doc, run }),
   coherenceCancel: (run) => call('coherence_cancel', { run }),
+  shapesPick: () => call('shapes_pick'),
+  shapesRun: (doc, run, shapes) => call('shapes_run', { doc, run, shapes }),
+  shapesCancel: (run) => call('shapes_cancel', { run }),
   coherenceExport: (doc, format) => call('coherence_export', { doc, format }),
   onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => { mark('coherence-progress'); cb(e.payload); }),
   launchDrawn: (marks, originUnixMs) => call('launch_drawn', { marks, originUnixMs }),

@@ -617,6 +617,68 @@ status: RunStatus,
  * The report of the last tier that finished.
  */
 report: CoherenceReport | null, };
+export type ShapesGroup = { 
+/**
+ * The source shape (N-Triples form: `<iri>` or `_:b`).
+ */
+shape: string, 
+/**
+ * The constraint component's IRI.
+ */
+component: string, 
+/**
+ * The severity's IRI.
+ */
+severity: string, 
+/**
+ * The result path (SPARQL path syntax), when the shape has one.
+ */
+path: string | null, 
+/**
+ * Number of results.
+ */
+count: number, 
+/**
+ * Number of distinct focus nodes.
+ */
+focus_count: number, 
+/**
+ * The first focus nodes (N-Triples form), in first-seen order.
+ */
+focus_nodes: Array<string>, 
+/**
+ * The first distinct messages.
+ */
+messages: Array<string>, };
+export type ShapesOutcome = { 
+/**
+ * Run handle.
+ */
+run: number, 
+/**
+ * How it ended.
+ */
+status: RunStatus, 
+/**
+ * Where the shapes came from: the shapes file, or the dataset.
+ */
+source: string, 
+/**
+ * Whether the data conforms (none when cancelled).
+ */
+conforms: boolean | null, 
+/**
+ * Number of results.
+ */
+results: number, 
+/**
+ * Results grouped by shape and constraint component, most results first.
+ */
+groups: Array<ShapesGroup>, 
+/**
+ * Time taken.
+ */
+elapsed_ms: number, };
 export type ImportStatus = "running" | "built" | "cached" | "cancelled" | "failed";
 export type ImportView = { 
 /**

@@ -15,6 +15,7 @@ import { MapState } from './map/map.svelte';
 import { SchemaState } from './schema/schema.svelte';
 import { PathsState } from './paths/paths.svelte';
 import { SearchState } from './search/search.svelte';
+import { ShapesState } from './shapes/shapes.svelte';
 import { SelectionState } from './selection/selection.svelte';
 import { SourceState } from './source/source.svelte';
 import { pageTheme } from './theme/theme.svelte';
@@ -56,6 +57,10 @@ export class Session {
   readonly search: SearchState;
   /** How two entities are connected. */
   readonly paths: PathsState;
+  /** SHACL validation: the Shapes part of the report panel. */
+  readonly shapes: ShapesState;
+  /** The report panel's part shown. */
+  reportPart = $state<'coherence' | 'shapes'>('coherence');
   /** Saved views: captured, restored, the last one per file remembered. */
   readonly views = new ViewsState(typeof localStorage === 'undefined' ? null : localStorage);
   /** The view to restore on the document being opened (from a link or a view file). */
@@ -86,6 +91,7 @@ export class Session {
     this.labelLanguages = new LabelLanguages(backend);
     this.search = new SearchState(backend, (hit) => this.reveal(hit));
     this.paths = new PathsState(backend, this.highlight);
+    this.shapes = new ShapesState(backend, this.highlight);
     this.source.linkOpener = (link) => this.openLink(link);
     $effect.root(() => {
       // Where the user is, remembered for the file a moment after it changes.
@@ -115,6 +121,7 @@ export class Session {
     this.paths.reset(doc.doc);
     this.highlight.clear();
     this.coherence.reset(doc.doc);
+    this.shapes.reset(doc.doc);
     this.reads.watch(doc.doc, doc.remote);
     this.launch.mark('opened');
     // The map and the legend first (they make the first view); the query context after them.
