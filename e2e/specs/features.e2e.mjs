@@ -116,6 +116,12 @@ describe('pyramid map, queries, coherence, remote files', () => {
     const label = await middle.getText();
     await middle.click();
     await expect($('[data-testid="details-title"]')).toHaveText(label);
+    // Never through foaf:knows (the social graph's only link between people): no path, and why.
+    await $('[data-testid="paths-without"]').selectByAttribute('value', '<http://xmlns.com/foaf/0.1/knows>');
+    await expect($('[data-testid="paths-filters"]')).toHaveText(expect.stringContaining('not knows'));
+    await $('[data-testid="paths-again"]').click();
+    await browser.waitUntil(async () => (await $('[data-testid="paths-summary"]').getAttribute('data-count')) === '0', { timeout: 60_000, timeoutMsg: 'a path through knows was still found' });
+    await expect($('[data-testid="paths-summary"]')).toHaveText(expect.stringContaining('0 paths'));
   });
 
   it('keeps the map the same size while the status bar shows its spinner and a loading note', async () => {

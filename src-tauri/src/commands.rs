@@ -482,9 +482,14 @@ pub async fn paths(
     to: u64,
     k: Option<usize>,
     max_hops: Option<u32>,
+    filters: Option<rete_explore::model::PathFilters>,
 ) -> AppResult<rete_explore::model::PathsView> {
     timed(app, "paths", move |_, s| {
-        ops::paths(s, doc, run, from, to, k.unwrap_or(5), max_hops.unwrap_or(6))
+        let q = ops::PathQuery {
+            filters: filters.unwrap_or_default(),
+            ..ops::PathQuery::new(from, to, k.unwrap_or(5), max_hops.unwrap_or(6))
+        };
+        ops::paths(s, doc, run, &q)
     })
     .await
 }

@@ -599,6 +599,24 @@ pub struct CoherenceOutcome {
     pub report: Option<rete_coherence::Report>,
 }
 
+/// What a path search may follow (the app's filters; `rete path --via/--without`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PathFilters {
+    /// Only links with these predicates (N-Triples IRIs), when not empty.
+    #[serde(default)]
+    pub via: Vec<String>,
+    /// Never links with these predicates (N-Triples IRIs).
+    #[serde(default)]
+    pub without: Vec<String>,
+    /// Also follow schema links (`rdf:type`, `rdfs:subClassOf`, …), left out by default.
+    #[serde(default)]
+    pub include_schema: bool,
+    /// Never pass through entities with more links than this (the two ends are exempt).
+    #[serde(default)]
+    pub max_degree: Option<u64>,
+}
+
 /// The results of one shape and one constraint component (rete-shacl's summary group).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -179,17 +179,42 @@ pub fn paths(
     store: &Store,
     doc: u32,
     run: u32,
-    from: u64,
-    to: u64,
-    k: usize,
-    max_hops: u32,
+    q: &PathQuery,
 ) -> AppResult<crate::model::PathsView> {
     let d = store.get(doc)?;
     let key = format!("p{run}");
     let flag = store.flag(&key);
-    let out = d.paths(from, to, k, max_hops, flag);
+    let out = d.paths(q.from, q.to, q.k, q.max_hops, &q.filters, flag);
     store.finish(&key);
     out
+}
+
+/// A path search: between which two entities, how many paths, how long, through what.
+#[derive(Debug, Clone)]
+pub struct PathQuery {
+    /// One end (a term id).
+    pub from: u64,
+    /// The other end.
+    pub to: u64,
+    /// How many paths, shortest first.
+    pub k: usize,
+    /// At most this many links per path.
+    pub max_hops: u32,
+    /// What the search may follow.
+    pub filters: crate::model::PathFilters,
+}
+
+impl PathQuery {
+    /// The `k` shortest paths of at most `max_hops` links, no filter but the default ones.
+    pub fn new(from: u64, to: u64, k: usize, max_hops: u32) -> Self {
+        Self {
+            from,
+            to,
+            k,
+            max_hops,
+            filters: crate::model::PathFilters::default(),
+        }
+    }
 }
 
 /// Stops a path search; it answers with the paths found so far.

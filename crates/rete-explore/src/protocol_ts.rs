@@ -64,6 +64,7 @@ fn declarations() -> String {
         crate::view::SavedView::decl(&cfg),
         crate::view::OpenedView::decl(&cfg),
         PathsView::decl(&cfg),
+        PathFilters::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\

@@ -10,8 +10,8 @@ mod fixtures;
 
 use common::open_served;
 use fixtures::fixture;
-use rete_explore::model::{DocInfo, MapNode, QueryOutcome};
-use rete_explore::ops;
+use rete_explore::model::{DocInfo, MapNode, PathFilters, QueryOutcome};
+use rete_explore::ops::{self, PathQuery};
 use rete_explore::store::Store;
 use std::sync::Arc;
 
@@ -746,7 +746,7 @@ fn connect_lists_the_shortest_paths_between_two_people() {
     .unwrap();
     let a = knows.rows[0][0].as_ref().unwrap().id;
     let c = knows.rows[0][1].as_ref().unwrap().id;
-    let found = ops::paths(&store, info.doc, 1, a, c, 5, 6).unwrap();
+    let found = ops::paths(&store, info.doc, 1, &PathQuery::new(a, c, 5, 6)).unwrap();
     assert!(!found.paths.is_empty(), "{}", found.reason);
     let first = &found.paths[0];
     assert_eq!(first.hops, 2, "friends of a friend are two links apart");
@@ -757,13 +757,69 @@ fn connect_lists_the_shortest_paths_between_two_people() {
     assert!(first.steps[0].links[0].predicate.nt.contains("knows"));
     assert!(first.nodes.iter().all(|n| !n.label.is_empty()));
     // Bad input and a cancelled search are answers, never a panic.
-    let err = ops::paths(&store, info.doc, 2, a, a, 5, 6).unwrap_err();
+    let err = ops::paths(&store, info.doc, 2, &PathQuery::new(a, a, 5, 6)).unwrap_err();
     assert!(err.to_string().contains("two different entities"), "{err}");
-    let err = ops::paths(&store, info.doc, 3, a, c, 0, 6).unwrap_err();
+    let err = ops::paths(&store, info.doc, 3, &PathQuery::new(a, c, 0, 6)).unwrap_err();
     assert!(err.to_string().contains("out of range"), "{err}");
     ops::paths_cancel(&store, 4);
-    let cancelled = ops::paths(&store, info.doc, 4, a, c, 5, 6).unwrap();
+    let cancelled = ops::paths(&store, info.doc, 4, &PathQuery::new(a, c, 5, 6)).unwrap();
     assert_eq!(cancelled.stop, "cancelled");
+    // Filters: without foaf:knows the two are not connected within the limit; a bad IRI is said.
+    let without = PathFilters {
+        without: vec!["<http://xmlns.com/foaf/0.1/knows>".into()],
+        ..PathFilters::default()
+    };
+    let none = ops::paths(
+        &store,
+        info.doc,
+        5,
+        &PathQuery {
+            filters: without.clone(),
+            ..PathQuery::new(a, c, 5, 6)
+        },
+    )
+    .unwrap();
+    assert!(none.paths.iter().all(|p| p
+        .steps
+        .iter()
+        .all(|s| s.links.iter().all(|l| !l.predicate.nt.contains("knows")))));
+    let via = PathFilters {
+        via: vec!["<http://xmlns.com/foaf/0.1/knows>".into()],
+        ..PathFilters::default()
+    };
+    assert_eq!(
+        ops::paths(
+            &store,
+            info.doc,
+            6,
+            &PathQuery {
+                filters: via.clone(),
+                ..PathQuery::new(a, c, 5, 6)
+            }
+        )
+        .unwrap()
+        .paths[0]
+            .hops,
+        2
+    );
+    let bad = PathFilters {
+        via: vec!["knows".into()],
+        ..PathFilters::default()
+    };
+    let err = ops::paths(
+        &store,
+        info.doc,
+        7,
+        &PathQuery {
+            filters: bad.clone(),
+            ..PathQuery::new(a, c, 5, 6)
+        },
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("knows: not a predicate IRI"),
+        "{err}"
+    );
 }
 
 #[test]

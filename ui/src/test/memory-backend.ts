@@ -82,7 +82,10 @@ export class MemoryBackend implements Backend {
   async searchCancel(run: number) { this.log(`search-cancel ${run}`); }
   /** The answer of every path search. */
   pathAnswer: PathsView = { paths: [], stop: 'exhausted', reason: 'no path exists (under the filters)', elapsed_ms: 1 };
-  async paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number): Promise<PathsView> {
+  /** The filters of each path search. */
+  pathFilters: import('../lib/core/types').PathFilters[] = [];
+  async paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number, filters: import('../lib/core/types').PathFilters = { via: [], without: [], include_schema: false, max_degree: null }): Promise<PathsView> {
+    this.pathFilters.push(filters);
     this.log(`paths ${run} ${from} ${to} ${k} ${maxHops}`);
     return structuredClone(this.pathAnswer);
   }

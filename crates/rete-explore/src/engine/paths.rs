@@ -2,7 +2,7 @@
 //! direction (`rete-path`), each entity and predicate as the details panel shows terms.
 
 use super::{AppError, AppResult, Doc};
-use crate::model::{PathLinkView, PathStepView, PathView, PathsView};
+use crate::model::{PathFilters, PathLinkView, PathStepView, PathView, PathsView};
 use oxrdf::Term;
 use rete_path::{find_paths, PathOptions, Stop};
 use std::sync::atomic::AtomicBool;
@@ -24,13 +24,30 @@ impl Doc {
         to: u64,
         k: usize,
         max_hops: u32,
+        filters: &PathFilters,
         cancel: Arc<AtomicBool>,
     ) -> AppResult<PathsView> {
         let term = |id: u64| -> AppResult<Term> { Ok(self.rete.term(id)?) };
         let (a, b) = (term(from)?, term(to)?);
+        let iris = |list: &[String]| -> AppResult<Vec<oxrdf::NamedNode>> {
+            list.iter()
+                .map(|nt| {
+                    nt.strip_prefix('<')
+                        .and_then(|r| r.strip_suffix('>'))
+                        .and_then(|iri| oxrdf::NamedNode::new(iri).ok())
+                        .ok_or_else(|| {
+                            AppError::Invalid(format!("{nt}: not a predicate IRI (<…>)"))
+                        })
+                })
+                .collect()
+        };
         let opts = PathOptions {
             k,
             max_hops,
+            via: iris(&filters.via)?,
+            without: iris(&filters.without)?,
+            include_schema: filters.include_schema,
+            max_degree: filters.max_degree,
             max_visited: PATH_MEMORY,
             deadline: Some(Instant::now() + PATH_DEADLINE),
             cancel: Some(cancel),

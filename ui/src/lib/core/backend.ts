@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchView, ShapesOutcome, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathFilters, PathsView, QueryOutcome, ReadView, SavedView, SearchView, ShapesOutcome, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -37,7 +37,7 @@ export interface Backend {
   search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView>;
   searchCancel(run: number): Promise<void>;
   /** The `k` shortest paths between two entities as path run `run`. */
-  paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number): Promise<PathsView>;
+  paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number, filters: PathFilters): Promise<PathsView>;
   pathsCancel(run: number): Promise<void>;
   sparqlContext(doc: number): Promise<SparqlContext>;
   /** `timeoutMs`: the query's time limit (0: none); `allGraphs`: the default graph is the union of all graphs. */
@@ -101,7 +101,7 @@ export const tauriBackend: Backend = {
   raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
   search: (doc, run, text, kind, within, limit) => call('search', { doc, run, text, kind, within, limit }),
   searchCancel: (run) => call('search_cancel', { run }),
-  paths: (doc, run, from, to, k, maxHops) => call('paths', { doc, run, from, to, k, maxHops }),
+  paths: (doc, run, from, to, k, maxHops, filters) => call('paths', { doc, run, from, to, k, maxHops , filters }),
   pathsCancel: (run) => call('paths_cancel', { run }),
   sparqlContext: (doc) => call('sparql_context', { doc }),
   sparqlRun: (doc, run, query, timeoutMs, allGraphs) =>

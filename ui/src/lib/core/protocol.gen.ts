@@ -906,3 +906,20 @@ reason: string,
  * Wall time of the search.
  */
 elapsed_ms: number, };
+export type PathFilters = { 
+/**
+ * Only links with these predicates (N-Triples IRIs), when not empty.
+ */
+via: Array<string>, 
+/**
+ * Never links with these predicates (N-Triples IRIs).
+ */
+without: Array<string>, 
+/**
+ * Also follow schema links (`rdf:type`, `rdfs:subClassOf`, …), left out by default.
+ */
+include_schema: boolean, 
+/**
+ * Never pass through entities with more links than this (the two ends are exempt).
+ */
+max_degree: number | null, };

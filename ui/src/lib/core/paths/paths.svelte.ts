@@ -4,7 +4,7 @@
 import type { Backend } from '../backend';
 import { errorText } from '../backend';
 import type { HighlightState } from '../highlight/highlight.svelte';
-import type { PathsView, TermView } from '../types';
+import type { PathFilters, PathsView, TermView } from '../types';
 
 /** Paths asked for, shortest first. */
 export const K = 5;
@@ -18,6 +18,8 @@ export class PathsState {
   result = $state.raw<PathsView | null>(null);
   running = $state(false);
   error = $state('');
+  /** What the search may follow: predicates only or never taken, schema links, hubs avoided. */
+  filters = $state<PathFilters>({ via: [], without: [], include_schema: false, max_degree: null });
 
   private doc: number | null = null;
   private seq = 0;
@@ -51,7 +53,7 @@ export class PathsState {
     this.error = '';
     this.result = null;
     try {
-      const out = await this.backend.paths(doc, run, this.from.id, t.id, K, MAX_HOPS);
+      const out = await this.backend.paths(doc, run, this.from.id, t.id, K, MAX_HOPS, $state.snapshot(this.filters));
       if (run !== this.seq || this.doc !== doc) return null;
       this.result = out;
       await this.light(out);
@@ -62,6 +64,22 @@ export class PathsState {
     } finally {
       if (run === this.seq) this.running = false;
     }
+  }
+
+  /** Searches the same two entities again (after the filters changed). */
+  again(): Promise<PathsView | null> {
+    return this.to ? this.connect(this.to) : Promise.resolve(null);
+  }
+
+  /** Adds predicate `nt` to the `list` filter (and takes it out of the other one). */
+  addPredicate(list: 'via' | 'without', nt: string): void {
+    const other = list === 'via' ? 'without' : 'via';
+    this.filters[other] = this.filters[other].filter((p) => p !== nt);
+    if (!this.filters[list].includes(nt)) this.filters[list] = [...this.filters[list], nt];
+  }
+
+  removePredicate(list: 'via' | 'without', nt: string): void {
+    this.filters[list] = this.filters[list].filter((p) => p !== nt);
   }
 
   async cancel(): Promise<void> {

@@ -28,6 +28,14 @@ describe('paths state', () => {
     expect(hl.source).toBe('paths');
     expect(hl.matches('c0:1', [])).toBe(true);
     expect(hl.matches('e:2', [])).toBe(true);
+    // Filters go with the search; a predicate is in one list at a time.
+    p.addPredicate('via', '<http://ex.org/knows>');
+    p.addPredicate('without', '<http://ex.org/knows>');
+    p.filters.max_degree = 100;
+    await p.again();
+    expect(b.pathFilters.at(-1)).toEqual({ via: [], without: ['<http://ex.org/knows>'], include_schema: false, max_degree: 100 });
+    p.removePredicate('without', '<http://ex.org/knows>');
+    expect(p.filters.without).toEqual([]);
     p.reset(2);
     expect(p.from).toBeNull();
     expect(hl.source).toBeNull();
