@@ -108,8 +108,18 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="highlight"]')).toHaveText(expect.stringContaining('Ada Turing'));
     await browser.pause(500);
     const { rect, dpr } = await mapRect();
-    const s = colourStats(await screenshot('paths'), rect, dpr);
+    const shot = await screenshot('paths');
+    const s = colourStats(shot, rect, dpr);
     expect(s.distinct).toBeGreaterThan(4);
+    // The paths' steps are drawn as lines in the paths' colour (#c2410c in the light theme).
+    let orange = 0;
+    for (let y = Math.round(rect.y * dpr); y < Math.round((rect.y + rect.height) * dpr); y++) {
+      for (let x = Math.round(rect.x * dpr); x < Math.round((rect.x + rect.width) * dpr); x++) {
+        const i = (y * shot.width + x) * 4;
+        if (Math.abs(shot.data[i] - 0xc2) < 24 && Math.abs(shot.data[i + 1] - 0x41) < 24 && Math.abs(shot.data[i + 2] - 0x0c) < 24) orange++;
+      }
+    }
+    expect(orange).toBeGreaterThan(100);
     // A step's entity opens its details.
     const nodes = await first.$$('[data-testid="path-node"]');
     const middle = nodes[Math.floor(nodes.length / 2)];

@@ -16,6 +16,8 @@ export class PathsState {
   from = $state.raw<TermView | null>(null);
   to = $state.raw<TermView | null>(null);
   result = $state.raw<PathsView | null>(null);
+  /** Each path entity's map keys (outermost first): where the map draws the paths. */
+  located = $state.raw<ReadonlyMap<string, readonly string[]>>(new Map());
   running = $state(false);
   error = $state('');
   /** What the search may follow: predicates only or never taken, schema links, hubs avoided. */
@@ -31,6 +33,7 @@ export class PathsState {
     this.from = null;
     this.to = null;
     this.result = null;
+    this.located = new Map();
     this.error = '';
     this.highlight.clear('paths');
   }
@@ -52,6 +55,7 @@ export class PathsState {
     this.running = true;
     this.error = '';
     this.result = null;
+    this.located = new Map();
     try {
       const out = await this.backend.paths(doc, run, this.from.id, t.id, K, MAX_HOPS, $state.snapshot(this.filters));
       if (run !== this.seq || this.doc !== doc) return null;
@@ -94,6 +98,7 @@ export class PathsState {
       return;
     }
     const located = await this.backend.locate(this.doc, terms);
+    this.located = new Map(located.map((l) => [l.nt, l.keys]));
     const keys = located.flatMap((l) => l.keys);
     const label = `${out.paths.length} path${out.paths.length === 1 ? '' : 's'} ${this.from?.label ?? ''} → ${this.to?.label ?? ''}`;
     if (keys.length) this.highlight.set({ source: 'paths', label, keys });

@@ -20,16 +20,18 @@ export interface MapPalette {
   ring: string;
   /** Behind the selected node's label. */
   plate: string;
+  /** The paths between two entities (core/paths). */
+  path: string;
 }
 
 export const PALETTES: Record<Theme, MapPalette> = {
   light: {
     background: '#f7f8fb', label: '#1f2430', inner: '#ffffff', edge: '#b8c0cc', faded: '#e3e7ee',
-    dimmed: '#d5d9e0', focus: '#5b6b8c', focusText: '#3b4660', ring: '#1f2430', plate: 'rgba(255, 255, 255, 0.9)',
+    dimmed: '#d5d9e0', focus: '#5b6b8c', focusText: '#3b4660', ring: '#1f2430', plate: 'rgba(255, 255, 255, 0.9)', path: '#c2410c',
   },
   dark: {
     background: '#14171e', label: '#e4e8f0', inner: '#ffffff', edge: '#4a5366', faded: '#2a303c',
-    dimmed: '#343a46', focus: '#9fb0d4', focusText: '#c9d3e6', ring: '#f2f4f8', plate: 'rgba(20, 23, 30, 0.9)',
+    dimmed: '#343a46', focus: '#9fb0d4', focusText: '#c9d3e6', ring: '#f2f4f8', plate: 'rgba(20, 23, 30, 0.9)', path: '#fb923c',
   },
 };
 

@@ -43,6 +43,7 @@ describe('theme', () => {
     for (const p of Object.values(PALETTES)) {
       expect(contrast(p.label, p.background)).toBeGreaterThanOrEqual(4.5);
       expect(contrast(p.focusText, p.background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(p.path, p.background)).toBeGreaterThanOrEqual(4.5);
     }
   });
 });
