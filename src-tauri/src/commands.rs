@@ -438,16 +438,39 @@ pub fn read_stats(store: tauri::State<'_, Store>, doc: u32) -> AppResult<ReadVie
     ops::read_stats(&store, doc)
 }
 
-/// Lets a remote document read `bytes` more (the user agreed to a query beyond its budget).
+/// Lets a remote document fetch `bytes` more than its read budget, once the user agreed in a
+/// native dialog (the page cannot answer it: a script in the page must not lift the budget).
 #[tauri::command]
-// Tauri hands command arguments over by value.
-#[allow(clippy::needless_pass_by_value)]
-pub fn raise_read_budget(
-    store: tauri::State<'_, Store>,
-    doc: u32,
-    bytes: u64,
-) -> AppResult<ReadView> {
-    ops::raise_read_budget(&store, doc, bytes)
+pub async fn raise_read_budget(app: AppHandle, doc: u32, bytes: u64) -> AppResult<ReadView> {
+    blocking(app, move |app, s| {
+        let d = s.get(doc)?;
+        let stats = ops::read_stats(s, doc)?;
+        let (Some(budget), true) = (stats.budget, stats.remote) else {
+            return Ok(stats);
+        };
+        let left = budget.saturating_sub(stats.fetched);
+        let human = rete_coherence::human_bytes;
+        let agreed = app
+            .dialog()
+            .message(format!(
+                "This query may fetch about {} from {}, more than the {} left of its read budget ({}).\n\nFetch it?",
+                human(bytes),
+                d.origin,
+                human(left),
+                human(budget)
+            ))
+            .title("Read beyond the budget")
+            .buttons(tauri_plugin_dialog::MessageDialogButtons::OkCancelCustom(
+                "Fetch and run".into(),
+                "Cancel".into(),
+            ))
+            .blocking_show();
+        if !agreed {
+            return Err(AppError::Cancelled("not run: the read budget was kept".into()));
+        }
+        ops::raise_read_budget(s, doc, bytes)
+    })
+    .await
 }
 
 /// The search box's hits as run `run`; `kind`: `entity`, `class` or `predicate`; `within`: a
@@ -530,10 +553,52 @@ pub async fn sparql_run(
         timeout_ms,
         all_graphs: all_graphs.unwrap_or(false),
     };
-    blocking(app, move |_, s| {
+    blocking(app, move |app, s| {
+        if timeout_ms == Some(0) {
+            unlimited_agreed(app, s, doc)?;
+        }
         ops::sparql_run_with(s, doc, run, &query, options)
     })
     .await
+}
+
+/// Documents whose queries the user let run without a time limit (asked once per document, in a
+/// native dialog: the page alone cannot remove the deadline).
+static UNLIMITED: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn unlimited_agreed(app: &AppHandle, s: &Store, doc: u32) -> AppResult<()> {
+    let agreed = || {
+        UNLIMITED
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&doc)
+    };
+    if agreed() {
+        return Ok(());
+    }
+    let d = s.get(doc)?;
+    let yes = app
+        .dialog()
+        .message(format!(
+            "Run queries on {} without a time limit?\n\nA query then runs until it ends or you cancel it.",
+            d.origin
+        ))
+        .title("No time limit")
+        .buttons(tauri_plugin_dialog::MessageDialogButtons::OkCancelCustom(
+            "Run without a limit".into(),
+            "Cancel".into(),
+        ))
+        .blocking_show();
+    if !yes {
+        return Err(AppError::Cancelled(
+            "not run: set a time limit, or agree to run without one".into(),
+        ));
+    }
+    UNLIMITED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(doc);
+    Ok(())
 }
 
 /// A page of a kept result.

@@ -66,8 +66,11 @@ export class MemoryBackend implements Backend {
     return terms.map((nt) => ({ nt, id: this.places.has(nt) ? 1 : null, keys: this.places.get(nt) ?? [] }));
   }
   async readStats() { return { ...this.reads }; }
+  /** The user's answer to the shell's native question before the budget is raised. */
+  budgetAgreed = true;
   async raiseReadBudget(doc: number, bytes: number) {
     this.log(`raiseReadBudget ${doc} ${bytes}`);
+    if (!this.budgetAgreed) throw { kind: 'cancelled', message: 'not run: the read budget was kept' };
     const fetched = this.reads.fetched ?? 0;
     if (this.reads.budget != null) this.reads = { ...this.reads, budget: Math.max(this.reads.budget, fetched + bytes) };
     return { ...this.reads };

@@ -41,26 +41,23 @@ describe('QueryPane read budget', () => {
     session.sparql.use('SELECT ?big WHERE { ?big ?p ?o }');
     await session.sparql.estimate();
     await vi.waitFor(() => expect(screen.getByTestId('query-cost').classList.contains('over')).toBe(true));
-    expect(screen.getByTestId('query-budget').textContent).toContain('running it will ask first');
+    expect(screen.getByTestId('query-budget').textContent).toContain('running it will ask you first');
 
-    // Run: the pane asks; Cancel stops the query before it runs.
-    const run = session.sparql.run();
-    const ask = await screen.findByTestId('budget-ask');
-    expect(ask.textContent).toContain('5.0 MB');
+    // Run: the shell asks (a native dialog); declined, the query does not run, and the pane says so.
+    b.budgetAgreed = false;
+    expect(await session.sparql.run()).toBeNull();
+    expect(b.calls).toContain('raiseReadBudget 1 5000000');
     expect(b.calls.some((c) => c.startsWith('run'))).toBe(false);
-    await fireEvent.click(screen.getByTestId('budget-cancel'));
-    expect(await run).toBeNull();
-    expect(b.calls.some((c) => c.startsWith('run'))).toBe(false);
-    expect(screen.queryByTestId('budget-ask')).toBeNull();
+    await vi.waitFor(() => expect(screen.getByTestId('budget-declined').textContent).toBe('not run: the read budget was kept'));
 
     // Run again and agree: the shell raises the budget, then the query runs.
-    const again = session.sparql.run();
-    await screen.findByTestId('budget-ask');
-    await fireEvent.click(screen.getByTestId('budget-allow'));
-    expect((await again)?.status).toBe('ok');
-    expect(b.calls).toContain('raiseReadBudget 1 5000000');
+    b.budgetAgreed = true;
+    b.calls.length = 0;
+    expect((await session.sparql.run())?.status).toBe('ok');
     const raise = b.calls.indexOf('raiseReadBudget 1 5000000');
+    expect(raise).toBeGreaterThanOrEqual(0);
     expect(b.calls.findIndex((c) => c.startsWith('run'))).toBeGreaterThan(raise);
+    expect(screen.queryByTestId('budget-declined')).toBeNull();
     session.reads.stop();
   });
 });

@@ -2,6 +2,7 @@
 // is open; `fetching` tells that the last poll saw new reads (the status bar shows progress).
 // A remote file has a byte budget: a query whose estimate would pass it asks the user first.
 import type { Backend } from '../backend';
+import { errorText } from '../backend';
 import type { CostEstimate, ReadView } from '../types';
 
 export const POLL_MS = 400;
@@ -14,9 +15,8 @@ export class ReadsState {
   /** The remote file's byte budget (null: none) and the bytes it counted so far. */
   budget = $state<number | null>(null);
   fetched = $state(0);
-  /** A query estimate beyond the budget, waiting for the user's answer. */
-  asking = $state.raw<CostEstimate | null>(null);
-  private answer: ((yes: boolean) => void) | null = null;
+  /** Why the last query beyond the budget did not run (the user kept the budget). */
+  declined = $state('');
   private doc = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -32,7 +32,7 @@ export class ReadsState {
     this.fetching = false;
     this.budget = null;
     this.fetched = 0;
-    this.reply(false);
+    this.declined = '';
     void this.poll();
     this.timer = setInterval(() => void this.poll(), POLL_MS);
   }
@@ -75,30 +75,20 @@ export class ReadsState {
   }
 
   /**
-   * Before a query runs: within the budget it goes; beyond it the user is asked (`asking`, shown
-   * by the query pane) and, if they agree, the shell lets the document fetch that much more.
+   * Before a query runs: within the budget it goes; beyond it the shell asks the user in a native
+   * dialog (the page cannot answer it) and, if they agree, lets the document fetch that much more.
    */
   async approve(cost: CostEstimate): Promise<boolean> {
     await this.poll();
+    this.declined = '';
     if (!this.overBudget(cost)) return true;
-    this.reply(false);
-    this.asking = cost;
-    const yes = await new Promise<boolean>((resolve) => { this.answer = resolve; });
-    if (!yes) return false;
     try {
       this.take(await this.backend.raiseReadBudget(this.doc, cost.bytes));
       return true;
-    } catch {
+    } catch (e) {
+      this.declined = errorText(e);
       return false;
     }
-  }
-
-  /** The user's answer to `asking`. */
-  reply(yes: boolean): void {
-    const answer = this.answer;
-    this.answer = null;
-    this.asking = null;
-    answer?.(yes);
   }
 }
 

@@ -37,12 +37,11 @@ describe('read budget', () => {
     expect([r.budget, r.fetched, r.left]).toEqual([100_000, 40_000, 60_000]);
     expect(r.overBudget(cost(60_000))).toBe(false);
     expect(await r.approve(cost(60_000))).toBe(true);
-    expect(r.asking).toBeNull();
     expect(b.calls.some((c) => c.startsWith('raiseReadBudget'))).toBe(false);
     r.stop();
   });
 
-  it('asks before a query beyond the budget, and raises it only when the user agrees', async () => {
+  it('has the shell ask before a query beyond the budget, and raises it only when the user agrees', async () => {
     const b = new MemoryBackend();
     b.reads = { bytes: 4096, requests: 1, remote: true, budget: 100_000, fetched: 40_000 };
     const r = new ReadsState(b);
@@ -50,17 +49,15 @@ describe('read budget', () => {
     await r.poll();
     expect(r.overBudget(cost(60_001))).toBe(true);
 
-    const no = r.approve(cost(70_000));
-    await vi.waitFor(() => expect(r.asking?.bytes).toBe(70_000));
-    r.reply(false);
-    expect(await no).toBe(false);
-    expect(r.asking).toBeNull();
+    // The shell asks natively; declined, nothing is raised and the reason is kept.
+    b.budgetAgreed = false;
+    expect(await r.approve(cost(70_000))).toBe(false);
+    expect(r.declined).toBe('not run: the read budget was kept');
     expect(r.budget).toBe(100_000);
 
-    const yes = r.approve(cost(70_000));
-    await vi.waitFor(() => expect(r.asking).not.toBeNull());
-    r.reply(true);
-    expect(await yes).toBe(true);
+    b.budgetAgreed = true;
+    expect(await r.approve(cost(70_000))).toBe(true);
+    expect(r.declined).toBe('');
     expect(b.calls).toContain('raiseReadBudget 1 70000');
     expect(r.budget).toBe(110_000);
     expect(r.left).toBe(70_000);
