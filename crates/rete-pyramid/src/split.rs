@@ -94,6 +94,9 @@ pub(crate) fn split_level<G: Graph, K: Fn(u32) -> u64>(
         } else {
             let mut out = Vec::new();
             splitter.pieces(m, 0, &mut out)?;
+            if let Some(g) = graph {
+                out = merge_by_links(g, out, limit, splitter.local);
+            }
             pack(out, &key, limit)
         };
         for piece in pieces {
@@ -196,6 +199,72 @@ impl<G: Graph, K: Fn(u32) -> u64> Splitter<'_, G, K> {
         }
         Ok(Some(parts))
     }
+}
+
+/// Merges pieces along their heaviest links first, as long as the union stays within `limit`
+/// (Kruskal's order with a capacity): pieces Louvain cut finer than needed come back together
+/// where they are linked, so the split cuts as few links as it can. `local` is all `u32::MAX`
+/// and is left so.
+fn merge_by_links<G: Graph>(
+    g: &G,
+    pieces: Vec<Vec<u32>>,
+    limit: usize,
+    local: &mut [u32],
+) -> Vec<Vec<u32>> {
+    for (i, p) in pieces.iter().enumerate() {
+        for &c in p {
+            local[c as usize] = i as u32;
+        }
+    }
+    let mut links: std::collections::HashMap<(u32, u32), f64> = std::collections::HashMap::new();
+    for (i, p) in pieces.iter().enumerate() {
+        for &c in p {
+            for (j, w) in g.neighbors(c as usize) {
+                let pj = local[j];
+                if pj != u32::MAX && (i as u32) < pj {
+                    *links.entry((i as u32, pj)).or_default() += w;
+                }
+            }
+        }
+    }
+    for p in &pieces {
+        for &c in p {
+            local[c as usize] = u32::MAX;
+        }
+    }
+    // Weights are sums of integer triple counts: exact, so the order is the same on any run.
+    let mut order: Vec<(u64, u32, u32)> = links
+        .into_iter()
+        .map(|((a, b), w)| (w as u64, a, b))
+        .collect();
+    order.sort_unstable_by(|x, y| y.0.cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+    let mut root: Vec<u32> = (0..pieces.len() as u32).collect();
+    let mut size: Vec<usize> = pieces.iter().map(Vec::len).collect();
+    fn find(root: &mut [u32], mut x: u32) -> u32 {
+        while root[x as usize] != x {
+            root[x as usize] = root[root[x as usize] as usize];
+            x = root[x as usize];
+        }
+        x
+    }
+    for (_, a, b) in order {
+        let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+        if ra != rb && size[ra as usize] + size[rb as usize] <= limit {
+            let (keep, gone) = (ra.min(rb), ra.max(rb));
+            root[gone as usize] = keep;
+            size[keep as usize] += size[gone as usize];
+        }
+    }
+    let mut merged: Vec<Vec<u32>> = vec![Vec::new(); pieces.len()];
+    for (i, p) in pieces.into_iter().enumerate() {
+        let r = find(&mut root, i as u32) as usize;
+        merged[r].extend(p);
+    }
+    merged.retain(|p| !p.is_empty());
+    for p in merged.iter_mut() {
+        p.sort_unstable();
+    }
+    merged
 }
 
 /// Cuts `m` into runs of at most `limit` after sorting by `(key, index)`: each run of one key
