@@ -580,7 +580,8 @@ fn degenerate_shapes() {
     }
 }
 
-/// A community of vocabulary terms is named after the vocabulary; a community of people after
+/// A community of vocabulary terms is named after the vocabulary and the kind of term most of
+/// its members are (`· 6 classes`); a community of people after
 /// its most central member with a human label, skipping labels that are numbers, booleans,
 /// codes or file names.
 #[test]
@@ -633,7 +634,7 @@ fn community_labels_name_what_the_community_is() {
     let lv = check_consistency(&rete, &p);
     let mut labels: Vec<&str> = lv[0].communities.iter().map(|c| c.label.as_str()).collect();
     labels.sort_unstable();
-    assert_eq!(labels, ["DBpedia ontology · 6 terms", "Marie Curie"]);
+    assert_eq!(labels, ["DBpedia ontology · 6 classes", "Marie Curie"]);
 }
 
 #[test]
@@ -754,4 +755,35 @@ fn no_split_without_large_groups() {
     let nt = social_nt(dir.path(), 3000);
     let (_, p) = pyramid_of(&nt, &dir.path().join("s.rete"), PyramidOptions::default());
     assert!(p.level_info().iter().all(|l| l.method != "split"));
+}
+
+/// A community named after a member says what it holds when one kind of vocabulary term is a
+/// good part of it: here 30 properties of three vocabularies around one class.
+#[test]
+fn a_group_of_properties_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("props.nt");
+    let mut s = String::new();
+    let hub = "<http://example.org/hub#Thing>";
+    s.push_str(&format!(
+        "{hub} {TYPE} <http://www.w3.org/2002/07/owl#Class> .\n"
+    ));
+    for i in 0..30 {
+        let p = format!("<http://example.org/v{}#p{i}>", i % 3);
+        s.push_str(&format!(
+            "{p} {TYPE} <http://www.w3.org/1999/02/22-rdf-syntax-ns#Property> .\n\
+             {p} <http://www.w3.org/2000/01/rdf-schema#domain> {hub} .\n\
+             {p} <http://www.w3.org/2000/01/rdf-schema#label> \"property number {i}\"@en .\n"
+        ));
+    }
+    std::fs::write(&nt, s).unwrap();
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("props.rete"),
+        PyramidOptions::default(),
+    );
+    let lv = check_consistency(&rete, &p);
+    let c = &lv[0].communities[0];
+    assert_eq!(c.size, 31);
+    assert!(c.label.ends_with(" · 30 properties"), "{}", c.label);
 }
