@@ -195,7 +195,7 @@ pub(crate) struct Label {
 
 /// What names a community, before the languages of the labels are known.
 enum Choice {
-    /// `<vocabulary> · N terms`: the same in every language.
+    /// `<vocabulary> · N terms` (or `· N classes`…): the same in every language.
     Fixed(String),
     /// Members with a human label, most central first, and what the community holds
     /// (` · 2,735 properties`, or empty).

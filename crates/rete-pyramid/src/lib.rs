@@ -242,8 +242,10 @@ pub struct Community {
     pub size: u64,
     /// What it is, in the reader's languages ([`Pyramid::with_languages`]; see
     /// [`Community::label_for`]): the most central member with a human label (of the dominant
-    /// class when one class holds most members), `<vocabulary> · N terms` when most members are
-    /// terms of one vocabulary, else `<dominant class> · N`.
+    /// class when one class holds most members, followed by `· N properties` or the like when
+    /// vocabulary terms of one kind are a good part of it), `<vocabulary> · N terms` (or
+    /// `· N classes`…) when most members are terms of one vocabulary, else
+    /// `<dominant class> · N`.
     pub label: String,
     /// The label the builder chose: English or untagged, then any language.
     #[serde(default)]
