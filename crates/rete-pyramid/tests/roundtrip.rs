@@ -749,6 +749,28 @@ fn a_star_opens_whole() {
 }
 
 #[test]
+fn a_star_opens_whole_when_the_first_pass_is_streamed() {
+    // Within a budget too small to hold the entity graph the star is cut by key alone.
+    let dir = tempfile::tempdir().unwrap();
+    let nt = star_nt(dir.path());
+    let options = PyramidOptions {
+        memory_budget: 64 << 10,
+        ..PyramidOptions::default()
+    };
+    let (rete, p) = pyramid_of(&nt, &dir.path().join("star.rete"), options);
+    let lv = check_consistency(&rete, &p);
+    assert_eq!(p.level_info()[0].method, "split");
+    assert!(lv[0].communities.iter().all(|c| c.size <= 1000));
+    for l in 1..lv.len() {
+        let mut children: BTreeMap<u32, usize> = BTreeMap::new();
+        for c in &lv[l - 1].communities {
+            *children.entry(c.parent.unwrap()).or_default() += 1;
+        }
+        assert!(children.values().all(|&n| n <= 1000), "level {l}");
+    }
+}
+
+#[test]
 fn no_split_without_large_groups() {
     // The social graph's communities are all small: no level of pieces.
     let dir = tempfile::tempdir().unwrap();
