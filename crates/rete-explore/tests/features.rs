@@ -872,3 +872,41 @@ fn samples(name: &str) -> String {
         .display()
         .to_string()
 }
+
+/// Every group of a hub-heavy file opens whole: from the top, each community opens into at most
+/// 1,000 children or members, never truncated, and together they hold every entity.
+#[test]
+fn every_group_of_a_hub_opens_whole() {
+    let store = Store::default();
+    let info = open(&store, "hub-star.rete");
+    let map = ops::overview(&store, info.doc).unwrap();
+    let entities: u64 = map.nodes.iter().map(|n| n.size).sum();
+    let mut todo: Vec<String> = map.nodes.iter().map(|n| n.key.clone()).collect();
+    let (mut members, mut largest) = (0u64, 0usize);
+    while let Some(key) = todo.pop() {
+        let view = ops::expand(&store, info.doc, &key, 0.0, 0.0, 1.0).unwrap();
+        assert!(!view.truncated, "{}", view.note);
+        assert!(view.nodes.len() <= 1000, "{} nodes", view.nodes.len());
+        assert!(!view.nodes.is_empty());
+        largest = largest.max(view.nodes.len());
+        for n in &view.nodes {
+            match n.level {
+                Some(_) => todo.push(n.key.clone()),
+                None => members += 1,
+            }
+        }
+    }
+    assert_eq!(members, entities, "every entity once");
+    assert!(largest >= 500, "the hub's pieces are large: {largest}");
+}
+
+/// Two classes with the same label are told apart by their prefixed names in the legend.
+#[test]
+fn classes_with_one_label_are_told_apart_in_the_legend() {
+    let store = Store::default();
+    let info = open(&store, "hub-star.rete");
+    let legend = ops::legend(&store, info.doc).unwrap();
+    let labels: Vec<&str> = legend.classes.iter().map(|c| c.label.as_str()).collect();
+    assert!(labels.contains(&"Person (foaf:Person)"), "{labels:?}");
+    assert!(labels.contains(&"Person (schema:Person)"), "{labels:?}");
+}

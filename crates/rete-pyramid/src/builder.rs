@@ -6,6 +6,7 @@ use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, Graph, UnitGraph, WGraph};
 use crate::names::NameStore;
 use crate::records::{CommRec, EdgeItem, EdgeList};
+use crate::split;
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
 use rete_core::format::Codec;
@@ -155,6 +156,8 @@ pub fn build_sections(
         None => (streamed_partition(base, &mut eg, &primary, opts)?, None),
     };
     phase("louvain", &mut t);
+    split_oversized(&mut parts, &primary, opts)?;
+    phase("split", &mut t);
     let h = renumber(&parts, eg.node_count());
     // One pass over the entity graph for all levels (a link is looked up at level 0 only).
     let modularity = parts.g0.modularity(&h, opts.resolution);
@@ -709,6 +712,73 @@ fn levels(
         methods,
         resolutions,
     })
+}
+
+/// Gives every community at most [`PyramidOptions::max_children`] children: where one has more,
+/// a level of pieces is inserted below it (see [`crate::split`]), bottom-up, so that the level
+/// of pieces is checked in turn. Parents small enough become one piece each, their own copy
+/// (the app opens such a single child through).
+fn split_oversized(
+    parts: &mut Partitions,
+    primary: &[u32],
+    opts: &PyramidOptions,
+) -> Result<(), PyramidError> {
+    let limit = opts.max_children;
+    if limit == usize::MAX {
+        return Ok(());
+    }
+    // A subgraph's CSR may take a quarter of the budget: the entity graph took at most half.
+    let budget = opts.memory_budget / 4;
+    let mut b = 0;
+    while b < parts.parts.len() {
+        let (k_parent, parent) = (parts.counts[b], &parts.parts[b]);
+        if split::max_children(parent, k_parent) <= limit {
+            b += 1;
+            continue;
+        }
+        let found = if b == 0 {
+            // Children are entities: keyed by primary class, then the hub they hang from.
+            let class = |c: u32| u64::from(primary[c as usize]) << 32;
+            match &parts.g0 {
+                Base::Held(g) => {
+                    let key = |c: u32| {
+                        class(c) | u64::from(split::hub(g, c as usize, |j, _| g.degree(j)))
+                    };
+                    split::split_level(Some(g), parent, k_parent, key, limit, budget)?
+                }
+                Base::Coarse(_, base_of) => {
+                    // The entity graph is not held: by class, then the first pass's community.
+                    let key = |c: u32| class(c) | u64::from(base_of[c as usize]);
+                    split::split_level::<WGraph, _>(None, parent, k_parent, key, limit, budget)?
+                }
+            }
+        } else {
+            // Children are the communities of level b - 1: the graph of them, keyed by hub.
+            let mut node_part = parts.parts[0].clone();
+            for up in &parts.parts[1..b] {
+                for x in node_part.iter_mut() {
+                    *x = up[*x as usize];
+                }
+            }
+            let g = parts.g0.aggregate(&node_part, parts.counts[b - 1])?;
+            drop(node_part);
+            let key = |c: u32| u64::from(split::hub(&g, c as usize, |_, w| w));
+            split::split_level(Some(&g), parent, k_parent, key, limit, budget)?
+        };
+        let Some(found) = found else {
+            b += 1;
+            continue;
+        };
+        // Level b becomes the pieces; the old level b moves up, the pieces' parent.
+        parts.parts[b] = found.part;
+        parts.parts.insert(b + 1, found.parent);
+        parts.counts.insert(b, found.k);
+        parts.methods.insert(b, "split");
+        let res = parts.resolutions[b];
+        parts.resolutions.insert(b, res);
+        b += 1;
+    }
+    Ok(())
 }
 
 /// How many communities the next level should have at most: spreads the remaining shrinkage

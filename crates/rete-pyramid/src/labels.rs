@@ -34,6 +34,33 @@ const TERM_CLASSES: &[&str] = &[
     "<http://www.w3.org/2004/02/skos/core#Concept>",
 ];
 
+/// What a group of a vocabulary class's instances is called, for the classes whose instances
+/// are vocabulary terms (`· 2,735 properties`).
+fn term_noun(class_nt: &str) -> Option<&'static str> {
+    let local = class_nt.strip_prefix("<http://www.w3.org/")?;
+    Some(match local {
+        "1999/02/22-rdf-syntax-ns#Property>"
+        | "2002/07/owl#ObjectProperty>"
+        | "2002/07/owl#DatatypeProperty>"
+        | "2002/07/owl#AnnotationProperty>"
+        | "2002/07/owl#FunctionalProperty>" => "properties",
+        "2002/07/owl#Class>" | "2000/01/rdf-schema#Class>" => "classes",
+        "2000/01/rdf-schema#Datatype>" => "datatypes",
+        "2004/02/skos/core#Concept>" => "concepts",
+        "2002/07/owl#NamedIndividual>" => "individuals",
+        _ => return None,
+    })
+}
+
+/// A community named after a member gets what it holds after the name (`· 2,735 properties`)
+/// when it has at least this many members…
+const HOLDS_MIN: u64 = 20;
+
+/// …and one term class holds at least 30 % of them.
+fn holds(part: u64, whole: u64) -> bool {
+    whole >= HOLDS_MIN && part * 10 >= whole * 3
+}
+
 /// Whether a label reads as a name for people: not a number, boolean, code, IRI or file name.
 pub(crate) fn is_human(label: &str) -> bool {
     let s = label.trim();
@@ -168,10 +195,11 @@ pub(crate) struct Label {
 
 /// What names a community, before the languages of the labels are known.
 enum Choice {
-    /// `<vocabulary> · N terms`: the same in every language.
+    /// `<vocabulary> · N terms` (or `· N classes`…): the same in every language.
     Fixed(String),
-    /// Members with a human label, most central first.
-    Members(Vec<u32>),
+    /// Members with a human label, most central first, and what the community holds
+    /// (` · 2,735 properties`, or empty).
+    Members(Vec<u32>, String),
     /// `<class> · N`.
     Class(u32, u64),
 }
@@ -271,20 +299,35 @@ pub(crate) fn community_labels(
                     .iter()
                     .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(ns, k)| (*ns, *k));
+                // The term class most members are instances of, with its noun and count.
+                let noun = top_class[l][c].and_then(|(cls, k)| {
+                    let noun = term_noun(f.classes.get(cls as usize)?)?;
+                    Some((noun, k))
+                });
                 if let Some((ns, k)) = top_vocab.filter(|&(_, k)| mostly(k, size)) {
+                    // `DBpedia ontology · 2,735 properties` when one kind of term dominates.
+                    let (n, what) = match noun.filter(|&(_, kc)| mostly(kc, size)) {
+                        Some((noun, kc)) => (kc, noun),
+                        None => (k, "terms"),
+                    };
                     return Ok(Choice::Fixed(format!(
-                        "{} · {} terms",
+                        "{} · {} {what}",
                         f.vocabulary_name(ns)?,
-                        thousands(k)
+                        thousands(n)
                     )));
                 }
                 if !best[c].is_empty() {
+                    let held = match noun.filter(|&(_, kc)| holds(kc, size)) {
+                        Some((noun, kc)) => format!(" · {} {noun}", thousands(kc)),
+                        None => String::new(),
+                    };
                     return Ok(Choice::Members(
                         best[c]
                             .iter()
                             .take(LANGUAGE_CANDIDATES)
                             .map(|&x| x as u32)
                             .collect(),
+                        held,
                     ));
                 }
                 if let Some((cls, k)) = top_class[l][c] {
@@ -302,7 +345,7 @@ pub(crate) fn community_labels(
     let mut wanted: Vec<u32> = Vec::new();
     for choice in choices.iter().flatten() {
         match choice {
-            Choice::Members(m) => wanted.extend_from_slice(m),
+            Choice::Members(m, _) => wanted.extend_from_slice(m),
             Choice::Class(cls, _) => {
                 if let Some(node) = eg.classes.get(*cls as usize).and_then(|&id| f.node_of(id)) {
                     wanted.push(node as u32);
@@ -324,7 +367,7 @@ pub(crate) fn community_labels(
                             text,
                             alt: Vec::new(),
                         },
-                        Choice::Members(members) => {
+                        Choice::Members(members, held) => {
                             // English or untagged first: the most central member that has one.
                             let text = match members.iter().find_map(|&m| english(m)) {
                                 Some(t) => t,
@@ -342,7 +385,15 @@ pub(crate) fn community_labels(
                                 }
                             }
                             alt.sort();
-                            Label { text, alt }
+                            if !held.is_empty() {
+                                for (_, label) in alt.iter_mut() {
+                                    label.push_str(&held);
+                                }
+                            }
+                            Label {
+                                text: text + &held,
+                                alt,
+                            }
                         }
                         Choice::Class(cls, k) => {
                             let count = thousands(k);

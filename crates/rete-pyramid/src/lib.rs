@@ -10,6 +10,7 @@ mod louvain;
 mod names;
 mod read;
 mod records;
+mod split;
 mod stream;
 mod summary;
 mod tally;
@@ -110,6 +111,10 @@ pub struct PyramidOptions {
     /// ~3,600 at 12.7 M on the social graph), and a level-0 community is what the app draws
     /// member by member; `usize::MAX`: no bound.
     pub mean_members: usize,
+    /// The most children (entities at level 0, communities above) a community may have: a
+    /// larger one is split by structure into pieces of at most this many, which form a level
+    /// between it and its children (see docs/semantic-zoom.md); `usize::MAX`: no bound.
+    pub max_children: usize,
     /// Classes kept in each community's histogram.
     pub max_classes: usize,
     /// Predicates kept per super-edge.
@@ -138,6 +143,7 @@ impl Default for PyramidOptions {
             max_levels: 8,
             isolated_group: 1000,
             mean_members: 500,
+            max_children: 1000,
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
@@ -169,6 +175,9 @@ impl PyramidOptions {
         }
         if self.isolated_group < 1 {
             return bad("isolated_group must be at least 1");
+        }
+        if self.max_children < 2 {
+            return bad("max_children must be at least 2");
         }
         if self.mean_members < 1 {
             return bad("mean_members must be at least 1");
@@ -233,8 +242,10 @@ pub struct Community {
     pub size: u64,
     /// What it is, in the reader's languages ([`Pyramid::with_languages`]; see
     /// [`Community::label_for`]): the most central member with a human label (of the dominant
-    /// class when one class holds most members), `<vocabulary> · N terms` when most members are
-    /// terms of one vocabulary, else `<dominant class> · N`.
+    /// class when one class holds most members, followed by `· N properties` or the like when
+    /// vocabulary terms of one kind are a good part of it), `<vocabulary> · N terms` (or
+    /// `· N classes`…) when most members are terms of one vocabulary, else
+    /// `<dominant class> · N`.
     pub label: String,
     /// The label the builder chose: English or untagged, then any language.
     #[serde(default)]
@@ -308,7 +319,9 @@ pub struct LevelInfo {
     pub modularity: f64,
     /// Louvain resolution used to form it.
     pub resolution: f64,
-    /// `louvain`, `louvain+merge` or `merge` (forced merges after Louvain stopped merging).
+    /// `louvain`, `louvain+merge` or `merge` (forced merges after Louvain stopped merging), or
+    /// `split` (the pieces of communities with too many children; see
+    /// [`PyramidOptions::max_children`]).
     pub method: String,
 }
 

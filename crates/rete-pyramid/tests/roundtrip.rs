@@ -303,10 +303,15 @@ fn level_0_stops_before_its_communities_grow_past_the_bound() {
 fn level_0_takes_a_pass_past_the_bound_when_it_is_nearer() {
     let dir = tempfile::tempdir().unwrap();
     let nt = lubm_nt(dir.path(), 1);
-    let (rete, bounded) = pyramid_of(&nt, &dir.path().join("b.rete"), PyramidOptions::default());
+    // Louvain's level 0 as it is: no level of split pieces below it.
+    let louvain_only = PyramidOptions {
+        max_children: usize::MAX,
+        ..PyramidOptions::default()
+    };
+    let (rete, bounded) = pyramid_of(&nt, &dir.path().join("b.rete"), louvain_only.clone());
     let options = PyramidOptions {
         mean_members: usize::MAX,
-        ..PyramidOptions::default()
+        ..louvain_only
     };
     let (_, free) = pyramid_of(&nt, &dir.path().join("free.rete"), options);
     check_consistency(&rete, &bounded);
@@ -540,8 +545,18 @@ fn degenerate_shapes() {
     assert_eq!(p.entity_count(), 1 + 3000 + 3000 + 2500 + 1);
     let lv = check_consistency(&rete, &p);
     assert!(lv[p.levels() - 1].communities.len() <= 16);
-    // The star is one community; loners come in class groups of at most 400.
-    assert_eq!(lv[0].communities[0].size, 3001);
+    // The star is one community of Louvain's level, split into pieces of at most 1,000 on the
+    // level below; loners come in class groups of at most 400.
+    assert_eq!(p.level_info()[0].method, "split");
+    assert_eq!(lv[1].communities[0].size, 3001);
+    let star_pieces: Vec<u64> = lv[0]
+        .communities
+        .iter()
+        .filter(|c| c.parent == Some(0))
+        .map(|c| c.size)
+        .collect();
+    assert!(star_pieces.len() >= 4 && star_pieces.iter().all(|&n| n <= 1000));
+    assert_eq!(star_pieces.iter().sum::<u64>(), 3001);
     let loner_groups: Vec<_> = lv[0]
         .communities
         .iter()
@@ -565,7 +580,8 @@ fn degenerate_shapes() {
     }
 }
 
-/// A community of vocabulary terms is named after the vocabulary; a community of people after
+/// A community of vocabulary terms is named after the vocabulary and the kind of term most of
+/// its members are (`· 6 classes`); a community of people after
 /// its most central member with a human label, skipping labels that are numbers, booleans,
 /// codes or file names.
 #[test]
@@ -618,7 +634,7 @@ fn community_labels_name_what_the_community_is() {
     let lv = check_consistency(&rete, &p);
     let mut labels: Vec<&str> = lv[0].communities.iter().map(|c| c.label.as_str()).collect();
     labels.sort_unstable();
-    assert_eq!(labels, ["DBpedia ontology · 6 terms", "Marie Curie"]);
+    assert_eq!(labels, ["DBpedia ontology · 6 classes", "Marie Curie"]);
 }
 
 #[test]
@@ -667,4 +683,129 @@ fn tiny_budget_streams_the_first_pass() {
     assert_eq!(p.entity_count(), held.entities);
     let lv = check_consistency(&rete, &p);
     assert!(lv[p.levels() - 1].communities.len() <= PyramidOptions::default().max_top);
+}
+
+/// A hub-and-spoke vocabulary: 5,000 properties around two classes (half object properties, half
+/// datatype properties), which no modularity optimisation splits, beside a small ring of classes.
+fn star_nt(dir: &std::path::Path) -> std::path::PathBuf {
+    use std::fmt::Write as _;
+    let ex = "http://example.org/star#";
+    let rdf_type = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+    let domain = "http://www.w3.org/2000/01/rdf-schema#domain";
+    let owl = "http://www.w3.org/2002/07/owl#";
+    let mut s = String::new();
+    for hub in ["Hub", "Other"] {
+        writeln!(s, "<{ex}{hub}> <{rdf_type}> <{owl}Class> .").unwrap();
+    }
+    writeln!(
+        s,
+        "<{ex}Other> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <{ex}Hub> ."
+    )
+    .unwrap();
+    for i in 0..5000 {
+        let kind = if i % 2 == 0 {
+            "ObjectProperty"
+        } else {
+            "DatatypeProperty"
+        };
+        let hub = if i % 5 == 0 { "Other" } else { "Hub" };
+        writeln!(s, "<{ex}p{i:04}> <{rdf_type}> <{owl}{kind}> .").unwrap();
+        writeln!(s, "<{ex}p{i:04}> <{domain}> <{ex}{hub}> .").unwrap();
+    }
+    for i in 0..20 {
+        writeln!(s, "<{ex}r{i}> <{ex}next> <{ex}r{}> .", (i + 1) % 20).unwrap();
+    }
+    let nt = dir.join("star.nt");
+    std::fs::write(&nt, s).unwrap();
+    nt
+}
+
+#[test]
+fn a_star_opens_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = star_nt(dir.path());
+    let out = dir.path().join("star.rete");
+    let (rete, p) = pyramid_of(&nt, &out, PyramidOptions::default());
+    let lv = check_consistency(&rete, &p);
+    let info = p.level_info();
+    assert_eq!(info[0].method, "split", "{info:?}");
+    // Louvain's own partition is kept as the level above the pieces.
+    assert_eq!(info[1].method, "louvain");
+    assert!(lv[1].communities.iter().any(|c| c.size > 1000));
+    assert!(lv[0].communities.iter().all(|c| c.size <= 1000));
+    for l in 1..lv.len() {
+        let mut children: BTreeMap<u32, usize> = BTreeMap::new();
+        for c in &lv[l - 1].communities {
+            *children.entry(c.parent.unwrap()).or_default() += 1;
+        }
+        assert!(children.values().all(|&n| n <= 1000), "level {l}");
+    }
+    assert!(lv[lv.len() - 1].communities.len() <= 1000);
+    // Every member exactly once (check_consistency), and the same bytes from a second build.
+    let first = std::fs::read(&out).unwrap();
+    drop((rete, p));
+    build_file(&nt, &out, Some(PyramidOptions::default()));
+    assert_eq!(first, std::fs::read(&out).unwrap(), "deterministic bytes");
+}
+
+#[test]
+fn a_star_opens_whole_when_the_first_pass_is_streamed() {
+    // Within a budget too small to hold the entity graph the star is cut by key alone.
+    let dir = tempfile::tempdir().unwrap();
+    let nt = star_nt(dir.path());
+    let options = PyramidOptions {
+        memory_budget: 64 << 10,
+        ..PyramidOptions::default()
+    };
+    let (rete, p) = pyramid_of(&nt, &dir.path().join("star.rete"), options);
+    let lv = check_consistency(&rete, &p);
+    assert_eq!(p.level_info()[0].method, "split");
+    assert!(lv[0].communities.iter().all(|c| c.size <= 1000));
+    for l in 1..lv.len() {
+        let mut children: BTreeMap<u32, usize> = BTreeMap::new();
+        for c in &lv[l - 1].communities {
+            *children.entry(c.parent.unwrap()).or_default() += 1;
+        }
+        assert!(children.values().all(|&n| n <= 1000), "level {l}");
+    }
+}
+
+#[test]
+fn no_split_without_large_groups() {
+    // The social graph's communities are all small: no level of pieces.
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(dir.path(), 3000);
+    let (_, p) = pyramid_of(&nt, &dir.path().join("s.rete"), PyramidOptions::default());
+    assert!(p.level_info().iter().all(|l| l.method != "split"));
+}
+
+/// A community named after a member says what it holds when one kind of vocabulary term is a
+/// good part of it: here 30 properties of three vocabularies around one class.
+#[test]
+fn a_group_of_properties_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("props.nt");
+    let mut s = String::new();
+    let hub = "<http://example.org/hub#Thing>";
+    s.push_str(&format!(
+        "{hub} {TYPE} <http://www.w3.org/2002/07/owl#Class> .\n"
+    ));
+    for i in 0..30 {
+        let p = format!("<http://example.org/v{}#p{i}>", i % 3);
+        s.push_str(&format!(
+            "{p} {TYPE} <http://www.w3.org/1999/02/22-rdf-syntax-ns#Property> .\n\
+             {p} <http://www.w3.org/2000/01/rdf-schema#domain> {hub} .\n\
+             {p} <http://www.w3.org/2000/01/rdf-schema#label> \"property number {i}\"@en .\n"
+        ));
+    }
+    std::fs::write(&nt, s).unwrap();
+    let (rete, p) = pyramid_of(
+        &nt,
+        &dir.path().join("props.rete"),
+        PyramidOptions::default(),
+    );
+    let lv = check_consistency(&rete, &p);
+    let c = &lv[0].communities[0];
+    assert_eq!(c.size, 31);
+    assert!(c.label.ends_with(" · 30 properties"), "{}", c.label);
 }

@@ -227,11 +227,19 @@ impl Doc {
     }
 
     /// What community `(level, id)` opens into: its sub-communities, or at level 0 its members
-    /// placed inside its circle with the links among them.
+    /// placed inside its circle with the links among them; a community of one child opens into
+    /// what that child opens into.
     pub fn community_expand(&self, level: u32, id: u32) -> AppResult<MapView> {
         let p = self.pyramid()?;
         if level > 0 {
             let children = p.children(level as usize, id)?;
+            if let [only] = children.communities.as_slice() {
+                // One child holding all of its members (a group small enough keeps a copy of
+                // itself on a level of split pieces): opened through, no view of one circle.
+                let (l, c) = (only.level, only.id);
+                self.remember(&children, None);
+                return self.community_expand(l, c);
+            }
             let note = format!(
                 "{} sub-communities on level {}.",
                 children.communities.len(),

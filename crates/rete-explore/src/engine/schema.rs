@@ -11,9 +11,38 @@ const LEGEND_RELATIONS: usize = 300;
 impl Doc {
     /// The legend: from the schema block when the file has one, else from the card.
     pub fn legend(&self) -> AppResult<Legend> {
-        match &self.schema {
-            Some(_) => self.schema_legend(),
-            None => self.card_legend(),
+        let mut legend = match &self.schema {
+            Some(_) => self.schema_legend()?,
+            None => self.card_legend()?,
+        };
+        self.tell_apart(&mut legend.classes);
+        Ok(legend)
+    }
+
+    /// Classes sharing a label (`owl:Class` and `rdfs:Class` are both "Class") get their
+    /// prefixed name after it, `Class (owl:Class)`, or their namespace when no prefix is known.
+    fn tell_apart(&self, classes: &mut [LegendClass]) {
+        let mut count: HashMap<String, usize> = HashMap::new();
+        for c in classes.iter() {
+            *count.entry(c.label.clone()).or_default() += 1;
+        }
+        for c in classes.iter_mut() {
+            if count.get(&c.label).is_none_or(|&n| n < 2) {
+                continue;
+            }
+            let iri = c.nt.trim_start_matches('<').trim_end_matches('>');
+            let short = self.short_iri(iri);
+            let local = rete_core::vocab::local_name(iri);
+            let ns = iri.strip_suffix(local).unwrap_or(iri);
+            let tell = if short.contains(':') && !short.starts_with(':') {
+                short
+            } else if let Some(v) = rete_core::vocab::vocabulary(ns) {
+                format!("{}:{local}", v.prefix)
+            } else {
+                let ns = ns.trim_end_matches(['/', '#']);
+                ns.split_once("://").map_or(ns, |x| x.1).to_owned()
+            };
+            c.label = format!("{} ({tell})", c.label);
         }
     }
 

@@ -284,7 +284,10 @@ export class Session {
     }
     for (const key of hit.path) {
       if (this.map.open.includes(key)) continue;
-      if (!this.map.graph.hasNode(key)) break;
+      // Not on the map: a group of one child opens straight into that child's contents (the
+      // pyramid's copy of a group small enough on a level of split pieces), so the next key
+      // may be; else none of the rest is and the loop ends without opening anything.
+      if (!this.map.graph.hasNode(key)) continue;
       await this.focus(key);
     }
     const node = `e:${hit.id}`;

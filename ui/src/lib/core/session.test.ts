@@ -67,3 +67,20 @@ describe('Session', () => {
     expect(b.calls.filter((c) => c.startsWith('expand'))).toEqual(['expand c1']);
   });
 });
+
+describe('Session.reveal', () => {
+  it("goes down a search hit's path past a group that opens straight into its one child", async () => {
+    // c2:0 has one child, c1:0, so it opens straight into c1:0's pieces: c1:0 of the path is
+    // never on the map, and the piece c0:0 after it is.
+    const b = oneFile([node('c2:0', { kind: 'community', level: 2 })]);
+    const piece = (k: string) => node(k, { kind: 'community', level: 0 });
+    b.views.set('expand:c2:0', { kind: 'children', note: '', truncated: false, nodes: [piece('c0:0'), piece('c0:1')], edges: [] });
+    b.views.set('expand:c0:0', { kind: 'members', note: '', truncated: false, nodes: [node('e:7', { kind: 'entity', id: 7, expandable: false })], edges: [] });
+    const s = new Session(b);
+    await s.start();
+    s.focuser = (key) => (key ? s.map.expand(key) : undefined);
+    await s.reveal({ rank: 1, id: 7, nt: '<http://ex.org/e7>', kind: 'entity', label: 'e7', lang: null, class: null, class_label: null, path: ['c2:0', 'c1:0', 'c0:0'] });
+    expect(b.calls.filter((c) => c.startsWith('expand'))).toEqual(['expand c2:0', 'expand c0:0']);
+    expect(s.map.graph.hasNode('e:7')).toBe(true);
+  });
+});
