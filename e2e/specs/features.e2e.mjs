@@ -2,8 +2,8 @@ import { expect } from '@wdio/globals';
 import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fixtures } from '../wdio.conf.mjs';
-import { clipboardText } from './desktop.mjs';
+import { app, fixtures } from '../wdio.conf.mjs';
+import { clipboardText, secondLaunch } from './desktop.mjs';
 import { axeViolations, clickLargest, colourStats, differing, mapRect, mapSettled, relaunch, relaunchKeepingViews, screenshot, typeQuery } from './helpers.mjs';
 
 
@@ -178,11 +178,18 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('Ada Hopper'), { wait: 30_000 });
   });
 
-  it('is driven from the keyboard alone: map, groups, entities, the shortcut list, a query; and turns dark', async () => {
-    await relaunch(fx('social-1k.rete'));
+  it('is driven from the keyboard alone: a recent file, map, groups, entities, the shortcut list, a query; and turns dark', async () => {
+    // The start page: Tab to a recent social-1k.rete (opened earlier in the run), Enter opens it.
+    await relaunch();
+    await expect($('[data-testid="welcome"]')).toBeDisplayed();
+    const active = () => browser.execute(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    const focusedText = () => browser.execute(() => document.activeElement?.textContent ?? '');
+    for (let i = 0; i < 20 && !((await active()) === 'recent' && /social-1k\.rete$/.test(await focusedText())); i++) await browser.keys('Tab');
+    expect(await focusedText()).toMatch(/social-1k\.rete$/);
+    await browser.keys('Enter');
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
     await mapSettled();
     const map = await $('[data-testid="map"]');
-    const active = () => browser.execute(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
     // M puts the focus on the map, which shows it.
     await browser.keys('m');
     await browser.waitUntil(async () => (await active()) === 'map', { timeoutMsg: 'M did not focus the map' });
@@ -269,6 +276,8 @@ describe('pyramid map, queries, coherence, remote files', () => {
   });
 
   it('copies a rete:// link to the view, which a fresh app opens at the same view; reopening the file restores it; a malformed link is refused', async () => {
+    await relaunch(fx('social-1k.rete'));
+    await mapSettled();
     // A community opened, an entity in it selected.
     await clickLargest();
     await $('[data-testid="zoom-in"]').click();
@@ -309,6 +318,14 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await relaunchKeepingViews(fx('social-1k.rete'));
     await browser.waitUntil(async () => (await $('[data-testid="map"]').getAttribute('data-open')) === open, { timeout: 30_000, timeoutMsg: 'reopening did not restore the view' });
     await expect($('[data-testid="details-title"]')).toHaveText(title, { wait: 20_000 });
+
+    // The link handed to the running window by a second launch (as a browser does): the window,
+    // on another file, goes to the view.
+    await relaunch(fx('medical-1k.rete'));
+    await expect($('[data-testid="doc-name"]')).toHaveText('medical-1k.rete');
+    expect(await secondLaunch(app, [link], fixtures)).toBe(0);
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
+    await browser.waitUntil(async () => (await $('[data-testid="map"]').getAttribute('data-open')) === open, { timeout: 30_000, timeoutMsg: 'the running window did not go to the view' });
 
     // A malformed link: a clear message, nothing opened.
     await relaunch('rete://open?v=1&source=' + encodeURIComponent(fx('social-1k.rete')) + '&ratio=-2');
