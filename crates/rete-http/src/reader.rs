@@ -2,7 +2,7 @@
 
 use crate::cache::{Lookup, RangeCache};
 use crate::error::{HttpError, HttpErrorKind};
-use crate::redirect::{is_local, redirect_allowed, resolve, RedirectRefusal};
+use crate::redirect::{is_local, redirect_allowed, resolve, Guard, Rebound, RedirectRefusal};
 use crate::{is_url, HttpOptions};
 use rete_core::{RangeError, RangeReader, ReadStats};
 use std::fmt;
@@ -50,8 +50,9 @@ struct Client {
     url: String,
     /// The URL as parsed: what is requested, and what redirects are checked against.
     start: Url,
-    /// Whether `start` points at a non-public address (resolved at the first redirect).
-    local_start: OnceLock<bool>,
+    /// Whether `start` points at a non-public address (resolved at the first redirect), shared
+    /// with the agent's resolver ([`Guard`]).
+    local_start: Arc<OnceLock<bool>>,
     agent: Agent,
     opts: HttpOptions,
     requests: AtomicU64,
@@ -73,11 +74,12 @@ impl Client {
         if start.host().is_none() {
             return Err(HttpErrorKind::InvalidUrl("no host".into()));
         }
+        let guard = Guard::new(&start);
         Ok(Client {
             url: url.to_owned(),
+            local_start: guard.local_start.clone(),
+            agent: agent_with(url, &opts, tls, guard),
             start,
-            local_start: OnceLock::new(),
-            agent: agent_with(url, &opts, tls),
             requests: AtomicU64::new(0),
             bytes: AtomicU64::new(0),
             fetched: AtomicU64::new(0),
@@ -127,6 +129,7 @@ impl Client {
         // the last hop's).
         let deadline = self.opts.request_timeout.map(|t| Instant::now() + t);
         let mut url = self.start.clone();
+        let mut from: Option<Url> = None;
         let mut hops = 0;
         // One request in the stats, however many hops it takes.
         self.requests.fetch_add(1, Ordering::Relaxed);
@@ -155,7 +158,24 @@ impl Client {
                 }
                 req = req.config().timeout_global(Some(left)).build();
             }
-            let resp = req.call().map_err(|e| self.transport_error(e))?;
+            let resp = req.call().map_err(|e| match e {
+                // The guard refused the address a redirect target resolved to when connecting.
+                ureq::Error::Io(io) if io.get_ref().is_some_and(|i| i.is::<Rebound>()) => {
+                    let r = io
+                        .into_inner()
+                        .and_then(|i| i.downcast::<Rebound>().ok())
+                        .map_or(RedirectRefusal::OtherHost, |r| RedirectRefusal::Address {
+                            ip: r.ip,
+                            class: r.class,
+                        });
+                    HttpErrorKind::RedirectRefused {
+                        from: from.as_ref().map_or_else(String::new, Url::to_string),
+                        to: url.to_string(),
+                        why: r,
+                    }
+                }
+                e => self.transport_error(e),
+            })?;
             if !matches!(resp.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
                 return Ok(resp);
             }
@@ -185,7 +205,7 @@ impl Client {
                 }
             }
             hops += 1;
-            url = to;
+            from = Some(std::mem::replace(&mut url, to));
         }
     }
 
@@ -762,11 +782,16 @@ impl HttpReader {
 /// The HTTP agent of a reader of `url`.
 #[cfg(test)]
 fn agent(url: &str, opts: &HttpOptions) -> Agent {
-    agent_with(url, opts, None)
+    agent_with(url, opts, None, Guard::new(&Url::parse(url).unwrap()))
 }
 
 /// [`agent`] with another TLS configuration (the tests trust their own certificate authority).
-fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) -> Agent {
+fn agent_with(
+    url: &str,
+    opts: &HttpOptions,
+    tls: Option<ureq::tls::TlsConfig>,
+    guard: Guard,
+) -> Agent {
     // An https file stays https: the agent refuses any plain-http request (redirects are
     // followed by `Client::send`, which refuses them first).
     let https = url
@@ -788,7 +813,11 @@ fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) 
     if let Some(tls) = tls {
         config = config.tls_config(tls);
     }
-    config.build().into()
+    Agent::with_parts(
+        config.build(),
+        ureq::unversioned::transport::DefaultConnector::default(),
+        guard,
+    )
 }
 
 /// Copies `[offset, offset + len)` out of cached `hits` and `fetched` spans (both sorted by

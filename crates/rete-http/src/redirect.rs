@@ -12,13 +12,19 @@
 //!   is on; `http://h/` → `https://h/` (the default ports) counts as the same host, and a local
 //!   start may move to another local host or port.
 //!
-//! Host names are resolved to check them: a name that resolves to 127.0.0.1 is loopback.
+//! Host names are resolved to check them: a name that resolves to 127.0.0.1 is loopback. The
+//! addresses the connection then uses are checked again ([`Guard`], the agent's resolver), so a
+//! name that resolves to a public address for the check and to a local one for the connection
+//! (DNS rebinding) is refused too.
 //!
 //! [`HttpErrorKind::Downgrade`]: crate::HttpErrorKind::Downgrade
 
 use crate::HttpOptions;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
+use std::sync::{Arc, OnceLock};
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::NextTimeout;
 use url::{Host, Url};
 
 /// The kind of a non-public address.
@@ -205,6 +211,74 @@ pub fn redirect_allowed(
         Ok(())
     } else {
         Err(RedirectRefusal::OtherHost)
+    }
+}
+
+/// The agent's resolver: what it resolves for a host other than the one the user gave (a
+/// redirect target) must be public unless the URL given is local, or the connection is refused
+/// before it is made.
+#[derive(Debug)]
+pub(crate) struct Guard {
+    /// The host of the URL given, as ureq sees it (lowercase; IPv6 in brackets).
+    start_host: String,
+    /// Whether the URL given points at a non-public address ([`is_local`]), shared with the
+    /// reader, which finds it out at the first redirect (before any other host is contacted).
+    pub(crate) local_start: Arc<OnceLock<bool>>,
+    inner: DefaultResolver,
+}
+
+impl Guard {
+    pub(crate) fn new(start: &Url) -> Self {
+        Self {
+            start_host: start.host_str().unwrap_or_default().to_ascii_lowercase(),
+            local_start: Arc::default(),
+            inner: DefaultResolver::default(),
+        }
+    }
+}
+
+/// The error [`Guard`] returns (inside an `io::Error`) for a refused address.
+#[derive(Debug)]
+pub(crate) struct Rebound {
+    pub(crate) ip: IpAddr,
+    pub(crate) class: AddressClass,
+}
+
+impl fmt::Display for Rebound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the host resolves to {} ({})", self.class, self.ip)
+    }
+}
+
+impl std::error::Error for Rebound {}
+
+impl Resolver for Guard {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let addrs = self.inner.resolve(uri, config, timeout)?;
+        let host = uri.host().unwrap_or_default();
+        // The URL given, and a proxy the user configured, are the user's choice.
+        let trusted = host.eq_ignore_ascii_case(&self.start_host)
+            || config
+                .proxy()
+                .is_some_and(|p| p.host().eq_ignore_ascii_case(host))
+            || self.local_start.get() == Some(&true);
+        if !trusted {
+            if let Some((ip, class)) = addrs
+                .iter()
+                .find_map(|a| address_class(a.ip()).map(|c| (a.ip(), c)))
+            {
+                return Err(ureq::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    Rebound { ip, class },
+                )));
+            }
+        }
+        Ok(addrs)
     }
 }
 
@@ -445,5 +519,49 @@ mod tests {
         // WHATWG parsing normalises the short forms a resolver would accept.
         assert_eq!(resolve(&u("http://127.1/x")), vec![ip("127.0.0.1")]);
         assert_eq!(resolve(&u("http://2130706433/x")), vec![ip("127.0.0.1")]);
+    }
+
+    #[test]
+    fn the_guard_checks_the_addresses_connected_to() {
+        let resolve = |g: &Guard, s: &str| {
+            let timeout = NextTimeout {
+                after: std::time::Duration::from_secs(5).into(),
+                reason: ureq::Timeout::Resolve,
+                per_read: None,
+                per_write: None,
+            };
+            let config = ureq::config::Config::default();
+            g.resolve(&s.parse().unwrap(), &config, timeout)
+                .map(|a| a.iter().map(|a| a.ip()).collect::<Vec<_>>())
+        };
+        let g = Guard::new(&u("http://127.0.0.1:9/x.rete"));
+        // The host given is the user's choice.
+        assert_eq!(
+            resolve(&g, "http://127.0.0.1:9/y").unwrap(),
+            [ip("127.0.0.1")]
+        );
+        // Another one must be public while the start counts as public (as if a public name had
+        // resolved to it: the test cannot reach a public host).
+        g.local_start.set(false).unwrap();
+        for target in [
+            "http://127.0.0.2:9/",
+            "http://[::1]:9/",
+            "http://localhost:9/",
+        ] {
+            let e = resolve(&g, target).unwrap_err();
+            let ureq::Error::Io(io) = e else {
+                panic!("{target}: {e}")
+            };
+            let r = io.get_ref().and_then(|i| i.downcast_ref::<Rebound>());
+            assert_eq!(r.map(|r| r.class), Some(AddressClass::Loopback), "{target}");
+        }
+        assert_eq!(resolve(&g, "http://8.8.8.8/").unwrap(), [ip("8.8.8.8")]);
+        // A local start may reach the local network.
+        let g = Guard::new(&u("http://127.0.0.1:9/x.rete"));
+        g.local_start.set(true).unwrap();
+        assert_eq!(
+            resolve(&g, "http://127.0.0.2:9/").unwrap(),
+            [ip("127.0.0.2")]
+        );
     }
 }
