@@ -82,6 +82,18 @@ pub enum HttpErrorKind {
     /// An `https://` file redirected to plain `http://`: its bytes would travel unprotected.
     #[error("refused a redirect from https to plain http ({0})")]
     Downgrade(String),
+    /// A redirect the reader does not follow: to a loopback, private or other non-public
+    /// address while the URL given is public, or to another host (see
+    /// [`crate::HttpOptions::cross_host_redirects`]).
+    #[error("refused a redirect from {from} to {to}: {why}")]
+    RedirectRefused {
+        /// The URL that answered with the redirect.
+        from: String,
+        /// Where it pointed.
+        to: String,
+        /// Why it is refused.
+        why: crate::RedirectRefusal,
+    },
     /// The server sends neither `ETag` nor `Last-Modified`, so a change of the file between two
     /// range reads could not be noticed.
     #[error("the server gives no ETag or Last-Modified for the file, so a change between two reads could not be noticed; serve it from a host that sends one")]
@@ -138,7 +150,7 @@ impl HttpErrorKind {
             Self::Connection(_) => K::ConnectionReset,
             Self::ShortBody { .. } | Self::OutOfBounds { .. } => K::UnexpectedEof,
             Self::Protocol(_) | Self::Changed(_) | Self::NoValidator => K::InvalidData,
-            Self::Downgrade(_) => K::PermissionDenied,
+            Self::Downgrade(_) | Self::RedirectRefused { .. } => K::PermissionDenied,
             _ => K::Other,
         }
     }

@@ -4,10 +4,12 @@ mod cache;
 mod counted;
 mod error;
 mod reader;
+mod redirect;
 
 pub use counted::CountedReader;
 pub use error::{HttpError, HttpErrorKind};
 pub use reader::{parse_content_range, HttpReader};
+pub use redirect::{address_class, redirect_allowed, AddressClass, RedirectRefusal};
 pub use rete_core::ReadStats;
 
 use std::time::Duration;
@@ -37,8 +39,14 @@ pub struct HttpOptions {
     pub backoff: Duration,
     /// Upper bound on the delay between retries.
     pub max_backoff: Duration,
-    /// Redirects followed per request (`0`: a redirect is an error).
+    /// Redirects followed per request (`0`: a redirect is an error). Every hop is checked: see
+    /// [`redirect_allowed`].
     pub max_redirects: u32,
+    /// Whether a redirect may lead to another host or port than the one it comes from (never
+    /// to a loopback, private or other non-public address unless the URL given is one). Off by
+    /// default: such a redirect fails with [`HttpErrorKind::RedirectRefused`], and the caller
+    /// may ask the user and reopen with this on, or open the target URL itself.
+    pub cross_host_redirects: bool,
     /// Bytes of fetched ranges kept in memory (LRU), shared by all queries on the file.
     pub cache_bytes: usize,
     /// Bytes fetched by the request at open and kept in the cache. Covers `Rete::open`'s first
@@ -75,6 +83,7 @@ impl Default for HttpOptions {
             backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
             max_redirects: 5,
+            cross_host_redirects: false,
             cache_bytes: 64 << 20,
             prefetch: 16 << 10,
             coalesce_gap: 16 << 10,

@@ -2,15 +2,17 @@
 
 use crate::cache::{Lookup, RangeCache};
 use crate::error::{HttpError, HttpErrorKind};
+use crate::redirect::{is_local, redirect_allowed, resolve, Guard, Rebound, RedirectRefusal};
 use crate::{is_url, HttpOptions};
 use rete_core::{RangeError, RangeReader, ReadStats};
 use std::fmt;
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use ureq::http::HeaderMap;
 use ureq::Agent;
+use url::Url;
 
 /// The identity of the file as first seen: every later response must agree with it.
 #[derive(Debug, Clone, Default)]
@@ -44,7 +46,13 @@ enum ReplyBody {
 
 /// The HTTP side: one agent (connection pool) and the request counters.
 struct Client {
+    /// The URL as given (named in errors).
     url: String,
+    /// The URL as parsed: what is requested, and what redirects are checked against.
+    start: Url,
+    /// Whether `start` points at a non-public address (resolved at the first redirect), shared
+    /// with the agent's resolver ([`Guard`]).
+    local_start: Arc<OnceLock<bool>>,
     agent: Agent,
     opts: HttpOptions,
     requests: AtomicU64,
@@ -56,6 +64,30 @@ struct Client {
 }
 
 impl Client {
+    /// A client of `url`; `tls` replaces the TLS configuration (tests trust their own CA).
+    fn new(
+        url: &str,
+        opts: HttpOptions,
+        tls: Option<ureq::tls::TlsConfig>,
+    ) -> Result<Self, HttpErrorKind> {
+        let start = Url::parse(url).map_err(|e| HttpErrorKind::InvalidUrl(e.to_string()))?;
+        if start.host().is_none() {
+            return Err(HttpErrorKind::InvalidUrl("no host".into()));
+        }
+        let guard = Guard::new(&start);
+        Ok(Client {
+            url: url.to_owned(),
+            local_start: guard.local_start.clone(),
+            agent: agent_with(url, &opts, tls, guard),
+            start,
+            requests: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            fetched: AtomicU64::new(0),
+            budget: AtomicU64::new(opts.byte_budget.unwrap_or(u64::MAX)),
+            opts,
+        })
+    }
+
     /// GET `[start, end)`, retrying transient failures with exponential backoff.
     fn get(&self, start: u64, end: u64, known: Option<&Version>) -> Result<Reply, HttpError> {
         let mut attempts = 1;
@@ -85,6 +117,98 @@ impl Client {
             .min(self.opts.max_backoff)
     }
 
+    /// Sends the ranged GET and follows redirects hop by hop, each checked
+    /// ([`redirect_allowed`]) before it is contacted.
+    fn send(
+        &self,
+        start: u64,
+        end: u64,
+        known: Option<&Version>,
+    ) -> Result<ureq::http::Response<ureq::Body>, HttpErrorKind> {
+        // One time budget for the whole request, redirects included (the body is read within
+        // the last hop's).
+        let deadline = self.opts.request_timeout.map(|t| Instant::now() + t);
+        let mut url = self.start.clone();
+        let mut from: Option<Url> = None;
+        let mut hops = 0;
+        // One request in the stats, however many hops it takes.
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        loop {
+            let mut req = self
+                .agent
+                .get(url.as_str())
+                .header("Range", format!("bytes={start}-{}", end - 1))
+                // Ranges address the stored bytes: a compressed representation would shift them.
+                .header("Accept-Encoding", "identity");
+            if let Some(v) = known {
+                // Preconditions make the server refuse (412) to serve another version of the
+                // file. `If-Match` needs a strong ETag; Last-Modified is the fallback.
+                if let Some(tag) = v.etag.as_deref().filter(|t| !t.starts_with("W/")) {
+                    req = req.header("If-Match", tag);
+                } else if let Some(lm) = &v.last_modified {
+                    req = req.header("If-Unmodified-Since", lm);
+                }
+            }
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(HttpErrorKind::Timeout(format!(
+                        "the request took too long (after {hops} redirects)"
+                    )));
+                }
+                req = req.config().timeout_global(Some(left)).build();
+            }
+            let resp = req.call().map_err(|e| match e {
+                // The guard refused the address a redirect target resolved to when connecting.
+                ureq::Error::Io(io) if io.get_ref().is_some_and(|i| i.is::<Rebound>()) => {
+                    let r = io
+                        .into_inner()
+                        .and_then(|i| i.downcast::<Rebound>().ok())
+                        .map_or(RedirectRefusal::OtherHost, |r| RedirectRefusal::Address {
+                            ip: r.ip,
+                            class: r.class,
+                        });
+                    HttpErrorKind::RedirectRefused {
+                        from: from.as_ref().map_or_else(String::new, Url::to_string),
+                        to: url.to_string(),
+                        why: r,
+                    }
+                }
+                e => self.transport_error(e),
+            })?;
+            if !matches!(resp.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+                return Ok(resp);
+            }
+            let location = header(resp.headers(), "location").ok_or_else(|| {
+                HttpErrorKind::Protocol(format!("redirect {} without Location", resp.status()))
+            })?;
+            if hops >= self.opts.max_redirects {
+                return Err(HttpErrorKind::TooManyRedirects(self.opts.max_redirects));
+            }
+            let to = url.join(&location).map_err(|e| {
+                HttpErrorKind::Protocol(format!("cannot follow the redirect to {location:?}: {e}"))
+            })?;
+            let local_start = *self
+                .local_start
+                .get_or_init(|| is_local(&resolve(&self.start)));
+            match redirect_allowed(&url, &to, &resolve(&to), local_start, &self.opts) {
+                Ok(()) => {}
+                Err(RedirectRefusal::Downgrade) => {
+                    return Err(HttpErrorKind::Downgrade(to.to_string()))
+                }
+                Err(why) => {
+                    return Err(HttpErrorKind::RedirectRefused {
+                        from: url.to_string(),
+                        to: to.to_string(),
+                        why,
+                    })
+                }
+            }
+            hops += 1;
+            from = Some(std::mem::replace(&mut url, to));
+        }
+    }
+
     fn try_get(
         &self,
         start: u64,
@@ -92,23 +216,7 @@ impl Client {
         known: Option<&Version>,
     ) -> Result<Reply, HttpErrorKind> {
         self.spend(end - start)?;
-        let mut req = self
-            .agent
-            .get(&self.url)
-            .header("Range", format!("bytes={start}-{}", end - 1))
-            // Ranges address the stored bytes: a compressed representation would shift them.
-            .header("Accept-Encoding", "identity");
-        if let Some(v) = known {
-            // Preconditions make the server refuse (412) to serve another version of the file.
-            // `If-Match` needs a strong ETag; Last-Modified is the fallback.
-            if let Some(tag) = v.etag.as_deref().filter(|t| !t.starts_with("W/")) {
-                req = req.header("If-Match", tag);
-            } else if let Some(lm) = &v.last_modified {
-                req = req.header("If-Unmodified-Since", lm);
-            }
-        }
-        self.requests.fetch_add(1, Ordering::Relaxed);
-        let resp = req.call().map_err(|e| self.transport_error(e))?;
+        let resp = self.send(start, end, known)?;
         let status = resp.status().as_u16();
         let headers = resp.headers();
         let etag = header(headers, "etag");
@@ -422,15 +530,7 @@ impl HttpReader {
                 HttpErrorKind::InvalidUrl("expected an http:// or https:// URL".into()),
             ));
         }
-        let client = Client {
-            url: url.to_owned(),
-            agent: agent(url, &opts),
-            requests: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
-            fetched: AtomicU64::new(0),
-            budget: AtomicU64::new(opts.byte_budget.unwrap_or(u64::MAX)),
-            opts,
-        };
+        let client = Client::new(url, opts, None).map_err(|kind| HttpError::new(url, kind))?;
         let cache = RangeCache::new(client.opts.cache_bytes);
         let reply = client.get(0, client.opts.prefetch.max(1) as u64, None)?;
         let mut reader = Self {
@@ -680,23 +780,32 @@ impl HttpReader {
 }
 
 /// The HTTP agent of a reader of `url`.
+#[cfg(test)]
 fn agent(url: &str, opts: &HttpOptions) -> Agent {
-    agent_with(url, opts, None)
+    agent_with(url, opts, None, Guard::new(&Url::parse(url).unwrap()))
 }
 
 /// [`agent`] with another TLS configuration (the tests trust their own certificate authority).
-fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) -> Agent {
-    // An https file stays https: the agent then refuses any redirect to plain http.
+fn agent_with(
+    url: &str,
+    opts: &HttpOptions,
+    tls: Option<ureq::tls::TlsConfig>,
+    guard: Guard,
+) -> Agent {
+    // An https file stays https: the agent refuses any plain-http request (redirects are
+    // followed by `Client::send`, which refuses them first).
     let https = url
         .get(..8)
         .is_some_and(|p| p.eq_ignore_ascii_case("https://"));
     let mut config = Agent::config_builder()
         .http_status_as_error(false)
         .https_only(https)
-        .max_redirects(opts.max_redirects)
+        // Redirects are followed by hand, each hop checked (`Client::send`).
+        .max_redirects(0)
         .timeout_connect(Some(opts.connect_timeout))
         .timeout_per_read(Some(opts.read_timeout))
-        // Global: one budget for the whole request, redirects and body included.
+        // Global: one budget for the whole request and its body (`Client::send` gives each
+        // redirect hop what is left of it).
         .timeout_global(opts.request_timeout)
         // Parallel fetches keep their connections for the next batch.
         .max_idle_connections_per_host(opts.parallel.max(3))
@@ -704,7 +813,11 @@ fn agent_with(url: &str, opts: &HttpOptions, tls: Option<ureq::tls::TlsConfig>) 
     if let Some(tls) = tls {
         config = config.tls_config(tls);
     }
-    config.build().into()
+    Agent::with_parts(
+        config.build(),
+        ureq::unversioned::transport::DefaultConnector::default(),
+        guard,
+    )
 }
 
 /// Copies `[offset, offset + len)` out of cached `hits` and `fetched` spans (both sorted by
@@ -824,16 +937,9 @@ mod tests {
             .config()
             .https_only());
         assert_eq!(
-            Client {
-                url: String::new(),
-                agent: agent("https://x/", &opts),
-                opts: opts.clone(),
-                requests: AtomicU64::new(0),
-                bytes: AtomicU64::new(0),
-                fetched: AtomicU64::new(0),
-                budget: AtomicU64::new(0),
-            }
-            .transport_error(ureq::Error::RequireHttpsOnly("http://x/".into())),
+            Client::new("https://x/", opts.clone(), None)
+                .unwrap()
+                .transport_error(ureq::Error::RequireHttpsOnly("http://x/".into())),
             HttpErrorKind::Downgrade("http://x/".into())
         );
     }
@@ -880,6 +986,75 @@ mod tests {
         port
     }
 
+    /// A plain-http server on 127.0.0.1 answering every request with a redirect to `location`.
+    fn redirect_server(location: String) -> u16 {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for mut tcp in listener.incoming().flatten() {
+                let mut line = String::new();
+                let mut r = BufReader::new(&mut tcp);
+                while r.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let _ = write!(
+                    tcp,
+                    "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+            }
+        });
+        port
+    }
+
+    #[test]
+    fn a_public_start_is_never_redirected_to_a_local_address_on_the_wire() {
+        // The loopback target counts the connections it gets: it must get none.
+        let target = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        target.set_nonblocking(true).unwrap();
+        let b = target.local_addr().unwrap().port();
+        for (to, ip) in [
+            (format!("http://127.0.0.1:{b}/admin"), "127.0.0.1"),
+            // A host name is resolved first: `localhost` is loopback too.
+            (format!("http://localhost:{b}/admin"), ""),
+        ] {
+            let a = redirect_server(to.clone());
+            let url = format!("http://127.0.0.1:{a}/file.rete");
+            let opts = HttpOptions {
+                retries: 0,
+                // Not even another host allowed explicitly makes a local address reachable.
+                cross_host_redirects: true,
+                ..HttpOptions::default()
+            };
+            let client = Client::new(&url, opts, None).unwrap();
+            // As if the user had given a public URL (no test can reach one).
+            client.local_start.set(false).unwrap();
+            let e = client.get(0, 100, None).unwrap_err();
+            let HttpErrorKind::RedirectRefused {
+                from,
+                to: refused,
+                why: RedirectRefusal::Address { ip: got, class },
+            } = &e.kind
+            else {
+                panic!("{e}");
+            };
+            assert_eq!((from, refused), (&url, &to));
+            assert_eq!(class, &crate::AddressClass::Loopback, "{e}");
+            if !ip.is_empty() {
+                assert_eq!(got.to_string(), ip);
+            }
+            let msg = e.to_string();
+            assert!(
+                msg.contains(&format!(
+                    "refused a redirect from {url} to {to}: a loopback address"
+                )),
+                "{msg}"
+            );
+            assert_eq!(e.attempts, 1, "a refusal is not retried");
+            assert!(target.accept().is_err(), "the local target was contacted");
+        }
+    }
+
     #[test]
     fn a_redirect_from_https_to_http_is_refused_on_the_wire() {
         // The plain-http target counts the connections it gets: it must get none.
@@ -896,15 +1071,7 @@ mod tests {
             retries: 0,
             ..HttpOptions::default()
         };
-        let client = Client {
-            url: url.clone(),
-            agent: agent_with(&url, &opts, Some(tls)),
-            opts,
-            requests: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
-            fetched: AtomicU64::new(0),
-            budget: AtomicU64::new(u64::MAX),
-        };
+        let client = Client::new(&url, opts, Some(tls)).unwrap();
         let e = client.get(0, 100, None).unwrap_err();
         assert_eq!(e.kind, HttpErrorKind::Downgrade(to), "{e}");
         assert!(e.to_string().contains("https to plain http"), "{e}");

@@ -8,7 +8,7 @@ mod common;
 
 use common::noise;
 use rete_core::{RangeReader, ReadStats};
-use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader};
+use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader, RedirectRefusal};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -561,6 +561,62 @@ fn redirects_are_followed_up_to_a_bound() {
     )
     .unwrap_err();
     assert_eq!(e.kind, HttpErrorKind::TooManyRedirects(1));
+}
+
+/// A `&'static str` for `Act::Redirect` to a URL known at run time.
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+#[test]
+fn a_local_start_may_be_redirected_to_another_local_port() {
+    // Host and port make the origin: 127.0.0.1:A → 127.0.0.1:B is another host, followed
+    // because the URL given is itself local.
+    let b = FaultServer::start(|_, _| Act::Serve);
+    let to = leak(b.url());
+    let a = FaultServer::start(move |_, _| Act::Redirect(to));
+    let r = HttpReader::open_with(&a.url(), opts()).unwrap();
+    assert_reads_body(&r, 80_000, 100);
+    assert_eq!((a.hits(), b.hits()), (2, 2));
+    // Off the local network it is a cross-host redirect: refused before any connection (the
+    // public address here is never contacted, so the test needs no network).
+    let a = FaultServer::start(|_, _| Act::Redirect("http://8.8.8.8/file.rete"));
+    let e = HttpReader::open_with(&a.url(), opts()).unwrap_err();
+    assert_eq!(
+        e.kind,
+        HttpErrorKind::RedirectRefused {
+            from: a.url(),
+            to: "http://8.8.8.8/file.rete".into(),
+            why: RedirectRefusal::OtherHost,
+        }
+    );
+    assert!(
+        e.to_string()
+            .contains("cross-host redirects are not allowed"),
+        "{e}"
+    );
+    assert_eq!((e.attempts, a.hits()), (1, 1));
+}
+
+#[test]
+fn a_chain_across_hosts_longer_than_the_bound_is_refused() {
+    // A → B → A → B…: every hop is allowed, the count is not.
+    let b_url: Arc<Mutex<String>> = Arc::default();
+    let to_b = b_url.clone();
+    let a = FaultServer::start(move |_, _| Act::Redirect(leak(to_b.lock().unwrap().clone())));
+    let to_a = leak(a.url());
+    let b = FaultServer::start(move |_, _| Act::Redirect(to_a));
+    *b_url.lock().unwrap() = b.url();
+    let e = HttpReader::open_with(
+        &a.url(),
+        HttpOptions {
+            max_redirects: 3,
+            ..opts()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, HttpErrorKind::TooManyRedirects(3));
+    assert_eq!((a.hits(), b.hits()), (2, 2));
 }
 
 #[test]

@@ -1,0 +1,567 @@
+//! Which redirects a reader follows.
+//!
+//! The reader follows `Location` itself, hop by hop (ureq's own redirects are off), and checks
+//! every hop before connecting to it:
+//!
+//! - `https` never goes to plain `http` ([`HttpErrorKind::Downgrade`]);
+//! - an address outside the public internet (loopback, private, link-local, unique-local,
+//!   unspecified, multicast, documentation, shared or reserved) is refused, unless the URL the
+//!   user gave itself points at such an address (a local server may redirect within the local
+//!   network): a page cannot use the reader to reach a service behind the user's firewall;
+//! - another origin (host name or port) is refused unless [`HttpOptions::cross_host_redirects`]
+//!   is on; `http://h/` → `https://h/` (the default ports) counts as the same host, and a local
+//!   start may move to another local host or port.
+//!
+//! Host names are resolved to check them: a name that resolves to 127.0.0.1 is loopback. The
+//! addresses the connection then uses are checked again ([`Guard`], the agent's resolver), so a
+//! name that resolves to a public address for the check and to a local one for the connection
+//! (DNS rebinding) is refused too.
+//!
+//! [`HttpErrorKind::Downgrade`]: crate::HttpErrorKind::Downgrade
+
+use crate::HttpOptions;
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
+use std::sync::{Arc, OnceLock};
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::NextTimeout;
+use url::{Host, Url};
+
+/// The kind of a non-public address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AddressClass {
+    /// 127.0.0.0/8, ::1.
+    Loopback,
+    /// 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16 (RFC 1918).
+    Private,
+    /// fc00::/7 (and the deprecated site-local fec0::/10).
+    UniqueLocal,
+    /// 169.254.0.0/16, fe80::/10.
+    LinkLocal,
+    /// 0.0.0.0/8, ::.
+    Unspecified,
+    /// Multicast or broadcast.
+    Multicast,
+    /// Shared (100.64.0.0/10), documentation, benchmarking or reserved ranges.
+    Reserved,
+}
+
+impl fmt::Display for AddressClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Loopback => "a loopback address",
+            Self::Private => "a private address",
+            Self::UniqueLocal => "a unique-local address",
+            Self::LinkLocal => "a link-local address",
+            Self::Unspecified => "an unspecified address",
+            Self::Multicast => "a multicast or broadcast address",
+            Self::Reserved => "a reserved (non-public) address",
+        })
+    }
+}
+
+/// Why a redirect was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RedirectRefusal {
+    /// The target is (or resolves to) a non-public address while the URL the user gave is not.
+    Address {
+        /// The address.
+        ip: IpAddr,
+        /// What kind of address it is.
+        class: AddressClass,
+    },
+    /// Another host or port than the current one, and cross-host redirects are not allowed
+    /// ([`HttpOptions::cross_host_redirects`]).
+    OtherHost,
+    /// From `https` to plain `http`.
+    Downgrade,
+    /// The target is not an `http(s)` URL with a host.
+    NotHttp,
+}
+
+impl fmt::Display for RedirectRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Address { ip, class } => write!(f, "{class} ({ip})"),
+            Self::OtherHost => f.write_str(
+                "another host, and cross-host redirects are not allowed; open the target URL itself if you trust it",
+            ),
+            Self::Downgrade => f.write_str("from https to plain http"),
+            Self::NotHttp => f.write_str("not an http(s) URL"),
+        }
+    }
+}
+
+/// The class of `ip` if it is not a public internet address.
+pub fn address_class(ip: IpAddr) -> Option<AddressClass> {
+    match ip {
+        IpAddr::V4(v4) => v4_class(v4),
+        IpAddr::V6(v6) => v6_class(v6),
+    }
+}
+
+fn v4_class(ip: Ipv4Addr) -> Option<AddressClass> {
+    use AddressClass as C;
+    let [a, b, c, _] = ip.octets();
+    Some(match (a, b, c) {
+        (0, ..) => C::Unspecified,
+        (127, ..) => C::Loopback,
+        (10, ..) | (172, 16..=31, _) | (192, 168, _) => C::Private,
+        (169, 254, _) => C::LinkLocal,
+        (224..=239, ..) => C::Multicast,
+        _ if ip.is_broadcast() => C::Multicast,
+        // Shared address space (carrier-grade NAT), IETF protocol assignments, documentation,
+        // benchmarking, reserved for future use.
+        (100, 64..=127, _)
+        | (192, 0, 0)
+        | (192, 0, 2)
+        | (198, 51, 100)
+        | (203, 0, 113)
+        | (198, 18..=19, _)
+        | (240..=255, ..) => C::Reserved,
+        _ => return None,
+    })
+}
+
+fn v6_class(ip: Ipv6Addr) -> Option<AddressClass> {
+    use AddressClass as C;
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return v4_class(v4);
+    }
+    let s = ip.segments();
+    Some(match s {
+        [0, 0, 0, 0, 0, 0, 0, 0] => C::Unspecified,
+        [0, 0, 0, 0, 0, 0, 0, 1] => C::Loopback,
+        // NAT64 (64:ff9b::/96): the embedded IPv4 address decides.
+        [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => {
+            return v4_class(Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo)))
+        }
+        // IPv4-compatible (deprecated) and the rest of ::/8.
+        [0, ..] => C::Reserved,
+        [x, ..] if x & 0xfe00 == 0xfc00 => C::UniqueLocal,
+        [x, ..] if x & 0xffc0 == 0xfec0 => C::UniqueLocal,
+        [x, ..] if x & 0xffc0 == 0xfe80 => C::LinkLocal,
+        [x, ..] if x & 0xff00 == 0xff00 => C::Multicast,
+        // Documentation.
+        [0x2001, 0xdb8, ..] => C::Reserved,
+        _ => return None,
+    })
+}
+
+/// The addresses `url`'s host stands for: itself for an IP literal, else what it resolves to
+/// (empty if it does not resolve).
+pub(crate) fn resolve(url: &Url) -> Vec<IpAddr> {
+    match url.host() {
+        Some(Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
+        Some(Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+        Some(Host::Domain(d)) => (d, url.port_or_known_default().unwrap_or(80))
+            .to_socket_addrs()
+            .map(|it| it.map(|a| a.ip()).collect())
+            .unwrap_or_default(),
+        None => Vec::new(),
+    }
+}
+
+/// Whether the URL the user gave points at a non-public address (every address its host
+/// resolves to is non-public): then redirects may stay within the local network.
+pub(crate) fn is_local(resolved: &[IpAddr]) -> bool {
+    !resolved.is_empty() && resolved.iter().all(|&ip| address_class(ip).is_some())
+}
+
+/// Host and port; an `http` → `https` upgrade on the default ports keeps the host.
+fn same_host(from: &Url, to: &Url) -> bool {
+    let host = |u: &Url| u.host_str().map(str::to_ascii_lowercase);
+    if host(from) != host(to) {
+        return false;
+    }
+    from.port_or_known_default() == to.port_or_known_default()
+        || (from.scheme() == "http"
+            && to.scheme() == "https"
+            && from.port().is_none()
+            && to.port().is_none())
+}
+
+/// Whether the reader may follow a redirect from `from` to `to`, whose host stands for
+/// `resolved`; `local_start`: the URL the user gave points at a non-public address
+/// ([`is_local`]).
+pub fn redirect_allowed(
+    from: &Url,
+    to: &Url,
+    resolved: &[IpAddr],
+    local_start: bool,
+    opts: &HttpOptions,
+) -> Result<(), RedirectRefusal> {
+    if !matches!(to.scheme(), "http" | "https") || to.host().is_none() {
+        return Err(RedirectRefusal::NotHttp);
+    }
+    if from.scheme() == "https" && to.scheme() == "http" {
+        return Err(RedirectRefusal::Downgrade);
+    }
+    if !local_start {
+        if let Some((ip, class)) = resolved
+            .iter()
+            .find_map(|&ip| address_class(ip).map(|c| (ip, c)))
+        {
+            return Err(RedirectRefusal::Address { ip, class });
+        }
+    }
+    if same_host(from, to) || opts.cross_host_redirects || (local_start && is_local(resolved)) {
+        Ok(())
+    } else {
+        Err(RedirectRefusal::OtherHost)
+    }
+}
+
+/// The agent's resolver: what it resolves for a host other than the one the user gave (a
+/// redirect target) must be public unless the URL given is local, or the connection is refused
+/// before it is made.
+#[derive(Debug)]
+pub(crate) struct Guard {
+    /// The host of the URL given, as ureq sees it (lowercase; IPv6 in brackets).
+    start_host: String,
+    /// Whether the URL given points at a non-public address ([`is_local`]), shared with the
+    /// reader, which finds it out at the first redirect (before any other host is contacted).
+    pub(crate) local_start: Arc<OnceLock<bool>>,
+    inner: DefaultResolver,
+}
+
+impl Guard {
+    pub(crate) fn new(start: &Url) -> Self {
+        Self {
+            start_host: start.host_str().unwrap_or_default().to_ascii_lowercase(),
+            local_start: Arc::default(),
+            inner: DefaultResolver::default(),
+        }
+    }
+}
+
+/// The error [`Guard`] returns (inside an `io::Error`) for a refused address.
+#[derive(Debug)]
+pub(crate) struct Rebound {
+    pub(crate) ip: IpAddr,
+    pub(crate) class: AddressClass,
+}
+
+impl fmt::Display for Rebound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the host resolves to {} ({})", self.class, self.ip)
+    }
+}
+
+impl std::error::Error for Rebound {}
+
+impl Resolver for Guard {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let addrs = self.inner.resolve(uri, config, timeout)?;
+        let host = uri.host().unwrap_or_default();
+        // The URL given, and a proxy the user configured, are the user's choice.
+        let trusted = host.eq_ignore_ascii_case(&self.start_host)
+            || config
+                .proxy()
+                .is_some_and(|p| p.host().eq_ignore_ascii_case(host))
+            || self.local_start.get() == Some(&true);
+        if !trusted {
+            if let Some((ip, class)) = addrs
+                .iter()
+                .find_map(|a| address_class(a.ip()).map(|c| (a.ip(), c)))
+            {
+                return Err(ureq::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    Rebound { ip, class },
+                )));
+            }
+        }
+        Ok(addrs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    fn check(
+        from: &str,
+        to: &str,
+        ips: &[&str],
+        local: bool,
+        cross: bool,
+    ) -> Result<(), RedirectRefusal> {
+        let opts = HttpOptions {
+            cross_host_redirects: cross,
+            ..HttpOptions::default()
+        };
+        let resolved: Vec<IpAddr> = ips.iter().map(|s| ip(s)).collect();
+        redirect_allowed(&u(from), &u(to), &resolved, local, &opts)
+    }
+
+    #[test]
+    fn classes() {
+        use AddressClass as C;
+        for (s, c) in [
+            ("127.0.0.1", Some(C::Loopback)),
+            ("127.8.9.10", Some(C::Loopback)),
+            ("10.1.2.3", Some(C::Private)),
+            ("172.16.0.1", Some(C::Private)),
+            ("172.31.255.255", Some(C::Private)),
+            ("172.32.0.1", None),
+            ("192.168.1.1", Some(C::Private)),
+            ("169.254.169.254", Some(C::LinkLocal)),
+            ("0.0.0.0", Some(C::Unspecified)),
+            ("100.64.0.1", Some(C::Reserved)),
+            ("224.0.0.1", Some(C::Multicast)),
+            ("255.255.255.255", Some(C::Multicast)),
+            ("93.184.215.14", None),
+            ("8.8.8.8", None),
+            ("::1", Some(C::Loopback)),
+            ("::", Some(C::Unspecified)),
+            ("fe80::1", Some(C::LinkLocal)),
+            ("fc00::1", Some(C::UniqueLocal)),
+            ("fd12:3456::1", Some(C::UniqueLocal)),
+            ("ff02::1", Some(C::Multicast)),
+            ("::ffff:127.0.0.1", Some(C::Loopback)),
+            ("::ffff:10.0.0.1", Some(C::Private)),
+            ("64:ff9b::7f00:1", Some(C::Loopback)),
+            ("64:ff9b::808:808", None),
+            ("2001:db8::1", Some(C::Reserved)),
+            ("2606:2800:220:1::", None),
+        ] {
+            assert_eq!(address_class(ip(s)), c, "{s}");
+        }
+    }
+
+    #[test]
+    fn non_public_targets_are_refused_from_a_public_start() {
+        for target in [
+            "127.0.0.1",
+            "10.0.0.5",
+            "192.168.1.1",
+            "169.254.169.254",
+            "0.0.0.0",
+        ] {
+            let e = check(
+                "https://example.org/x.rete",
+                &format!("https://{target}/x.rete"),
+                &[target],
+                false,
+                true,
+            )
+            .unwrap_err();
+            assert!(
+                matches!(e, RedirectRefusal::Address { .. }),
+                "{target}: {e:?}"
+            );
+        }
+        for target in ["::1", "fe80::1", "fc00::1"] {
+            let e = check(
+                "https://example.org/x.rete",
+                &format!("https://[{target}]/x.rete"),
+                &[target],
+                false,
+                true,
+            )
+            .unwrap_err();
+            assert!(
+                matches!(e, RedirectRefusal::Address { .. }),
+                "{target}: {e:?}"
+            );
+        }
+        // A host name that resolves to loopback is loopback, even on the same host.
+        assert_eq!(
+            check(
+                "https://example.org/x.rete",
+                "https://example.org/y.rete",
+                &["93.184.215.14", "127.0.0.1"],
+                false,
+                false
+            ),
+            Err(RedirectRefusal::Address {
+                ip: ip("127.0.0.1"),
+                class: AddressClass::Loopback
+            })
+        );
+    }
+
+    #[test]
+    fn other_hosts_need_the_option() {
+        let public = ["93.184.215.14"];
+        assert_eq!(
+            check(
+                "https://a.example/x",
+                "https://b.example/x",
+                &public,
+                false,
+                false
+            ),
+            Err(RedirectRefusal::OtherHost)
+        );
+        assert_eq!(
+            check(
+                "https://a.example/x",
+                "https://b.example/x",
+                &public,
+                false,
+                true
+            ),
+            Ok(())
+        );
+        // Another port is another origin.
+        assert_eq!(
+            check(
+                "https://a.example/x",
+                "https://a.example:8443/x",
+                &public,
+                false,
+                false
+            ),
+            Err(RedirectRefusal::OtherHost)
+        );
+        // Same host, another path; host names compare without case.
+        assert_eq!(
+            check(
+                "https://a.example/x",
+                "https://A.example/y?z",
+                &public,
+                false,
+                false
+            ),
+            Ok(())
+        );
+        // The upgrade to https on the default ports keeps the host.
+        assert_eq!(
+            check(
+                "http://a.example/x",
+                "https://a.example/x",
+                &public,
+                false,
+                false
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                "https://a.example/x",
+                "http://a.example/x",
+                &public,
+                false,
+                true
+            ),
+            Err(RedirectRefusal::Downgrade)
+        );
+        assert_eq!(
+            check(
+                "https://a.example/x",
+                "ftp://a.example/x",
+                &public,
+                false,
+                true
+            ),
+            Err(RedirectRefusal::NotHttp)
+        );
+    }
+
+    #[test]
+    fn a_local_start_may_move_within_the_local_network() {
+        assert_eq!(
+            check(
+                "http://127.0.0.1:8000/x",
+                "http://127.0.0.1:8001/y",
+                &["127.0.0.1"],
+                true,
+                false
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                "http://localhost:8000/x",
+                "http://192.168.1.7/y",
+                &["192.168.1.7"],
+                true,
+                false
+            ),
+            Ok(())
+        );
+        // Leaving it for a public host is still a cross-host redirect.
+        assert_eq!(
+            check(
+                "http://127.0.0.1:8000/x",
+                "https://b.example/x",
+                &["93.184.215.14"],
+                true,
+                false
+            ),
+            Err(RedirectRefusal::OtherHost)
+        );
+        assert!(is_local(&[ip("127.0.0.1"), ip("::1")]));
+        assert!(!is_local(&[ip("127.0.0.1"), ip("8.8.8.8")]));
+        assert!(!is_local(&[]));
+    }
+
+    #[test]
+    fn literal_hosts_resolve_to_themselves() {
+        assert_eq!(resolve(&u("http://127.0.0.1:9/x")), vec![ip("127.0.0.1")]);
+        assert_eq!(resolve(&u("http://[::1]/x")), vec![ip("::1")]);
+        // WHATWG parsing normalises the short forms a resolver would accept.
+        assert_eq!(resolve(&u("http://127.1/x")), vec![ip("127.0.0.1")]);
+        assert_eq!(resolve(&u("http://2130706433/x")), vec![ip("127.0.0.1")]);
+    }
+
+    #[test]
+    fn the_guard_checks_the_addresses_connected_to() {
+        let resolve = |g: &Guard, s: &str| {
+            let timeout = NextTimeout {
+                after: std::time::Duration::from_secs(5).into(),
+                reason: ureq::Timeout::Resolve,
+                per_read: None,
+                per_write: None,
+            };
+            let config = ureq::config::Config::default();
+            g.resolve(&s.parse().unwrap(), &config, timeout)
+                .map(|a| a.iter().map(|a| a.ip()).collect::<Vec<_>>())
+        };
+        let g = Guard::new(&u("http://127.0.0.1:9/x.rete"));
+        // The host given is the user's choice.
+        assert_eq!(
+            resolve(&g, "http://127.0.0.1:9/y").unwrap(),
+            [ip("127.0.0.1")]
+        );
+        // Another one must be public while the start counts as public (as if a public name had
+        // resolved to it: the test cannot reach a public host).
+        g.local_start.set(false).unwrap();
+        for target in [
+            "http://127.0.0.2:9/",
+            "http://[::1]:9/",
+            "http://localhost:9/",
+        ] {
+            let e = resolve(&g, target).unwrap_err();
+            let ureq::Error::Io(io) = e else {
+                panic!("{target}: {e}")
+            };
+            let r = io.get_ref().and_then(|i| i.downcast_ref::<Rebound>());
+            assert_eq!(r.map(|r| r.class), Some(AddressClass::Loopback), "{target}");
+        }
+        assert_eq!(resolve(&g, "http://8.8.8.8/").unwrap(), [ip("8.8.8.8")]);
+        // A local start may reach the local network.
+        let g = Guard::new(&u("http://127.0.0.1:9/x.rete"));
+        g.local_start.set(true).unwrap();
+        assert_eq!(
+            resolve(&g, "http://127.0.0.2:9/").unwrap(),
+            [ip("127.0.0.2")]
+        );
+    }
+}
