@@ -1,0 +1,129 @@
+//! Term lookups: the term behind an id and the id of a term, through the dictionary blocks.
+
+use super::directory::DictDir;
+use super::Rete;
+use crate::dict::DictBlock;
+use crate::error::{Error, Result};
+use crate::{term, Id, DEFAULT_GRAPH};
+use oxrdf::{GraphName, GraphNameRef, Term, TermRef};
+use std::sync::Arc;
+
+impl Rete {
+    fn check_id(&self, id: Id) -> Result<()> {
+        if id == 0 || id > self.inner.header.terms {
+            return Err(Error::Invalid(format!(
+                "term id {id} is out of range (1..={})",
+                self.inner.header.terms
+            )));
+        }
+        Ok(())
+    }
+
+    /// The decoded dictionary block holding term `id`, with the id of its first term.
+    pub(crate) fn dict_block_of(&self, id: Id) -> Result<(Arc<DictBlock>, Id)> {
+        let (b, first) = self.dict_block_index(id)?;
+        Ok((self.dict_block(b)?, first))
+    }
+
+    /// The index of the dictionary block holding term `id`, with the id of its first term.
+    pub(crate) fn dict_block_index(&self, id: Id) -> Result<(usize, Id)> {
+        self.check_id(id)?;
+        let (idx, dir) = self.dict_dir()?;
+        let found = match dir {
+            DictDir::Whole(d) => d.block_of_id(id).map(|b| (b, d.blocks[b].first_id)),
+            DictDir::Paged(d) => {
+                d.block_of_id(id, &self.dir_reader(idx.dict_index), &self.inner.name)?
+            }
+        };
+        found.ok_or_else(|| {
+            Error::corrupt(
+                &self.inner.name,
+                "dictionary index",
+                format!("no block holds id {id}"),
+            )
+        })
+    }
+
+    /// Runs `f` on the encoded bytes of term `id`, borrowed from the cached block (no copy).
+    pub fn with_term_bytes<R>(&self, id: Id, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let (block, first) = self.dict_block_of(id)?;
+        match block.get((id - first) as usize) {
+            Some(bytes) => Ok(f(bytes)),
+            None => Err(self.missing_term(id)),
+        }
+    }
+
+    pub(crate) fn missing_term(&self, id: Id) -> Error {
+        Error::corrupt(
+            &self.inner.name,
+            "dictionary blocks",
+            format!("block lacks id {id}"),
+        )
+    }
+
+    pub(crate) fn bad_term(&self, id: Id, e: &Error) -> Error {
+        Error::corrupt(
+            &self.inner.name,
+            "dictionary blocks",
+            format!("term {id}: {e}"),
+        )
+    }
+
+    /// The encoded bytes of term `id` (see [`crate::term`]).
+    pub fn term_bytes(&self, id: Id) -> Result<Vec<u8>> {
+        self.with_term_bytes(id, <[u8]>::to_vec)
+    }
+
+    /// The term with id `id` (decoded straight from the cached block: one allocation per
+    /// string of the term).
+    pub fn term(&self, id: Id) -> Result<Term> {
+        self.with_term_bytes(id, term::decode)?
+            .map_err(|e| self.bad_term(id, &e))
+    }
+
+    /// The graph name with id `id` (`0` is the default graph).
+    pub fn graph_name(&self, id: Id) -> Result<GraphName> {
+        if id == DEFAULT_GRAPH {
+            return Ok(GraphName::DefaultGraph);
+        }
+        term::decode_graph(&self.term_bytes(id)?).map_err(|e| {
+            Error::corrupt(
+                &self.inner.name,
+                "dictionary blocks",
+                format!("graph {id}: {e}"),
+            )
+        })
+    }
+
+    /// The id of an encoded term, if it is in the dictionary.
+    pub fn id_of_encoded(&self, enc: &[u8]) -> Result<Option<Id>> {
+        let (idx, dir) = self.dict_dir()?;
+        let found = match dir {
+            DictDir::Whole(d) => d.block_for_term(enc).map(|b| (b, d.blocks[b].first_id)),
+            DictDir::Paged(d) => {
+                d.block_for_term(enc, &self.dir_reader(idx.dict_index), &self.inner.name)?
+            }
+        };
+        let Some((b, first)) = found else {
+            return Ok(None);
+        };
+        Ok(self.dict_block(b)?.find(enc).map(|i| first + i as u64))
+    }
+
+    /// The id of `term`, if it is in the dictionary.
+    pub fn id_of(&self, t: TermRef<'_>) -> Result<Option<Id>> {
+        match term::encode(t) {
+            Ok(enc) => self.id_of_encoded(&enc),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// The id of a graph name (`Some(0)` for the default graph).
+    pub fn id_of_graph(&self, g: GraphNameRef<'_>) -> Result<Option<Id>> {
+        match g {
+            GraphNameRef::DefaultGraph => Ok(Some(DEFAULT_GRAPH)),
+            GraphNameRef::NamedNode(n) => self.id_of(n.into()),
+            GraphNameRef::BlankNode(b) => self.id_of(b.into()),
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Pattern scans: a pattern's key range in a permutation, the iterator over its quads (with
+//! the scan's readahead) and counting without decoding the blocks wholly inside the range.
+
+use super::Rete;
+use crate::error::Result;
+use crate::{GraphMatch, Id, IdQuad, Pattern, Perm, DEFAULT_GRAPH};
+use std::sync::Arc;
+
+impl Rete {
+    pub(super) fn bounds(p: Perm, pat: &Pattern) -> (IdQuad, IdQuad) {
+        let spo = [pat.s, pat.p, pat.o];
+        let (mut lo, mut hi) = ([0; 4], [u64::MAX; 4]);
+        for (k, &pos) in p.order().iter().enumerate() {
+            match spo[pos] {
+                Some(v) => {
+                    lo[k] = v;
+                    hi[k] = v;
+                }
+                None => break,
+            }
+        }
+        (lo, hi)
+    }
+
+    /// All quads matching `pattern`, in the order of the permutation that makes it one range.
+    pub fn quads(&self, pattern: &Pattern) -> Result<QuadIter> {
+        let perm = Perm::for_bound(
+            pattern.s.is_some(),
+            pattern.p.is_some(),
+            pattern.o.is_some(),
+        );
+        self.scan(perm, pattern)
+    }
+
+    /// All quads matching `pattern`, sorted in `perm` key order (for merge joins). Positions bound
+    /// in `pattern` but not leading in `perm` are filtered.
+    pub fn scan(&self, perm: Perm, pattern: &Pattern) -> Result<QuadIter> {
+        let (lo, hi) = Self::bounds(perm, pattern);
+        let (first, end) = self.perm_range(perm, &lo, &hi)?;
+        Ok(QuadIter {
+            rete: self.clone(),
+            perm,
+            lo,
+            hi,
+            filter: *pattern,
+            block: first,
+            end,
+            cur: None,
+            pos: 0,
+            done: false,
+            ahead: 0,
+            merge: false,
+            before: [0; 4],
+        })
+    }
+
+    /// The triples matching `s p o` in the RDF merge of every graph of the file (default and
+    /// named): each triple once, as a quad of the default graph, however many graphs state it.
+    /// The graph is the last key of every permutation, so a triple's copies are adjacent in
+    /// the scan: a quad whose subject, predicate and object equal the quad before it in the
+    /// permutation is dropped — one comparison with the block the scan reads, no set of seen
+    /// triples.
+    pub fn triples(&self, s: Option<Id>, p: Option<Id>, o: Option<Id>) -> Result<QuadIter> {
+        let mut it = self.quads(&Pattern::new(s, p, o))?;
+        it.merge = true;
+        Ok(it)
+    }
+
+    /// Number of quads matching `pattern`. With any graph, only the first and last blocks of the
+    /// range are decoded; the rest come from the directory's counts.
+    pub fn count(&self, pattern: &Pattern) -> Result<u64> {
+        let perm = Perm::for_bound(
+            pattern.s.is_some(),
+            pattern.p.is_some(),
+            pattern.o.is_some(),
+        );
+        let exact = matches!(pattern.g, GraphMatch::Any) && {
+            let bound = [pattern.s, pattern.p, pattern.o]
+                .iter()
+                .filter(|x| x.is_some())
+                .count();
+            let leading = Self::bounds(perm, pattern)
+                .0
+                .iter()
+                .take(3)
+                .filter(|&&v| v != 0)
+                .count();
+            bound == leading
+        };
+        if !exact {
+            let mut n = 0;
+            for q in self.quads(pattern)? {
+                q?;
+                n += 1;
+            }
+            return Ok(n);
+        }
+        if pattern.s.is_none() && pattern.p.is_none() && pattern.o.is_none() {
+            return Ok(self.quad_count());
+        }
+        let (lo, hi) = Self::bounds(perm, pattern);
+        let (first, end) = self.perm_range(perm, &lo, &hi)?;
+        let len = self.perm_len(perm)?;
+        let mut n = 0;
+        for b in first..end {
+            let m = self.perm_meta(perm, b)?;
+            let next_first = if b + 1 < len {
+                Some(self.perm_meta(perm, b + 1)?.first)
+            } else {
+                None
+            };
+            let inside = m.first >= lo && next_first.is_some_and(|nf| nf <= hi);
+            if inside {
+                n += u64::from(m.count);
+            } else {
+                let block = self.perm_block(perm, b, end, 0)?;
+                let s = block.partition_point(|k| *k < lo);
+                let e = block.partition_point(|k| *k <= hi);
+                n += (e - s) as u64;
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Readahead of a scan: its first fetch is one block (a scan may stop after one quad, which over
+/// HTTP should cost one small request), then 64 KiB, doubling up to `max`.
+pub(super) fn next_readahead(cur: usize, max: usize) -> usize {
+    if cur == 0 {
+        (64 << 10).min(max)
+    } else {
+        cur.saturating_mul(2).min(max)
+    }
+}
+
+/// Iterator over the quads of a pattern, as `[s, p, o, g]`. Stops at the first error.
+#[derive(Debug)]
+pub struct QuadIter {
+    rete: Rete,
+    perm: Perm,
+    lo: IdQuad,
+    hi: IdQuad,
+    filter: Pattern,
+    block: usize,
+    end: usize,
+    cur: Option<Arc<Vec<IdQuad>>>,
+    pos: usize,
+    done: bool,
+    ahead: usize,
+    /// Each triple once, in the default graph (see [`Rete::triples`]).
+    merge: bool,
+    /// The last key of the block before `cur` (`[0; 4]` before the first block read, which
+    /// no key equals: `0` is never a term).
+    before: IdQuad,
+}
+
+impl QuadIter {
+    /// The permutation whose order the quads come in.
+    pub fn perm(&self) -> Perm {
+        self.perm
+    }
+}
+
+impl Iterator for QuadIter {
+    type Item = Result<IdQuad>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            if self.cur.is_none() {
+                if self.block >= self.end {
+                    self.done = true;
+                    return None;
+                }
+                match self
+                    .rete
+                    .perm_block(self.perm, self.block, self.end, self.ahead)
+                {
+                    Ok(b) => {
+                        self.ahead = next_readahead(self.ahead, self.rete.inner.opts.readahead);
+                        self.pos = b.partition_point(|k| *k < self.lo);
+                        self.cur = Some(b);
+                    }
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                }
+            }
+            // Borrowed, not cloned: an Arc clone per quad costs two atomic operations.
+            let block: &[IdQuad] = self.cur.as_deref().map_or(&[], |b| b.as_slice());
+            while self.pos < block.len() {
+                let i = self.pos;
+                let k = block[i];
+                self.pos += 1;
+                if k > self.hi {
+                    self.done = true;
+                    return None;
+                }
+                if !self.filter.g.matches(k[3]) {
+                    continue;
+                }
+                if self.merge {
+                    // The key before, read from the block (not from a copy kept per quad: a
+                    // wide load of values just stored stalls the loop). Before `lo` it holds
+                    // another triple: a key with `k`'s triple in another graph is `>= lo`
+                    // too. A copy the pattern filters out is the same triple as `k`, filtered
+                    // out as well.
+                    let p = if i > 0 { &block[i - 1] } else { &self.before };
+                    if p[0] == k[0] && p[1] == k[1] && p[2] == k[2] {
+                        continue;
+                    }
+                }
+                let mut q = self.perm.from_key(&k);
+                let f = &self.filter;
+                if f.s.is_some_and(|v| v != q[0])
+                    || f.p.is_some_and(|v| v != q[1])
+                    || f.o.is_some_and(|v| v != q[2])
+                {
+                    continue;
+                }
+                if self.merge {
+                    q[3] = DEFAULT_GRAPH;
+                }
+                return Some(Ok(q));
+            }
+            self.before = block.last().copied().unwrap_or_default();
+            self.cur = None;
+            self.block += 1;
+        }
+        None
+    }
+}
