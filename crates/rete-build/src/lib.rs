@@ -3,11 +3,14 @@
 mod depth;
 mod detect;
 mod entities;
+mod error;
 mod extdict;
 mod files;
 mod input;
 mod lenient;
 mod lines;
+mod options;
+mod permutations;
 pub use depth::MAX_JSON_DEPTH;
 pub use entities::{ENTITY_EXPANSION_FLOOR, MAX_ENTITY_LEN};
 mod rss;
@@ -16,17 +19,21 @@ mod spill;
 mod termsort;
 
 pub use detect::{detect, DetectError, Detected};
+pub use error::BuildError;
 pub use files::{default_cache_dir, dir_inputs, readable_path};
 pub use input::{Compression, Input, ParseSummary, Source, Syntax};
+pub use options::{BuildOptions, BuildReport, NoProgress, Progress};
 
 use extdict::{Interner, TermLookup};
+use options::check_cancel;
 use oxrdf::Quad;
+use permutations::{compress_block, PermResult, PermStats};
 use rete_core::card::{BuildInfo, Card, InputInfo, NamedCount};
 use rete_core::format::{kind, FLAG_MATERIALIZED, FLAG_NAMED_GRAPHS};
 use rete_core::paged;
-use rete_core::perm::{BlockCompressor, CompressedBlock, PermIndex, PermWriter};
+use rete_core::perm::PermWriter;
 use rete_core::writer::{write_file, FileSpec, SectionSpec};
-use rete_core::{term, IdQuad, Perm, Rete};
+use rete_core::{term, Perm, Rete};
 use sort::{ProvQuads, SortedKeys};
 use spill::Spill;
 use std::collections::BTreeMap;
@@ -41,215 +48,6 @@ use xxhash_rust::xxh3::Xxh3;
 // The extension points live on the writer side of rete-core, so the crates implementing them
 // need not depend on this one; re-exported so callers keep compiling.
 pub use rete_core::extension::{BoxError, Extension, Inference};
-
-/// Errors of a build. Nothing is written at the destination when one occurs.
-#[derive(Debug, thiserror::Error)]
-pub enum BuildError {
-    /// A syntax error in an input.
-    #[error("{input}:{line}:{column}: {message}")]
-    Syntax {
-        /// Input name.
-        input: String,
-        /// 1-based line (0 if unknown).
-        line: u64,
-        /// 1-based column in characters (0 if unknown).
-        column: u64,
-        /// What was wrong.
-        message: String,
-    },
-    /// The syntax of an input could not be told from its name.
-    #[error("{input}: cannot tell the RDF syntax from the file name; use --format (nt, nq, ttl, trig, rdf, jsonld)")]
-    UnknownFormat {
-        /// Input name.
-        input: String,
-    },
-    /// Reading an input or writing the output failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// Path involved.
-        path: String,
-        /// Underlying error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Bad options or unsupported data.
-    #[error("{0}")]
-    Invalid(String),
-    /// The format layer failed.
-    #[error(transparent)]
-    Format(#[from] rete_core::Error),
-    /// The build was cancelled through [`Progress::cancelled`]; nothing was left behind.
-    #[error("build cancelled")]
-    Cancelled,
-    /// An extension (pyramid, schema, inference) failed.
-    #[error("{name}: {source}")]
-    Extension {
-        /// Extension name.
-        name: String,
-        /// Its error.
-        #[source]
-        source: BoxError,
-    },
-}
-
-/// Progress reporting and cancellation; the CLI draws bars with it, the app a progress bar,
-/// libraries stay silent.
-///
-/// A build announces its phases with [`start`](Progress::start), in this order:
-///
-/// | phase | `total` | `inc(n)` counts |
-/// |---|---|---|
-/// | `"parse"` | bytes of all inputs as stored (compressed size for `.gz`/`.zst`), `None` if one is unknown (stdin) | quads parsed, every 65,536 |
-/// | `"dictionary"` | terms to merge: the distinct terms, counted once per spilled chunk holding them | — |
-/// | `"sort"` | 6 (permutations) | permutations sorted |
-/// | `"permutations"` | 6 | permutations written |
-/// | each extension's [`Extension::name`] (`"pyramid"`, `"schema"`) | `None` | — |
-/// | `"write"` | `None` | — |
-///
-/// With materialization, `"inference (<name>)"` follows the first `"permutations"`, then
-/// `"parse"` to `"permutations"` run again on the materialized data. During `"parse"`,
-/// [`parsed_bytes`](Progress::parsed_bytes) reports the bytes read so far (same unit as `total`),
-/// so a UI can show a fraction and estimate the time left.
-pub trait Progress: Send + Sync {
-    /// A phase begins, with its amount of work if known (see the table above).
-    fn start(&self, phase: &str, total: Option<u64>);
-    /// Work was done in the current phase.
-    fn inc(&self, n: u64);
-    /// The phase ended.
-    fn finish(&self);
-    /// During `"parse"`: bytes of the inputs read so far, cumulative over inputs (same unit as
-    /// the phase's `total`). Called along with `inc`.
-    fn parsed_bytes(&self, _bytes: u64) {}
-    /// Polled by the build (every 65,536 quads while parsing, between phases and
-    /// permutations, around each extension and before writing); when it returns `true` the
-    /// build stops with [`BuildError::Cancelled`], removing its temp files and writing no output.
-    fn cancelled(&self) -> bool {
-        false
-    }
-}
-
-/// `Err(Cancelled)` when the progress sink asks to stop.
-fn check_cancel(progress: &dyn Progress) -> Result<(), BuildError> {
-    if progress.cancelled() {
-        Err(BuildError::Cancelled)
-    } else {
-        Ok(())
-    }
-}
-
-/// A [`Progress`] that reports nothing.
-#[derive(Debug, Default)]
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn start(&self, _: &str, _: Option<u64>) {}
-    fn inc(&self, _: u64) {}
-    fn finish(&self) {}
-}
-
-/// What to build and how.
-#[derive(Clone)]
-pub struct BuildOptions {
-    /// Inputs, merged into one dataset.
-    pub inputs: Vec<Input>,
-    /// Base IRI for relative IRIs (Turtle, TriG, RDF/XML).
-    pub base_iri: Option<String>,
-    /// Memory for the parse, dictionary, sort and permutation phases (interned terms, buffered
-    /// quads, sort runs); above it they spill to `temp_dir`. Extensions get it too.
-    pub memory_budget: usize,
-    /// Where temporary files go (default: next to the output).
-    pub temp_dir: Option<PathBuf>,
-    /// zstd level of blocks.
-    pub zstd_level: i32,
-    /// Target raw size of a dictionary block.
-    pub dict_block_bytes: usize,
-    /// Quads per permutation block.
-    pub perm_block_quads: usize,
-    /// Sections added after the base dataset is built.
-    pub extensions: Vec<Arc<dyn Extension>>,
-    /// Materialization applied before the final build.
-    pub inference: Option<Arc<dyn Inference>>,
-    /// Progress sink.
-    pub progress: Arc<dyn Progress>,
-    /// Extra options recorded in the card (e.g. what the CLI was asked).
-    pub recorded_options: BTreeMap<String, serde_json::Value>,
-}
-
-impl std::fmt::Debug for BuildOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BuildOptions")
-            .field("inputs", &self.inputs)
-            .field("base_iri", &self.base_iri)
-            .field("memory_budget", &self.memory_budget)
-            .field("zstd_level", &self.zstd_level)
-            .field(
-                "extensions",
-                &self
-                    .extensions
-                    .iter()
-                    .map(|e| e.name().to_owned())
-                    .collect::<Vec<_>>(),
-            )
-            .finish_non_exhaustive()
-    }
-}
-
-impl Default for BuildOptions {
-    fn default() -> Self {
-        Self {
-            inputs: Vec::new(),
-            base_iri: None,
-            memory_budget: 2 << 30,
-            temp_dir: None,
-            zstd_level: 6,
-            dict_block_bytes: 16 << 10,
-            perm_block_quads: 4096,
-            extensions: Vec::new(),
-            inference: None,
-            progress: Arc::new(NoProgress),
-            recorded_options: BTreeMap::new(),
-        }
-    }
-}
-
-/// What a build did.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct BuildReport {
-    /// Distinct quads stored.
-    pub quads: u64,
-    /// Terms stored.
-    pub terms: u64,
-    /// Size of the file.
-    pub file_bytes: u64,
-    /// Quads added by inference.
-    pub inferred_quads: u64,
-    /// Spill files written (0 when everything fit the memory budget).
-    pub spilled_runs: usize,
-    /// Wall time of each phase in milliseconds.
-    pub phases: Vec<(String, f64)>,
-    /// Wall time of the steps inside extension phases, milliseconds, named
-    /// `extension/step` (`pyramid/louvain`…), in the order they ran.
-    pub steps: Vec<(String, f64)>,
-    /// Peak resident memory of the process during each phase, bytes (sampled `VmRSS` every
-    /// 5 ms on Linux; 0 elsewhere): tells which phase holds the most.
-    pub peak_rss: Vec<(String, u64)>,
-    /// Bytes written to spill files by each phase of the base build (`parse`, `dictionary`,
-    /// `sort`, `permutations`; with materialization also the `(materialized)` ones).
-    pub spill_bytes: Vec<(String, u64)>,
-    /// Largest number of spill bytes on disk at once (the dictionary and permutation files
-    /// being written, which become the output, are not counted).
-    pub peak_spill_bytes: u64,
-    /// Sorted dictionary runs spilled (one per chunk of terms; 0 when the terms fit).
-    pub dictionary_runs: usize,
-    /// Chunks of parsed quads spilled (as many as dictionary runs).
-    pub quad_runs: usize,
-    /// Sorted permutation runs spilled (over the six permutations).
-    pub permutation_runs: usize,
-    /// The six permutations' keys did not fit the sort's share of the budget together but one
-    /// permutation's did: each was sorted in memory on every thread and written before the
-    /// next, and none spilled.
-    pub permutations_one_at_a_time: bool,
-}
 
 /// The base dataset's parts, in temp files and memory.
 struct Parts {
@@ -500,23 +298,6 @@ const PROGRESS_QUADS: u64 = 65536;
 
 /// Bytes of a parsed quad in memory (four chunk-local ids).
 const QUAD_BYTES: usize = 16;
-
-/// One permutation block encoded and compressed at `level` with this thread's zstd context
-/// (several threads compress one permutation's blocks).
-fn compress_block(quads: &[IdQuad], level: i32) -> Result<CompressedBlock, BuildError> {
-    thread_local! {
-        static ZC: std::cell::RefCell<Option<(i32, BlockCompressor)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    ZC.with_borrow_mut(|zc| {
-        // A context keeps the level it was made with.
-        if zc.as_ref().is_some_and(|(l, _)| *l != level) {
-            *zc = None;
-        }
-        let (_, c) = zc.get_or_insert_with(|| (level, BlockCompressor::default()));
-        Ok(CompressedBlock::new(quads, level, c)?)
-    })
-}
 
 /// Spills the current chunk: its terms as a sorted run, its quads next to them.
 fn spill_chunk(
@@ -916,83 +697,4 @@ fn build_parts(
         quads,
         terms: term_count,
     })
-}
-
-struct PermResult {
-    perm: Perm,
-    index: PermIndex,
-    path: PathBuf,
-    len: u64,
-    stats: PermStats,
-}
-
-/// Statistics gathered while a permutation streams by, in key order.
-struct PermStats {
-    perm: Perm,
-    rdf_type: Option<u64>,
-    total: u64,
-    last: Option<IdQuad>,
-    distinct_first: u64,
-    /// Distinct `[s, p, o]` (SPO only: a triple's quads are adjacent there, the graph last).
-    distinct_triples: u64,
-    firsts: BTreeMap<u64, u64>,
-    default_graph: u64,
-    graphs: BTreeMap<u64, u64>,
-    classes: BTreeMap<u64, u64>,
-    quad_hash: u128,
-    hasher: Option<Xxh3>,
-}
-
-impl PermStats {
-    fn new(perm: Perm, rdf_type: Option<u64>) -> Self {
-        Self {
-            perm,
-            rdf_type,
-            total: 0,
-            last: None,
-            distinct_first: 0,
-            distinct_triples: 0,
-            firsts: BTreeMap::new(),
-            default_graph: 0,
-            graphs: BTreeMap::new(),
-            classes: BTreeMap::new(),
-            quad_hash: 0,
-            hasher: (perm == Perm::Spo).then(Xxh3::new),
-        }
-    }
-
-    fn observe(&mut self, k: &IdQuad) {
-        self.total += 1;
-        let new_first = self.last.is_none_or(|l| l[0] != k[0]);
-        if new_first {
-            self.distinct_first += 1;
-        }
-        match self.perm {
-            Perm::Spo => {
-                if self.last.is_none_or(|l| l[..3] != k[..3]) {
-                    self.distinct_triples += 1;
-                }
-                if k[3] == 0 {
-                    self.default_graph += 1;
-                } else {
-                    *self.graphs.entry(k[3]).or_default() += 1;
-                }
-                if let Some(h) = &mut self.hasher {
-                    for v in k {
-                        h.update(&v.to_le_bytes());
-                    }
-                    self.quad_hash = h.digest128();
-                }
-            }
-            Perm::Pso => *self.firsts.entry(k[0]).or_default() += 1,
-            // Key (p, o, s, g): count distinct subjects per class.
-            Perm::Pos
-                if Some(k[0]) == self.rdf_type && self.last.is_none_or(|l| l[..3] != k[..3]) =>
-            {
-                *self.classes.entry(k[1]).or_default() += 1;
-            }
-            _ => {}
-        }
-        self.last = Some(*k);
-    }
 }
