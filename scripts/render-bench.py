@@ -210,7 +210,9 @@ def render_scale(s):
     app = s.get("app")
     if app and app.get("results"):
         a = app["results"]
-        out += ["", f"### The app on {app['file']}", "", a.get("method", ""), "",
+        # The method one sentence a line: a paragraph of it was too long to read.
+        method = [f"- {m.strip()}" for m in re.split(r"(?<=\.) (?=[A-Z`])", a.get("method", "")) if m.strip()]
+        out += ["", f"### The app on {app['file']}", "", "Method:", "", *method, "",
                 "| measure | value | 20k sample, same run | ratio | goal | verdict |", "|---|---:|---:|---:|---:|---|"]
         for g in a.get("goals", []):
             r = g.get("ratio")
