@@ -69,6 +69,7 @@ fn declarations() -> String {
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\
          // RETE_WRITE_TS=1 cargo test -p rete-explore protocol writes it anew.\n\
+         // One file by design: the whole protocol, written and compared as one unit.\n\
          import type { CoherenceReport } from './types';\n\n",
     );
     for d in decls {

@@ -1,5 +1,6 @@
 // Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.
 // RETE_WRITE_TS=1 cargo test -p rete-explore protocol writes it anew.
+// One file by design: the whole protocol, written and compared as one unit.
 import type { CoherenceReport } from './types';
 
 export type ErrorKind = "file" | "not_open" | "invalid" | "cancelled";
