@@ -1,0 +1,514 @@
+//! The HTTP side of [`super::HttpReader`]: ranged GETs with retries, the byte budget and
+//! redirects followed hop by hop (each checked, `crate::redirect`), replies parsed, every response
+//! checked against the file's first version, and the agent they go through.
+
+use super::*;
+
+/// The identity of the file as first seen: every later response must agree with it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Version {
+    pub(super) len: u64,
+    pub(super) etag: Option<String>,
+    pub(super) last_modified: Option<String>,
+}
+
+/// One successful response.
+#[derive(Debug)]
+pub(super) struct Reply {
+    pub(super) body: ReplyBody,
+    pub(super) etag: Option<String>,
+    pub(super) last_modified: Option<String>,
+}
+
+#[derive(Debug)]
+pub(super) enum ReplyBody {
+    /// 206: bytes at `start`; `total` from `Content-Range` (`None` for `bytes a-b/*`).
+    Range {
+        start: u64,
+        data: Vec<u8>,
+        total: Option<u64>,
+    },
+    /// 200 to a ranged request: the server ignored `Range`; this is the whole file.
+    Whole(Vec<u8>),
+    /// 416 with `Content-Range: bytes */0` at open: the file is empty.
+    Empty,
+}
+
+/// The HTTP side: one agent (connection pool) and the request counters.
+pub(super) struct Client {
+    /// The URL as given (named in errors).
+    pub(super) url: String,
+    /// The URL as parsed: what is requested, and what redirects are checked against.
+    pub(super) start: Url,
+    /// Whether `start` points at a non-public address (resolved at the first redirect), shared
+    /// with the agent's resolver ([`Guard`]).
+    pub(super) local_start: Arc<OnceLock<bool>>,
+    pub(super) agent: Agent,
+    pub(super) opts: HttpOptions,
+    pub(super) requests: AtomicU64,
+    pub(super) bytes: AtomicU64,
+    /// Body bytes received since open (never reset): what the budget counts.
+    pub(super) fetched: AtomicU64,
+    /// [`HttpOptions::byte_budget`], `u64::MAX` for none; raised by [`HttpReader::set_budget`].
+    pub(super) budget: AtomicU64,
+}
+
+impl Client {
+    /// A client of `url`; `tls` replaces the TLS configuration (tests trust their own CA).
+    pub(super) fn new(
+        url: &str,
+        opts: HttpOptions,
+        tls: Option<ureq::tls::TlsConfig>,
+    ) -> Result<Self, HttpErrorKind> {
+        let start = Url::parse(url).map_err(|e| HttpErrorKind::InvalidUrl(e.to_string()))?;
+        if start.host().is_none() {
+            return Err(HttpErrorKind::InvalidUrl("no host".into()));
+        }
+        let guard = Guard::new(&start);
+        Ok(Client {
+            url: url.to_owned(),
+            local_start: guard.local_start.clone(),
+            agent: agent_with(url, &opts, tls, guard),
+            start,
+            requests: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            fetched: AtomicU64::new(0),
+            budget: AtomicU64::new(opts.byte_budget.unwrap_or(u64::MAX)),
+            opts,
+        })
+    }
+
+    /// GET `[start, end)`, retrying transient failures with exponential backoff.
+    pub(super) fn get(
+        &self,
+        start: u64,
+        end: u64,
+        known: Option<&Version>,
+    ) -> Result<Reply, HttpError> {
+        let mut attempts = 1;
+        loop {
+            match self.try_get(start, end, known) {
+                Ok(reply) => return Ok(reply),
+                Err(kind) if kind.is_transient() && attempts <= self.opts.retries => {
+                    std::thread::sleep(self.backoff(attempts));
+                    attempts += 1;
+                }
+                Err(kind) => {
+                    return Err(HttpError {
+                        url: self.url.clone(),
+                        kind,
+                        attempts,
+                    })
+                }
+            }
+        }
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        let factor = 1u32 << (attempt.saturating_sub(1)).min(16);
+        self.opts
+            .backoff
+            .saturating_mul(factor)
+            .min(self.opts.max_backoff)
+    }
+
+    /// Sends the ranged GET and follows redirects hop by hop, each checked
+    /// ([`redirect_allowed`]) before it is contacted.
+    fn send(
+        &self,
+        start: u64,
+        end: u64,
+        known: Option<&Version>,
+    ) -> Result<ureq::http::Response<ureq::Body>, HttpErrorKind> {
+        // One time budget for the whole request, redirects included (the body is read within
+        // the last hop's).
+        let deadline = self.opts.request_timeout.map(|t| Instant::now() + t);
+        let mut url = self.start.clone();
+        let mut from: Option<Url> = None;
+        let mut hops = 0;
+        // One request in the stats, however many hops it takes.
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        loop {
+            let mut req = self
+                .agent
+                .get(url.as_str())
+                .header("Range", format!("bytes={start}-{}", end - 1))
+                // Ranges address the stored bytes: a compressed representation would shift them.
+                .header("Accept-Encoding", "identity");
+            if let Some(v) = known {
+                // Preconditions make the server refuse (412) to serve another version of the
+                // file. `If-Match` needs a strong ETag; Last-Modified is the fallback.
+                if let Some(tag) = v.etag.as_deref().filter(|t| !t.starts_with("W/")) {
+                    req = req.header("If-Match", tag);
+                } else if let Some(lm) = &v.last_modified {
+                    req = req.header("If-Unmodified-Since", lm);
+                }
+            }
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(HttpErrorKind::Timeout(format!(
+                        "the request took too long (after {hops} redirects)"
+                    )));
+                }
+                req = req.config().timeout_global(Some(left)).build();
+            }
+            let resp = req.call().map_err(|e| match e {
+                // The guard refused the address a redirect target resolved to when connecting.
+                ureq::Error::Io(io) if io.get_ref().is_some_and(|i| i.is::<Rebound>()) => {
+                    let r = io
+                        .into_inner()
+                        .and_then(|i| i.downcast::<Rebound>().ok())
+                        .map_or(RedirectRefusal::OtherHost, |r| RedirectRefusal::Address {
+                            ip: r.ip,
+                            class: r.class,
+                        });
+                    HttpErrorKind::RedirectRefused {
+                        from: from.as_ref().map_or_else(String::new, Url::to_string),
+                        to: url.to_string(),
+                        why: r,
+                    }
+                }
+                e => self.transport_error(e),
+            })?;
+            if !matches!(resp.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+                return Ok(resp);
+            }
+            let location = header(resp.headers(), "location").ok_or_else(|| {
+                HttpErrorKind::Protocol(format!("redirect {} without Location", resp.status()))
+            })?;
+            if hops >= self.opts.max_redirects {
+                return Err(HttpErrorKind::TooManyRedirects(self.opts.max_redirects));
+            }
+            let to = url.join(&location).map_err(|e| {
+                HttpErrorKind::Protocol(format!("cannot follow the redirect to {location:?}: {e}"))
+            })?;
+            let local_start = *self
+                .local_start
+                .get_or_init(|| is_local(&resolve(&self.start)));
+            match redirect_allowed(&url, &to, &resolve(&to), local_start, &self.opts) {
+                Ok(()) => {}
+                Err(RedirectRefusal::Downgrade) => {
+                    return Err(HttpErrorKind::Downgrade(to.to_string()))
+                }
+                Err(why) => {
+                    return Err(HttpErrorKind::RedirectRefused {
+                        from: url.to_string(),
+                        to: to.to_string(),
+                        why,
+                    })
+                }
+            }
+            hops += 1;
+            from = Some(std::mem::replace(&mut url, to));
+        }
+    }
+
+    fn try_get(
+        &self,
+        start: u64,
+        end: u64,
+        known: Option<&Version>,
+    ) -> Result<Reply, HttpErrorKind> {
+        self.spend(end - start)?;
+        let resp = self.send(start, end, known)?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers();
+        let etag = header(headers, "etag");
+        let last_modified = header(headers, "last-modified");
+        if (200..300).contains(&status) {
+            if let Some(v) = known {
+                same_version(v, etag.as_deref(), last_modified.as_deref())?;
+            }
+            if let Some(enc) = header(headers, "content-encoding") {
+                if !enc.eq_ignore_ascii_case("identity") {
+                    return Err(HttpErrorKind::Protocol(format!(
+                        "the body is encoded ({enc}); byte ranges need the stored bytes"
+                    )));
+                }
+            }
+        }
+        let body = match status {
+            206 => {
+                let cr = header(headers, "content-range").ok_or_else(|| {
+                    HttpErrorKind::Protocol("206 Partial Content without Content-Range".into())
+                })?;
+                let (a, b, total) = parse_content_range(&cr).ok_or_else(|| {
+                    HttpErrorKind::Protocol(format!("cannot parse Content-Range {cr:?}"))
+                })?;
+                if let (Some(v), Some(t)) = (known, total) {
+                    if t != v.len {
+                        return Err(HttpErrorKind::Changed(format!(
+                            "its length went from {} to {t} bytes",
+                            v.len
+                        )));
+                    }
+                }
+                // At open the length is unknown and the server clips the range at the end.
+                let want_end = match (known, total) {
+                    (None, Some(t)) => end.min(t),
+                    _ => end,
+                };
+                if a != start || b.checked_add(1) != Some(want_end) {
+                    return Err(HttpErrorKind::Protocol(format!(
+                        "asked for bytes {start}-{}, got Content-Range {cr:?}",
+                        want_end.saturating_sub(1)
+                    )));
+                }
+                let data = self.read_body(resp, want_end - start)?;
+                ReplyBody::Range { start, data, total }
+            }
+            200 => {
+                let limit = self.opts.whole_body_limit;
+                let declared = header(headers, "content-length").and_then(|s| s.parse().ok());
+                if let (Some(v), Some(d)) = (known, declared) {
+                    if d != v.len {
+                        return Err(HttpErrorKind::Changed(format!(
+                            "its length went from {} to {d} bytes",
+                            v.len
+                        )));
+                    }
+                }
+                let len = known.map(|v| v.len).or(declared);
+                if len.is_some_and(|n| n > limit) {
+                    return Err(HttpErrorKind::RangeNotSupported { len, limit });
+                }
+                if let Some(n) = len {
+                    // The whole body is more than was asked for: it must fit the budget too.
+                    self.spend(n)?;
+                }
+                match len {
+                    Some(n) => ReplyBody::Whole(self.read_body(resp, n)?),
+                    None => {
+                        // No length announced (chunked): read one byte past the limit to know.
+                        let data = self.read_up_to(resp, limit + 1)?;
+                        if data.len() as u64 > limit {
+                            return Err(HttpErrorKind::RangeNotSupported { len: None, limit });
+                        }
+                        ReplyBody::Whole(data)
+                    }
+                }
+            }
+            412 => {
+                return Err(HttpErrorKind::Changed(
+                    "the server answered 412 Precondition Failed".into(),
+                ))
+            }
+            416 => {
+                let total = header(headers, "content-range")
+                    .and_then(|cr| cr.strip_prefix("bytes */")?.trim().parse::<u64>().ok());
+                return match (known, total) {
+                    (None, Some(0)) => Ok(Reply {
+                        body: ReplyBody::Empty,
+                        etag,
+                        last_modified,
+                    }),
+                    (Some(v), Some(t)) if t != v.len => Err(HttpErrorKind::Changed(format!(
+                        "its length went from {} to {t} bytes",
+                        v.len
+                    ))),
+                    _ => Err(HttpErrorKind::Protocol(format!(
+                        "416 Range Not Satisfiable for bytes {start}-{}",
+                        end - 1
+                    ))),
+                };
+            }
+            status => return Err(HttpErrorKind::Status { status }),
+        };
+        Ok(Reply {
+            body,
+            etag,
+            last_modified,
+        })
+    }
+
+    /// Reads exactly `n` body bytes: fewer is a (retryable) short body, more a protocol error.
+    fn read_body(
+        &self,
+        resp: ureq::http::Response<ureq::Body>,
+        n: u64,
+    ) -> Result<Vec<u8>, HttpErrorKind> {
+        let data = self.read_up_to(resp, n + 1).map_err(|e| match e {
+            HttpErrorKind::ShortBody { got, .. } => HttpErrorKind::ShortBody { expected: n, got },
+            e => e,
+        })?;
+        match (data.len() as u64).cmp(&n) {
+            std::cmp::Ordering::Equal => Ok(data),
+            std::cmp::Ordering::Less => Err(HttpErrorKind::ShortBody {
+                expected: n,
+                got: data.len() as u64,
+            }),
+            std::cmp::Ordering::Greater => Err(HttpErrorKind::Protocol(format!(
+                "the body is longer than the {n} bytes announced"
+            ))),
+        }
+    }
+
+    fn read_up_to(
+        &self,
+        resp: ureq::http::Response<ureq::Body>,
+        max: u64,
+    ) -> Result<Vec<u8>, HttpErrorKind> {
+        let mut data = Vec::with_capacity(usize::try_from(max.min(1 << 24)).unwrap_or(0));
+        let res = resp
+            .into_body()
+            .into_reader()
+            .take(max)
+            .read_to_end(&mut data);
+        self.bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
+        self.fetched.fetch_add(data.len() as u64, Ordering::Relaxed);
+        match res {
+            Ok(_) => Ok(data),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => Err(HttpErrorKind::Timeout(
+                format!("body stalled after {} bytes: {e}", data.len()),
+            )),
+            // The overall request timeout fires while the body arrives (ureq wraps its error).
+            Err(e)
+                if e.get_ref()
+                    .and_then(|i| i.downcast_ref::<ureq::Error>())
+                    .is_some_and(|u| matches!(u, ureq::Error::Timeout(_))) =>
+            {
+                Err(HttpErrorKind::Timeout(format!(
+                    "the request took too long ({e}) after {} body bytes",
+                    data.len()
+                )))
+            }
+            Err(_) => Err(HttpErrorKind::ShortBody {
+                expected: max,
+                got: data.len() as u64,
+            }),
+        }
+    }
+
+    /// Whether `wanted` more bytes fit the budget.
+    pub(super) fn spend(&self, wanted: u64) -> Result<(), HttpErrorKind> {
+        let budget = self.budget.load(Ordering::Relaxed);
+        let fetched = self.fetched.load(Ordering::Relaxed);
+        if fetched.saturating_add(wanted) > budget {
+            return Err(HttpErrorKind::BudgetExceeded {
+                budget,
+                fetched,
+                wanted,
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn transport_error(&self, e: ureq::Error) -> HttpErrorKind {
+        use std::io::ErrorKind as K;
+        match e {
+            ureq::Error::Timeout(t) => HttpErrorKind::Timeout(t.to_string()),
+            ureq::Error::Io(e) if matches!(e.kind(), K::TimedOut | K::WouldBlock) => {
+                HttpErrorKind::Timeout(e.to_string())
+            }
+            ureq::Error::Io(e) => HttpErrorKind::Connection(e.to_string()),
+            ureq::Error::ConnectionFailed => HttpErrorKind::Connection("no connection".into()),
+            ureq::Error::HostNotFound => HttpErrorKind::HostNotFound,
+            ureq::Error::BadUri(s) => HttpErrorKind::InvalidUrl(s),
+            ureq::Error::TooManyRedirects => {
+                HttpErrorKind::TooManyRedirects(self.opts.max_redirects)
+            }
+            ureq::Error::Tls(s) => HttpErrorKind::Tls(s.to_owned()),
+            ureq::Error::Rustls(e) => HttpErrorKind::Tls(e.to_string()),
+            ureq::Error::StatusCode(status) => HttpErrorKind::Status { status },
+            ureq::Error::RequireHttpsOnly(to) => HttpErrorKind::Downgrade(to),
+            e => HttpErrorKind::Protocol(e.to_string()),
+        }
+    }
+}
+
+fn header(h: &HeaderMap, name: &str) -> Option<String> {
+    h.get(name)?.to_str().ok().map(|s| s.trim().to_owned())
+}
+
+/// Weak comparison (RFC 9110 §8.8.3.2): `W/"x"` and `"x"` name the same version.
+fn same_etag(a: &str, b: &str) -> bool {
+    a.trim_start_matches("W/") == b.trim_start_matches("W/")
+}
+
+/// Checks a response against the version seen at open: the validator the file was opened with
+/// (its ETag, else its Last-Modified) must come back unchanged on every response. A response
+/// without it cannot vouch for the bytes, so it counts as a change.
+pub(super) fn same_version(
+    v: &Version,
+    etag: Option<&str>,
+    last_modified: Option<&str>,
+) -> Result<(), HttpErrorKind> {
+    match (v.etag.as_deref(), v.last_modified.as_deref()) {
+        (Some(a), _) => match etag {
+            Some(b) if same_etag(a, b) => Ok(()),
+            Some(b) => Err(HttpErrorKind::Changed(format!("ETag {a} became {b}"))),
+            None => Err(HttpErrorKind::Changed(format!(
+                "ETag {a} is missing from a response"
+            ))),
+        },
+        (None, Some(a)) => match last_modified {
+            Some(b) if a == b => Ok(()),
+            Some(b) => Err(HttpErrorKind::Changed(format!(
+                "Last-Modified {a} became {b}"
+            ))),
+            None => Err(HttpErrorKind::Changed(format!(
+                "Last-Modified {a} is missing from a response"
+            ))),
+        },
+        // Only a file taken whole at open has no validator, and it sends no further requests.
+        (None, None) => Ok(()),
+    }
+}
+
+/// Parses `bytes a-b/total` or `bytes a-b/*` (public for the fuzz target).
+pub fn parse_content_range(s: &str) -> Option<(u64, u64, Option<u64>)> {
+    let rest = s.trim().strip_prefix("bytes")?.trim_start();
+    let (range, total) = rest.split_once('/')?;
+    let (a, b) = range.trim().split_once('-')?;
+    let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    let total = match total.trim() {
+        "*" => None,
+        t => Some(t.parse().ok()?),
+    };
+    if a > b || total.is_some_and(|t| b >= t) {
+        return None;
+    }
+    Some((a, b, total))
+}
+
+/// The HTTP agent of a reader of `url`.
+#[cfg(test)]
+pub(super) fn agent(url: &str, opts: &HttpOptions) -> Agent {
+    agent_with(url, opts, None, Guard::new(&Url::parse(url).unwrap()))
+}
+
+/// [`agent`] with another TLS configuration (the tests trust their own certificate authority).
+fn agent_with(
+    url: &str,
+    opts: &HttpOptions,
+    tls: Option<ureq::tls::TlsConfig>,
+    guard: Guard,
+) -> Agent {
+    // An https file stays https: the agent refuses any plain-http request (redirects are
+    // followed by `Client::send`, which refuses them first).
+    let https = url
+        .get(..8)
+        .is_some_and(|p| p.eq_ignore_ascii_case("https://"));
+    let mut config = Agent::config_builder()
+        .http_status_as_error(false)
+        .https_only(https)
+        // Redirects are followed by hand, each hop checked (`Client::send`).
+        .max_redirects(0)
+        .timeout_connect(Some(opts.connect_timeout))
+        .timeout_per_read(Some(opts.read_timeout))
+        // Global: one budget for the whole request and its body (`Client::send` gives each
+        // redirect hop what is left of it).
+        .timeout_global(opts.request_timeout)
+        // Parallel fetches keep their connections for the next batch.
+        .max_idle_connections_per_host(opts.parallel.max(3))
+        .user_agent(opts.user_agent.as_str());
+    if let Some(tls) = tls {
+        config = config.tls_config(tls);
+    }
+    Agent::with_parts(
+        config.build(),
+        ureq::unversioned::transport::DefaultConnector::default(),
+        guard,
+    )
+}
