@@ -1,0 +1,168 @@
+//! Where the blocks are and fetching them: the block directory (loaded at the first request below
+//! the top), section lengths, and one range read per request through the LRU block cache.
+
+use super::*;
+
+impl Pyramid {
+    /// The block directory, read once.
+    pub(super) fn dir(&self) -> Result<&Dir, PyramidError> {
+        if let Some(d) = self.inner.dir.get() {
+            return Ok(d);
+        }
+        let _guard = self
+            .inner
+            .dir_lock
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(d) = self.inner.dir.get() {
+            return Ok(d);
+        }
+        let d = self.load_dir()?;
+        let _ = self.inner.dir.set(d);
+        self.inner
+            .dir
+            .get()
+            .ok_or_else(|| PyramidError::internal("directory unavailable"))
+    }
+
+    pub(super) fn section_len(&self, k: u16) -> Result<u64, PyramidError> {
+        self.inner.rete.section(k, 0).map(|e| e.len).ok_or_else(|| {
+            PyramidError::corrupt(
+                self.name(),
+                crate::builder::section_label(k),
+                "section is missing",
+            )
+        })
+    }
+
+    pub(super) fn load_dir(&self) -> Result<Dir, PyramidError> {
+        let name = self.name();
+        let bytes = self
+            .inner
+            .rete
+            .section_payload(kind::DIRECTORY, 0)?
+            .ok_or_else(|| {
+                PyramidError::corrupt(name, "pyramid directory", "section is missing")
+            })?;
+        self.parse_dir(&bytes)
+    }
+
+    pub(super) fn parse_dir(&self, bytes: &[u8]) -> Result<Dir, PyramidError> {
+        let name = self.name();
+        let (levels_len, members_len, membership_len) = (
+            self.section_len(kind::LEVELS)?,
+            self.section_len(kind::MEMBERS)?,
+            self.section_len(kind::MEMBERSHIP)?,
+        );
+        let mut r = SectionReader::new(bytes, name, "pyramid directory");
+        if r.bytes(4)? != DIR_MAGIC || r.u8()? != DIR_VERSION {
+            return Err(r.err("bad magic or version"));
+        }
+        let nl = r.varint()?;
+        if nl != self.top() as u64 {
+            return Err(r.err(format!(
+                "{nl} level directories for {} levels",
+                self.levels()
+            )));
+        }
+        let mut levels = Vec::with_capacity(self.top());
+        for l in 0..self.top() {
+            let nb = r.count(12)?;
+            let mut blocks: Vec<(u32, BlockRef)> = Vec::with_capacity(prealloc(nb));
+            for _ in 0..nb {
+                let p = r.below(self.count(l + 1), "first parent")? as u32;
+                if blocks.last().is_some_and(|b| b.0 >= p) || (blocks.is_empty() && p != 0) {
+                    return Err(r.err("level blocks out of order"));
+                }
+                blocks.push((p, BlockRef::read(&mut r, levels_len)?));
+            }
+            let cross = BlockRef::read(&mut r, levels_len)?;
+            levels.push((blocks, cross));
+        }
+        let nb = r.count(12)?;
+        let mut members: Vec<(u32, BlockRef)> = Vec::with_capacity(prealloc(nb));
+        for _ in 0..nb {
+            let c = r.below(self.count(0).max(1), "first community")? as u32;
+            if members.last().is_some_and(|b| b.0 >= c) || (members.is_empty() && c != 0) {
+                return Err(r.err("member blocks out of order"));
+            }
+            members.push((c, BlockRef::read(&mut r, members_len)?));
+        }
+        let nb = r.count(12)?;
+        let mut membership: Vec<(u64, BlockRef)> = Vec::with_capacity(prealloc(nb));
+        for _ in 0..nb {
+            let e = r.varint()?;
+            if membership.last().is_some_and(|b| b.0 >= e) {
+                return Err(r.err("membership blocks out of order"));
+            }
+            membership.push((e, BlockRef::read(&mut r, membership_len)?));
+        }
+        r.expect_end()?;
+        Ok(Dir {
+            levels,
+            members,
+            membership,
+        })
+    }
+
+    /// Decoded blocks of section `k`, from the cache or with one range read covering the
+    /// missing ones.
+    pub(super) fn fetch(
+        &self,
+        k: u16,
+        refs: &[BlockRef],
+    ) -> Result<Vec<Arc<Vec<u8>>>, PyramidError> {
+        let mut out: Vec<Option<Arc<Vec<u8>>>> = {
+            let mut cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+            refs.iter()
+                .map(|b| cache.get(&(k, b.offset)).cloned())
+                .collect()
+        };
+        let missing: Vec<usize> = (0..refs.len()).filter(|&i| out[i].is_none()).collect();
+        if !missing.is_empty() {
+            let start = missing.iter().map(|&i| refs[i].offset).min().unwrap_or(0);
+            let end = missing
+                .iter()
+                .map(|&i| refs[i].offset + refs[i].len)
+                .max()
+                .unwrap_or(0);
+            let total: u64 = missing.iter().map(|&i| refs[i].len).sum();
+            let section = crate::builder::section_label(k);
+            let span_len = usize::try_from(end - start)
+                .map_err(|_| PyramidError::corrupt(self.name(), section, "range too large"))?;
+            // One read when the blocks are (nearly) contiguous, which is how they are written.
+            let span = if end - start <= total.saturating_mul(2) + (64 << 10) {
+                Some(self.inner.rete.section_range(k, 0, start, span_len)?)
+            } else {
+                None
+            };
+            for &i in &missing {
+                let b = refs[i];
+                let stored = match &span {
+                    Some(s) => {
+                        let from = (b.offset - start) as usize;
+                        s[from..from + b.len as usize].to_vec()
+                    }
+                    None => self.inner.rete.section_range(
+                        k,
+                        0,
+                        b.offset,
+                        usize::try_from(b.len).map_err(|_| {
+                            PyramidError::corrupt(self.name(), section, "block too large")
+                        })?,
+                    )?,
+                };
+                let decoded = Arc::new(b.decode(&stored, self.name(), section)?);
+                self.inner
+                    .cache
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .put((k, b.offset), decoded.clone());
+                out[i] = Some(decoded);
+            }
+        }
+        out.into_iter()
+            .map(|b| b.ok_or_else(|| PyramidError::internal("block not loaded")))
+            .collect()
+    }
+}
