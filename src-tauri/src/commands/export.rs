@@ -13,14 +13,8 @@ pub async fn export_view(
 ) -> AppResult<Option<String>> {
     blocking(app, move |app, _| {
         let bytes = decode_export(&format, &data)?;
-        let picked = app
-            .dialog()
-            .file()
-            .set_title("Export view")
-            .set_file_name(format!("{name}.{format}"))
-            .add_filter(format.to_uppercase(), &[format.as_str()])
-            .blocking_save_file();
-        let Some(path) = picked_path(picked)? else {
+        let Some(path) = save_dialog(app, "Export view", &format!("{name}.{format}"), &format)?
+        else {
             return Ok(None);
         };
         rete_explore::store::write_atomic(&path, |w| w.write_all(&bytes))
