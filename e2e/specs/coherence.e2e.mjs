@@ -1,7 +1,7 @@
 import { expect } from '@wdio/globals';
 import path from 'node:path';
 import { fixtures, samples } from '../wdio.conf.mjs';
-import { xdo } from './desktop.mjs';
+import { chooseFile } from './desktop.mjs';
 import { colourStats, differing, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('a dataset in named graphs: coherence and queries', () => {
@@ -51,19 +51,7 @@ describe('a dataset in named graphs: coherence and queries', () => {
     await browser.pause(300);
     const plain = await screenshot('shapes-before');
     await $('[data-testid="shapes-pick"]').click();
-    const title = '^Validate with SHACL shapes$';
-    const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
-    await browser.pause(500);
-    await xdo('windowfocus', '--sync', id);
-    await browser.pause(300);
-    await xdo('key', '--clearmodifiers', 'ctrl+l');
-    await browser.pause(200);
-    await xdo('type', '--delay', '15', path.join(samples, 'vocabularies-shapes.ttl'));
-    await browser.waitUntil(async () => {
-      await xdo('key', 'Return');
-      await browser.pause(300);
-      return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
-    }, { timeout: 10_000, interval: 100, timeoutMsg: 'the shapes dialog did not take the typed path' });
+    await chooseFile('^Validate with SHACL shapes$', path.join(samples, 'vocabularies-shapes.ttl'));
     await expect($('[data-testid="shapes-summary"]')).toHaveText(expect.stringMatching(/[1-9][\d,]* results? in [1-9]\d* groups?/i), { wait: 60_000 });
     const groups = await $$('[data-testid="shapes-group"]');
     expect(groups.length).toBeGreaterThan(0);

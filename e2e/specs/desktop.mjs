@@ -14,6 +14,42 @@ export async function xdo(...args) {
   return stdout.trim();
 }
 
+/**
+ * Focuses the window whose title matches the regular expression `title` (a GTK dialog), once it
+ * takes keys (GTK maps a chooser before it does), and returns its id.
+ */
+export async function focusWindow(title) {
+  const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
+  await browser.pause(500);
+  await xdo('windowfocus', '--sync', id);
+  await browser.pause(300);
+  return id;
+}
+
+/** Picks `file` in the open-file chooser titled `title` (a regular expression) by typing its path. */
+export async function chooseFile(title, file) {
+  await focusWindow(title);
+  // The location field takes a typed path (Ctrl+L opens it in GTK's chooser).
+  await xdo('key', '--clearmodifiers', 'ctrl+l');
+  await browser.pause(200);
+  await xdo('type', '--delay', '15', file);
+  // The chooser checks a typed path in the background and only then takes Return: retry until
+  // it closes.
+  await browser.waitUntil(async () => {
+    await xdo('key', 'Return');
+    await browser.pause(300);
+    return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
+  }, { timeout: 10_000, interval: 100, timeoutMsg: `the dialog ${title} did not take the typed path` });
+}
+
+/** Saves to `file` in the save chooser titled `title`: a full path typed into the name field. */
+export async function saveAs(title, file) {
+  await focusWindow(title);
+  await xdo('key', '--clearmodifiers', 'ctrl+a');
+  await xdo('type', '--delay', '15', file);
+  await xdo('key', 'Return');
+}
+
 /** Screen geometry of the app's window, found by its title. */
 export async function appWindow(title) {
   const id = (await xdo('search', '--sync', '--onlyvisible', '--name', `^${title.replace(/\./g, '\\.')}$`)).split('\n')[0];

@@ -3,7 +3,7 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { app, fixtures } from '../wdio.conf.mjs';
-import { clipboardText, secondLaunch } from './desktop.mjs';
+import { chooseFile, clipboardText, focusWindow, secondLaunch, xdo } from './desktop.mjs';
 import { axeViolations, clickLargest, colourStats, differing, mapRect, mapSettled, relaunch, relaunchKeepingViews, screenshot, typeQuery } from './helpers.mjs';
 
 
@@ -178,8 +178,17 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('Ada Hopper'), { wait: 30_000 });
   });
 
-  it('is driven from the keyboard alone: a recent file, map, groups, entities, the shortcut list, a query; and turns dark', async () => {
-    // The start page: Tab to a recent social-1k.rete (opened earlier in the run), Enter opens it.
+  it('is driven from the keyboard alone: the Open dialog, a recent file, map, groups, entities, the shortcut list, bookmarks, a query; and turns dark', async () => {
+    // The start page: Ctrl+O (the shell's accelerator, pressed on the X keyboard: WebDriver's keys
+    // stay inside the page) opens the file chooser, where the path is typed.
+    await relaunch();
+    await expect($('[data-testid="welcome"]')).toBeDisplayed();
+    await focusWindow('Rete$');
+    await xdo('key', '--clearmodifiers', 'ctrl+o');
+    await chooseFile('^Open a \\.rete or RDF file$', fx('social-1k.rete'));
+    await expect($('[data-testid="doc-name"]')).toHaveText('social-1k.rete');
+    await mapSettled();
+    // Back on the start page, Tab reaches the file, now a recent one, and Enter opens it.
     await relaunch();
     await expect($('[data-testid="welcome"]')).toBeDisplayed();
     const active = () => browser.execute(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
@@ -207,7 +216,27 @@ describe('pyramid map, queries, coherence, remote files', () => {
       await browser.pause(600);
     }
     await expect($('[data-testid="expand-neighbourhood"]')).toBeDisplayed({ wait: 20_000 });
+    // B bookmarks the view (named after the entity selected); Escape closes the sheet.
+    const entity = await $('[data-testid="details-title"]').getText();
+    await browser.keys('b');
+    await expect($('[data-testid="bookmark-name"]')).toHaveValue(entity);
+    await browser.keys('Enter');
+    await expect($('[data-testid="bookmark"]')).toHaveAttribute('title', entity);
+    await browser.keys('Escape');
+    await expect($('[data-testid="bookmarks"]')).not.toBeExisting();
+    const bookmarked = await map.getAttribute('data-open');
     // Backspace goes up to the overview.
+    await browser.keys('m');
+    await browser.keys('Backspace');
+    await browser.waitUntil(async () => (await map.getAttribute('data-open')) === '', { timeoutMsg: 'Backspace did not go up a level' });
+    // B, Tab to the bookmark, Enter: back in the community, the entity selected.
+    await browser.keys('b');
+    await $('[data-testid="bookmark-name"]').waitForDisplayed();
+    for (let i = 0; i < 6 && (await active()) !== 'bookmark'; i++) await browser.keys('Tab');
+    await browser.keys('Enter');
+    await browser.waitUntil(async () => (await map.getAttribute('data-open')) === bookmarked, { timeout: 20_000, timeoutMsg: 'the bookmark did not reopen the community' });
+    await expect($('[data-testid="details-title"]')).toHaveText(entity, { wait: 20_000 });
+    await browser.keys('m');
     await browser.keys('Backspace');
     await browser.waitUntil(async () => (await map.getAttribute('data-open')) === '', { timeoutMsg: 'Backspace did not go up a level' });
     // ? lists the shortcuts; Escape closes the list and gives the keys back.

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { app, fixtures } from '../wdio.conf.mjs';
-import { appWindow, drop, exited, secondLaunch, xdo } from './desktop.mjs';
+import { appWindow, chooseFile, drop, exited, focusWindow, saveAs, secondLaunch, xdo } from './desktop.mjs';
 import { clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 const fx = (name) => path.join(fixtures, name);
@@ -59,17 +59,9 @@ describe('desktop integration', () => {
     await expect(docName()).toHaveText('social-1k.rete');
     await mapSettled(1);
     const title = '^Open a \\.rete or RDF file$';
-    const dialog = async () => {
-      const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
-      // GTK maps the chooser before it takes keys: focus it, then give it a moment.
-      await browser.pause(500);
-      await xdo('windowfocus', '--sync', id);
-      await browser.pause(300);
-      return id;
-    };
     // Cancel: nothing changes, no error.
     await $('button=Open…').click();
-    await dialog();
+    await focusWindow(title);
     await xdo('key', 'Escape');
     await browser.waitUntil(async () => !(await $('[data-testid="opening"]').isExisting()), { timeoutMsg: 'the window still waits for the dialog' });
     await expect(docName()).toHaveText('social-1k.rete');
@@ -83,18 +75,7 @@ describe('desktop integration', () => {
     writeFileSync(broken, good.subarray(0, Math.floor(good.length / 2)));
     const pick = async (file) => {
       await $('button=Open…').click();
-      await dialog();
-      // The location field takes a typed path (Ctrl+L opens it in GTK's chooser).
-      await xdo('key', '--clearmodifiers', 'ctrl+l');
-      await browser.pause(200);
-      await xdo('type', '--delay', '15', file);
-      // The chooser checks a typed path in the background and only then takes Return: retry
-      // until it closes.
-      await browser.waitUntil(async () => {
-        await xdo('key', 'Return');
-        await browser.pause(300);
-        return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
-      }, { timeout: 10_000, interval: 100, timeoutMsg: 'the Open dialog did not take the typed path' });
+      await chooseFile(title, file);
     };
     await pick(broken);
     await expect($('[data-testid="error"]')).toBeDisplayed();
@@ -122,12 +103,7 @@ describe('desktop integration', () => {
     mkdirSync(dir, { recursive: true });
     await $('button=Export PNG').click();
     // GTK's save dialog: a full path typed into the name field saves there.
-    const dialog = (await xdo('search', '--sync', '--onlyvisible', '--name', '^Export view$')).split('\n')[0];
-    await xdo('windowfocus', '--sync', dialog);
-    await browser.pause(300);
-    await xdo('key', '--clearmodifiers', 'ctrl+a');
-    await xdo('type', '--delay', '15', file);
-    await xdo('key', 'Return');
+    await saveAs('^Export view$', file);
     await expect($('[data-testid="message"]')).toHaveAttribute('title', `Saved ${file}`);
     await expect($('[data-testid="message"]')).toBeDisplayed();
     expect(existsSync(file)).toBe(true);
@@ -162,12 +138,7 @@ describe('desktop integration', () => {
     // Save view… (Ctrl+Shift+S) and GTK's save dialog.
     await browser.keys(['Control', 'Shift', 's']);
     const file = path.join(dir, 'saved.rete-view.json');
-    const saveDialog = (await xdo('search', '--sync', '--onlyvisible', '--name', '^Save view$')).split('\n')[0];
-    await xdo('windowfocus', '--sync', saveDialog);
-    await browser.pause(300);
-    await xdo('key', '--clearmodifiers', 'ctrl+a');
-    await xdo('type', '--delay', '15', file);
-    await xdo('key', 'Return');
+    await saveAs('^Save view$', file);
     await expect($('[data-testid="message"]')).toHaveAttribute('title', `Saved the view to ${file}`);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     expect(saved).toMatchObject({ format: 'rete-view', version: 1, source: mine });
@@ -179,25 +150,10 @@ describe('desktop integration', () => {
     writeFileSync(sent, JSON.stringify({ ...saved, source: theirs }));
     const openView = async (f) => {
       await browser.keys(['Control', 'Shift', 'o']);
-      const title = '^Open a saved view$';
-      const id = (await xdo('search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0];
-      await browser.pause(500);
-      await xdo('windowfocus', '--sync', id);
-      await browser.pause(300);
-      await xdo('key', '--clearmodifiers', 'ctrl+l');
-      await browser.pause(200);
-      await xdo('type', '--delay', '15', f);
-      await browser.waitUntil(async () => {
-        await xdo('key', 'Return');
-        await browser.pause(300);
-        return !(await xdo('search', '--onlyvisible', '--name', title).catch(() => ''));
-      }, { timeout: 10_000, interval: 100, timeoutMsg: 'the view dialog did not take the typed path' });
+      await chooseFile('^Open a saved view$', f);
     };
     const ask = async (key) => {
-      const id = (await xdo('search', '--sync', '--onlyvisible', '--name', '^Open a shared view$')).split('\n')[0];
-      await browser.pause(300);
-      await xdo('windowfocus', '--sync', id);
-      await browser.pause(200);
+      await focusWindow('^Open a shared view$');
       await xdo('key', key);
     };
     await openView(sent);

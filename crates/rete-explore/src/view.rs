@@ -48,6 +48,10 @@ pub struct SavedView {
     /// The query's default graph is the union of all graphs.
     #[serde(default)]
     pub all_graphs: Option<bool>,
+    /// The coherence report's selected row: `cause:K` (a root cause) or `finding:I` (a finding),
+    /// indices into the report, which is the same for the same file.
+    #[serde(default)]
+    pub finding: Option<String>,
 }
 
 /// The map's camera.
@@ -118,6 +122,7 @@ impl SavedView {
             class: None,
             query: None,
             all_graphs: None,
+            finding: None,
         }
     }
 
@@ -238,6 +243,15 @@ impl SavedView {
         {
             return field("class", "not an IRI in N-Triples syntax (<…>)");
         }
+        if let Some(f) = self.finding.as_ref().filter(|f| !is_finding(f)) {
+            return Err(ViewError::Field {
+                field: "finding",
+                why: format!(
+                    "{:?} is not a row of the coherence report (cause:N or finding:N)",
+                    f.chars().take(64).collect::<String>()
+                ),
+            });
+        }
         Ok(())
     }
 
@@ -263,6 +277,9 @@ impl SavedView {
         }
         if let Some(a) = self.all_graphs {
             q.append_pair("graphs", if a { "all" } else { "default" });
+        }
+        if let Some(f) = &self.finding {
+            q.append_pair("finding", f);
         }
         format!("{LINK_SCHEME}://open?{}", q.finish())
     }
@@ -326,6 +343,7 @@ impl SavedView {
                 "selected" => view.selected = Some(v.into_owned()),
                 "class" => view.class = Some(v.into_owned()),
                 "query" => view.query = Some(v.into_owned()),
+                "finding" => view.finding = Some(v.into_owned()),
                 "graphs" => {
                     view.all_graphs = Some(match &*v {
                         "all" => true,
@@ -421,6 +439,14 @@ fn kind_of(v: &serde_json::Value) -> &'static str {
     }
 }
 
+/// `cause:N` or `finding:N`: a row of the coherence report.
+fn is_finding(f: &str) -> bool {
+    let n = f
+        .strip_prefix("cause:")
+        .or_else(|| f.strip_prefix("finding:"));
+    n.is_some_and(|n| !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Whether a command-line argument is a view link rather than a file.
 pub fn is_link(arg: &str) -> bool {
     arg.trim_start()
@@ -440,6 +466,7 @@ mod tests {
             class: Some("<http://xmlns.com/foaf/0.1/Person>".into()),
             query: Some("SELECT * WHERE { ?s ?p ?o } # 100% & more".into()),
             all_graphs: Some(true),
+            finding: Some("cause:2".into()),
             ..SavedView::new(
                 "/data/my graph.rete",
                 Camera {
@@ -526,6 +553,13 @@ mod tests {
             with("class", r#""Person""#),
             "the view's class is not valid: not an IRI in N-Triples syntax (<…>)"
         );
+        assert_eq!(
+            with("finding", r#""finding:x""#),
+            "the view's finding is not valid: \"finding:x\" is not a row of the coherence report (cause:N or finding:N)"
+        );
+        let mut v = full();
+        v.finding = Some("finding:12".into());
+        assert_eq!(SavedView::parse(&v.to_json()).unwrap(), v);
         assert_eq!(
             with("source", r#""  ""#),
             "the view's source is not valid: empty"

@@ -879,7 +879,12 @@ query: string | null,
 /**
  * The query's default graph is the union of all graphs.
  */
-allGraphs: boolean | null, };
+allGraphs: boolean | null, 
+/**
+ * The coherence report's selected row: `cause:K` (a root cause) or `finding:I` (a finding),
+ * indices into the report, which is the same for the same file.
+ */
+finding: string | null, };
 export type OpenedView = { 
 /**
  * The document, open.

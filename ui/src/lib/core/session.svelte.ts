@@ -21,6 +21,7 @@ import { SourceState } from './source/source.svelte';
 import { pageTheme } from './theme/theme.svelte';
 import type { Action } from './keys/keys';
 import { ViewsState } from './views/views.svelte';
+import { BookmarksState } from './views/bookmarks.svelte';
 import type { OpenedView, SavedView } from './types';
 import type { DocInfo, SearchHit, TermView } from './types';
 
@@ -63,6 +64,8 @@ export class Session {
   reportPart = $state<'coherence' | 'shapes'>('coherence');
   /** Saved views: captured, restored, the last one per file remembered. */
   readonly views = new ViewsState(typeof localStorage === 'undefined' ? null : localStorage);
+  /** Named views of the open file, kept across sessions. */
+  readonly bookmarks = new BookmarksState(typeof localStorage === 'undefined' ? null : localStorage);
   /** The view to restore on the document being opened (from a link or a view file). */
   private pendingView: SavedView | null = null;
   /** The last link made by "Copy link to this view". */
@@ -97,7 +100,7 @@ export class Session {
       // Where the user is, remembered for the file a moment after it changes.
       let timer: ReturnType<typeof setTimeout> | undefined;
       $effect(() => {
-        void [this.views.moved, this.map.version, this.selection.selected, this.schema.highlighted, this.sparql.text, this.dock, this.sparql.allGraphs];
+        void [this.views.moved, this.map.version, this.selection.selected, this.schema.highlighted, this.sparql.text, this.dock, this.sparql.allGraphs, this.coherence.selected, this.coherence.cause];
         if (this.views.restoring || !this.source.doc) return;
         clearTimeout(timer);
         timer = setTimeout(() => untrack(() => {
@@ -129,6 +132,7 @@ export class Session {
     await this.map.load(doc.doc, (m) => this.launch.mark(m));
     await legend;
     await this.sparql.load(doc);
+    this.bookmarks.load(doc.source);
     // A view asked for (a link, a view file), else where the user was when the file was last open.
     const view = this.pendingView ?? this.views.last(doc.source);
     this.pendingView = null;
@@ -164,6 +168,29 @@ export class Session {
     } catch (e) {
       this.message = `Could not save the view: ${errorText(e)}`;
     }
+  }
+
+  /** Bookmarks the current view of the file as `name` (made up when empty). */
+  bookmark(name: string): void {
+    const v = this.views.capture(this);
+    if (!v) return;
+    const n = this.bookmarks.add(v, name);
+    this.message = this.bookmarks.error || `Bookmarked “${n}”`;
+  }
+
+  /** Goes to bookmark `name` of the open file. */
+  async goToBookmark(name: string): Promise<void> {
+    const b = this.bookmarks.list.find((x) => x.name === name);
+    if (!b || !this.source.doc) return;
+    this.bookmarks.shown = false;
+    await this.views.restore(this, b.view);
+  }
+
+  /** A name for a bookmark of the current view: what is selected, else the group in view. */
+  bookmarkName(): string {
+    const d = this.selection.details;
+    const label = d?.kind === 'entity' ? d.data.term.label : d?.kind === 'group' ? d.data.label : this.map.crumbs.at(-1)?.label;
+    return label ?? this.source.doc?.name ?? '';
   }
 
   /** Puts a rete:// link to the current view on the clipboard (and shows it). */
@@ -231,6 +258,7 @@ export class Session {
       case 'link': void this.copyLink(); break;
       case 'save-view': void this.saveView(); break;
       case 'open-view': void this.openViewFile(); break;
+      case 'bookmarks': this.bookmarks.shown = !this.bookmarks.shown; break;
     }
   }
 

@@ -35,6 +35,6 @@ describe('shortcuts', () => {
   });
   it('lists every page action it handles', () => {
     const listed = new Set(SHORTCUTS.flatMap((g) => g.items.map((i) => i.action)).filter(Boolean));
-    for (const k of ['?', '/', 'm', 'q', 'c', 'l', 't', 'v']) expect(listed.has(pageAction({ key: k }, false)!)).toBe(true);
+    for (const k of ['?', '/', 'm', 'q', 'c', 'l', 't', 'v', 'b']) expect(listed.has(pageAction({ key: k }, false)!)).toBe(true);
   });
 });

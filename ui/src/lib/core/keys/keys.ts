@@ -2,7 +2,7 @@
 // The menu's accelerators (Ctrl+O, Ctrl+L, Ctrl+S, Ctrl+0) are the shell's and are listed too.
 
 export type Action =
-  | 'help' | 'search' | 'map' | 'query' | 'coherence' | 'legend' | 'theme' | 'link' | 'save-view' | 'open-view'
+  | 'help' | 'search' | 'map' | 'query' | 'coherence' | 'legend' | 'theme' | 'link' | 'save-view' | 'open-view' | 'bookmarks'
   | 'left' | 'right' | 'up' | 'down' | 'open' | 'up-level' | 'zoom-in' | 'zoom-out';
 
 export interface Shortcut {
@@ -26,6 +26,7 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
       { keys: ['L'], does: 'Show or hide the legend', action: 'legend' },
       { keys: ['T'], does: 'Colour theme: system, light, dark', action: 'theme' },
       { keys: ['V'], does: 'Copy a rete:// link to this view', action: 'link' },
+      { keys: ['B'], does: 'Bookmarks of this file: add one, go to one', action: 'bookmarks' },
       { keys: ['Tab', 'Shift+Tab'], does: 'Move between controls' },
       { keys: ['Ctrl+O'], does: 'Open a file' },
       { keys: ['Ctrl+L'], does: 'Open a URL' },
@@ -54,7 +55,7 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
 ];
 
 const ARROWS: Record<string, Action> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
-const PAGE: Record<string, Action> = { '?': 'help', '/': 'search', m: 'map', q: 'query', c: 'coherence', l: 'legend', t: 'theme', v: 'link' };
+const PAGE: Record<string, Action> = { '?': 'help', '/': 'search', m: 'map', q: 'query', c: 'coherence', l: 'legend', t: 'theme', v: 'link', b: 'bookmarks' };
 
 interface KeyLike { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean; shiftKey?: boolean }
 

@@ -1,5 +1,5 @@
-// Saved views: where the user is in a file (camera, opened groups, selection, highlighted class,
-// query) captured, restored, and remembered per file so that reopening a file comes back to it.
+// Saved views: where the user is in a file (camera, opened groups, selection, highlighted class
+// or coherence finding, query) captured, restored, and remembered per file so that reopening a file comes back to it.
 // The file and link formats are the shell's (crates/rete-explore/src/view.rs); here they are data.
 import type { Session } from '../session.svelte';
 import type { Camera, SavedView } from '../types';
@@ -36,6 +36,7 @@ export class ViewsState {
       class: s.schema.highlighted,
       query: s.dock === 'query' ? s.sparql.text : null,
       allGraphs: s.sparql.namedGraphs > 0 ? s.sparql.allGraphs : null,
+      finding: s.coherence.cause >= 0 ? `cause:${s.coherence.cause}` : s.coherence.selected >= 0 ? `finding:${s.coherence.selected}` : null,
     };
   }
 
@@ -79,6 +80,8 @@ export class ViewsState {
   async restore(s: Session, view: SavedView): Promise<void> {
     this.restoring = true;
     try {
+      // Groups open now that the view does not have (a bookmark chosen mid-session) close first.
+      for (const k of [...s.map.open].reverse()) if (!view.open.includes(k) && s.map.open.includes(k)) s.map.collapse(k);
       let waiting = view.open.filter((k) => !s.map.open.includes(k));
       for (let progress = true; waiting.length && progress; ) {
         progress = false;
@@ -95,7 +98,10 @@ export class ViewsState {
       // on (its debounce runs out meanwhile); the user's next move does.
       const moved = this.camera?.set(view.camera);
       if (moved) s.map.hold('', moved.then(() => new Promise((r) => setTimeout(r, 400))));
-      if (view.class && s.schema.highlighted !== view.class) s.schema.toggle(view.class);
+      const shown = s.schema.highlighted;
+      if (shown !== (view.class ?? null)) s.schema.toggle(view.class ?? shown!);
+      if (view.finding) await restoreFinding(s, view.finding);
+      else if (s.coherence.selected >= 0 || s.coherence.cause >= 0) await s.coherence.select(-1);
       if (view.query != null) {
         s.sparql.use(view.query);
         if (view.allGraphs != null && s.sparql.namedGraphs > 0) s.sparql.setAllGraphs(view.allGraphs);
@@ -104,8 +110,21 @@ export class ViewsState {
       const sel = view.selected;
       if (sel && s.map.graph.hasNode(sel)) await s.selection.select(sel);
       else if (sel?.startsWith('e:')) await s.selection.selectEntity(Number(sel.slice(2)));
+      else if (!sel && s.selection.selected) await s.selection.select(null);
     } finally {
       this.restoring = false;
     }
   }
+}
+
+/** Selects a coherence report's row (`cause:K`, `finding:I`), running the report first if needed:
+ * it is the same report for the same file, so the indices still point at the same rows. */
+async function restoreFinding(s: Session, finding: string): Promise<void> {
+  const m = /^(cause|finding):(\d+)$/.exec(finding);
+  if (!m) return;
+  s.dock = 'coherence';
+  if (!s.coherence.report && !s.coherence.running) await s.coherence.run();
+  const n = Number(m[2]);
+  if (m[1] === 'cause') await s.coherence.selectCause(n);
+  else await s.coherence.select(n);
 }
