@@ -281,7 +281,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="query-pane"]')).not.toBeExisting();
   });
 
-  it('passes the accessibility audit (axe-core) on the map, details, query and coherence screens, light and dark', async () => {
+  it('passes the accessibility audit (axe-core) on the map, details, bookmarks, query and coherence screens, light and dark', async () => {
     const audit = {};
     const theme = async (want) => {
       while ((await browser.execute(() => document.documentElement.dataset.theme)) !== want || (await $('[data-testid="theme"]').getAttribute('data-choice')) === 'system') {
@@ -291,6 +291,11 @@ describe('pyramid map, queries, coherence, remote files', () => {
     for (const t of ['light', 'dark']) {
       await theme(t);
       audit[`${t} map and details`] = await axeViolations();
+      await $('[data-testid="toggle-bookmarks"]').click();
+      await $('[data-testid="bookmark-name"]').waitForDisplayed();
+      audit[`${t} bookmarks`] = await axeViolations();
+      await browser.keys('Escape');
+      await $('[data-testid="bookmarks"]').waitForExist({ reverse: true });
       await $('[data-testid="toggle-query"]').click();
       await $('[data-testid="query-pane"]').waitForDisplayed({ timeout: 30_000 });
       audit[`${t} query`] = await axeViolations();
