@@ -222,6 +222,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="bookmark-name"]')).toHaveValue(entity);
     await browser.keys('Enter');
     await expect($('[data-testid="bookmark"]')).toHaveAttribute('title', entity);
+    await screenshot('bookmarks');
     await browser.keys('Escape');
     await expect($('[data-testid="bookmarks"]')).not.toBeExisting();
     const bookmarked = await map.getAttribute('data-open');
