@@ -3,8 +3,8 @@
 # Debian machine, builds the app once (binary + .deb through the Tauri CLI) and runs, in order:
 # vitest (UI core modules and components), the app's Rust tests (commands on real files, which
 # also build the fixtures with a pyramid and a schema block into target/app/fixtures), the .deb
-# checks, and the WebdriverIO e2e suite in the real webview under Xvfb (every layer reuses the
-# one app build and the fixtures).
+# checks, the WebdriverIO e2e suite in the real webview under Xvfb (every layer reuses the one app
+# build and the fixtures), and the browser suite (YASGUI against the workspace's `rete serve`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -57,5 +57,8 @@ bash e2e/deb-check.sh "$deb" samples/social-1k.rete
 
 step "e2e (WebdriverIO + tauri-driver + WebKitWebDriver, Xvfb)"
 npm run e2e
+
+step "browser e2e (YASGUI in WebKitGTK's MiniBrowser against rete serve)"
+npm run e2e:browser
 
 step "done"
