@@ -26,8 +26,9 @@ if ! command -v cargo >/dev/null; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
+# oxigraph: Oxigraph's server (the reference endpoint of the SERVICE tests and the BSBM benchmark).
 python3 -m pip install -q --disable-pip-version-check networkx owlready2 owlrl rete-graph==0.3.6 \
-  SPARQLWrapper rdflib pyshacl 2>&1 | grep -v "Running pip as the 'root' user" || true
+  SPARQLWrapper rdflib pyshacl oxigraph==0.5.13 2>&1 | grep -v "Running pip as the 'root' user" || true
 
 if [ -f package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error

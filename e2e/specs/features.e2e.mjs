@@ -368,7 +368,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="welcome"]')).toBeDisplayed();
   });
 
-  it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details', async () => {
+  it('types a query, runs it with Ctrl+Enter and shows rows whose IRIs open details; a SERVICE call to another endpoint asks first', async () => {
     await relaunch(fx('social-1k.rete'));
     await mapSettled();
     await typeAndRun('SELECT ?person ?name WHERE { ?person foaf:name ?name } ORDER BY ?name');
@@ -388,6 +388,27 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await browser.pause(300);
     const s = await pixels('query', '[data-testid="map"]');
     expect(s.distinct).toBeGreaterThan(8);
+
+    // A query joining another SPARQL endpoint (SERVICE): the app asks before the first call to
+    // its host; allowed, the endpoint's rows arrive.
+    const endpoint = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/sparql-results+json' });
+        res.end(JSON.stringify({ head: { vars: ['name'] }, results: { bindings: ['Ada', 'Alan', 'Grace'].map((n) => ({ name: { type: 'literal', value: n } })) } }));
+      });
+    });
+    await new Promise((r) => endpoint.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${endpoint.address().port}/sparql`;
+      await typeQuery(`SELECT ?name WHERE { SERVICE <${url}> { ?s foaf:name ?name } }`, { perKey: true });
+      await runQuery();
+      await focusWindow('^Query another endpoint$');
+      await xdo('key', 'Return');
+      await expect(summary).toHaveText(expect.stringContaining('3 rows'), { wait: 30_000 });
+    } finally {
+      endpoint.close();
+    }
   });
 
   it("replaces one query's highlight by the next one's on the map", async () => {

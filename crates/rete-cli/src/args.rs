@@ -133,6 +133,10 @@ pub struct ServeArgs {
     /// protocol's default-graph-uri and the query's FROM still win
     #[arg(long)]
     pub union_default_graph: bool,
+    /// Let SERVICE call endpoints on this host (`host` or `host:port`; repeat or comma-separate;
+    /// `*` for any). Without it a query with SERVICE is refused
+    #[arg(long, value_delimiter = ',', value_name = "HOST")]
+    pub allow_service: Vec<String>,
 }
 
 /// A duration such as `30s`, `500ms`, `2m`, `1h` or a number of seconds.
@@ -272,6 +276,10 @@ pub struct SparqlArgs {
     /// The default graph is the union of all graphs (each triple once); FROM still wins
     #[arg(long)]
     pub union_default_graph: bool,
+    /// Let SERVICE call endpoints on this host (`host` or `host:port`; repeat or comma-separate;
+    /// `*` for any). Without it a query with SERVICE is refused
+    #[arg(long, value_delimiter = ',', value_name = "HOST")]
+    pub allow_service: Vec<String>,
 }
 
 fn parse_result_format(s: &str) -> Result<rete_sparql::ResultFormat, String> {

@@ -83,6 +83,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     result.map(|()| code)
 }
 
+/// `SERVICE` calls allowed to these hosts (`--allow-service`), or none at all.
+pub(crate) fn service_options(hosts: &[String]) -> Option<rete_sparql::ServiceOptions> {
+    (!hosts.is_empty()).then(|| rete_sparql::ServiceOptions {
+        allow: hosts.to_vec(),
+        ..rete_sparql::ServiceOptions::default()
+    })
+}
+
 /// Opens a local file (an upstream rete file through its converted copy) or a URL; `src` keeps
 /// the counted byte source for `--stats`.
 pub(crate) fn open(file: &str, src: &mut Option<CountedReader>) -> Result<Rete> {

@@ -273,19 +273,27 @@ pub fn sparql_run_within(
         query,
         RunOptions {
             timeout_ms,
-            all_graphs: false,
+            ..RunOptions::default()
         },
     )
 }
 
 /// How the query pane runs a query.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RunOptions {
     /// The time limit in milliseconds (`None`: the default limit, `0`: none).
     pub timeout_ms: Option<u64>,
     /// The default graph is the union of all graphs (the switch "all graphs"; what the map
     /// shows of a file whose data is in named graphs), not only the file's default graph.
     pub all_graphs: bool,
+    /// Hosts `SERVICE` may call (the user agreed to each; empty: `SERVICE` is refused).
+    pub allow_service: Vec<String>,
+}
+
+/// The endpoints a query of document `doc` calls with `SERVICE` (the shell asks the user
+/// before any of them is called).
+pub fn sparql_services(store: &Store, doc: u32, query: &str) -> AppResult<Vec<String>> {
+    Ok(store.get(doc)?.query_services(query))
 }
 
 /// [`sparql_run`] with the pane's options.
@@ -299,7 +307,12 @@ pub fn sparql_run_with(
     let RunOptions {
         timeout_ms,
         all_graphs,
+        allow_service,
     } = options;
+    let service = (!allow_service.is_empty()).then(|| rete_sparql::ServiceOptions {
+        allow: allow_service,
+        ..rete_sparql::ServiceOptions::default()
+    });
     let timeout = match timeout_ms {
         None => Some(crate::engine::sparql_export::DEFAULT_TIMEOUT),
         Some(0) => None,
@@ -310,7 +323,7 @@ pub fn sparql_run_with(
     let flag = store.flag(&key);
     let before = d.bytes.stats();
     let started = std::time::Instant::now();
-    let result = d.run_query_within(query, flag, timeout, all_graphs);
+    let result = d.run_query_within(query, flag, timeout, all_graphs, service);
     store.finish(&key);
     let after = d.bytes.stats();
     let (budget, fetched) = d.bytes.budget();

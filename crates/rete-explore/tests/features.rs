@@ -620,6 +620,7 @@ fn a_file_in_named_graphs_answers_over_all_graphs_and_says_why_when_it_does_not(
             ops::RunOptions {
                 timeout_ms: None,
                 all_graphs,
+                ..ops::RunOptions::default()
             },
         )
         .unwrap()
@@ -653,6 +654,7 @@ fn a_file_in_named_graphs_answers_over_all_graphs_and_says_why_when_it_does_not(
         ops::RunOptions {
             timeout_ms: None,
             all_graphs: true,
+            ..ops::RunOptions::default()
         },
     )
     .unwrap();
@@ -909,4 +911,74 @@ fn classes_with_one_label_are_told_apart_in_the_legend() {
     let labels: Vec<&str> = legend.classes.iter().map(|c| c.label.as_str()).collect();
     assert!(labels.contains(&"Person (foaf:Person)"), "{labels:?}");
     assert!(labels.contains(&"Person (schema:Person)"), "{labels:?}");
+}
+
+#[test]
+fn service_calls_only_the_hosts_the_user_allowed() {
+    use std::io::{Read, Write};
+    // A SPARQL endpoint on loopback answering two names (a plain HTTP/1.1 server: the protocol's
+    // JSON results over a real socket).
+    let body = r#"{"head":{"vars":["name"]},"results":{"bindings":[{"name":{"type":"literal","value":"Ada"}},{"name":{"type":"literal","value":"Alan"}}]}}"#;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/sparql", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().flatten() {
+            let mut buf = [0u8; 8192];
+            let _ = s.read(&mut buf);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/sparql-results+json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let (store, doc, _) = run_on_social(1, "ASK {}");
+    let q =
+        format!("SELECT ?name WHERE {{ SERVICE <{url}> {{ ?s foaf:name ?name }} }} ORDER BY ?name");
+    assert_eq!(
+        ops::sparql_services(&store, doc, &q).unwrap(),
+        [url.as_str()]
+    );
+    assert!(ops::sparql_services(&store, doc, "SELECT * {")
+        .unwrap()
+        .is_empty());
+    let with = |run, hosts: &[&str]| {
+        ops::sparql_run_with(
+            &store,
+            doc,
+            run,
+            &q,
+            ops::RunOptions {
+                allow_service: hosts.iter().map(|h| (*h).to_owned()).collect(),
+                ..ops::RunOptions::default()
+            },
+        )
+        .unwrap()
+    };
+    let allowed = with(2, &["127.0.0.1"]);
+    assert_eq!(allowed.status, "ok", "{:?}", allowed.error);
+    assert_eq!(allowed.total, 2);
+    let refused = with(3, &[]);
+    assert_eq!(refused.status, "error");
+    assert!(
+        refused
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("SERVICE <"),
+        "{:?}",
+        refused.error
+    );
+    let elsewhere = with(4, &["example.org"]);
+    assert!(
+        elsewhere
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("calls to 127.0.0.1 are not allowed"),
+        "{:?}",
+        elsewhere.error
+    );
 }

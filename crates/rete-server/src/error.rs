@@ -54,6 +54,9 @@ pub enum ServeError {
     /// The client went away or the server is stopping (503).
     #[error("the query was cancelled")]
     Cancelled,
+    /// A `SERVICE` call to another endpoint failed (502).
+    #[error("{0}")]
+    Upstream(String),
     /// The query failed inside the engine (500).
     #[error(transparent)]
     Query(rete_sparql::SparqlError),
@@ -83,6 +86,7 @@ impl ServeError {
             Self::Timeout(_) | Self::Overloaded(_) | Self::TooLarge(_) | Self::Cancelled => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
+            Self::Upstream(_) => StatusCode::BAD_GATEWAY,
             Self::Query(_) | Self::Store(_) | Self::Config(_) | Self::Io(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
@@ -108,6 +112,7 @@ impl From<rete_sparql::SparqlError> for ServeError {
             E::TooLarge(m) => Self::TooLarge(m),
             E::Format(m) => Self::NotAcceptable(m),
             E::Store(e) => Self::Store(e),
+            E::Service(m) => Self::Upstream(m),
             other => Self::Query(other),
         }
     }

@@ -132,6 +132,9 @@ pub struct ServeOptions {
     /// graphs once; see `rete_sparql::QueryOptions::union_default_graph`); the protocol's
     /// `default-graph-uri` and the query's `FROM` still win. Default: strict SPARQL.
     pub union_default_graph: bool,
+    /// `SERVICE` calls to other endpoints (`None`, the default: refused). The hosts allowed,
+    /// the time and bytes one call may take.
+    pub service: Option<rete_sparql::ServiceOptions>,
 }
 
 impl Default for ServeOptions {
@@ -147,6 +150,7 @@ impl Default for ServeOptions {
             cors: Vec::new(),
             memory_limit: None,
             union_default_graph: false,
+            service: None,
         }
     }
 }

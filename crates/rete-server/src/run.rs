@@ -108,6 +108,7 @@ pub(crate) async fn execute(
         max_rows: opts.max_rows,
         memory_limit: opts.memory_limit,
         union_default_graph: opts.union_default_graph,
+        service: opts.service.clone(),
         timeout_text: shared.timeout_text(),
     };
     tokio::task::spawn_blocking(move || {
@@ -199,6 +200,7 @@ struct Job {
     max_rows: Option<u64>,
     memory_limit: Option<usize>,
     union_default_graph: bool,
+    service: Option<rete_sparql::ServiceOptions>,
     timeout_text: String,
 }
 
@@ -247,6 +249,7 @@ impl Job {
             deadline: self.deadline,
             memory_limit: self.memory_limit,
             union_default_graph: self.union_default_graph,
+            service: self.service.clone(),
             ..Default::default()
         }
     }

@@ -30,6 +30,9 @@ pub enum SparqlError {
     /// The evaluator failed (other than on purpose).
     #[error("evaluation failed: {0}")]
     Evaluation(String),
+    /// A `SERVICE` call failed (not allowed, unreachable, an error status, too long an answer).
+    #[error("{0}")]
+    Service(String),
     /// Reading the `.rete` file failed.
     #[error(transparent)]
     Store(#[from] rete_core::Error),
@@ -74,10 +77,10 @@ impl From<QueryEvaluationError> for SparqlError {
                 Err(other) => Self::Evaluation(other.to_string()),
             },
             QueryEvaluationError::Cancelled => Self::Cancelled,
+            QueryEvaluationError::Service(e) => Self::Service(e.to_string()),
             e @ (QueryEvaluationError::UnsupportedService(_)
             | QueryEvaluationError::UnboundService
-            | QueryEvaluationError::InvalidServiceName(_)
-            | QueryEvaluationError::Service(_)) => {
+            | QueryEvaluationError::InvalidServiceName(_)) => {
                 Self::Unsupported(format!("SERVICE (federated query): {e}"))
             }
             other => Self::Evaluation(other.to_string()),

@@ -7,6 +7,7 @@ mod error;
 mod lexical;
 mod native;
 mod results;
+mod service;
 pub mod syntax_error;
 mod text;
 mod union;
@@ -21,6 +22,7 @@ pub use empty_hint::{empty_answer_hint, EmptyAnswerHint};
 pub use error::SparqlError;
 pub use oxrdf::{Term, Triple, Variable};
 pub use results::{write_boolean, write_results, write_solutions, write_triples, ResultFormat};
+pub use service::{host_port, services, ServiceError, ServiceOptions};
 pub use sparesults::QuerySolution;
 pub use text::TEXT_QUERY;
 
@@ -49,6 +51,9 @@ pub struct QueryOptions {
     /// (`FROM` / `FROM NAMED`) still wins; `GRAPH` patterns are unchanged. Off by default:
     /// strict SPARQL, where the default graph is the file's default graph alone.
     pub union_default_graph: bool,
+    /// `SERVICE` calls to other endpoints, to the hosts allowed here (`None`: a query with
+    /// `SERVICE` is refused, saying how to allow it).
+    pub service: Option<ServiceOptions>,
 }
 
 /// The memory bound of a query when [`QueryOptions::memory_limit`] is not set: 2 GiB.
@@ -143,7 +148,6 @@ pub fn parse_with_prefixes(
     let mut q = parser
         .parse_query(sparql)
         .map_err(|e| SparqlError::from(syntax_error::explain(sparql, &e.to_string(), prefixes)))?;
-    walk::check_supported(&q)?;
     if walk::is_select_star(sparql) {
         walk::star_in_appearance_order(&mut q);
     }
@@ -195,7 +199,7 @@ fn evaluate_with(
     opts: &QueryOptions,
     native: bool,
 ) -> Result<QueryResults, SparqlError> {
-    walk::check_supported(q)?;
+    walk::check_supported(q, opts.service.is_some())?;
     let guard = Guard {
         cancel: opts.cancel.clone(),
         deadline: opts.deadline,
@@ -231,7 +235,11 @@ fn evaluate_with(
         ..guard
     };
     let dataset = ReteDataset::new(rete.clone(), guard.clone(), union);
-    let evaluator = spareval::QueryEvaluator::new().with_cancellation_token(token);
+    let mut evaluator = spareval::QueryEvaluator::new().with_cancellation_token(token);
+    if let Some(s) = &opts.service {
+        evaluator = evaluator
+            .with_default_service_handler(service::ServiceClient::new(s.clone(), opts.deadline));
+    }
     let lexical = lexical::rewrite(q);
     let results = evaluator
         .prepare(lexical.as_ref().unwrap_or(q))

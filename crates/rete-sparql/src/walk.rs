@@ -15,9 +15,12 @@ pub(crate) fn query_pattern(q: &Query) -> &GraphPattern {
     }
 }
 
-/// Refuses what this engine does not evaluate on purpose: `SERVICE` (a `.rete` file is queried
-/// offline; federating would need network access from inside a query).
-pub(crate) fn check_supported(q: &Query) -> Result<(), SparqlError> {
+/// Refuses `SERVICE` unless federated calls are on: a `.rete` file is queried offline unless the
+/// user allowed the endpoints a query may call.
+pub(crate) fn check_supported(q: &Query, federated: bool) -> Result<(), SparqlError> {
+    if federated {
+        return Ok(());
+    }
     let mut service = None;
     visit_patterns(query_pattern(q), &mut |p| {
         if let GraphPattern::Service { name, .. } = p {
@@ -26,7 +29,7 @@ pub(crate) fn check_supported(q: &Query) -> Result<(), SparqlError> {
     });
     match service {
         Some(name) => Err(SparqlError::Unsupported(format!(
-            "SERVICE {name}: federated queries are not evaluated on .rete files"
+            "SERVICE {name}: federated queries are off; allow the endpoint's host to call it (rete sparql or rete serve --allow-service HOST)"
         ))),
         None => Ok(()),
     }

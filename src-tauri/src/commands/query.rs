@@ -1,5 +1,5 @@
-//! SPARQL in the query pane: context, runs (a run without a time limit asked natively once per
-//! document), pages, cost, export.
+//! SPARQL in the query pane: context, runs (a run without a time limit, and each endpoint a
+//! `SERVICE` calls, asked natively once per document), pages, cost, export.
 
 use super::*;
 
@@ -19,17 +19,70 @@ pub async fn sparql_run(
     timeout_ms: Option<u64>,
     all_graphs: Option<bool>,
 ) -> AppResult<QueryOutcome> {
-    let options = ops::RunOptions {
-        timeout_ms,
-        all_graphs: all_graphs.unwrap_or(false),
-    };
     blocking(app, move |app, s| {
         if timeout_ms == Some(0) {
             unlimited_agreed(app, s, doc)?;
         }
+        let options = ops::RunOptions {
+            timeout_ms,
+            all_graphs: all_graphs.unwrap_or(false),
+            allow_service: services_agreed(app, s, doc, &query)?,
+        };
         ops::sparql_run_with(s, doc, run, &query, options)
     })
     .await
+}
+
+/// Hosts whose endpoints the user let queries of a document call with `SERVICE`.
+static SERVICE_HOSTS: std::sync::Mutex<Vec<(u32, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// The hosts the query's `SERVICE` endpoints may be called on: each host asked once per document
+/// in a native dialog (a query is text anyone can paste; the page cannot agree for the user).
+fn services_agreed(app: &AppHandle, s: &Store, doc: u32, query: &str) -> AppResult<Vec<String>> {
+    let endpoints = ops::sparql_services(s, doc, query)?;
+    if endpoints.is_empty() {
+        return Ok(Vec::new());
+    }
+    let granted = || {
+        SERVICE_HOSTS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .filter(|(d, _)| *d == doc)
+            .map(|(_, h)| h.clone())
+            .collect::<Vec<_>>()
+    };
+    for url in endpoints {
+        let Some((host, _)) = rete_sparql::host_port(&url) else {
+            continue; // not http(s): the engine refuses it with the reason
+        };
+        if granted().contains(&host) {
+            continue;
+        }
+        let d = s.get(doc)?;
+        let yes = app
+            .dialog()
+            .message(format!(
+                "This query calls another SPARQL endpoint:\n{url}\n\nAllow queries on {} to send queries to {host}? Parts of the query (and values from {}) go to that server.",
+                d.origin, d.origin
+            ))
+            .title("Query another endpoint")
+            .buttons(tauri_plugin_dialog::MessageDialogButtons::OkCancelCustom(
+                format!("Allow {host}"),
+                "Cancel".into(),
+            ))
+            .blocking_show();
+        if !yes {
+            return Err(AppError::Cancelled(format!(
+                "not run: the query calls {url}, which you did not allow"
+            )));
+        }
+        SERVICE_HOSTS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((doc, host));
+    }
+    Ok(granted())
 }
 
 /// Documents whose queries the user let run without a time limit (asked once per document, in a

@@ -33,6 +33,7 @@ pub fn run(a: &ServeArgs) -> Result<()> {
         max_body: a.max_body,
         cors: a.cors.clone(),
         union_default_graph: a.union_default_graph,
+        service: crate::service_options(&a.allow_service),
         ..ServeOptions::default()
     };
     if let Some(t) = a.threads {

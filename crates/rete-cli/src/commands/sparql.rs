@@ -22,6 +22,7 @@ pub fn run(rete: &Rete, a: &SparqlArgs) -> Result<()> {
         }),
         base_iri: a.base.clone(),
         union_default_graph: a.union_default_graph,
+        service: crate::service_options(&a.allow_service),
         ..Default::default()
     };
     let prefixes = rete_schema::prefixes_in_effect(rete)?;

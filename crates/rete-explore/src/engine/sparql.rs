@@ -52,23 +52,33 @@ pub struct QueryRun {
 }
 
 impl Doc {
+    /// The endpoints `sparql` calls with `SERVICE` (none when it does not parse: running it
+    /// then reports the syntax error).
+    pub fn query_services(&self, sparql: &str) -> Vec<String> {
+        rete_sparql::parse_with_prefixes(sparql, None, &self.query_prefixes)
+            .map(|q| rete_sparql::services(&q))
+            .unwrap_or_default()
+    }
+
     /// Runs `sparql` under [`DEFAULT_TIMEOUT`]; `cancel` stops it from another thread.
     pub fn run_query(
         &self,
         sparql: &str,
         cancel: Arc<AtomicBool>,
     ) -> Result<QueryRun, SparqlError> {
-        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT), false)
+        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT), false, None)
     }
 
     /// Runs `sparql`; past `timeout` (`None`: no limit) it fails with
     /// [`SparqlError::Timeout`], and past [`QUERY_MEMORY`] with [`SparqlError::TooLarge`].
+    /// `SERVICE` calls go to the hosts `service` allows (`None`: refused).
     pub fn run_query_within(
         &self,
         sparql: &str,
         cancel: Arc<AtomicBool>,
         timeout: Option<Duration>,
         all_graphs: bool,
+        service: Option<rete_sparql::ServiceOptions>,
     ) -> Result<QueryRun, SparqlError> {
         let start = Instant::now();
         let opts = QueryOptions {
@@ -76,6 +86,7 @@ impl Doc {
             deadline: timeout.map(|t| start + t),
             memory_limit: Some(QUERY_MEMORY),
             union_default_graph: all_graphs,
+            service,
             ..QueryOptions::default()
         };
         // Kept rows are bounded in bytes as well as in count.
