@@ -52,15 +52,6 @@ pub struct QueryRun {
 }
 
 impl Doc {
-    /// Runs `sparql` under [`DEFAULT_TIMEOUT`]; `cancel` stops it from another thread.
-    pub fn run_query(
-        &self,
-        sparql: &str,
-        cancel: Arc<AtomicBool>,
-    ) -> Result<QueryRun, SparqlError> {
-        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT), false)
-    }
-
     /// Runs `sparql`; past `timeout` (`None`: no limit) it fails with
     /// [`SparqlError::Timeout`], and past [`QUERY_MEMORY`] with [`SparqlError::TooLarge`].
     pub fn run_query_within(
@@ -426,11 +417,6 @@ impl Doc {
             error: None,
         })
     }
-
-    /// Prefix declarations of the file for the editor (longest namespace first).
-    pub fn prefixes(&self) -> &[(String, String)] {
-        &self.prefixes
-    }
 }
 
 /// An empty answer's hint in the app's words (its switch "all graphs" is the way out).
@@ -512,19 +498,6 @@ impl ExportFormat {
                 "cannot export results as {name}"
             ))),
             Some(f) => Ok(Self(f)),
-        }
-    }
-
-    /// File extension.
-    pub fn extension(self) -> &'static str {
-        match self.0 {
-            ResultFormat::Csv => "csv",
-            ResultFormat::Tsv => "tsv",
-            ResultFormat::Json => "json",
-            ResultFormat::Xml => "xml",
-            ResultFormat::Table => "txt",
-            ResultFormat::NTriples => "nt",
-            ResultFormat::Turtle => "ttl",
         }
     }
 }
