@@ -8,6 +8,7 @@ pub mod error;
 pub mod extension;
 pub mod format;
 pub mod front_coding;
+pub mod human;
 mod info;
 pub mod paged;
 pub mod perm;

@@ -358,20 +358,3 @@ fn nt_id(rete: &Rete, nt: &str) -> AppResult<Option<Id>> {
         Err(_) => Ok(None),
     }
 }
-
-/// `n` followed by `one` or `many` as `n` asks ("1 class", "2 classes").
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plural_picks_the_form() {
-        assert_eq!(plural(1, "class", "classes"), "1 class");
-        assert_eq!(plural(0, "class", "classes"), "0 classes");
-        assert_eq!(plural(20, "finding", "findings"), "20 findings");
-    }
-}

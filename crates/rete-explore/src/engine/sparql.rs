@@ -423,7 +423,7 @@ impl Doc {
 fn hint_text(h: &rete_sparql::EmptyAnswerHint) -> String {
     use rete_sparql::EmptyAnswerHint as H;
     let graphs = |n: u64| {
-        crate::engine::plural(
+        rete_core::human::plural(
             usize::try_from(n).unwrap_or(usize::MAX),
             "named graph",
             "named graphs",
