@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod block;
 pub mod card;
 pub mod craft;
 mod decode;
