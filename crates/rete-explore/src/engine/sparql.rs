@@ -260,7 +260,7 @@ impl Doc {
     /// Prefixes, classes and predicates for the editor, and example queries built from the card.
     pub fn sparql_context(&self) -> AppResult<SparqlContext> {
         let card = self.rete.card()?;
-        let mut prefixes: Vec<(String, String)> = self.prefixes.clone();
+        let mut prefixes: Vec<(String, String)> = self.prefixes.pairs();
         // The well-known prefixes queries may use, unless the file names their namespace itself.
         for (p, ns) in rete_core::vocab::WELL_KNOWN {
             if !prefixes.iter().any(|(q, n)| q == p || n == ns) {
