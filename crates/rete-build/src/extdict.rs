@@ -13,7 +13,7 @@
 
 mod write;
 
-pub(crate) use write::write_dictionary;
+pub(crate) use write::{write_dictionary, Dictionary};
 
 use crate::sort::{io_err, Packing, RANK_LIMIT};
 use crate::spill::Spill;

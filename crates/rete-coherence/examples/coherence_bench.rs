@@ -9,7 +9,8 @@
 
 use anyhow::{bail, Context};
 use rete_build::{build, BuildOptions, Input, Syntax};
-use rete_coherence::{check, human_bytes, Tier};
+use rete_coherence::{check, Tier};
+use rete_core::human::bytes as human_bytes;
 use rete_core::{MemReader, Rete};
 use rete_datagen::medical::{planted, write_turtle, MedicalParams};
 use rete_schema::{kind, Schema, SchemaExtension};

@@ -7,7 +7,6 @@ mod prefixes;
 mod render;
 
 pub use markdown::report_markdown;
-pub use render::human_bytes;
 
 use rete_core::{CountingReader, RangeReader, ReadStats, Rete};
 use rete_http::CountedReader;

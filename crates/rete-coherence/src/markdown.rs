@@ -1,8 +1,9 @@
 //! The report as a Markdown document (what the app exports): the prefix table, the counts, then
 //! the findings grouped by root cause and by clash, then the rest.
 
-use crate::render::{compact_all, plural};
+use crate::render::compact_all;
 use crate::{Finding, Report};
+use rete_core::human::plural;
 use std::fmt::Write as _;
 
 /// The report as a Markdown document.

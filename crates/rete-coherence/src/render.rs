@@ -3,6 +3,7 @@
 use crate::logic::Axiom;
 use crate::{Finding, Report, Step};
 use oxrdf::Term;
+use rete_core::human::{self, plural};
 use rete_schema::vocab::{OWL, RDFS, RDF_TYPE};
 use rete_schema::Schema;
 use std::fmt;
@@ -139,17 +140,6 @@ pub(crate) fn finding(
     }
 }
 
-/// A byte count for people: `512 B`, `1.5 KB`, `2.0 MB` (binary units).
-pub fn human_bytes(b: u64) -> String {
-    if b < 1024 {
-        format!("{b} B")
-    } else if b < 1 << 20 {
-        format!("{:.1} KB", b as f64 / 1024.0)
-    } else {
-        format!("{:.1} MB", b as f64 / (1u64 << 20) as f64)
-    }
-}
-
 /// [`compact_with`] of each of `iris`.
 pub(crate) fn compact_all(prefixes: &[(String, String)], iris: &[String]) -> Vec<String> {
     iris.iter().map(|i| compact_with(prefixes, i)).collect()
@@ -232,10 +222,6 @@ impl Report {
     }
 }
 
-pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (p, ns) in &self.prefixes {
@@ -256,7 +242,7 @@ impl fmt::Display for Report {
                 write!(
                     f,
                     " · {} · {} request{}",
-                    human_bytes(p.bytes_read),
+                    human::bytes(p.bytes_read),
                     p.requests,
                     if p.requests == 1 { "" } else { "s" }
                 )?;

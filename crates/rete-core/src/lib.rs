@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod block;
 pub mod card;
 pub mod craft;
 mod decode;
@@ -8,6 +9,7 @@ pub mod error;
 pub mod extension;
 pub mod format;
 pub mod front_coding;
+pub mod human;
 mod info;
 pub mod paged;
 pub mod perm;

@@ -92,7 +92,8 @@ pub struct Doc {
     pub(crate) seen: Mutex<HashMap<(u32, u32), SeenCommunity>>,
     rdf_type: Option<Id>,
     label_preds: Vec<Id>,
-    prefixes: Vec<(String, String)>,
+    /// The file's own prefixes (card and schema): they name its terms.
+    prefixes: Prefixes,
     /// What a query may use without declaring it: the file's prefixes, then the well-known ones.
     query_prefixes: Prefixes,
     /// Class rank (card order) by class term id: the UI's colour index.
@@ -173,14 +174,13 @@ impl Doc {
             &card.prefixes,
             schema.as_ref().map_or(&[][..], |s| &s.prefixes[..]),
         );
-        // The file's own prefixes name its terms, longest namespace first so the most specific
-        // prefix wins.
-        let mut prefixes: Vec<(String, String)> = query_prefixes
+        let mut prefixes = Prefixes::new();
+        for e in query_prefixes
             .iter()
             .filter(|e| e.origin != PrefixOrigin::WellKnown)
-            .map(|e| (e.prefix.clone(), e.namespace.clone()))
-            .collect();
-        prefixes.sort_by_key(|p| std::cmp::Reverse(p.1.len()));
+        {
+            prefixes.declare(&e.prefix, &e.namespace, e.origin);
+        }
         Ok(Self {
             rete,
             origin: source.clone(),
@@ -252,15 +252,13 @@ impl Doc {
         nt.to_owned()
     }
 
+    /// `prefix:local` with the file's most specific prefix (see [`Prefixes::compact`]), else
+    /// the local name.
     fn short_iri(&self, iri: &str) -> String {
-        for (p, ns) in &self.prefixes {
-            if let Some(local) = iri.strip_prefix(ns.as_str()) {
-                if !local.is_empty() && !local.contains(['/', '#']) {
-                    return format!("{p}:{local}");
-                }
-            }
+        match self.prefixes.compact(iri) {
+            Some((p, local)) => format!("{p}:{local}"),
+            None => rete_core::vocab::local_name(iri).to_owned(),
         }
-        rete_core::vocab::local_name(iri).to_owned()
     }
 
     /// The label of a resource: its first label-like literal, else a short form of its name.
@@ -356,22 +354,5 @@ fn nt_id(rete: &Rete, nt: &str) -> AppResult<Option<Id>> {
     match nt.parse::<Term>() {
         Ok(t) => Ok(rete.id_of(t.as_ref())?),
         Err(_) => Ok(None),
-    }
-}
-
-/// `n` followed by `one` or `many` as `n` asks ("1 class", "2 classes").
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plural_picks_the_form() {
-        assert_eq!(plural(1, "class", "classes"), "1 class");
-        assert_eq!(plural(0, "class", "classes"), "0 classes");
-        assert_eq!(plural(20, "finding", "findings"), "20 findings");
     }
 }

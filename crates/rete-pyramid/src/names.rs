@@ -7,6 +7,7 @@
 use crate::graph::EntityGraph;
 use crate::PyramidError;
 use oxrdf::Term;
+use rete_core::format::varint;
 use rete_core::Rete;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -79,7 +80,7 @@ impl NameStore {
                 }
             }
             rec.clear();
-            put_varint(&mut rec, term.len() as u64);
+            varint::put(&mut rec, term.len() as u64);
             rec.extend_from_slice(term.as_bytes());
             if let Some(l) = &label {
                 rec.push(1);
@@ -122,7 +123,9 @@ impl NameStore {
         read_at(&self.file, &mut buf, start)
             .map_err(|e| PyramidError::Io(format!("temporary names file: {e}")))?;
         let bad = || PyramidError::internal("temporary names file: bad record");
-        let (len, used) = get_varint(&buf).ok_or_else(bad)?;
+        let mut c = varint::Cursor::new(&buf);
+        let len = c.get().ok_or_else(bad)?;
+        let used = buf.len() - c.remaining();
         let term_end = used + usize::try_from(len).map_err(|_| bad())?;
         let term = buf.get(used..term_end).ok_or_else(bad)?;
         let term = String::from_utf8(term.to_vec()).map_err(|_| bad())?;
@@ -171,24 +174,4 @@ fn read_at(f: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
         at += n as u64;
     }
     Ok(())
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// A varint and the bytes it took.
-fn get_varint(b: &[u8]) -> Option<(u64, usize)> {
-    let mut v = 0u64;
-    for (i, &x) in b.iter().enumerate().take(10) {
-        v |= u64::from(x & 0x7f) << (7 * i);
-        if x & 0x80 == 0 {
-            return Some((v, i + 1));
-        }
-    }
-    None
 }

@@ -14,6 +14,7 @@ use crate::graph::{EntityGraph, NodeLinks};
 use crate::louvain::{relabel, CsrBuilder, LocalMoving, WGraph};
 use crate::tally::Tally;
 use crate::PyramidError;
+use rete_core::format::varint;
 use rete_core::Rete;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
@@ -224,12 +225,12 @@ impl LinkSpill {
                     chunk_at.push(at);
                 }
                 rec.clear();
-                put_varint(&mut rec, links.loop_weight);
-                put_varint(&mut rec, links.neighbors.len() as u64);
+                varint::put(&mut rec, links.loop_weight);
+                varint::put(&mut rec, links.neighbors.len() as u64);
                 let mut prev = 0u32;
                 for &(j, w) in links.neighbors {
-                    put_varint(&mut rec, u64::from(j - prev));
-                    put_varint(&mut rec, u64::from(w));
+                    varint::put(&mut rec, u64::from(j - prev));
+                    varint::put(&mut rec, u64::from(w));
                     prev = j;
                 }
                 out.write_all(&rec).map_err(spill_error)?;
@@ -349,12 +350,4 @@ impl SpillReader<'_> {
 
 fn spill_error(e: std::io::Error) -> PyramidError {
     PyramidError::Io(format!("temporary links file: {e}"))
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
 }

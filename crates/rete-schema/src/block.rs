@@ -70,7 +70,7 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     e.pairs(&s.equivalent);
     e.pairs(&s.complement);
     e.pairs(&s.anonymous_complement);
-    let classes = e.buf;
+    let classes = e.buf.0;
 
     // Properties.
     let mut e = Enc::new();
@@ -96,7 +96,7 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
         .filter(|(on, _)| *on)
         .fold(0, |acc, (_, bit)| acc | bit);
         e.u(flags);
-        e.buf.push(match p.kind {
+        e.buf.u8(match p.kind {
             PropertyKind::Object => 0,
             PropertyKind::Datatype => 1,
             PropertyKind::Annotation => 2,
@@ -118,7 +118,7 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     for g in &s.property_disjoint_groups {
         e.list(g);
     }
-    let properties = e.buf;
+    let properties = e.buf.0;
 
     // Statistics.
     let mut e = Enc::new();
@@ -178,7 +178,7 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
         e.idx(dt_index[l.datatype.as_str()]);
         e.u(l.count);
     }
-    (classes, properties, e.buf)
+    (classes, properties, e.buf.0)
 }
 
 pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaError> {

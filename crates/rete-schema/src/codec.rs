@@ -3,8 +3,8 @@
 //! the section sees long runs of shared namespaces collapse to a few bytes each.
 
 use crate::SchemaError;
+use rete_core::block::Buf;
 use rete_core::format::prealloc;
-use rete_core::format::varint;
 use rete_core::front_coding::{self, shared_prefix_str};
 use rete_core::section::SectionReader;
 
@@ -13,18 +13,18 @@ pub(crate) const VERSION: u8 = 1;
 
 #[derive(Debug, Default)]
 pub(crate) struct Enc {
-    pub(crate) buf: Vec<u8>,
+    pub(crate) buf: Buf,
 }
 
 impl Enc {
     pub(crate) fn new() -> Self {
         let mut e = Self::default();
-        e.buf.push(VERSION);
+        e.buf.u8(VERSION);
         e
     }
 
     pub(crate) fn u(&mut self, v: u64) {
-        varint::put(&mut self.buf, v);
+        self.buf.varint(v);
     }
 
     pub(crate) fn idx(&mut self, v: u32) {
@@ -32,8 +32,7 @@ impl Enc {
     }
 
     pub(crate) fn str(&mut self, s: &str) {
-        self.u(s.len() as u64);
-        self.buf.extend_from_slice(s.as_bytes());
+        self.buf.str(s);
     }
 
     /// Strings in the given order, each as (bytes shared with the previous, suffix). (Storing
@@ -44,7 +43,7 @@ impl Enc {
         for s in strings {
             let s = s.as_ref();
             let shared = shared_prefix_str(prev, s);
-            front_coding::put(&mut self.buf, shared, &s.as_bytes()[shared..]);
+            front_coding::put(&mut self.buf.0, shared, &s.as_bytes()[shared..]);
             prev = s;
         }
     }
@@ -175,7 +174,7 @@ mod tests {
         e.list(&[5, 1, 3, 3]);
         e.pairs(&[(1, 2)]);
         e.str("label");
-        let mut d = open(&e.buf, "f", "s").unwrap();
+        let mut d = open(&e.buf.0, "f", "s").unwrap();
         assert_eq!(
             d.front_coded().unwrap(),
             ["http://a/x", "http://a/xy", "http://b/é", "http://b/éa"]
@@ -184,7 +183,7 @@ mod tests {
         assert_eq!(pairs(&mut d, 3).unwrap(), [(1, 2)]);
         assert_eq!(d.str().unwrap(), "label");
         d.expect_end().unwrap();
-        let mut d = open(&e.buf, "f", "s").unwrap();
+        let mut d = open(&e.buf.0, "f", "s").unwrap();
         d.front_coded().unwrap();
         assert!(list(&mut d, 5).is_err());
         assert!(open(&[9], "f", "s").is_err());

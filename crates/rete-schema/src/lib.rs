@@ -16,7 +16,6 @@ use rete_core::format::FLAG_SCHEMA;
 use rete_core::writer::SectionSpec;
 use rete_core::Rete;
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// Section kinds of the schema block (inside the 32–47 range reserved for it). The builder places
 /// them, in this order, right after the header and the section directory.
@@ -288,14 +287,6 @@ impl Schema {
             .iter()
             .position(|c| c.iri == iri)
             .map(|i| i as u32)
-    }
-
-    /// A map from class IRI to index.
-    pub fn class_map(&self) -> HashMap<&str, u32> {
-        self.classes
-            .iter()
-            .map(|c| (c.iri.as_str(), c.index))
-            .collect()
     }
 
     /// Index of the property with this IRI.

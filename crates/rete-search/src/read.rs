@@ -3,8 +3,8 @@
 //! against its checksum and decoded with every count bounded by the bytes that hold it.
 
 use crate::codec::{
-    kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS, META_MAGIC,
-    VERSION,
+    decode_block, kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS,
+    META_MAGIC, VERSION,
 };
 use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
 use lru::LruCache;
@@ -244,13 +244,13 @@ impl Index {
             for b in refs {
                 let from = (b.offset - start) as usize;
                 let stored = &span[from..from + b.len as usize];
-                out.push(b.decode(stored, self.name(), k)?);
+                out.push(decode_block(b, stored, self.name(), k)?);
             }
         } else {
             for b in refs {
                 let len = usize::try_from(b.len).map_err(|_| too_large())?;
                 let stored = self.inner.rete.section_range(k, 0, b.offset, len)?;
-                out.push(b.decode(&stored, self.name(), k)?);
+                out.push(decode_block(b, &stored, self.name(), k)?);
             }
         }
         Ok(out)

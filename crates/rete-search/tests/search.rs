@@ -273,13 +273,7 @@ fn crafted(original: &Path, meta: &[u8], tokens: Option<&[u8]>) -> Rete {
     Rete::open(Arc::new(rete_core::MemReader::new(file, "crafted.rete"))).unwrap()
 }
 
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+use rete_core::format::varint::put as varint;
 
 /// Meta of `docs` documents (one document block) and one token block `block`.
 fn meta(docs: u64, tokens: u64, blocks: u64, block: &[u8], block_raw: usize) -> Vec<u8> {

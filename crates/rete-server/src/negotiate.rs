@@ -29,123 +29,66 @@ const JSON_LD: RdfFormat = RdfFormat::JsonLd {
     profile: JsonLdProfileSet::empty(),
 };
 
-/// (media type accepted, format, media type sent). The first one of a kind is its default.
-const RESULTS: &[(&str, Output, &str)] = &[
+/// The media type a format is sent with (one for each, whatever media type was accepted).
+fn content_type(o: Output) -> &'static str {
+    match o {
+        Output::Results(ResultFormat::Json) => "application/sparql-results+json",
+        Output::Results(ResultFormat::Xml) => "application/sparql-results+xml",
+        Output::Results(ResultFormat::Csv) => "text/csv; charset=utf-8",
+        Output::Results(ResultFormat::Tsv) => "text/tab-separated-values; charset=utf-8",
+        Output::Results(ResultFormat::Table) => "text/plain; charset=utf-8",
+        Output::Results(ResultFormat::Turtle) | Output::Rdf(RdfFormat::Turtle) => {
+            "text/turtle; charset=utf-8"
+        }
+        Output::Results(ResultFormat::NTriples) | Output::Rdf(RdfFormat::NTriples) => {
+            "application/n-triples"
+        }
+        Output::Rdf(f) => f.media_type(),
+    }
+}
+
+/// (media type accepted, format). The first one of a kind is its default.
+const RESULTS: &[(&str, Output)] = &[
     (
         "application/sparql-results+json",
         Output::Results(ResultFormat::Json),
-        "application/sparql-results+json",
     ),
     (
         "application/sparql-results+xml",
         Output::Results(ResultFormat::Xml),
-        "application/sparql-results+xml",
     ),
-    (
-        "text/csv",
-        Output::Results(ResultFormat::Csv),
-        "text/csv; charset=utf-8",
-    ),
+    ("text/csv", Output::Results(ResultFormat::Csv)),
     (
         "text/tab-separated-values",
         Output::Results(ResultFormat::Tsv),
-        "text/tab-separated-values; charset=utf-8",
     ),
-    (
-        "application/json",
-        Output::Results(ResultFormat::Json),
-        "application/sparql-results+json",
-    ),
-    (
-        "application/xml",
-        Output::Results(ResultFormat::Xml),
-        "application/sparql-results+xml",
-    ),
-    (
-        "text/xml",
-        Output::Results(ResultFormat::Xml),
-        "application/sparql-results+xml",
-    ),
+    ("application/json", Output::Results(ResultFormat::Json)),
+    ("application/xml", Output::Results(ResultFormat::Xml)),
+    ("text/xml", Output::Results(ResultFormat::Xml)),
 ];
 
-const GRAPH: &[(&str, Output, &str)] = &[
-    (
-        "text/turtle",
-        Output::Rdf(RdfFormat::Turtle),
-        "text/turtle; charset=utf-8",
-    ),
-    (
-        "application/n-triples",
-        Output::Rdf(RdfFormat::NTriples),
-        "application/n-triples",
-    ),
-    (
-        "application/rdf+xml",
-        Output::Rdf(RdfFormat::RdfXml),
-        "application/rdf+xml",
-    ),
-    (
-        "application/ld+json",
-        Output::Rdf(JSON_LD),
-        "application/ld+json",
-    ),
-    (
-        "application/n-quads",
-        Output::Rdf(RdfFormat::NQuads),
-        "application/n-quads",
-    ),
-    (
-        "application/trig",
-        Output::Rdf(RdfFormat::TriG),
-        "application/trig",
-    ),
+const GRAPH: &[(&str, Output)] = &[
+    ("text/turtle", Output::Rdf(RdfFormat::Turtle)),
+    ("application/n-triples", Output::Rdf(RdfFormat::NTriples)),
+    ("application/rdf+xml", Output::Rdf(RdfFormat::RdfXml)),
+    ("application/ld+json", Output::Rdf(JSON_LD)),
+    ("application/n-quads", Output::Rdf(RdfFormat::NQuads)),
+    ("application/trig", Output::Rdf(RdfFormat::TriG)),
     // Turtle is valid N3; N-Triples was long served as text/plain.
-    (
-        "text/n3",
-        Output::Rdf(RdfFormat::Turtle),
-        "text/turtle; charset=utf-8",
-    ),
-    (
-        "text/plain",
-        Output::Rdf(RdfFormat::NTriples),
-        "application/n-triples",
-    ),
-    (
-        "application/json",
-        Output::Rdf(JSON_LD),
-        "application/ld+json",
-    ),
-    (
-        "application/xml",
-        Output::Rdf(RdfFormat::RdfXml),
-        "application/rdf+xml",
-    ),
+    ("text/n3", Output::Rdf(RdfFormat::Turtle)),
+    ("text/plain", Output::Rdf(RdfFormat::NTriples)),
+    ("application/json", Output::Rdf(JSON_LD)),
+    ("application/xml", Output::Rdf(RdfFormat::RdfXml)),
 ];
 
-const DATASET: &[(&str, Output, &str)] = &[
-    (
-        "application/trig",
-        Output::Rdf(RdfFormat::TriG),
-        "application/trig",
-    ),
-    (
-        "application/n-quads",
-        Output::Rdf(RdfFormat::NQuads),
-        "application/n-quads",
-    ),
-    (
-        "application/ld+json",
-        Output::Rdf(JSON_LD),
-        "application/ld+json",
-    ),
-    (
-        "application/json",
-        Output::Rdf(JSON_LD),
-        "application/ld+json",
-    ),
+const DATASET: &[(&str, Output)] = &[
+    ("application/trig", Output::Rdf(RdfFormat::TriG)),
+    ("application/n-quads", Output::Rdf(RdfFormat::NQuads)),
+    ("application/ld+json", Output::Rdf(JSON_LD)),
+    ("application/json", Output::Rdf(JSON_LD)),
 ];
 
-fn offers(kind: Kind) -> &'static [(&'static str, Output, &'static str)] {
+fn offers(kind: Kind) -> &'static [(&'static str, Output)] {
     match kind {
         Kind::Solutions | Kind::Boolean => RESULTS,
         Kind::Graph => GRAPH,
@@ -205,11 +148,11 @@ pub(crate) fn choose(
     let offers = offers(kind);
     let accept = accept.map(str::trim).filter(|a| !a.is_empty());
     let Some(accept) = accept else {
-        return Ok((offers[0].1, offers[0].2));
+        return Ok((offers[0].1, content_type(offers[0].1)));
     };
     let ranges = parse_accept(accept);
     let mut best: Option<(f32, usize)> = None;
-    for (i, (media, _, _)) in offers.iter().enumerate() {
+    for (i, (media, _)) in offers.iter().enumerate() {
         // The most specific range that matches decides the quality of this offer.
         let q = ranges
             .iter()
@@ -221,7 +164,7 @@ pub(crate) fn choose(
         }
     }
     match best {
-        Some((_, i)) => Ok((offers[i].1, offers[i].2)),
+        Some((_, i)) => Ok((offers[i].1, content_type(offers[i].1))),
         None => {
             let what = match kind {
                 Kind::Solutions => "SELECT results",

@@ -4,6 +4,7 @@
 use crate::error::DatasetError;
 use crate::union::{InGraph, Scan};
 use oxrdf::Term;
+use rete_core::human::bytes as human_bytes;
 use rete_core::{GraphMatch, Id, Rete, DEFAULT_GRAPH};
 use spareval::{InternalQuad, QueryableDataset};
 use std::cell::OnceCell;
@@ -107,8 +108,8 @@ impl Memory {
         if used > self.limit {
             return Err(DatasetError::TooLarge(format!(
                 "{what} passed the memory limit of {} ({} counted); add LIMIT or more selective patterns, or raise the limit",
-                human_bytes(self.limit),
-                human_bytes(used)
+                human_bytes(self.limit as u64),
+                human_bytes(used as u64)
             )));
         }
         Ok(())
@@ -121,22 +122,6 @@ impl Memory {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |u| {
                 Some(u.saturating_sub(bytes))
             });
-    }
-}
-
-/// `1536` → `1.5 KiB`.
-pub(crate) fn human_bytes(n: usize) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} bytes")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
     }
 }
 
@@ -172,8 +157,8 @@ impl Guard {
                 return Err(DatasetError::TooLarge(format!(
                     "the generic evaluator's rows passed the memory limit of {} ({} more \
                      resident memory); add LIMIT or more selective patterns, or raise the limit",
-                    human_bytes(self.memory.limit),
-                    human_bytes(grown as usize)
+                    human_bytes(self.memory.limit as u64),
+                    human_bytes(grown)
                 )));
             }
         }

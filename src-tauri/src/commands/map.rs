@@ -84,7 +84,7 @@ pub async fn raise_read_budget(app: AppHandle, doc: u32, bytes: u64) -> AppResul
             return Ok(stats);
         };
         let left = budget.saturating_sub(stats.fetched);
-        let human = rete_coherence::human_bytes;
+        let human = rete_core::human::bytes;
         let agreed = app
             .dialog()
             .message(format!(

@@ -107,8 +107,8 @@ impl Doc {
             relations,
             note: format!(
                 "From the schema block: {}, {} counted over all triples.",
-                super::plural(schema.classes.len(), "class", "classes"),
-                super::plural(
+                rete_core::human::plural(schema.classes.len(), "class", "classes"),
+                rete_core::human::plural(
                     schema.relations.len(),
                     "class → predicate → class relation",
                     "class → predicate → class relations"

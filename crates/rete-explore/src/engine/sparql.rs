@@ -60,15 +60,6 @@ impl Doc {
             .unwrap_or_default()
     }
 
-    /// Runs `sparql` under [`DEFAULT_TIMEOUT`]; `cancel` stops it from another thread.
-    pub fn run_query(
-        &self,
-        sparql: &str,
-        cancel: Arc<AtomicBool>,
-    ) -> Result<QueryRun, SparqlError> {
-        self.run_query_within(sparql, cancel, Some(DEFAULT_TIMEOUT), false, None)
-    }
-
     /// Runs `sparql`; past `timeout` (`None`: no limit) it fails with
     /// [`SparqlError::Timeout`], and past [`QUERY_MEMORY`] with [`SparqlError::TooLarge`].
     /// `SERVICE` calls go to the hosts `service` allows (`None`: refused).
@@ -280,7 +271,7 @@ impl Doc {
     /// Prefixes, classes and predicates for the editor, and example queries built from the card.
     pub fn sparql_context(&self) -> AppResult<SparqlContext> {
         let card = self.rete.card()?;
-        let mut prefixes: Vec<(String, String)> = self.prefixes.clone();
+        let mut prefixes: Vec<(String, String)> = self.prefixes.pairs();
         // The well-known prefixes queries may use, unless the file names their namespace itself.
         for (p, ns) in rete_core::vocab::WELL_KNOWN {
             if !prefixes.iter().any(|(q, n)| q == p || n == ns) {
@@ -437,18 +428,13 @@ impl Doc {
             error: None,
         })
     }
-
-    /// Prefix declarations of the file for the editor (longest namespace first).
-    pub fn prefixes(&self) -> &[(String, String)] {
-        &self.prefixes
-    }
 }
 
 /// An empty answer's hint in the app's words (its switch "all graphs" is the way out).
 fn hint_text(h: &rete_sparql::EmptyAnswerHint) -> String {
     use rete_sparql::EmptyAnswerHint as H;
     let graphs = |n: u64| {
-        crate::engine::plural(
+        rete_core::human::plural(
             usize::try_from(n).unwrap_or(usize::MAX),
             "named graph",
             "named graphs",
@@ -523,19 +509,6 @@ impl ExportFormat {
                 "cannot export results as {name}"
             ))),
             Some(f) => Ok(Self(f)),
-        }
-    }
-
-    /// File extension.
-    pub fn extension(self) -> &'static str {
-        match self.0 {
-            ResultFormat::Csv => "csv",
-            ResultFormat::Tsv => "tsv",
-            ResultFormat::Json => "json",
-            ResultFormat::Xml => "xml",
-            ResultFormat::Table => "txt",
-            ResultFormat::NTriples => "nt",
-            ResultFormat::Turtle => "ttl",
         }
     }
 }
