@@ -140,10 +140,7 @@ impl HttpErrorKind {
                 from,
                 to,
                 why: crate::RedirectRefusal::OtherHost,
-            } => {
-                let host = url::Url::parse(to).ok().map(|u| crate::redirect_host(&u))?;
-                Some((from, to, host))
-            }
+            } => Some((from, to, crate::redirect_host(to)?)),
             _ => None,
         }
     }

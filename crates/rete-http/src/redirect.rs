@@ -207,8 +207,16 @@ fn same_host(from: &Url, to: &Url) -> bool {
 }
 
 /// How a redirect target is named in [`HttpOptions::redirect_hosts`]: its host, with the port
-/// when the URL gives one (`objects.example`, `127.0.0.1:8081`, `[::1]:8443`).
-pub fn redirect_host(url: &Url) -> String {
+/// when the URL gives one (`objects.example`, `127.0.0.1:8081`, `[::1]:8443`); `None` if `url`
+/// is not an absolute URL with a host.
+pub fn redirect_host(url: &str) -> Option<String> {
+    Url::parse(url)
+        .ok()
+        .filter(|u| u.host().is_some())
+        .map(|u| host_of(&u))
+}
+
+fn host_of(url: &Url) -> String {
     let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
     match url.port() {
         Some(p) => format!("{host}:{p}"),
@@ -621,9 +629,16 @@ mod tests {
             ),
             Ok(())
         );
-        assert_eq!(redirect_host(&u(gh)), "objects.githubusercontent.com");
-        assert_eq!(redirect_host(&u(b)), "127.0.0.1:8001");
-        assert_eq!(redirect_host(&u("http://[::1]:81/")), "[::1]:81");
+        assert_eq!(
+            redirect_host(gh).as_deref(),
+            Some("objects.githubusercontent.com")
+        );
+        assert_eq!(redirect_host(b).as_deref(), Some("127.0.0.1:8001"));
+        assert_eq!(
+            redirect_host("http://[::1]:81/").as_deref(),
+            Some("[::1]:81")
+        );
+        assert_eq!(redirect_host("/relative"), None);
         // Leaving the local network for a public host is a cross-host redirect as well.
         assert_eq!(
             check(
