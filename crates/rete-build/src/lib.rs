@@ -9,6 +9,7 @@ mod files;
 mod input;
 mod lenient;
 mod lines;
+pub mod lru;
 mod options;
 mod permutations;
 pub use depth::MAX_JSON_DEPTH;

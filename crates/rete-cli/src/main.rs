@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod interrupt;
 mod progress;
 mod terms;
 mod upstream;
