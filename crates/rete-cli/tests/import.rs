@@ -439,3 +439,58 @@ fn the_upstream_cache_evicts_least_recently_used_and_a_killed_conversion_leaves_
     assert!(err.contains("cancelled while converting"), "{err}");
     assert_eq!(upstream_cache(&cache), before);
 }
+
+#[test]
+fn sigterm_stops_a_build_inside_one_endless_statement() {
+    // A statement that never ends (a comment on stdin without a line end): no quad comes out of
+    // the parser to poll the cancel at, so the read itself must stop.
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = dir.path().join("out.rete");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(["build", "-q", "-", "--format", "nt", "-o"])
+        .arg(&out)
+        .arg("--temp-dir")
+        .arg(&tmp)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Writes until the build is gone (broken pipe).
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'y'; 1 << 16];
+        if stdin.write_all(b"# ").is_ok() {
+            while stdin.write_all(&chunk).is_ok() {}
+        }
+    });
+    let t = Instant::now();
+    while std::fs::read_dir(&tmp).unwrap().next().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // A guard against a hang (the failure this test exists for), not a timing assertion.
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the build ignored SIGTERM inside one statement");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("cancelled"), "{err}");
+    assert!(!out.exists());
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "temp files left: {left:?}");
+}
