@@ -31,10 +31,27 @@ fn main() -> ExitCode {
                     return ExitCode::SUCCESS;
                 }
             }
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             ExitCode::from(error)
         }
     }
+}
+
+/// The error and its causes, `: `-separated; a cause its error already prints at the end (an
+/// I/O error named with its path, `path: cause`) is not repeated.
+fn message(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if msg.ends_with(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    msg
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

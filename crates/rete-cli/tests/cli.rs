@@ -161,6 +161,24 @@ fn exit_codes_and_messages() {
     let o = rete(&["verify", dir.path().join("nope.rete").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope.rete"));
+    // A missing input names it, its cause said once.
+    let missing = dir.path().join("missing.nt");
+    let o = rete(&[
+        "build",
+        "-q",
+        missing.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: {}: No such file or directory (os error 2)",
+            missing.display()
+        )
+    );
     // Unknown prefix.
     let (_, file) = social(dir.path());
     let o = rete(&["query", &file, "-p", "zz:knows"]);
