@@ -1,7 +1,8 @@
 // Opening RDF files in the real webview: a Turtle file dropped on the window is built in the
 // background (progress bar, then the map, checked in pixels), reopened from the build cache
 // without a build, a long build is cancelled leaving nothing in the cache, and a syntax error
-// names the file, line and column while the open document stays.
+// names the file, line and column while the open document stays; crafted hostile inputs (a
+// decode bomb, billion laughs, deep JSON-LD) end in their message with the window alive.
 import { expect } from '@wdio/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -147,6 +148,28 @@ describe('opening RDF files', function () {
     await screenshot('import-syntax-error');
     await docNamed('social-1k.rete');
     expect((await lastBuild()).status).toBe('failed');
+    expect(cacheFiles()).toEqual(before);
+  });
+
+  it('refuses crafted inputs with their message and stays alive: a decode bomb, billion laughs, deep JSON-LD', async () => {
+    // Written by the fixtures example (rete-explore tests/fixtures `CRAFTED`); the app runs the
+    // decoders and parsers in its own process, so an abort here would take the window down.
+    const before = cacheFiles();
+    for (const [name, message] of [
+      ['crafted-schema-bomb.rete', /crafted-schema-bomb\.rete: corrupt schema classes: front-coded strings expand beyond \d+ shared bytes/],
+      ['crafted-laughs.rdf', /crafted-laughs\.rdf: XML entity "lol\d" expands to \d+ bytes, over the 1048576-byte limit/],
+      ['crafted-deep.jsonld', /crafted-deep\.jsonld: line 1: JSON nested deeper than 128 levels/],
+    ]) {
+      await relaunch(fx('social-1k.rete'), fx(name));
+      const err = await $('[data-testid="error"]');
+      await err.waitForDisplayed({ timeout: 30_000 });
+      await expect(err).toHaveText(expect.stringMatching(message));
+      await docNamed('social-1k.rete');
+      // Alive: the page answers and the map of the open document still draws.
+      expect(await mapSettled(1)).toBeGreaterThan(0);
+    }
+    const { rect, dpr } = await mapRect();
+    expect(colourStats(await screenshot('import-crafted-refused'), rect, dpr).distinct).toBeGreaterThan(8);
     expect(cacheFiles()).toEqual(before);
   });
 

@@ -17,14 +17,32 @@ pub mod app {
         app.state::<Importer>().open(store, path, emitter(app))
     }
 
-    /// Opens a URL: an RDF document is downloaded and built, a `.rete` is read in place.
+    /// Opens a URL: an RDF document is downloaded and built, a `.rete` is read in place. A
+    /// redirect to another host is followed only if the user says yes in a native dialog (the
+    /// page cannot answer it), for this document.
     pub fn open_url_any(app: &AppHandle, store: &Store, url: &str) -> AppResult<DocInfo> {
-        if rete_explore::import::url_is_rdf(url.trim()) {
-            app.state::<Importer>()
-                .open_url(store, url.trim(), emitter(app))
-        } else {
-            rete_explore::ops::open_url(store, url)
-        }
+        let url = url.trim();
+        let ask = |from: &str, to: &str| follow_redirect_dialog(app, from, to);
+        rete_explore::ops::asking_for_redirects(ask, |hosts| {
+            if rete_explore::import::url_is_rdf(url) {
+                app.state::<Importer>()
+                    .open_url_allowing(store, url, hosts, emitter(app))
+            } else {
+                rete_explore::ops::open_url_allowing(store, url, hosts)
+            }
+        })
+    }
+
+    /// The native confirmation of a redirect to another host.
+    fn follow_redirect_dialog(app: &AppHandle, from: &str, to: &str) -> bool {
+        app.dialog()
+            .message(rete_explore::ops::redirect_question(from, to))
+            .title("Follow a redirect to another host")
+            .buttons(tauri_plugin_dialog::MessageDialogButtons::OkCancelCustom(
+                "Follow".into(),
+                "Cancel".into(),
+            ))
+            .blocking_show()
     }
 
     fn emitter(app: &AppHandle) -> rete_explore::import::Emit {

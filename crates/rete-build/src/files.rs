@@ -66,13 +66,16 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), BuildError> {
 }
 
 /// The file a reader should open for `path`: `path` itself, or — for an upstream rete file — a
-/// `.rete` of this format built from it with `template`'s options (extensions, levels) into
-/// `cache_dir`, named after the source's path, size and modification time, so an unchanged
-/// source is converted once and a changed one again.
+/// `.rete` of this format built from it with `template`'s options (extensions, levels,
+/// progress and its cancel) into `cache_dir`, named after the source's path, size and
+/// modification time, so an unchanged source is converted once and a changed one again. The
+/// folder is kept within `limit` bytes, least recently used conversions removed first
+/// ([`crate::lru`]); a conversion that fails or is cancelled leaves nothing in it.
 pub fn readable_path(
     path: &Path,
     template: &BuildOptions,
     cache_dir: &Path,
+    limit: u64,
 ) -> Result<PathBuf, BuildError> {
     match detect(path) {
         Ok(Detected::UpstreamRete { .. }) => {}
@@ -94,6 +97,7 @@ pub fn readable_path(
     }
     let out = cache_dir.join(format!("{:016x}.rete", h.digest()));
     if out.is_file() {
+        crate::lru::touch(&out);
         return Ok(out);
     }
     std::fs::create_dir_all(cache_dir).map_err(io(cache_dir))?;
@@ -106,6 +110,7 @@ pub fn readable_path(
         ..template.clone()
     };
     build(&opts, &out)?;
+    crate::lru::evict(cache_dir, limit, &out);
     Ok(out)
 }
 

@@ -201,24 +201,32 @@ impl Input {
 
     /// Opens the decompressed byte stream.
     pub fn open(&self) -> Result<Box<dyn BufRead + Send>, BuildError> {
-        self.open_counted(None)
+        self.open_counted(None, None)
     }
 
-    /// Opens the decompressed byte stream; `read` counts the stored bytes consumed.
+    /// Opens the decompressed byte stream; `read` counts the stored bytes consumed; a read
+    /// after `cancel` says stop fails ([`CancelledRead`]), so a parser inside one huge statement
+    /// (a literal of a gigabyte it must read whole) stops too.
     pub(crate) fn open_counted(
         &self,
         read: Option<Arc<AtomicU64>>,
+        cancel: Option<Arc<dyn crate::Progress>>,
     ) -> Result<Box<dyn BufRead + Send>, BuildError> {
         let (_, compression) = self.resolve()?;
         let mut raw = self.open_raw()?;
         if let Some(read) = read {
-            raw = Box::new(Counted { inner: raw, read });
+            raw = Box::new(Counted {
+                inner: raw,
+                read,
+                cancel,
+            });
         }
         // The compressed bytes consumed, for the decompression bound.
         let stored = Arc::new(AtomicU64::new(0));
         let counted = Box::new(Counted {
             inner: raw,
             read: stored.clone(),
+            cancel: None,
         });
         let bounded = |inner: Box<dyn Read + Send>| Bounded {
             inner,
@@ -283,14 +291,32 @@ impl Read for Bounded {
     }
 }
 
-/// Counts the bytes read through it, for progress.
+/// Counts the bytes read through it, for progress; fails once `cancel` says stop.
 struct Counted {
     inner: Box<dyn Read + Send>,
     read: Arc<AtomicU64>,
+    cancel: Option<Arc<dyn crate::Progress>>,
 }
+
+/// The error a read of a cancelled build fails with (inside an `io::Error`; the build reports
+/// [`BuildError::Cancelled`]).
+#[derive(Debug)]
+pub(crate) struct CancelledRead;
+
+impl std::fmt::Display for CancelledRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("build cancelled")
+    }
+}
+
+impl std::error::Error for CancelledRead {}
 
 impl Read for Counted {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.cancel.as_ref().is_some_and(|c| c.cancelled()) {
+            // Not `Interrupted`: readers retry that one.
+            return Err(std::io::Error::other(CancelledRead));
+        }
         let n = self.inner.read(buf)?;
         self.read.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
@@ -309,6 +335,7 @@ mod bounded_tests {
         let frame = zstd::bulk::compress(&zeros, 3).unwrap();
         let stored = Arc::new(AtomicU64::new(0));
         let counted = Counted {
+            cancel: None,
             inner: Box::new(std::io::Cursor::new(frame)),
             read: stored.clone(),
         };
@@ -337,6 +364,7 @@ mod bounded_tests {
         let mut b = Bounded {
             inner: Box::new(
                 zstd::stream::read::Decoder::new(Counted {
+                    cancel: None,
                     inner: Box::new(std::io::Cursor::new(frame)),
                     read: stored.clone(),
                 })

@@ -9,6 +9,7 @@ mod files;
 mod input;
 mod lenient;
 mod lines;
+pub mod lru;
 mod options;
 mod parts;
 mod permutations;
@@ -59,6 +60,40 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
             path: tmp_parent.display().to_string(),
             source: e,
         })?;
+    build_in(opts, out, &tmp).map_err(|e| naming_output(e, tmp.path(), out))
+}
+
+/// An I/O error on a file of the build's temporary folder (removed by then) names the output
+/// it was for, then that file.
+fn naming_output(e: BuildError, tmp: &Path, out: &Path) -> BuildError {
+    let rename = |path: String| {
+        if Path::new(&path).starts_with(tmp) {
+            format!("{} (the build's temporary file {path})", out.display())
+        } else {
+            path
+        }
+    };
+    match e {
+        BuildError::Io { path, source } => BuildError::Io {
+            path: rename(path),
+            source,
+        },
+        BuildError::Format(rete_core::Error::Io { path, source }) => {
+            BuildError::Format(rete_core::Error::Io {
+                path: rename(path),
+                source,
+            })
+        }
+        e => e,
+    }
+}
+
+/// [`build`] with its temporary folder made.
+fn build_in(
+    opts: &BuildOptions,
+    out: &Path,
+    tmp: &tempfile::TempDir,
+) -> Result<BuildReport, BuildError> {
     let mut report = BuildReport::default();
     let rss = rss::RssSampler::start();
     let mut inputs = opts.inputs.clone();

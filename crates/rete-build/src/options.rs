@@ -34,7 +34,8 @@ pub trait Progress: Send + Sync {
     /// During `"parse"`: bytes of the inputs read so far, cumulative over inputs (same unit as
     /// the phase's `total`). Called along with `inc`.
     fn parsed_bytes(&self, _bytes: u64) {}
-    /// Polled by the build (every 65,536 quads while parsing, between phases and
+    /// Polled by the build (every 65,536 quads and before every read of an input while parsing,
+    /// so one statement that never ends stops too; between phases and
     /// permutations, around each extension and before writing); when it returns `true` the
     /// build stops with [`BuildError::Cancelled`], removing its temp files and writing no output.
     fn cancelled(&self) -> bool {

@@ -35,6 +35,14 @@ pub struct Cli {
     /// Print the bytes and requests read from the file or server (to stderr)
     #[arg(long, global = true)]
     pub stats: bool,
+    /// Follow a URL's redirects to HOST (or HOST:PORT) too, e.g. the storage host of GitHub
+    /// release assets; repeat for several. Loopback and private addresses stay refused unless
+    /// the URL given is one
+    #[arg(long, global = true, value_name = "HOST")]
+    pub allow_redirect_host: Vec<String>,
+    /// Follow a URL's redirects to any other public host
+    #[arg(long, global = true)]
+    pub follow_redirects: bool,
 }
 
 #[derive(Subcommand)]

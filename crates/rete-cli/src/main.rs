@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod interrupt;
 mod progress;
 mod terms;
 mod upstream;
@@ -30,15 +31,37 @@ fn main() -> ExitCode {
                     return ExitCode::SUCCESS;
                 }
             }
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             ExitCode::from(error)
         }
     }
 }
 
+/// The error and its causes, `: `-separated; a cause its error already prints at the end (an
+/// I/O error named with its path, `path: cause`) is not repeated.
+fn message(e: &anyhow::Error) -> String {
+    let mut msg = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if msg.ends_with(&text) {
+            continue;
+        }
+        if !msg.is_empty() {
+            msg.push_str(": ");
+        }
+        msg.push_str(&text);
+    }
+    msg
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     use commands::*;
     let stats = cli.stats;
+    let _ = HTTP.set(rete_http::HttpOptions {
+        redirect_hosts: cli.allow_redirect_host,
+        cross_host_redirects: cli.follow_redirects,
+        ..rete_http::HttpOptions::default()
+    });
     let Some(command) = cli.command else {
         print!("{}", args::TOUR);
         return Ok(ExitCode::SUCCESS);
@@ -91,11 +114,29 @@ pub(crate) fn service_options(hosts: &[String]) -> Option<rete_sparql::ServiceOp
     })
 }
 
+/// How URLs are read: the global options of the command line (redirects).
+static HTTP: std::sync::OnceLock<rete_http::HttpOptions> = std::sync::OnceLock::new();
+
+/// Opens a URL with the command line's HTTP options; a redirect refused for leading to another
+/// host names the option that follows it.
+pub(crate) fn open_url(url: &str) -> Result<CountedReader> {
+    let opts = HTTP.get().cloned().unwrap_or_default();
+    match rete_http::HttpReader::open_with(url, opts) {
+        Ok(r) => Ok(CountedReader::remote(r)),
+        Err(e) => match e.kind.refused_host() {
+            Some((_, _, host)) => Err(anyhow::anyhow!(
+                "{e}\n(to follow it: --allow-redirect-host {host}, or --follow-redirects for any host)"
+            )),
+            None => Err(e.into()),
+        },
+    }
+}
+
 /// Opens a local file (an upstream rete file through its converted copy) or a URL; `src` keeps
 /// the counted byte source for `--stats`.
 pub(crate) fn open(file: &str, src: &mut Option<CountedReader>) -> Result<Rete> {
     let counted = if rete_http::is_url(file) {
-        CountedReader::open(file)?
+        open_url(file)?
     } else {
         CountedReader::local(upstream::readable(file)?)?
     };

@@ -161,6 +161,24 @@ fn exit_codes_and_messages() {
     let o = rete(&["verify", dir.path().join("nope.rete").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope.rete"));
+    // A missing input names it, its cause said once.
+    let missing = dir.path().join("missing.nt");
+    let o = rete(&[
+        "build",
+        "-q",
+        missing.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: {}: No such file or directory (os error 2)",
+            missing.display()
+        )
+    );
     // Unknown prefix.
     let (_, file) = social(dir.path());
     let o = rete(&["query", &file, "-p", "zz:knows"]);
@@ -920,4 +938,105 @@ fn export_is_atomic_and_sparql_has_a_default_deadline() {
     let o = rete(&["sparql", &file, q, "--timeout=-1"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("0 for no deadline"));
+}
+
+/// Runs `rete args` with its file size limited to `blocks` (RLIMIT_FSIZE, the shell's unit)
+/// and SIGXFSZ ignored: every write past the limit fails (EFBIG), as on a full disk.
+fn rete_limited(blocks: u64, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f {blocks} && exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_rete"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn writes_failing_at_any_point_leave_the_old_file_or_the_whole_new_one() {
+    // Fault injection for writers: `rete build` (spill files, temporary file, rename) and
+    // `rete export -o` under a file-size limit cut at points across their output. Each ends in
+    // success with the same bytes as without the limit, or in an error with the destination as
+    // it was and no temporary file left.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = root_sample("medical-1k.ttl");
+    let want_rete = d.join("want.rete");
+    ok(&["build", "-q", &src, "-o", want_rete.to_str().unwrap()]);
+    let want_nt = d.join("want.nt");
+    let file = want_rete.to_str().unwrap();
+    ok(&[
+        "export",
+        file,
+        "--format",
+        "nt",
+        "-o",
+        want_nt.to_str().unwrap(),
+    ]);
+    let cases: [(&str, Vec<&str>, &Path); 2] = [
+        ("out.rete", vec!["build", "-q", &src, "-o"], &want_rete),
+        (
+            "out.nt",
+            vec!["export", file, "--format", "nt", "-o"],
+            &want_nt,
+        ),
+    ];
+    for (name, args, want) in cases {
+        let want = std::fs::read(want).unwrap();
+        let out = d.join(name);
+        let (mut failed, mut passed) = (0, 0);
+        // From nothing to past the whole output, in 512-byte blocks.
+        let whole = want.len() as u64 / 512 + 2;
+        for blocks in [
+            0,
+            1,
+            whole / 8,
+            whole / 3,
+            whole / 2,
+            whole - 3,
+            whole * 2 + 8,
+        ] {
+            std::fs::write(&out, "previous content\n").unwrap();
+            let mut a = args.clone();
+            a.push(out.to_str().unwrap());
+            let o = rete_limited(blocks, &a);
+            let err = String::from_utf8_lossy(&o.stderr);
+            if o.status.success() {
+                passed += 1;
+                assert_eq!(std::fs::read(&out).unwrap(), want, "{name} at {blocks}");
+            } else {
+                failed += 1;
+                assert_eq!(o.status.code(), Some(1), "{name} at {blocks}: {err}");
+                // Named by the destination, not only by a temporary file gone by now.
+                assert!(
+                    err.contains(&format!("error: {}", out.display()))
+                        || err.contains(&format!("cannot write {}", out.display())),
+                    "{name} at {blocks}: {err}"
+                );
+                if name == "out.nt" {
+                    assert!(
+                        err.contains(&format!("cannot write {}", out.display())),
+                        "{name} at {blocks}: {err}"
+                    );
+                }
+                assert_eq!(
+                    std::fs::read_to_string(&out).unwrap(),
+                    "previous content\n",
+                    "{name} at {blocks}"
+                );
+            }
+            let left: Vec<String> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with('.'))
+                .collect();
+            assert!(left.is_empty(), "{name} at {blocks}: {left:?}");
+        }
+        assert!(
+            failed >= 3 && passed >= 1,
+            "{name}: {failed} failed, {passed} passed"
+        );
+    }
 }

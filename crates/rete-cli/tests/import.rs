@@ -341,3 +341,156 @@ fn sigterm_and_ctrl_c_stop_a_build_and_leave_nothing() {
         assert!(beside.is_empty(), "{beside:?}");
     }
 }
+
+/// Names in the upstream cache folder.
+fn upstream_cache(cache: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(cache.join("rete/upstream"))
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_upstream_cache_evicts_least_recently_used_and_a_killed_conversion_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let nt = generate_social(&cache, "200", dir.path().join("s.nt"));
+    let bytes = upstream_build(&std::fs::read(&nt).unwrap());
+    // Three upstream files (the same graph under three names: three conversions).
+    let ups: Vec<PathBuf> = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            let p = dir.path().join(format!("{n}.rete"));
+            std::fs::write(&p, &bytes).unwrap();
+            p
+        })
+        .collect();
+    let up = |i: usize| ups[i].to_str().unwrap();
+    ok(&cache, &["info", up(0)]);
+    let one = upstream_cache(&cache);
+    assert_eq!(one.len(), 1, "{one:?}");
+    let size = std::fs::metadata(cache.join("rete/upstream").join(&one[0]))
+        .unwrap()
+        .len();
+    // Room for two conversions: the third pushes out the least recently used, which is `b`
+    // once `a` is used again.
+    let limit = (2 * size + size / 2).to_string();
+    let with_limit = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_rete"))
+            .args(args)
+            .env("XDG_CACHE_HOME", &cache)
+            .env("RETE_CACHE_LIMIT", &limit)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    with_limit(&["info", up(1)]);
+    let two = upstream_cache(&cache);
+    assert_eq!(two.len(), 2);
+    let b = two.iter().find(|n| **n != one[0]).unwrap().clone();
+    // Modification times are the LRU stamps: make the order plain, then use `a` again.
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    for n in &two {
+        std::fs::File::options()
+            .write(true)
+            .open(cache.join("rete/upstream").join(n))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    with_limit(&["info", up(0)]);
+    with_limit(&["info", up(2)]);
+    let three = upstream_cache(&cache);
+    assert_eq!(three.len(), 2, "{three:?}");
+    assert!(three.contains(&one[0]) && !three.contains(&b), "{three:?}");
+
+    // A conversion killed half-way (SIGTERM) leaves no temporary folder and no file.
+    let big = generate_social(&cache, "60000", dir.path().join("big.nt"));
+    let big_up = dir.path().join("big.rete");
+    std::fs::write(&big_up, upstream_build(&std::fs::read(&big).unwrap())).unwrap();
+    let before = upstream_cache(&cache);
+    let child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(["info", big_up.to_str().unwrap()])
+        .env("XDG_CACHE_HOME", &cache)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !upstream_cache(&cache)
+        .iter()
+        .any(|n| n.starts_with(".rete-build-"))
+    {
+        assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("cancelled while converting"), "{err}");
+    assert_eq!(upstream_cache(&cache), before);
+}
+
+#[test]
+fn sigterm_stops_a_build_inside_one_endless_statement() {
+    // A statement that never ends (a comment on stdin without a line end): no quad comes out of
+    // the parser to poll the cancel at, so the read itself must stop.
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = dir.path().join("out.rete");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(["build", "-q", "-", "--format", "nt", "-o"])
+        .arg(&out)
+        .arg("--temp-dir")
+        .arg(&tmp)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Writes until the build is gone (broken pipe).
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'y'; 1 << 16];
+        if stdin.write_all(b"# ").is_ok() {
+            while stdin.write_all(&chunk).is_ok() {}
+        }
+    });
+    let t = Instant::now();
+    while std::fs::read_dir(&tmp).unwrap().next().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // A guard against a hang (the failure this test exists for), not a timing assertion.
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the build ignored SIGTERM inside one statement");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("cancelled"), "{err}");
+    assert!(!out.exists());
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "temp files left: {left:?}");
+}

@@ -444,3 +444,57 @@ fn replicas_behind_nginx_answer_alike() {
     b.stop();
     drop(proxy);
 }
+
+/// A server on 127.0.0.1 that answers every request with a 302 to `target` + the request's path.
+fn redirect_to(target: String) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut tcp in listener.incoming().flatten() {
+            let mut line = String::new();
+            let mut r = BufReader::new(tcp.try_clone().unwrap());
+            r.read_line(&mut line).unwrap();
+            let path = line.split(' ').nth(1).unwrap_or("/").to_owned();
+            // The rest of the request head.
+            while r.read_line(&mut line).is_ok_and(|n| n > 2) {}
+            let _ = write!(
+                tcp,
+                "HTTP/1.1 302 Found\r\nLocation: {target}{path}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+        }
+    });
+    base
+}
+
+#[test]
+fn a_redirect_to_another_host_names_the_flag_and_is_followed_when_allowed() {
+    let (_dir, file, url) = serve_medical();
+    let target = url.trim_end_matches("/m.rete").to_owned();
+    let host = target.trim_start_matches("http://").to_owned();
+    let start = format!("{}/m.rete", redirect_to(target));
+    let o = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(["info", &start])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("refused a redirect from {start} to {url}"))
+            && err.contains(&format!("--allow-redirect-host {host}")),
+        "{err}"
+    );
+    let (local, _) = run(&["info", file.to_str().unwrap()]);
+    let (allowed, _) = run(&["info", &start, "--allow-redirect-host", &host]);
+    let (any, _) = run(&["--follow-redirects", "info", &start]);
+    // `info` names its source; everything else is the same.
+    let body = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&allowed), body(&local));
+    assert_eq!(body(&any), body(&local));
+    // Another host allowed is not this one.
+    let o = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .args(["info", &start, "--allow-redirect-host", "127.0.0.1:1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}

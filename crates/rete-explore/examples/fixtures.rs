@@ -1,4 +1,5 @@
-//! Writes the sample files with a pyramid and a schema block that the e2e suite opens:
+//! Writes the sample files with a pyramid and a schema block that the e2e suite opens, and the
+//! crafted hostile ones it must refuse (`fixtures::CRAFTED`):
 //! `cargo run -p rete-explore --example fixtures -- OUT_DIR`.
 
 #[path = "../tests/fixtures/mod.rs"]
@@ -8,6 +9,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args().nth(1).ok_or("usage: fixtures OUT_DIR")?;
     for name in fixtures::NAMES {
         let path = fixtures::ensure(std::path::Path::new(&dir), name)?;
+        println!("{}", path.display());
+    }
+    for path in fixtures::write_crafted(std::path::Path::new(&dir))? {
         println!("{}", path.display());
     }
     Ok(())

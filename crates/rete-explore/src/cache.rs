@@ -1,17 +1,17 @@
 //! The build cache: `.rete` files built from RDF sources, kept in the app's data folder and keyed
 //! by the source's identity (canonical path, size, modification time), so reopening an unchanged
 //! source opens its built file at once and a changed one is rebuilt. Least recently used entries
-//! go first once the cache is over its size limit; an entry's file modification time is its last
-//! use (touched on every hit), so the folder itself is the index and nothing can get out of step.
+//! go first once the cache is over its size limit (`rete_build::lru`, shared with the CLI's
+//! converted upstream files).
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Default size limit of the cache (bytes).
-pub const DEFAULT_LIMIT: u64 = 4 << 30;
+pub const DEFAULT_LIMIT: u64 = rete_build::lru::DEFAULT_CACHE_LIMIT;
 /// Environment variable overriding the size limit (bytes), e.g. for tests.
-pub const LIMIT_ENV: &str = "RETE_CACHE_LIMIT";
+pub const LIMIT_ENV: &str = rete_build::lru::CACHE_LIMIT_ENV;
 /// Prefix of rete-build's temporary folders (they sit next to the file being built).
 const TEMP_PREFIX: &str = ".rete-build-";
 
@@ -95,10 +95,7 @@ impl Cache {
 
     /// The limit from [`LIMIT_ENV`], or [`DEFAULT_LIMIT`].
     pub fn limit_from_env() -> u64 {
-        std::env::var(LIMIT_ENV)
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(DEFAULT_LIMIT)
+        rete_build::lru::cache_limit_from_env()
     }
 
     /// The cache folder.
@@ -112,7 +109,7 @@ impl Cache {
     }
 
     fn meta_for(file: &Path) -> PathBuf {
-        file.with_extension("json")
+        rete_build::lru::sidecar(file)
     }
 
     /// Creates the folder (before a build writes into it).
@@ -126,7 +123,7 @@ impl Cache {
         if !file.is_file() {
             return None;
         }
-        touch(&file);
+        rete_build::lru::touch(&file);
         Some(file)
     }
 
@@ -134,35 +131,24 @@ impl Cache {
     pub fn record(&self, id: &Identity, file: &Path) -> std::io::Result<()> {
         let meta = serde_json::to_vec_pretty(id).map_err(std::io::Error::other)?;
         std::fs::write(Self::meta_for(file), meta)?;
-        touch(file);
+        rete_build::lru::touch(file);
         Ok(())
     }
 
     /// The built files, least recently used first.
     pub fn entries(&self) -> Vec<Entry> {
-        let Ok(dir) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut out: Vec<Entry> = dir
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "rete"))
-            .filter_map(|file| {
-                let meta = std::fs::metadata(&file).ok()?;
-                let source = std::fs::read(Self::meta_for(&file))
+        rete_build::lru::cached_files(&self.dir)
+            .into_iter()
+            .map(|f| Entry {
+                source: std::fs::read(Self::meta_for(&f.file))
                     .ok()
                     .and_then(|b| serde_json::from_slice::<Identity>(&b).ok())
-                    .map(|i| i.path);
-                Some(Entry {
-                    bytes: meta.len(),
-                    used: meta.modified().unwrap_or(UNIX_EPOCH),
-                    source,
-                    file,
-                })
+                    .map(|i| i.path),
+                bytes: f.bytes,
+                used: f.used,
+                file: f.file,
             })
-            .collect();
-        out.sort_by_key(|e| e.used);
-        out
+            .collect()
     }
 
     /// Files, bytes and limit.
@@ -179,24 +165,7 @@ impl Cache {
     /// Removes least recently used files until the cache fits its limit, never `keep` (the file
     /// just built or opened, even if it alone is over the limit). Returns the files removed.
     pub fn evict(&self, keep: &Path) -> Vec<PathBuf> {
-        let entries = self.entries();
-        let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
-        let mut removed = Vec::new();
-        for e in entries {
-            if total <= self.limit {
-                break;
-            }
-            if e.file == keep {
-                continue;
-            }
-            // An open document keeps reading its unlinked file (Unix); it is only gone from disk.
-            if std::fs::remove_file(&e.file).is_ok() {
-                let _ = std::fs::remove_file(Self::meta_for(&e.file));
-                total = total.saturating_sub(e.bytes);
-                removed.push(e.file);
-            }
-        }
-        removed
+        rete_build::lru::evict(&self.dir, self.limit, keep)
     }
 
     /// Removes every built file, and temporary folders left by builds that did not finish
@@ -239,13 +208,6 @@ impl Cache {
             .unwrap_or_default();
         names.sort();
         names
-    }
-}
-
-/// Marks a file as used now (its modification time is its LRU stamp).
-fn touch(file: &Path) {
-    if let Ok(f) = std::fs::File::options().write(true).open(file) {
-        let _ = f.set_modified(SystemTime::now());
     }
 }
 

@@ -390,16 +390,32 @@ impl Importer {
     /// while the server reports the same size, ETag and Last-Modified), then built like a local
     /// file. The document's info names the URL.
     pub fn open_url(&self, store: &Store, url: &str, emit: Emit) -> AppResult<DocInfo> {
-        let file = self.download(url)?;
+        self.open_url_allowing(store, url, &[], emit)
+    }
+
+    /// [`Self::open_url`], following redirects to `redirect_hosts` too (hosts the user agreed
+    /// to, see [`crate::ops::asking_for_redirects`]).
+    pub fn open_url_allowing(
+        &self,
+        store: &Store,
+        url: &str,
+        redirect_hosts: &[String],
+        emit: Emit,
+    ) -> AppResult<DocInfo> {
+        let file = self.download(url, redirect_hosts)?;
         self.open_as(store, &file.display().to_string(), url, emit)
     }
 
-    fn download(&self, url: &str) -> AppResult<PathBuf> {
+    fn download(&self, url: &str, redirect_hosts: &[String]) -> AppResult<PathBuf> {
         use rete_core::RangeReader as _;
         use std::io::Write as _;
         /// Bytes per range request.
         const CHUNK: u64 = 8 << 20;
-        let r = rete_http::HttpReader::open(url).map_err(|e| AppError::Invalid(e.to_string()))?;
+        let opts = rete_http::HttpOptions {
+            redirect_hosts: redirect_hosts.to_vec(),
+            ..rete_http::HttpOptions::default()
+        };
+        let r = rete_http::HttpReader::open_with(url, opts).map_err(AppError::http)?;
         let len = r.len();
         let tag = format!(
             "{url}\0{len}\0{}\0{}",

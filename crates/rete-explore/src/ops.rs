@@ -34,6 +34,16 @@ pub fn open_path(store: &Store, path: &str) -> AppResult<DocInfo> {
 
 /// Opens a `.rete` served over HTTP(S), read in place through range requests.
 pub fn open_url(store: &Store, url: &str) -> AppResult<DocInfo> {
+    open_url_allowing(store, url, &[])
+}
+
+/// [`open_url`], following redirects to `redirect_hosts` too (hosts the user agreed to, see
+/// [`asking_for_redirects`]); the document keeps them for all its reads.
+pub fn open_url_allowing(
+    store: &Store,
+    url: &str,
+    redirect_hosts: &[String],
+) -> AppResult<DocInfo> {
     let url = url.trim();
     if !rete_http::is_url(url) {
         return Err(AppError::Invalid(format!(
@@ -42,13 +52,56 @@ pub fn open_url(store: &Store, url: &str) -> AppResult<DocInfo> {
     }
     let opts = rete_http::HttpOptions {
         byte_budget: read_budget(),
+        redirect_hosts: redirect_hosts.to_vec(),
         ..rete_http::HttpOptions::default()
     };
-    let reader = rete_http::HttpReader::open_with(url, opts)
-        .map_err(|e| AppError::Invalid(e.to_string()))?;
+    let reader = rete_http::HttpReader::open_with(url, opts).map_err(AppError::http)?;
     let doc = Doc::open_http(reader)?;
     let (id, doc) = store.insert(doc);
     doc.info(id)
+}
+
+/// What the shell asks before following a redirect from `from` to `to` (URLs): "Follow the
+/// redirect from A to B?", A and B their hosts, then the URLs.
+pub fn redirect_question(from: &str, to: &str) -> String {
+    let host = |u: &str| rete_http::redirect_host(u).unwrap_or_else(|| u.to_owned());
+    format!(
+        "Follow the redirect from {} to {}?\n\n{from}\nredirects to\n{to}\n\nFollow it only if you trust {}: this document will then read from it.",
+        host(from),
+        host(to),
+        host(to)
+    )
+}
+
+/// Runs `open` with the redirect hosts agreed so far (none at first). When it fails only because
+/// a redirect leads to another host ([`AppError::Redirect`]), asks `ask(from, to)` (the shell: a
+/// native dialog the page cannot answer) and, on yes, runs `open` again with that host allowed
+/// too; a chain through several hosts asks once per host. Other refusals (a loopback or private
+/// address from a public URL, https to http) never ask. A no is [`AppError::Cancelled`].
+pub fn asking_for_redirects<T>(
+    mut ask: impl FnMut(&str, &str) -> bool,
+    mut open: impl FnMut(&[String]) -> AppResult<T>,
+) -> AppResult<T> {
+    let mut hosts: Vec<String> = Vec::new();
+    loop {
+        match open(&hosts) {
+            Err(AppError::Redirect { error, host }) if !hosts.contains(&host) => {
+                let (from, to) = match &error.kind {
+                    rete_http::HttpErrorKind::RedirectRefused { from, to, .. } => {
+                        (from.as_str(), to.as_str())
+                    }
+                    _ => (error.url.as_str(), host.as_str()),
+                };
+                if !ask(from, to) {
+                    return Err(AppError::Cancelled(format!(
+                        "not opened: the redirect from {from} to {to} was not followed"
+                    )));
+                }
+                hosts.push(host);
+            }
+            other => return other,
+        }
+    }
 }
 
 /// The first map: the pyramid's top level, or the class overview without a pyramid.

@@ -6,9 +6,9 @@
 mod common;
 mod fixtures;
 
-use common::{serve, serve_with};
+use common::{redirect_to, serve, serve_with};
 use fixtures::fixture;
-use rete_explore::engine::AppResult;
+use rete_explore::engine::{AppError, AppResult};
 use rete_explore::model::{MapNode, MapView};
 use rete_explore::ops;
 use rete_explore::store::Store;
@@ -166,5 +166,76 @@ fn a_community_opens_when_the_batch_ahead_fails() {
     assert!(
         opening_b.len() > opening.len(),
         "{opening:?} then {opening_b:?}"
+    );
+}
+
+#[test]
+fn a_redirect_to_another_host_opens_only_once_the_user_agrees() {
+    // Two servers on 127.0.0.1, different ports: different hosts.
+    let b = serve(std::fs::read(fixture("social-1k.rete")).unwrap(), 500);
+    let a = redirect_to(b.clone());
+    let b_host = rete_http::redirect_host(&b).unwrap();
+    let store = Store::default();
+    let open = |hosts: &[String]| ops::open_url_allowing(&store, &a, hosts);
+    // Without asking: the typed refusal naming the host.
+    match ops::open_url(&store, &a) {
+        Err(AppError::Redirect { host, .. }) => assert_eq!(host, b_host),
+        other => panic!("{other:?}"),
+    }
+    // The user says no: nothing opens, the message says why.
+    let mut asked = Vec::new();
+    let e = ops::asking_for_redirects(
+        |from, to| {
+            asked.push((from.to_owned(), to.to_owned()));
+            false
+        },
+        open,
+    )
+    .unwrap_err();
+    assert!(matches!(e, AppError::Cancelled(_)), "{e:?}");
+    assert_eq!(asked, [(a.clone(), b.clone())]);
+    assert!(e
+        .to_string()
+        .contains(&format!("the redirect from {a} to {b} was not followed")));
+    // Yes: it opens once, and every later read follows the redirect.
+    let mut questions = 0;
+    let info = ops::asking_for_redirects(
+        |_, _| {
+            questions += 1;
+            true
+        },
+        open,
+    )
+    .unwrap();
+    assert_eq!(questions, 1);
+    ops::overview(&store, info.doc).unwrap();
+    assert!(ops::read_stats(&store, info.doc).unwrap().requests > 1);
+    let q = ops::redirect_question(&a, &b);
+    let a_host = rete_http::redirect_host(&a).unwrap();
+    assert!(
+        q.starts_with(&format!("Follow the redirect from {a_host} to {b_host}?")),
+        "{q}"
+    );
+    // A refusal for another reason (a loopback address from a public URL) never asks.
+    let loopback = rete_http::HttpError {
+        url: "https://example.org/x.rete".into(),
+        kind: rete_http::HttpErrorKind::RedirectRefused {
+            from: "https://example.org/x.rete".into(),
+            to: "http://127.0.0.1/admin".into(),
+            why: rete_http::RedirectRefusal::Address {
+                ip: [127, 0, 0, 1].into(),
+                class: rete_http::AddressClass::Loopback,
+            },
+        },
+        attempts: 1,
+    };
+    let e = ops::asking_for_redirects(
+        |_, _| panic!("asked about a loopback redirect"),
+        |_| Err::<(), _>(AppError::http(loopback.clone())),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, AppError::Invalid(m) if m.contains("a loopback address")),
+        "{e:?}"
     );
 }

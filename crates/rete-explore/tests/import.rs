@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
 mod common;
+mod fixtures;
 
 use rete_explore::cache::Cache;
 use rete_explore::import::{kind_of, url_is_rdf, Emit, ImportView, Importer, Kind};
@@ -405,4 +406,30 @@ fn an_imported_document_is_named_by_its_source_everywhere() {
     assert!(!md.contains(&d.source), "the report names the cache path");
     assert_eq!(store.reopen_after_crash().as_deref(), Some(src.as_str()));
     assert_eq!(store.take_pending(), vec![src]);
+}
+
+#[test]
+fn crafted_inputs_are_refused_with_a_message_and_leave_nothing() {
+    // What the e2e suite opens in the real app (`fixtures::CRAFTED`).
+    let dir = tempfile::tempdir().unwrap();
+    let files = fixtures::write_crafted(dir.path()).unwrap();
+    let (imp, store, _, emit) = fresh(dir.path());
+    let expect = [
+        "shared bytes",
+        "over the 1048576-byte limit",
+        "JSON nested deeper than 128 levels",
+    ];
+    for (file, expect) in files.iter().zip(expect) {
+        let err = imp
+            .open(&store, &file.display().to_string(), emit.clone())
+            .unwrap_err()
+            .to_string();
+        let name = file.file_name().unwrap().to_str().unwrap();
+        assert!(err.contains(name) && err.contains(expect), "{name}: {err}");
+    }
+    assert!(
+        imp.cache().listing().is_empty(),
+        "{:?}",
+        imp.cache().listing()
+    );
 }

@@ -130,6 +130,21 @@ fn reason(status: u16) -> String {
 }
 
 impl HttpErrorKind {
+    /// For a redirect refused only because it leads to another host: `(from, to, host)`, the
+    /// host being what to add to [`crate::HttpOptions::redirect_hosts`] (after asking the user)
+    /// to follow it. `None` for every other error, other refusals (a loopback or private
+    /// address, a downgrade) included: those stay refused.
+    pub fn refused_host(&self) -> Option<(&str, &str, String)> {
+        match self {
+            Self::RedirectRefused {
+                from,
+                to,
+                why: crate::RedirectRefusal::OtherHost,
+            } => Some((from, to, crate::redirect_host(to)?)),
+            _ => None,
+        }
+    }
+
     /// Whether retrying the same request may succeed: timeouts, resets, short bodies, 5xx
     /// gateway/server errors, 408 and 429.
     pub fn is_transient(&self) -> bool {

@@ -9,7 +9,7 @@ mod redirect;
 pub use counted::CountedReader;
 pub use error::{HttpError, HttpErrorKind};
 pub use reader::{parse_content_range, HttpReader};
-pub use redirect::{address_class, redirect_allowed, AddressClass, RedirectRefusal};
+pub use redirect::{address_class, redirect_allowed, redirect_host, AddressClass, RedirectRefusal};
 pub use rete_core::ReadStats;
 
 use std::time::Duration;
@@ -42,11 +42,16 @@ pub struct HttpOptions {
     /// Redirects followed per request (`0`: a redirect is an error). Every hop is checked: see
     /// [`redirect_allowed`].
     pub max_redirects: u32,
-    /// Whether a redirect may lead to another host or port than the one it comes from (never
+    /// Whether a redirect may lead to any other host or port than the one it comes from (never
     /// to a loopback, private or other non-public address unless the URL given is one). Off by
     /// default: such a redirect fails with [`HttpErrorKind::RedirectRefused`], and the caller
-    /// may ask the user and reopen with this on, or open the target URL itself.
+    /// may ask the user and reopen with the target's host in [`Self::redirect_hosts`] (see
+    /// [`HttpErrorKind::refused_host`]), or open the target URL itself.
     pub cross_host_redirects: bool,
+    /// Hosts a redirect may lead to although they are not the current one: `host` (any port)
+    /// or `host:port` (IPv6 in brackets), compared without case. The address rules still
+    /// apply: listing `127.0.0.1` does not let a public URL redirect there.
+    pub redirect_hosts: Vec<String>,
     /// Bytes of fetched ranges kept in memory (LRU), shared by all queries on the file.
     pub cache_bytes: usize,
     /// Bytes fetched by the request at open and kept in the cache. Covers `Rete::open`'s first
@@ -84,6 +89,7 @@ impl Default for HttpOptions {
             max_backoff: Duration::from_secs(5),
             max_redirects: 5,
             cross_host_redirects: false,
+            redirect_hosts: Vec::new(),
             cache_bytes: 64 << 20,
             prefetch: 16 << 10,
             coalesce_gap: 16 << 10,

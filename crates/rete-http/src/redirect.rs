@@ -9,8 +9,10 @@
 //!   user gave itself points at such an address (a local server may redirect within the local
 //!   network): a page cannot use the reader to reach a service behind the user's firewall;
 //! - another origin (host name or port) is refused unless [`HttpOptions::cross_host_redirects`]
-//!   is on; `http://h/` → `https://h/` (the default ports) counts as the same host, and a local
-//!   start may move to another local host or port.
+//!   is on or the target's host is in [`HttpOptions::redirect_hosts`] (the user said yes to
+//!   it); `http://h/` → `https://h/` (the default ports) counts as the same host. A local start
+//!   asks too: a server on 127.0.0.1 sending the reader to another local port or host is a
+//!   service the user did not name.
 //!
 //! Host names are resolved to check them: a name that resolves to 127.0.0.1 is loopback. The
 //! addresses the connection then uses are checked again ([`Guard`], the agent's resolver), so a
@@ -23,6 +25,7 @@ use crate::HttpOptions;
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::NextTimeout;
 use url::{Host, Url};
@@ -151,17 +154,37 @@ fn v6_class(ip: Ipv6Addr) -> Option<AddressClass> {
 }
 
 /// The addresses `url`'s host stands for: itself for an IP literal, else what it resolves to
-/// (empty if it does not resolve).
-pub(crate) fn resolve(url: &Url) -> Vec<IpAddr> {
+/// (empty if it does not resolve); `None` if the system resolver gave no answer within `wait`.
+pub(crate) fn resolve(url: &Url, wait: Duration) -> Option<Vec<IpAddr>> {
     match url.host() {
-        Some(Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
-        Some(Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
-        Some(Host::Domain(d)) => (d, url.port_or_known_default().unwrap_or(80))
-            .to_socket_addrs()
-            .map(|it| it.map(|a| a.ip()).collect())
-            .unwrap_or_default(),
-        None => Vec::new(),
+        Some(Host::Ipv4(ip)) => Some(vec![IpAddr::V4(ip)]),
+        Some(Host::Ipv6(ip)) => Some(vec![IpAddr::V6(ip)]),
+        Some(Host::Domain(d)) => {
+            let target = (d.to_owned(), url.port_or_known_default().unwrap_or(80));
+            within(wait, move || {
+                target
+                    .to_socket_addrs()
+                    .map(|it| it.map(|a| a.ip()).collect())
+                    .unwrap_or_default()
+            })
+        }
+        None => Some(Vec::new()),
     }
+}
+
+/// `f`'s answer if it comes within `wait`. The system resolver (`getaddrinfo`) cannot be
+/// interrupted, so it runs on a thread of its own, which is left to finish alone when the wait
+/// is over (its late answer is dropped): a name server that never answers costs a thread, not
+/// a hung request.
+fn within<T: Send + 'static>(wait: Duration, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("rete-http-resolve".into())
+        .spawn(move || {
+            let _ = tx.send(f());
+        })
+        .ok()?;
+    rx.recv_timeout(wait).ok()
 }
 
 /// Whether the URL the user gave points at a non-public address (every address its host
@@ -181,6 +204,43 @@ fn same_host(from: &Url, to: &Url) -> bool {
             && to.scheme() == "https"
             && from.port().is_none()
             && to.port().is_none())
+}
+
+/// How a redirect target is named in [`HttpOptions::redirect_hosts`]: its host, with the port
+/// when the URL gives one (`objects.example`, `127.0.0.1:8081`, `[::1]:8443`); `None` if `url`
+/// is not an absolute URL with a host.
+pub fn redirect_host(url: &str) -> Option<String> {
+    Url::parse(url)
+        .ok()
+        .filter(|u| u.host().is_some())
+        .map(|u| host_of(&u))
+}
+
+fn host_of(url: &Url) -> String {
+    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+    match url.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host,
+    }
+}
+
+/// Whether `entry` of [`HttpOptions::redirect_hosts`] names `to`'s host: `host` for any port,
+/// `host:port` for that port only.
+fn host_matches(entry: &str, to: &Url) -> bool {
+    let Some(host) = to.host_str() else {
+        return false;
+    };
+    let entry = entry.trim();
+    if entry.eq_ignore_ascii_case(host) {
+        return true;
+    }
+    // `host:port`; a bare IPv6 address has colons too but no brackets, so it is not split.
+    match entry.rsplit_once(':') {
+        Some((h, p)) if !h.is_empty() && (!h.contains(':') || h.starts_with('[')) => {
+            h.eq_ignore_ascii_case(host) && p.parse::<u16>().ok() == to.port_or_known_default()
+        }
+        _ => false,
+    }
 }
 
 /// Whether the reader may follow a redirect from `from` to `to`, whose host stands for
@@ -207,7 +267,10 @@ pub fn redirect_allowed(
             return Err(RedirectRefusal::Address { ip, class });
         }
     }
-    if same_host(from, to) || opts.cross_host_redirects || (local_start && is_local(resolved)) {
+    if same_host(from, to)
+        || opts.cross_host_redirects
+        || opts.redirect_hosts.iter().any(|h| host_matches(h, to))
+    {
         Ok(())
     } else {
         Err(RedirectRefusal::OtherHost)
@@ -475,28 +538,108 @@ mod tests {
     }
 
     #[test]
-    fn a_local_start_may_move_within_the_local_network() {
+    fn a_local_start_asks_too_but_may_reach_local_addresses_when_allowed() {
+        let listed = |from: &str, to: &str, ips: &[&str], local: bool, hosts: &[&str]| {
+            let opts = HttpOptions {
+                redirect_hosts: hosts.iter().map(|h| (*h).to_owned()).collect(),
+                ..HttpOptions::default()
+            };
+            let resolved: Vec<IpAddr> = ips.iter().map(|s| ip(s)).collect();
+            redirect_allowed(&u(from), &u(to), &resolved, local, &opts)
+        };
+        // Another local port or host is another service: it asks like any other host.
+        let (a, b) = ("http://127.0.0.1:8000/x", "http://127.0.0.1:8001/y");
         assert_eq!(
-            check(
-                "http://127.0.0.1:8000/x",
-                "http://127.0.0.1:8001/y",
-                &["127.0.0.1"],
-                true,
-                false
-            ),
-            Ok(())
+            listed(a, b, &["127.0.0.1"], true, &[]),
+            Err(RedirectRefusal::OtherHost)
         );
         assert_eq!(
-            check(
+            listed(a, b, &["127.0.0.1"], true, &["127.0.0.1:8001"]),
+            Ok(())
+        );
+        assert_eq!(listed(a, b, &["127.0.0.1"], true, &["127.0.0.1"]), Ok(()));
+        assert_eq!(
+            listed(a, b, &["127.0.0.1"], true, &["127.0.0.1:8002"]),
+            Err(RedirectRefusal::OtherHost)
+        );
+        assert_eq!(
+            listed(
                 "http://localhost:8000/x",
                 "http://192.168.1.7/y",
                 &["192.168.1.7"],
                 true,
-                false
+                &["192.168.1.7:80"]
             ),
             Ok(())
         );
-        // Leaving it for a public host is still a cross-host redirect.
+        // A listed host is still refused where its address is (a public start).
+        assert_eq!(
+            listed(
+                "https://a.example/x",
+                "https://127.0.0.1:8001/y",
+                &["127.0.0.1"],
+                false,
+                &["127.0.0.1:8001"]
+            ),
+            Err(RedirectRefusal::Address {
+                ip: ip("127.0.0.1"),
+                class: AddressClass::Loopback
+            })
+        );
+        // Public hosts, without case; IPv6 in brackets.
+        let public = ["93.184.215.14"];
+        let gh = "https://objects.githubusercontent.com/x";
+        assert_eq!(
+            listed(
+                "https://github.com/r",
+                gh,
+                &public,
+                false,
+                &["Objects.GitHubUserContent.com"]
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            listed(
+                "https://github.com/r",
+                gh,
+                &public,
+                false,
+                &["objects.githubusercontent.com:443"]
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            listed(
+                "https://github.com/r",
+                gh,
+                &public,
+                false,
+                &["githubusercontent.com"]
+            ),
+            Err(RedirectRefusal::OtherHost)
+        );
+        assert_eq!(
+            listed(
+                "https://a.example/x",
+                "https://[2606:2800:220:1::]:8443/x",
+                &["2606:2800:220:1::"],
+                false,
+                &["[2606:2800:220:1::]:8443"]
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            redirect_host(gh).as_deref(),
+            Some("objects.githubusercontent.com")
+        );
+        assert_eq!(redirect_host(b).as_deref(), Some("127.0.0.1:8001"));
+        assert_eq!(
+            redirect_host("http://[::1]:81/").as_deref(),
+            Some("[::1]:81")
+        );
+        assert_eq!(redirect_host("/relative"), None);
+        // Leaving the local network for a public host is a cross-host redirect as well.
         assert_eq!(
             check(
                 "http://127.0.0.1:8000/x",
@@ -514,18 +657,32 @@ mod tests {
 
     #[test]
     fn literal_hosts_resolve_to_themselves() {
-        assert_eq!(resolve(&u("http://127.0.0.1:9/x")), vec![ip("127.0.0.1")]);
-        assert_eq!(resolve(&u("http://[::1]/x")), vec![ip("::1")]);
+        let resolve = |s: &str| resolve(&u(s), Duration::from_secs(10)).unwrap();
+        assert_eq!(resolve("http://127.0.0.1:9/x"), vec![ip("127.0.0.1")]);
+        assert_eq!(resolve("http://[::1]/x"), vec![ip("::1")]);
         // WHATWG parsing normalises the short forms a resolver would accept.
-        assert_eq!(resolve(&u("http://127.1/x")), vec![ip("127.0.0.1")]);
-        assert_eq!(resolve(&u("http://2130706433/x")), vec![ip("127.0.0.1")]);
+        assert_eq!(resolve("http://127.1/x"), vec![ip("127.0.0.1")]);
+        assert_eq!(resolve("http://2130706433/x"), vec![ip("127.0.0.1")]);
+        // A name goes through the system resolver (`localhost` from the hosts file).
+        assert!(is_local(&resolve("http://localhost:9/x")));
+    }
+
+    #[test]
+    fn a_lookup_that_never_answers_ends_when_the_wait_is_over() {
+        // What a name server that never replies does to `getaddrinfo`: the caller gets `None`
+        // once the wait is over instead of waiting with the lookup.
+        let never = within(Duration::from_millis(20), || loop {
+            std::thread::park();
+        });
+        assert_eq!(never, None::<()>);
+        assert_eq!(within(Duration::from_secs(10), || 7), Some(7));
     }
 
     #[test]
     fn the_guard_checks_the_addresses_connected_to() {
         let resolve = |g: &Guard, s: &str| {
             let timeout = NextTimeout {
-                after: std::time::Duration::from_secs(5).into(),
+                after: Duration::from_secs(5).into(),
                 reason: ureq::Timeout::Resolve,
                 per_read: None,
                 per_write: None,

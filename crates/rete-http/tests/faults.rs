@@ -569,17 +569,58 @@ fn leak(s: String) -> &'static str {
 }
 
 #[test]
-fn a_local_start_may_be_redirected_to_another_local_port() {
-    // Host and port make the origin: 127.0.0.1:A → 127.0.0.1:B is another host, followed
-    // because the URL given is itself local.
+fn a_redirect_to_another_host_is_followed_only_when_that_host_is_allowed() {
+    // Host and port make the origin: 127.0.0.1:A → 127.0.0.1:B is another host.
     let b = FaultServer::start(|_, _| Act::Serve);
     let to = leak(b.url());
     let a = FaultServer::start(move |_, _| Act::Redirect(to));
-    let r = HttpReader::open_with(&a.url(), opts()).unwrap();
+    let b_host = b.base.trim_start_matches("http://").to_owned();
+    // Refused by default, before B is contacted, naming both URLs and the host to allow.
+    let e = HttpReader::open_with(&a.url(), opts()).unwrap_err();
+    assert_eq!(
+        e.kind,
+        HttpErrorKind::RedirectRefused {
+            from: a.url(),
+            to: b.url(),
+            why: RedirectRefusal::OtherHost,
+        }
+    );
+    assert_eq!(
+        e.kind.refused_host(),
+        Some((a.url().as_str(), b.url().as_str(), b_host.clone()))
+    );
+    assert!(
+        e.to_string()
+            .contains("cross-host redirects are not allowed"),
+        "{e}"
+    );
+    assert_eq!((e.attempts, a.hits(), b.hits()), (1, 1, 0));
+    // Another allowed host does not open the way.
+    let other = HttpOptions {
+        redirect_hosts: vec!["127.0.0.1:1".into()],
+        ..opts()
+    };
+    let e = HttpReader::open_with(&a.url(), other).unwrap_err();
+    assert!(e.kind.refused_host().is_some(), "{e}");
+    assert_eq!(b.hits(), 0);
+    // Followed once B's host is allowed, on every request of the reader.
+    let allowed = HttpOptions {
+        redirect_hosts: vec![b_host],
+        ..opts()
+    };
+    let r = HttpReader::open_with(&a.url(), allowed).unwrap();
     assert_reads_body(&r, 80_000, 100);
-    assert_eq!((a.hits(), b.hits()), (2, 2));
-    // Off the local network it is a cross-host redirect: refused before any connection (the
-    // public address here is never contacted, so the test needs no network).
+    assert_eq!((a.hits(), b.hits()), (4, 2));
+    // Or with every host allowed.
+    let any = HttpOptions {
+        cross_host_redirects: true,
+        ..opts()
+    };
+    let r = HttpReader::open_with(&a.url(), any).unwrap();
+    assert_reads_body(&r, 80_000, 100);
+    assert_eq!((a.hits(), b.hits()), (6, 4));
+    // Off the local network a cross-host redirect is refused the same way, before any
+    // connection (the public address here is never contacted, so the test needs no network).
     let a = FaultServer::start(|_, _| Act::Redirect("http://8.8.8.8/file.rete"));
     let e = HttpReader::open_with(&a.url(), opts()).unwrap_err();
     assert_eq!(
@@ -590,11 +631,7 @@ fn a_local_start_may_be_redirected_to_another_local_port() {
             why: RedirectRefusal::OtherHost,
         }
     );
-    assert!(
-        e.to_string()
-            .contains("cross-host redirects are not allowed"),
-        "{e}"
-    );
+    assert_eq!(e.kind.refused_host().map(|h| h.2), Some("8.8.8.8".into()));
     assert_eq!((e.attempts, a.hits()), (1, 1));
 }
 
@@ -611,6 +648,7 @@ fn a_chain_across_hosts_longer_than_the_bound_is_refused() {
         &a.url(),
         HttpOptions {
             max_redirects: 3,
+            cross_host_redirects: true,
             ..opts()
         },
     )

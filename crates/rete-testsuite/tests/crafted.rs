@@ -40,6 +40,17 @@ fn base(dir: &Path) -> Vec<u8> {
 
 /// `base` with some sections replaced (same kind and index) and the header counts overridden.
 fn image(base: &[u8], replace: Vec<RawSection>, quads: Option<u64>, terms: Option<u64>) -> Vec<u8> {
+    image_without(base, replace, &[], quads, terms)
+}
+
+/// [`image`] without the sections `drop` names (kind, index).
+fn image_without(
+    base: &[u8],
+    replace: Vec<RawSection>,
+    drop: &[(u16, u16)],
+    quads: Option<u64>,
+    terms: Option<u64>,
+) -> Vec<u8> {
     let rete = Rete::open(Arc::new(rete_core::MemReader::new(base.to_vec(), "base"))).unwrap();
     let mut sections: Vec<RawSection> = rete
         .sections()
@@ -48,6 +59,7 @@ fn image(base: &[u8], replace: Vec<RawSection>, quads: Option<u64>, terms: Optio
             !replace
                 .iter()
                 .any(|r| r.kind == e.kind && r.index == e.index)
+                && !drop.contains(&(e.kind, e.index))
         })
         .map(|e| {
             let stored = base[e.offset as usize..(e.offset + e.len) as usize].to_vec();
@@ -472,15 +484,18 @@ fn just_under_the_limits(base: &[u8]) -> Vec<Case> {
             ),
         ]
     };
+    // Without the directory's page table, so a remote reader reads the directory whole too
+    // (with it, the table's span refuses the directory before it is fetched).
+    let no_pages = [(kind::PERM_PAGES, 0)];
     out.push(Case {
         name: "perm-directory-max-blocks",
-        bytes: image(base, perm(stored.clone()), None, None),
+        bytes: image_without(base, perm(stored.clone()), &no_pages, None, None),
         pad: 0,
         expect: "header says",
     });
     out.push(Case {
         name: "perm-directory-over-max-blocks",
-        bytes: image(base, perm(stored[1..].to_vec()), None, None),
+        bytes: image_without(base, perm(stored[1..].to_vec()), &no_pages, None, None),
         pad: 0,
         expect: "implausible block count",
     });
@@ -615,10 +630,53 @@ fn write_case(dir: &Path, c: &Case) -> PathBuf {
     path
 }
 
+/// `scripts/range-server.py` serving a folder on 127.0.0.1 (Range, ETag, Last-Modified), ended
+/// when dropped.
+struct RangeServer {
+    child: std::process::Child,
+    base: String,
+}
+
+impl RangeServer {
+    fn start(dir: &Path) -> Self {
+        use std::io::BufRead as _;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/range-server.py");
+        let mut child = std::process::Command::new("python3")
+            .arg(script)
+            .arg(dir)
+            .arg(dir.join("requests.log"))
+            .arg("0")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs scripts/range-server.py");
+        let mut port = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut port)
+            .unwrap();
+        let base = format!("http://127.0.0.1:{}", port.trim());
+        Self { child, base }
+    }
+}
+
+impl Drop for RangeServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Every read a user of the file can trigger; each failure as its message. Never panics.
-fn read_everything(path: &Path) -> Vec<String> {
+/// `source`: a path, or a URL read through the HTTP reader (range requests).
+fn read_everything(source: &Path) -> Vec<String> {
     let mut errors = Vec::new();
-    let rete = match Rete::open_path(path) {
+    let opened = match source.to_str().filter(|s| rete_http::is_url(s)) {
+        Some(url) => match rete_http::HttpReader::open(url) {
+            Ok(r) => Rete::open(Arc::new(r)),
+            Err(e) => return vec![format!("other: {e}")],
+        },
+        None => Rete::open_path(source),
+    };
+    let rete = match opened {
         Ok(r) => r,
         Err(e) => return vec![typed(&e)],
     };
@@ -700,53 +758,60 @@ fn crafted_files_give_typed_errors_within_256_mb() {
     ))
     .is_empty());
     let exe = std::env::current_exe().unwrap();
+    // The same files through the HTTP reader, from a range server on 127.0.0.1.
+    let server = RangeServer::start(dir.path());
     for case in cases(&base) {
         let path = write_case(dir.path(), &case);
-        // In this process: a typed Corrupt error saying what is wrong.
-        let errors = read_everything(&path);
+        let url = PathBuf::from(format!("{}/{}.rete", server.base, case.name));
+        for source in [&path, &url] {
+            read_in_both(&exe, source, &case);
+        }
+    }
+}
+
+/// Reads `source` here and in a child process under the 256 MiB address-space limit: each
+/// gives a typed Corrupt error saying what is wrong, and the child stays under the limit.
+fn read_in_both(exe: &Path, source: &Path, case: &Case) {
+    let name = format!("{} ({})", case.name, source.display());
+    {
+        let errors = read_everything(source);
         assert!(
             errors
                 .iter()
                 .any(|e| e.starts_with("Corrupt: ") && e.contains(case.expect)),
-            "{}: expected a Corrupt error containing {:?}, got {errors:?}",
-            case.name,
+            "{name}: expected a Corrupt error containing {:?}, got {errors:?}",
             case.expect
         );
         // In a child under a 256 MiB address-space limit: the same, no abort.
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!("ulimit -v {LIMIT_KB} && exec \"$0\" \"$@\""))
-            .arg(&exe)
+            .arg(exe)
             .args([
                 "child_reads_one_file",
                 "--exact",
                 "--nocapture",
                 "--test-threads=1",
             ])
-            .env(CHILD_ENV, &path)
+            .env(CHILD_ENV, source)
             .env("MALLOC_ARENA_MAX", "2")
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
-            "{}: child failed ({}): {stdout}{}",
-            case.name,
+            "{name}: child failed ({}): {stdout}{}",
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(
-            stdout.contains(case.expect),
-            "{}: child said {stdout}",
-            case.name
-        );
+        assert!(stdout.contains(case.expect), "{name}: child said {stdout}");
         let peak: u64 = stdout
             .lines()
             .find_map(|l| l.strip_prefix("peak-rss-kb "))
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(u64::MAX);
-        assert!(peak < LIMIT_KB, "{}: peak RSS {peak} kB", case.name);
-        eprintln!("{}: peak RSS {peak} kB", case.name);
+        assert!(peak < LIMIT_KB, "{name}: peak RSS {peak} kB");
+        eprintln!("{name}: peak RSS {peak} kB");
     }
 }
 

@@ -58,6 +58,7 @@ pub(crate) fn parse(
     index: usize,
     opts: ParseOptions<'_>,
     read: Option<Arc<AtomicU64>>,
+    cancel: Option<Arc<dyn crate::Progress>>,
     sink: &mut QuadSink<'_>,
 ) -> Result<ParseSummary, BuildError> {
     let (syntax, _) = input.resolve()?;
@@ -72,7 +73,7 @@ pub(crate) fn parse(
         parse_upstream(input, &name, read, &mut consume).map_err(|e| naming(&name, e))?;
         Vec::new()
     } else {
-        let reader = input.open_counted(read)?;
+        let reader = input.open_counted(read, cancel)?;
         let parsed = if opts.threads < 2 {
             produce(input, syntax, &name, opts.base_iri, reader, &mut consume)
         } else if matches!(syntax, Syntax::NTriples | Syntax::NQuads) {

@@ -106,14 +106,30 @@ pub(super) fn parse(
     let mut n = 0u64;
     for (i, input) in inputs.iter().enumerate() {
         let (syntax, _) = input.resolve()?;
-        let summary = input::parse(input, i, parse_opts, Some(read.clone()), &mut |q| {
-            n += 1;
-            if n % PROGRESS_QUADS == 0 {
-                progress.inc(PROGRESS_QUADS);
-                progress.parsed_bytes(read.load(Ordering::Relaxed));
-                check_cancel(progress.as_ref())?;
+        let reader_cancel = Some(progress.clone());
+        let summary = input::parse(
+            input,
+            i,
+            parse_opts,
+            Some(read.clone()),
+            reader_cancel,
+            &mut |q| {
+                n += 1;
+                if n % PROGRESS_QUADS == 0 {
+                    progress.inc(PROGRESS_QUADS);
+                    progress.parsed_bytes(read.load(Ordering::Relaxed));
+                    check_cancel(progress.as_ref())?;
+                }
+                sink(q, &mut interner, &mut quads)
+            },
+        )
+        // A read refused by the cancel surfaces as the parser's error.
+        .map_err(|e| {
+            if progress.cancelled() {
+                BuildError::Cancelled
+            } else {
+                e
             }
-            sink(q, &mut interner, &mut quads)
         })?;
         for (k, v) in summary.prefixes {
             prefixes.entry(k).or_insert(v);

@@ -32,9 +32,8 @@ pub fn run(a: BuildArgs) -> Result<()> {
         bail!("reading standard input needs --format (nt, nq, ttl, trig, rdf or jsonld)");
     }
     // Ctrl-C / SIGTERM cancel the build, which then removes its temporary files.
-    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = cancel.clone();
-    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))?;
+    let listening = crate::interrupt::listen()?;
+    let cancel = listening.flag();
     let progress: Arc<dyn rete_build::Progress> = if a.quiet {
         Arc::new(progress::Quiet(cancel))
     } else {

@@ -19,7 +19,14 @@ pub fn run(rete: &Rete, a: &ExportArgs) -> Result<()> {
             let file = rete_core::writer::AtomicFile::new(p, ".rete-export-")
                 .with_context(|| format!("cannot create {}", p.display()))?;
             let mut out = BufWriter::with_capacity(1 << 20, file.file());
-            terms::export(rete, &mut out, pretty, &card.prefixes)?;
+            // A failed write (full disk) names the file; a failed read keeps its own message.
+            terms::export(rete, &mut out, pretty, &card.prefixes).map_err(|e| {
+                if e.is::<std::io::Error>() {
+                    e.context(format!("cannot write {}", p.display()))
+                } else {
+                    e
+                }
+            })?;
             out.flush()
                 .with_context(|| format!("cannot write {}", p.display()))?;
             drop(out);

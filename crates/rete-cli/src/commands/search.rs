@@ -5,8 +5,6 @@ use anyhow::{anyhow, bail, Context, Result};
 use rete_core::Rete;
 use rete_search::{Answer, Query, Searcher, Within};
 use std::io::{BufWriter, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
     let resolver = crate::terms::Resolver::new(rete);
@@ -52,10 +50,9 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
     };
     let searcher = Searcher::open(rete)?;
     // Ctrl-C stops a label scan (files without an index) with a message instead of a kill.
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    let answer = searcher.search(&query, &cancel)?;
+    let listening = crate::interrupt::listen()?;
+    let answer = searcher.search(&query, &listening.flag())?;
+    drop(listening);
     if !answer.indexed {
         eprintln!(
             "note: {} has no search index: its labels were scanned (rebuild it to search as you type)",

@@ -64,11 +64,7 @@ pub fn run(a: &ServeArgs) -> Result<()> {
     }
     let _ = out.flush();
     drop(out);
-    let (tx, rx) = std::sync::mpsc::channel();
-    ctrlc::set_handler(move || {
-        let _ = tx.send(());
-    })?;
-    let _ = rx.recv();
+    crate::interrupt::wait()?;
     eprintln!("stopping: finishing the requests in flight");
     server.stop()?;
     Ok(())

@@ -17,7 +17,7 @@ fn shapes_graph(rete: &Rete, shapes: Option<&str>) -> Result<oxrdf::Graph> {
     let format = rete_shacl::format_of(s).with_context(|| {
         format!("{s}: unknown RDF syntax (name ending .ttl, .nt, .rdf, .jsonld, …)")
     })?;
-    let reader = rete_http::CountedReader::open(s)?.reader();
+    let reader = crate::open_url(s)?.reader();
     let len = usize::try_from(reader.len())?;
     let bytes = reader.read_at(0, len)?;
     Ok(rete_shacl::parse_graph(&bytes[..], format, s)?)

@@ -26,6 +26,29 @@ pub enum AppError {
     /// The user stopped the work (the message says which).
     #[error("{0}")]
     Cancelled(String),
+    /// A URL redirected to another host, which is followed only once the user agrees
+    /// ([`crate::ops::asking_for_redirects`]).
+    #[error("{error}")]
+    Redirect {
+        /// The reader's error (it names both URLs).
+        error: Box<rete_http::HttpError>,
+        /// The host to allow in [`rete_http::HttpOptions::redirect_hosts`] to follow it.
+        host: String,
+    },
+}
+
+impl AppError {
+    /// The error of an HTTP open: [`AppError::Redirect`] when only the redirect's host stood in
+    /// the way, else its message.
+    pub fn http(e: rete_http::HttpError) -> Self {
+        match e.kind.refused_host() {
+            Some((_, _, host)) => Self::Redirect {
+                error: Box::new(e),
+                host,
+            },
+            None => Self::Invalid(e.to_string()),
+        }
+    }
 }
 
 /// What kind of failure an [`AppError`] is, as the UI receives it.
@@ -52,7 +75,7 @@ impl AppError {
                 ErrorKind::File
             }
             Self::NoDoc(_) => ErrorKind::NotOpen,
-            Self::Invalid(_) => ErrorKind::Invalid,
+            Self::Invalid(_) | Self::Redirect { .. } => ErrorKind::Invalid,
             Self::Cancelled(_) => ErrorKind::Cancelled,
         }
     }

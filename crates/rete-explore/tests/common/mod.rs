@@ -82,3 +82,27 @@ pub fn serve_with(
     });
     format!("http://{addr}/social-1k.rete")
 }
+
+/// A server on 127.0.0.1 answering every request with a 302 to `to`; returns its URL.
+#[allow(dead_code, reason = "not every test file follows a redirect")]
+pub fn redirect_to(to: String) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a port on 127.0.0.1");
+    let addr = listener.local_addr().expect("the bound address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let Ok(read_half) = stream.try_clone() else {
+                return;
+            };
+            let mut reader = BufReader::new(read_half);
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 0 && !line.ends_with("\r\n\r\n") {}
+            let head = format!(
+                "HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+            let _ = stream.write_all(head.as_bytes());
+        }
+    });
+    format!("http://{addr}/moved.rete")
+}

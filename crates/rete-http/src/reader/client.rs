@@ -183,10 +183,28 @@ impl Client {
             let to = url.join(&location).map_err(|e| {
                 HttpErrorKind::Protocol(format!("cannot follow the redirect to {location:?}: {e}"))
             })?;
-            let local_start = *self
-                .local_start
-                .get_or_init(|| is_local(&resolve(&self.start)));
-            match redirect_allowed(&url, &to, &resolve(&to), local_start, &self.opts) {
+            // The hop's DNS lookups share the request's time: a name server that never
+            // answers cannot hold the request past its deadline.
+            let lookup = |u: &Url| {
+                let wait = deadline.map_or(self.opts.connect_timeout, |d| {
+                    d.saturating_duration_since(Instant::now())
+                        .min(self.opts.connect_timeout)
+                });
+                resolve(u, wait).ok_or_else(|| {
+                    HttpErrorKind::Timeout(format!(
+                        "no answer from the name server for {} within {wait:?} (checking a redirect)",
+                        u.host_str().unwrap_or_default()
+                    ))
+                })
+            };
+            let local_start = match self.local_start.get() {
+                Some(&l) => l,
+                None => {
+                    let l = is_local(&lookup(&self.start)?);
+                    *self.local_start.get_or_init(|| l)
+                }
+            };
+            match redirect_allowed(&url, &to, &lookup(&to)?, local_start, &self.opts) {
                 Ok(()) => {}
                 Err(RedirectRefusal::Downgrade) => {
                     return Err(HttpErrorKind::Downgrade(to.to_string()))
