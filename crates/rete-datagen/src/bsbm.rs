@@ -8,10 +8,10 @@
 //! reviews per reviewer (mean 20), 1–199 reviewers per rating site. The hierarchy has
 //! `1 + round(log10(products) / 2)` levels under the root, `2 × round(log10(products))`
 //! branches at the root and 4 below; every type owns 5–15 features, and a product takes each
-//! feature of its leaf type with probability ½ and of its other ancestors with ¼. Numeric
+//! feature of its leaf type with probability ¾ and of its other ancestors with 0.35. Numeric
 //! properties 1–3 and textual properties 1–3 are always present, 4–5 on half of the products,
 //! 6 on a quarter. Offers are valid from a day in 2008-02-01..2008-06-20 for 30–120 days and
-//! deliver in 1–21 days; reviews carry ratings 1–4 (each present with probability 0.7) and a
+//! deliver in 1–21 days; reviews carry ratings 1–4 (each present with probability 0.8) and a
 //! text in English half of the time, else in one of nine other languages.
 //!
 //! Where it may differ from the Java generator: `docs/BENCHMARK.md` (BSBM section) lists it. The
@@ -276,7 +276,7 @@ impl Model {
         path.reverse();
         let mut features = Vec::new();
         for &t in &path {
-            let p = if t == leaf { 0.5 } else { 0.25 };
+            let p = if t == leaf { 0.75 } else { 0.35 };
             features.extend(self.types[t].features.clone().filter(|_| rng.chance(p)));
         }
         let present = |rng: &mut Rng, k: usize| match k {
@@ -332,7 +332,7 @@ impl Model {
         );
         let mut ratings = [None; 4];
         for r in &mut ratings {
-            if rng.chance(0.7) {
+            if rng.chance(0.8) {
                 *r = Some(1 + rng.below(10));
             }
         }
