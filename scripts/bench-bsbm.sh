@@ -7,7 +7,8 @@
 # docs/BENCHMARK.md.
 # Usage: scripts/bench-bsbm.sh [PRODUCTS...]   (default: 2785 27850, about 1 M and 10 M triples)
 # Environment: MIXES (timed mixes, default 100), WARMUP (default 20), GATE (gate mixes, default 4),
-# THREADS (rete serve workers, default: cores), BENCH_DIR (scratch, default bench-data).
+# THREADS (rete serve workers, default: cores), BENCH_DIR (scratch, default bench-data),
+# RETE (a release `rete` binary to use instead of building one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v oxigraph >/dev/null; then
@@ -22,11 +23,15 @@ gate=${GATE:-4}
 threads=${THREADS:-$(nproc)}
 work=${BENCH_DIR:-bench-data}/bsbm
 mkdir -p "$work"
-cargo build --release -q -p rete-cli
+if [ -n "${RETE:-}" ]; then
+  rete=$RETE # an already built `rete` (the one generating the data must match the committed generator)
+else
+  cargo build --release -q -p rete-cli
+  rete=target/release/rete
+fi
 # The driver is a client: its own cost is the same for both servers (debug profile, optimised
 # dependencies).
 cargo build -q -p rete-bench --bin rete-bsbm
-rete=target/release/rete
 driver=target/debug/rete-bsbm
 rete_port=17878
 oxi_port=17879
