@@ -264,3 +264,118 @@ if scale_path.exists():
     else:
         doc = doc.rstrip() + "\n\n" + section + "\n"
     doc_path.write_text(doc)
+
+
+# The BSBM Explore section (issue 48), from docs/benchmark-bsbm.json (scripts/bench-bsbm.sh).
+bsbm_path = root / "docs/benchmark-bsbm.json"
+
+# The seed's published figures (Virtuoso 7 Single, BSBM Explore at 100 Mt, 2 × 4-core Xeon 5520).
+VIRTUOSO = {"qmph_1": 11742, "qmph_16": 72278, "cores": 8, "load_quads_s": 261366}
+
+
+def render_bsbm(s):
+    m = s["machine"]
+    cores = m["cpus"]
+    out = [
+        "<!-- bsbm:start -->",
+        "## BSBM Explore: `rete serve` vs Oxigraph's server",
+        "",
+        f"The Berlin SPARQL Benchmark's Explore use case (12 query templates in a 25-query mix) over "
+        f"HTTP with the SPARQL protocol, on `rete generate bsbm` data: `rete serve` (release, "
+        f"{s['rete_threads']} workers) against `oxigraph serve-read-only` (Oxigraph {s['oxigraph_version']}, "
+        f"RocksDB store loaded with `oxigraph load`), {cores} cores, {m['memory_gib']} GiB, {m['os']}, "
+        f"rete {s['rete_version']}, {s['date']}. Per size and client count: {s['warmup']} warm-up mixes, then "
+        f"{s['mixes']} timed mixes (other parameters than the warm-up's, the same for both servers); "
+        "QMpH = timed mixes × 3600 / wall seconds; with 16 clients, 16 threads share the mixes. "
+        "The machine was shared with other engineers' builds (load average about 10 on its 2 cores): both "
+        "servers were measured in the same run, taking turns at each size and client count, so both saw the "
+        "same background load; the absolute figures move with it, and a run of 100 mixes at 16 clients lasts "
+        "only seconds. Reproduce with `scripts/bench-bsbm.sh [PRODUCTS...]` (JSON in `docs/benchmark-bsbm.json`).",
+        "",
+        "Before any timing, every query of the gate mixes is sent to both servers and the answers compared "
+        "(see *How answers are compared* below); a difference stops the run.",
+        "",
+        "| products | triples | clients | rete QMpH | Oxigraph QMpH | rete / Oxigraph | goal ≥ 2× |",
+        "|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for z in s["sizes"]:
+        runs = z["run"]["runs"]
+        for c in sorted({r["clients"] for r in runs}):
+            by = {r["endpoint"]: r for r in runs if r["clients"] == c}
+            if "rete" not in by or "oxigraph" not in by:
+                continue
+            ratio = by["rete"]["qmph"] / by["oxigraph"]["qmph"]
+            out.append(
+                f"| {z['products']:,} | {z['triples']:,} | {c} | {by['rete']['qmph']:,.0f} | "
+                f"{by['oxigraph']['qmph']:,.0f} | {ratio:.2f}× | {'met' if ratio >= 2 else '**not met**'} |"
+            )
+    out += ["", "Gate (answers compared before timing):", ""]
+    for z in s["sizes"]:
+        g = z["run"].get("gate")
+        if g:
+            per = ", ".join(f"{q} {e}/{n}" for q, n, e in g["per_query"])
+            out.append(f"- {z['products']:,} products: {g['queries']} queries of {g['mixes']} mixes answered alike; non-empty answers per query: {per}.")
+    for z in s["sizes"]:
+        runs = z["run"]["runs"]
+        clients = sorted({r["clients"] for r in runs})
+        head = "| query | " + " | ".join(f"rete {c}c | Oxigraph {c}c | ratio {c}c" for c in clients) + " |"
+        out += ["", f"Mean time per query at {z['products']:,} products ({z['triples']:,} triples), ms (ratio: Oxigraph / rete, above 1 is rete faster):", "", head,
+                "|---|" + "---:|" * (3 * len(clients))]
+        names = [q["query"] for q in runs[0]["queries"]]
+        for qn in names:
+            cells = []
+            label = qn
+            for c in clients:
+                by = {r["endpoint"]: {q["query"]: q for q in r["queries"]} for r in runs if r["clients"] == c}
+                a, b = by.get("rete", {}).get(qn), by.get("oxigraph", {}).get(qn)
+                label = f"{qn} {a['name']}" if a else label
+                if a and b:
+                    cells += [f"{a['mean_ms']:,.2f}", f"{b['mean_ms']:,.2f}", f"{b['mean_ms'] / a['mean_ms']:.2f}×"]
+                else:
+                    cells += ["–", "–", "–"]
+            out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out += ["", "Build and load (one-time), and the servers' peak memory:", "",
+            "| products | triples | N-Triples | .rete | `rete build` | triples/s | Oxigraph store | `oxigraph load` | triples/s | rete serve peak RSS | Oxigraph peak RSS |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    mib = lambda b: "–" if b is None else f"{b / 1048576:,.0f} MiB"
+    kib = lambda b: "–" if b is None else f"{b / 1024:,.0f} MiB"
+    secs = lambda ms: "–" if ms is None else f"{ms / 1000:,.1f} s"
+    rate = lambda z, ms: "–" if ms is None else f"{z['triples'] / (ms / 1000):,.0f}"
+    for z in s["sizes"]:
+        out.append(
+            f"| {z['products']:,} | {z['triples']:,} | {mib(z['nt_bytes'])} | {mib(z['rete_bytes'])} | {secs(z['rete_build_ms'])} | "
+            f"{rate(z, z['rete_build_ms'])} | {mib(z['oxigraph_store_bytes'])} | {secs(z['oxigraph_load_ms'])} | "
+            f"{rate(z, z['oxigraph_load_ms'])} | {kib(z['rete_serve_peak_rss_kib'])} | {kib(z['oxigraph_serve_peak_rss_kib'])} |"
+        )
+    big = max(s["sizes"], key=lambda z: z["triples"])
+    v = VIRTUOSO
+    out += ["", f"Against the seed's published figures — **other hardware** (Virtuoso 7 Single at 100 M triples on "
+            f"2 × 4-core Xeon 5520, {v['cores']} cores) and another size (ours: the largest size run here, "
+            f"{big['triples'] / 1e6:,.1f} M triples; 100 M was not run); per core = QMpH / cores:", "",
+            "| | clients | QMpH | cores | QMpH per core |", "|---|---:|---:|---:|---:|",
+            f"| Virtuoso 7 Single, 100 Mt (published) | 1 | {v['qmph_1']:,} | {v['cores']} | {v['qmph_1'] / v['cores']:,.0f} |",
+            f"| Virtuoso 7 Single, 100 Mt (published) | 16 | {v['qmph_16']:,} | {v['cores']} | {v['qmph_16'] / v['cores']:,.0f} |"]
+    for r in big["run"]["runs"]:
+        if r["endpoint"] == "rete":
+            out.append(f"| rete serve, {big['triples'] / 1e6:,.1f} Mt (here) | {r['clients']} | {r['qmph']:,.0f} | {cores} | {r['qmph'] / cores:,.0f} |")
+    built = [z for z in s["sizes"] if z["rete_build_ms"]]
+    big = max(built, key=lambda z: z["triples"]) if built else big
+    rate = big["triples"] / (big["rete_build_ms"] / 1000) if built else 0
+    out += ["", f"Load: Virtuoso 7 loaded {v['load_quads_s']:,} quads/s at 100 Mt with 8 streams on {v['cores']} cores "
+            f"({v['load_quads_s'] / v['cores']:,.0f} per core); `rete build` made the {big['triples'] / 1e6:,.1f} M-triple file "
+            f"at {rate:,.0f} triples/s on {cores} cores ({rate / cores:,.0f} per core)."]
+    notes = root / "docs/benchmark-bsbm-notes.md"
+    if notes.exists():
+        out += ["", notes.read_text().strip()]
+    out.append("<!-- bsbm:end -->")
+    return "\n".join(out)
+
+
+if bsbm_path.exists():
+    section = render_bsbm(json.loads(bsbm_path.read_text()))
+    doc = doc_path.read_text()
+    if "<!-- bsbm:start -->" in doc:
+        doc = re.sub(r"<!-- bsbm:start -->.*?<!-- bsbm:end -->", lambda _: section, doc, flags=re.S)
+    else:
+        doc = doc.rstrip() + "\n\n" + section + "\n"
+    doc_path.write_text(doc)

@@ -514,6 +514,20 @@ pub enum Dataset {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// The Berlin SPARQL Benchmark's e-commerce data (BSBM V3): products, offers, reviews;
+    /// about 2,785 products per million triples
+    #[command(after_help = "Example:\n  rete generate bsbm --products 2785 -o bsbm-1m.nt")]
+    Bsbm {
+        /// Number of products (the scale factor)
+        #[arg(long, default_value_t = 2785)]
+        products: u64,
+        /// Random seed
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Output file (default: standard output)
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
 }
 
 fn parse_syntax(s: &str) -> Result<Syntax, String> {

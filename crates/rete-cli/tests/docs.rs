@@ -54,6 +54,9 @@ const NOT_RUN: &[(&str, &str)] = &[
     ),
 ];
 
+/// The datasets of `rete generate`, each a sub-command with its own options.
+const DATASETS: &[&str] = &["social", "bsbm"];
+
 /// Where URLs in the docs point; the test serves the case's directory there instead.
 const DOC_URL: &str = "https://example.org/data/";
 
@@ -271,8 +274,9 @@ fn synopses_in_the_docs_name_real_commands_and_options() {
                 continue;
             }
             let words: Vec<&str> = span.split_whitespace().collect();
-            let known = if sub == "generate" && words.get(2) == Some(&"social") {
-                long_options(&help(&["generate", "social"]))
+            let dataset = words.get(2).filter(|d| DATASETS.contains(d));
+            let known = if let (true, Some(d)) = (sub == "generate", dataset) {
+                long_options(&help(&["generate", d]))
             } else {
                 long_options(&help(&[sub]))
             };
@@ -290,7 +294,19 @@ fn synopses_in_the_docs_name_real_commands_and_options() {
 fn cli_reference_matches_help() {
     let text = std::fs::read_to_string(root().join("docs/cli.md")).unwrap();
     let mut problems = Vec::new();
-    for sub in subcommands() {
+    // `generate` has one sub-command per dataset, each with its section.
+    let commands = subcommands().into_iter().flat_map(|sub| {
+        if sub == "generate" {
+            DATASETS
+                .iter()
+                .map(|d| vec![sub.clone(), d.to_string()])
+                .collect()
+        } else {
+            vec![vec![sub]]
+        }
+    });
+    for words in commands {
+        let sub = words.join(" ");
         let heading = format!("## `rete {sub}");
         let Some(start) = text.find(&heading) else {
             problems.push(format!("docs/cli.md has no section {heading}`"));
@@ -298,12 +314,8 @@ fn cli_reference_matches_help() {
         };
         let section = &text[start..];
         let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
-        // `generate` has one sub-command per dataset.
-        let help_text = if sub == "generate" {
-            help(&["generate", "social"])
-        } else {
-            help(&[&sub])
-        };
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let help_text = help(&words);
         assert!(
             help_text.contains("Example:\n  rete "),
             "rete {sub} --help shows an example"

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod bsbm;
 pub mod cliques;
 pub mod lubm;
 pub mod medical;
