@@ -4,6 +4,7 @@ mod builder;
 mod codec;
 mod force;
 pub mod graph;
+mod holds;
 mod labels;
 pub mod lang;
 mod layout;
