@@ -3,9 +3,9 @@
 //!
 //! It starts from the sunflower by degree rank (hubs in the middle, as files without positions
 //! draw), then relaxes: linked members attract (`d² / k`, times √ of the triples linking them),
-//! all members repel (`k² / d`) but only within two ideal distances and from at most [`NEAR`]
-//! neighbours found on a grid, and a weak gravity keeps the community round. A round therefore
-//! costs O(members + links), and the rounds are capped by [`WORK`]: the layout of a community is
+//! all members repel (`k² / d`, fading to nothing at two ideal distances) but only the
+//! neighbours found on a grid, an even sample of at most [`NEAR`] of them counting for all, and
+//! a weak gravity keeps the community round. A round therefore costs O(members + links), and the rounds are capped by [`WORK`]: the layout of a community is
 //! bounded whatever its shape (a star's spokes pile up in a few cells; the cap keeps that linear).
 //!
 //! Only `+ - * / sqrt` are used, in a fixed order (nodes and edges in index order, a grid cell's
@@ -15,10 +15,9 @@ use crate::layout::{phyllotaxis, Circle};
 
 /// At most this many rounds.
 pub(crate) const ROUNDS: usize = 40;
-/// Neighbours a member is pushed away from in one round, at most. On a ring of 250 4-cliques
-/// (1,000 members) 8 neighbours and 40 rounds left linked pairs at 0.22 of the mean distance in
-/// 9 ms; 24 and 50 at 0.23 in 15 times the time, 8 and 20 at 0.41.
-const NEAR: usize = 8;
+/// Neighbours a member is pushed away from in one round, at most: where the 3 × 3 cells around
+/// it hold more (a pile, a star's spokes), an even sample of them counts for all.
+const NEAR: usize = 16;
 /// Node and edge visits one community's layout may spend over all its rounds (a community of
 /// more than about 5,000 members gets fewer rounds).
 const WORK: usize = 2_000_000;
@@ -47,16 +46,13 @@ pub(crate) fn by_links(
         r: 1.0,
     };
     let spots = phyllotaxis(n, unit);
-    let mut px = vec![0.0f64; n];
-    let mut py = vec![0.0f64; n];
-    for i in 0..n {
-        let (x, y) = spots[rank[i] as usize % n];
-        px[i] = x;
-        py[i] = y;
-    }
+    let start: Vec<(f64, f64)> = (0..n).map(|i| spots[rank[i] as usize % n]).collect();
+    let mut px: Vec<f64> = start.iter().map(|s| s.0).collect();
+    let mut py: Vec<f64> = start.iter().map(|s| s.1).collect();
     // The ideal distance: n squares of side k fill the unit disc.
     let k = (std::f64::consts::PI / n as f64).sqrt();
     let k2 = k * k;
+    // Repulsion within two ideal distances, the width of a grid cell.
     let reach = 2.0 * k;
     let wf: Vec<f64> = edges.iter().map(|e| f64::from(e.2.max(1)).sqrt()).collect();
     let (mut dx, mut dy) = (vec![0.0f64; n], vec![0.0f64; n]);
@@ -68,27 +64,27 @@ pub(crate) fn by_links(
         dy.iter_mut().for_each(|v| *v = 0.0);
         grid.fill(&px, &py, reach);
         for i in 0..n {
-            let mut seen = 0;
-            grid.near(i, &px, &py, |j| {
-                if seen >= NEAR {
-                    return false;
-                }
-                seen += 1;
+            grid.near(i, &px, &py, |j, scale| {
                 let (ex, ey) = (px[i] - px[j], py[i] - py[j]);
                 let d2 = ex * ex + ey * ey;
                 if d2 >= reach * reach {
-                    return true;
+                    return;
                 }
                 if d2 < 1e-18 {
-                    // Same spot: apart along x, the lower index to the left.
-                    dx[i] += if i < j { -k } else { k };
+                    // Same spot (members linked alike converge to one): apart along the line
+                    // between their starting spots, distinct on the sunflower, so that a pile
+                    // spreads evenly rather than along one axis.
+                    let (sx, sy) = (start[i].0 - start[j].0, start[i].1 - start[j].1);
+                    let s = scale * k / (sx * sx + sy * sy).sqrt().max(1e-12);
+                    dx[i] += sx * s;
+                    dy[i] += sy * s;
                 } else {
-                    // k² / d along the unit vector: k² / d².
-                    let f = k2 / d2;
+                    // k² / d along the unit vector (k² / d²), fading to nothing at the reach: a
+                    // force cut off sharply there lined members up on a lattice.
+                    let f = scale * k2 / d2 * (1.0 - d2 / (reach * reach));
                     dx[i] += ex * f;
                     dy[i] += ey * f;
                 }
-                true
             });
         }
         for (e, &w) in edges.iter().zip(&wf) {
@@ -139,6 +135,9 @@ fn fit(mut px: Vec<f64>, mut py: Vec<f64>) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Half the side of the grid's square: twice the unit disc the layout starts in.
+const BOX: f64 = 2.0;
+
 /// Nodes bucketed by a square grid of cells one reach wide, each cell's nodes in index order.
 #[derive(Debug, Default)]
 struct Grid {
@@ -156,24 +155,19 @@ struct Grid {
 impl Grid {
     fn fill(&mut self, px: &[f64], py: &[f64], reach: f64) {
         let n = px.len();
-        let (mut minx, mut maxx, mut miny, mut maxy) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for (&x, &y) in px.iter().zip(py) {
-            minx = minx.min(x);
-            maxx = maxx.max(x);
-            miny = miny.min(y);
-            maxy = maxy.max(y);
-        }
-        // At most about 4 cells a node: a spread-out pack gets wider cells, never more memory.
-        let limit = (4 * n).max(1) as f64;
+        // A fixed square around the disc, members outside it in its border cells: cells as wide
+        // as the reach, so that the 3 × 3 cells around a member hold its neighbours within reach
+        // and little more (cells grown to fit a member flung far away held dozens, the cap on
+        // visits was reached in the member's own cell, and members lined up on cell borders).
         let mut cell = reach;
-        while ((maxx - minx) / cell + 1.0) * ((maxy - miny) / cell + 1.0) > limit {
+        while (2.0 * BOX / cell + 1.0) * (2.0 * BOX / cell + 1.0) > (8 * n).max(1) as f64 {
             cell *= 2.0;
         }
-        self.minx = minx;
-        self.miny = miny;
+        self.minx = -BOX;
+        self.miny = -BOX;
         self.cell = cell;
-        self.cols = ((maxx - minx) / cell) as usize + 1;
-        self.rows = ((maxy - miny) / cell) as usize + 1;
+        self.cols = (2.0 * BOX / cell) as usize + 1;
+        self.rows = self.cols;
         let cells = self.cols * self.rows;
         self.start.clear();
         self.start.resize(cells + 1, 0);
@@ -196,39 +190,46 @@ impl Grid {
     }
 
     fn cell_of(&self, x: f64, y: f64) -> usize {
-        let col = (((x - self.minx) / self.cell) as usize).min(self.cols - 1);
-        let row = (((y - self.miny) / self.cell) as usize).min(self.rows - 1);
+        // `as` saturates: a member left of or above the square is in its first column or row.
+        let col = (((x - self.minx) / self.cell).max(0.0) as usize).min(self.cols - 1);
+        let row = (((y - self.miny) / self.cell).max(0.0) as usize).min(self.rows - 1);
         row * self.cols + col
     }
 
-    /// Calls `visit` with the nodes other than `i` in `i`'s cell, then in the 8 around it, until
-    /// it returns false.
-    fn near(&self, i: usize, px: &[f64], py: &[f64], mut visit: impl FnMut(usize) -> bool) {
+    /// Calls `visit(j, scale)` with the nodes `j` other than `i` in the 3 × 3 cells around `i`'s:
+    /// all of them, or where they are more than [`NEAR`], every `scale`-th of them (a pile), the
+    /// force then counted `scale` times. Sampling the whole neighbourhood evenly matters: visiting
+    /// the nearest cells first up to a cap left members lined up on the cell borders.
+    fn near(&self, i: usize, px: &[f64], py: &[f64], mut visit: impl FnMut(usize, f64)) {
         let c = self.cell_of(px[i], py[i]);
         let (col, row) = ((c % self.cols) as isize, (c / self.cols) as isize);
-        // The own cell first: with a cap on visits, the nearest matter most.
-        const AROUND: [(isize, isize); 9] = [
-            (0, 0),
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ];
-        for (ox, oy) in AROUND {
+        let mut runs = [(0usize, 0usize); 9];
+        let mut total = 0;
+        for (k, (ox, oy)) in [-1isize, 0, 1]
+            .into_iter()
+            .flat_map(|oy| [-1isize, 0, 1].map(|ox| (ox, oy)))
+            .enumerate()
+        {
             let (x, y) = (col + ox, row + oy);
             if x < 0 || y < 0 || x as usize >= self.cols || y as usize >= self.rows {
                 continue;
             }
             let cc = y as usize * self.cols + x as usize;
-            for &j in &self.nodes[self.start[cc] as usize..self.start[cc + 1] as usize] {
-                if j as usize != i && !visit(j as usize) {
-                    return;
+            runs[k] = (self.start[cc] as usize, self.start[cc + 1] as usize);
+            total += runs[k].1 - runs[k].0;
+        }
+        let stride = total.div_ceil(NEAR).max(1);
+        // The sample starts at an offset of `i`'s own, so members of one pile see different ones.
+        let mut at = i % stride;
+        for (s, e) in runs {
+            while s + at < e {
+                let j = self.nodes[s + at] as usize;
+                if j != i {
+                    visit(j, stride as f64);
                 }
+                at += stride;
             }
+            at -= e - s;
         }
     }
 }
