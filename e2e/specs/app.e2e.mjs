@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { fixtures, samples } from '../wdio.conf.mjs';
-import { axeViolations, clickLargest, colourStats, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { axeViolations, clickLargest, colourStats, discOccupancy, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('rete desktop', () => {
   let firstCount = 0;
@@ -114,6 +114,16 @@ describe('rete desktop', () => {
       const note = await $('[data-testid="map-note"]');
       if (await note.isExisting()) expect(await note.getAttribute('title')).not.toContain('showing the first');
       await browser.pause(800);
+      if (depth === 0) {
+        // The largest group opened: its children placed by their links, pixels spread over the
+        // view with gaps between them, not a disc filled evenly (docs/semantic-zoom.md, Layout).
+        const { rect, dpr } = await mapRect();
+        const png = await screenshot('hub-star-opened');
+        const spread = discOccupancy(png, rect, dpr, colourStats(png, rect, dpr).background);
+        console.log(`hub-star opened: ${JSON.stringify(spread)}`);
+        expect(spread.drawn).toBeGreaterThan(2000);
+        expect(spread.occupancy).toBeLessThan(0.85);
+      }
       await browser.keys('m');
       await browser.keys('ArrowRight');
       await $('[data-testid="details-title"]').waitForDisplayed();

@@ -71,6 +71,46 @@ export function colourStats(png, r, scale = 1) {
   return { distinct: colours.size, background: bg, drawnShare: total ? 1 - bgCount / total : 0, total };
 }
 
+/**
+ * How the drawing in the rectangle `r` (CSS pixels) fills the disc around it: the disc is centred
+ * on the drawn pixels (those off the background by more than 24 in a channel) and reaches 95 % of
+ * them; of a 24 × 24 grid over it, the share of the cells inside the disc that hold drawn pixels.
+ * Nodes spread evenly over a disc (a sunflower) fill nearly all of them; a layout by links leaves
+ * empty cells between its clusters and branches.
+ */
+export function discOccupancy(png, r, scale, background) {
+  const bg = [(background >> 16) & 255, (background >> 8) & 255, background & 255];
+  const pts = [];
+  const x0 = Math.max(0, Math.round(r.x * scale)), y0 = Math.max(0, Math.round(r.y * scale));
+  const x1 = Math.min(png.width, Math.round((r.x + r.width) * scale)), y1 = Math.min(png.height, Math.round((r.y + r.height) * scale));
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * png.width + x) * 4;
+      if (Math.abs(png.data[i] - bg[0]) > 24 || Math.abs(png.data[i + 1] - bg[1]) > 24 || Math.abs(png.data[i + 2] - bg[2]) > 24) pts.push([x, y]);
+    }
+  }
+  if (pts.length === 0) return { occupancy: 0, drawn: 0, radius: 0 };
+  const cx = pts.reduce((s, p) => s + p[0], 0) / pts.length, cy = pts.reduce((s, p) => s + p[1], 0) / pts.length;
+  const dist = pts.map((p) => Math.hypot(p[0] - cx, p[1] - cy)).sort((a, b) => a - b);
+  const R = Math.max(1, dist[Math.floor(dist.length * 0.95)]);
+  const cells = 24, side = (2 * R) / cells;
+  const full = new Set();
+  for (const [x, y] of pts) {
+    const gx = Math.floor((x - cx + R) / side), gy = Math.floor((y - cy + R) / side);
+    if (gx >= 0 && gy >= 0 && gx < cells && gy < cells) full.add(gy * cells + gx);
+  }
+  let inside = 0, held = 0;
+  for (let gy = 0; gy < cells; gy++) {
+    for (let gx = 0; gx < cells; gx++) {
+      const mx = -R + (gx + 0.5) * side, my = -R + (gy + 0.5) * side;
+      if (Math.hypot(mx, my) > R) continue;
+      inside++;
+      if (full.has(gy * cells + gx)) held++;
+    }
+  }
+  return { occupancy: held / inside, drawn: pts.length, radius: R / scale };
+}
+
 /** The share of the rectangle `r`'s pixels that differ (by more than 48 in a channel) between two screenshots. */
 export function differing(a, b, r, scale) {
   let n = 0, total = 0;

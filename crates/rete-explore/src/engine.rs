@@ -100,6 +100,8 @@ pub struct Doc {
     class_rank: HashMap<Id, usize>,
     /// The label search, opened on the first search (one read: its meta section).
     searcher: std::sync::OnceLock<rete_search::Searcher>,
+    /// Labels of the classes that share one with another class, told apart (`engine/schema.rs`).
+    told_apart: std::sync::OnceLock<HashMap<String, String>>,
     /// The user's languages: their labels rank first in search.
     languages: Vec<String>,
 }
@@ -195,6 +197,7 @@ impl Doc {
             query_prefixes,
             class_rank,
             searcher: std::sync::OnceLock::new(),
+            told_apart: std::sync::OnceLock::new(),
             languages: Vec::new(),
         })
     }

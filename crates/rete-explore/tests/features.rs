@@ -902,15 +902,52 @@ fn every_group_of_a_hub_opens_whole() {
     assert!(largest >= 500, "the hub's pieces are large: {largest}");
 }
 
-/// Two classes with the same label are told apart by their prefixed names in the legend.
+/// Two classes with the same label are told apart by their prefixed names in the legend, in
+/// search and in the details panel.
 #[test]
-fn classes_with_one_label_are_told_apart_in_the_legend() {
+fn classes_with_one_label_are_told_apart_in_the_legend_search_and_details() {
     let store = Store::default();
     let info = open(&store, "hub-star.rete");
     let legend = ops::legend(&store, info.doc).unwrap();
     let labels: Vec<&str> = legend.classes.iter().map(|c| c.label.as_str()).collect();
     assert!(labels.contains(&"Person (foaf:Person)"), "{labels:?}");
     assert!(labels.contains(&"Person (schema:Person)"), "{labels:?}");
+    let req = rete_explore::engine::SearchRequest {
+        text: "person".to_owned(),
+        limit: 10,
+        ..Default::default()
+    };
+    let found = ops::search(&store, info.doc, 1, &req).unwrap();
+    for (nt, told) in [
+        ("<http://xmlns.com/foaf/0.1/Person>", "Person (foaf:Person)"),
+        ("<http://schema.org/Person>", "Person (schema:Person)"),
+    ] {
+        let hit = found
+            .hits
+            .iter()
+            .find(|h| h.nt == nt)
+            .unwrap_or_else(|| panic!("{nt} not found: {:?}", found.hits));
+        assert_eq!(hit.label, told);
+        let details = ops::entity(&store, info.doc, hit.id).unwrap();
+        assert_eq!(details.term.label, told);
+    }
+    // A label no other class shares stays as it is.
+    let other = ops::search(
+        &store,
+        info.doc,
+        2,
+        &rete_explore::engine::SearchRequest {
+            text: "property 12".to_owned(),
+            limit: 3,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        other.hits.iter().any(|h| h.label == "property 12"),
+        "{:?}",
+        other.hits
+    );
 }
 
 #[test]

@@ -31,6 +31,9 @@ pub(crate) const MEMBER_COLUMNS: usize = 8;
 /// Member layout of a group: sunflower positions by the rank column (the only one so far; the
 /// byte leaves room for others).
 pub(crate) const LAYOUT_SUNFLOWER: u8 = 0;
+/// Tag of the positions by links after the last group head of a member block: per group 0
+/// (sunflower) or 1 and three bytes a member, 12 bits of x then 12 of y in the disc.
+pub(crate) const MEMBER_POSITIONS: u8 = 1;
 
 /// Levels found by Louvain (and forced merges), before renumbering.
 struct Partitions {
@@ -164,6 +167,13 @@ pub fn build_sections(
     split_oversized(&mut parts, &primary, opts)?;
     phase("split", &mut t);
     let h = renumber(&parts, eg.node_count());
+    let by_comm = by_community(&h);
+    // Positions by links need each member's links: only when the entity graph is held.
+    let spots = match &parts.g0 {
+        Base::Held(g) => member_spots(g, &eg.degree, &h, &by_comm, opts.member_rounds),
+        Base::Coarse(..) => vec![NO_SPOT; by_comm.len()],
+    };
+    phase("member layout", &mut t);
     // One pass over the entity graph for all levels (a link is looked up at level 0 only).
     let modularity = parts.g0.modularity(&h, opts.resolution);
     let graph_bytes = parts.g0.heap_bytes() as u64;
@@ -335,7 +345,17 @@ pub fn build_sections(
 
     // Members of level-0 communities, most connected at the centre of their circle.
     let mut mw = BlockWriter::new(opts.zstd_level);
-    let member_blocks = encode_members(&eg, &h, &names.store, &primary, &circles[0], &mut mw)?;
+    let member_blocks = encode_members(
+        &eg,
+        &h,
+        &names.store,
+        &primary,
+        &circles[0],
+        &by_comm,
+        &spots,
+        &mut mw,
+    )?;
+    drop((by_comm, spots));
     let (member_data, member_refs) = mw.finish()?;
     dir.varint(member_blocks.len() as u64);
     for &(c, r) in &member_blocks {

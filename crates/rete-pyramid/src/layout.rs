@@ -223,6 +223,24 @@ pub(crate) fn phyllotaxis(n: usize, c: Circle) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Largest 12-bit coordinate of a position by links: 0 is −1, this is +1.
+const SPOT_STEPS: u32 = 4095;
+
+/// A point of the unit disc as 12 bits of x and 12 of y (4,096 steps across the disc), as member
+/// blocks store positions by links.
+pub(crate) fn pack_spot(x: f64, y: f64) -> u32 {
+    let q = |v: f64| ((v.clamp(-1.0, 1.0) + 1.0) * 0.5 * f64::from(SPOT_STEPS) + 0.5) as u32;
+    (q(x).min(SPOT_STEPS) << 12) | q(y).min(SPOT_STEPS)
+}
+
+/// The point of `c` a packed position stands for, in the same share of the radius as the
+/// sunflower's.
+pub(crate) fn unpack_spot(s: u32, c: Circle) -> (f64, f64) {
+    let v = |q: u32| f64::from(q.min(SPOT_STEPS)) / f64::from(SPOT_STEPS) * 2.0 - 1.0;
+    let r = c.r * MEMBER_FILL;
+    (c.x + v((s >> 12) & 0xfff) * r, c.y + v(s & 0xfff) * r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +296,24 @@ mod tests {
         // Identical positions separate deterministically.
         let many = pack(&[1; 200], &[], p, 30);
         assert!(many.iter().all(|c| inside(c, &p)));
+    }
+
+    #[test]
+    fn packed_spots_round_trip() {
+        let c = Circle {
+            x: 10.0,
+            y: -4.0,
+            r: 2.0,
+        };
+        for (x, y) in [(0.0, 0.0), (1.0, -1.0), (-0.3, 0.7), (2.0, -5.0)] {
+            let (px, py) = unpack_spot(pack_spot(x, y), c);
+            let (ex, ey) = (
+                c.x + x.clamp(-1.0, 1.0) * 1.8,
+                c.y + y.clamp(-1.0, 1.0) * 1.8,
+            );
+            assert!((px - ex).abs() < 1e-3 && (py - ey).abs() < 1e-3, "{x},{y}");
+        }
+        assert!(pack_spot(1.0, 1.0) < 1 << 24);
     }
 
     #[test]

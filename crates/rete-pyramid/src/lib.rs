@@ -2,7 +2,9 @@
 
 mod builder;
 mod codec;
+mod force;
 pub mod graph;
+mod holds;
 mod labels;
 pub mod lang;
 mod layout;
@@ -121,6 +123,10 @@ pub struct PyramidOptions {
     pub max_predicates: usize,
     /// Force-relaxation rounds when packing sibling circles.
     pub layout_iterations: usize,
+    /// Rounds of the force-directed layout of each level-0 community's members by their links
+    /// (fewer for large communities: the work is bounded); 0: members on the sunflower, as in
+    /// files built before positions by links.
+    pub member_rounds: usize,
     /// zstd level of the sections (the base build's default too: 12 made the pyramid encode
     /// 40 % slower for 1.7 % smaller member blocks).
     pub zstd_level: i32,
@@ -147,6 +153,7 @@ impl Default for PyramidOptions {
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
+            member_rounds: force::ROUNDS,
             zstd_level: 6,
             memory_budget: 2 << 30,
             temp_dir: None,

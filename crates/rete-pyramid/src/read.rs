@@ -1,7 +1,7 @@
 //! Reading a pyramid lazily: the top section at open, the block directory at the first request
 //! below the top, then only the blocks a request needs (one range read each time).
 
-use crate::builder::{LAYOUT_SUNFLOWER, MEMBER_COLUMNS};
+use crate::builder::{LAYOUT_SUNFLOWER, MEMBER_COLUMNS, MEMBER_POSITIONS};
 use crate::codec::{kind, BlockRef, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION, VERSION_MIN};
 use crate::layout::{self, Circle};
 use crate::records::{CommRec, EdgeRec};

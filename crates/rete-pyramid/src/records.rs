@@ -121,7 +121,10 @@ impl CommRec {
             level,
             parent,
             size: self.size,
-            label: crate::lang::pick(&self.label, &self.alt, languages).to_owned(),
+            label: crate::holds::localise(
+                crate::lang::pick(&self.label, &self.alt, languages),
+                languages,
+            ),
             default_label: self.label.clone(),
             labels_by_language: self.alt.clone(),
             dominant_class: classes.first().map(|c| c.0.clone()),

@@ -21,6 +21,15 @@ fn tiny() -> PyramidOptions {
     }
 }
 
+/// Members on the sunflower: what a streamed build gives (positions by links need the entity
+/// graph held, docs/semantic-zoom.md), so the held build to compare it with.
+fn sunflower(options: &PyramidOptions) -> PyramidOptions {
+    PyramidOptions {
+        member_rounds: 0,
+        ..options.clone()
+    }
+}
+
 /// Every level's communities (labels in every language, sizes, classes, circles) and the members
 /// of every level-0 community.
 fn everything(p: &Pyramid) -> (Vec<rete_pyramid::Level>, Vec<Vec<Member>>) {
@@ -53,7 +62,11 @@ fn members_by_id(rete: &Rete, members: &[Vec<Member>]) -> BTreeMap<u64, (String,
 /// `same_partition`: the streamed first pass runs the in-memory local moving (same order, pruning
 /// and stopping rule), so every block must be the same.
 fn same_as_in_memory(input: &Path, dir: &Path, same_partition: bool) {
-    let (held_rete, held) = pyramid_of(input, &dir.join("held.rete"), PyramidOptions::default());
+    let (held_rete, held) = pyramid_of(
+        input,
+        &dir.join("held.rete"),
+        sunflower(&PyramidOptions::default()),
+    );
     let (tiny_rete, streamed) = pyramid_of(input, &dir.join("tiny.rete"), tiny());
     let (held_levels, held_members) = everything(&held);
     let (tiny_levels, tiny_members) = everything(&streamed);
@@ -92,22 +105,33 @@ fn tiny_budget_gives_the_in_memory_members_and_labels_social() {
 
 /// The pyramid's sections as stored, built on `threads` rayon threads.
 fn section_bytes(base: &Rete, opts: &PyramidOptions, threads: usize) -> Vec<(u16, Vec<u8>)> {
+    section_bytes_held(base, opts, threads).0
+}
+
+/// [`section_bytes`], and whether the graph was held (not streamed).
+fn section_bytes_held(
+    base: &Rete,
+    opts: &PyramidOptions,
+    threads: usize,
+) -> (Vec<(u16, Vec<u8>)>, bool) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
-    let (sections, _) = pool.install(|| rete_pyramid::build_sections(base, opts).unwrap());
-    sections
+    let (sections, stats) = pool.install(|| rete_pyramid::build_sections(base, opts).unwrap());
+    let sections = sections
         .into_iter()
         .map(|s| match s.payload {
             Payload::Bytes(b) => (s.kind, b),
             _ => panic!("section {} not in memory", s.kind),
         })
-        .collect()
+        .collect();
+    (sections, stats.streamed_sweeps == 0)
 }
 
 /// The graph held in memory (one entry per triple) and the streamed first pass give the same
-/// bytes, and so do one and two threads on either path.
+/// bytes (members on the sunflower: a streamed build places none by links), and so do one and two
+/// threads on either path, with positions by links when held.
 fn same_bytes(base: &Rete) {
     same_bytes_with(base, &PyramidOptions::default());
 }
@@ -118,17 +142,32 @@ fn same_bytes_with(base: &Rete, options: &PyramidOptions) {
         memory_budget,
         ..options.clone()
     };
-    let held = section_bytes(base, options, 1);
+    let linked = section_bytes(base, options, 1);
+    assert_eq!(
+        linked,
+        section_bytes(base, options, 2),
+        "1 and 2 threads differ"
+    );
+    let held = section_bytes(base, &sunflower(options), 1);
     assert_eq!(held.len(), 5);
+    // Only the member blocks (and the directory, which gives their lengths) differ.
+    assert!(linked[3] != held[3]);
+    assert!(linked[0] == held[0] && linked[2] == held[2] && linked[4] == held[4]);
     for (opts, threads) in [
-        (options.clone(), 2),
+        (sunflower(options), 2),
         (with_budget(1 << 10), 1),
         (with_budget(1 << 10), 2),
         // Only the coarse graph's sums are bounded: more, shorter reads of the spill.
         (with_budget(64 << 10), 2),
     ] {
-        let other = section_bytes(base, &opts, threads);
-        for (a, b) in held.iter().zip(&other) {
+        let (other, was_held) = section_bytes_held(base, &opts, threads);
+        // A budget that still holds the graph places members by links.
+        let same = if was_held && opts.member_rounds > 0 {
+            &linked
+        } else {
+            &held
+        };
+        for (a, b) in same.iter().zip(&other) {
             assert!(
                 a == b,
                 "section {} differs (budget {}, {threads} threads)",

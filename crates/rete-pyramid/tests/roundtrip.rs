@@ -8,7 +8,7 @@ mod common;
 use common::{build_file, lubm_nt, pyramid_of, social_nt};
 use oxrdf::{NamedNodeRef, Term};
 use rete_core::format::FLAG_PYRAMID;
-use rete_core::Rete;
+use rete_core::{Id, Rete};
 use rete_pyramid::{Level, Pyramid, PyramidError, PyramidOptions};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -443,15 +443,32 @@ fn known_small_graph() {
     assert_eq!(a1.label.as_deref(), Some("Alice"));
     assert_eq!(a1.class.as_deref(), Some("<http://example.org/Person>"));
     assert!(members.iter().any(|m| m.term.starts_with("_:")));
-    // The most connected member sits at the centre.
-    let centre = members
-        .iter()
-        .min_by(|x, y| {
-            let d = |m: &rete_pyramid::Member| (m.x - a.x).powi(2) + (m.y - a.y).powi(2);
-            d(x).total_cmp(&d(y))
-        })
-        .unwrap();
-    assert_eq!(centre.id, id("a1"));
+    // Placed by their links: the blank node, linked to a2 only, sits nearest a2.
+    let at = |m: &rete_pyramid::Member| (m.x, m.y);
+    let nearest = |to: (f32, f32), members: &[rete_pyramid::Member], skip: Id| {
+        members
+            .iter()
+            .filter(|m| m.id != skip)
+            .min_by(|x, y| {
+                let d = |m: &rete_pyramid::Member| (m.x - to.0).powi(2) + (m.y - to.1).powi(2);
+                d(x).total_cmp(&d(y))
+            })
+            .unwrap()
+            .id
+    };
+    let blank = members.iter().find(|m| m.term.starts_with("_:")).unwrap();
+    assert_eq!(nearest(at(blank), &members, blank.id), id("a2"));
+    // On the sunflower (files built before positions by links), the most connected member sits
+    // at the centre.
+    let (_, flat) = pyramid_of(
+        &nt,
+        &dir.path().join("flat.rete"),
+        PyramidOptions {
+            member_rounds: 0,
+            ..PyramidOptions::default()
+        },
+    );
+    assert_eq!(nearest((a.x, a.y), &flat.members(0).unwrap(), 0), id("a1"));
     // Bad requests are typed errors.
     assert!(matches!(p.level(1), Err(PyramidError::NotFound(_))));
     assert!(matches!(p.children(0, 0), Err(PyramidError::NotFound(_))));
@@ -483,6 +500,80 @@ fn deterministic_files() {
     build_file(&nt, &a, Some(PyramidOptions::default()));
     build_file(&nt, &b, Some(PyramidOptions::default()));
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+/// Members are placed by their links: on a ring of 4-cliques (each linked to the next), which
+/// Louvain cuts into runs of cliques, linked members are much nearer each other than members in
+/// general, where the sunflower (members by degree rank, `member_rounds: 0`, as files built
+/// before) scatters them. Both are inside the community's circle.
+#[test]
+fn members_are_placed_by_their_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("ring.nt");
+    let mut links = Vec::new();
+    for c in 0..40u32 {
+        for a in 0..4 {
+            for b in a + 1..4 {
+                links.push((c * 4 + a, c * 4 + b));
+            }
+        }
+        links.push((c * 4 + 3, (c + 1) % 40 * 4));
+    }
+    let t = |e: u32| format!("<http://example.org/e{e}>");
+    let text: String = links
+        .iter()
+        .map(|&(a, b)| format!("{} <http://example.org/knows> {} .\n", t(a), t(b)))
+        .collect();
+    std::fs::write(&nt, text).unwrap();
+    let linked: BTreeSet<(String, String)> = links
+        .iter()
+        .map(|&(a, b)| (t(a).min(t(b)), t(a).max(t(b))))
+        .collect();
+    // Mean distance of linked pairs over that of all pairs, over the level-0 communities.
+    let ratio = |options: PyramidOptions, name: &str| {
+        let (_, p) = pyramid_of(&nt, &dir.path().join(name), options);
+        let level0 = p.level(0).unwrap();
+        let (mut near, mut all) = ((0.0f64, 0u32), (0.0f64, 0u32));
+        for c in &level0.communities {
+            let members = p.members(c.id).unwrap();
+            assert_eq!(members.len() as u64, c.size);
+            for (i, a) in members.iter().enumerate() {
+                let (dx, dy) = (a.x - c.x, a.y - c.y);
+                assert!(
+                    (dx * dx + dy * dy).sqrt() <= c.r,
+                    "member outside its circle"
+                );
+                for b in &members[i + 1..] {
+                    let d = f64::from(((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt());
+                    let pair = (
+                        a.term.clone().min(b.term.clone()),
+                        a.term.clone().max(b.term.clone()),
+                    );
+                    if linked.contains(&pair) {
+                        near = (near.0 + d, near.1 + 1);
+                    }
+                    all = (all.0 + d, all.1 + 1);
+                }
+            }
+        }
+        assert!(near.1 > 150, "{near:?}");
+        (near.0 / f64::from(near.1)) / (all.0 / f64::from(all.1))
+    };
+    // A low resolution: runs of 8 cliques a community (32 members).
+    let coarse = PyramidOptions {
+        resolution: 0.05,
+        ..PyramidOptions::default()
+    };
+    let by_links = ratio(coarse.clone(), "links.rete");
+    let sunflower = ratio(
+        PyramidOptions {
+            member_rounds: 0,
+            ..coarse
+        },
+        "sunflower.rete",
+    );
+    assert!(by_links < 0.5, "by links: {by_links}");
+    assert!(sunflower > 0.7, "sunflower: {sunflower}");
 }
 
 #[test]

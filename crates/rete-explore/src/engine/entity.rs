@@ -12,7 +12,11 @@ impl Doc {
     /// Properties and links of one entity for the details panel: one scan of its triples (types
     /// included), one of its incoming links, each term decoded once and each predicate once.
     pub fn entity(&self, id: Id) -> AppResult<EntityDetails> {
-        let term = self.term_view(id, true)?;
+        let mut term = self.term_view(id, true)?;
+        // A class whose label another class shares: told apart as in the legend.
+        if let Some(told) = self.class_told_apart(&term.nt) {
+            term.label = told.to_owned();
+        }
         let mut preds: HashMap<Id, TermView> = HashMap::new();
         let mut pred = |p: Id| -> AppResult<TermView> {
             if let Some(v) = preds.get(&p) {

@@ -22,27 +22,63 @@ impl Doc {
     /// Classes sharing a label (`owl:Class` and `rdfs:Class` are both "Class") get their
     /// prefixed name after it, `Class (owl:Class)`, or their namespace when no prefix is known.
     fn tell_apart(&self, classes: &mut [LegendClass]) {
-        let mut count: HashMap<String, usize> = HashMap::new();
-        for c in classes.iter() {
-            *count.entry(c.label.clone()).or_default() += 1;
-        }
         for c in classes.iter_mut() {
-            if count.get(&c.label).is_none_or(|&n| n < 2) {
-                continue;
+            if let Some(told) = self.told_apart().get(&c.nt) {
+                c.label.clone_from(told);
             }
-            let iri = c.nt.trim_start_matches('<').trim_end_matches('>');
-            let short = self.short_iri(iri);
-            let local = rete_core::vocab::local_name(iri);
-            let ns = iri.strip_suffix(local).unwrap_or(iri);
-            let tell = if short.contains(':') && !short.starts_with(':') {
-                short
-            } else if let Some(v) = rete_core::vocab::vocabulary(ns) {
-                format!("{}:{local}", v.prefix)
-            } else {
-                let ns = ns.trim_end_matches(['/', '#']);
-                ns.split_once("://").map_or(ns, |x| x.1).to_owned()
+        }
+    }
+
+    /// The label of a class (N-Triples) that another class of the file shares, with what tells it
+    /// apart (`Class (owl:Class)`); `None` for the other terms. The legend, the details panel and
+    /// search show the same.
+    pub fn class_told_apart(&self, nt: &str) -> Option<&str> {
+        self.told_apart().get(nt).map(String::as_str)
+    }
+
+    /// [`Self::class_told_apart`] of every class whose label is shared, found once per document
+    /// from the legend's classes.
+    fn told_apart(&self) -> &HashMap<String, String> {
+        self.told_apart.get_or_init(|| {
+            let legend = match &self.schema {
+                Some(_) => self.schema_legend(),
+                None => self.card_legend(),
             };
-            c.label = format!("{} ({tell})", c.label);
+            let Ok(legend) = legend else {
+                return HashMap::new();
+            };
+            let mut count: HashMap<&str, usize> = HashMap::new();
+            for c in &legend.classes {
+                *count.entry(c.label.as_str()).or_default() += 1;
+            }
+            legend
+                .classes
+                .iter()
+                .filter(|c| count.get(c.label.as_str()).is_some_and(|&n| n > 1))
+                .map(|c| {
+                    (
+                        c.nt.clone(),
+                        format!("{} ({})", c.label, self.telling_name(&c.nt)),
+                    )
+                })
+                .collect()
+        })
+    }
+
+    /// What tells a class apart from another of the same label: its prefixed name, else its
+    /// namespace.
+    fn telling_name(&self, nt: &str) -> String {
+        let iri = nt.trim_start_matches('<').trim_end_matches('>');
+        let short = self.short_iri(iri);
+        let local = rete_core::vocab::local_name(iri);
+        let ns = iri.strip_suffix(local).unwrap_or(iri);
+        if short.contains(':') && !short.starts_with(':') {
+            short
+        } else if let Some(v) = rete_core::vocab::vocabulary(ns) {
+            format!("{}:{local}", v.prefix)
+        } else {
+            let ns = ns.trim_end_matches(['/', '#']);
+            ns.split_once("://").map_or(ns, |x| x.1).to_owned()
         }
     }
 

@@ -66,6 +66,11 @@ impl Doc {
         for h in answer.hits {
             let id = self.resolve(&h.term)?.unwrap_or(0);
             let class_label = h.class.as_ref().map(|c| self.short_nt(c));
+            // A class whose label another class shares: told apart as in the legend.
+            let label = match self.class_told_apart(&h.term) {
+                Some(told) => told.to_owned(),
+                None => h.label,
+            };
             // The pyramid path comes finest first; the map opens it from the top.
             let path = h
                 .path
@@ -90,7 +95,7 @@ impl Doc {
                     Kind::Class => HitKind::Class,
                     Kind::Predicate => HitKind::Predicate,
                 },
-                label: h.label,
+                label,
                 lang: h.lang,
                 class: h.class,
                 class_label,

@@ -28,32 +28,51 @@ impl Pyramid {
         let k0 = self.count(0);
         let terms = self.inner.rete.term_count();
         let classes = &self.inner.classes;
-        let mut prev_comm: Option<u64> = None;
+        // The group heads first: the positions by links, if any, follow the last one.
+        let mut heads: Vec<(u64, f32, f32, f32, usize)> = Vec::with_capacity(prealloc(groups));
         for g in 0..groups {
             let c = head.below(k0, "community")?;
-            if (g == 0 && c != u64::from(first)) || prev_comm.is_some_and(|p| c <= p) {
+            if (g == 0 && c != u64::from(first)) || heads.last().is_some_and(|p| c <= p.0) {
                 return Err(head.err("member groups out of order"));
             }
-            prev_comm = Some(c);
             let (cx, cy, cr) = (head.f32()?, head.f32()?, head.f32()?);
             // Every member takes at least one byte of the id column.
             let n = ids.count_items(head.varint()?)?;
             if head.u8()? != LAYOUT_SUNFLOWER {
                 return Err(head.err("unknown member layout"));
             }
-            let wanted = c == u64::from(community);
-            let spots = if wanted {
-                layout::phyllotaxis(
-                    n,
-                    Circle {
-                        x: f64::from(cx),
-                        y: f64::from(cy),
-                        r: f64::from(cr),
-                    },
+            heads.push((c, cx, cy, cr, n));
+        }
+        let Some(wanted_group) = heads.iter().position(|h| h.0 == u64::from(community)) else {
+            return Err(PyramidError::corrupt(
+                name,
+                section,
+                format!("community {community} is missing from its block"),
+            ));
+        };
+        let (_, cx, cy, cr, wanted_n) = heads[wanted_group];
+        let circle = Circle {
+            x: f64::from(cx),
+            y: f64::from(cy),
+            r: f64::from(cr),
+        };
+        let (spots, linked) = match self.positions_by_links(head, &heads, wanted_group)? {
+            Some(packed) => {
+                let spot = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], 0]);
+                let spots = packed.chunks_exact(3);
+                (
+                    spots
+                        .map(|b| layout::unpack_spot(spot(b), circle))
+                        .collect(),
+                    true,
                 )
-            } else {
-                Vec::new()
-            };
+            }
+            None => (layout::phyllotaxis(wanted_n, circle), false),
+        };
+        for (g, &(_, cx, cy, _, n)) in heads.iter().enumerate() {
+            let wanted = g == wanted_group;
+            // With positions by links, a member's spot is its own (by index), else its rank's.
+            let by_index = wanted && linked;
             let mut seen = vec![false; n];
             let mut out = Vec::with_capacity(if wanted { prealloc(n) } else { 0 });
             let mut prev_id: Id = 0;
@@ -103,8 +122,9 @@ impl Pyramid {
                 if std::mem::replace(&mut seen[k], true) {
                     return Err(rank.err("member ranks repeat"));
                 }
+                let spot = if by_index { out.len() } else { k };
                 let (x, y) = spots
-                    .get(k)
+                    .get(spot)
                     .map_or((cx, cy), |&(x, y)| (x as f32, y as f32));
                 if wanted {
                     out.push(Member {
@@ -121,11 +141,34 @@ impl Pyramid {
                 return Ok(out);
             }
         }
-        Err(PyramidError::corrupt(
-            name,
-            section,
-            format!("community {community} is missing from its block"),
-        ))
+        Err(PyramidError::internal("member group not reached"))
+    }
+
+    /// The packed positions by links of group `wanted` (three bytes a member), read from what
+    /// follows the group heads; `None` when the block has none or the group is on the sunflower.
+    fn positions_by_links<'a>(
+        &self,
+        head: &mut SectionReader<'a>,
+        heads: &[(u64, f32, f32, f32, usize)],
+        wanted: usize,
+    ) -> Result<Option<&'a [u8]>, PyramidError> {
+        if head.remaining() == 0 {
+            return Ok(None);
+        }
+        if head.u8()? != MEMBER_POSITIONS {
+            return Err(head.err("unknown member positions"));
+        }
+        for (g, h) in heads.iter().enumerate() {
+            let packed = match head.u8()? {
+                0 => None,
+                1 => Some(head.bytes(h.4.saturating_mul(3))?),
+                _ => return Err(head.err("bad member positions flag")),
+            };
+            if g == wanted {
+                return Ok(packed);
+            }
+        }
+        Err(head.err("member positions missing"))
     }
 
     /// Finds `entity` in a membership block whose first entity is `first`.

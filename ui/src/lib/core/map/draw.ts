@@ -3,12 +3,12 @@
 // paths between two entities. Pure drawing: what to draw comes from core/map/focus, core/map/labels
 // and core/paths/scene.
 import type { FocusScene } from './focus';
-import type { LabelPlacer } from './labels';
+import { CENTRED_FROM, type LabelPlacer } from './labels';
 import type { Segment } from '../paths/scene';
 import type { MapPalette } from '../theme/theme.svelte';
 
 /** What sigma hands a label or hover painter about a node. */
-export interface LabelData { x: number; y: number; size: number; label: string | null }
+export interface LabelData { key?: string; x: number; y: number; size: number; label: string | null }
 /** The sigma settings the painters read. */
 export interface LabelSettings { labelSize: number; labelFont: string; labelWeight: string }
 
@@ -19,9 +19,11 @@ export function paintLabel(ctx: CanvasRenderingContext2D, d: LabelData, settings
   const measure = (t: string) => ctx.measureText(t).width;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  if (d.size > 40) {
+  if (d.size > CENTRED_FROM) {
     ctx.font = `600 ${size + 1}px ${settings.labelFont}`;
-    const p = placer.centred(d.label, d.x, d.y, d.size, size + 3, measure);
+    // The largest groups' labels were placed at the frame's start (core/map/labels).
+    const first = d.key === undefined ? undefined : placer.reserved(d.key);
+    const p = first !== undefined ? first : placer.centred(d.label, d.x, d.y, d.size, size + 3, measure);
     if (p) {
       ctx.fillStyle = pal.inner;
       ctx.fillText(p.text, p.x, p.y + p.rect.h / 2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LabelPlacer, fit } from './labels';
+import { ALWAYS_LABELLED, LabelPlacer, firstLabels, fit, type LabelNode } from './labels';
 
 // 7 pixels per character, as a stand-in for the canvas.
 const measure = (t: string) => t.length * 7;
@@ -29,6 +29,32 @@ describe('map label placement', () => {
     expect(c.rect.y).toBeGreaterThanOrEqual(0);
     expect(c.rect.w).toBeLessThanOrEqual(108);
     expect(c.text.endsWith('…')).toBe(true);
+  });
+
+  it('labels the largest groups in view first, so a smaller neighbour drawn before cannot take their place', () => {
+    const group = (key: string, x: number, y: number, r: number): LabelNode => ({ key, label: `group ${key}`, x, y, r, group: true });
+    const nodes = [
+      group('small', 300, 290, 45),
+      group('largest', 320, 300, 200),
+      group('entity-sized', 100, 100, 10),
+      group('outside', 900, 300, 400),
+      ...Array.from({ length: 10 }, (_, i) => group(`g${i}`, 50 + i * 50, 500, 50 + i)),
+    ];
+    const first = firstLabels(nodes, 800, 600);
+    expect(first.length).toBe(ALWAYS_LABELLED);
+    expect(first[0].key).toBe('largest');
+    expect(first.map((d) => d.key)).not.toContain('outside');
+    expect(first.map((d) => d.key)).not.toContain('entity-sized');
+    const p = new LabelPlacer();
+    p.reset(800, 600);
+    p.reserve(first, 14, measure);
+    // sigma draws the small neighbour first: it is left out, the largest keeps its label.
+    expect(p.centred('group small', 300, 290, 45, 14, measure)).toBeNull();
+    expect(p.reserved('largest')?.text).toBe('group largest');
+    expect(p.reserved('small')).toBeUndefined();
+    // A new frame starts without reservations.
+    p.reset(800, 600);
+    expect(p.reserved('largest')).toBeUndefined();
   });
 
   it('shortens with an ellipsis', () => {

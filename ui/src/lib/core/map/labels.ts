@@ -1,7 +1,8 @@
-// Where the map's labels go: each frame, labels are placed in the order sigma draws them (larger
-// nodes first) and a label that would overlap one already placed is left out; a label is kept
-// inside the view (moved to the left of its node, or slid along, when it would run off an edge)
-// and shortened with an ellipsis when it is wider than the space it has.
+// Where the map's labels go: each frame, the largest groups in view are labelled first
+// (`firstLabels`, `LabelPlacer.reserve`), then labels are placed in the order sigma draws them (its
+// label grid, cell by cell) and a label that would overlap one already placed is left out; a label
+// is kept inside the view (moved to the left of its node, or slid along, when it would run off an
+// edge) and shortened with an ellipsis when it is wider than the space it has.
 
 export interface Rect { x: number; y: number; w: number; h: number }
 
@@ -11,6 +12,27 @@ export interface Placed { text: string; x: number; y: number; rect: Rect }
 export type Measure = (text: string) => number;
 
 const GAP = 2;
+
+/** On-screen radius from which a node's label goes inside its circle, centred. */
+export const CENTRED_FROM = 40;
+/** How many of the largest groups in view are always labelled. */
+export const ALWAYS_LABELLED = 6;
+
+/** A node as the label rule sees it: on-screen centre and radius. */
+export interface LabelNode { key: string; label: string; x: number; y: number; r: number; group: boolean }
+
+/**
+ * The groups whose labels are placed before any other, largest first: the `n` largest groups whose
+ * centre is in the `width` × `height` view and whose circle holds a centred label. sigma draws
+ * labels cell by cell, so without this a small neighbour drawn first could take the place of the
+ * largest group's label.
+ */
+export function firstLabels(nodes: LabelNode[], width: number, height: number, n = ALWAYS_LABELLED): LabelNode[] {
+  return nodes
+    .filter((d) => d.group && d.label && d.r > CENTRED_FROM && d.x >= 0 && d.y >= 0 && d.x <= width && d.y <= height)
+    .sort((a, b) => b.r - a.r || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, n);
+}
 
 function overlaps(a: Rect, b: Rect): boolean {
   return a.x < b.x + b.w + GAP && b.x < a.x + a.w + GAP && a.y < b.y + b.h + GAP && b.y < a.y + a.h + GAP;
@@ -33,12 +55,24 @@ export class LabelPlacer {
   private placed: Rect[] = [];
   private width = 0;
   private height = 0;
+  private first = new Map<string, Placed | null>();
 
   /** Starts a frame over a view of `width` × `height` pixels. */
   reset(width: number, height: number): void {
     this.placed = [];
+    this.first.clear();
     this.width = width;
     this.height = height;
+  }
+
+  /** Places the centred labels of `nodes` (`firstLabels`) before any other of the frame. */
+  reserve(nodes: LabelNode[], h: number, measure: Measure): void {
+    for (const d of nodes) this.first.set(d.key, this.centred(d.label, d.x, d.y, d.r, h, measure));
+  }
+
+  /** The label reserved for `key` (`null`: reserved, but it did not fit), `undefined` if none. */
+  reserved(key: string): Placed | null | undefined {
+    return this.first.get(key);
   }
 
   private take(r: Rect): boolean {

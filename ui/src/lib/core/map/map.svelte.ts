@@ -127,8 +127,9 @@ export class MapState {
   private attrs(n: MapNode, parent: string | null, x: number, y: number): NodeAttrs {
     const r = n.r ?? 1;
     const count = n.kind === 'entity' ? 1 : n.size;
-    // A label that already counts its members ("DBpedia ontology · 9,015 terms") gets no count.
-    const counted = / · [\d,]+( |$)/.test(n.label);
+    // A label that already counts its members ("DBpedia ontology · 9,015 terms", "… · 9.015
+    // Begriffe", "… · 9 015 termes") gets no count.
+    const counted = / · \d[\d,.\u202f]*( |$)/.test(n.label);
     const label = n.kind === 'entity' || counted ? n.label : `${n.label} (${count.toLocaleString('en')})`;
     return {
       x, y, size: r, r, label, kind: n.kind, expandable: n.expandable, cls: n.class, count, id: n.id, parent,

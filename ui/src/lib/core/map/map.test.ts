@@ -179,13 +179,21 @@ describe('map state', () => {
     const b = new MemoryBackend();
     b.views.set('overview:1', {
       kind: 'classes', note: 'n', truncated: false,
-      nodes: [node('c0:1', { x: 0, y: 0, r: 100, size: 9015, label: 'DBpedia ontology · 9,015 terms' }), node('c0:2', { x: 300, y: 0, r: 50, size: 40, label: 'Marie Curie' })],
+      nodes: [
+        node('c0:1', { x: 0, y: 0, r: 100, size: 9015, label: 'DBpedia ontology · 9,015 terms' }),
+        node('c0:2', { x: 300, y: 0, r: 50, size: 40, label: 'Marie Curie' }),
+        // In the reader's language (the shell translates what a community holds).
+        node('c0:3', { x: 600, y: 0, r: 50, size: 2735, label: 'The DBpedia Ontology · 2.735 Eigenschaften' }),
+        node('c0:4', { x: 900, y: 0, r: 50, size: 2735, label: 'The DBpedia Ontology · 2\u202f735 propriétés' }),
+      ],
       edges: [],
     });
     const m = new MapState(b, new ClassColors());
     await m.load(1);
     expect(m.graph.getNodeAttribute('c0:1', 'label')).toBe('DBpedia ontology · 9,015 terms');
     expect(m.graph.getNodeAttribute('c0:2', 'label')).toBe('Marie Curie (40)');
+    expect(m.graph.getNodeAttribute('c0:3', 'label')).toBe('The DBpedia Ontology · 2.735 Eigenschaften');
+    expect(m.graph.getNodeAttribute('c0:4', 'label')).toBe('The DBpedia Ontology · 2\u202f735 propriétés');
   });
   it("fetches a selected group's children ahead, and opens the group with them once", async () => {
     const { m, b } = setup();
