@@ -14,7 +14,7 @@
 use crate::layout::{phyllotaxis, Circle};
 
 /// At most this many rounds.
-pub(crate) const ROUNDS: usize = 40;
+pub const ROUNDS: usize = 40;
 /// Neighbours a member is pushed away from in one round, at most: where the 3 × 3 cells around
 /// it hold more (a pile, a star's spokes), an even sample of them counts for all.
 const NEAR: usize = 16;

@@ -19,6 +19,7 @@ mod tally;
 
 pub use builder::build_sections;
 pub use codec::kind;
+pub use force::ROUNDS as MEMBER_LAYOUT_ROUNDS;
 pub use graph::EntityGraph;
 pub use read::Pyramid;
 pub use summary::Summary;
@@ -124,8 +125,9 @@ pub struct PyramidOptions {
     /// Force-relaxation rounds when packing sibling circles.
     pub layout_iterations: usize,
     /// Rounds of the force-directed layout of each level-0 community's members by their links
-    /// (fewer for large communities: the work is bounded); 0: members on the sunflower, as in
-    /// files built before positions by links.
+    /// (fewer for large communities: the work is bounded); 0, the default: members on the
+    /// sunflower. [`MEMBER_LAYOUT_ROUNDS`] (`rete build --member-layout`) turns it on: it makes
+    /// the pyramid phase 4–6× longer (docs/semantic-zoom.md), past the build-time budget.
     pub member_rounds: usize,
     /// zstd level of the sections (the base build's default too: 12 made the pyramid encode
     /// 40 % slower for 1.7 % smaller member blocks).
@@ -153,7 +155,7 @@ impl Default for PyramidOptions {
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
-            member_rounds: force::ROUNDS,
+            member_rounds: 0,
             zstd_level: 6,
             memory_budget: 2 << 30,
             temp_dir: None,

@@ -136,8 +136,12 @@ fn same_bytes(base: &Rete) {
     same_bytes_with(base, &PyramidOptions::default());
 }
 
-/// [`same_bytes`] with other options than the budget.
+/// [`same_bytes`] with other options than the budget (members placed by their links).
 fn same_bytes_with(base: &Rete, options: &PyramidOptions) {
+    let options = &PyramidOptions {
+        member_rounds: rete_pyramid::MEMBER_LAYOUT_ROUNDS,
+        ..options.clone()
+    };
     let with_budget = |memory_budget| PyramidOptions {
         memory_budget,
         ..options.clone()

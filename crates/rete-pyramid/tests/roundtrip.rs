@@ -562,6 +562,7 @@ fn members_are_placed_by_their_links() {
     // A low resolution: runs of 8 cliques a community (32 members).
     let coarse = PyramidOptions {
         resolution: 0.05,
+        member_rounds: rete_pyramid::MEMBER_LAYOUT_ROUNDS,
         ..PyramidOptions::default()
     };
     let by_links = ratio(coarse.clone(), "links.rete");

@@ -49,6 +49,11 @@ pub fn run(a: BuildArgs) -> Result<()> {
             options: rete_pyramid::PyramidOptions {
                 memory_budget: a.memory_budget as u64,
                 zstd_level: a.zstd_level,
+                member_rounds: if a.member_layout {
+                    rete_pyramid::MEMBER_LAYOUT_ROUNDS
+                } else {
+                    0
+                },
                 // Its temporary files (names, spilled links) go where the build's spills go.
                 temp_dir: a.temp_dir.clone().or_else(|| {
                     a.output
