@@ -1,6 +1,7 @@
 // The X server and the D-Bus session bus the e2e suite and the launch benchmark run the app in.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -52,4 +53,16 @@ export async function startSession() {
   process.env.DBUS_SESSION_BUS_ADDRESS = address;
   process.env.XDG_CONFIG_HOME = mkdtempSync(path.join(os.tmpdir(), 'rete-bench-config-'));
   return { xvfb, bus };
+}
+
+/** Resolves once something listens on 127.0.0.1:`port` (a WebDriver server starting). */
+export function waitForPort(port, ms) {
+  const end = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(); });
+      s.on('error', () => (Date.now() > end ? reject(new Error(`nothing listens on ${port}`)) : setTimeout(attempt, 200)));
+    };
+    attempt();
+  });
 }

@@ -3,10 +3,9 @@
 // installs) under Xvfb. The `rete` binary is the workspace's debug build.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startXvfb } from './display.mjs';
+import { startXvfb, waitForPort } from './display.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const rete = process.env.RETE_BIN ?? path.join(root, 'target', 'debug', 'rete');
@@ -17,17 +16,6 @@ const port = 4445;
 
 let xvfb;
 let driver;
-
-function waitForPort(p, ms) {
-  const end = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect(p, '127.0.0.1', () => { s.end(); resolve(); });
-      s.on('error', () => (Date.now() > end ? reject(new Error(`nothing listens on ${p}`)) : setTimeout(attempt, 200)));
-    };
-    attempt();
-  });
-}
 
 export const config = {
   runner: 'local',

@@ -3,11 +3,10 @@
 // private D-Bus session bus as a desktop session has.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBus, startXvfb } from './display.mjs';
+import { startBus, startXvfb, waitForPort } from './display.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A copy made right after the Tauri build: a later plain `cargo build` overwrites target/debug/
@@ -69,17 +68,6 @@ export async function appGone(ms = 30_000) {
     if (Date.now() > end) throw new Error(`the app is still running (pid ${running}) ${ms} ms after its session closed`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-function waitForPort(port, ms) {
-  const end = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(); });
-      s.on('error', () => (Date.now() > end ? reject(new Error(`nothing listens on ${port}`)) : setTimeout(attempt, 200)));
-    };
-    attempt();
-  });
 }
 
 export const config = {
