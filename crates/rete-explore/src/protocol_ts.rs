@@ -69,7 +69,9 @@ fn declarations() -> String {
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\
          // RETE_WRITE_TS=1 cargo test -p rete-explore protocol writes it anew.\n\
-         // One file by design: the whole protocol, written and compared as one unit.\n\
+         // It holds one thing and no code: the type declarations of the app's command protocol\n\
+         // (ts-rs output for each Rust type the shell and the page exchange). One file by design:\n\
+         // generated, written and compared with the Rust types as one unit.\n\
          import type { CoherenceReport } from './types';\n\n",
     );
     for d in decls {
