@@ -5,6 +5,8 @@ mod batch;
 mod parse;
 
 pub(crate) use batch::{Batch, QuadSink};
+#[cfg(feature = "fuzzing")]
+pub(crate) use parse::statements;
 pub use parse::ParseSummary;
 pub(crate) use parse::{parse, ttl_error, ParseOptions};
 
@@ -81,6 +83,9 @@ pub enum Source {
     Path(PathBuf),
     /// Standard input.
     Stdin,
+    /// Standard input copied to this file by the build, so that it can be read twice (named
+    /// `-` in messages and the card, as standard input).
+    StdinCopy(PathBuf),
     /// Bytes in memory (tests, the app).
     Bytes {
         /// Name used in messages.
@@ -127,7 +132,7 @@ impl Input {
     pub fn name(&self) -> String {
         match &self.source {
             Source::Path(p) => p.display().to_string(),
-            Source::Stdin => "-".into(),
+            Source::Stdin | Source::StdinCopy(_) => "-".into(),
             Source::Bytes { name, .. } => name.clone(),
         }
     }
@@ -153,20 +158,24 @@ impl Input {
                 let sniff = ext.is_none_or(|e| e == "rete");
                 match (ext.and_then(Syntax::from_name), &self.source) {
                     (Some(s), _) => s,
-                    (None, Source::Path(p)) if sniff => match crate::detect::detect(p) {
-                        Ok(crate::detect::Detected::Rdf { syntax, .. }) => syntax,
-                        Ok(crate::detect::Detected::UpstreamRete { .. }) => Syntax::UpstreamRete,
-                        Ok(crate::detect::Detected::Rete) => {
-                            return Err(BuildError::Invalid(format!(
+                    (None, Source::Path(p) | Source::StdinCopy(p)) if sniff => {
+                        match crate::detect::detect(p) {
+                            Ok(crate::detect::Detected::Rdf { syntax, .. }) => syntax,
+                            Ok(crate::detect::Detected::UpstreamRete { .. }) => {
+                                Syntax::UpstreamRete
+                            }
+                            Ok(crate::detect::Detected::Rete) => {
+                                return Err(BuildError::Invalid(format!(
                                 "{name}: already a .rete file of this format (open it directly)"
                             )))
+                            }
+                            // An upstream format byte that is not read: say so, not "unknown syntax".
+                            Err(e @ crate::detect::DetectError::UpstreamVersion { .. }) => {
+                                return Err(BuildError::Invalid(e.to_string()))
+                            }
+                            Err(_) => return Err(BuildError::UnknownFormat { input: name }),
                         }
-                        // An upstream format byte that is not read: say so, not "unknown syntax".
-                        Err(e @ crate::detect::DetectError::UpstreamVersion { .. }) => {
-                            return Err(BuildError::Invalid(e.to_string()))
-                        }
-                        Err(_) => return Err(BuildError::UnknownFormat { input: name }),
-                    },
+                    }
                     (None, _) => return Err(BuildError::UnknownFormat { input: name }),
                 }
             }
@@ -182,7 +191,7 @@ impl Input {
     /// Size in bytes as stored (compressed size for `.gz`/`.zst`), if known.
     pub fn stored_len(&self) -> Option<u64> {
         match &self.source {
-            Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Source::Path(p) | Source::StdinCopy(p) => std::fs::metadata(p).ok().map(|m| m.len()),
             Source::Stdin => None,
             Source::Bytes { data, .. } => Some(data.len() as u64),
         }
@@ -190,10 +199,12 @@ impl Input {
 
     fn open_raw(&self) -> Result<Box<dyn Read + Send>, BuildError> {
         Ok(match &self.source {
-            Source::Path(p) => Box::new(File::open(p).map_err(|e| BuildError::Io {
-                path: p.display().to_string(),
-                source: e,
-            })?),
+            Source::Path(p) | Source::StdinCopy(p) => {
+                Box::new(File::open(p).map_err(|e| BuildError::Io {
+                    path: p.display().to_string(),
+                    source: e,
+                })?)
+            }
             Source::Stdin => Box::new(std::io::stdin()),
             Source::Bytes { data, .. } => Box::new(std::io::Cursor::new(data.clone())),
         })

@@ -6,6 +6,8 @@ mod entities;
 mod error;
 mod extdict;
 mod files;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod input;
 mod lenient;
 mod lines;
@@ -63,9 +65,12 @@ pub fn build(opts: &BuildOptions, out: &Path) -> Result<BuildReport, BuildError>
     build_in(opts, out, &tmp).map_err(|e| naming_output(e, tmp.path(), out))
 }
 
-/// An I/O error on a file of the build's temporary folder (removed by then) names the output
-/// it was for, then that file.
+/// An error about a file of the build's temporary folder (removed by then) names the output it
+/// was for, then that file: I/O errors, the format layer's errors (a part read back), and the
+/// message of an extension's error (whose type this crate does not know: the output's name put
+/// before it, the error kept as the source).
 fn naming_output(e: BuildError, tmp: &Path, out: &Path) -> BuildError {
+    let tmp_text = tmp.display().to_string();
     let rename = |path: String| {
         if Path::new(&path).starts_with(tmp) {
             format!("{} (the build's temporary file {path})", out.display())
@@ -78,14 +83,42 @@ fn naming_output(e: BuildError, tmp: &Path, out: &Path) -> BuildError {
             path: rename(path),
             source,
         },
-        BuildError::Format(rete_core::Error::Io { path, source }) => {
-            BuildError::Format(rete_core::Error::Io {
-                path: rename(path),
-                source,
-            })
+        BuildError::Format(mut f) => {
+            use rete_core::Error as E;
+            match &mut f {
+                E::Io { path, .. }
+                | E::Range(rete_core::RangeError {
+                    source_name: path, ..
+                }) => {
+                    *path = rename(std::mem::take(path));
+                }
+                E::NotRete { file, .. }
+                | E::UnsupportedVersion { file, .. }
+                | E::Corrupt { file, .. } => {
+                    *file = rename(std::mem::take(file));
+                }
+                _ => {}
+            }
+            BuildError::Format(f)
+        }
+        BuildError::Extension { name, source } if source.to_string().contains(&tmp_text) => {
+            let message = format!("{}: {source}", out.display());
+            BuildError::Extension {
+                name,
+                source: Box::new(Renamed { message, source }),
+            }
         }
         e => e,
     }
+}
+
+/// An extension's error about a temporary file, its message led by the output's name.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct Renamed {
+    message: String,
+    #[source]
+    source: BoxError,
 }
 
 /// [`build`] with its temporary folder made.
@@ -112,7 +145,7 @@ fn build_in(
                 })?;
                 let syntax = Some(input.resolve()?.0);
                 *input = Input {
-                    source: Source::Path(path),
+                    source: Source::StdinCopy(path),
                     syntax,
                     compression: input.compression,
                 };
@@ -301,4 +334,54 @@ fn write_parts(
         },
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+    use super::*;
+
+    /// Every error that names a file of the temporary folder names the output first.
+    #[test]
+    fn errors_about_temporary_files_name_the_output() {
+        let tmp = Path::new("/data/.rete-build-abc");
+        let out = Path::new("/data/out.rete");
+        let part = "/data/.rete-build-abc/parts.rete";
+        let named = |e: BuildError| naming_output(e, tmp, out).to_string();
+        let want = "/data/out.rete (the build's temporary file /data/.rete-build-abc/parts.rete)";
+        let corrupt = rete_core::Error::Corrupt {
+            file: part.into(),
+            section: "dictionary".into(),
+            message: "bad block".into(),
+        };
+        assert!(named(BuildError::Format(corrupt)).starts_with(want));
+        let range = rete_core::RangeError::new(part, "short read");
+        assert!(named(BuildError::Format(rete_core::Error::Range(range))).starts_with(want));
+        let io = BuildError::Io {
+            path: part.into(),
+            source: std::io::Error::other("disk full"),
+        };
+        assert!(named(io).starts_with(want));
+        let ext = BuildError::Extension {
+            name: "pyramid".into(),
+            source: format!("{part}: corrupt members").into(),
+        };
+        let e = naming_output(ext, tmp, out);
+        assert_eq!(
+            e.to_string(),
+            "pyramid: /data/out.rete: /data/.rete-build-abc/parts.rete: corrupt members"
+        );
+        let source = std::error::Error::source(&e).unwrap();
+        assert!(
+            std::error::Error::source(source).is_some(),
+            "the original error is kept"
+        );
+        // Errors about other files are left as they are.
+        let other = BuildError::Format(rete_core::Error::Corrupt {
+            file: "/x.rete".into(),
+            section: "header".into(),
+            message: "bad".into(),
+        });
+        assert_eq!(named(other), "/x.rete: corrupt header: bad");
+    }
 }

@@ -101,31 +101,43 @@ fn build_info_query_export_verify() {
     assert_eq!(h1["card"]["content_hash"], h2["card"]["content_hash"]);
 }
 
+/// `rete build ARGS - -o OUT` with `text` on standard input.
+fn build_stdin(args: &[&str], out: &Path, text: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
+        .arg("build")
+        .args(args)
+        .args(["--format", "nt", "-", "-o", out.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), text).unwrap();
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn stdin_input() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("in.rete");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
-        .args([
-            "build",
-            "-q",
-            "--format",
-            "nt",
-            "-",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(
-        child.stdin.as_mut().unwrap(),
-        b"<http://a> <http://b> <http://c> .\n",
-    )
-    .unwrap();
-    drop(child.stdin.take());
-    assert!(child.wait().unwrap().success());
+    let text = b"<http://a> <http://b> <http://c> .\n";
+    assert!(build_stdin(&["-q"], &out, text).status.success());
     assert_eq!(ok(&["query", out.to_str().unwrap(), "--count"]).trim(), "1");
+    // Materializing reads its input twice, from a copy of standard input in the build's
+    // temporary folder: the card and the messages still call it `-`.
+    assert!(build_stdin(&["-q", "--materialize"], &out, text)
+        .status
+        .success());
+    let info: serde_json::Value =
+        serde_json::from_str(&ok(&["info", "--json", out.to_str().unwrap()])).unwrap();
+    let card = info["card"].to_string();
+    assert!(!card.contains(".rete-build-"), "{card}");
+    let bad = build_stdin(&["-q", "--materialize"], &out, b"<http://a> <http://b> .\n");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(1), "{err}");
+    assert!(err.contains("error: -:1:"), "{err}");
+    assert!(!err.contains(".rete-build-"), "{err}");
 }
 
 #[test]

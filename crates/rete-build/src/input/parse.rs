@@ -170,7 +170,7 @@ fn produce(
 }
 
 /// Parses a stream, handing each quad to `sink`; returns the prefixes declared.
-fn statements(
+pub(crate) fn statements(
     input: &Input,
     syntax: Syntax,
     name: &str,
@@ -306,7 +306,7 @@ fn parse_upstream(
         source: e,
     };
     let bytes = match &input.source {
-        Source::Path(p) => std::fs::read(p).map_err(io)?,
+        Source::Path(p) | Source::StdinCopy(p) => std::fs::read(p).map_err(io)?,
         Source::Bytes { data, .. } => data.to_vec(),
         Source::Stdin => {
             let mut v = Vec::new();
