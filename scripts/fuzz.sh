@@ -7,7 +7,7 @@
 # Crashes land in fuzz/artifacts/TARGET/; each one becomes a regression test (docs/reliability.md).
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
-TARGETS=(header perm dict pyramid schema search content_range sparql)
+TARGETS=(header perm dict pyramid schema search content_range sparql rdf lenient detect upstream http)
 # Stable rustc has no -Zsanitizer; these flags are what cargo-fuzz passes for coverage.
 export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=3 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \

@@ -8,12 +8,15 @@ use rete_core::dict::{DictBlock, DictIndex};
 use rete_core::format::{kind, Codec};
 use rete_core::perm::{decode_block, PermIndex};
 use rete_core::{MemReader, Pattern, Rete, ReteOptions};
+use rete_http::{HttpOptions, HttpReader};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
 use rete_schema::{Schema, SchemaExtension};
 use rete_search::{Query, SearchExtension, Searcher};
 use rete_sparql::{QueryOptions, QueryResults};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The fixed file: a small social graph plus a tiny ontology, with pyramid, schema and search
@@ -343,4 +346,169 @@ pub fn sparql(data: &[u8], deadline: Duration) {
         }
         _ => {}
     }
+}
+
+/// The syntaxes of the `rdf` target, chosen by the input's first byte.
+pub const RDF_SYNTAXES: [Syntax; 6] = [
+    Syntax::NTriples,
+    Syntax::NQuads,
+    Syntax::Turtle,
+    Syntax::TriG,
+    Syntax::RdfXml,
+    Syntax::JsonLd,
+];
+
+/// The `rdf` target: the first byte picks a syntax, the rest is parsed as a build parses it
+/// (depth and entity limits, errors with line and column), every quad read.
+pub fn rdf(data: &[u8]) {
+    let Some((sel, text)) = data.split_first() else {
+        return;
+    };
+    let syntax = RDF_SYNTAXES[usize::from(*sel) % RDF_SYNTAXES.len()];
+    let input = Input::bytes("fuzz", text.to_vec(), syntax);
+    let mut quads = 0u64;
+    let _ = rete_build::fuzzing::parse(&input, Some("http://example.org/base/"), &mut |_| {
+        quads += 1;
+    });
+}
+
+/// The `lenient` target: an N-Triples (even first byte) or N-Quads chunk parsed by the build's
+/// fast lenient path and strictly; they must agree whenever the lenient path answers.
+pub fn lenient(data: &[u8]) {
+    if let Some((sel, text)) = data.split_first() {
+        rete_build::fuzzing::lenient_agrees(sel & 1 == 1, text);
+    }
+}
+
+/// The file names of the `detect` target, chosen by the input's first byte: generic, each
+/// syntax's extension, compressed, a `.rete`.
+pub const DETECT_NAMES: [&str; 10] = [
+    "data",
+    "data.ttl",
+    "data.nt",
+    "data.rdf",
+    "data.xml",
+    "data.json",
+    "data.jsonld",
+    "data.nq.gz",
+    "data.trig.zst",
+    "data.rete",
+];
+
+/// The `detect` target: the rest of the input written to a file of the chosen name, its kind
+/// told as the app and the CLI tell it (content, name, gzip and zstd looked through).
+pub fn detect(data: &[u8]) {
+    let Some((sel, body)) = data.split_first() else {
+        return;
+    };
+    let Ok(dir) = tempfile::tempdir() else {
+        return;
+    };
+    let path = dir.path().join(DETECT_NAMES[usize::from(*sel) % DETECT_NAMES.len()]);
+    if std::fs::write(&path, body).is_ok() {
+        let _ = rete_build::detect(&path);
+    }
+}
+
+/// The `upstream` target: an upstream rete file (format 0x05) read whole, at most 100,000 quads.
+pub fn upstream(data: &[u8]) {
+    if let Ok(file) = rete_upstream::UpstreamFile::from_bytes(data.to_vec()) {
+        let mut n = 0u32;
+        let _ = file.for_each_quad(&mut |_| {
+            n += 1;
+            n < 100_000
+        });
+    }
+}
+
+/// Separates the HTTP responses of an `http` input.
+pub const HTTP_SEPARATOR: &[u8] = b"\n--next--\n";
+
+/// The responses the loopback server of the `http` target gives, one per connection, in order.
+fn http_server() -> Option<(u16, &'static Mutex<Vec<Vec<u8>>>)> {
+    static SERVER: OnceLock<Option<(u16, Mutex<Vec<Vec<u8>>>)>> = OnceLock::new();
+    let s = SERVER.get_or_init(|| {
+        let listener = TcpListener::bind("127.0.0.1:0").ok()?;
+        let port = listener.local_addr().ok()?.port();
+        std::thread::spawn(move || {
+            for conn in listener.incoming().flatten() {
+                answer(conn);
+            }
+        });
+        Some((port, Mutex::new(Vec::new())))
+    });
+    s.as_ref().map(|(port, queue)| (*port, queue))
+}
+
+/// Reads one request's head and writes the next queued response (none left: closes).
+fn answer(mut conn: TcpStream) {
+    let Some((_, queue)) = http_server() else {
+        return;
+    };
+    let _ = conn.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65_536 {
+        match conn.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let next = {
+        let mut q = queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (!q.is_empty()).then(|| q.remove(0))
+    };
+    if let Some(response) = next {
+        let _ = conn.write_all(&response);
+    }
+}
+
+/// The `http` target: the input is up to eight raw HTTP responses (status line, headers, body)
+/// split at [`HTTP_SEPARATOR`]; the HTTP reader opens a URL on a loopback server that gives
+/// them in turn, then reads ranges and opens the file as a `.rete` through them.
+pub fn http(data: &[u8]) {
+    let Some((port, queue)) = http_server() else {
+        return;
+    };
+    let mut responses = Vec::new();
+    let mut rest = data;
+    while responses.len() < 8 {
+        match rest
+            .windows(HTTP_SEPARATOR.len())
+            .position(|w| w == HTTP_SEPARATOR)
+        {
+            Some(i) => {
+                responses.push(rest[..i].to_vec());
+                rest = &rest[i + HTTP_SEPARATOR.len()..];
+            }
+            None => {
+                responses.push(rest.to_vec());
+                break;
+            }
+        }
+    }
+    *queue
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = responses;
+    let opts = HttpOptions {
+        connect_timeout: Duration::from_millis(200),
+        read_timeout: Duration::from_millis(200),
+        request_timeout: Some(Duration::from_secs(1)),
+        retries: 1,
+        backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(1),
+        prefetch: 64,
+        ..HttpOptions::default()
+    };
+    let url = format!("http://127.0.0.1:{port}/file.rete");
+    if let Ok(reader) = HttpReader::open_with(&url, opts) {
+        let _ = reader.fetch(&[(0, 16), (100, 50)]);
+        let _ = Rete::open(Arc::new(reader));
+    }
+    queue
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clear();
 }

@@ -50,7 +50,20 @@ macro_rules! replay_tests {
     )*};
 }
 
-replay_tests!(header, perm, dict, pyramid, schema, search, content_range);
+replay_tests!(
+    header,
+    perm,
+    dict,
+    pyramid,
+    schema,
+    search,
+    content_range,
+    rdf,
+    lenient,
+    detect,
+    upstream,
+    http
+);
 
 #[test]
 fn sparql() {
