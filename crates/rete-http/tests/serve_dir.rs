@@ -15,7 +15,7 @@ use rete_core::format::kind;
 use rete_core::perm::PermIndex;
 use rete_core::{FileReader, Pattern, Perm, RangeReader, ReadStats, Rete};
 use rete_http::{HttpError, HttpErrorKind, HttpOptions, HttpReader};
-use server::serve_dir;
+use server::{assert_patterns_agree, serve_dir};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
@@ -166,20 +166,7 @@ fn rete_over_http_answers_like_the_local_file() {
     // Patterns of every shape, from a sample of the quads.
     for q in all.iter().step_by(997) {
         let [s, p, o, _] = *q;
-        for pat in [
-            Pattern::new(Some(s), None, None),
-            Pattern::new(None, Some(p), None),
-            Pattern::new(None, None, Some(o)),
-            Pattern::new(Some(s), Some(p), None),
-            Pattern::new(None, Some(p), Some(o)),
-            Pattern::new(Some(s), None, Some(o)),
-            Pattern::new(Some(s), Some(p), Some(o)),
-        ] {
-            let want: Vec<_> = local.quads(&pat).unwrap().map(Result::unwrap).collect();
-            let got: Vec<_> = remote.quads(&pat).unwrap().map(Result::unwrap).collect();
-            assert_eq!(got, want, "{pat:?}");
-            assert_eq!(remote.count(&pat).unwrap(), local.count(&pat).unwrap());
-        }
+        assert_patterns_agree(&local, &remote, [s, p, o]);
         let term = local.term(o).unwrap();
         assert_eq!(remote.id_of(term.as_ref()).unwrap(), Some(o));
     }

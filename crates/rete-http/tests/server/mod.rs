@@ -1,7 +1,27 @@
 //! The HTTP server of the tests that read `.rete` files remotely (serve_dir, lazy_dirs).
 
 use axum::serve::ListenerExt;
+use rete_core::{Id, Pattern, Rete};
 use std::path::PathBuf;
+
+/// Asserts that `remote` answers every pattern shape around the quad `[s, p, o]` as `local`
+/// does: the same quads and the same counts.
+pub fn assert_patterns_agree(local: &Rete, remote: &Rete, [s, p, o]: [Id; 3]) {
+    for pat in [
+        Pattern::new(Some(s), None, None),
+        Pattern::new(None, Some(p), None),
+        Pattern::new(None, None, Some(o)),
+        Pattern::new(Some(s), Some(p), None),
+        Pattern::new(None, Some(p), Some(o)),
+        Pattern::new(Some(s), None, Some(o)),
+        Pattern::new(Some(s), Some(p), Some(o)),
+    ] {
+        let want: Vec<_> = local.quads(&pat).unwrap().map(Result::unwrap).collect();
+        let got: Vec<_> = remote.quads(&pat).unwrap().map(Result::unwrap).collect();
+        assert_eq!(got, want, "{pat:?}");
+        assert_eq!(remote.count(&pat).unwrap(), local.count(&pat).unwrap());
+    }
+}
 
 /// Serves `dir` on a free port of 127.0.0.1; returns the base URL.
 pub fn serve_dir(dir: PathBuf) -> String {
