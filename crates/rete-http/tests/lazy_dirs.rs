@@ -7,7 +7,7 @@
 mod server;
 
 use oxrdf::{NamedNodeRef, Term};
-use rete_build::{BuildOptions, Input, Syntax};
+use rete_build::BuildOptions;
 use rete_core::format::kind;
 use rete_core::{Pattern, Rete, ReteOptions};
 use rete_http::{HttpOptions, HttpReader};
@@ -28,19 +28,8 @@ fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let mut nt = Vec::new();
-        let params = rete_datagen::social::SocialParams {
-            people: PEOPLE,
-            ..Default::default()
-        };
-        rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
-        let opts = BuildOptions {
-            inputs: vec![Input::bytes("social.nt", nt, Syntax::NTriples)],
-            perm_block_quads: 256,
-            dict_block_bytes: 4 << 10,
-            ..Default::default()
-        };
-        rete_build::build(&opts, &dir.path().join("social.rete")).unwrap();
+        let out = dir.path().join("social.rete");
+        server::build_social(&out, PEOPLE, BuildOptions::default());
         let base = serve_dir(dir.path().to_path_buf());
         Fixture { dir, base }
     })
@@ -305,6 +294,21 @@ fn files_without_page_tables_fetch_only_the_directories_a_query_uses() {
     );
 }
 
+/// The fixture read the paged way (lazy directories) through a counting reader without a cache
+/// of its own.
+fn open_paged() -> (Arc<rete_core::CountingReader<rete_core::FileReader>>, Rete) {
+    let counting = Arc::new(rete_core::CountingReader::new(
+        rete_core::FileReader::open(path("social.rete")).unwrap(),
+    ));
+    let options = ReteOptions {
+        lazy_directories: Some(true),
+        prefetch: 64,
+        ..ReteOptions::default()
+    };
+    let rete = Rete::open_with(counting.clone(), options).unwrap();
+    (counting, rete)
+}
+
 #[test]
 fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
     let local = Rete::open_path(path("social.rete")).unwrap();
@@ -330,32 +334,10 @@ fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
     ] {
         // Read the paged way, through a reader without a cache of its own: the estimate is
         // exact, page tables and directory pages included.
-        let counting = Arc::new(rete_core::CountingReader::new(
-            rete_core::FileReader::open(path("social.rete")).unwrap(),
-        ));
-        let rete = Rete::open_with(
-            counting.clone(),
-            ReteOptions {
-                lazy_directories: Some(true),
-                prefetch: 64,
-                ..ReteOptions::default()
-            },
-        )
-        .unwrap();
+        let (_, rete) = open_paged();
         let cost = rete.pattern_cost(&pattern).unwrap();
         // pattern_cost loads what it needs to count: measure a fresh reader's scan.
-        let counting = Arc::new(rete_core::CountingReader::new(
-            rete_core::FileReader::open(path("social.rete")).unwrap(),
-        ));
-        let rete = Rete::open_with(
-            counting.clone(),
-            ReteOptions {
-                lazy_directories: Some(true),
-                prefetch: 64,
-                ..ReteOptions::default()
-            },
-        )
-        .unwrap();
+        let (counting, rete) = open_paged();
         counting.reset();
         let n = rete.quads(&pattern).unwrap().count();
         assert!(n > 0);

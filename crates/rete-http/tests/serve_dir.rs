@@ -9,7 +9,7 @@ mod server;
 
 use common::noise;
 use oxrdf::NamedNodeRef;
-use rete_build::{BuildOptions, Input, Syntax};
+use rete_build::BuildOptions;
 use rete_core::dict::DictIndex;
 use rete_core::format::kind;
 use rete_core::perm::PermIndex;
@@ -21,21 +21,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 fn build_social(out: &Path, people: u64) {
-    let mut nt = Vec::new();
-    let params = rete_datagen::social::SocialParams {
-        people,
-        ..Default::default()
-    };
-    rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
     let opts = BuildOptions {
-        inputs: vec![Input::bytes("social.nt", nt, Syntax::NTriples)],
-        // Small blocks, so that one pattern touches a few blocks out of many.
-        perm_block_quads: 256,
-        dict_block_bytes: 4 << 10,
         memory_budget: 64 << 20,
-        ..Default::default()
+        ..BuildOptions::default()
     };
-    rete_build::build(&opts, out).unwrap();
+    server::build_social(out, people, opts);
 }
 
 struct Fixture {

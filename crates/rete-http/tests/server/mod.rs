@@ -1,8 +1,28 @@
 //! The HTTP server of the tests that read `.rete` files remotely (serve_dir, lazy_dirs).
 
 use axum::serve::ListenerExt;
+use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::{Id, Pattern, Rete};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// Builds a social graph of `people` into `out` with small blocks, so that one pattern touches a
+/// few blocks out of many and the block directories have the shape of a large file's; the rest
+/// of the options from `opts`.
+pub fn build_social(out: &Path, people: u64, opts: BuildOptions) {
+    let mut nt = Vec::new();
+    let params = rete_datagen::social::SocialParams {
+        people,
+        ..Default::default()
+    };
+    rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
+    let opts = BuildOptions {
+        inputs: vec![Input::bytes("social.nt", nt, Syntax::NTriples)],
+        perm_block_quads: 256,
+        dict_block_bytes: 4 << 10,
+        ..opts
+    };
+    rete_build::build(&opts, out).unwrap();
+}
 
 /// Asserts that `remote` answers every pattern shape around the quad `[s, p, o]` as `local`
 /// does: the same quads and the same counts.
