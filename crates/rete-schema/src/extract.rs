@@ -28,6 +28,20 @@ impl Default for ExtractOptions {
 /// Upper bound on the length of an RDF list (`owl:members`); longer or cyclic lists are cut.
 const MAX_LIST: usize = 1 << 20;
 
+/// The OWL classes of properties: their kinds and their characteristics.
+const PROPERTY_TYPES: [&str; 10] = [
+    OWL_OBJECT_PROPERTY,
+    OWL_DATATYPE_PROPERTY,
+    OWL_ANNOTATION_PROPERTY,
+    OWL_FUNCTIONAL_PROPERTY,
+    OWL_INVERSE_FUNCTIONAL_PROPERTY,
+    OWL_IRREFLEXIVE_PROPERTY,
+    OWL_ASYMMETRIC_PROPERTY,
+    OWL_SYMMETRIC_PROPERTY,
+    OWL_TRANSITIVE_PROPERTY,
+    OWL_REFLEXIVE_PROPERTY,
+];
+
 /// Computes the schema of `rete`.
 pub fn extract(rete: &Rete, opts: &ExtractOptions) -> Result<Schema, SchemaError> {
     Extractor::new(rete)?.run(opts)
@@ -62,19 +76,12 @@ impl<'a> Extractor<'a> {
             OWL_ALL_DISJOINT_CLASSES,
             OWL_ALL_DISJOINT_PROPERTIES,
             OWL_MEMBERS,
-            OWL_OBJECT_PROPERTY,
-            OWL_DATATYPE_PROPERTY,
-            OWL_ANNOTATION_PROPERTY,
-            OWL_FUNCTIONAL_PROPERTY,
-            OWL_INVERSE_FUNCTIONAL_PROPERTY,
-            OWL_IRREFLEXIVE_PROPERTY,
-            OWL_ASYMMETRIC_PROPERTY,
-            OWL_SYMMETRIC_PROPERTY,
-            OWL_TRANSITIVE_PROPERTY,
-            OWL_REFLEXIVE_PROPERTY,
             OWL_INVERSE_OF,
             OWL_PROPERTY_DISJOINT_WITH,
-        ] {
+        ]
+        .into_iter()
+        .chain(PROPERTY_TYPES)
+        {
             ids.insert(iri, rete.id_of(NamedNodeRef::new_unchecked(iri).into())?);
         }
         Ok(Self {
@@ -182,19 +189,7 @@ impl<'a> Extractor<'a> {
         let prop_groups = self.groups(OWL_ALL_DISJOINT_PROPERTIES)?;
         let declared_datatypes: HashSet<Id> = self.instances(RDFS_DATATYPE)?.into_iter().collect();
         let mut declared = HashMap::new();
-        for k in [
-            OWL_OBJECT_PROPERTY,
-            OWL_DATATYPE_PROPERTY,
-            OWL_ANNOTATION_PROPERTY,
-            RDF_PROPERTY,
-            OWL_FUNCTIONAL_PROPERTY,
-            OWL_INVERSE_FUNCTIONAL_PROPERTY,
-            OWL_IRREFLEXIVE_PROPERTY,
-            OWL_ASYMMETRIC_PROPERTY,
-            OWL_SYMMETRIC_PROPERTY,
-            OWL_TRANSITIVE_PROPERTY,
-            OWL_REFLEXIVE_PROPERTY,
-        ] {
+        for k in PROPERTY_TYPES.into_iter().chain([RDF_PROPERTY]) {
             declared.insert(k, self.instances(k)?.into_iter().collect::<HashSet<Id>>());
         }
         let datatype_props = &declared[OWL_DATATYPE_PROPERTY];
