@@ -53,6 +53,12 @@ fn recorder() -> (Seen, Emit) {
     )
 }
 
+/// The statuses `seen`, in order.
+fn statuses(seen: &Seen) -> Vec<&'static str> {
+    let seen = seen.lock().unwrap();
+    seen.iter().map(|v| v.status.as_str()).collect()
+}
+
 /// A fresh importer (cache in `dir`), store and progress recorder.
 fn fresh(dir: &Path) -> (Importer, Store, Seen, Emit) {
     let (seen, emit) = recorder();
@@ -102,13 +108,7 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
     let (seen, emit) = recorder();
     let again = imp.open(&store, &src.display().to_string(), emit).unwrap();
     assert_eq!(again.quads, info.quads);
-    let statuses: Vec<&str> = seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|v| v.status.as_str())
-        .collect();
-    assert_eq!(statuses, ["cached"]);
+    assert_eq!(statuses(&seen), ["cached"]);
 
     // Changed: rebuilt, into a second entry.
     let mut text = std::fs::read_to_string(&src).unwrap();
@@ -284,13 +284,7 @@ fn an_rdf_url_is_downloaded_once_then_built() {
     assert!(info.has_pyramid);
     let (seen, emit) = recorder();
     imp.open_url(&store, &url, emit).unwrap();
-    let statuses: Vec<&str> = seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|v| v.status.as_str())
-        .collect();
-    assert_eq!(statuses, ["cached"]);
+    assert_eq!(statuses(&seen), ["cached"]);
 }
 
 /// Runs `script` (Python, after `import rete_graph, sys`; the files are `sys.argv[1..]`) with
