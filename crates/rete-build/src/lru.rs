@@ -30,11 +30,18 @@ pub struct CachedFile {
     pub used: SystemTime,
 }
 
-/// Marks a file as used now (its modification time is its LRU stamp).
+/// Marks a file as used now (its modification time is its LRU stamp); a file that cannot be
+/// stamped just keeps its place.
 pub fn touch(file: &Path) {
-    if let Ok(f) = std::fs::File::options().write(true).open(file) {
-        let _ = f.set_modified(SystemTime::now());
-    }
+    let _ = set_used(file, SystemTime::now());
+}
+
+/// Sets a file's last use (its modification time) to `when`.
+pub fn set_used(file: &Path, when: SystemTime) -> std::io::Result<()> {
+    std::fs::File::options()
+        .write(true)
+        .open(file)?
+        .set_modified(when)
 }
 
 /// The sidecar of `file`: what it was built from.
@@ -96,13 +103,7 @@ mod tests {
     fn put(dir: &Path, name: &str, bytes: usize, age_s: u64) -> PathBuf {
         let f = dir.join(format!("{name}.rete"));
         std::fs::write(&f, vec![0u8; bytes]).unwrap();
-        let t = SystemTime::now() - Duration::from_secs(age_s);
-        std::fs::File::options()
-            .write(true)
-            .open(&f)
-            .unwrap()
-            .set_modified(t)
-            .unwrap();
+        set_used(&f, SystemTime::now() - Duration::from_secs(age_s)).unwrap();
         f
     }
 

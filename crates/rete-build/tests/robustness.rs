@@ -74,14 +74,7 @@ fn syntax_error_names_file_line_column_and_writes_nothing() {
     .unwrap();
     let out = dir.path().join("out.rete");
     std::fs::write(&out, b"previous content").unwrap();
-    let err = build(
-        &BuildOptions {
-            inputs: vec![Input::path(&src)],
-            ..BuildOptions::default()
-        },
-        &out,
-    )
-    .unwrap_err();
+    let err = build_inputs(vec![Input::path(&src)], &out).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, BuildError::Syntax { line: 3, .. }), "{msg}");
     assert!(msg.starts_with(&format!("{}:3:", src.display())), "{msg}");
@@ -103,14 +96,7 @@ fn rdfxml_error_has_line_and_column() {
     let src = dir.path().join("bad.rdf");
     std::fs::write(&src, "<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n  <rdf:Description rdf:about=\"http://a\">\n  </rdf:Oops>\n</rdf:RDF>\n").unwrap();
     let out = dir.path().join("out.rete");
-    let err = build(
-        &BuildOptions {
-            inputs: vec![Input::path(&src)],
-            ..BuildOptions::default()
-        },
-        &out,
-    )
-    .unwrap_err();
+    let err = build_inputs(vec![Input::path(&src)], &out).unwrap_err();
     match &err {
         BuildError::Syntax { line, column, .. } => assert!(*line >= 3 && *column >= 1, "{err}"),
         other => panic!("expected a syntax error, got {other}"),
@@ -136,14 +122,7 @@ fn compressed_inputs_and_unknown_extension() {
     let mut hashes = Vec::new();
     for input in [&plain, &gz, &zst] {
         let out = dir.path().join("o.rete");
-        build(
-            &BuildOptions {
-                inputs: vec![Input::path(input)],
-                ..BuildOptions::default()
-            },
-            &out,
-        )
-        .unwrap();
+        build_inputs(vec![Input::path(input)], &out).unwrap();
         hashes.push(
             Rete::open_path(&out)
                 .unwrap()
@@ -156,14 +135,7 @@ fn compressed_inputs_and_unknown_extension() {
     assert!(hashes.windows(2).all(|w| w[0] == w[1]));
     let odd = dir.path().join("data.txt");
     std::fs::write(&odd, &nt).unwrap();
-    let err = build(
-        &BuildOptions {
-            inputs: vec![Input::path(&odd)],
-            ..BuildOptions::default()
-        },
-        &dir.path().join("x.rete"),
-    )
-    .unwrap_err();
+    let err = build_inputs(vec![Input::path(&odd)], &dir.path().join("x.rete")).unwrap_err();
     assert!(matches!(err, BuildError::UnknownFormat { .. }), "{err}");
 }
 
@@ -177,14 +149,7 @@ fn several_inputs_keep_blank_nodes_apart_and_graphs() {
         Syntax::TriG,
     );
     let out = dir.path().join("m.rete");
-    build(
-        &BuildOptions {
-            inputs: vec![a, b],
-            ..BuildOptions::default()
-        },
-        &out,
-    )
-    .unwrap();
+    build_inputs(vec![a, b], &out).unwrap();
     let rete = Rete::open_path(&out).unwrap();
     let subjects: std::collections::BTreeSet<_> = rete
         .quads(&Pattern::default())

@@ -2,25 +2,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
+use common::{ok, rete};
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn rete(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rete"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = rete(args);
-    assert!(
-        o.status.success(),
-        "rete {args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
 
 fn social(dir: &Path) -> (String, String) {
     let nt = dir.join("s.nt").display().to_string();

@@ -9,6 +9,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Waits until `ready()` holds, polling; a guard against a hang (60 s), not a timing assertion.
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while !ready() {
+        assert!(t.elapsed() < Duration::from_secs(60), "{what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Sends `signal` (`-TERM`, `-INT`) to `child`, which must be delivered.
+fn send(child: &std::process::Child, signal: &str) {
+    let sent = Command::new("kill")
+        .arg(signal)
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
 /// Runs `rete` with a private cache folder (upstream conversions land there).
 fn rete(cache: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rete"))
@@ -315,17 +334,10 @@ fn sigterm_and_ctrl_c_stop_a_build_and_leave_nothing() {
             .spawn()
             .unwrap();
         // Wait until the build has made its temp folder, then signal it.
-        let t = Instant::now();
-        while std::fs::read_dir(&tmp).unwrap().next().is_none() {
-            assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let killed = Command::new("kill")
-            .arg(signal)
-            .arg(child.id().to_string())
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        wait_for("no temp folder", || {
+            std::fs::read_dir(&tmp).unwrap().next().is_some()
+        });
+        send(&child, signal);
         let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(130), "{signal}: {err}");
@@ -419,20 +431,12 @@ fn the_upstream_cache_evicts_least_recently_used_and_a_killed_conversion_leaves_
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let t = Instant::now();
-    while !upstream_cache(&cache)
-        .iter()
-        .any(|n| n.starts_with(".rete-build-"))
-    {
-        assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let killed = Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    wait_for("no temp folder", || {
+        upstream_cache(&cache)
+            .iter()
+            .any(|n| n.starts_with(".rete-build-"))
+    });
+    send(&child, "-TERM");
     let o = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
@@ -465,17 +469,10 @@ fn sigterm_stops_a_build_inside_one_endless_statement() {
             while stdin.write_all(&chunk).is_ok() {}
         }
     });
-    let t = Instant::now();
-    while std::fs::read_dir(&tmp).unwrap().next().is_none() {
-        assert!(t.elapsed() < Duration::from_secs(60), "no temp folder");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let killed = Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    wait_for("no temp folder", || {
+        std::fs::read_dir(&tmp).unwrap().next().is_some()
+    });
+    send(&child, "-TERM");
     // A guard against a hang (the failure this test exists for), not a timing assertion.
     let t = Instant::now();
     while child.try_wait().unwrap().is_none() {

@@ -5,25 +5,7 @@
 
 mod common;
 
-use common::serve_dir;
-use std::process::{Command, Output};
-
-fn rete(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rete"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = rete(args);
-    assert!(
-        o.status.success(),
-        "rete {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
+use common::{ok, rete, serve_dir};
 
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()

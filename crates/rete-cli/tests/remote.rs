@@ -207,38 +207,16 @@ fn search_over_http_reads_a_few_blocks() {
 /// docs/serve.md): both endpoints answer alike, and SIGTERM stops the server cleanly.
 #[test]
 fn serve_a_file_and_a_url_then_stop_on_sigterm() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
     let (_, file) = social(dir.path(), "s", "200", &[]);
     let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
     let local = format!("local={}", file.display());
     let remote = format!("remote={url}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
-        .args([
-            "serve",
-            &local,
-            &remote,
-            "--bind",
-            "127.0.0.1:0",
-            "--threads",
-            "2",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    // "serving 2 files at http://127.0.0.1:PORT/ (Ctrl-C to stop)"
-    let base = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("{first}"))
-        .trim_end_matches('/')
-        .to_owned();
-    let mut listing = String::new();
-    out.read_line(&mut listing).unwrap();
+    let args = [&*local, &remote, "--bind", "127.0.0.1:0", "--threads", "2"];
+    let mut server = Serving::start(&args);
+    let base = server.base.clone();
+    let listing = server.line();
     assert!(
         listing.contains(&format!("{base}/local/sparql")),
         "{listing}"
@@ -255,20 +233,7 @@ fn serve_a_file_and_a_url_then_stop_on_sigterm() {
         r.body_mut().as_reader().read_to_string(&mut body).unwrap();
         assert_eq!(body, cli, "{name}");
     }
-    let kill = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let status = child.wait().unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert!(status.success(), "{status:?}: {err}");
+    let err = server.stop();
     assert!(err.contains("stopping"), "{err}");
 }
 
@@ -300,12 +265,12 @@ impl Drop for Nginx {
 /// A `rete serve` process; its base URL from the first line it prints.
 struct Serving {
     process: Process,
+    out: std::io::BufReader<std::process::ChildStdout>,
     base: String,
 }
 
 impl Serving {
     fn start(args: &[&str]) -> Self {
-        use std::io::{BufRead, BufReader};
         let mut child = Command::new(env!("CARGO_BIN_EXE_rete"))
             .arg("serve")
             .args(args)
@@ -313,24 +278,33 @@ impl Serving {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        let base = first
+        let out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut serving = Self {
+            process: Process(child),
+            out,
+            base: String::new(),
+        };
+        // "serving 2 files at http://127.0.0.1:PORT/ (Ctrl-C to stop)"
+        let first = serving.line();
+        serving.base = first
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("{first}"))
             .trim_end_matches('/')
             .to_owned();
-        Self {
-            process: Process(child),
-            base,
-        }
+        serving
     }
 
-    /// SIGTERM, then asserts a clean exit.
-    fn stop(mut self) {
+    /// The next line it prints.
+    fn line(&mut self) -> String {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.out.read_line(&mut line).unwrap();
+        line
+    }
+
+    /// SIGTERM, then asserts a clean exit; returns what it wrote to standard error.
+    fn stop(mut self) -> String {
         use std::io::Read;
         let child = &mut self.process.0;
         let kill = Command::new("kill")
@@ -347,6 +321,7 @@ impl Serving {
             .read_to_string(&mut err)
             .unwrap();
         assert!(status.success(), "{status:?}: {err}");
+        err
     }
 }
 

@@ -145,16 +145,11 @@ pub(crate) fn compact_all(prefixes: &[(String, String)], iris: &[String]) -> Vec
     iris.iter().map(|i| compact_with(prefixes, i)).collect()
 }
 
-/// `iri` with the longest matching prefix of `prefixes`, else `<iri>`.
+/// `iri` with the longest matching prefix of `prefixes` (the earliest among equals), else
+/// `<iri>` ([`rete_core::vocab::compact_iri`] with any local part).
 pub fn compact_with(prefixes: &[(String, String)], iri: &str) -> String {
-    prefixes
-        .iter()
-        .filter(|(_, ns)| iri.len() > ns.len() && iri.starts_with(ns.as_str()))
-        .max_by_key(|(_, ns)| ns.len())
-        .map_or_else(
-            || format!("<{iri}>"),
-            |(p, ns)| format!("{p}:{}", &iri[ns.len()..]),
-        )
+    let namespaces = prefixes.iter().map(|(p, ns)| (p.as_str(), ns.as_str()));
+    rete_core::vocab::compact_or_bracketed(namespaces, iri, |_| true)
 }
 
 /// At most this many derived classes are named in the text report (the JSON has all).

@@ -1,14 +1,14 @@
 //! Independently compressed blocks appended to one section payload, each found through a
 //! [`BlockRef`] (where it lies, its decoded length and its checksum), and the byte buffer
 //! sections and their block directories are written with. Shared by the extension crates
-//! (search, schema).
+//! (search, schema, pyramid).
 
-use crate::format::{varint, zstd_decode, MAX_RAW_LEN};
+use crate::format::{ratio_ok, varint, zstd_compress, zstd_decode, MAX_RAW_LEN, MAX_ZSTD_RATIO};
 use crate::section::{ReadResult, SectionReader};
 use crate::{Error, Result};
 use xxhash_rust::xxh3::xxh3_64;
 
-/// An append-only byte buffer: LEB128 varints, strings and little-endian numbers.
+/// An append-only byte buffer: LEB128 varints, strings, raw bytes and little-endian numbers.
 #[derive(Debug, Default)]
 pub struct Buf(pub Vec<u8>);
 
@@ -17,10 +17,14 @@ impl Buf {
     pub fn varint(&mut self, v: u64) {
         varint::put(&mut self.0, v);
     }
+    /// Appends `b` as it is.
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
     /// Appends `s`: its length in bytes, then its bytes.
     pub fn str(&mut self, s: &str) {
         self.varint(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
+        self.bytes(s.as_bytes());
     }
     /// Appends one byte.
     pub fn u8(&mut self, v: u8) {
@@ -28,7 +32,23 @@ impl Buf {
     }
     /// Appends `v` as 8 little-endian bytes.
     pub fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.bytes(&v.to_le_bytes());
+    }
+    /// Appends `v` as 4 little-endian bytes.
+    pub fn f32(&mut self, v: f32) {
+        self.bytes(&v.to_le_bytes());
+    }
+    /// Appends `v` as 8 little-endian bytes.
+    pub fn f64(&mut self, v: f64) {
+        self.bytes(&v.to_le_bytes());
+    }
+    /// Bytes written so far.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// Whether nothing was written yet.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -65,7 +85,9 @@ impl BlockRef {
     }
 
     /// A reference, if it lies inside a section of `section_len` bytes and declares a decoded
-    /// length a reader may allocate; else what is wrong.
+    /// length a reader may allocate (at most [`MAX_RAW_LEN`], within [`MAX_ZSTD_RATIO`] of its
+    /// stored length: what [`zstd_decode`] would refuse later is refused here); else what is
+    /// wrong.
     pub fn checked(
         offset: u64,
         len: u64,
@@ -78,8 +100,11 @@ impl BlockRef {
                 "block {offset}+{len} lies outside its section ({section_len} bytes)"
             ));
         }
-        if raw_len > MAX_RAW_LEN {
-            return Err(format!("block declares {raw_len} decoded bytes"));
+        if raw_len > MAX_RAW_LEN || !ratio_ok(len, raw_len) {
+            return Err(format!(
+                "block of {len} bytes declares {raw_len} decoded bytes (limits: {MAX_RAW_LEN}, \
+                 {MAX_ZSTD_RATIO}:1)"
+            ));
         }
         Ok(Self {
             offset,
@@ -128,16 +153,83 @@ impl BlockWriter {
 
     /// Compresses and appends `raw`; returns where it lies.
     pub fn push(&mut self, raw: &[u8]) -> Result<BlockRef> {
-        let stored = zstd::bulk::compress(raw, self.level)
-            .map_err(|e| Error::Invalid(format!("zstd: {e}")))?;
+        let stored = compress(raw, self.level)?;
+        Ok(self.append(raw.len(), &stored))
+    }
+
+    /// Appends a block already compressed from `raw_len` bytes; returns where it lies.
+    fn append(&mut self, raw_len: usize, stored: &[u8]) -> BlockRef {
         let r = BlockRef {
             offset: self.data.len() as u64,
             len: stored.len() as u64,
-            raw_len: raw.len() as u64,
-            checksum: xxh3_64(&stored),
+            raw_len: raw_len as u64,
+            checksum: xxh3_64(stored),
         };
-        self.data.extend_from_slice(&stored);
-        Ok(r)
+        self.data.extend_from_slice(stored);
+        r
+    }
+}
+
+/// One block compressed at `level`, within the ratio a reader accepts.
+fn compress(raw: &[u8], level: i32) -> Result<Vec<u8>> {
+    zstd_compress(raw, level).map_err(|e| Error::Invalid(format!("zstd: {e}")))
+}
+
+/// Raw bytes a [`BatchWriter`] holds before compressing them (about): bounds the batch in memory.
+const BATCH_BYTES: usize = 8 << 20;
+
+/// A [`BlockWriter`] that compresses its blocks in batches on rayon's threads, each block on its
+/// own so the bytes do not depend on the number of threads. [`BatchWriter::push`] returns the
+/// block's number; its [`BlockRef`] comes with [`BatchWriter::finish`].
+#[derive(Debug)]
+pub struct BatchWriter {
+    blocks: BlockWriter,
+    pending: Vec<Vec<u8>>,
+    pending_bytes: usize,
+    refs: Vec<BlockRef>,
+}
+
+impl BatchWriter {
+    /// A writer compressing at zstd `level`.
+    pub fn new(level: i32) -> Self {
+        Self {
+            blocks: BlockWriter::new(level),
+            pending: Vec::new(),
+            pending_bytes: 0,
+            refs: Vec::new(),
+        }
+    }
+
+    /// Queues a block (taken, not copied: a block may be large); returns its number.
+    pub fn push(&mut self, raw: Vec<u8>) -> Result<usize> {
+        let n = self.refs.len() + self.pending.len();
+        self.pending_bytes += raw.len();
+        self.pending.push(raw);
+        if self.pending_bytes >= BATCH_BYTES {
+            self.flush()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        use rayon::prelude::*;
+        let level = self.blocks.level;
+        let stored: Vec<Result<Vec<u8>>> = self
+            .pending
+            .par_iter()
+            .map(|raw| compress(raw, level))
+            .collect();
+        for (raw, stored) in self.pending.drain(..).zip(stored) {
+            self.refs.push(self.blocks.append(raw.len(), &stored?));
+        }
+        self.pending_bytes = 0;
+        Ok(())
+    }
+
+    /// The section payload and every block's place in it, by block number.
+    pub fn finish(mut self) -> Result<(Vec<u8>, Vec<BlockRef>)> {
+        self.flush()?;
+        Ok((self.blocks.data, self.refs))
     }
 }
 
@@ -169,5 +261,21 @@ mod tests {
         let mut r = SectionReader::new(&dir.0, "f", "s");
         assert!(BlockRef::read(&mut r, a.len - 1).is_err());
         assert!(BlockRef::checked(0, 1, MAX_RAW_LEN + 1, 0, 1).is_err());
+        // A ratio no zstd frame of ours has is refused before anything is read.
+        assert!(BlockRef::checked(0, 10, 32 << 20, 0, 10).is_err());
+    }
+
+    #[test]
+    fn batches_write_what_single_blocks_write() {
+        let raws: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 100 * i as usize + 1]).collect();
+        let mut one = BlockWriter::new(3);
+        let mut batch = BatchWriter::new(3);
+        let mut refs = Vec::new();
+        for (i, raw) in raws.iter().enumerate() {
+            refs.push(one.push(raw).unwrap());
+            assert_eq!(batch.push(raw.clone()).unwrap(), i);
+        }
+        let (data, batch_refs) = batch.finish().unwrap();
+        assert_eq!((data, batch_refs), (one.data, refs));
     }
 }

@@ -534,6 +534,84 @@ pub mod varint {
         out.push(v as u8);
     }
 
+    /// Reads one varint at `*pos` of `buf` and moves `*pos` past it; `None` when `buf` ends
+    /// inside it or it overflows a `u64`.
+    #[inline]
+    pub fn read(buf: &[u8], pos: &mut usize) -> Option<u64> {
+        let mut v: u64 = 0;
+        let mut shift = 0;
+        loop {
+            let b = *buf.get(*pos)?;
+            *pos += 1;
+            if shift == 63 && b > 1 {
+                return None;
+            }
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(v);
+            }
+            shift += 7;
+            if shift > 63 {
+                return None;
+            }
+        }
+    }
+
+    /// Reads one varint from `r`: its value and length in bytes. An error of kind
+    /// `UnexpectedEof` when `r` ends inside it, `InvalidData` when it overflows a `u64`.
+    pub fn read_io(r: &mut impl std::io::BufRead) -> std::io::Result<(u64, usize)> {
+        use std::io::{Error, ErrorKind};
+        let mut v: u64 = 0;
+        for i in 0..10 {
+            let Some(&b) = r.fill_buf()?.first() else {
+                return Err(Error::from(ErrorKind::UnexpectedEof));
+            };
+            r.consume(1);
+            if i == 9 && b > 1 {
+                break;
+            }
+            v |= u64::from(b & 0x7f) << (7 * i);
+            if b < 0x80 {
+                return Ok((v, i + 1));
+            }
+        }
+        Err(Error::new(
+            ErrorKind::InvalidData,
+            "varint overflows 64 bits",
+        ))
+    }
+
+    /// Bytes of the longest varint of a `u128`.
+    pub const MAX_LEN_U128: usize = 19;
+
+    /// Writes `v` at the start of `out`; returns its length. A fixed buffer, not a vector: the
+    /// build's sort runs write every key through it.
+    #[inline]
+    pub fn put_u128(out: &mut [u8; MAX_LEN_U128], mut v: u128) -> usize {
+        let mut i = 0;
+        while v >= 0x80 {
+            out[i] = (v as u8) | 0x80;
+            v >>= 7;
+            i += 1;
+        }
+        out[i] = v as u8;
+        i + 1
+    }
+
+    /// Reads a varint written by [`put_u128`] at the start of `buf`: its value and length;
+    /// `None` when `buf` ends inside it or it is longer than any `u128`'s.
+    #[inline]
+    pub fn get_u128(buf: &[u8]) -> Option<(u128, usize)> {
+        let mut v = 0u128;
+        for (i, &b) in buf.iter().take(MAX_LEN_U128).enumerate() {
+            v |= u128::from(b & 0x7f) << (7 * i);
+            if b < 0x80 {
+                return Some((v, i + 1));
+            }
+        }
+        None
+    }
+
     /// Zigzag-encodes a signed delta.
     pub fn zigzag(v: i64) -> u64 {
         ((v << 1) ^ (v >> 63)) as u64
@@ -557,24 +635,9 @@ pub mod varint {
             Self { buf, pos: 0 }
         }
         /// Reads one varint; `None` on truncation or overflow.
+        #[inline]
         pub fn get(&mut self) -> Option<u64> {
-            let mut v: u64 = 0;
-            let mut shift = 0;
-            loop {
-                let b = *self.buf.get(self.pos)?;
-                self.pos += 1;
-                if shift == 63 && b > 1 {
-                    return None;
-                }
-                v |= u64::from(b & 0x7f) << shift;
-                if b < 0x80 {
-                    return Some(v);
-                }
-                shift += 7;
-                if shift > 63 {
-                    return None;
-                }
-            }
+            read(self.buf, &mut self.pos)
         }
         /// Reads `n` raw bytes.
         pub fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
@@ -628,6 +691,38 @@ mod tests {
             assert!(zstd_decode(bad.0, bad.1, "f", &name).is_err());
             ok(&zb, &b);
             ok(&za, &a);
+        }
+    }
+
+    #[test]
+    fn varints_of_every_shape_read_what_was_written() {
+        let values = [0u64, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
+        let mut buf = Vec::new();
+        for &v in &values {
+            varint::put(&mut buf, v);
+        }
+        // From a slice with a position, and from a reader.
+        let (mut pos, mut io) = (0, &buf[..]);
+        for &v in &values {
+            assert_eq!(varint::read(&buf, &mut pos), Some(v));
+            let mut one = Vec::new();
+            varint::put(&mut one, v);
+            assert_eq!(varint::read_io(&mut io).unwrap(), (v, one.len()));
+        }
+        assert_eq!((pos, io.len()), (buf.len(), 0));
+        // Truncated and overlong ones are refused, each with its kind.
+        assert_eq!(varint::read(&[0x80], &mut 0), None);
+        let over = [0xff; 11];
+        assert_eq!(varint::read(&over, &mut 0), None);
+        let kind = |b: &[u8]| varint::read_io(&mut &b[..]).unwrap_err().kind();
+        assert_eq!(kind(&[0x80]), std::io::ErrorKind::UnexpectedEof);
+        assert_eq!(kind(&over), std::io::ErrorKind::InvalidData);
+        // u128 keys in a fixed buffer.
+        let mut rec = [0u8; varint::MAX_LEN_U128];
+        for v in [0u128, 200, u128::from(u64::MAX) + 1, u128::MAX] {
+            let n = varint::put_u128(&mut rec, v);
+            assert_eq!(varint::get_u128(&rec[..n]), Some((v, n)));
+            assert_eq!(varint::get_u128(&rec[..n - 1]), None);
         }
     }
 

@@ -327,20 +327,48 @@ impl Prefixes {
     }
 
     /// `(prefix, local)` of `iri` with the longest matching namespace (the earliest declared
-    /// among equals) and a non-empty local part without `/` or `#`.
+    /// among equals) and a non-empty local part without `/` or `#` ([`compact_iri`]).
     pub fn compact<'a>(&'a self, iri: &'a str) -> Option<(&'a str, &'a str)> {
-        let mut best: Option<(&str, &str)> = None;
-        for e in &self.entries {
-            if let Some(local) = iri.strip_prefix(e.namespace.as_str()) {
-                if !local.is_empty()
-                    && !local.contains(['/', '#'])
-                    && best.is_none_or(|(_, l)| local.len() < l.len())
-                {
-                    best = Some((e.prefix.as_str(), local));
-                }
+        let namespaces = self
+            .entries
+            .iter()
+            .map(|e| (e.prefix.as_str(), e.namespace.as_str()));
+        compact_iri(namespaces, iri, |local| !local.contains(['/', '#']))
+    }
+}
+
+/// `(prefix, local)` of `iri` under the longest of `namespaces` (`(prefix, namespace)` pairs; the
+/// earliest among equals) that leaves a non-empty local part which `local_ok` accepts. The one
+/// IRI shortening rule: callers differ only in the local parts they accept and in what they
+/// write when nothing fits.
+pub fn compact_iri<'p, 'i>(
+    namespaces: impl IntoIterator<Item = (&'p str, &'p str)>,
+    iri: &'i str,
+    local_ok: impl Fn(&str) -> bool,
+) -> Option<(&'p str, &'i str)> {
+    let mut best: Option<(&str, &str)> = None;
+    for (prefix, namespace) in namespaces {
+        if let Some(local) = iri.strip_prefix(namespace) {
+            if !local.is_empty()
+                && best.is_none_or(|(_, l)| local.len() < l.len())
+                && local_ok(local)
+            {
+                best = Some((prefix, local));
             }
         }
-        best
+    }
+    best
+}
+
+/// `prefix:local` of `iri` ([`compact_iri`]), else `<iri>`.
+pub fn compact_or_bracketed<'p>(
+    namespaces: impl IntoIterator<Item = (&'p str, &'p str)>,
+    iri: &str,
+    local_ok: impl Fn(&str) -> bool,
+) -> String {
+    match compact_iri(namespaces, iri, local_ok) {
+        Some((prefix, local)) => format!("{prefix}:{local}"),
+        None => format!("<{iri}>"),
     }
 }
 
@@ -386,6 +414,30 @@ mod tests {
         assert_eq!(p.compact("http://ex.org/a"), Some(("ex", "a")));
         assert_eq!(p.compact("http://ex.org/a/b#"), None);
         assert_eq!(p.compact(RDF_TYPE), Some(("rdf", "type")));
+        // Any local part, or only some: the longest namespace whose local part is accepted.
+        let pairs = [
+            ("ex", "http://ex.org/"),
+            ("ex2", "http://ex.org/"),
+            ("a", "http://ex.org/a/"),
+        ];
+        let any = |_: &str| true;
+        assert_eq!(
+            compact_iri(pairs, "http://ex.org/a/b", any),
+            Some(("a", "b"))
+        );
+        assert_eq!(
+            compact_iri(pairs, "http://ex.org/c", any),
+            Some(("ex", "c"))
+        );
+        let short = |l: &str| l.len() > 1;
+        assert_eq!(
+            compact_iri(pairs, "http://ex.org/a/b", short),
+            Some(("ex", "a/b"))
+        );
+        assert_eq!(
+            compact_or_bracketed(pairs, "http://ex.org/", any),
+            "<http://ex.org/>"
+        );
     }
 
     #[test]

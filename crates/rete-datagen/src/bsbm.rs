@@ -483,15 +483,33 @@ pub fn write_ntriples(p: &BsbmParams, out: &mut impl Write) -> std::io::Result<u
         w.t(s, &publisher, O::Iri(publisher_iri));
         w.t(s, &dc_date, O::Typed(&text::date(day), &xsd_date));
     };
+    // A resource's class, label and comment (the two texts drawn in this order).
+    let described = |w: &mut W<'_, _>, rng: &mut Rng, s: &str, class: &str| {
+        w.t(s, RDF_TYPE, O::Iri(&bsbm(class)));
+        w.t(s, &label, O::Str(&text::words(rng, 1, 3)));
+        w.t(s, &comment, O::Str(&text::words(rng, 10, 30)));
+    };
+    // A producer or vendor, published by itself: its country comes after its texts and before
+    // its date, the order of the draws that keeps the data byte-identical.
+    let company = |w: &mut W<'_, _>,
+                   rng: &mut Rng,
+                   s: &str,
+                   class: &str,
+                   home: &str,
+                   country_code: &dyn Fn(&mut Rng) -> &'static str| {
+        described(w, rng, s, class);
+        w.t(s, &homepage, O::Iri(home));
+        let c = country_code(rng);
+        w.t(s, &country, O::Iri(&format!("{COUNTRIES}{c}")));
+        standard(w, s, s, text::days(2000, 1, 1) + rng.below(3000) as i64);
+    };
     let std_pub = format!("{INST}StandardizationInstitution1");
     let mut rng = m.rng(OTHER, u64::MAX);
 
     // The type hierarchy and the features.
     for (t, ty) in m.types.iter().enumerate() {
         let s = m.type_iri(t);
-        w.t(&s, RDF_TYPE, O::Iri(&bsbm("ProductType")));
-        w.t(&s, &label, O::Str(&text::words(&mut rng, 1, 3)));
-        w.t(&s, &comment, O::Str(&text::words(&mut rng, 10, 30)));
+        described(&mut w, &mut rng, &s, "ProductType");
         if let Some(parent) = ty.parent {
             w.t(
                 &s,
@@ -504,31 +522,21 @@ pub fn write_ntriples(p: &BsbmParams, out: &mut impl Write) -> std::io::Result<u
     }
     for f in 0..m.features {
         let s = m.feature_iri(f);
-        w.t(&s, RDF_TYPE, O::Iri(&bsbm("ProductFeature")));
-        w.t(&s, &label, O::Str(&text::words(&mut rng, 1, 3)));
-        w.t(&s, &comment, O::Str(&text::words(&mut rng, 10, 30)));
+        described(&mut w, &mut rng, &s, "ProductFeature");
         standard(&mut w, &s, &std_pub, text::days(2000, 1, 1));
         w.flush(false)?;
     }
 
     // Producers and their products.
     for pr in 0..m.producers() {
-        let s = m.producer_iri(pr);
-        w.t(&s, RDF_TYPE, O::Iri(&bsbm("Producer")));
-        w.t(&s, &label, O::Str(&text::words(&mut rng, 1, 3)));
-        w.t(&s, &comment, O::Str(&text::words(&mut rng, 10, 30)));
-        w.t(
-            &s,
-            &homepage,
-            O::Iri(&format!("http://www.Producer{}.com/", pr + 1)),
-        );
-        let c = COUNTRY_CODES[rng.below(COUNTRY_CODES.len() as u64) as usize];
-        w.t(&s, &country, O::Iri(&format!("{COUNTRIES}{c}")));
-        standard(
+        let home = format!("http://www.Producer{}.com/", pr + 1);
+        company(
             &mut w,
-            &s,
-            &s,
-            text::days(2000, 1, 1) + rng.below(3000) as i64,
+            &mut rng,
+            &m.producer_iri(pr),
+            "Producer",
+            &home,
+            &|rng| COUNTRY_CODES[rng.below(COUNTRY_CODES.len() as u64) as usize],
         );
     }
     for i in 0..m.products() {
@@ -566,23 +574,10 @@ pub fn write_ntriples(p: &BsbmParams, out: &mut impl Write) -> std::io::Result<u
 
     // Vendors and their offers.
     for v in 0..m.vendors() {
-        let s = m.vendor_iri(v);
-        w.t(&s, RDF_TYPE, O::Iri(&bsbm("Vendor")));
-        w.t(&s, &label, O::Str(&text::words(&mut rng, 1, 3)));
-        w.t(&s, &comment, O::Str(&text::words(&mut rng, 10, 30)));
-        w.t(
-            &s,
-            &homepage,
-            O::Iri(&format!("http://www.vendor{}.com/", v + 1)),
-        );
-        let c = m.vendor_country(v);
-        w.t(&s, &country, O::Iri(&format!("{COUNTRIES}{c}")));
-        standard(
-            &mut w,
-            &s,
-            &s,
-            text::days(2000, 1, 1) + rng.below(3000) as i64,
-        );
+        let home = format!("http://www.vendor{}.com/", v + 1);
+        company(&mut w, &mut rng, &m.vendor_iri(v), "Vendor", &home, &|_| {
+            m.vendor_country(v)
+        });
     }
     for i in 0..m.offers() {
         let o = m.offer(i);

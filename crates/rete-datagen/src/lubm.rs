@@ -86,6 +86,65 @@ impl<O: Write> W<'_, O> {
     }
 }
 
+/// The people and courses of a department (the random draws in the generator's order: the
+/// data stays byte-identical).
+impl<O: Write> W<'_, O> {
+    /// Person `i` of `class` in department `d` of university `u`: type, name, e-mail address and
+    /// a drawn telephone number; returns the IRI.
+    fn person(
+        &mut self,
+        rng: &mut Rng,
+        (u, d): (u32, u32),
+        class: &str,
+        i: u64,
+    ) -> std::io::Result<String> {
+        let s = format!("{}/{class}{i}", department(u, d));
+        self.ty(&s, class)?;
+        self.lit(&s, "name", &format!("{class}{i}"))?;
+        let email = format!("{class}{i}@Department{d}.University{u}.edu");
+        self.lit(&s, "emailAddress", &email)?;
+        let phone = format!("xxx-xxx-{:04}", rng.below(10_000));
+        self.lit(&s, "telephone", &phone)?;
+        Ok(s)
+    }
+
+    /// A new course of `class` (`Course` or `GraduateCourse`) in `dept`, taught by `teacher`.
+    fn teach(
+        &mut self,
+        teacher: &str,
+        dept: &str,
+        class: &str,
+        courses: &mut Vec<String>,
+    ) -> std::io::Result<()> {
+        let n = courses.len();
+        let c = format!("{dept}/{class}{n}");
+        self.ty(&c, class)?;
+        self.lit(&c, "name", &format!("{class}{n}"))?;
+        self.ub(teacher, "teacherOf", &c)?;
+        courses.push(c);
+        Ok(())
+    }
+
+    /// `student` takes between `lo` and `hi` drawn `courses` (each once).
+    fn take_courses(
+        &mut self,
+        rng: &mut Rng,
+        student: &str,
+        courses: &[String],
+        (lo, hi): (u64, u64),
+    ) -> std::io::Result<()> {
+        let mut taken: Vec<u64> = Vec::new();
+        for _ in 0..range(rng, lo, hi) {
+            let c = rng.below(courses.len() as u64);
+            if !taken.contains(&c) {
+                taken.push(c);
+                self.ub(student, "takesCourse", &courses[c as usize])?;
+            }
+        }
+        Ok(())
+    }
+}
+
 fn range(rng: &mut Rng, lo: u64, hi: u64) -> u64 {
     lo + rng.below(hi - lo + 1)
 }
@@ -149,19 +208,7 @@ fn department_data<O: Write>(
     for (class, (lo, hi), (plo, phi)) in kinds {
         let n = range(rng, lo, hi);
         for i in 0..n {
-            let f = format!("{dept}/{class}{i}");
-            w.ty(&f, class)?;
-            w.lit(&f, "name", &format!("{class}{i}"))?;
-            w.lit(
-                &f,
-                "emailAddress",
-                &format!("{class}{i}@Department{d}.University{u}.edu"),
-            )?;
-            w.lit(
-                &f,
-                "telephone",
-                &format!("xxx-xxx-{:04}", rng.below(10_000)),
-            )?;
+            let f = w.person(rng, (u, d), class, i)?;
             w.ub(&f, "worksFor", &dept)?;
             for degree in [
                 "undergraduateDegreeFrom",
@@ -178,18 +225,10 @@ fn department_data<O: Write>(
                 )?;
             }
             for _ in 0..range(rng, 1, 2) {
-                let c = format!("{dept}/Course{}", courses.len());
-                w.ty(&c, "Course")?;
-                w.lit(&c, "name", &format!("Course{}", courses.len()))?;
-                w.ub(&f, "teacherOf", &c)?;
-                courses.push(c);
+                w.teach(&f, &dept, "Course", &mut courses)?;
             }
             for _ in 0..range(rng, 1, 2) {
-                let c = format!("{dept}/GraduateCourse{}", grad_courses.len());
-                w.ty(&c, "GraduateCourse")?;
-                w.lit(&c, "name", &format!("GraduateCourse{}", grad_courses.len()))?;
-                w.ub(&f, "teacherOf", &c)?;
-                grad_courses.push(c);
+                w.teach(&f, &dept, "GraduateCourse", &mut grad_courses)?;
             }
             for k in 0..range(rng, plo, phi) {
                 let pubn = format!("{f}/Publication{k}");
@@ -209,28 +248,9 @@ fn department_data<O: Write>(
     let nf = faculty.len() as u64;
     let undergrads = nf * range(rng, 8, 14);
     for i in 0..undergrads {
-        let s = format!("{dept}/UndergraduateStudent{i}");
-        w.ty(&s, "UndergraduateStudent")?;
-        w.lit(&s, "name", &format!("UndergraduateStudent{i}"))?;
-        w.lit(
-            &s,
-            "emailAddress",
-            &format!("UndergraduateStudent{i}@Department{d}.University{u}.edu"),
-        )?;
-        w.lit(
-            &s,
-            "telephone",
-            &format!("xxx-xxx-{:04}", rng.below(10_000)),
-        )?;
+        let s = w.person(rng, (u, d), "UndergraduateStudent", i)?;
         w.ub(&s, "memberOf", &dept)?;
-        let mut taken: Vec<u64> = Vec::new();
-        for _ in 0..range(rng, 2, 4) {
-            let c = rng.below(courses.len() as u64);
-            if !taken.contains(&c) {
-                taken.push(c);
-                w.ub(&s, "takesCourse", &courses[c as usize])?;
-            }
-        }
+        w.take_courses(rng, &s, &courses, (2, 4))?;
         if rng.below(5) == 0 {
             let a = &professors[rng.below(professors.len() as u64) as usize];
             w.ub(&s, "advisor", a)?;
@@ -238,33 +258,14 @@ fn department_data<O: Write>(
     }
     let grads = nf * range(rng, 3, 4);
     for i in 0..grads {
-        let s = format!("{dept}/GraduateStudent{i}");
-        w.ty(&s, "GraduateStudent")?;
-        w.lit(&s, "name", &format!("GraduateStudent{i}"))?;
-        w.lit(
-            &s,
-            "emailAddress",
-            &format!("GraduateStudent{i}@Department{d}.University{u}.edu"),
-        )?;
-        w.lit(
-            &s,
-            "telephone",
-            &format!("xxx-xxx-{:04}", rng.below(10_000)),
-        )?;
+        let s = w.person(rng, (u, d), "GraduateStudent", i)?;
         w.ub(&s, "memberOf", &dept)?;
         w.ub(
             &s,
             "undergraduateDegreeFrom",
             &university(rng.below(DEGREE_POOL) as u32),
         )?;
-        let mut taken: Vec<u64> = Vec::new();
-        for _ in 0..range(rng, 1, 3) {
-            let c = rng.below(grad_courses.len() as u64);
-            if !taken.contains(&c) {
-                taken.push(c);
-                w.ub(&s, "takesCourse", &grad_courses[c as usize])?;
-            }
-        }
+        w.take_courses(rng, &s, &grad_courses, (1, 3))?;
         let a = &professors[rng.below(professors.len() as u64) as usize];
         w.ub(&s, "advisor", a)?;
         if rng.below(5) == 0 {

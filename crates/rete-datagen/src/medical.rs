@@ -192,7 +192,16 @@ struct Ttl<'a, W: Write> {
     buf: String,
 }
 
-impl<W: Write> Ttl<'_, W> {
+impl<'a, W: Write> Ttl<'a, W> {
+    /// A writer to `out`, nothing written yet.
+    fn new(out: &'a mut W) -> Self {
+        Self {
+            out,
+            triples: 0,
+            buf: String::new(),
+        }
+    }
+
     /// One subject with its predicate-object lists; terms are written as given (`:x`, `"lit"`).
     fn stmt(&mut self, s: &str, po: &[(&str, &[&str])]) -> std::io::Result<()> {
         self.buf.clear();
@@ -289,11 +298,7 @@ fn split_camel(s: &str) -> String {
 /// Writes the whole graph (T-Box, individuals, planted defects) as Turtle; returns the number
 /// of triples.
 pub fn write_turtle(p: &MedicalParams, out: &mut impl Write) -> std::io::Result<u64> {
-    let mut t = Ttl {
-        out,
-        triples: 0,
-        buf: String::new(),
-    };
+    let mut t = Ttl::new(out);
     t.raw(PREFIXES, 0)?;
     tbox(p, &mut t)?;
     t.raw("\n", 0)?;

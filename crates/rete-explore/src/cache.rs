@@ -220,13 +220,8 @@ mod tests {
         cache.ensure_dir().unwrap();
         let f = cache.dir().join(format!("{name}.rete"));
         std::fs::write(&f, vec![0u8; bytes]).unwrap();
-        let t = SystemTime::now() - Duration::from_secs(age_s);
-        std::fs::File::options()
-            .write(true)
-            .open(&f)
-            .unwrap()
-            .set_modified(t)
-            .unwrap();
+        let used = SystemTime::now() - Duration::from_secs(age_s);
+        rete_build::lru::set_used(&f, used).unwrap();
         f
     }
 

@@ -53,6 +53,12 @@ fn recorder() -> (Seen, Emit) {
     )
 }
 
+/// The statuses `seen`, in order.
+fn statuses(seen: &Seen) -> Vec<&'static str> {
+    let seen = seen.lock().unwrap();
+    seen.iter().map(|v| v.status.as_str()).collect()
+}
+
 /// A fresh importer (cache in `dir`), store and progress recorder.
 fn fresh(dir: &Path) -> (Importer, Store, Seen, Emit) {
     let (seen, emit) = recorder();
@@ -102,13 +108,7 @@ fn a_turtle_file_is_built_with_progress_then_found_in_the_cache() {
     let (seen, emit) = recorder();
     let again = imp.open(&store, &src.display().to_string(), emit).unwrap();
     assert_eq!(again.quads, info.quads);
-    let statuses: Vec<&str> = seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|v| v.status.as_str())
-        .collect();
-    assert_eq!(statuses, ["cached"]);
+    assert_eq!(statuses(&seen), ["cached"]);
 
     // Changed: rebuilt, into a second entry.
     let mut text = std::fs::read_to_string(&src).unwrap();
@@ -284,13 +284,18 @@ fn an_rdf_url_is_downloaded_once_then_built() {
     assert!(info.has_pyramid);
     let (seen, emit) = recorder();
     imp.open_url(&store, &url, emit).unwrap();
-    let statuses: Vec<&str> = seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|v| v.status.as_str())
-        .collect();
-    assert_eq!(statuses, ["cached"]);
+    assert_eq!(statuses(&seen), ["cached"]);
+}
+
+/// Runs `script` (Python, after `import rete_graph, sys`; the files are `sys.argv[1..]`) with
+/// the real upstream builder, which must succeed.
+fn upstream_build(script: &str, files: &[&Path]) {
+    let status = std::process::Command::new("python3")
+        .args(["-c", &format!("import rete_graph, sys; {script}")])
+        .args(files)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "rete-graph builds the upstream file");
 }
 
 #[test]
@@ -299,16 +304,10 @@ fn an_upstream_rete_file_is_built_into_ours() {
     let nt = social_ntriples(dir.path(), 500);
     let file = dir.path().join("upstream.rete");
     // Written by the real upstream builder (PyPI rete-graph 0.3.6, installed by scripts/setup.sh).
-    let status = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import rete_graph, sys; open(sys.argv[2], 'wb').write(rete_graph.build(open(sys.argv[1]).read(), 'nt'))",
-        ])
-        .arg(&nt)
-        .arg(&file)
-        .status()
-        .expect("python3 runs");
-    assert!(status.success(), "rete-graph builds the upstream file");
+    upstream_build(
+        "open(sys.argv[2], 'wb').write(rete_graph.build(open(sys.argv[1]).read(), 'nt'))",
+        &[&nt, &file],
+    );
     assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
     let (imp, store, seen, emit) = fresh(dir.path());
     let info = imp.open(&store, &file.display().to_string(), emit).unwrap();
@@ -363,15 +362,10 @@ fn an_upstream_file_of_format_0x06_is_refused_saying_what_to_do() {
     // staged, never released 0x06 layout (docs/format.md).
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("six.rete");
-    let status = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import rete_graph, sys; b = bytearray(rete_graph.build('<http://e.org/a> <http://e.org/p> <http://e.org/b> .', 'nt')); b[4] = 6; open(sys.argv[1], 'wb').write(b)",
-        ])
-        .arg(&file)
-        .status()
-        .expect("python3 runs");
-    assert!(status.success(), "rete-graph builds the upstream file");
+    upstream_build(
+        "b = bytearray(rete_graph.build('<http://e.org/a> <http://e.org/p> <http://e.org/b> .', 'nt')); b[4] = 6; open(sys.argv[1], 'wb').write(b)",
+        &[&file],
+    );
     assert_eq!(kind_of(&file).unwrap(), Kind::Upstream);
     let imp = importer(dir.path());
     let store = Store::default();

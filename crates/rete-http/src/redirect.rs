@@ -415,43 +415,27 @@ mod tests {
             "192.168.1.1",
             "169.254.169.254",
             "0.0.0.0",
+            "::1",
+            "fe80::1",
+            "fc00::1",
         ] {
-            let e = check(
-                "https://example.org/x.rete",
-                &format!("https://{target}/x.rete"),
-                &[target],
-                false,
-                true,
-            )
-            .unwrap_err();
-            assert!(
-                matches!(e, RedirectRefusal::Address { .. }),
-                "{target}: {e:?}"
-            );
-        }
-        for target in ["::1", "fe80::1", "fc00::1"] {
-            let e = check(
-                "https://example.org/x.rete",
-                &format!("https://[{target}]/x.rete"),
-                &[target],
-                false,
-                true,
-            )
-            .unwrap_err();
+            // IPv6 literals stand in brackets in a URL.
+            let host = if target.contains(':') {
+                format!("[{target}]")
+            } else {
+                target.to_owned()
+            };
+            let to = format!("https://{host}/x.rete");
+            let e = check("https://example.org/x.rete", &to, &[target], false, true).unwrap_err();
             assert!(
                 matches!(e, RedirectRefusal::Address { .. }),
                 "{target}: {e:?}"
             );
         }
         // A host name that resolves to loopback is loopback, even on the same host.
+        let (from, to) = ("https://example.org/x.rete", "https://example.org/y.rete");
         assert_eq!(
-            check(
-                "https://example.org/x.rete",
-                "https://example.org/y.rete",
-                &["93.184.215.14", "127.0.0.1"],
-                false,
-                false
-            ),
+            check(from, to, &["93.184.215.14", "127.0.0.1"], false, false),
             Err(RedirectRefusal::Address {
                 ip: ip("127.0.0.1"),
                 class: AddressClass::Loopback
@@ -461,174 +445,107 @@ mod tests {
 
     #[test]
     fn other_hosts_need_the_option() {
-        let public = ["93.184.215.14"];
-        assert_eq!(
-            check(
-                "https://a.example/x",
-                "https://b.example/x",
-                &public,
-                false,
-                false
-            ),
-            Err(RedirectRefusal::OtherHost)
-        );
-        assert_eq!(
-            check(
-                "https://a.example/x",
-                "https://b.example/x",
-                &public,
-                false,
-                true
-            ),
-            Ok(())
-        );
-        // Another port is another origin.
-        assert_eq!(
-            check(
-                "https://a.example/x",
-                "https://a.example:8443/x",
-                &public,
-                false,
-                false
-            ),
-            Err(RedirectRefusal::OtherHost)
-        );
-        // Same host, another path; host names compare without case.
-        assert_eq!(
-            check(
-                "https://a.example/x",
-                "https://A.example/y?z",
-                &public,
-                false,
-                false
-            ),
-            Ok(())
-        );
-        // The upgrade to https on the default ports keeps the host.
-        assert_eq!(
-            check(
-                "http://a.example/x",
-                "https://a.example/x",
-                &public,
-                false,
-                false
-            ),
-            Ok(())
-        );
-        assert_eq!(
-            check(
-                "https://a.example/x",
-                "http://a.example/x",
-                &public,
-                false,
-                true
-            ),
-            Err(RedirectRefusal::Downgrade)
-        );
-        assert_eq!(
-            check(
-                "https://a.example/x",
-                "ftp://a.example/x",
-                &public,
-                false,
-                true
-            ),
-            Err(RedirectRefusal::NotHttp)
-        );
+        use RedirectRefusal as R;
+        let x = "https://a.example/x";
+        // (from, to, cross-host redirects allowed, verdict)
+        for (from, to, cross, verdict) in [
+            (x, "https://b.example/x", false, Err(R::OtherHost)),
+            (x, "https://b.example/x", true, Ok(())),
+            // Another port is another origin.
+            (x, "https://a.example:8443/x", false, Err(R::OtherHost)),
+            // Same host, another path; host names compare without case.
+            (x, "https://A.example/y?z", false, Ok(())),
+            // The upgrade to https on the default ports keeps the host.
+            ("http://a.example/x", x, false, Ok(())),
+            (x, "http://a.example/x", true, Err(R::Downgrade)),
+            (x, "ftp://a.example/x", true, Err(R::NotHttp)),
+        ] {
+            let got = check(from, to, &["93.184.215.14"], false, cross);
+            assert_eq!(got, verdict, "{from} → {to}, cross {cross}");
+        }
     }
 
     #[test]
     fn a_local_start_asks_too_but_may_reach_local_addresses_when_allowed() {
-        let listed = |from: &str, to: &str, ips: &[&str], local: bool, hosts: &[&str]| {
+        use RedirectRefusal as R;
+        let loopback = || {
+            Err(R::Address {
+                ip: ip("127.0.0.1"),
+                class: AddressClass::Loopback,
+            })
+        };
+        let (a, b) = ("http://127.0.0.1:8000/x", "http://127.0.0.1:8001/y");
+        let (r, gh) = (
+            "https://github.com/r",
+            "https://objects.githubusercontent.com/x",
+        );
+        let (lo, public) = (&["127.0.0.1"][..], &["93.184.215.14"][..]);
+        // (from, to, resolved, local start, listed redirect hosts, verdict)
+        for (from, to, ips, local, hosts, verdict) in [
+            // Another local port or host is another service: it asks like any other host.
+            (a, b, lo, true, &[][..], Err(R::OtherHost)),
+            (a, b, lo, true, &["127.0.0.1:8001"][..], Ok(())),
+            (a, b, lo, true, &["127.0.0.1"][..], Ok(())),
+            (a, b, lo, true, &["127.0.0.1:8002"][..], Err(R::OtherHost)),
+            (
+                "http://localhost:8000/x",
+                "http://192.168.1.7/y",
+                &["192.168.1.7"][..],
+                true,
+                &["192.168.1.7:80"][..],
+                Ok(()),
+            ),
+            // A listed host is still refused where its address is (a public start).
+            (
+                "https://a.example/x",
+                "https://127.0.0.1:8001/y",
+                lo,
+                false,
+                &["127.0.0.1:8001"][..],
+                loopback(),
+            ),
+            // Public hosts, without case; IPv6 in brackets.
+            (
+                r,
+                gh,
+                public,
+                false,
+                &["Objects.GitHubUserContent.com"][..],
+                Ok(()),
+            ),
+            (
+                r,
+                gh,
+                public,
+                false,
+                &["objects.githubusercontent.com:443"][..],
+                Ok(()),
+            ),
+            (
+                r,
+                gh,
+                public,
+                false,
+                &["githubusercontent.com"][..],
+                Err(R::OtherHost),
+            ),
+            (
+                "https://a.example/x",
+                "https://[2606:2800:220:1::]:8443/x",
+                &["2606:2800:220:1::"][..],
+                false,
+                &["[2606:2800:220:1::]:8443"][..],
+                Ok(()),
+            ),
+        ] {
             let opts = HttpOptions {
                 redirect_hosts: hosts.iter().map(|h| (*h).to_owned()).collect(),
                 ..HttpOptions::default()
             };
             let resolved: Vec<IpAddr> = ips.iter().map(|s| ip(s)).collect();
-            redirect_allowed(&u(from), &u(to), &resolved, local, &opts)
-        };
-        // Another local port or host is another service: it asks like any other host.
-        let (a, b) = ("http://127.0.0.1:8000/x", "http://127.0.0.1:8001/y");
-        assert_eq!(
-            listed(a, b, &["127.0.0.1"], true, &[]),
-            Err(RedirectRefusal::OtherHost)
-        );
-        assert_eq!(
-            listed(a, b, &["127.0.0.1"], true, &["127.0.0.1:8001"]),
-            Ok(())
-        );
-        assert_eq!(listed(a, b, &["127.0.0.1"], true, &["127.0.0.1"]), Ok(()));
-        assert_eq!(
-            listed(a, b, &["127.0.0.1"], true, &["127.0.0.1:8002"]),
-            Err(RedirectRefusal::OtherHost)
-        );
-        assert_eq!(
-            listed(
-                "http://localhost:8000/x",
-                "http://192.168.1.7/y",
-                &["192.168.1.7"],
-                true,
-                &["192.168.1.7:80"]
-            ),
-            Ok(())
-        );
-        // A listed host is still refused where its address is (a public start).
-        assert_eq!(
-            listed(
-                "https://a.example/x",
-                "https://127.0.0.1:8001/y",
-                &["127.0.0.1"],
-                false,
-                &["127.0.0.1:8001"]
-            ),
-            Err(RedirectRefusal::Address {
-                ip: ip("127.0.0.1"),
-                class: AddressClass::Loopback
-            })
-        );
-        // Public hosts, without case; IPv6 in brackets.
-        let public = ["93.184.215.14"];
-        let gh = "https://objects.githubusercontent.com/x";
-        assert_eq!(
-            listed(
-                "https://github.com/r",
-                gh,
-                &public,
-                false,
-                &["Objects.GitHubUserContent.com"]
-            ),
-            Ok(())
-        );
-        assert_eq!(
-            listed(
-                "https://github.com/r",
-                gh,
-                &public,
-                false,
-                &["objects.githubusercontent.com:443"]
-            ),
-            Ok(())
-        );
-        assert_eq!(
-            listed(
-                "https://github.com/r",
-                gh,
-                &public,
-                false,
-                &["githubusercontent.com"]
-            ),
-            Err(RedirectRefusal::OtherHost)
-        );
-        assert_eq!(
-            listed(
-                "https://a.example/x",
-                "https://[2606:2800:220:1::]:8443/x",
-                &["2606:2800:220:1::"],
-                false,
-                &["[2606:2800:220:1::]:8443"]
-            ),
-            Ok(())
-        );
+            let got = redirect_allowed(&u(from), &u(to), &resolved, local, &opts);
+            assert_eq!(got, verdict, "{from} → {to}, listed {hosts:?}");
+        }
         assert_eq!(
             redirect_host(gh).as_deref(),
             Some("objects.githubusercontent.com")
@@ -641,14 +558,8 @@ mod tests {
         assert_eq!(redirect_host("/relative"), None);
         // Leaving the local network for a public host is a cross-host redirect as well.
         assert_eq!(
-            check(
-                "http://127.0.0.1:8000/x",
-                "https://b.example/x",
-                &["93.184.215.14"],
-                true,
-                false
-            ),
-            Err(RedirectRefusal::OtherHost)
+            check(a, "https://b.example/x", public, true, false),
+            Err(R::OtherHost)
         );
         assert!(is_local(&[ip("127.0.0.1"), ip("::1")]));
         assert!(!is_local(&[ip("127.0.0.1"), ip("8.8.8.8")]));

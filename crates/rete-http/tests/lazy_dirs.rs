@@ -7,11 +7,11 @@
 mod server;
 
 use oxrdf::{NamedNodeRef, Term};
-use rete_build::{BuildOptions, Input, Syntax};
+use rete_build::BuildOptions;
 use rete_core::format::kind;
 use rete_core::{Pattern, Rete, ReteOptions};
 use rete_http::{HttpOptions, HttpReader};
-use server::serve_dir;
+use server::{assert_patterns_agree, serve_dir};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -28,19 +28,8 @@ fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let mut nt = Vec::new();
-        let params = rete_datagen::social::SocialParams {
-            people: PEOPLE,
-            ..Default::default()
-        };
-        rete_datagen::social::write_ntriples(&params, &mut nt).unwrap();
-        let opts = BuildOptions {
-            inputs: vec![Input::bytes("social.nt", nt, Syntax::NTriples)],
-            perm_block_quads: 256,
-            dict_block_bytes: 4 << 10,
-            ..Default::default()
-        };
-        rete_build::build(&opts, &dir.path().join("social.rete")).unwrap();
+        let out = dir.path().join("social.rete");
+        server::build_social(&out, PEOPLE, BuildOptions::default());
         let base = serve_dir(dir.path().to_path_buf());
         Fixture { dir, base }
     })
@@ -161,20 +150,7 @@ fn remote_and_local_agree_on_every_pattern_shape_with_paged_directories() {
         .collect();
     for q in all.iter().step_by(4999) {
         let [s, p, o, _] = *q;
-        for pat in [
-            Pattern::new(Some(s), None, None),
-            Pattern::new(None, Some(p), None),
-            Pattern::new(None, None, Some(o)),
-            Pattern::new(Some(s), Some(p), None),
-            Pattern::new(None, Some(p), Some(o)),
-            Pattern::new(Some(s), None, Some(o)),
-            Pattern::new(Some(s), Some(p), Some(o)),
-        ] {
-            let want: Vec<_> = local.quads(&pat).unwrap().map(Result::unwrap).collect();
-            let got: Vec<_> = remote.quads(&pat).unwrap().map(Result::unwrap).collect();
-            assert_eq!(got, want, "{pat:?}");
-            assert_eq!(remote.count(&pat).unwrap(), local.count(&pat).unwrap());
-        }
+        assert_patterns_agree(&local, &remote, [s, p, o]);
         for id in [s, p, o] {
             let term = local.term(id).unwrap();
             assert_eq!(remote.term(id).unwrap(), term);
@@ -318,6 +294,21 @@ fn files_without_page_tables_fetch_only_the_directories_a_query_uses() {
     );
 }
 
+/// The fixture read the paged way (lazy directories) through a counting reader without a cache
+/// of its own.
+fn open_paged() -> (Arc<rete_core::CountingReader<rete_core::FileReader>>, Rete) {
+    let counting = Arc::new(rete_core::CountingReader::new(
+        rete_core::FileReader::open(path("social.rete")).unwrap(),
+    ));
+    let options = ReteOptions {
+        lazy_directories: Some(true),
+        prefetch: 64,
+        ..ReteOptions::default()
+    };
+    let rete = Rete::open_with(counting.clone(), options).unwrap();
+    (counting, rete)
+}
+
 #[test]
 fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
     let local = Rete::open_path(path("social.rete")).unwrap();
@@ -343,32 +334,10 @@ fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
     ] {
         // Read the paged way, through a reader without a cache of its own: the estimate is
         // exact, page tables and directory pages included.
-        let counting = Arc::new(rete_core::CountingReader::new(
-            rete_core::FileReader::open(path("social.rete")).unwrap(),
-        ));
-        let rete = Rete::open_with(
-            counting.clone(),
-            ReteOptions {
-                lazy_directories: Some(true),
-                prefetch: 64,
-                ..ReteOptions::default()
-            },
-        )
-        .unwrap();
+        let (_, rete) = open_paged();
         let cost = rete.pattern_cost(&pattern).unwrap();
         // pattern_cost loads what it needs to count: measure a fresh reader's scan.
-        let counting = Arc::new(rete_core::CountingReader::new(
-            rete_core::FileReader::open(path("social.rete")).unwrap(),
-        ));
-        let rete = Rete::open_with(
-            counting.clone(),
-            ReteOptions {
-                lazy_directories: Some(true),
-                prefetch: 64,
-                ..ReteOptions::default()
-            },
-        )
-        .unwrap();
+        let (counting, rete) = open_paged();
         counting.reset();
         let n = rete.quads(&pattern).unwrap().count();
         assert!(n > 0);

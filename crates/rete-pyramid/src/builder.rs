@@ -1,6 +1,6 @@
 //! Computing the pyramid of a base dataset and encoding it as sections.
 
-use crate::codec::{kind, BlockWriter, Buf, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
+use crate::codec::{kind, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
 use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
 use crate::louvain::{self, Graph, UnitGraph, WGraph};
@@ -9,6 +9,7 @@ use crate::records::{CommRec, EdgeItem, EdgeList};
 use crate::split;
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
+use rete_core::block::{BatchWriter, Buf};
 use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
@@ -271,7 +272,7 @@ pub fn build_sections(
     let top_bytes = b.0;
 
     // Level blocks: per level, groups of siblings (one parent each), then the cross edges.
-    let mut lw = BlockWriter::new(opts.zstd_level);
+    let mut lw = BatchWriter::new(opts.zstd_level);
     let mut dir = Buf::default();
     dir.bytes(DIR_MAGIC);
     dir.u8(DIR_VERSION);
@@ -344,7 +345,7 @@ pub fn build_sections(
     }
 
     // Members of level-0 communities, most connected at the centre of their circle.
-    let mut mw = BlockWriter::new(opts.zstd_level);
+    let mut mw = BatchWriter::new(opts.zstd_level);
     let member_blocks = encode_members(
         &eg,
         &h,
@@ -364,7 +365,7 @@ pub fn build_sections(
     }
 
     // Membership: entity id → community at every level.
-    let mut pw = BlockWriter::new(opts.zstd_level);
+    let mut pw = BatchWriter::new(opts.zstd_level);
     let mut membership_blocks: Vec<(u64, usize)> = Vec::new();
     for chunk_start in (0..eg.node_count()).step_by(MEMBERSHIP_BLOCK) {
         let end = (chunk_start + MEMBERSHIP_BLOCK).min(eg.node_count());

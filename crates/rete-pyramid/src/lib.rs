@@ -88,6 +88,22 @@ impl PyramidError {
     pub(crate) fn internal(message: impl Into<String>) -> Self {
         Self::Internal(message.into())
     }
+
+    /// A damaged block (rete-core's block codec) as the pyramid's own [`PyramidError::Corrupt`].
+    pub(crate) fn block(e: rete_core::Error) -> Self {
+        match e {
+            rete_core::Error::Corrupt {
+                file,
+                section,
+                message,
+            } => Self::Corrupt {
+                file,
+                section,
+                message,
+            },
+            e => e.into(),
+        }
+    }
 }
 
 /// How the pyramid is computed.

@@ -2,11 +2,12 @@
 //! below the top, then only the blocks a request needs (one range read each time).
 
 use crate::builder::{LAYOUT_SUNFLOWER, MEMBER_COLUMNS, MEMBER_POSITIONS};
-use crate::codec::{kind, BlockRef, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION, VERSION_MIN};
+use crate::codec::{kind, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION, VERSION_MIN};
 use crate::layout::{self, Circle};
 use crate::records::{CommRec, EdgeRec};
 use crate::{Level, LevelInfo, Member, PyramidError};
 use lru::LruCache;
+use rete_core::block::BlockRef;
 use rete_core::format::prealloc;
 use rete_core::format::FLAG_PYRAMID;
 use rete_core::front_coding::Expander;

@@ -1,8 +1,8 @@
 //! Community and super-edge records as stored (class and predicate names as table indices), with
 //! their encoding and their conversion to the public types.
 
-use crate::codec::Buf;
 use crate::{Community, PyramidError, SuperEdge};
+use rete_core::block::Buf;
 use rete_core::format::prealloc;
 use rete_core::section::SectionReader;
 

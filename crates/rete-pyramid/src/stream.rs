@@ -17,7 +17,7 @@ use crate::PyramidError;
 use rete_core::format::varint;
 use rete_core::Rete;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Bytes per distinct directed pair while the coarse graph is being summed (key and weight,
@@ -331,20 +331,14 @@ impl SpillReader<'_> {
     }
 
     fn varint(&mut self) -> Result<u64, PyramidError> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let b = match self.input.fill_buf().map_err(spill_error)?.first() {
-                Some(&b) => b,
-                None => return Err(PyramidError::internal("spilled links: truncated")),
-            };
-            self.input.consume(1);
-            self.pos += 1;
-            v |= u64::from(b & 0x7f) << (7 * i);
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(PyramidError::internal("spilled links: a varint too long"))
+        use std::io::ErrorKind;
+        let (v, n) = varint::read_io(&mut self.input).map_err(|e| match e.kind() {
+            ErrorKind::UnexpectedEof => PyramidError::internal("spilled links: truncated"),
+            ErrorKind::InvalidData => PyramidError::internal("spilled links: a varint too long"),
+            _ => spill_error(e),
+        })?;
+        self.pos += n as u64;
+        Ok(v)
     }
 }
 

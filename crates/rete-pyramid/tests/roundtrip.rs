@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{build_file, lubm_nt, pyramid_of, social_nt};
+use common::{build_file, lubm_nt, pyramid_of, social_nt, social_pyramid};
 use oxrdf::{NamedNodeRef, Term};
 use rete_core::format::FLAG_PYRAMID;
 use rete_core::{Id, Rete};
@@ -174,10 +174,9 @@ fn check_consistency(rete: &Rete, p: &Pyramid) -> Vec<Level> {
 #[test]
 fn social_graph_round_trip() {
     let dir = tempfile::tempdir().unwrap();
-    let nt = social_nt(dir.path(), 3000);
-    let (rete, p) = pyramid_of(
-        &nt,
-        &dir.path().join("s.rete"),
+    let (rete, p) = social_pyramid(
+        dir.path(),
+        3000,
         PyramidOptions {
             max_top: 8,
             ..PyramidOptions::default()
@@ -228,10 +227,9 @@ fn social_graph_round_trip() {
 #[test]
 fn a_low_resolution_does_not_collapse_a_level() {
     let dir = tempfile::tempdir().unwrap();
-    let nt = social_nt(dir.path(), 3000);
-    let (rete, p) = pyramid_of(
-        &nt,
-        &dir.path().join("s.rete"),
+    let (rete, p) = social_pyramid(
+        dir.path(),
+        3000,
         PyramidOptions {
             max_top: 8,
             branching: 4,
@@ -334,10 +332,9 @@ fn level_0_takes_a_pass_past_the_bound_when_it_is_nearer() {
 #[test]
 fn small_top_forces_merges_and_more_levels() {
     let dir = tempfile::tempdir().unwrap();
-    let nt = social_nt(dir.path(), 2000);
-    let (rete, p) = pyramid_of(
-        &nt,
-        &dir.path().join("s.rete"),
+    let (rete, p) = social_pyramid(
+        dir.path(),
+        2000,
         PyramidOptions {
             max_top: 2,
             branching: 3,
@@ -866,8 +863,7 @@ fn a_star_opens_whole_when_the_first_pass_is_streamed() {
 fn no_split_without_large_groups() {
     // The social graph's communities are all small: no level of pieces.
     let dir = tempfile::tempdir().unwrap();
-    let nt = social_nt(dir.path(), 3000);
-    let (_, p) = pyramid_of(&nt, &dir.path().join("s.rete"), PyramidOptions::default());
+    let (_, p) = social_pyramid(dir.path(), 3000, PyramidOptions::default());
     assert!(p.level_info().iter().all(|l| l.method != "split"));
 }
 

@@ -28,6 +28,26 @@ impl Default for ExtractOptions {
 /// Upper bound on the length of an RDF list (`owl:members`); longer or cyclic lists are cut.
 const MAX_LIST: usize = 1 << 20;
 
+/// The OWL classes of properties with the characteristic any property may have (with
+/// [`OBJECT_ONLY`], every OWL class of properties).
+const PROPERTY_KINDS: [&str; 4] = [
+    OWL_OBJECT_PROPERTY,
+    OWL_DATATYPE_PROPERTY,
+    OWL_ANNOTATION_PROPERTY,
+    OWL_FUNCTIONAL_PROPERTY,
+];
+
+/// The characteristics only object properties have: declaring one makes a property an object
+/// property.
+const OBJECT_ONLY: [&str; 6] = [
+    OWL_INVERSE_FUNCTIONAL_PROPERTY,
+    OWL_IRREFLEXIVE_PROPERTY,
+    OWL_ASYMMETRIC_PROPERTY,
+    OWL_SYMMETRIC_PROPERTY,
+    OWL_TRANSITIVE_PROPERTY,
+    OWL_REFLEXIVE_PROPERTY,
+];
+
 /// Computes the schema of `rete`.
 pub fn extract(rete: &Rete, opts: &ExtractOptions) -> Result<Schema, SchemaError> {
     Extractor::new(rete)?.run(opts)
@@ -62,19 +82,13 @@ impl<'a> Extractor<'a> {
             OWL_ALL_DISJOINT_CLASSES,
             OWL_ALL_DISJOINT_PROPERTIES,
             OWL_MEMBERS,
-            OWL_OBJECT_PROPERTY,
-            OWL_DATATYPE_PROPERTY,
-            OWL_ANNOTATION_PROPERTY,
-            OWL_FUNCTIONAL_PROPERTY,
-            OWL_INVERSE_FUNCTIONAL_PROPERTY,
-            OWL_IRREFLEXIVE_PROPERTY,
-            OWL_ASYMMETRIC_PROPERTY,
-            OWL_SYMMETRIC_PROPERTY,
-            OWL_TRANSITIVE_PROPERTY,
-            OWL_REFLEXIVE_PROPERTY,
             OWL_INVERSE_OF,
             OWL_PROPERTY_DISJOINT_WITH,
-        ] {
+        ]
+        .into_iter()
+        .chain(PROPERTY_KINDS)
+        .chain(OBJECT_ONLY)
+        {
             ids.insert(iri, rete.id_of(NamedNodeRef::new_unchecked(iri).into())?);
         }
         Ok(Self {
@@ -182,19 +196,11 @@ impl<'a> Extractor<'a> {
         let prop_groups = self.groups(OWL_ALL_DISJOINT_PROPERTIES)?;
         let declared_datatypes: HashSet<Id> = self.instances(RDFS_DATATYPE)?.into_iter().collect();
         let mut declared = HashMap::new();
-        for k in [
-            OWL_OBJECT_PROPERTY,
-            OWL_DATATYPE_PROPERTY,
-            OWL_ANNOTATION_PROPERTY,
-            RDF_PROPERTY,
-            OWL_FUNCTIONAL_PROPERTY,
-            OWL_INVERSE_FUNCTIONAL_PROPERTY,
-            OWL_IRREFLEXIVE_PROPERTY,
-            OWL_ASYMMETRIC_PROPERTY,
-            OWL_SYMMETRIC_PROPERTY,
-            OWL_TRANSITIVE_PROPERTY,
-            OWL_REFLEXIVE_PROPERTY,
-        ] {
+        for k in PROPERTY_KINDS
+            .into_iter()
+            .chain(OBJECT_ONLY)
+            .chain([RDF_PROPERTY])
+        {
             declared.insert(k, self.instances(k)?.into_iter().collect::<HashSet<Id>>());
         }
         let datatype_props = &declared[OWL_DATATYPE_PROPERTY];
@@ -310,16 +316,7 @@ impl<'a> Extractor<'a> {
         let has = |k: &str, id: Id| declared.get(k).is_some_and(|s| s.contains(&id));
         let mut properties: Vec<PropertyAxioms> = Vec::with_capacity(props.len());
         for (i, (iri, &id)) in props.into_iter().zip(&prop_ids).enumerate() {
-            let object_only = [
-                OWL_INVERSE_FUNCTIONAL_PROPERTY,
-                OWL_IRREFLEXIVE_PROPERTY,
-                OWL_ASYMMETRIC_PROPERTY,
-                OWL_SYMMETRIC_PROPERTY,
-                OWL_TRANSITIVE_PROPERTY,
-                OWL_REFLEXIVE_PROPERTY,
-            ]
-            .iter()
-            .any(|k| has(k, id));
+            let object_only = OBJECT_ONLY.iter().any(|k| has(k, id));
             let kind = if has(OWL_OBJECT_PROPERTY, id) || object_only {
                 PropertyKind::Object
             } else if has(OWL_DATATYPE_PROPERTY, id) {

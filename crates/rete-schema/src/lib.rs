@@ -339,27 +339,15 @@ impl Schema {
     }
 
     /// A compact rendering of an IRI: `prefix:local` with the document's prefixes or the
-    /// well-known ones, else `<iri>`.
+    /// well-known ones (the longest namespace leaving a local part Turtle takes unescaped), else
+    /// `<iri>`.
     pub fn compact(&self, iri: &str) -> String {
-        let mut best: Option<(&str, &str)> = None;
-        let known = vocab::WELL_KNOWN.iter().map(|(p, n)| (*p, *n));
-        for (p, ns) in self
+        let namespaces = self
             .prefixes
             .iter()
             .map(|(p, n)| (p.as_str(), n.as_str()))
-            .chain(known)
-        {
-            if iri.len() > ns.len()
-                && iri.starts_with(ns)
-                && best.is_none_or(|(_, b)| ns.len() > b.len())
-            {
-                best = Some((p, ns));
-            }
-        }
-        match best {
-            Some((p, ns)) if is_local_name(&iri[ns.len()..]) => format!("{p}:{}", &iri[ns.len()..]),
-            _ => format!("<{iri}>"),
-        }
+            .chain(vocab::WELL_KNOWN.iter().copied());
+        rete_core::vocab::compact_or_bracketed(namespaces, iri, is_local_name)
     }
 }
 

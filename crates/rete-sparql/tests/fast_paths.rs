@@ -9,8 +9,9 @@
 
 mod common;
 
+use common::canon;
+
 use rete_core::Rete;
-use rete_sparql::QueryResults;
 use rete_sparql::{evaluate, evaluate_generic, evaluator_for, parse, Evaluator, QueryOptions};
 
 const DATA: &str = r#"
@@ -38,27 +39,6 @@ const PREFIXES: &str =
 
 fn rete() -> (tempfile::TempDir, Rete) {
     common::turtle_rete("f", DATA.as_bytes().to_vec())
-}
-
-/// Sorted rows as N-Triples cells (`""` for unbound), or sorted triples.
-fn canon(r: QueryResults) -> Vec<String> {
-    let mut out: Vec<String> = match r {
-        QueryResults::Solutions(s) => {
-            let n = s.variables().len();
-            s.map(|row| {
-                let row = row.unwrap();
-                (0..n)
-                    .map(|i| row.get(i).map(ToString::to_string).unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            })
-            .collect()
-        }
-        QueryResults::Graph(g) => g.map(|t| t.unwrap().to_string()).collect(),
-        QueryResults::Boolean(b) => vec![b.to_string()],
-    };
-    out.sort();
-    out
 }
 
 /// Runs `q` natively (asserting it does run natively) and generically; returns the answer.

@@ -4,10 +4,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
+mod common;
+
+use common::canon;
 use rete_core::Rete;
 use rete_sparql::{
     empty_answer_hint, estimate_query_cost, estimate_query_cost_with, evaluate, evaluate_generic,
-    evaluator_for, parse, EmptyAnswerHint, Evaluator, QueryOptions, QueryResults,
+    evaluator_for, parse, EmptyAnswerHint, Evaluator, QueryOptions,
 };
 
 /// Three named graphs, nothing in the default graph; `ex:shared a rdf:Property` and
@@ -60,27 +63,6 @@ fn union() -> QueryOptions {
         union_default_graph: true,
         ..QueryOptions::default()
     }
-}
-
-/// Rows as sorted ` | `-joined N-Triples cells, triples sorted, or the boolean.
-fn canon(r: QueryResults) -> Vec<String> {
-    let mut out: Vec<String> = match r {
-        QueryResults::Solutions(s) => {
-            let n = s.variables().len();
-            s.map(|row| {
-                let row = row.unwrap();
-                (0..n)
-                    .map(|i| row.get(i).map(ToString::to_string).unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            })
-            .collect()
-        }
-        QueryResults::Graph(g) => g.map(|t| t.unwrap().to_string()).collect(),
-        QueryResults::Boolean(b) => vec![b.to_string()],
-    };
-    out.sort();
-    out
 }
 
 /// The answer of both evaluators (which must agree) under `opts`.

@@ -30,7 +30,7 @@
 //! docs/format.md records what was searched.
 
 use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
-use rete_core::format::prealloc;
+use rete_core::format::{prealloc, varint};
 use rete_core::front_coding::Expander;
 use std::io::Read;
 use std::path::Path;
@@ -119,21 +119,13 @@ impl<'a> Cursor<'a> {
         Self { b, pos: 0, what }
     }
     fn varint(&mut self) -> Result<u64, Error> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = *self
-                .b
-                .get(self.pos)
-                .ok_or_else(|| damaged(format!("{}: varint past the end", self.what)))?;
-            self.pos += 1;
-            v |= u64::from(byte & 0x7f)
-                .checked_shl(shift)
-                .ok_or_else(|| damaged(format!("{}: varint overflow", self.what)))?;
-            if byte & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(damaged(format!("{}: varint too long", self.what)))
+        let at = self.pos;
+        varint::read(self.b, &mut self.pos).ok_or_else(|| {
+            damaged(format!(
+                "{}: varint at {at} past the end or too long",
+                self.what
+            ))
+        })
     }
     fn len(&mut self) -> Result<usize, Error> {
         let v = self.varint()?;
@@ -639,7 +631,7 @@ mod budget_tests {
     use super::*;
 
     fn put(out: &mut Vec<u8>, v: u64) {
-        rete_core::format::varint::put(out, v);
+        varint::put(out, v);
     }
 
     /// A dictionary section: `count` terms restarting every `interval` at `offsets`, its body

@@ -5,6 +5,7 @@
 use super::{io_err, sort_dedup};
 use crate::spill::Spill;
 use crate::BuildError;
+use rete_core::format::varint;
 use rete_core::Perm;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -79,12 +80,12 @@ pub(super) fn write_run<T: Ord + Copy + Send + Into<u128>>(
     let mut w =
         BufWriter::with_capacity(1 << 20, File::create(&path).map_err(|e| io_err(&path, e))?);
     let mut prev = 0u128;
-    let mut rec = [0u8; MAX_VARINT];
+    let mut rec = [0u8; varint::MAX_LEN_U128];
     let mut bytes = 0u64;
     for &v in buf.iter() {
         let v: u128 = v.into();
         // Sorted and distinct: only the first key may equal `prev` (0).
-        let len = put_varint(&mut rec, v - prev);
+        let len = varint::put_u128(&mut rec, v - prev);
         w.write_all(&rec[..len]).map_err(|e| io_err(&path, e))?;
         bytes += len as u64;
         prev = v;
@@ -96,21 +97,6 @@ pub(super) fn write_run<T: Ord + Copy + Send + Into<u128>>(
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     buf.clear();
     Ok(path)
-}
-
-/// Bytes of the longest LEB128 varint of a `u128`.
-const MAX_VARINT: usize = 19;
-
-/// Writes `v` as a LEB128 varint at the start of `out`; returns its length.
-fn put_varint(out: &mut [u8; MAX_VARINT], mut v: u128) -> usize {
-    let mut i = 0;
-    while v >= 0x80 {
-        out[i] = (v as u8) | 0x80;
-        v >>= 7;
-        i += 1;
-    }
-    out[i] = v as u8;
-    i + 1
 }
 
 /// Reads a run written by [`write_run`], from its own buffer (the merge reads every byte of
@@ -164,26 +150,16 @@ impl<'a> RunReader<'a> {
     /// The next key, or `None` at the end of the run.
     #[inline]
     pub(super) fn next(&mut self) -> Result<Option<u128>, BuildError> {
-        if self.len - self.pos < MAX_VARINT && !self.eof {
+        if self.len - self.pos < varint::MAX_LEN_U128 && !self.eof {
             self.refill()?;
         }
         if self.pos == self.len {
             return Ok(None);
         }
-        let mut v = 0u128;
-        for (i, &b) in self.buf[self.pos..self.len]
-            .iter()
-            .take(MAX_VARINT)
-            .enumerate()
-        {
-            v |= u128::from(b & 0x7f) << (7 * i);
-            if b < 0x80 {
-                self.pos += i + 1;
-                self.prev = self.prev.checked_add(v).ok_or_else(|| self.bad())?;
-                return Ok(Some(self.prev));
-            }
-        }
-        // A varint cut short by the end of the file, or longer than a u128's.
-        Err(self.bad())
+        // None: a varint cut short by the end of the file, or longer than a u128's.
+        let (v, n) = varint::get_u128(&self.buf[self.pos..self.len]).ok_or_else(|| self.bad())?;
+        self.pos += n;
+        self.prev = self.prev.checked_add(v).ok_or_else(|| self.bad())?;
+        Ok(Some(self.prev))
     }
 }

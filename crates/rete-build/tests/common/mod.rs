@@ -27,6 +27,18 @@ pub fn build_nquads(nq: &[u8], out: &Path, opts: BuildOptions) -> rete_build::Bu
     build(&opts, out).unwrap()
 }
 
+/// Builds `inputs` into `out` with the default options.
+pub fn build_inputs(
+    inputs: Vec<Input>,
+    out: &Path,
+) -> Result<rete_build::BuildReport, rete_build::BuildError> {
+    let opts = BuildOptions {
+        inputs,
+        ..BuildOptions::default()
+    };
+    build(&opts, out)
+}
+
 /// Renames blank nodes the way the builder does for input 0: by order of first appearance,
 /// visiting subject, object, graph.
 pub fn rename_like_builder(quads: &[Quad]) -> BTreeSet<String> {

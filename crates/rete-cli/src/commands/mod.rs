@@ -23,13 +23,22 @@ use std::io::{BufWriter, Write};
 
 /// Prints a report as pretty JSON or as its human-readable rendering.
 pub fn print_report<T: serde::Serialize + std::fmt::Display>(report: &T, json: bool) -> Result<()> {
+    print_json_or(report, json, |out| Ok(write!(out, "{report}")?))
+}
+
+/// Prints `report` as pretty JSON, or its text form written by `text`, to standard output.
+pub fn print_json_or<T: serde::Serialize>(
+    report: &T,
+    json: bool,
+    text: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if json {
         serde_json::to_writer_pretty(&mut out, report)?;
         writeln!(out)?;
     } else {
-        write!(out, "{report}")?;
+        text(&mut out)?;
     }
     Ok(out.flush()?)
 }

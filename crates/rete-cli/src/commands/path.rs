@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use oxrdf::{NamedNode, Term};
 use rete_core::Rete;
 use rete_path::{find_paths, PathOptions, PathReport};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 fn iris(resolver: &Resolver<'_>, terms: &[String], what: &str) -> Result<Vec<NamedNode>> {
@@ -43,15 +43,9 @@ pub fn run(rete: &Rete, a: &PathArgs) -> Result<()> {
         ..Default::default()
     };
     let report = find_paths(rete, from.as_ref(), to.as_ref(), &opts)?;
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    if a.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
-        write_text(&mut out, &resolver, &report)?;
-    }
-    Ok(out.flush()?)
+    super::print_json_or(&report, a.json, |mut out| {
+        write_text(&mut out, &resolver, &report)
+    })
 }
 
 /// Each path as its steps in path order: `from —predicate→ to` for a link along the path,

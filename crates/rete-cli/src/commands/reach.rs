@@ -4,7 +4,6 @@ use crate::args::ReachArgs;
 use crate::terms;
 use anyhow::{bail, Result};
 use rete_core::Rete;
-use std::io::{BufWriter, Write};
 
 pub fn run(rete: &Rete, a: &ReachArgs) -> Result<()> {
     let resolver = terms::Resolver::new(rete);
@@ -34,18 +33,13 @@ pub fn run(rete: &Rete, a: &ReachArgs) -> Result<()> {
         ..Default::default()
     };
     let report = rete_reason::reach(rete, predicate.as_ref(), &seeds, &opts)?;
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    if a.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
+    super::print_json_or(&report, a.json, |out| {
         for s in &report.seeds {
             writeln!(out, "{}\t{}", s.seed, s.count)?;
             for t in s.terms.iter().flatten() {
                 writeln!(out, "  {t}")?;
             }
         }
-    }
-    Ok(out.flush()?)
+        Ok(())
+    })
 }

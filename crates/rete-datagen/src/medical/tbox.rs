@@ -118,11 +118,7 @@ const TAX_C: [&str; 16] = [
 
 /// Writes the T-Box only (no individuals); returns the number of triples.
 pub fn write_tbox(p: &MedicalParams, out: &mut impl Write) -> std::io::Result<u64> {
-    let mut t = Ttl {
-        out,
-        triples: 0,
-        buf: String::new(),
-    };
+    let mut t = Ttl::new(out);
     t.raw(PREFIXES, 0)?;
     tbox(p, &mut t)?;
     Ok(t.triples)

@@ -103,7 +103,7 @@ pub(super) fn encode_members(
     circles: &[Circle],
     by_comm: &[u32],
     spots: &[u32],
-    w: &mut BlockWriter,
+    w: &mut BatchWriter,
 ) -> Result<Vec<(u32, usize)>, PyramidError> {
     let mut blocks: Vec<(u32, usize)> = Vec::new();
     let mut cols = MemberColumns::default();

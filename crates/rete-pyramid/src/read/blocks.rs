@@ -152,7 +152,10 @@ impl Pyramid {
                         })?,
                     )?,
                 };
-                let decoded = Arc::new(b.decode(&stored, self.name(), section)?);
+                let decoded = Arc::new(
+                    b.decode(&stored, self.name(), section)
+                        .map_err(PyramidError::block)?,
+                );
                 self.inner
                     .cache
                     .lock()

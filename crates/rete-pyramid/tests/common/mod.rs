@@ -61,6 +61,11 @@ pub fn build_file(input: &Path, out: &Path, options: Option<PyramidOptions>) -> 
     Rete::open_path(out).unwrap()
 }
 
+/// The pyramid of a generated social graph of `people` (`social_nt`), built into `dir/s.rete`.
+pub fn social_pyramid(dir: &Path, people: u64, options: PyramidOptions) -> (Rete, Pyramid) {
+    pyramid_of(&social_nt(dir, people), &dir.join("s.rete"), options)
+}
+
 /// Builds `input` with a pyramid and opens it.
 pub fn pyramid_of(input: &Path, out: &Path, options: PyramidOptions) -> (Rete, Pyramid) {
     let rete = build_file(input, out, Some(options));
