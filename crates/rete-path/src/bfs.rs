@@ -1,8 +1,11 @@
-//! One shortest path by bidirectional breadth-first search: each round expands, whole, the
-//! smaller of the two frontiers; the first entity discovered by one side that the other side
-//! already holds closes a shortest path (every meeting found in the first round that meets has
-//! the same length, so the search stops at the first). Banned nodes and links let
-//! [`crate::kpaths`] ask for spur paths.
+//! Shortest paths by bidirectional breadth-first search: each round expands, whole, the smaller
+//! of the two frontiers; an entity discovered by one side that the other side already holds (a
+//! meeting) closes a shortest path, and every meeting of the first round that has one closes a
+//! path of that same length. Each side keeps, for every entity it reached, all its parents one
+//! layer closer to its root and the number of shortest paths from the root (the shortest-path
+//! DAG), so the round that meets can stop as soon as the meetings found close `want` paths, and
+//! those paths are read off the two DAGs without another search. Banned nodes and links let
+//! [`crate::kpaths`] ask for detours.
 
 use crate::graph::{Graph, Halt};
 use rete_core::Id;
@@ -11,8 +14,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// What one search found.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Found {
-    /// A shortest path, from `from` to `to`.
-    Path(Vec<Id>),
+    /// Shortest paths from `from` to `to`, all of the same length, in the order of their ids:
+    /// `want` of them, or fewer when there are no more of that length.
+    Paths(Vec<Vec<Id>>),
     /// No path at any length: a side ran out of entities to expand.
     Exhausted,
     /// No path within the hop budget; longer ones may exist.
@@ -33,49 +37,96 @@ impl Bans {
     }
 }
 
+/// An entity a side reached.
+#[derive(Debug, Clone, Copy)]
+struct Reached {
+    depth: u32,
+    /// The first parent found (the root is its own parent); others are in [`Side::more`].
+    parent: Id,
+    /// Shortest paths from the root (saturating).
+    paths: u64,
+    /// Whether the other side holds it and a path may pass through it.
+    meets: bool,
+}
+
 struct Side {
-    /// Each reached entity's parent (the side's root is its own parent).
-    parent: FxHashMap<Id, Id>,
+    root: Id,
+    reached: FxHashMap<Id, Reached>,
+    /// Parents besides [`Reached::parent`], as `(child, parent)`.
+    more: Vec<(Id, Id)>,
     frontier: Vec<Id>,
     depth: u32,
 }
 
 impl Side {
     fn new(root: Id) -> Self {
-        let mut parent = FxHashMap::default();
-        parent.insert(root, root);
+        let mut reached = FxHashMap::default();
+        reached.insert(
+            root,
+            Reached {
+                depth: 0,
+                parent: root,
+                paths: 1,
+                meets: false,
+            },
+        );
         Self {
-            parent,
+            root,
+            reached,
+            more: Vec::new(),
             frontier: vec![root],
             depth: 0,
         }
     }
 
-    /// The chain from `id` back to the root.
+    /// The chain of first parents from `id` back to the root.
     fn chain(&self, mut id: Id) -> Vec<Id> {
         let mut out = vec![id];
-        while let Some(&p) = self.parent.get(&id) {
-            if p == id {
+        while let Some(r) = self.reached.get(&id) {
+            if r.parent == id {
                 break;
             }
-            out.push(p);
-            id = p;
+            out.push(r.parent);
+            id = r.parent;
         }
+        out
+    }
+
+    /// All parents of `id`, sorted (`more` must be sorted).
+    fn parents(&self, id: Id) -> Vec<Id> {
+        let Some(r) = self.reached.get(&id) else {
+            return Vec::new();
+        };
+        if id == self.root {
+            return Vec::new();
+        }
+        let at = self.more.partition_point(|&(c, _)| c < id);
+        let mut out: Vec<Id> = std::iter::once(r.parent)
+            .chain(
+                self.more[at..]
+                    .iter()
+                    .take_while(|&&(c, _)| c == id)
+                    .map(|&(_, p)| p),
+            )
+            .collect();
+        out.sort_unstable();
         out
     }
 }
 
-/// A shortest path from `from` to `to` of at most `max_hops` links avoiding `bans`.
+/// Up to `want` shortest paths from `from` to `to` of at most `max_hops` links avoiding `bans`.
 pub(crate) fn shortest(
     g: &mut Graph<'_>,
     from: Id,
     to: Id,
     max_hops: u32,
     bans: &Bans,
+    want: usize,
 ) -> Result<Found, Halt> {
     if from == to {
-        return Ok(Found::Path(vec![from]));
+        return Ok(Found::Paths(vec![vec![from]]));
     }
+    let want = want.max(1);
     let mut a = Side::new(from);
     let mut b = Side::new(to);
     loop {
@@ -86,50 +137,160 @@ pub(crate) fn shortest(
             return Ok(Found::HopLimit);
         }
         let forward = a.frontier.len() <= b.frontier.len();
-        let (near, far, root) = if forward {
-            (&mut a, &b, from)
-        } else {
-            (&mut b, &a, to)
-        };
-        if let Some(meet) = expand(g, near, far, root, from, to, bans)? {
+        let (near, far) = if forward { (&mut a, &b) } else { (&mut b, &a) };
+        let meetings = expand(g, near, far, from, to, bans, want as u64)?;
+        if meetings.is_empty() {
+            continue;
+        }
+        if want == 1 {
+            let meet = meetings[0];
             let mut path = a.chain(meet);
             path.reverse();
             path.extend(b.chain(meet).into_iter().skip(1));
-            return Ok(Found::Path(path));
+            return Ok(Found::Paths(vec![path]));
         }
+        return Ok(Found::Paths(enumerate(a, b, &meetings, want)));
     }
 }
 
-/// Expands `near`'s frontier by one layer; returns the first entity that `far` already holds.
+/// Expands `near`'s frontier by one layer, recording every parent of the new layer; stops once
+/// the meetings found close `want` paths. Returns the meetings (none: no path yet).
 fn expand(
     g: &mut Graph<'_>,
     near: &mut Side,
     far: &Side,
-    root: Id,
     from: Id,
     to: Id,
     bans: &Bans,
-) -> Result<Option<Id>, Halt> {
+    want: u64,
+) -> Result<Vec<Id>, Halt> {
     let frontier = std::mem::take(&mut near.frontier);
+    let depth = near.depth + 1;
+    near.depth = depth;
     let mut next = Vec::new();
+    let mut meetings = Vec::new();
+    // Shortest paths closed by the meetings so far.
+    let mut closed: u64 = 0;
     for u in frontier {
         // Endpoints are always expanded; other entities only if a path may pass through them.
-        if u != root && !g.admits(u)? {
+        if u != near.root && !g.admits(u)? {
             continue;
         }
+        let u_paths = near.reached.get(&u).map_or(0, |r| r.paths);
         for &v in g.neighbours(u)?.iter() {
-            if bans.nodes.contains(&v) || bans.link(u, v) || near.parent.contains_key(&v) {
+            if bans.nodes.contains(&v) || bans.link(u, v) {
                 continue;
             }
-            near.parent.insert(v, u);
-            if far.parent.contains_key(&v) && (v == from || v == to || g.admits(v)?) {
-                near.depth += 1;
-                return Ok(Some(v));
+            let r = match near.reached.get_mut(&v) {
+                Some(r) if r.depth == depth => {
+                    // One path needs only the first parents.
+                    if want > 1 {
+                        near.more.push((v, u));
+                    }
+                    r.paths = r.paths.saturating_add(u_paths);
+                    *r
+                }
+                Some(_) => continue,
+                None => {
+                    let meets = match far.reached.get(&v) {
+                        Some(_) => v == from || v == to || g.admits(v)?,
+                        None => false,
+                    };
+                    let r = Reached {
+                        depth,
+                        parent: u,
+                        paths: u_paths,
+                        meets,
+                    };
+                    near.reached.insert(v, r);
+                    if meets {
+                        meetings.push(v);
+                    } else {
+                        next.push(v);
+                    }
+                    r
+                }
+            };
+            if r.meets {
+                let beyond = far.reached.get(&v).map_or(0, |f| f.paths);
+                closed = closed.saturating_add(u_paths.saturating_mul(beyond));
+                if closed >= want {
+                    return Ok(meetings);
+                }
             }
-            next.push(v);
         }
     }
     near.frontier = next;
-    near.depth += 1;
-    Ok(None)
+    Ok(meetings)
+}
+
+/// Up to `want` shortest paths through `meetings`, in the order of their ids: a depth-first walk
+/// from `a`'s root down the part of `a`'s DAG that leads to a meeting, then up `b`'s parents.
+fn enumerate(mut a: Side, mut b: Side, meetings: &[Id], want: usize) -> Vec<Vec<Id>> {
+    a.more.sort_unstable();
+    b.more.sort_unstable();
+    let meets: FxHashSet<Id> = meetings.iter().copied().collect();
+    let mut children: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
+    let mut seen = meets.clone();
+    let mut stack = meetings.to_vec();
+    while let Some(x) = stack.pop() {
+        for p in a.parents(x) {
+            children.entry(p).or_default().push(x);
+            if seen.insert(p) {
+                stack.push(p);
+            }
+        }
+    }
+    for c in children.values_mut() {
+        c.sort_unstable();
+    }
+    let walk = Walk {
+        b: &b,
+        children: &children,
+        meets: &meets,
+        want,
+    };
+    let mut out = Vec::new();
+    walk.down(a.root, &mut vec![a.root], &mut out);
+    out
+}
+
+struct Walk<'s> {
+    b: &'s Side,
+    children: &'s FxHashMap<Id, Vec<Id>>,
+    meets: &'s FxHashSet<Id>,
+    want: usize,
+}
+
+impl Walk<'_> {
+    /// Along `a`'s DAG from `x` (the end of `path`) to the meetings.
+    fn down(&self, x: Id, path: &mut Vec<Id>, out: &mut Vec<Vec<Id>>) {
+        if self.meets.contains(&x) {
+            return self.up(x, path, out);
+        }
+        for &c in self.children.get(&x).map_or(&[][..], |c| &c[..]) {
+            path.push(c);
+            self.down(c, path, out);
+            path.pop();
+            if out.len() == self.want {
+                return;
+            }
+        }
+    }
+
+    /// Along `b`'s parents from `x` (the end of `path`) to `b`'s root.
+    fn up(&self, x: Id, path: &mut Vec<Id>, out: &mut Vec<Vec<Id>>) {
+        if x == self.b.root {
+            out.push(path.clone());
+            return;
+        }
+        for p in self.b.parents(x) {
+            path.push(p);
+            self.up(p, path, out);
+            path.pop();
+            if out.len() == self.want {
+                return;
+            }
+        }
+    }
 }

@@ -202,13 +202,24 @@ fn default_allowed(p: &str) -> bool {
     !rete_path::is_schema_predicate(p.trim_start_matches('<').trim_end_matches('>'))
 }
 
-/// Runs `pairs` against networkx and checks every report.
+/// Runs `n` random pairs against networkx and checks every report.
 fn against_networkx(name: &str, rete: &Rete, n: usize, opts: &PathOptions, via: &[&str]) {
+    against_networkx_on(name, rete, &pairs(rete, n, 7), opts, via);
+}
+
+/// Runs `pairs` against networkx and checks every report.
+fn against_networkx_on(
+    name: &str,
+    rete: &Rete,
+    pairs: &[(Term, Term)],
+    opts: &PathOptions,
+    via: &[&str],
+) {
+    let n = pairs.len();
     let dir = tempfile::tempdir().unwrap();
     let nt = dir.path().join("file.nt");
     let file = triples(rete, &nt);
-    let pairs = pairs(rete, n, 7);
-    let reference = networkx(dir.path(), &nt, &pairs, opts.k, opts.max_hops, via);
+    let reference = networkx(dir.path(), &nt, pairs, opts.k, opts.max_hops, via);
     let via_set: HashSet<&str> = via.iter().copied().collect();
     let allowed = |p: &str| {
         if via.is_empty() {
@@ -264,6 +275,103 @@ fn path_lengths_equal_networkx_on_generated_and_real_graphs() {
         ..Default::default()
     };
     against_networkx("medical-1k via", &medical(), 15, &opts, &via);
+    // Many paths past the shortest ones: Yen's detours after the shortest-path DAG.
+    let many = PathOptions {
+        k: 12,
+        max_hops: 8,
+        ..Default::default()
+    };
+    against_networkx("lubm k = 12", &lubm(dir.path()), 6, &many, &[]);
+}
+
+/// A `w` × `h` grid, each entity linked to its right and lower neighbours: C(w + h − 2, w − 1)
+/// shortest paths from corner to corner.
+fn grid(dir: &Path, w: usize, h: usize) -> Rete {
+    let mut ttl = String::from("@prefix : <http://ex.org/> .\n");
+    for x in 0..w {
+        for y in 0..h {
+            if x + 1 < w {
+                ttl.push_str(&format!(":g{x}_{y} :right :g{}_{y} .\n", x + 1));
+            }
+            if y + 1 < h {
+                ttl.push_str(&format!(":g{x}_{y} :down :g{x}_{} .\n", y + 1));
+            }
+        }
+    }
+    build_bytes(dir, "grid", ttl.into_bytes(), Syntax::Turtle)
+}
+
+/// `a` linked to `m` entities, each linked to each of `n` others, each linked to `b`: m × n
+/// shortest paths of 3 hops.
+fn bipartite(dir: &Path, m: usize, n: usize) -> Rete {
+    let mut ttl = String::from("@prefix : <http://ex.org/> .\n");
+    for i in 0..m {
+        ttl.push_str(&format!(":a :to :l{i} .\n"));
+        for j in 0..n {
+            ttl.push_str(&format!(":l{i} :to :r{j} .\n"));
+        }
+    }
+    for j in 0..n {
+        ttl.push_str(&format!(":r{j} :to :b .\n"));
+    }
+    build_bytes(dir, "bipartite", ttl.into_bytes(), Syntax::Turtle)
+}
+
+#[test]
+fn many_equal_shortest_paths_come_from_one_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = |i: &str| iri(&format!("http://ex.org/{i}"));
+    let with = |k, max_hops| PathOptions {
+        k,
+        max_hops,
+        ..Default::default()
+    };
+    for (name, rete, a, b, shortest, count, hops) in [
+        ("grid", grid(dir.path(), 4, 4), "g0_0", "g3_3", 6, 20, 10),
+        ("bipartite", bipartite(dir.path(), 3, 4), "a", "b", 3, 12, 6),
+    ] {
+        let (a, b) = (n(a), n(b));
+        let file = triples(&rete, &dir.path().join(format!("{name}.nt")));
+        let find = |o: &PathOptions| {
+            let r = find_paths(&rete, a.as_ref(), b.as_ref(), o).unwrap();
+            check_report(&r, &a, &b, o, &file, &default_allowed);
+            r
+        };
+        // Fewer than there are, exactly as many: one search, all of the shortest length, in
+        // the order of their ids.
+        for k in [1, 5, count] {
+            let r = find(&with(k, hops));
+            assert_eq!(r.paths.len(), k, "{name}");
+            assert_eq!(r.stop, Stop::Found, "{name}");
+            assert!(r.paths.iter().all(|p| p.hops == shortest), "{name}");
+            assert_eq!(r.stats.searches, 1, "{name}: {k}");
+            let ids: Vec<_> = r.paths.iter().map(|p| p.ids.clone()).collect();
+            assert!(
+                ids.windows(2).all(|w| w[0] < w[1]),
+                "{name}: not in id order"
+            );
+        }
+        // More than there are: all of them, then the longer ones from Yen, as networkx finds.
+        let r = find(&with(count + 10, hops));
+        assert_eq!(r.paths.len(), count + 10, "{name}");
+        assert!(r.paths[..count].iter().all(|p| p.hops == shortest));
+        assert!(r.paths[count].hops > shortest);
+        against_networkx_on(
+            name,
+            &rete,
+            &[(a.clone(), b.clone())],
+            &with(count + 10, hops),
+            &[],
+        );
+        // And every path there is, when k is larger than their number.
+        let r = find(&with(rete_path::MAX_K, 4));
+        assert_eq!(
+            r.paths.len(),
+            if shortest <= 4 { count } else { 0 },
+            "{name}"
+        );
+        assert_eq!(r.stop, Stop::HopLimit, "{name}");
+    }
 }
 
 fn iri(s: &str) -> Term {
