@@ -5,9 +5,10 @@
 
 use crate::fuzzy;
 use crate::normalize::{query_words, Word};
-use crate::read::{DocRec, Index};
+use crate::read::{DocRec, Index, Label};
 use crate::{Answer, Hit, Kind, Match, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
-use oxrdf::{NamedNodeRef, TermRef};
+use oxrdf::{NamedNodeRef, Term, TermRef};
+use rete_core::vocab::local_name;
 use rete_core::Id;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -403,13 +404,37 @@ pub(crate) fn collect(
                 Some(&c) => Some(rete.term(c)?.to_string()),
                 None => None,
             };
+            let term = rete.term(d.term)?;
+            let label = match &d.label {
+                Label::Text(t) => t.clone(),
+                Label::Literal(id) => match rete.term(*id)? {
+                    Term::Literal(l) => l.value().to_owned(),
+                    t => {
+                        return Err(SearchError::corrupt(
+                            rete.name(),
+                            "search documents",
+                            format!("the label of {term} is not a literal but {t}"),
+                        ))
+                    }
+                },
+                Label::LocalName => match &term {
+                    Term::NamedNode(n) => local_name(n.as_str()).to_owned(),
+                    t => {
+                        return Err(SearchError::corrupt(
+                            rete.name(),
+                            "search documents",
+                            format!("a local name for {t}, not an IRI"),
+                        ))
+                    }
+                },
+            };
             Ok(Hit {
                 rank: i + 1,
-                term: rete.term(d.term)?.to_string(),
+                term: term.to_string(),
                 kind: d.kind,
                 lang: lang_of(&d),
                 source: predicates.get(d.pred as usize).cloned(),
-                label: d.label,
+                label,
                 matched: tier_match(k.0),
                 class,
                 path,

@@ -4,10 +4,11 @@
 
 use crate::codec::{
     decode_block, kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS,
-    META_MAGIC, VERSION,
+    META_MAGIC, VERSION, VERSION_1,
 };
 use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
 use lru::LruCache;
+use rete_core::format::varint;
 use rete_core::front_coding::Expander;
 use rete_core::section::SectionReader;
 use rete_core::{Id, Rete};
@@ -49,7 +50,18 @@ pub(crate) struct DocRec {
     /// Index into the label predicates; their count for a local name.
     pub pred: u32,
     pub classes: Vec<Id>,
-    pub label: String,
+    pub label: Label,
+}
+
+/// Where a document's label text is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Label {
+    /// Held by the document (version 1, and the label scan).
+    Text(String),
+    /// The literal with this dictionary id: read only for the hits shown.
+    Literal(Id),
+    /// The local name of the term's IRI.
+    LocalName,
 }
 
 #[derive(Debug, Clone)]
@@ -69,6 +81,7 @@ pub struct Index {
 #[derive(Debug)]
 struct Inner {
     rete: Rete,
+    version: u8,
     docs: u64,
     tokens: u64,
     docs_per_block: u64,
@@ -109,9 +122,9 @@ impl Index {
             return Err(r.err("bad magic"));
         }
         let version = r.u8()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_1 {
             return Err(r.err(format!(
-                "search encoding version {version} (this reader reads {VERSION})"
+                "search encoding version {version} (this reader reads {VERSION_1} and {VERSION})"
             )));
         }
         let docs = r.varint()?;
@@ -158,6 +171,7 @@ impl Index {
         Ok(Some(Index {
             inner: Arc::new(Inner {
                 rete: rete.clone(),
+                version,
                 docs,
                 tokens,
                 docs_per_block,
@@ -171,6 +185,11 @@ impl Index {
                 )),
             }),
         }))
+    }
+
+    /// The encoding version of the search sections (1 or 2, see docs/format.md).
+    pub fn version(&self) -> u8 {
+        self.inner.version
     }
 
     /// Indexed labels (documents).
@@ -291,7 +310,7 @@ impl Index {
         // The expander reads from a cursor of its own: hand it the rest of the block each time.
         let mut rest = raw.len() - r.remaining();
         for k in 0..n {
-            let mut cur = rete_core::format::varint::Cursor::new(&raw[rest..]);
+            let mut cur = varint::Cursor::new(&raw[rest..]);
             let text = e
                 .read(&mut cur)
                 .map_err(|x| SearchError::corrupt(name, "search tokens", x.to_string()))
@@ -368,6 +387,29 @@ impl Index {
         Ok(out)
     }
 
+    /// A version 2 posting chunk of `n` postings: `n` document gaps, then `n` word counts.
+    fn chunk(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
+        let n = r.count_items(n.saturating_mul(2))? / 2;
+        let mut out = Vec::with_capacity(n);
+        let mut prev = 0u64;
+        for k in 0..n {
+            let delta = r.varint()?;
+            let doc = prev
+                .checked_add(delta)
+                .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
+                .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
+            prev = doc;
+            out.push((doc as u32, 0));
+        }
+        for p in &mut out {
+            p.1 = r.u8()?;
+            if usize::from(p.1) > crate::MAX_NTOK {
+                return Err(r.err(format!("label word count {}", p.1)));
+            }
+        }
+        Ok(out)
+    }
+
     /// The postings of a token, at most `max` (the first, most important documents).
     pub(crate) fn token_postings(
         &self,
@@ -392,7 +434,11 @@ impl Index {
                 for (&i, raw) in missing.iter().zip(raws) {
                     let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
                     let mut r = SectionReader::new(&raw, self.name(), "search postings");
-                    let list = Arc::new(self.postings(&mut r, n)?);
+                    let list = Arc::new(if self.inner.version == VERSION_1 {
+                        self.postings(&mut r, n)?
+                    } else {
+                        self.chunk(&mut r, n)?
+                    });
                     r.expect_end()?;
                     self.store(
                         (kind::POSTINGS, refs[i].offset),
@@ -466,14 +512,29 @@ impl Index {
 
     fn parse_docs(&self, raw: &[u8], n: u64) -> Result<Vec<DocRec>, SearchError> {
         let mut r = SectionReader::new(raw, self.name(), "search documents");
+        let out = if self.inner.version == VERSION_1 {
+            self.parse_docs_v1(&mut r, n)?
+        } else {
+            self.parse_docs_v2(&mut r, n)?
+        };
+        r.expect_end()?;
+        Ok(out)
+    }
+
+    /// A term id of this file, checked.
+    fn term_id(&self, r: &SectionReader<'_>, term: u64) -> Result<Id, SearchError> {
+        if term == 0 || term > self.inner.rete.term_count() {
+            return Err(r.err(format!("term {term} out of range")));
+        }
+        Ok(term)
+    }
+
+    fn parse_docs_v1(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<DocRec>, SearchError> {
         let n = r.count_items(n)?;
-        let terms = self.inner.rete.term_count();
         let mut out = Vec::with_capacity(n);
         for _ in 0..n {
             let term = r.varint()?;
-            if term == 0 || term > terms {
-                return Err(r.err(format!("term {term} out of range")));
-            }
+            let term = self.term_id(r, term)?;
             let kind = Kind::from_u8(r.u8()?).ok_or_else(|| r.err::<SearchError>("bad kind"))?;
             let lang = r.below(self.inner.languages.len() as u64 + 1, "language")? as u32;
             let pred = r.below(self.inner.predicates.len() as u64 + 1, "label predicate")? as u32;
@@ -482,7 +543,7 @@ impl Index {
                 return Err(r.err(format!("{nc} classes")));
             }
             let classes = (0..nc).map(|_| r.varint()).collect::<Result<Vec<_>, _>>()?;
-            let label = r.str()?.to_owned();
+            let label = Label::Text(r.str()?.to_owned());
             out.push(DocRec {
                 term,
                 kind,
@@ -492,7 +553,66 @@ impl Index {
                 label,
             });
         }
-        r.expect_end()?;
+        Ok(out)
+    }
+
+    /// Version 2: the columns terms, kinds, languages, predicates, class lists, labels.
+    fn parse_docs_v2(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<DocRec>, SearchError> {
+        // Every document takes at least four bytes (term, kind, language, predicate).
+        let n = r.count_items(n.saturating_mul(4))? / 4;
+        let mut terms = Vec::with_capacity(n);
+        let mut prev = 0u64;
+        for _ in 0..n {
+            let z = r.varint()?;
+            let term = prev.wrapping_add(varint::unzigzag(z) as u64);
+            terms.push(self.term_id(r, term)?);
+            prev = term;
+        }
+        let mut kinds = Vec::with_capacity(n);
+        for _ in 0..n {
+            kinds.push(Kind::from_u8(r.u8()?).ok_or_else(|| r.err::<SearchError>("bad kind"))?);
+        }
+        let mut langs = Vec::with_capacity(n);
+        for _ in 0..n {
+            langs.push(r.below(self.inner.languages.len() as u64 + 1, "language")? as u32);
+        }
+        let local = self.inner.predicates.len() as u64;
+        let mut preds = Vec::with_capacity(n);
+        for _ in 0..n {
+            preds.push(r.below(local + 1, "label predicate")? as u32);
+        }
+        let nl = r.count(1)?;
+        let mut lists: Vec<Vec<Id>> = Vec::with_capacity(nl);
+        for _ in 0..nl {
+            let nc = r.count(1)?;
+            if nc > MAX_CLASSES {
+                return Err(r.err(format!("{nc} classes")));
+            }
+            let cs = (0..nc)
+                .map(|_| {
+                    let c = r.varint()?;
+                    self.term_id(r, c)
+                })
+                .collect::<Result<Vec<_>, SearchError>>()?;
+            lists.push(cs);
+        }
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let l = r.below(nl as u64 + 1, "class list")? as usize;
+            out.push(DocRec {
+                term: terms[k],
+                kind: kinds[k],
+                lang: langs[k],
+                pred: preds[k],
+                classes: l.checked_sub(1).map_or_else(Vec::new, |l| lists[l].clone()),
+                label: Label::LocalName,
+            });
+        }
+        let base = r.varint()?;
+        for d in out.iter_mut().filter(|d| u64::from(d.pred) != local) {
+            let lit = base.saturating_add(r.varint()?);
+            d.label = Label::Literal(self.term_id(r, lit)?);
+        }
         Ok(out)
     }
 }

@@ -444,3 +444,35 @@ fn a_word_shared_by_more_labels_than_fit_inline_is_read_back() {
     assert_eq!(hits.len(), 40, "{hits:?}");
     assert_eq!(top(&s, "zhou number17").first(), Some(&ex("p17")));
 }
+
+/// A file written with the first layout of the index (`tests/data/v1-layout.rete`: `DATA` built
+/// by rete 0.1.0 with `--no-pyramid --no-schema`, before the document blocks held dictionary
+/// ids) answers exactly as the same data indexed today.
+#[test]
+fn an_index_of_the_first_layout_still_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = searcher(&build(dir.path(), "now", DATA, true));
+    let old = searcher(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-layout.rete"));
+    let (o, n) = (old.index().unwrap(), now.index().unwrap());
+    assert_eq!((o.version(), n.version()), (1, 2));
+    assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens()));
+    let cancel = AtomicBool::new(false);
+    for text in [
+        "alb ein",
+        "einstain",
+        "paris",
+        "basketball",
+        "dusseldorf",
+        "東京",
+        "unlabelled",
+        "has part",
+        "physicist",
+        "tiger",
+    ] {
+        let mut q = Query::new(text);
+        q.languages = vec!["de".into()];
+        let a = old.search(&q, &cancel).unwrap();
+        assert!(a.indexed && !a.hits.is_empty(), "{text}");
+        assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text}");
+    }
+}
