@@ -3,6 +3,7 @@
 mod build;
 mod codec;
 pub mod fuzzy;
+mod merge;
 pub mod normalize;
 mod query;
 mod read;

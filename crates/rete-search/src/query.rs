@@ -4,6 +4,7 @@
 //! filters, the preferred languages first within a tier, one hit per term.
 
 use crate::fuzzy;
+use crate::merge::{self, WordLists};
 use crate::normalize::{query_words, Word};
 use crate::read::{DocRec, Index, Label};
 use crate::{Answer, Hit, Kind, Match, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
@@ -26,7 +27,7 @@ const MAX_POSTINGS: u64 = 1 << 18;
 const MAX_EXAMINED: usize = 20_000;
 
 /// Match quality of one word: 0 exact word, 1 word prefix, 2 with typos.
-type Quality = u8;
+pub(crate) type Quality = u8;
 
 /// A candidate label: its tier (see [`Match`]) and its order within the tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -219,53 +220,32 @@ fn indexed_search(
     typos: bool,
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
-    // Each word: document → (best quality, label word count).
-    let mut per_word: Vec<FxHashMap<u32, (Quality, u8)>> = Vec::with_capacity(words.len());
+    // Each word: its tokens' posting lists, sorted by document.
+    let mut per_word: Vec<WordLists> = Vec::with_capacity(words.len());
     for w in words {
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        let mut m: FxHashMap<u32, (Quality, u8)> = FxHashMap::default();
+        let mut lists: WordLists = Vec::new();
         for (qual, t) in word_tokens(ix, w, typos)? {
             for list in ix.token_postings(&t, MAX_POSTINGS)? {
-                for &(doc, ntok) in list.iter() {
-                    let e = m.entry(doc).or_insert((qual, ntok));
-                    e.0 = e.0.min(qual);
-                }
+                lists.push((qual, list));
             }
         }
-        if m.is_empty() {
+        if lists.is_empty() {
             return Ok(Vec::new());
         }
-        per_word.push(m);
+        per_word.push(lists);
     }
-    // Intersect, from the smallest set.
-    per_word.sort_by_key(FxHashMap::len);
-    let (first, rest) = per_word
-        .split_first()
-        .ok_or_else(|| SearchError::Internal("a query with words has no word sets".into()))?;
-    let mut cands: Vec<Cand> = Vec::new();
-    let mut quals = Vec::with_capacity(words.len());
-    'doc: for (&doc, &(q0, ntok)) in first {
-        quals.clear();
-        quals.push(q0);
-        for m in rest {
-            match m.get(&doc) {
-                Some(&(qq, _)) => quals.push(qq),
-                None => continue 'doc,
-            }
-        }
-        cands.push(Cand {
-            tier: tier(&quals, usize::from(ntok)),
-            doc,
-        });
-    }
-    cands.sort_unstable();
+    let cands: Box<dyn Iterator<Item = Cand>> = match <[WordLists; 1]>::try_from(per_word) {
+        Ok([one]) => Box::new(merge::one_word(one)),
+        Err(several) => Box::new(merge::several_words(&several).into_iter()),
+    };
     collect(
         s,
         f,
         q,
-        cands.into_iter(),
+        cands,
         |c| ix.doc(c.doc),
         Names {
             languages: ix.languages(),
