@@ -86,6 +86,9 @@ impl Iterator for Merge {
     }
 }
 
+/// A list being walked: how its token matched, its postings, the position reached.
+type Cursor<'a> = (Quality, &'a [(u32, u8)], usize);
+
 /// One word's postings as one run sorted by document: `(document, best quality, words)`.
 fn run_of(lists: &WordLists) -> Vec<(u32, Quality, u8)> {
     let mut run: Vec<(u32, Quality, u8)> =
@@ -101,39 +104,52 @@ fn run_of(lists: &WordLists) -> Vec<(u32, Quality, u8)> {
     run
 }
 
-/// The first index at or after `from` whose document is ≥ `doc`: exponential then binary search.
-fn gallop(run: &[(u32, Quality, u8)], from: usize, doc: u32) -> usize {
+/// The first index at or after `from` whose document (`doc_of`) is ≥ `doc`: exponential then
+/// binary search, so that walking a long list for a few documents skips most of it.
+fn gallop<T>(run: &[T], from: usize, doc: u32, doc_of: impl Fn(&T) -> u32) -> usize {
     let mut step = 1;
     let mut hi = from;
-    while hi < run.len() && run[hi].0 < doc {
+    while hi < run.len() && doc_of(&run[hi]) < doc {
         hi = from + step;
         step *= 2;
     }
-    let lo = from + step / 4;
     let hi = hi.min(run.len());
-    lo.min(hi) + run[lo.min(hi)..hi].partition_point(|p| p.0 < doc)
+    let lo = (from + step / 4).min(hi);
+    lo + run[lo..hi].partition_point(|p| doc_of(p) < doc)
 }
 
-/// The candidates of a query of several words, best first: the runs intersected from the
-/// shortest, each document's tier from its words' qualities and its label's word count.
+/// The candidates of a query of several words, best first. The word with the fewest postings
+/// drives: its lists merged into one sorted run; each of its documents is then looked up by
+/// galloping in every list of the other words (their best quality), without merging those.
 pub(crate) fn several_words(words: &[WordLists]) -> Vec<Cand> {
-    let mut runs: Vec<Vec<(u32, Quality, u8)>> = words.iter().map(run_of).collect();
-    runs.sort_by_key(Vec::len);
-    let Some((first, rest)) = runs.split_first() else {
+    let total = |w: &WordLists| w.iter().map(|l| l.1.len()).sum::<usize>();
+    let Some(driver) = (0..words.len()).min_by_key(|&i| total(&words[i])) else {
         return Vec::new();
     };
-    let mut at = vec![0usize; rest.len()];
+    let run = run_of(&words[driver]);
+    // Per other word, a cursor per list.
+    let mut others: Vec<Vec<Cursor<'_>>> = words
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != driver)
+        .map(|(_, w)| w.iter().map(|(q, l)| (*q, l.as_slice(), 0)).collect())
+        .collect();
     let mut tiers: [Vec<u32>; 5] = Default::default();
     let mut quals: Vec<Quality> = Vec::with_capacity(words.len());
-    'doc: for &(doc, q0, ntok) in first {
+    'doc: for &(doc, q0, ntok) in &run {
         quals.clear();
         quals.push(q0);
-        for (run, pos) in rest.iter().zip(at.iter_mut()) {
-            *pos = gallop(run, *pos, doc);
-            match run.get(*pos) {
-                Some(p) if p.0 == doc => quals.push(p.1),
-                Some(_) => continue 'doc,
-                None => break 'doc,
+        for lists in &mut others {
+            let mut best: Option<Quality> = None;
+            for (q, list, pos) in lists.iter_mut() {
+                *pos = gallop(list, *pos, doc, |p| p.0);
+                if list.get(*pos).is_some_and(|p| p.0 == doc) {
+                    best = Some(best.map_or(*q, |b| b.min(*q)));
+                }
+            }
+            match best {
+                Some(b) => quals.push(b),
+                None => continue 'doc,
             }
         }
         tiers[usize::from(tier(&quals, usize::from(ntok)))].push(doc);
@@ -156,7 +172,11 @@ mod tests {
         for from in [0, 1, 5, 50] {
             for doc in [0, 1, 3, 4, 150, 297, 298, 400] {
                 let want = from.max(run.partition_point(|p| p.0 < doc));
-                assert_eq!(gallop(&run, from, doc), want, "from {from} doc {doc}");
+                assert_eq!(
+                    gallop(&run, from, doc, |p| p.0),
+                    want,
+                    "from {from} doc {doc}"
+                );
             }
         }
     }

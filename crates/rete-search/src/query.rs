@@ -226,21 +226,25 @@ fn indexed_search(
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
+        let tokens = word_tokens(ix, w, typos)?;
+        let refs: Vec<&crate::read::Token> = tokens.iter().map(|(_, t)| t).collect();
         let mut lists: WordLists = Vec::new();
-        for (qual, t) in word_tokens(ix, w, typos)? {
-            for list in ix.token_postings(&t, MAX_POSTINGS)? {
-                lists.push((qual, list));
-            }
+        for ((qual, _), chunks) in tokens.iter().zip(ix.tokens_postings(&refs, MAX_POSTINGS)?) {
+            lists.extend(chunks.into_iter().map(|l| (*qual, l)));
         }
         if lists.is_empty() {
             return Ok(Vec::new());
         }
         per_word.push(lists);
     }
-    let cands: Box<dyn Iterator<Item = Cand>> = match <[WordLists; 1]>::try_from(per_word) {
+    let mut cands: Box<dyn Iterator<Item = Cand>> = match <[WordLists; 1]>::try_from(per_word) {
         Ok([one]) => Box::new(merge::one_word(one)),
         Err(several) => Box::new(merge::several_words(&several).into_iter()),
     };
+    // The documents of the first candidates in one read, not one block at a time.
+    let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect();
+    ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;
+    let cands = head.into_iter().chain(cands);
     collect(
         s,
         f,
@@ -372,6 +376,19 @@ pub(crate) fn collect(
     ranked.sort_by_key(|(k, _, _)| *k);
     ranked.truncate(f.limit);
     let rete = s.rete();
+    // The hits' terms, classes and labels in one batch (a remote file: one round trip).
+    let ids: Vec<Id> = ranked
+        .iter()
+        .flat_map(|(_, d, _)| {
+            let label = match d.label {
+                Label::Literal(id) => Some(id),
+                _ => None,
+            };
+            [Some(d.term), d.classes.first().copied(), label]
+        })
+        .flatten()
+        .collect();
+    rete.prefetch_terms(&ids)?;
     ranked
         .into_iter()
         .enumerate()

@@ -20,6 +20,34 @@ const CACHE_BLOCKS: usize = 256;
 /// Document directory entries read at once (6 KiB).
 const DIR_CHUNK: u64 = 256;
 
+/// Stored bytes of the meta, document directory and token sections that a remote open reads in
+/// one request, when they lie together.
+const PREFETCH_BYTES: u64 = 64 << 10;
+
+/// On a remote file, reads the meta, the document directory and the token blocks in one request
+/// when they lie next to each other and are small (how `build_sections` writes them): the reader's
+/// range cache then answers the first keystroke's token block and directory page.
+fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
+    if !rete.reader().is_remote() {
+        return Ok(());
+    }
+    let mut parts: Vec<(u64, u64)> = [kind::META, kind::DOC_DIR, kind::TOKENS]
+        .iter()
+        .filter_map(|&k| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len)))
+        .collect();
+    parts.sort_unstable();
+    let (Some(&(start, _)), Some(&(_, end))) = (parts.first(), parts.last()) else {
+        return Ok(());
+    };
+    let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
+    if parts.len() == 3 && adjacent && end - start <= PREFETCH_BYTES {
+        rete.reader()
+            .read_at(start, (end - start) as usize)
+            .map_err(rete_core::Error::from)?;
+    }
+    Ok(())
+}
+
 /// One token of a token block.
 #[derive(Debug, Clone)]
 pub(crate) struct Token {
@@ -32,7 +60,7 @@ pub(crate) struct Token {
 #[derive(Debug, Clone)]
 pub(crate) enum Postings {
     /// In the token block: `(document, label word count)`.
-    Inline(Vec<(u32, u8)>),
+    Inline(PostingList),
     /// In posting chunks, in order.
     Chunks(Vec<BlockRef>),
 }
@@ -98,6 +126,7 @@ impl Index {
     /// Opens the index of `rete` with one read (the meta section); `None` if the file has none.
     pub fn open(rete: &Rete) -> Result<Option<Index>, SearchError> {
         let name = rete.name().to_owned();
+        prefetch_small_sections(rete)?;
         let Some(bytes) = rete.section_payload(kind::META, 0)? else {
             if rete.header().flags & FLAG_SEARCH != 0 {
                 return Err(SearchError::corrupt(
@@ -266,9 +295,29 @@ impl Index {
                 out.push(decode_block(b, stored, self.name(), k)?);
             }
         } else {
-            for b in refs {
-                let len = usize::try_from(b.len).map_err(|_| too_large())?;
-                let stored = self.inner.rete.section_range(k, 0, b.offset, len)?;
+            // Apart: one batch, which a remote reader fetches with requests in flight together.
+            let base = self
+                .inner
+                .rete
+                .section(k, 0)
+                .map(|e| e.offset)
+                .ok_or_else(|| SearchError::corrupt(self.name(), section_name(k), "missing"))?;
+            let ranges = refs
+                .iter()
+                .map(|b| {
+                    Ok((
+                        base + b.offset,
+                        usize::try_from(b.len).map_err(|_| too_large())?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, SearchError>>()?;
+            let stored = self
+                .inner
+                .rete
+                .reader()
+                .read_many(&ranges)
+                .map_err(rete_core::Error::from)?;
+            for (b, stored) in refs.iter().zip(stored) {
                 out.push(decode_block(b, &stored, self.name(), k)?);
             }
         }
@@ -333,7 +382,7 @@ impl Index {
                 return Err(r.err(format!("token {text:?} claims {df} documents")));
             }
             let postings = if df <= INLINE_POSTINGS {
-                Postings::Inline(self.postings(&mut r, df)?)
+                Postings::Inline(Arc::new(self.postings(&mut r, df)?))
             } else {
                 let chunks = df.div_ceil(CHUNK_POSTINGS);
                 let mut offset = r.varint()?;
@@ -410,45 +459,54 @@ impl Index {
         Ok(out)
     }
 
-    /// The postings of a token, at most `max` (the first, most important documents).
-    pub(crate) fn token_postings(
+    /// The postings of each token, at most `max` per token (the first, most important
+    /// documents); the chunks not cached yet are read together (one request when they lie close,
+    /// as the chunks of neighbouring tokens do).
+    pub(crate) fn tokens_postings(
         &self,
-        t: &Token,
+        tokens: &[&Token],
         max: u64,
-    ) -> Result<Vec<PostingList>, SearchError> {
-        match &t.postings {
-            Postings::Inline(v) => Ok(vec![Arc::new(v.clone())]),
-            Postings::Chunks(refs) => {
-                let want = max.div_ceil(CHUNK_POSTINGS).max(1) as usize;
-                let refs = &refs[..refs.len().min(want)];
-                let mut out: Vec<Option<PostingList>> = refs
-                    .iter()
-                    .map(|b| match self.cached((kind::POSTINGS, b.offset)) {
-                        Some(Cached::Postings(p)) => Some(p),
-                        _ => None,
-                    })
-                    .collect();
-                let missing: Vec<usize> = (0..refs.len()).filter(|&i| out[i].is_none()).collect();
-                let missing_refs: Vec<BlockRef> = missing.iter().map(|&i| refs[i]).collect();
-                let raws = self.read_blocks(kind::POSTINGS, &missing_refs)?;
-                for (&i, raw) in missing.iter().zip(raws) {
-                    let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
-                    let mut r = SectionReader::new(&raw, self.name(), "search postings");
-                    let list = Arc::new(if self.inner.version == VERSION_1 {
-                        self.postings(&mut r, n)?
-                    } else {
-                        self.chunk(&mut r, n)?
-                    });
-                    r.expect_end()?;
-                    self.store(
-                        (kind::POSTINGS, refs[i].offset),
-                        Cached::Postings(list.clone()),
-                    );
-                    out[i] = Some(list);
+    ) -> Result<Vec<Vec<PostingList>>, SearchError> {
+        let want = max.div_ceil(CHUNK_POSTINGS).max(1) as usize;
+        // (token, chunk, its posting count, its ref) of every chunk not cached.
+        let mut missing: Vec<(usize, usize, u64, BlockRef)> = Vec::new();
+        let mut out: Vec<Vec<Option<PostingList>>> = Vec::with_capacity(tokens.len());
+        for (ti, t) in tokens.iter().enumerate() {
+            match &t.postings {
+                Postings::Inline(v) => out.push(vec![Some(v.clone())]),
+                Postings::Chunks(refs) => {
+                    let refs = &refs[..refs.len().min(want)];
+                    let mut lists = Vec::with_capacity(refs.len());
+                    for (i, b) in refs.iter().enumerate() {
+                        match self.cached((kind::POSTINGS, b.offset)) {
+                            Some(Cached::Postings(p)) => lists.push(Some(p)),
+                            _ => {
+                                let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
+                                missing.push((ti, i, n, *b));
+                                lists.push(None);
+                            }
+                        }
+                    }
+                    out.push(lists);
                 }
-                Ok(out.into_iter().flatten().collect())
             }
         }
+        let refs: Vec<BlockRef> = missing.iter().map(|m| m.3).collect();
+        for (&(ti, i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
+            let mut r = SectionReader::new(&raw, self.name(), "search postings");
+            let list = Arc::new(if self.inner.version == VERSION_1 {
+                self.postings(&mut r, n)?
+            } else {
+                self.chunk(&mut r, n)?
+            });
+            r.expect_end()?;
+            self.store((kind::POSTINGS, b.offset), Cached::Postings(list.clone()));
+            out[ti][i] = Some(list);
+        }
+        Ok(out
+            .into_iter()
+            .map(|lists| lists.into_iter().flatten().collect())
+            .collect())
     }
 
     /// Document `n`.
@@ -470,6 +528,49 @@ impl Index {
     fn doc_block(&self, b: u64) -> Result<Arc<Vec<DocRec>>, SearchError> {
         if let Some(Cached::Docs(d)) = self.cached((kind::DOCS, b)) {
             return Ok(d);
+        }
+        self.load_doc_blocks(&[b])?;
+        match self.cached((kind::DOCS, b)) {
+            Some(Cached::Docs(d)) => Ok(d),
+            _ => Err(SearchError::Internal(format!(
+                "document block {b} not kept"
+            ))),
+        }
+    }
+
+    /// Reads the document blocks holding `docs` that are not cached, together (the candidates
+    /// a query will examine first: one request on a remote file when their blocks lie close).
+    pub(crate) fn prefetch_docs(&self, docs: &[u32]) -> Result<(), SearchError> {
+        let mut blocks: Vec<u64> = docs
+            .iter()
+            .map(|&d| u64::from(d) / self.inner.docs_per_block)
+            .filter(|&b| !matches!(self.cached((kind::DOCS, b)), Some(Cached::Docs(_))))
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        self.load_doc_blocks(&blocks)
+    }
+
+    fn load_doc_blocks(&self, blocks: &[u64]) -> Result<(), SearchError> {
+        let refs = blocks
+            .iter()
+            .map(|&b| self.doc_block_ref(b))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (&b, raw) in blocks.iter().zip(self.read_blocks(kind::DOCS, &refs)?) {
+            let expect =
+                (self.inner.docs - b * self.inner.docs_per_block).min(self.inner.docs_per_block);
+            let docs = Arc::new(self.parse_docs(&raw, expect)?);
+            self.store((kind::DOCS, b), Cached::Docs(docs));
+        }
+        Ok(())
+    }
+
+    /// Where document block `b` lies, from its directory page.
+    fn doc_block_ref(&self, b: u64) -> Result<BlockRef, SearchError> {
+        if b >= self.inner.doc_blocks {
+            return Err(SearchError::Internal(format!(
+                "document block {b} out of range"
+            )));
         }
         let chunk = b / DIR_CHUNK;
         let dir = match self.cached((kind::DOC_DIR, chunk)) {
@@ -497,17 +598,8 @@ impl Index {
             u64::from_le_bytes(a)
         };
         let docs_len = self.inner.rete.section(kind::DOCS, 0).map_or(0, |s| s.len);
-        let r = BlockRef::checked(le(0..8), le(8..12), le(12..16), le(16..24), docs_len)
-            .map_err(|m| SearchError::corrupt(self.name(), "search document directory", m))?;
-        let raw = self
-            .read_blocks(kind::DOCS, &[r])?
-            .pop()
-            .unwrap_or_default();
-        let expect =
-            (self.inner.docs - b * self.inner.docs_per_block).min(self.inner.docs_per_block);
-        let docs = Arc::new(self.parse_docs(&raw, expect)?);
-        self.store((kind::DOCS, b), Cached::Docs(docs.clone()));
-        Ok(docs)
+        BlockRef::checked(le(0..8), le(8..12), le(12..16), le(16..24), docs_len)
+            .map_err(|m| SearchError::corrupt(self.name(), "search document directory", m))
     }
 
     fn parse_docs(&self, raw: &[u8], n: u64) -> Result<Vec<DocRec>, SearchError> {
