@@ -1,8 +1,9 @@
-//! What the search index of an existing `.rete` costs with this version's layout, without
-//! writing a file (not a test; docs/BENCHMARK.md's 100 M row): builds the sections from the
-//! file's data as `rete build` would, and prints their sizes, the time and the peak RSS as JSON.
+//! What the search index of an existing `.rete` costs with this version's layout (not a test;
+//! docs/BENCHMARK.md's 100 M row): builds the sections from the file's data as `rete build`
+//! would, and prints their sizes, the time and the peak RSS as JSON. With `OUT.rete`, also
+//! writes the file with that index ([`rete_search::add_index`]).
 //!
-//! `index_size FILE.rete [MEMORY_BUDGET_BYTES]`
+//! `index_size FILE.rete [OUT.rete]`
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark tool")]
 
@@ -12,13 +13,10 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(file) = args.get(1) else {
-        eprintln!("usage: index_size FILE.rete [MEMORY_BUDGET_BYTES]");
+        eprintln!("usage: index_size FILE.rete [OUT.rete]");
         std::process::exit(2);
     };
-    let mut opts = SearchOptions::default();
-    if let Some(b) = args.get(2) {
-        opts.memory_budget = b.parse().expect("a byte count");
-    }
+    let opts = SearchOptions::default();
     let rete = rete_core::Rete::open_path(file).unwrap();
     let t = Instant::now();
     let (sections, stats) = build_sections(&rete, &opts).unwrap();
@@ -50,7 +48,14 @@ fn main() {
                 .find(|l| l.starts_with("VmHWM:"))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         });
+    let written = args.get(2).map(|out| {
+        let t = Instant::now();
+        rete_search::add_index(std::path::Path::new(file), std::path::Path::new(out), &opts)
+            .unwrap();
+        serde_json::json!({"file": out, "seconds": t.elapsed().as_secs_f64()})
+    });
     let json = serde_json::json!({
+        "written": written,
         "file": file,
         "file_without_index_bytes": base,
         "index_bytes": index,

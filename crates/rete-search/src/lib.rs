@@ -7,11 +7,13 @@ mod merge;
 pub mod normalize;
 mod query;
 mod read;
+mod reindex;
 mod scan;
 
 pub use build::{build_sections, BuildStats};
 pub use codec::kind;
 pub use read::Index;
+pub use reindex::add_index;
 
 use rete_core::extension::{BoxError, Extension, ExtensionOutput};
 use rete_core::writer::SectionSpec;

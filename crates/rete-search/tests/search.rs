@@ -476,3 +476,43 @@ fn an_index_of_the_first_layout_still_answers() {
         assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text}");
     }
 }
+
+/// The index added to a file built without one is the index `rete build` writes, byte for byte
+/// (the rest of the file is copied: its card still says how it was built); a file with the first
+/// layout gets the current one; the input is never the output.
+#[test]
+fn an_index_added_later_is_the_built_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = build(dir.path(), "with", DATA, true);
+    let without = build(dir.path(), "without", DATA, false);
+    let added = dir.path().join("added.rete");
+    let opts = rete_search::SearchOptions::default();
+    let stats = rete_search::add_index(&without, &added, &opts).unwrap();
+    assert!(stats.documents > 0);
+    let index = |p: &Path| -> Vec<Vec<u8>> {
+        let r = Rete::open_path(p).unwrap();
+        (48..=52)
+            .map(|k| {
+                let e = *r.section(k, 0).unwrap();
+                r.section_range(k, 0, 0, e.len as usize).unwrap()
+            })
+            .collect()
+    };
+    assert!(index(&added) == index(&with), "the added index differs");
+    let q = Query::new("alb ein");
+    let cancel = AtomicBool::new(false);
+    let (a, w) = (searcher(&added), searcher(&with));
+    assert_eq!(
+        a.search(&q, &cancel).unwrap(),
+        w.search(&q, &cancel).unwrap()
+    );
+    assert!(Rete::open_path(&added).unwrap().verify().is_ok());
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-layout.rete");
+    let upgraded = dir.path().join("upgraded.rete");
+    rete_search::add_index(&old, &upgraded, &opts).unwrap();
+    let s = searcher(&upgraded);
+    assert_eq!(s.index().unwrap().version(), 2);
+    assert_eq!(top(&s, "alb ein"), [ex("einstein")]);
+    let e = rete_search::add_index(&added, &added, &opts).unwrap_err();
+    assert!(e.to_string().contains("another file"), "{e}");
+}
