@@ -49,6 +49,18 @@ fn main() {
             }
         }
     }
+    if let (true, Some(ty)) = (labels.is_empty(), rdf_type(&rete)) {
+        // No label predicate (LUBM names things with ub:name): the index holds the local names
+        // of typed subjects, and the queries type those.
+        let mut seen = std::collections::HashSet::new();
+        for q in rete.quads(&Pattern::new(None, Some(ty), None)).unwrap() {
+            let s = q.unwrap()[0];
+            if let (true, Term::NamedNode(n)) = (seen.insert(s), rete.term(s).unwrap()) {
+                let name = rete_core::vocab::local_name(n.as_str()).to_owned();
+                labels.push((n.to_string(), name));
+            }
+        }
+    }
     let mut w = std::io::BufWriter::new(std::fs::File::create(labels_out).unwrap());
     for (t, l) in &labels {
         writeln!(w, "{t}\t{}", l.replace(['\t', '\n'], " ")).unwrap();
@@ -118,6 +130,13 @@ fn main() {
     });
     std::fs::write(json_out, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     println!("{}", serde_json::to_string(&json["p50_ms"]).unwrap());
+}
+
+fn rdf_type(rete: &Rete) -> Option<rete_core::Id> {
+    rete.id_of(TermRef::NamedNode(NamedNodeRef::new_unchecked(
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
+    )))
+    .unwrap()
 }
 
 /// Requests and bytes over HTTP in one long-lived reader: opening, the first search, then every

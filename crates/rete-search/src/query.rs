@@ -265,10 +265,7 @@ fn path_of(s: &Searcher, d: &DocRec) -> Result<Option<Vec<u32>>, SearchError> {
     if d.kind != Kind::Entity {
         return Ok(None);
     }
-    match s.pyramid()? {
-        Some(p) => Ok(p.community_path(d.term)?),
-        None => Ok(None),
-    }
+    s.community_path(d.term)
 }
 
 /// The tables a document's numbers refer to.
