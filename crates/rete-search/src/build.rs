@@ -233,22 +233,29 @@ pub fn build_sections(
             *w += 1;
         }
     }
-    // Classes of each document's term, most specific (fewest instances) first.
-    let mut classes: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
+    // Classes of each document's term, most specific (fewest instances) first, as the number
+    // of a distinct list: millions of entities share a few lists.
+    let mut classes = ClassLists::default();
     if let Some(ty) = rdf_type {
-        for q in base.quads(&Pattern::new(None, Some(ty), None))? {
+        // PSO: a subject's types come together.
+        let mut cur: Option<Id> = None;
+        let mut v: Vec<Id> = Vec::new();
+        for q in base.scan(Perm::Pso, &Pattern::new(None, Some(ty), None))? {
             let [s, _, o, _] = q?;
-            if weight.contains_key(&s) {
-                let v = classes.entry(s).or_default();
-                if !v.contains(&o) {
-                    v.push(o);
+            if cur != Some(s) {
+                if let Some(c) = cur {
+                    classes.set(c, &mut v, &class_count);
                 }
+                cur = weight.contains_key(&s).then_some(s);
+                v.clear();
+            }
+            if cur.is_some() && !v.contains(&o) {
+                v.push(o);
             }
         }
-    }
-    for v in classes.values_mut() {
-        v.sort_by_key(|c| (class_count.get(c).copied().unwrap_or(0), *c));
-        v.truncate(MAX_CLASSES);
+        if let Some(c) = cur {
+            classes.set(c, &mut v, &class_count);
+        }
     }
     step(&mut stats, "degrees", &mut t);
 
@@ -488,7 +495,7 @@ fn put_chunk(b: &mut Buf, list: &[(u32, u8)]) {
 /// class lists (the block's distinct lists, then each document's list number) and labels (the
 /// smallest literal id of the block, then each label's literal id less it; nothing for a local
 /// name, which the term's IRI holds).
-fn doc_block(chunk: &[Doc], classes: &FxHashMap<Id, Vec<Id>>, local: u32) -> Buf {
+fn doc_block(chunk: &[Doc], classes: &ClassLists, local: u32) -> Buf {
     let mut raw = Buf::default();
     let mut prev = 0u64;
     for d in chunk {
@@ -506,7 +513,7 @@ fn doc_block(chunk: &[Doc], classes: &FxHashMap<Id, Vec<Id>>, local: u32) -> Buf
     let mut list_ix: FxHashMap<&[Id], u64> = FxHashMap::default();
     let mut per_doc: Vec<u64> = Vec::with_capacity(chunk.len());
     for d in chunk {
-        let cs = classes.get(&d.term).map_or(&[][..], Vec::as_slice);
+        let cs = classes.get(d.term);
         if cs.is_empty() {
             per_doc.push(0);
             continue;
@@ -536,6 +543,42 @@ fn doc_block(chunk: &[Doc], classes: &FxHashMap<Id, Vec<Id>>, local: u32) -> Buf
         raw.varint(d.literal - base);
     }
     raw
+}
+
+/// The classes of each term, as the number of a distinct list.
+#[derive(Default)]
+struct ClassLists {
+    of: FxHashMap<Id, u32>,
+    lists: Vec<Vec<Id>>,
+    index: FxHashMap<Vec<Id>, u32>,
+}
+
+impl ClassLists {
+    /// Records the classes `v` of `term`, most specific first, at most [`MAX_CLASSES`].
+    fn set(&mut self, term: Id, v: &mut Vec<Id>, class_count: &FxHashMap<Id, u64>) {
+        if v.is_empty() {
+            return;
+        }
+        v.sort_by_key(|c| (class_count.get(c).copied().unwrap_or(0), *c));
+        v.truncate(MAX_CLASSES);
+        let n = match self.index.get(v.as_slice()) {
+            Some(&n) => n,
+            None => {
+                let n = self.lists.len() as u32;
+                self.lists.push(v.clone());
+                self.index.insert(v.clone(), n);
+                n
+            }
+        };
+        self.of.insert(term, n);
+    }
+
+    fn get(&self, term: Id) -> &[Id] {
+        self.of
+            .get(&term)
+            .and_then(|&n| self.lists.get(n as usize))
+            .map_or(&[][..], Vec::as_slice)
+    }
 }
 
 /// The local-name document of an IRI, if its local name has any word.
