@@ -29,7 +29,7 @@ pub(crate) fn one_word(lists: WordLists) -> impl Iterator<Item = Cand> {
         .flat_map(move |(t, (qual, whole))| {
             let of_tier: Vec<PostingList> = lists
                 .iter()
-                .filter(|(q, _)| *q == qual)
+                .filter(|(q, l)| *q == qual && (whole != Some(true) || l.one_word))
                 .map(|(_, l)| l.clone())
                 .collect();
             Merge::new(of_tier, whole).map(move |doc| Cand { tier: t as u8, doc })
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn candidates_come_in_tier_then_document_order() {
-        let l = |v: &[(u32, u8)]| Arc::new(v.to_vec());
+        let l = |v: &[(u32, u8)]| Arc::new(crate::read::PostingVec::from(v.to_vec()));
         // One word: the exact token in docs 5 and 7, prefixes in 2 (a one-word label), 3, 5, 9.
         let lists: WordLists = vec![
             (0, l(&[(5, 2), (7, 2)])),

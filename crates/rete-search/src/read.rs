@@ -15,8 +15,9 @@ use rete_core::{Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
-/// Decoded blocks kept per open index.
-const CACHE_BLOCKS: usize = 256;
+/// Decoded blocks kept per open index: a one-letter prefix can touch hundreds of tokens, each
+/// with a posting chunk of its own (at most 32 KiB decoded: 64 MiB at worst).
+const CACHE_BLOCKS: usize = 2048;
 /// Document directory entries read at once (6 KiB).
 const DIR_CHUNK: u64 = 256;
 
@@ -66,7 +67,29 @@ pub(crate) enum Postings {
 }
 
 /// A list of `(document, label word count)`, documents increasing.
-pub(crate) type PostingList = Arc<Vec<(u32, u8)>>;
+pub(crate) type PostingList = Arc<PostingVec>;
+
+/// Decoded postings, and whether one of them is a one-word label (a one-word query's
+/// whole-label tier skips the lists without any, instead of reading them through).
+#[derive(Debug)]
+pub(crate) struct PostingVec {
+    postings: Vec<(u32, u8)>,
+    pub one_word: bool,
+}
+
+impl From<Vec<(u32, u8)>> for PostingVec {
+    fn from(postings: Vec<(u32, u8)>) -> Self {
+        let one_word = postings.iter().any(|p| p.1 == 1);
+        Self { postings, one_word }
+    }
+}
+
+impl std::ops::Deref for PostingVec {
+    type Target = Vec<(u32, u8)>;
+    fn deref(&self) -> &Vec<(u32, u8)> {
+        &self.postings
+    }
+}
 
 /// One indexed label.
 #[derive(Debug, Clone)]
@@ -382,7 +405,7 @@ impl Index {
                 return Err(r.err(format!("token {text:?} claims {df} documents")));
             }
             let postings = if df <= INLINE_POSTINGS {
-                Postings::Inline(Arc::new(self.postings(&mut r, df)?))
+                Postings::Inline(Arc::new(self.postings(&mut r, df)?.into()))
             } else {
                 let chunks = df.div_ceil(CHUNK_POSTINGS);
                 let mut offset = r.varint()?;
@@ -494,11 +517,11 @@ impl Index {
         let refs: Vec<BlockRef> = missing.iter().map(|m| m.3).collect();
         for (&(ti, i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
             let mut r = SectionReader::new(&raw, self.name(), "search postings");
-            let list = Arc::new(if self.inner.version == VERSION_1 {
+            let list = Arc::new(PostingVec::from(if self.inner.version == VERSION_1 {
                 self.postings(&mut r, n)?
             } else {
                 self.chunk(&mut r, n)?
-            });
+            }));
             r.expect_end()?;
             self.store((kind::POSTINGS, b.offset), Cached::Postings(list.clone()));
             out[ti][i] = Some(list);
