@@ -203,6 +203,43 @@ fn search_over_http_reads_a_few_blocks() {
         );
     }
 }
+/// The search box over HTTP in one long-lived reader (the app's): the first search reads at
+/// most 3 requests after the file is open, and each later keystroke at most 2 requests and
+/// 64 KiB, answering as the local file does. Without a pyramid: a hit's community path reads
+/// the pyramid's membership blocks besides (docs/BENCHMARK.md counts them).
+#[test]
+fn search_keystrokes_over_http_read_few_requests() {
+    use rete_search::{Query, Searcher};
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "k", "3000", &["--no-pyramid"]);
+    let url = format!("{}/k.rete", serve_dir(dir.path().to_path_buf()));
+    let src = rete_http::CountedReader::open(&url).unwrap();
+    let rete = rete_core::Rete::open(src.reader()).unwrap();
+    let mut before = src.stats();
+    let remote = Searcher::open(&rete).unwrap();
+    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    let cancel = AtomicBool::new(false);
+    let typed = [
+        "a", "ad", "ada", "ada ", "ada l", "ada le", "g", "go", "gol", "gold", "goldw", "r", "ra",
+        "rad", "radia", "radia g",
+    ];
+    for (i, text) in typed.into_iter().enumerate() {
+        let q = Query::new(text);
+        let answer = remote.search(&q, &cancel).unwrap();
+        assert!(!answer.hits.is_empty(), "{text}");
+        assert_eq!(answer, local.search(&q, &cancel).unwrap(), "{text}");
+        let now = src.stats();
+        let (requests, bytes) = (now.requests - before.requests, now.bytes - before.bytes);
+        let most = if i == 0 { 3 } else { 2 };
+        assert!(
+            requests <= most && bytes <= 64 << 10,
+            "{text}: {requests} requests, {bytes} bytes"
+        );
+        before = now;
+    }
+}
+
 /// `rete serve` of a local file and of the same file by URL (the replica set-up of
 /// docs/serve.md): both endpoints answer alike, and SIGTERM stops the server cleanly.
 #[test]

@@ -1,9 +1,11 @@
 //! Typeahead benchmark of the label search (not a test; `scripts/bench-search.sh` runs it in
 //! release mode next to SQLite FTS5 on the same labels).
 //!
-//! `search_bench FILE.rete LABELS.tsv QUERIES.txt OUT.json`: writes the file's labels (term, label)
-//! and a typeahead query set (every keystroke of sampled labels: one to three words, the last a
-//! prefix), then times each query warm and the first query of a fresh open, and writes JSON.
+//! `search_bench FILE.rete LABELS.tsv QUERIES.txt OUT.json [URL]`: writes the file's labels (term,
+//! label) and a typeahead query set (every keystroke of sampled labels: one to three words, the
+//! last a prefix), then times each query warm and the first query of a fresh open, and writes
+//! JSON. With `URL` (the same file on a real HTTP server), it also counts the requests and bytes
+//! of opening it, of the first search and of every later keystroke in one long-lived reader.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark tool")]
 
@@ -16,9 +18,13 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, file, labels_out, queries_out, json_out] = &args[..] else {
-        eprintln!("usage: search_bench FILE.rete LABELS.tsv QUERIES.txt OUT.json");
-        std::process::exit(2);
+    let (file, labels_out, queries_out, json_out, url) = match &args[..] {
+        [_, f, l, q, j] => (f, l, q, j, None),
+        [_, f, l, q, j, u] => (f, l, q, j, Some(u)),
+        _ => {
+            eprintln!("usage: search_bench FILE.rete LABELS.tsv QUERIES.txt OUT.json [URL]");
+            std::process::exit(2);
+        }
     };
     // First query of a fresh open (the OS cache is warm: engine time, not disk).
     let t = Instant::now();
@@ -40,6 +46,18 @@ fn main() {
             let [subj, _, o, _] = q.unwrap();
             if let Term::Literal(l) = rete.term(o).unwrap() {
                 labels.push((rete.term(subj).unwrap().to_string(), l.value().to_owned()));
+            }
+        }
+    }
+    if let (true, Some(ty)) = (labels.is_empty(), rdf_type(&rete)) {
+        // No label predicate (LUBM names things with ub:name): the index holds the local names
+        // of typed subjects, and the queries type those.
+        let mut seen = std::collections::HashSet::new();
+        for q in rete.quads(&Pattern::new(None, Some(ty), None)).unwrap() {
+            let s = q.unwrap()[0];
+            if let (true, Term::NamedNode(n)) = (seen.insert(s), rete.term(s).unwrap()) {
+                let name = rete_core::vocab::local_name(n.as_str()).to_owned();
+                labels.push((n.to_string(), name));
             }
         }
     }
@@ -93,6 +111,7 @@ fn main() {
         .map(|e| e.len)
         .sum();
     let file_bytes = std::fs::metadata(file).unwrap().len();
+    let remote = url.map(|u| remote(u, &queries));
     let json = serde_json::json!({
         "file": file,
         "file_bytes": file_bytes,
@@ -106,8 +125,63 @@ fn main() {
         "p50_ms": pct(0.5),
         "p99_ms": pct(0.99),
         "max_ms": pct(1.0),
+        "remote": remote,
         "top10": top.iter().take(40).map(|(q, h)| serde_json::json!({"query": q, "labels": h})).collect::<Vec<_>>(),
     });
     std::fs::write(json_out, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     println!("{}", serde_json::to_string(&json["p50_ms"]).unwrap());
+}
+
+fn rdf_type(rete: &Rete) -> Option<rete_core::Id> {
+    rete.id_of(TermRef::NamedNode(NamedNodeRef::new_unchecked(
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
+    )))
+    .unwrap()
+}
+
+/// Requests and bytes over HTTP in one long-lived reader: opening, the first search, then every
+/// later keystroke of the query set.
+fn remote(url: &str, queries: &[String]) -> serde_json::Value {
+    let src = rete_http::CountedReader::open(url).unwrap();
+    let rete = Rete::open(src.reader()).unwrap();
+    let opened = src.stats();
+    let s = Searcher::open(&rete).unwrap();
+    let cancel = AtomicBool::new(false);
+    let mut prev = src.stats();
+    let mut per: Vec<(u64, u64)> = Vec::new();
+    let mut first = (0, 0);
+    for (i, q) in queries.iter().enumerate() {
+        s.search(&Query::new(q.as_str()), &cancel).unwrap();
+        let now = src.stats();
+        let d = (now.requests - prev.requests, now.bytes - prev.bytes);
+        if i == 0 {
+            // The first search includes opening the index.
+            first = (now.requests - opened.requests, now.bytes - opened.bytes);
+        } else {
+            per.push(d);
+        }
+        prev = now;
+    }
+    let mut req: Vec<u64> = per.iter().map(|p| p.0).collect();
+    let mut bytes: Vec<u64> = per.iter().map(|p| p.1).collect();
+    req.sort_unstable();
+    bytes.sort_unstable();
+    let pct = |v: &[u64], p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    serde_json::json!({
+        "open_requests": opened.requests,
+        "open_bytes": opened.bytes,
+        "first_search_requests": first.0,
+        "first_search_bytes": first.1,
+        "keystrokes": per.len(),
+        "keystroke_requests_p50": pct(&req, 0.5),
+        "keystroke_requests_p99": pct(&req, 0.99),
+        "keystroke_requests_max": pct(&req, 1.0),
+        "keystroke_bytes_p50": pct(&bytes, 0.5),
+        "keystroke_bytes_p99": pct(&bytes, 0.99),
+        "keystroke_bytes_max": pct(&bytes, 1.0),
+        "keystrokes_over_2_requests": per.iter().filter(|p| p.0 > 2).count(),
+        "keystrokes_over_64_kib": per.iter().filter(|p| p.1 > 64 << 10).count(),
+        "total_requests": prev.requests,
+        "total_bytes": prev.bytes,
+    })
 }

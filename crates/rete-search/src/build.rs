@@ -9,7 +9,7 @@ use crate::codec::{
 use crate::normalize::{name_words, word_count, words, Word};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
-use rete_core::format::Codec;
+use rete_core::format::{varint, Codec};
 use rete_core::front_coding;
 use rete_core::vocab::local_name;
 use rete_core::writer::{Payload, SectionSpec};
@@ -54,6 +54,8 @@ struct Doc {
     /// Index into the label predicates; `predicates.len()` for a local name.
     pred: u32,
     label: String,
+    /// The label's literal in the dictionary (0 for a local name: the term's IRI holds it).
+    literal: Id,
 }
 
 fn iri_id(base: &Rete, iri: &str) -> Result<Option<Id>, SearchError> {
@@ -186,6 +188,7 @@ pub fn build_sections(
                 lang,
                 pred: pi as u32,
                 label: lit.value().to_owned(),
+                literal: o,
             });
         }
     }
@@ -230,22 +233,29 @@ pub fn build_sections(
             *w += 1;
         }
     }
-    // Classes of each document's term, most specific (fewest instances) first.
-    let mut classes: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
+    // Classes of each document's term, most specific (fewest instances) first, as the number
+    // of a distinct list: millions of entities share a few lists.
+    let mut classes = ClassLists::default();
     if let Some(ty) = rdf_type {
-        for q in base.quads(&Pattern::new(None, Some(ty), None))? {
+        // PSO: a subject's types come together.
+        let mut cur: Option<Id> = None;
+        let mut v: Vec<Id> = Vec::new();
+        for q in base.scan(Perm::Pso, &Pattern::new(None, Some(ty), None))? {
             let [s, _, o, _] = q?;
-            if weight.contains_key(&s) {
-                let v = classes.entry(s).or_default();
-                if !v.contains(&o) {
-                    v.push(o);
+            if cur != Some(s) {
+                if let Some(c) = cur {
+                    classes.set(c, &mut v, &class_count);
                 }
+                cur = weight.contains_key(&s).then_some(s);
+                v.clear();
+            }
+            if cur.is_some() && !v.contains(&o) {
+                v.push(o);
             }
         }
-    }
-    for v in classes.values_mut() {
-        v.sort_by_key(|c| (class_count.get(c).copied().unwrap_or(0), *c));
-        v.truncate(MAX_CLASSES);
+        if let Some(c) = cur {
+            classes.set(c, &mut v, &class_count);
+        }
     }
     step(&mut stats, "degrees", &mut t);
 
@@ -262,6 +272,7 @@ pub fn build_sections(
             .then(a.pred.cmp(&b.pred))
             .then(a.lang.cmp(&b.lang))
             .then(a.label.cmp(&b.label))
+            .then(a.literal.cmp(&b.literal))
     });
     docs.dedup_by(|b, a| {
         a.term == b.term && a.pred == b.pred && a.lang == b.lang && a.label == b.label
@@ -370,7 +381,7 @@ pub fn build_sections(
             let mut refs = Vec::new();
             for c in chunks.by_ref() {
                 let mut raw = Buf::default();
-                put_postings(&mut raw, c);
+                put_chunk(&mut raw, c);
                 refs.push(post_w.push(&raw.0)?);
             }
             entries.varint(refs.first().map_or(0, |r| r.offset));
@@ -402,23 +413,12 @@ pub fn build_sections(
     )?;
     drop(postings);
 
-    // Document blocks and their fixed-width directory.
+    // Document blocks (columns, so that zstd sees alike values together) and their
+    // fixed-width directory.
     let mut doc_w = BlockWriter::new(level);
     let mut doc_dir: Vec<u8> = Vec::with_capacity(docs.len() / DOCS_PER_BLOCK as usize * 24 + 24);
     for chunk in docs.chunks(DOCS_PER_BLOCK as usize) {
-        let mut raw = Buf::default();
-        for d in chunk {
-            raw.varint(d.term);
-            raw.u8(d.kind as u8);
-            raw.varint(u64::from(d.lang));
-            raw.varint(u64::from(d.pred));
-            let cs = classes.get(&d.term).map_or(&[][..], Vec::as_slice);
-            raw.varint(cs.len() as u64);
-            for &c in cs {
-                raw.varint(c);
-            }
-            raw.str(&d.label);
-        }
+        let raw = doc_block(chunk, &classes, local);
         let r = doc_w.push(&raw.0)?;
         let (len, raw_len) = (u32::try_from(r.len), u32::try_from(r.raw_len));
         let (Ok(len), Ok(raw_len)) = (len, raw_len) else {
@@ -468,14 +468,116 @@ pub fn build_sections(
     Ok((sections, stats))
 }
 
-/// Postings as `varint n` (chunks only: inline lists take the token's count) then, for each,
-/// `varint((doc − previous) << 3 | words)`.
+/// Inline postings (in a token block): for each, `varint((doc − previous) << 3 | words)`.
 fn put_postings(b: &mut Buf, list: &[(u32, u8)]) {
     let mut prev = 0u64;
     for &(doc, ntok) in list {
         let doc = u64::from(doc);
         b.varint(((doc - prev) << 3) | u64::from(ntok));
         prev = doc;
+    }
+}
+
+/// A posting chunk: the document gaps (`varint(doc − previous)`), then the label word counts
+/// (`u8` each). Apart, the gaps stay one byte where the combined form took two, and the counts,
+/// alike along a list, cost zstd next to nothing.
+fn put_chunk(b: &mut Buf, list: &[(u32, u8)]) {
+    let mut prev = 0u64;
+    for &(doc, _) in list {
+        let doc = u64::from(doc);
+        b.varint(doc - prev);
+        prev = doc;
+    }
+    b.0.extend(list.iter().map(|&(_, ntok)| ntok));
+}
+
+/// A document block: the columns terms (zigzag gaps), kinds, languages, label predicates,
+/// class lists (the block's distinct lists, then each document's list number) and labels (the
+/// smallest literal id of the block, then each label's literal id less it; nothing for a local
+/// name, which the term's IRI holds).
+fn doc_block(chunk: &[Doc], classes: &ClassLists, local: u32) -> Buf {
+    let mut raw = Buf::default();
+    let mut prev = 0u64;
+    for d in chunk {
+        raw.varint(varint::zigzag(d.term.wrapping_sub(prev) as i64));
+        prev = d.term;
+    }
+    raw.0.extend(chunk.iter().map(|d| d.kind as u8));
+    for d in chunk {
+        raw.varint(u64::from(d.lang));
+    }
+    for d in chunk {
+        raw.varint(u64::from(d.pred));
+    }
+    let mut lists: Vec<&[Id]> = Vec::new();
+    let mut list_ix: FxHashMap<&[Id], u64> = FxHashMap::default();
+    let mut per_doc: Vec<u64> = Vec::with_capacity(chunk.len());
+    for d in chunk {
+        let cs = classes.get(d.term);
+        if cs.is_empty() {
+            per_doc.push(0);
+            continue;
+        }
+        let n = lists.len() as u64 + 1;
+        per_doc.push(*list_ix.entry(cs).or_insert_with(|| {
+            lists.push(cs);
+            n
+        }));
+    }
+    raw.varint(lists.len() as u64);
+    for cs in lists {
+        raw.varint(cs.len() as u64);
+        for &c in cs {
+            raw.varint(c);
+        }
+    }
+    for n in per_doc {
+        raw.varint(n);
+    }
+    // Labels as offsets from the block's smallest literal id: a few hundred distinct labels
+    // take one or two bytes each instead of three or four.
+    let labelled = || chunk.iter().filter(|d| d.pred != local);
+    let base = labelled().map(|d| d.literal).min().unwrap_or(0);
+    raw.varint(base);
+    for d in labelled() {
+        raw.varint(d.literal - base);
+    }
+    raw
+}
+
+/// The classes of each term, as the number of a distinct list.
+#[derive(Default)]
+struct ClassLists {
+    of: FxHashMap<Id, u32>,
+    lists: Vec<Vec<Id>>,
+    index: FxHashMap<Vec<Id>, u32>,
+}
+
+impl ClassLists {
+    /// Records the classes `v` of `term`, most specific first, at most [`MAX_CLASSES`].
+    fn set(&mut self, term: Id, v: &mut Vec<Id>, class_count: &FxHashMap<Id, u64>) {
+        if v.is_empty() {
+            return;
+        }
+        v.sort_by_key(|c| (class_count.get(c).copied().unwrap_or(0), *c));
+        v.truncate(MAX_CLASSES);
+        let n = match self.index.get(v.as_slice()) {
+            Some(&n) => n,
+            None => {
+                let n = self.lists.len() as u32;
+                self.lists.push(v.clone());
+                self.index.insert(v.clone(), n);
+                n
+            }
+        };
+        self.of.insert(term, n);
+    }
+
+    fn get(&self, term: Id) -> &[Id] {
+        self.of
+            .get(&term)
+            .and_then(|&n| self.lists.get(n as usize))
+            .map_or(&[][..], Vec::as_slice)
     }
 }
 
@@ -494,5 +596,6 @@ fn local_name_doc(base: &Rete, id: Id, kind: Kind, pred: u32) -> Result<Option<D
         lang: 0,
         pred,
         label: name.to_owned(),
+        literal: 0,
     }))
 }

@@ -20,13 +20,17 @@ pub mod kind {
 
 /// Magic of the meta section.
 pub const META_MAGIC: &[u8; 4] = b"RSRC";
-/// Encoding version of the search sections.
-pub const VERSION: u8 = 1;
+/// Encoding version of the search sections written: 2 stores document blocks as columns with
+/// the labels' dictionary ids, and posting chunks as gaps then word counts.
+pub const VERSION: u8 = 2;
+/// The first version, still read: document blocks row by row with the label text, posting
+/// chunks as `varint(gap << 3 | words)`.
+pub const VERSION_1: u8 = 1;
 /// Bytes of one document directory entry: offset `u64`, length `u32`, decoded length `u32`,
 /// checksum `u64`.
 pub const DOC_DIR_ENTRY: usize = 24;
-/// Documents in one document block (the last may hold fewer).
-pub const DOCS_PER_BLOCK: u32 = 256;
+/// Documents in one document block (the last may hold fewer): a few KiB stored.
+pub const DOCS_PER_BLOCK: u32 = 1024;
 /// Postings in one posting chunk (the last of a token may hold fewer).
 pub const CHUNK_POSTINGS: u64 = 4096;
 /// A token with at most this many documents keeps them inside its token block.

@@ -3,22 +3,28 @@
 mod build;
 mod codec;
 pub mod fuzzy;
+mod merge;
 pub mod normalize;
 mod query;
 mod read;
+mod reindex;
 mod scan;
 
 pub use build::{build_sections, BuildStats};
 pub use codec::kind;
 pub use read::Index;
+pub use reindex::add_index;
 
+use lru::LruCache;
 use rete_core::extension::{BoxError, Extension, ExtensionOutput};
 use rete_core::writer::SectionSpec;
+use rete_core::Id;
 use rete_core::Rete;
 use rete_pyramid::Pyramid;
 use serde::{Deserialize, Serialize};
+use std::num::NonZeroUsize;
 use std::sync::atomic::AtomicBool;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// Header flag bit of a file with a search index (bits 1–8 are `rete_core::format::FLAG_*`).
 pub const FLAG_SEARCH: u32 = 16;
@@ -297,7 +303,13 @@ pub struct Searcher {
     rete: Rete,
     index: Option<Index>,
     pyramid: OnceLock<Option<Pyramid>>,
+    /// Community paths of recent hits: a path is found by scanning a membership block, which
+    /// costs more than the rest of a keystroke, and consecutive keystrokes show the same hits.
+    paths: Mutex<LruCache<Id, Option<Vec<u32>>>>,
 }
+
+/// Community paths kept per searcher.
+const CACHE_PATHS: usize = 4096;
 
 impl Searcher {
     /// Opens the search index of `rete` (one read: its meta section), if it has one.
@@ -306,6 +318,9 @@ impl Searcher {
             rete: rete.clone(),
             index: Index::open(rete)?,
             pyramid: OnceLock::new(),
+            paths: Mutex::new(LruCache::new(
+                NonZeroUsize::new(CACHE_PATHS).unwrap_or(NonZeroUsize::MIN),
+            )),
         })
     }
 
@@ -326,6 +341,20 @@ impl Searcher {
 
     pub(crate) fn rete(&self) -> &Rete {
         &self.rete
+    }
+
+    /// The community path of `term` in the pyramid, if the file has one and the term is in it.
+    pub(crate) fn community_path(&self, term: Id) -> Result<Option<Vec<u32>>, SearchError> {
+        let lock = || self.paths.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(p) = lock().get(&term) {
+            return Ok(p.clone());
+        }
+        let path = match self.pyramid()? {
+            Some(p) => p.community_path(term)?,
+            None => None,
+        };
+        lock().put(term, path.clone());
+        Ok(path)
     }
 
     pub(crate) fn pyramid(&self) -> Result<Option<&Pyramid>, SearchError> {

@@ -4,10 +4,12 @@
 //! filters, the preferred languages first within a tier, one hit per term.
 
 use crate::fuzzy;
+use crate::merge::{self, WordLists};
 use crate::normalize::{query_words, Word};
-use crate::read::{DocRec, Index};
+use crate::read::{DocRec, Index, Label};
 use crate::{Answer, Hit, Kind, Match, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
-use oxrdf::{NamedNodeRef, TermRef};
+use oxrdf::{NamedNodeRef, Term, TermRef};
+use rete_core::vocab::local_name;
 use rete_core::Id;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,7 +27,7 @@ const MAX_POSTINGS: u64 = 1 << 18;
 const MAX_EXAMINED: usize = 20_000;
 
 /// Match quality of one word: 0 exact word, 1 word prefix, 2 with typos.
-type Quality = u8;
+pub(crate) type Quality = u8;
 
 /// A candidate label: its tier (see [`Match`]) and its order within the tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -218,53 +220,36 @@ fn indexed_search(
     typos: bool,
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
-    // Each word: document → (best quality, label word count).
-    let mut per_word: Vec<FxHashMap<u32, (Quality, u8)>> = Vec::with_capacity(words.len());
+    // Each word: its tokens' posting lists, sorted by document.
+    let mut per_word: Vec<WordLists> = Vec::with_capacity(words.len());
     for w in words {
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        let mut m: FxHashMap<u32, (Quality, u8)> = FxHashMap::default();
-        for (qual, t) in word_tokens(ix, w, typos)? {
-            for list in ix.token_postings(&t, MAX_POSTINGS)? {
-                for &(doc, ntok) in list.iter() {
-                    let e = m.entry(doc).or_insert((qual, ntok));
-                    e.0 = e.0.min(qual);
-                }
-            }
+        let tokens = word_tokens(ix, w, typos)?;
+        let refs: Vec<&crate::read::Token> = tokens.iter().map(|(_, t)| t).collect();
+        let mut lists: WordLists = Vec::new();
+        for ((qual, _), chunks) in tokens.iter().zip(ix.tokens_postings(&refs, MAX_POSTINGS)?) {
+            lists.extend(chunks.into_iter().map(|l| (*qual, l)));
         }
-        if m.is_empty() {
+        if lists.is_empty() {
             return Ok(Vec::new());
         }
-        per_word.push(m);
+        per_word.push(lists);
     }
-    // Intersect, from the smallest set.
-    per_word.sort_by_key(FxHashMap::len);
-    let (first, rest) = per_word
-        .split_first()
-        .ok_or_else(|| SearchError::Internal("a query with words has no word sets".into()))?;
-    let mut cands: Vec<Cand> = Vec::new();
-    let mut quals = Vec::with_capacity(words.len());
-    'doc: for (&doc, &(q0, ntok)) in first {
-        quals.clear();
-        quals.push(q0);
-        for m in rest {
-            match m.get(&doc) {
-                Some(&(qq, _)) => quals.push(qq),
-                None => continue 'doc,
-            }
-        }
-        cands.push(Cand {
-            tier: tier(&quals, usize::from(ntok)),
-            doc,
-        });
-    }
-    cands.sort_unstable();
+    let mut cands: Box<dyn Iterator<Item = Cand>> = match <[WordLists; 1]>::try_from(per_word) {
+        Ok([one]) => Box::new(merge::one_word(one)),
+        Err(several) => Box::new(merge::several_words(&several).into_iter()),
+    };
+    // The documents of the first candidates in one read, not one block at a time.
+    let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect();
+    ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;
+    let cands = head.into_iter().chain(cands);
     collect(
         s,
         f,
         q,
-        cands.into_iter(),
+        cands,
         |c| ix.doc(c.doc),
         Names {
             languages: ix.languages(),
@@ -280,10 +265,7 @@ fn path_of(s: &Searcher, d: &DocRec) -> Result<Option<Vec<u32>>, SearchError> {
     if d.kind != Kind::Entity {
         return Ok(None);
     }
-    match s.pyramid()? {
-        Some(p) => Ok(p.community_path(d.term)?),
-        None => Ok(None),
-    }
+    s.community_path(d.term)
 }
 
 /// The tables a document's numbers refer to.
@@ -391,6 +373,19 @@ pub(crate) fn collect(
     ranked.sort_by_key(|(k, _, _)| *k);
     ranked.truncate(f.limit);
     let rete = s.rete();
+    // The hits' terms, classes and labels in one batch (a remote file: one round trip).
+    let ids: Vec<Id> = ranked
+        .iter()
+        .flat_map(|(_, d, _)| {
+            let label = match d.label {
+                Label::Literal(id) => Some(id),
+                _ => None,
+            };
+            [Some(d.term), d.classes.first().copied(), label]
+        })
+        .flatten()
+        .collect();
+    rete.prefetch_terms(&ids)?;
     ranked
         .into_iter()
         .enumerate()
@@ -403,13 +398,37 @@ pub(crate) fn collect(
                 Some(&c) => Some(rete.term(c)?.to_string()),
                 None => None,
             };
+            let term = rete.term(d.term)?;
+            let label = match &d.label {
+                Label::Text(t) => t.clone(),
+                Label::Literal(id) => match rete.term(*id)? {
+                    Term::Literal(l) => l.value().to_owned(),
+                    t => {
+                        return Err(SearchError::corrupt(
+                            rete.name(),
+                            "search documents",
+                            format!("the label of {term} is not a literal but {t}"),
+                        ))
+                    }
+                },
+                Label::LocalName => match &term {
+                    Term::NamedNode(n) => local_name(n.as_str()).to_owned(),
+                    t => {
+                        return Err(SearchError::corrupt(
+                            rete.name(),
+                            "search documents",
+                            format!("a local name for {t}, not an IRI"),
+                        ))
+                    }
+                },
+            };
             Ok(Hit {
                 rank: i + 1,
-                term: rete.term(d.term)?.to_string(),
+                term: term.to_string(),
                 kind: d.kind,
                 lang: lang_of(&d),
                 source: predicates.get(d.pred as usize).cloned(),
-                label: d.label,
+                label,
                 matched: tier_match(k.0),
                 class,
                 path,

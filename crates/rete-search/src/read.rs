@@ -4,20 +4,50 @@
 
 use crate::codec::{
     decode_block, kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS,
-    META_MAGIC, VERSION,
+    META_MAGIC, VERSION, VERSION_1,
 };
 use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
 use lru::LruCache;
+use rete_core::format::varint;
 use rete_core::front_coding::Expander;
 use rete_core::section::SectionReader;
 use rete_core::{Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
-/// Decoded blocks kept per open index.
-const CACHE_BLOCKS: usize = 256;
+/// Decoded blocks kept per open index: a one-letter prefix can touch hundreds of tokens, each
+/// with a posting chunk of its own (at most 32 KiB decoded: 64 MiB at worst).
+const CACHE_BLOCKS: usize = 2048;
 /// Document directory entries read at once (6 KiB).
 const DIR_CHUNK: u64 = 256;
+
+/// Stored bytes of the meta, document directory and token sections that a remote open reads in
+/// one request, when they lie together.
+const PREFETCH_BYTES: u64 = 64 << 10;
+
+/// On a remote file, reads the meta, the document directory and the token blocks in one request
+/// when they lie next to each other and are small (how `build_sections` writes them): the reader's
+/// range cache then answers the first keystroke's token block and directory page.
+fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
+    if !rete.reader().is_remote() {
+        return Ok(());
+    }
+    let mut parts: Vec<(u64, u64)> = [kind::META, kind::DOC_DIR, kind::TOKENS]
+        .iter()
+        .filter_map(|&k| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len)))
+        .collect();
+    parts.sort_unstable();
+    let (Some(&(start, _)), Some(&(_, end))) = (parts.first(), parts.last()) else {
+        return Ok(());
+    };
+    let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
+    if parts.len() == 3 && adjacent && end - start <= PREFETCH_BYTES {
+        rete.reader()
+            .read_at(start, (end - start) as usize)
+            .map_err(rete_core::Error::from)?;
+    }
+    Ok(())
+}
 
 /// One token of a token block.
 #[derive(Debug, Clone)]
@@ -31,13 +61,35 @@ pub(crate) struct Token {
 #[derive(Debug, Clone)]
 pub(crate) enum Postings {
     /// In the token block: `(document, label word count)`.
-    Inline(Vec<(u32, u8)>),
+    Inline(PostingList),
     /// In posting chunks, in order.
     Chunks(Vec<BlockRef>),
 }
 
 /// A list of `(document, label word count)`, documents increasing.
-pub(crate) type PostingList = Arc<Vec<(u32, u8)>>;
+pub(crate) type PostingList = Arc<PostingVec>;
+
+/// Decoded postings, and whether one of them is a one-word label (a one-word query's
+/// whole-label tier skips the lists without any, instead of reading them through).
+#[derive(Debug)]
+pub(crate) struct PostingVec {
+    postings: Vec<(u32, u8)>,
+    pub one_word: bool,
+}
+
+impl From<Vec<(u32, u8)>> for PostingVec {
+    fn from(postings: Vec<(u32, u8)>) -> Self {
+        let one_word = postings.iter().any(|p| p.1 == 1);
+        Self { postings, one_word }
+    }
+}
+
+impl std::ops::Deref for PostingVec {
+    type Target = Vec<(u32, u8)>;
+    fn deref(&self) -> &Vec<(u32, u8)> {
+        &self.postings
+    }
+}
 
 /// One indexed label.
 #[derive(Debug, Clone)]
@@ -49,7 +101,18 @@ pub(crate) struct DocRec {
     /// Index into the label predicates; their count for a local name.
     pub pred: u32,
     pub classes: Vec<Id>,
-    pub label: String,
+    pub label: Label,
+}
+
+/// Where a document's label text is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Label {
+    /// Held by the document (version 1, and the label scan).
+    Text(String),
+    /// The literal with this dictionary id: read only for the hits shown.
+    Literal(Id),
+    /// The local name of the term's IRI.
+    LocalName,
 }
 
 #[derive(Debug, Clone)]
@@ -69,6 +132,7 @@ pub struct Index {
 #[derive(Debug)]
 struct Inner {
     rete: Rete,
+    version: u8,
     docs: u64,
     tokens: u64,
     docs_per_block: u64,
@@ -85,6 +149,7 @@ impl Index {
     /// Opens the index of `rete` with one read (the meta section); `None` if the file has none.
     pub fn open(rete: &Rete) -> Result<Option<Index>, SearchError> {
         let name = rete.name().to_owned();
+        prefetch_small_sections(rete)?;
         let Some(bytes) = rete.section_payload(kind::META, 0)? else {
             if rete.header().flags & FLAG_SEARCH != 0 {
                 return Err(SearchError::corrupt(
@@ -109,9 +174,9 @@ impl Index {
             return Err(r.err("bad magic"));
         }
         let version = r.u8()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_1 {
             return Err(r.err(format!(
-                "search encoding version {version} (this reader reads {VERSION})"
+                "search encoding version {version} (this reader reads {VERSION_1} and {VERSION})"
             )));
         }
         let docs = r.varint()?;
@@ -158,6 +223,7 @@ impl Index {
         Ok(Some(Index {
             inner: Arc::new(Inner {
                 rete: rete.clone(),
+                version,
                 docs,
                 tokens,
                 docs_per_block,
@@ -171,6 +237,11 @@ impl Index {
                 )),
             }),
         }))
+    }
+
+    /// The encoding version of the search sections (1 or 2, see docs/format.md).
+    pub fn version(&self) -> u8 {
+        self.inner.version
     }
 
     /// Indexed labels (documents).
@@ -247,9 +318,29 @@ impl Index {
                 out.push(decode_block(b, stored, self.name(), k)?);
             }
         } else {
-            for b in refs {
-                let len = usize::try_from(b.len).map_err(|_| too_large())?;
-                let stored = self.inner.rete.section_range(k, 0, b.offset, len)?;
+            // Apart: one batch, which a remote reader fetches with requests in flight together.
+            let base = self
+                .inner
+                .rete
+                .section(k, 0)
+                .map(|e| e.offset)
+                .ok_or_else(|| SearchError::corrupt(self.name(), section_name(k), "missing"))?;
+            let ranges = refs
+                .iter()
+                .map(|b| {
+                    Ok((
+                        base + b.offset,
+                        usize::try_from(b.len).map_err(|_| too_large())?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, SearchError>>()?;
+            let stored = self
+                .inner
+                .rete
+                .reader()
+                .read_many(&ranges)
+                .map_err(rete_core::Error::from)?;
+            for (b, stored) in refs.iter().zip(stored) {
                 out.push(decode_block(b, &stored, self.name(), k)?);
             }
         }
@@ -291,7 +382,7 @@ impl Index {
         // The expander reads from a cursor of its own: hand it the rest of the block each time.
         let mut rest = raw.len() - r.remaining();
         for k in 0..n {
-            let mut cur = rete_core::format::varint::Cursor::new(&raw[rest..]);
+            let mut cur = varint::Cursor::new(&raw[rest..]);
             let text = e
                 .read(&mut cur)
                 .map_err(|x| SearchError::corrupt(name, "search tokens", x.to_string()))
@@ -314,7 +405,7 @@ impl Index {
                 return Err(r.err(format!("token {text:?} claims {df} documents")));
             }
             let postings = if df <= INLINE_POSTINGS {
-                Postings::Inline(self.postings(&mut r, df)?)
+                Postings::Inline(Arc::new(self.postings(&mut r, df)?.into()))
             } else {
                 let chunks = df.div_ceil(CHUNK_POSTINGS);
                 let mut offset = r.varint()?;
@@ -368,41 +459,77 @@ impl Index {
         Ok(out)
     }
 
-    /// The postings of a token, at most `max` (the first, most important documents).
-    pub(crate) fn token_postings(
-        &self,
-        t: &Token,
-        max: u64,
-    ) -> Result<Vec<PostingList>, SearchError> {
-        match &t.postings {
-            Postings::Inline(v) => Ok(vec![Arc::new(v.clone())]),
-            Postings::Chunks(refs) => {
-                let want = max.div_ceil(CHUNK_POSTINGS).max(1) as usize;
-                let refs = &refs[..refs.len().min(want)];
-                let mut out: Vec<Option<PostingList>> = refs
-                    .iter()
-                    .map(|b| match self.cached((kind::POSTINGS, b.offset)) {
-                        Some(Cached::Postings(p)) => Some(p),
-                        _ => None,
-                    })
-                    .collect();
-                let missing: Vec<usize> = (0..refs.len()).filter(|&i| out[i].is_none()).collect();
-                let missing_refs: Vec<BlockRef> = missing.iter().map(|&i| refs[i]).collect();
-                let raws = self.read_blocks(kind::POSTINGS, &missing_refs)?;
-                for (&i, raw) in missing.iter().zip(raws) {
-                    let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
-                    let mut r = SectionReader::new(&raw, self.name(), "search postings");
-                    let list = Arc::new(self.postings(&mut r, n)?);
-                    r.expect_end()?;
-                    self.store(
-                        (kind::POSTINGS, refs[i].offset),
-                        Cached::Postings(list.clone()),
-                    );
-                    out[i] = Some(list);
-                }
-                Ok(out.into_iter().flatten().collect())
+    /// A version 2 posting chunk of `n` postings: `n` document gaps, then `n` word counts.
+    fn chunk(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
+        let n = r.count_items(n.saturating_mul(2))? / 2;
+        let mut out = Vec::with_capacity(n);
+        let mut prev = 0u64;
+        for k in 0..n {
+            let delta = r.varint()?;
+            let doc = prev
+                .checked_add(delta)
+                .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
+                .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
+            prev = doc;
+            out.push((doc as u32, 0));
+        }
+        for p in &mut out {
+            p.1 = r.u8()?;
+            if usize::from(p.1) > crate::MAX_NTOK {
+                return Err(r.err(format!("label word count {}", p.1)));
             }
         }
+        Ok(out)
+    }
+
+    /// The postings of each token, at most `max` per token (the first, most important
+    /// documents); the chunks not cached yet are read together (one request when they lie close,
+    /// as the chunks of neighbouring tokens do).
+    pub(crate) fn tokens_postings(
+        &self,
+        tokens: &[&Token],
+        max: u64,
+    ) -> Result<Vec<Vec<PostingList>>, SearchError> {
+        let want = max.div_ceil(CHUNK_POSTINGS).max(1) as usize;
+        // (token, chunk, its posting count, its ref) of every chunk not cached.
+        let mut missing: Vec<(usize, usize, u64, BlockRef)> = Vec::new();
+        let mut out: Vec<Vec<Option<PostingList>>> = Vec::with_capacity(tokens.len());
+        for (ti, t) in tokens.iter().enumerate() {
+            match &t.postings {
+                Postings::Inline(v) => out.push(vec![Some(v.clone())]),
+                Postings::Chunks(refs) => {
+                    let refs = &refs[..refs.len().min(want)];
+                    let mut lists = Vec::with_capacity(refs.len());
+                    for (i, b) in refs.iter().enumerate() {
+                        match self.cached((kind::POSTINGS, b.offset)) {
+                            Some(Cached::Postings(p)) => lists.push(Some(p)),
+                            _ => {
+                                let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
+                                missing.push((ti, i, n, *b));
+                                lists.push(None);
+                            }
+                        }
+                    }
+                    out.push(lists);
+                }
+            }
+        }
+        let refs: Vec<BlockRef> = missing.iter().map(|m| m.3).collect();
+        for (&(ti, i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
+            let mut r = SectionReader::new(&raw, self.name(), "search postings");
+            let list = Arc::new(PostingVec::from(if self.inner.version == VERSION_1 {
+                self.postings(&mut r, n)?
+            } else {
+                self.chunk(&mut r, n)?
+            }));
+            r.expect_end()?;
+            self.store((kind::POSTINGS, b.offset), Cached::Postings(list.clone()));
+            out[ti][i] = Some(list);
+        }
+        Ok(out
+            .into_iter()
+            .map(|lists| lists.into_iter().flatten().collect())
+            .collect())
     }
 
     /// Document `n`.
@@ -424,6 +551,49 @@ impl Index {
     fn doc_block(&self, b: u64) -> Result<Arc<Vec<DocRec>>, SearchError> {
         if let Some(Cached::Docs(d)) = self.cached((kind::DOCS, b)) {
             return Ok(d);
+        }
+        self.load_doc_blocks(&[b])?;
+        match self.cached((kind::DOCS, b)) {
+            Some(Cached::Docs(d)) => Ok(d),
+            _ => Err(SearchError::Internal(format!(
+                "document block {b} not kept"
+            ))),
+        }
+    }
+
+    /// Reads the document blocks holding `docs` that are not cached, together (the candidates
+    /// a query will examine first: one request on a remote file when their blocks lie close).
+    pub(crate) fn prefetch_docs(&self, docs: &[u32]) -> Result<(), SearchError> {
+        let mut blocks: Vec<u64> = docs
+            .iter()
+            .map(|&d| u64::from(d) / self.inner.docs_per_block)
+            .filter(|&b| !matches!(self.cached((kind::DOCS, b)), Some(Cached::Docs(_))))
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        self.load_doc_blocks(&blocks)
+    }
+
+    fn load_doc_blocks(&self, blocks: &[u64]) -> Result<(), SearchError> {
+        let refs = blocks
+            .iter()
+            .map(|&b| self.doc_block_ref(b))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (&b, raw) in blocks.iter().zip(self.read_blocks(kind::DOCS, &refs)?) {
+            let expect =
+                (self.inner.docs - b * self.inner.docs_per_block).min(self.inner.docs_per_block);
+            let docs = Arc::new(self.parse_docs(&raw, expect)?);
+            self.store((kind::DOCS, b), Cached::Docs(docs));
+        }
+        Ok(())
+    }
+
+    /// Where document block `b` lies, from its directory page.
+    fn doc_block_ref(&self, b: u64) -> Result<BlockRef, SearchError> {
+        if b >= self.inner.doc_blocks {
+            return Err(SearchError::Internal(format!(
+                "document block {b} out of range"
+            )));
         }
         let chunk = b / DIR_CHUNK;
         let dir = match self.cached((kind::DOC_DIR, chunk)) {
@@ -451,29 +621,35 @@ impl Index {
             u64::from_le_bytes(a)
         };
         let docs_len = self.inner.rete.section(kind::DOCS, 0).map_or(0, |s| s.len);
-        let r = BlockRef::checked(le(0..8), le(8..12), le(12..16), le(16..24), docs_len)
-            .map_err(|m| SearchError::corrupt(self.name(), "search document directory", m))?;
-        let raw = self
-            .read_blocks(kind::DOCS, &[r])?
-            .pop()
-            .unwrap_or_default();
-        let expect =
-            (self.inner.docs - b * self.inner.docs_per_block).min(self.inner.docs_per_block);
-        let docs = Arc::new(self.parse_docs(&raw, expect)?);
-        self.store((kind::DOCS, b), Cached::Docs(docs.clone()));
-        Ok(docs)
+        BlockRef::checked(le(0..8), le(8..12), le(12..16), le(16..24), docs_len)
+            .map_err(|m| SearchError::corrupt(self.name(), "search document directory", m))
     }
 
     fn parse_docs(&self, raw: &[u8], n: u64) -> Result<Vec<DocRec>, SearchError> {
         let mut r = SectionReader::new(raw, self.name(), "search documents");
+        let out = if self.inner.version == VERSION_1 {
+            self.parse_docs_v1(&mut r, n)?
+        } else {
+            self.parse_docs_v2(&mut r, n)?
+        };
+        r.expect_end()?;
+        Ok(out)
+    }
+
+    /// A term id of this file, checked.
+    fn term_id(&self, r: &SectionReader<'_>, term: u64) -> Result<Id, SearchError> {
+        if term == 0 || term > self.inner.rete.term_count() {
+            return Err(r.err(format!("term {term} out of range")));
+        }
+        Ok(term)
+    }
+
+    fn parse_docs_v1(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<DocRec>, SearchError> {
         let n = r.count_items(n)?;
-        let terms = self.inner.rete.term_count();
         let mut out = Vec::with_capacity(n);
         for _ in 0..n {
             let term = r.varint()?;
-            if term == 0 || term > terms {
-                return Err(r.err(format!("term {term} out of range")));
-            }
+            let term = self.term_id(r, term)?;
             let kind = Kind::from_u8(r.u8()?).ok_or_else(|| r.err::<SearchError>("bad kind"))?;
             let lang = r.below(self.inner.languages.len() as u64 + 1, "language")? as u32;
             let pred = r.below(self.inner.predicates.len() as u64 + 1, "label predicate")? as u32;
@@ -482,7 +658,7 @@ impl Index {
                 return Err(r.err(format!("{nc} classes")));
             }
             let classes = (0..nc).map(|_| r.varint()).collect::<Result<Vec<_>, _>>()?;
-            let label = r.str()?.to_owned();
+            let label = Label::Text(r.str()?.to_owned());
             out.push(DocRec {
                 term,
                 kind,
@@ -492,7 +668,66 @@ impl Index {
                 label,
             });
         }
-        r.expect_end()?;
+        Ok(out)
+    }
+
+    /// Version 2: the columns terms, kinds, languages, predicates, class lists, labels.
+    fn parse_docs_v2(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<DocRec>, SearchError> {
+        // Every document takes at least four bytes (term, kind, language, predicate).
+        let n = r.count_items(n.saturating_mul(4))? / 4;
+        let mut terms = Vec::with_capacity(n);
+        let mut prev = 0u64;
+        for _ in 0..n {
+            let z = r.varint()?;
+            let term = prev.wrapping_add(varint::unzigzag(z) as u64);
+            terms.push(self.term_id(r, term)?);
+            prev = term;
+        }
+        let mut kinds = Vec::with_capacity(n);
+        for _ in 0..n {
+            kinds.push(Kind::from_u8(r.u8()?).ok_or_else(|| r.err::<SearchError>("bad kind"))?);
+        }
+        let mut langs = Vec::with_capacity(n);
+        for _ in 0..n {
+            langs.push(r.below(self.inner.languages.len() as u64 + 1, "language")? as u32);
+        }
+        let local = self.inner.predicates.len() as u64;
+        let mut preds = Vec::with_capacity(n);
+        for _ in 0..n {
+            preds.push(r.below(local + 1, "label predicate")? as u32);
+        }
+        let nl = r.count(1)?;
+        let mut lists: Vec<Vec<Id>> = Vec::with_capacity(nl);
+        for _ in 0..nl {
+            let nc = r.count(1)?;
+            if nc > MAX_CLASSES {
+                return Err(r.err(format!("{nc} classes")));
+            }
+            let cs = (0..nc)
+                .map(|_| {
+                    let c = r.varint()?;
+                    self.term_id(r, c)
+                })
+                .collect::<Result<Vec<_>, SearchError>>()?;
+            lists.push(cs);
+        }
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let l = r.below(nl as u64 + 1, "class list")? as usize;
+            out.push(DocRec {
+                term: terms[k],
+                kind: kinds[k],
+                lang: langs[k],
+                pred: preds[k],
+                classes: l.checked_sub(1).map_or_else(Vec::new, |l| lists[l].clone()),
+                label: Label::LocalName,
+            });
+        }
+        let base = r.varint()?;
+        for d in out.iter_mut().filter(|d| u64::from(d.pred) != local) {
+            let lit = base.saturating_add(r.varint()?);
+            d.label = Label::Literal(self.term_id(r, lit)?);
+        }
         Ok(out)
     }
 }

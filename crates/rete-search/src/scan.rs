@@ -6,7 +6,7 @@
 
 use crate::normalize::{name_words, word_count, words, Word};
 use crate::query::{collect, quality, tier, Cand, Filters, Names};
-use crate::read::DocRec;
+use crate::read::{DocRec, Label};
 use crate::{Hit, Kind, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES, MAX_CLASSES};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_core::vocab::local_name;
@@ -61,7 +61,7 @@ pub(crate) fn search(
                 lang,
                 pred,
                 classes: Vec::new(),
-                label: label.to_owned(),
+                label: Label::Text(label.to_owned()),
             },
         ));
     };

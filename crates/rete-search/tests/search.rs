@@ -444,3 +444,75 @@ fn a_word_shared_by_more_labels_than_fit_inline_is_read_back() {
     assert_eq!(hits.len(), 40, "{hits:?}");
     assert_eq!(top(&s, "zhou number17").first(), Some(&ex("p17")));
 }
+
+/// A file written with the first layout of the index (`tests/data/v1-layout.rete`: `DATA` built
+/// by rete 0.1.0 with `--no-pyramid --no-schema`, before the document blocks held dictionary
+/// ids) answers exactly as the same data indexed today.
+#[test]
+fn an_index_of_the_first_layout_still_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = searcher(&build(dir.path(), "now", DATA, true));
+    let old = searcher(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-layout.rete"));
+    let (o, n) = (old.index().unwrap(), now.index().unwrap());
+    assert_eq!((o.version(), n.version()), (1, 2));
+    assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens()));
+    let cancel = AtomicBool::new(false);
+    for text in [
+        "alb ein",
+        "einstain",
+        "paris",
+        "basketball",
+        "dusseldorf",
+        "東京",
+        "unlabelled",
+        "has part",
+        "physicist",
+        "tiger",
+    ] {
+        let mut q = Query::new(text);
+        q.languages = vec!["de".into()];
+        let a = old.search(&q, &cancel).unwrap();
+        assert!(a.indexed && !a.hits.is_empty(), "{text}");
+        assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text}");
+    }
+}
+
+/// The index added to a file built without one is the index `rete build` writes, byte for byte
+/// (the rest of the file is copied: its card still says how it was built); a file with the first
+/// layout gets the current one; the input is never the output.
+#[test]
+fn an_index_added_later_is_the_built_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = build(dir.path(), "with", DATA, true);
+    let without = build(dir.path(), "without", DATA, false);
+    let added = dir.path().join("added.rete");
+    let opts = rete_search::SearchOptions::default();
+    let stats = rete_search::add_index(&without, &added, &opts).unwrap();
+    assert!(stats.documents > 0);
+    let index = |p: &Path| -> Vec<Vec<u8>> {
+        let r = Rete::open_path(p).unwrap();
+        (48..=52)
+            .map(|k| {
+                let e = *r.section(k, 0).unwrap();
+                r.section_range(k, 0, 0, e.len as usize).unwrap()
+            })
+            .collect()
+    };
+    assert!(index(&added) == index(&with), "the added index differs");
+    let q = Query::new("alb ein");
+    let cancel = AtomicBool::new(false);
+    let (a, w) = (searcher(&added), searcher(&with));
+    assert_eq!(
+        a.search(&q, &cancel).unwrap(),
+        w.search(&q, &cancel).unwrap()
+    );
+    assert!(Rete::open_path(&added).unwrap().verify().is_ok());
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-layout.rete");
+    let upgraded = dir.path().join("upgraded.rete");
+    rete_search::add_index(&old, &upgraded, &opts).unwrap();
+    let s = searcher(&upgraded);
+    assert_eq!(s.index().unwrap().version(), 2);
+    assert_eq!(top(&s, "alb ein"), [ex("einstein")]);
+    let e = rete_search::add_index(&added, &added, &opts).unwrap_err();
+    assert!(e.to_string().contains("another file"), "{e}");
+}

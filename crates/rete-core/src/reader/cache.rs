@@ -36,7 +36,7 @@ impl Cache {
     pub(super) fn contains(&self, k: &CacheKey) -> bool {
         self.lru.contains(k)
     }
-    fn put(&mut self, k: CacheKey, v: CacheVal, w: usize) {
+    pub(super) fn put(&mut self, k: CacheKey, v: CacheVal, w: usize) {
         if let Some((_, old)) = self.lru.put(k, (v, w)) {
             self.weight -= old;
         }

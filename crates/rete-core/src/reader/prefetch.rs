@@ -110,3 +110,49 @@ impl Rete {
         Ok(blocks.len())
     }
 }
+
+impl Rete {
+    /// Fetches ahead the dictionary blocks of `ids` not cached yet, in one batched read
+    /// ([`RangeReader::read_many`]: neighbouring blocks in one request, the others in flight
+    /// together), so that looking the terms up then costs no round trip each. Worth it on a
+    /// remote file before showing a page of results (a search's hits, their labels and
+    /// classes); a local file is read as the lookups go, so nothing is done there. Returns the
+    /// number of blocks fetched.
+    pub fn prefetch_terms(&self, ids: &[crate::Id]) -> Result<usize> {
+        if !self.inner.reader.is_remote() || ids.is_empty() {
+            return Ok(0);
+        }
+        let mut blocks: Vec<usize> = Vec::with_capacity(ids.len());
+        for &id in ids {
+            blocks.push(self.dict_block_index(id)?.0);
+        }
+        blocks.sort_unstable();
+        blocks.dedup();
+        let sec = self.indexes()?.dict_blocks;
+        let mut wanted: Vec<(usize, crate::dict::DictBlockMeta)> = Vec::new();
+        for b in blocks {
+            if self.cache().contains(&CacheKey::Dict(b as u32)) {
+                continue;
+            }
+            let (metas, first) = self.dict_metas(b)?;
+            if let Some(m) = metas.get(b.wrapping_sub(first)) {
+                wanted.push((b, m.clone()));
+            }
+        }
+        let ranges: Vec<(u64, usize)> = wanted
+            .iter()
+            .map(|(_, m)| (sec.offset + m.offset, m.stored_len as usize))
+            .collect();
+        let stored = self.inner.reader.read_many(&ranges)?;
+        for ((b, m), bytes) in wanted.iter().zip(stored) {
+            let block = std::sync::Arc::new(crate::dict::read_block(&bytes, m, &self.inner.name)?);
+            let weight = block.weight();
+            self.cache().put(
+                CacheKey::Dict(*b as u32),
+                super::cache::CacheVal::Dict(block),
+                weight,
+            );
+        }
+        Ok(wanted.len())
+    }
+}
