@@ -404,7 +404,9 @@ pub fn detect(data: &[u8]) {
     let Ok(dir) = tempfile::tempdir() else {
         return;
     };
-    let path = dir.path().join(DETECT_NAMES[usize::from(*sel) % DETECT_NAMES.len()]);
+    let path = dir
+        .path()
+        .join(DETECT_NAMES[usize::from(*sel) % DETECT_NAMES.len()]);
     if std::fs::write(&path, body).is_ok() {
         let _ = rete_build::detect(&path);
     }
@@ -424,9 +426,13 @@ pub fn upstream(data: &[u8]) {
 /// Separates the HTTP responses of an `http` input.
 pub const HTTP_SEPARATOR: &[u8] = b"\n--next--\n";
 
-/// The responses the loopback server of the `http` target gives, one per connection, in order.
-fn http_server() -> Option<(u16, &'static Mutex<Vec<Vec<u8>>>)> {
-    static SERVER: OnceLock<Option<(u16, Mutex<Vec<Vec<u8>>>)>> = OnceLock::new();
+/// Raw HTTP responses waiting to be given, in order.
+type Responses = Mutex<Vec<Vec<u8>>>;
+
+/// The loopback server of the `http` target (its port) and the responses it gives, one per
+/// connection, in order.
+fn http_server() -> Option<(u16, &'static Responses)> {
+    static SERVER: OnceLock<Option<(u16, Responses)>> = OnceLock::new();
     let s = SERVER.get_or_init(|| {
         let listener = TcpListener::bind("127.0.0.1:0").ok()?;
         let port = listener.local_addr().ok()?.port();

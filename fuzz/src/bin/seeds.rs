@@ -98,7 +98,10 @@ fn text_seeds(rete: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     seeds.push(("lenient", with(1, DOCS[1].1.as_bytes())));
     seeds.push((
         "lenient",
-        with(0, "<http://e.org/s\\u00e9> <http://e.org/p> \"a\\tb\"^^<http://e.org/d> .\n".as_bytes()),
+        with(
+            0,
+            "<http://e.org/s\\u00e9> <http://e.org/p> \"a\\tb\"^^<http://e.org/d> .\n".as_bytes(),
+        ),
     ));
     // detect: names 0 (none), 1 .ttl, 2 .nt, 3 .rdf, 4 .xml, 5 .json, 6 .jsonld, 7 .nq.gz,
     // 8 .trig.zst, 9 .rete.
@@ -124,7 +127,10 @@ fn text_seeds(rete: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
     seeds.push((
         "http",
         join_with(
-            &[&ok("0-63", total, &rete[..64]), &ok("100-149", total, &rete[100..150])],
+            &[
+                &ok("0-63", total, &rete[..64]),
+                &ok("100-149", total, &rete[100..150]),
+            ],
             sep,
         ),
     ));
