@@ -40,6 +40,11 @@ impl<'a> DataGraph<'a> {
         }
     }
 
+    /// The file read.
+    pub fn rete(&self) -> &'a Rete {
+        self.rete
+    }
+
     /// The id of `t`, `None` when the file does not hold it.
     pub fn id(&self, t: &Term) -> Result<Option<Id>> {
         if let Some(id) = self.ids.borrow().get(t) {

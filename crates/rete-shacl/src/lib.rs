@@ -8,6 +8,7 @@ mod paths;
 mod rdf_list;
 mod report;
 mod shapes;
+mod sparql;
 mod summary;
 mod targets;
 mod validate;
@@ -20,6 +21,7 @@ pub use oxrdfio::RdfFormat;
 pub use paths::Path;
 pub use report::{Report, ValidationResult};
 pub use shapes::{Bound, Constraint, NodeKind, Shape, ShapeId, Shapes, Target};
+pub use sparql::{ComponentConstraint, SparqlConstraint, SparqlQuery, ValidatorQuery};
 pub use summary::{Group, Summary};
 
 use rete_core::Rete;

@@ -71,6 +71,7 @@ impl<'a> Validator<'a> {
             severity: shape.severity.clone(),
             source_shape: shape.node.clone(),
             component: c.component(),
+            source_constraint: None,
             messages: shape.messages.clone(),
         });
     }
