@@ -6,12 +6,12 @@ use crate::data::DataGraph;
 use crate::error::Result;
 use crate::shapes::Target;
 use oxrdf::Term;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// The distinct focus nodes of `targets`, in first-seen order.
 pub fn focus_nodes(data: &DataGraph<'_>, targets: &[Target]) -> Result<Vec<Term>> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for t in targets {
         let nodes = match t {
             Target::Node(n) => vec![n.clone()],
