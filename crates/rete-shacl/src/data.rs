@@ -120,22 +120,40 @@ impl<'a> DataGraph<'a> {
         self.terms_of(ids)
     }
 
-    /// Every subject of a `p` triple.
-    pub fn subjects_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+    /// The ids of every subject of a `p` triple, in id order.
+    pub fn subject_ids_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Id>> {
         let Some(p) = self.named_id(p)? else {
             return Ok(Vec::new());
         };
-        let ids = self.column(None, Some(p), None, 0)?;
-        self.terms_of(ids)
+        self.column(None, Some(p), None, 0)
     }
 
-    /// Every object of a `p` triple.
-    pub fn objects_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+    /// The ids of every object of a `p` triple, in id order.
+    pub fn object_ids_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Id>> {
         let Some(p) = self.named_id(p)? else {
             return Ok(Vec::new());
         };
-        let ids = self.column(None, Some(p), None, 2)?;
-        self.terms_of(ids)
+        self.column(None, Some(p), None, 2)
+    }
+
+    /// The ids of the SHACL instances of `class`, in id order: ids are 8 bytes where terms are
+    /// strings, so a class of millions of focus nodes is held as ids and decoded one at a time.
+    pub fn instance_ids(&self, class: &Term) -> Result<Vec<Id>> {
+        let Some(t) = self.named_id(RDF_TYPE)? else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let classes = self.subclasses(class)?;
+        for c in &classes {
+            if let Some(c) = self.id(c)? {
+                out.extend(self.column(None, Some(t), Some(c), 0)?);
+            }
+        }
+        if classes.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
+        Ok(out)
     }
 
     /// Every `(predicate, object)` of `s`.
@@ -175,20 +193,6 @@ impl<'a> DataGraph<'a> {
             }
         }
         Ok(seen.into_iter().collect())
-    }
-
-    /// The SHACL instances of `class`: nodes typed with it or one of its subclasses.
-    pub fn instances(&self, class: &Term) -> Result<Vec<Term>> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::default();
-        for c in self.subclasses(class)? {
-            for n in self.subjects(RDF_TYPE, &c)? {
-                if seen.insert(n.clone()) {
-                    out.push(n);
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// Whether `node` is a SHACL instance of `class` (a type of it is `class` or below it).

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::paths::Path;
 use crate::report::{Report, ValidationResult};
 use crate::shapes::{Constraint, ShapeId, Shapes};
-use crate::targets::focus_nodes;
+use crate::targets::{focus_nodes, FocusNode};
 use crate::{Progress, ValidateOptions};
 use oxrdf::Term;
 use rustc_hash::FxHashMap as HashMap;
@@ -174,7 +174,12 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
         let focus = focus_nodes(&v.data, &shapes.get(shape).targets)?;
         progress.shape_focus_nodes = focus.len() as u64;
         progress.shape_focus_nodes_done = 0;
-        for focus in focus {
+        let ids = focus.ids.into_iter().map(FocusNode::Id);
+        for node in ids.chain(focus.absent.into_iter().map(FocusNode::Absent)) {
+            let focus = match node {
+                FocusNode::Id(id) => v.data.term(id)?,
+                FocusNode::Absent(t) => t,
+            };
             if opts
                 .cancel
                 .as_ref()
