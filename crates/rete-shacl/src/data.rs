@@ -75,6 +75,13 @@ impl<'a> DataGraph<'a> {
             terms.clear();
         }
         terms.insert(id, t.clone());
+        // A decoded node is soon looked up again (its values): remember its id too, so that is
+        // not a dictionary search (past the cache limit, at 10 M triples and more, it would be).
+        let mut ids = self.ids.borrow_mut();
+        if ids.len() >= CACHE_LIMIT {
+            ids.clear();
+        }
+        ids.insert(t.clone(), Some(id));
         Ok(t)
     }
 
