@@ -73,6 +73,13 @@ pub(crate) fn prepare(
         shape: shape.to_string(),
         message: format!("{kind}: {message}"),
     };
+    // Refused rather than left unbound: a query reading the shapes graph would answer wrongly.
+    if mentions(body, SHAPES_GRAPH) {
+        return Err(fail(
+            "$shapesGraph is not supported (the shapes graph is not a graph of the .rete file)"
+                .into(),
+        ));
+    }
     let body = match (mentions(body, "PATH"), path) {
         (false, _) => body.to_owned(),
         (true, Some(p)) => replace_var(body, "PATH", p),
