@@ -4,8 +4,8 @@
 use rete_explore::engine::{AppError, AppResult};
 use rete_explore::model::{
     CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails,
-    Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, ShapesOutcome, SparqlContext,
-    TermView,
+    Legend, Located, MapView, MemoryView, QueryOutcome, ReadView, ShapesOutcome, ShapesProgress,
+    SparqlContext, TermView,
 };
 use rete_explore::store::Store;
 use rete_explore::view::{OpenedView, SavedView};
@@ -25,6 +25,9 @@ pub(crate) fn picked_path(
 
 /// Event carrying a [`CoherenceProgress`] as each tier of a check finishes.
 pub const EVENT_COHERENCE: &str = "coherence-progress";
+
+/// Event carrying a [`ShapesProgress`] as a SHACL validation advances.
+pub const EVENT_SHAPES: &str = "shapes-progress";
 
 pub use rete_explore::ops;
 

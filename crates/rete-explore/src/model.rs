@@ -639,6 +639,42 @@ pub struct ShapesGroup {
     pub messages: Vec<String>,
 }
 
+/// Progress of a SHACL validation, sent after each shape with targets and every few thousand
+/// focus nodes within one.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ShapesProgress {
+    /// Run handle.
+    pub run: u32,
+    /// Shapes with targets validated so far.
+    pub shapes_done: u64,
+    /// Shapes with targets in all.
+    pub shapes_total: u64,
+    /// Focus nodes validated so far (all shapes).
+    pub focus_nodes_done: u64,
+    /// Focus nodes of the shape being validated.
+    pub shape_focus_nodes: u64,
+    /// How many of those are done.
+    pub shape_focus_nodes_done: u64,
+    /// Results so far.
+    pub results: u64,
+}
+
+impl ShapesProgress {
+    /// Run `run`'s progress as rete-shacl reports it.
+    pub fn of(run: u32, p: &rete_shacl::Progress) -> Self {
+        Self {
+            run,
+            shapes_done: p.shapes_done as u64,
+            shapes_total: p.shapes_total as u64,
+            focus_nodes_done: p.focus_nodes_done,
+            shape_focus_nodes: p.shape_focus_nodes,
+            shape_focus_nodes_done: p.shape_focus_nodes_done,
+            results: p.results as u64,
+        }
+    }
+}
+
 /// The outcome of a SHACL validation.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -7,7 +7,7 @@ use crate::key::NodeKey;
 use crate::model::{
     CoherenceOutcome, CostEstimate, DocInfo, EntityDetails, GroupDetails, Legend, Located, MapView,
     MemoryView, QueryError, QueryKind, QueryOutcome, QueryStatus, ReadView, RunStatus,
-    ShapesOutcome, SparqlContext, TermView,
+    ShapesOutcome, ShapesProgress, SparqlContext, TermView,
 };
 use crate::store::{KeptRun, Store};
 use rete_sparql::SparqlError;
@@ -531,17 +531,21 @@ pub fn coherence_run(
 }
 
 /// Validates `doc` against the shapes file `shapes` (a path the shell checked), or against the
-/// shapes the dataset holds; run `run` can be stopped with [`shapes_cancel`].
+/// shapes the dataset holds; run `run` can be stopped with [`shapes_cancel`], and `on_progress`
+/// hears where it is.
 pub fn shapes_run(
     store: &Store,
     doc: u32,
     run: u32,
     shapes: Option<&Path>,
+    on_progress: impl Fn(ShapesProgress) + Send + Sync + 'static,
 ) -> AppResult<ShapesOutcome> {
     let d = store.get(doc)?;
     let key = format!("s{run}");
     let flag = store.flag(&key);
-    let result = d.shapes(shapes, flag, run);
+    let progress: rete_shacl::ProgressFn =
+        Arc::new(move |p: &rete_shacl::Progress| on_progress(ShapesProgress::of(run, p)));
+    let result = d.shapes(shapes, flag, run, Some(progress));
     store.finish(&key);
     result
 }

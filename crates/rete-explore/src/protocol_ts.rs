@@ -50,6 +50,7 @@ fn declarations() -> String {
         CoherenceProgress::decl(&cfg),
         CoherenceOutcome::decl(&cfg),
         ShapesGroup::decl(&cfg),
+        ShapesProgress::decl(&cfg),
         ShapesOutcome::decl(&cfg),
         ImportStatus::decl(&cfg),
         ImportView::decl(&cfg),

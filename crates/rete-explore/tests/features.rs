@@ -829,8 +829,21 @@ fn shapes_validate_the_data_grouped_by_shape_and_constraint_and_stop_when_cancel
     let store = Store::default();
     let info = ops::open_path(&store, &samples("vocabularies.rete")).unwrap();
     let shapes = std::path::PathBuf::from(samples("vocabularies-shapes.ttl"));
-    let out = ops::shapes_run(&store, info.doc, 1, Some(&shapes)).unwrap();
+    let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let h = Arc::clone(&heard);
+    let out = ops::shapes_run(&store, info.doc, 1, Some(&shapes), move |p| {
+        h.lock().unwrap().push(p);
+    })
+    .unwrap();
     assert_eq!(out.status, "ok");
+    // Progress after each shape with targets, ending with all of them and every result.
+    let heard = heard.lock().unwrap();
+    let last = heard.last().expect("progress was reported");
+    assert_eq!((last.run, last.shapes_done), (1, last.shapes_total));
+    assert_eq!(last.results, out.results);
+    assert!(heard
+        .windows(2)
+        .all(|w| w[0].focus_nodes_done <= w[1].focus_nodes_done));
     assert_eq!(out.conforms, Some(out.results == 0));
     assert!(out.results > 0, "the sample's shapes find results: {out:?}");
     assert_eq!(out.groups.iter().map(|g| g.count).sum::<u64>(), out.results);
@@ -854,7 +867,7 @@ fn shapes_validate_the_data_grouped_by_shape_and_constraint_and_stop_when_cancel
         "@prefix sh: <http://www.w3.org/ns/shacl#> .\n<s> a sh:NodeShape ; sh:pattern \"(\" ;",
     )
     .unwrap();
-    let err = ops::shapes_run(&store, info.doc, 2, Some(&bad))
+    let err = ops::shapes_run(&store, info.doc, 2, Some(&bad), |_| {})
         .unwrap_err()
         .to_string();
     assert!(err.contains("bad.ttl"), "{err}");
@@ -862,7 +875,7 @@ fn shapes_validate_the_data_grouped_by_shape_and_constraint_and_stop_when_cancel
     // Cancelled before it starts: a cancelled outcome.
     let flag = store.flag("s3");
     flag.store(true, std::sync::atomic::Ordering::SeqCst);
-    let out = ops::shapes_run(&store, info.doc, 3, Some(&shapes)).unwrap();
+    let out = ops::shapes_run(&store, info.doc, 3, Some(&shapes), |_| {}).unwrap();
     assert_eq!(out.status, "cancelled");
     assert_eq!(out.conforms, None);
 }

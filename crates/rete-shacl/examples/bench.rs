@@ -3,7 +3,16 @@
 //! pySHACL on the same N-Triples and shapes (`bench/*.ttl`), with a time limit; writes JSON.
 //!
 //! `cargo run --release -p rete-shacl --example bench -- --people 127000 --universities 8
-//! --dir /tmp/shacl-bench --json docs/benchmark-shacl.json [--pyshacl-timeout 1200]`
+//! --dir /tmp/shacl-bench --json docs/benchmark-shacl.json [--pyshacl-timeout 1200]
+//! [--sets social,lubm] [--reuse] [--no-pyshacl]`
+//!
+//! `--scale NAME=FILE.rete,…` adds rows for existing larger files of the social data (validated
+//! with the social shapes, no pySHACL); `--http URL --http-shapes FILE` adds a row for a file
+//! served over HTTP ranges (`scripts/range-server.py`): requests and bytes read vs its size.
+//!
+//! `--reuse` validates the `.rete` files already in `--dir`; `--no-pyshacl` keeps the pySHACL
+//! figures already recorded in the `--json` file for the same set and size (pySHACL takes about
+//! 15 minutes per 1 M-triple set) and only measures rete.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark driver")]
 
@@ -27,20 +36,46 @@ fn peak_rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// Child mode: validate and print `ms results rss_kib`.
+/// CPU time of this process (user + system), in ms, from `/proc/self/stat` (clock ticks of
+/// 10 ms): on a shared machine it says what wall-clock time cannot.
+fn cpu_ms() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which may hold spaces) start at state, field 3.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) * 10.0
+}
+
+/// Child mode: validate (a path, or a URL read lazily over HTTP ranges) and print `ms results
+/// rss_kib shapes cpu_ms requests bytes file_bytes`.
 fn validate_child(rete: &str, shapes: &str) {
     let t = Instant::now();
     let graph = rete_shacl::read_graph(Path::new(shapes)).unwrap();
     let shapes = rete_shacl::Shapes::from_graph(&graph).unwrap();
-    let r = rete_core::Rete::open_path(rete).unwrap();
+    let http = rete
+        .starts_with("http://")
+        .then(|| std::sync::Arc::new(rete_http::HttpReader::open(rete).unwrap()));
+    let r = match &http {
+        Some(h) => rete_core::Rete::open(h.clone()).unwrap(),
+        None => rete_core::Rete::open_path(rete).unwrap(),
+    };
     let report =
         rete_shacl::validate(&r, &shapes, &rete_shacl::ValidateOptions::default()).unwrap();
     let ms = t.elapsed().as_secs_f64() * 1000.0;
+    let (requests, bytes) = http
+        .as_ref()
+        .map_or((0, 0), |h| (h.stats().requests, h.stats().bytes));
     println!(
-        "{ms} {} {} {}",
+        "{ms} {} {} {} {} {requests} {bytes} {}",
         report.results.len(),
         peak_rss_kib(),
-        shapes.len()
+        shapes.len(),
+        cpu_ms(),
+        http.as_ref().map_or_else(
+            || std::fs::metadata(rete).map_or(0, |m| m.len()),
+            |h| rete_core::RangeReader::len(&**h)
+        )
     );
 }
 
@@ -67,35 +102,49 @@ fn main() {
     let universities: u32 = arg("--universities").map_or(8, |v| v.parse().unwrap());
     let dir = PathBuf::from(arg("--dir").unwrap_or_else(|| "/tmp/shacl-bench".into()));
     let timeout: u64 = arg("--pyshacl-timeout").map_or(1200, |v| v.parse().unwrap());
+    let reuse = args.iter().any(|a| a == "--reuse");
+    let no_pyshacl = args.iter().any(|a| a == "--no-pyshacl");
+    let sets = arg("--sets").unwrap_or_else(|| "social,lubm".into());
+    // The figures recorded before, to keep pySHACL's when it is not run again.
+    let recorded: serde_json::Value = arg("--json")
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
     std::fs::create_dir_all(&dir).unwrap();
     let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench");
     let mut rows = Vec::new();
-    for set in ["social", "lubm"] {
+    for set in sets.split(',') {
         let nt = dir.join(format!("{set}.nt"));
-        let mut bytes = Vec::new();
-        if set == "social" {
-            let p = rete_datagen::social::SocialParams {
-                people,
-                ..Default::default()
-            };
-            rete_datagen::social::write_ntriples(&p, &mut bytes).unwrap();
-        } else {
-            let p = rete_datagen::lubm::LubmParams {
-                universities,
-                seed: 0,
-            };
-            rete_datagen::lubm::write_ntriples(&p, &mut bytes).unwrap();
-        }
-        std::fs::write(&nt, &bytes).unwrap();
         let rete = dir.join(format!("{set}.rete"));
-        let build = rete_build::build(
-            &rete_build::BuildOptions {
-                inputs: vec![rete_build::Input::path(&nt)],
-                ..rete_build::BuildOptions::default()
-            },
-            &rete,
-        )
-        .unwrap();
+        let quads = if reuse && rete.exists() {
+            rete_core::Rete::open_path(&rete).unwrap().quad_count()
+        } else {
+            let mut bytes = Vec::new();
+            if set == "social" {
+                let p = rete_datagen::social::SocialParams {
+                    people,
+                    ..Default::default()
+                };
+                rete_datagen::social::write_ntriples(&p, &mut bytes).unwrap();
+            } else {
+                let p = rete_datagen::lubm::LubmParams {
+                    universities,
+                    seed: 0,
+                };
+                rete_datagen::lubm::write_ntriples(&p, &mut bytes).unwrap();
+            }
+            std::fs::write(&nt, &bytes).unwrap();
+            drop(bytes);
+            rete_build::build(
+                &rete_build::BuildOptions {
+                    inputs: vec![rete_build::Input::path(&nt)],
+                    ..rete_build::BuildOptions::default()
+                },
+                &rete,
+            )
+            .unwrap()
+            .quads
+        };
         let shapes = bench.join(format!("{set}-shapes.ttl"));
         let out = Command::new(std::env::current_exe().unwrap())
             .args(["validate", rete.to_str().unwrap(), shapes.to_str().unwrap()])
@@ -107,9 +156,24 @@ fn main() {
             .map(|x| x.parse().unwrap())
             .collect();
         eprintln!(
-            "{set}: {} triples, rete {:.0} ms, {} results, {} KiB, {} shapes",
-            build.quads, v[0], v[1], v[2], v[3]
+            "{set}: {quads} triples, rete {:.0} ms ({:.0} ms CPU), {} results, {} KiB, {} shapes",
+            v[0], v[4], v[1], v[2], v[3]
         );
+        let kept = recorded["runs"].as_array().and_then(|runs| {
+            runs.iter()
+                .find(|r| r["set"] == set && r["triples"] == quads)
+                .map(|r| r["pyshacl"].clone())
+        });
+        if no_pyshacl {
+            rows.push(serde_json::json!({
+                "set": set,
+                "triples": quads,
+                "shapes": v[3],
+                "rete": {"validate_ms": v[0], "cpu_ms": v[4], "results": v[1], "peak_rss_kib": v[2]},
+                "pyshacl": kept.unwrap_or(serde_json::Value::Null),
+            }));
+            continue;
+        }
         let py = Command::new("timeout")
             .arg(timeout.to_string())
             .args(["python3", "-c", PYSHACL])
@@ -134,15 +198,55 @@ fn main() {
         };
         rows.push(serde_json::json!({
             "set": set,
-            "triples": build.quads,
+            "triples": quads,
             "shapes": v[3],
-            "rete": {"validate_ms": v[0], "results": v[1], "peak_rss_kib": v[2]},
+            "rete": {"validate_ms": v[0], "cpu_ms": v[4], "results": v[1], "peak_rss_kib": v[2]},
             "pyshacl": pyshacl,
         }));
     }
+    let validate = |target: &str, shapes: &Path| -> Vec<f64> {
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["validate", target, shapes.to_str().unwrap()])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    let mut scale = Vec::new();
+    for item in arg("--scale").iter().flat_map(|s| s.split(',')) {
+        let (name, file) = item.split_once('=').unwrap();
+        let quads = rete_core::Rete::open_path(file).unwrap().quad_count();
+        let v = validate(file, &bench.join("social-shapes.ttl"));
+        eprintln!(
+            "{name}: {quads} triples, rete {:.0} ms ({:.0} ms CPU), {} results, {} KiB",
+            v[0], v[4], v[1], v[2]
+        );
+        scale.push(serde_json::json!({
+            "set": name, "triples": quads, "shapes": v[3],
+            "rete": {"validate_ms": v[0], "cpu_ms": v[4], "results": v[1], "peak_rss_kib": v[2]},
+        }));
+    }
+    let mut http = Vec::new();
+    if let Some(url) = arg("--http") {
+        let shapes = PathBuf::from(arg("--http-shapes").unwrap());
+        let v = validate(&url, &shapes);
+        eprintln!(
+            "{url}: {:.0} ms, {} results, {} requests, {} of {} bytes",
+            v[0], v[1], v[5], v[6], v[7]
+        );
+        http.push(serde_json::json!({
+            "url": url, "shapes": shapes.file_name().unwrap().to_str(), "shape_count": v[3],
+            "validate_ms": v[0], "results": v[1], "requests": v[5], "bytes": v[6], "file_bytes": v[7],
+        }));
+    }
     let json = serde_json::json!({
-        "method": "rete: one child process opens the .rete, reads the shapes and validates (wall clock, peak RSS from VmHWM); pySHACL 0.40 (rdflib 7.6): parse of the same N-Triples and shapes, then validate(inference='none') timed separately; one run each on a shared 2-core machine",
+        "method": "rete: a child process opens the .rete, reads the shapes and validates: wall clock, CPU time (user + system, /proc/self/stat) and peak RSS (VmHWM); scale rows: existing files of the social data with the social shapes; http rows: the file served by scripts/range-server.py on 127.0.0.1, requests and body bytes read by the client. pySHACL 0.40.1 (rdflib 7.6): parse of the same N-Triples and shapes, then validate(inference='none') timed separately; with --no-pyshacl its figures are kept from the earlier recorded run of the same set and size. One run each on a shared 2-core machine (load average 10-16 during the 2026-12-02 rete runs: wall clock is mostly waiting for a CPU)",
         "runs": rows,
+        "scale": scale,
+        "http": http,
     });
     let text = serde_json::to_string_pretty(&json).unwrap();
     println!("{text}");

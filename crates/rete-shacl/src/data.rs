@@ -6,8 +6,9 @@ use crate::error::Result;
 use crate::vocab::{RDFS_SUB_CLASS_OF, RDF_TYPE};
 use oxrdf::{NamedNode, NamedNodeRef, Term};
 use rete_core::{Id, Pattern, Rete};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Id ⇄ term caches over one open file. Not shared between threads: one per validation.
 pub struct DataGraph<'a> {
@@ -15,7 +16,7 @@ pub struct DataGraph<'a> {
     ids: RefCell<HashMap<Term, Option<Id>>>,
     terms: RefCell<HashMap<Id, Term>>,
     /// `sh:class` checks repeat the same (node, class) pairs: every `knows` value is a person.
-    instance_of: RefCell<HashMap<(Term, Term), bool>>,
+    instance_of: RefCell<HashMap<(Id, Id), bool>>,
 }
 
 impl std::fmt::Debug for DataGraph<'_> {
@@ -34,10 +35,15 @@ impl<'a> DataGraph<'a> {
     pub fn new(rete: &'a Rete) -> Self {
         Self {
             rete,
-            ids: RefCell::new(HashMap::new()),
-            terms: RefCell::new(HashMap::new()),
-            instance_of: RefCell::new(HashMap::new()),
+            ids: RefCell::default(),
+            terms: RefCell::default(),
+            instance_of: RefCell::default(),
         }
+    }
+
+    /// The file read.
+    pub fn rete(&self) -> &'a Rete {
+        self.rete
     }
 
     /// The id of `t`, `None` when the file does not hold it.
@@ -69,6 +75,13 @@ impl<'a> DataGraph<'a> {
             terms.clear();
         }
         terms.insert(id, t.clone());
+        // A decoded node is soon looked up again (its values): remember its id too, so that is
+        // not a dictionary search (past the cache limit, at 10 M triples and more, it would be).
+        let mut ids = self.ids.borrow_mut();
+        if ids.len() >= CACHE_LIMIT {
+            ids.clear();
+        }
+        ids.insert(t.clone(), Some(id));
         Ok(t)
     }
 
@@ -114,22 +127,40 @@ impl<'a> DataGraph<'a> {
         self.terms_of(ids)
     }
 
-    /// Every subject of a `p` triple.
-    pub fn subjects_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+    /// The ids of every subject of a `p` triple, in id order.
+    pub fn subject_ids_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Id>> {
         let Some(p) = self.named_id(p)? else {
             return Ok(Vec::new());
         };
-        let ids = self.column(None, Some(p), None, 0)?;
-        self.terms_of(ids)
+        self.column(None, Some(p), None, 0)
     }
 
-    /// Every object of a `p` triple.
-    pub fn objects_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Term>> {
+    /// The ids of every object of a `p` triple, in id order.
+    pub fn object_ids_of(&self, p: NamedNodeRef<'_>) -> Result<Vec<Id>> {
         let Some(p) = self.named_id(p)? else {
             return Ok(Vec::new());
         };
-        let ids = self.column(None, Some(p), None, 2)?;
-        self.terms_of(ids)
+        self.column(None, Some(p), None, 2)
+    }
+
+    /// The ids of the SHACL instances of `class`, in id order: ids are 8 bytes where terms are
+    /// strings, so a class of millions of focus nodes is held as ids and decoded one at a time.
+    pub fn instance_ids(&self, class: &Term) -> Result<Vec<Id>> {
+        let Some(t) = self.named_id(RDF_TYPE)? else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let classes = self.subclasses(class)?;
+        for c in &classes {
+            if let Some(c) = self.id(c)? {
+                out.extend(self.column(None, Some(t), Some(c), 0)?);
+            }
+        }
+        if classes.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
+        Ok(out)
     }
 
     /// Every `(predicate, object)` of `s`.
@@ -158,7 +189,8 @@ impl<'a> DataGraph<'a> {
 
     /// `class` and its subclasses (`rdfs:subClassOf*`, reversed) in the data graph.
     fn subclasses(&self, class: &Term) -> Result<Vec<Term>> {
-        let mut seen: HashSet<Term> = HashSet::from([class.clone()]);
+        let mut seen: HashSet<Term> = HashSet::default();
+        seen.insert(class.clone());
         let mut queue = VecDeque::from([class.clone()]);
         while let Some(c) = queue.pop_front() {
             for sub in self.subjects(RDFS_SUB_CLASS_OF, &c)? {
@@ -170,24 +202,13 @@ impl<'a> DataGraph<'a> {
         Ok(seen.into_iter().collect())
     }
 
-    /// The SHACL instances of `class`: nodes typed with it or one of its subclasses.
-    pub fn instances(&self, class: &Term) -> Result<Vec<Term>> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::new();
-        for c in self.subclasses(class)? {
-            for n in self.subjects(RDF_TYPE, &c)? {
-                if seen.insert(n.clone()) {
-                    out.push(n);
-                }
-            }
-        }
-        Ok(out)
-    }
-
     /// Whether `node` is a SHACL instance of `class` (a type of it is `class` or below it).
     pub fn is_instance(&self, node: &Term, class: &Term) -> Result<bool> {
-        let key = (node.clone(), class.clone());
-        if let Some(b) = self.instance_of.borrow().get(&key) {
+        // Keyed by ids (no term clones): a node or class the file does not hold has no types.
+        let (Some(n), Some(c)) = (self.id(node)?, self.id(class)?) else {
+            return Ok(false);
+        };
+        if let Some(b) = self.instance_of.borrow().get(&(n, c)) {
             return Ok(*b);
         }
         let b = self.types_reach(node, class)?;
@@ -195,13 +216,13 @@ impl<'a> DataGraph<'a> {
         if memo.len() >= CACHE_LIMIT {
             memo.clear();
         }
-        memo.insert(key, b);
+        memo.insert((n, c), b);
         Ok(b)
     }
 
     /// Whether a type of `node`, or a superclass of one, is `class`.
     fn types_reach(&self, node: &Term, class: &Term) -> Result<bool> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut queue: VecDeque<Term> = self.objects(node, RDF_TYPE)?.into();
         while let Some(t) = queue.pop_front() {
             if &t == class {

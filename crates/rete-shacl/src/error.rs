@@ -41,13 +41,22 @@ pub enum Error {
         /// The parameter's IRI.
         parameter: String,
     },
-    /// A shape uses a SHACL feature this validator does not implement (SHACL-SPARQL, SHACL-AF).
-    #[error("shape {shape}: <{parameter}> is not supported (SHACL Core only)")]
+    /// A shape uses a SHACL feature this validator does not implement (SHACL-AF, SHACL-JS).
+    #[error("shape {shape}: <{parameter}> is not supported (SHACL Core and SHACL-SPARQL only)")]
     Unsupported {
         /// The shape.
         shape: String,
         /// The parameter's IRI.
         parameter: String,
+    },
+    /// A SHACL-SPARQL query of a shape is malformed (syntax, a pre-binding rule, `$PATH` in a
+    /// node shape), its evaluation failed, or a solution bound `?failure` to true.
+    #[error("shape {shape}: {message}")]
+    Sparql {
+        /// The shape.
+        shape: String,
+        /// The query (`sh:select of …`) and what is wrong, with line and column for syntax.
+        message: String,
     },
     /// `sh:pattern` is not a valid regular expression.
     #[error("shape {shape}: invalid sh:pattern {pattern:?}: {message}")]

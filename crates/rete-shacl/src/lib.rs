@@ -8,6 +8,7 @@ mod paths;
 mod rdf_list;
 mod report;
 mod shapes;
+mod sparql;
 mod summary;
 mod targets;
 mod validate;
@@ -20,6 +21,7 @@ pub use oxrdfio::RdfFormat;
 pub use paths::Path;
 pub use report::{Report, ValidationResult};
 pub use shapes::{Bound, Constraint, NodeKind, Shape, ShapeId, Shapes, Target};
+pub use sparql::{ComponentConstraint, SparqlConstraint, SparqlQuery, ValidatorQuery};
 pub use summary::{Group, Summary};
 
 use rete_core::Rete;
@@ -27,18 +29,26 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// Where a validation is, reported after each shape with targets.
+/// Where a validation is, reported after each shape with targets and every
+/// [`PROGRESS_EVERY`] focus nodes within one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
     /// Shapes with targets validated so far.
     pub shapes_done: usize,
     /// Shapes with targets in all.
     pub shapes_total: usize,
-    /// Focus nodes validated so far.
+    /// Focus nodes validated so far (all shapes).
     pub focus_nodes_done: u64,
+    /// Focus nodes of the shape being validated, and how many of them are done.
+    pub shape_focus_nodes: u64,
+    /// Of [`Progress::shape_focus_nodes`], how many are done.
+    pub shape_focus_nodes_done: u64,
     /// Results so far.
     pub results: usize,
 }
+
+/// A shape with many focus nodes reports its progress every this many of them.
+pub const PROGRESS_EVERY: u64 = 16_384;
 
 /// A progress callback.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
@@ -49,7 +59,7 @@ pub struct ValidateOptions {
     /// Set it to stop the validation: [`validate`] then returns [`Error::Cancelled`]. Checked
     /// before each focus node.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Called after each shape with targets.
+    /// Called after each shape with targets, and every [`PROGRESS_EVERY`] focus nodes.
     pub progress: Option<ProgressFn>,
 }
 

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::rdf_list::read_list;
 use crate::vocab::*;
 use oxrdf::{BlankNode, Graph, NamedNode, NamedOrBlankNodeRef, Term, TermRef, Triple};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::fmt;
 
 /// A property path.
@@ -147,7 +147,7 @@ impl Path {
                 }
                 // Breadth-first: each round follows the path once from the nodes first reached
                 // in the previous round.
-                let mut seen: HashSet<Term> = HashSet::new();
+                let mut seen: HashSet<Term> = HashSet::default();
                 let mut frontier = nodes.to_vec();
                 while !frontier.is_empty() {
                     let next = p.step(data, &frontier, inverse)?;

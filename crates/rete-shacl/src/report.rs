@@ -21,6 +21,8 @@ pub struct ValidationResult {
     pub source_shape: Term,
     /// `sh:sourceConstraintComponent`.
     pub component: NamedNode,
+    /// `sh:sourceConstraint`: the `sh:sparql` constraint node of a SPARQL-based result.
+    pub source_constraint: Option<Term>,
     /// `sh:resultMessage` (the shape's `sh:message`).
     pub messages: Vec<Term>,
 }
@@ -82,6 +84,9 @@ impl Report {
                 SOURCE_CONSTRAINT_COMPONENT,
                 r.component.clone(),
             ));
+            if let Some(c) = &r.source_constraint {
+                out.push(Triple::new(node.clone(), SOURCE_CONSTRAINT, c.clone()));
+            }
             for m in &r.messages {
                 out.push(Triple::new(node.clone(), RESULT_MESSAGE, m.clone()));
             }

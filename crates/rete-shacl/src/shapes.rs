@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::paths::Path;
 use crate::rdf_list::read_list;
+use crate::sparql::{self, ComponentConstraint, SparqlConstraint};
 use crate::vocab::*;
 use oxrdf::{Graph, NamedNode, NamedNodeRef, NamedOrBlankNodeRef, Term, TermRef};
 use regex::Regex;
@@ -91,12 +92,18 @@ pub enum Constraint {
     Closed(HashSet<NamedNode>),
     HasValue(Term),
     In(Vec<Term>),
+    /// `sh:sparql` (SHACL-SPARQL §5).
+    Sparql(Box<SparqlConstraint>),
+    /// A SPARQL-based constraint component used by the shape (SHACL-SPARQL §6).
+    Component(Box<ComponentConstraint>),
 }
 
 impl Constraint {
     /// The IRI of the constraint component (`sh:sourceConstraintComponent`).
     pub fn component(&self) -> NamedNode {
         let local = match self {
+            Self::Component(c) => return c.component.clone(),
+            Self::Sparql(_) => "SPARQLConstraintComponent",
             Self::Class(_) => "ClassConstraintComponent",
             Self::Datatype(_) => "DatatypeConstraintComponent",
             Self::NodeKind(_) => "NodeKindConstraintComponent",
@@ -163,6 +170,7 @@ impl Shapes {
             g,
             index: HashMap::new(),
             shapes: Vec::new(),
+            components: sparql::components(g)?,
         };
         // Shapes that are validated on their own: typed shapes and subjects of targets. Shapes
         // only referenced by others are read when reached.
@@ -217,6 +225,8 @@ struct Reader<'g> {
     g: &'g Graph,
     index: HashMap<Term, ShapeId>,
     shapes: Vec<Shape>,
+    /// The SPARQL-based constraint components of the shapes graph.
+    components: Vec<sparql::Component>,
 }
 
 fn subject_of(t: TermRef<'_>) -> Option<NamedOrBlankNodeRef<'_>> {
@@ -282,7 +292,7 @@ impl<'g> Reader<'g> {
         for t in values(TARGET_OBJECTS_OF) {
             shape.targets.push(Target::ObjectsOf(iri(term, t)?));
         }
-        if term.is_named_node() && self.is_class(term.as_ref()) {
+        if term.is_named_node() && is_instance(g, term.as_ref(), RDFS_CLASS) {
             shape.targets.push(Target::Class(term.clone()));
         }
         shape.deactivated = values(DEACTIVATED)
@@ -387,6 +397,13 @@ impl<'g> Reader<'g> {
                 },
                 "hasValue" => Constraint::HasValue(v.into_owned()),
                 "in" => Constraint::In(read_list(g, v, term)?),
+                "sparql" => {
+                    let path = shape.path.as_ref().map(ToString::to_string);
+                    match sparql::sparql_constraint(g, term, path.as_deref(), v)? {
+                        Some(c) => Constraint::Sparql(Box::new(c)),
+                        None => continue,
+                    }
+                }
                 other if NON_VALIDATING.contains(&other) => continue,
                 other if UNSUPPORTED.contains(&other) => {
                     return Err(Error::Unsupported {
@@ -403,33 +420,20 @@ impl<'g> Reader<'g> {
             };
             shape.constraints.push(c);
         }
+        let path = shape.path.as_ref().map(ToString::to_string);
+        for c in &self.components {
+            for used in c.constraints_for(g, term, path.as_deref())? {
+                shape
+                    .constraints
+                    .push(Constraint::Component(Box::new(used)));
+            }
+        }
         Ok(shape)
     }
 
     fn shape_list(&mut self, list: TermRef<'_>, shape: &Term) -> Result<Vec<ShapeId>> {
         let members = read_list(self.g, list, shape)?;
         members.iter().map(|m| self.shape(m.as_ref())).collect()
-    }
-
-    /// Whether `node` is a SHACL instance of `rdfs:Class` in the shapes graph.
-    fn is_class(&self, node: TermRef<'_>) -> bool {
-        let Some(s) = subject_of(node) else {
-            return false;
-        };
-        let mut seen = HashSet::new();
-        let mut queue: Vec<TermRef<'_>> =
-            self.g.objects_for_subject_predicate(s, RDF_TYPE).collect();
-        while let Some(t) = queue.pop() {
-            if t == RDFS_CLASS.into() {
-                return true;
-            }
-            if let Some(ts) = subject_of(t) {
-                if seen.insert(t) {
-                    queue.extend(self.g.objects_for_subject_predicate(ts, RDFS_SUB_CLASS_OF));
-                }
-            }
-        }
-        false
     }
 
     /// The qualified value shapes of the other property shapes of the shapes holding `property`.
@@ -473,6 +477,27 @@ impl<'g> Reader<'g> {
         }
         Ok(out)
     }
+}
+
+/// Whether `node` is a SHACL instance of `class` in the shapes graph (a type of it is `class`
+/// or a subclass of it).
+pub(crate) fn is_instance(g: &Graph, node: TermRef<'_>, class: NamedNodeRef<'_>) -> bool {
+    let Some(s) = subject_of(node) else {
+        return false;
+    };
+    let mut seen = HashSet::new();
+    let mut queue: Vec<TermRef<'_>> = g.objects_for_subject_predicate(s, RDF_TYPE).collect();
+    while let Some(t) = queue.pop() {
+        if t == class.into() {
+            return true;
+        }
+        if let Some(ts) = subject_of(t) {
+            if seen.insert(t) {
+                queue.extend(g.objects_for_subject_predicate(ts, RDFS_SUB_CLASS_OF));
+            }
+        }
+    }
+    false
 }
 
 fn iri(shape: &Term, t: TermRef<'_>) -> Result<NamedNode> {

@@ -44,6 +44,9 @@ impl Summary {
     /// Groups the results of `report`.
     pub fn of(report: &Report) -> Self {
         let mut groups: BTreeMap<(String, String, String), Group> = BTreeMap::new();
+        // The focus nodes already listed per group: a group may hold millions of results.
+        let mut listed: rustc_hash::FxHashSet<(String, String, String, String)> =
+            rustc_hash::FxHashSet::default();
         for r in &report.results {
             let shape = r.source_shape.to_string();
             let path = r.path.as_ref().map(ToString::to_string);
@@ -52,7 +55,7 @@ impl Summary {
                 r.component.as_str().to_owned(),
                 path.clone().unwrap_or_default(),
             );
-            let g = groups.entry(key).or_insert_with(|| Group {
+            let g = groups.entry(key.clone()).or_insert_with(|| Group {
                 shape,
                 component: r.component.as_str().to_owned(),
                 severity: r.severity.as_str().to_owned(),
@@ -63,8 +66,11 @@ impl Summary {
             });
             g.count += 1;
             let focus = r.focus.to_string();
-            if g.focus_nodes.last() != Some(&focus) && !g.focus_nodes.contains(&focus) {
-                g.focus_nodes.push(focus);
+            if g.focus_nodes.last() != Some(&focus) {
+                let (s, c, p) = key;
+                if listed.insert((s, c, p, focus.clone())) {
+                    g.focus_nodes.push(focus);
+                }
             }
             for m in &r.messages {
                 let m = match m {

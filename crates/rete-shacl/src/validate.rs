@@ -5,11 +5,14 @@
 use crate::components;
 use crate::data::DataGraph;
 use crate::error::{Error, Result};
+use crate::paths::Path;
 use crate::report::{Report, ValidationResult};
 use crate::shapes::{Constraint, ShapeId, Shapes};
-use crate::targets::focus_nodes;
+use crate::targets::{focus_nodes, FocusNode};
 use crate::{Progress, ValidateOptions};
 use oxrdf::Term;
+use rustc_hash::FxHashMap as HashMap;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
 /// Nested shape references deeper than this are refused (a stack overflow otherwise).
@@ -46,6 +49,11 @@ pub(crate) struct Validator<'a> {
     pub data: DataGraph<'a>,
     pub shapes: &'a Shapes,
     stack: Vec<(ShapeId, Term)>,
+    /// The value nodes of the paths evaluated at `cached_focus`: the property shapes of one
+    /// node shape often share a path (a name's count, datatype and pattern), so each is read
+    /// once per focus node.
+    cached_focus: Option<Term>,
+    path_values: HashMap<Path, Rc<[Term]>>,
 }
 
 impl<'a> Validator<'a> {
@@ -61,7 +69,7 @@ impl<'a> Validator<'a> {
         at: &Focus<'_>,
         c: &Constraint,
         value: Option<Term>,
-        path: Option<crate::paths::Path>,
+        path: Option<Path>,
     ) {
         let shape = self.shapes.get(at.shape);
         sink.results.push(ValidationResult {
@@ -71,6 +79,7 @@ impl<'a> Validator<'a> {
             severity: shape.severity.clone(),
             source_shape: shape.node.clone(),
             component: c.component(),
+            source_constraint: None,
             messages: shape.messages.clone(),
         });
     }
@@ -96,9 +105,9 @@ impl<'a> Validator<'a> {
                 message: format!("shape references nest deeper than {MAX_DEPTH}"),
             });
         }
-        let values = match &s.path {
-            Some(p) => p.eval(&self.data, focus)?,
-            None => vec![focus.clone()],
+        let values: Rc<[Term]> = match &s.path {
+            Some(p) => self.values_of(p, focus)?,
+            None => Rc::from([focus.clone()]),
         };
         self.stack.push(key);
         let at = Focus {
@@ -118,6 +127,20 @@ impl<'a> Validator<'a> {
         outcome
     }
 
+    /// The value nodes of `path` at `focus`, cached for the current focus node.
+    fn values_of(&mut self, path: &Path, focus: &Term) -> Result<Rc<[Term]>> {
+        if self.cached_focus.as_ref() != Some(focus) {
+            self.cached_focus = Some(focus.clone());
+            self.path_values.clear();
+        }
+        if let Some(v) = self.path_values.get(path) {
+            return Ok(Rc::clone(v));
+        }
+        let v: Rc<[Term]> = path.eval(&self.data, focus)?.into();
+        self.path_values.insert(path.clone(), Rc::clone(&v));
+        Ok(v)
+    }
+
     /// Whether `node` conforms to `shape`.
     pub fn conforms(&mut self, shape: ShapeId, node: &Term) -> Result<bool> {
         let mut sink = Sink::first();
@@ -132,6 +155,8 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
         data,
         shapes,
         stack: Vec::new(),
+        cached_focus: None,
+        path_values: HashMap::default(),
     };
     let mut sink = Sink::default();
     let with_targets: Vec<ShapeId> = (0..shapes.len())
@@ -141,10 +166,20 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
         shapes_done: 0,
         shapes_total: with_targets.len(),
         focus_nodes_done: 0,
+        shape_focus_nodes: 0,
+        shape_focus_nodes_done: 0,
         results: 0,
     };
     for shape in with_targets {
-        for focus in focus_nodes(&v.data, &shapes.get(shape).targets)? {
+        let focus = focus_nodes(&v.data, &shapes.get(shape).targets)?;
+        progress.shape_focus_nodes = focus.len() as u64;
+        progress.shape_focus_nodes_done = 0;
+        let ids = focus.ids.into_iter().map(FocusNode::Id);
+        for node in ids.chain(focus.absent.into_iter().map(FocusNode::Absent)) {
+            let focus = match node {
+                FocusNode::Id(id) => v.data.term(id)?,
+                FocusNode::Absent(t) => t,
+            };
             if opts
                 .cancel
                 .as_ref()
@@ -154,6 +189,13 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
             }
             v.validate_shape(shape, &focus, &mut sink)?;
             progress.focus_nodes_done += 1;
+            progress.shape_focus_nodes_done += 1;
+            if progress.shape_focus_nodes_done % crate::PROGRESS_EVERY == 0 {
+                if let Some(f) = &opts.progress {
+                    progress.results = sink.results.len();
+                    f(&progress);
+                }
+            }
         }
         progress.shapes_done += 1;
         progress.results = sink.results.len();

@@ -93,6 +93,22 @@ terms! {
     BLANK_NODE_OR_IRI = "http://www.w3.org/ns/shacl#BlankNodeOrIRI";
     BLANK_NODE_OR_LITERAL = "http://www.w3.org/ns/shacl#BlankNodeOrLiteral";
     IRI_OR_LITERAL = "http://www.w3.org/ns/shacl#IRIOrLiteral";
+
+    SPARQL = "http://www.w3.org/ns/shacl#sparql";
+    SELECT = "http://www.w3.org/ns/shacl#select";
+    ASK = "http://www.w3.org/ns/shacl#ask";
+    PREFIXES = "http://www.w3.org/ns/shacl#prefixes";
+    DECLARE = "http://www.w3.org/ns/shacl#declare";
+    PREFIX = "http://www.w3.org/ns/shacl#prefix";
+    NAMESPACE = "http://www.w3.org/ns/shacl#namespace";
+    OWL_IMPORTS = "http://www.w3.org/2002/07/owl#imports";
+    CONSTRAINT_COMPONENT = "http://www.w3.org/ns/shacl#ConstraintComponent";
+    PARAMETER = "http://www.w3.org/ns/shacl#parameter";
+    OPTIONAL = "http://www.w3.org/ns/shacl#optional";
+    VALIDATOR = "http://www.w3.org/ns/shacl#validator";
+    NODE_VALIDATOR = "http://www.w3.org/ns/shacl#nodeValidator";
+    PROPERTY_VALIDATOR = "http://www.w3.org/ns/shacl#propertyValidator";
+    SOURCE_CONSTRAINT = "http://www.w3.org/ns/shacl#sourceConstraint";
 }
 
 /// `sh:` terms that may sit on a shape without being a Core constraint parameter: names,
@@ -126,7 +142,14 @@ pub const NON_VALIDATING: &[&str] = &[
     "editor",
     "viewer",
     "singleLine",
+    "select",
+    "ask",
+    "parameter",
+    "validator",
+    "nodeValidator",
+    "propertyValidator",
+    "optional",
 ];
 
-/// SHACL-SPARQL and SHACL Advanced Features parameters: not supported, refused with an error.
-pub const UNSUPPORTED: &[&str] = &["sparql", "target", "rule", "js", "jsLibrary", "expression"];
+/// SHACL Advanced Features and SHACL-JS parameters: not supported, refused with an error.
+pub const UNSUPPORTED: &[&str] = &["target", "rule", "js", "jsLibrary", "expression"];

@@ -67,12 +67,33 @@ fn malformed_shapes_are_errors() {
         shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:pattern \"a\" ; sh:flags \"z\" .")
             .unwrap_err();
     assert!(matches!(e, Error::Pattern { .. }), "{e}");
-    // SHACL-SPARQL is refused, not skipped.
+    // SHACL Advanced Features are refused, not skipped.
+    let e = shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:rule [ a sh:TripleRule ] .")
+        .unwrap_err();
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    // Malformed SPARQL names the shape, the query and where the syntax breaks.
     let e = shapes(
-        "ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:sparql [ sh:select \"SELECT $this {}\" ] .",
+        "ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:sparql ex:Q .
+         ex:Q sh:select \"SELECT $this WHERE { $this ex:p }\" .",
     )
     .unwrap_err();
-    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    let m = e.to_string();
+    assert!(matches!(e, Error::Sparql { .. }), "{m}");
+    assert!(
+        m.contains("<http://example.org/S>") && m.contains("sh:select of <http://example.org/Q>"),
+        "{m}"
+    );
+    assert!(m.contains("syntax error at 1:28"), "{m}");
+    // An ASK where a SELECT is required, and $PATH in a node shape.
+    let e =
+        shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:sparql [ sh:select \"ASK {}\" ] .")
+            .unwrap_err();
+    assert!(matches!(e, Error::Malformed { .. }), "{e}");
+    let e = shapes(
+        "ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:sparql [ sh:select \"SELECT $this { $this $PATH ?v }\" ] .",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("$PATH"), "{e}");
     // A malformed list and a malformed path.
     let e = shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:in ex:notAList .").unwrap_err();
     assert!(matches!(e, Error::Malformed { .. }), "{e}");
@@ -207,4 +228,73 @@ fn shapes_found_in_the_dataset() {
     assert_eq!(s.len(), 4);
     let report = validate(&r, &s, &ValidateOptions::default()).unwrap();
     assert_eq!(report.results.len(), 4);
+}
+
+#[test]
+fn sparql_constraints_and_components() {
+    let dir = tempfile::tempdir().unwrap();
+    // A blank-node focus node and a named one: pre-binding must reach both.
+    let r = rete(
+        dir.path(),
+        "ex:alice a ex:Person ; ex:name \"Alice\"@en ; ex:knows [ a ex:Person ; ex:name \"Anon\" ] .",
+    );
+    let s = shapes(
+        "ex:Lang a sh:NodeShape ; sh:targetClass ex:Person ; sh:sparql ex:LangQ .
+         ex:LangQ sh:message \"{$this} has the untagged name {?value}\" ;
+           sh:select \"SELECT $this ?value WHERE { $this <http://example.org/name> ?value . FILTER (lang(?value) = '') }\" .
+         ex:Off a sh:NodeShape ; sh:targetClass ex:Person ;
+           sh:sparql [ sh:deactivated true ; sh:select \"SELECT $this WHERE { }\" ] .
+         ex:LangIn a sh:ConstraintComponent ;
+           sh:parameter [ sh:path ex:lang ] ;
+           sh:validator [ sh:message \"not in {$lang}\" ;
+             sh:ask \"ASK { FILTER (langMatches(lang($value), $lang)) }\" ] .
+         ex:Names a sh:PropertyShape ; sh:targetClass ex:Person ; sh:path ex:name ; ex:lang \"en\" .",
+    )
+    .unwrap();
+    let report = validate(&r, &s, &ValidateOptions::default()).unwrap();
+    let mut got: Vec<(String, String, String)> = report
+        .results
+        .iter()
+        .map(|x| {
+            assert!(x.focus.is_blank_node(), "{x:?}");
+            (
+                x.component.as_str().to_owned(),
+                x.value.as_ref().unwrap().to_string(),
+                x.messages
+                    .first()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (
+                "http://example.org/LangIn".to_owned(),
+                "\"Anon\"".to_owned(),
+                "\"not in en\"".to_owned()
+            ),
+            (
+                "http://www.w3.org/ns/shacl#SPARQLConstraintComponent".to_owned(),
+                "\"Anon\"".to_owned(),
+                format!("\"{} has the untagged name Anon\"", report.results[0].focus)
+            ),
+        ]
+    );
+    let sparql = report
+        .results
+        .iter()
+        .find(|x| x.source_constraint.is_some())
+        .unwrap();
+    assert_eq!(
+        sparql.source_constraint.as_ref().unwrap().to_string(),
+        "<http://example.org/LangQ>"
+    );
+    let mut ttl = Vec::new();
+    report.write_turtle(&mut ttl).unwrap();
+    assert!(String::from_utf8(ttl)
+        .unwrap()
+        .contains("sh:sourceConstraint <http://example.org/LangQ>"));
 }

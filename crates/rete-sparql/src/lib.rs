@@ -28,6 +28,7 @@ pub use text::TEXT_QUERY;
 
 use dataset::{Guard, Memory, ReteDataset};
 use rete_core::Rete;
+use spargebra::algebra::GraphPattern;
 use spargebra::{Query, SparqlParser};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -160,6 +161,28 @@ pub fn query(rete: &Rete, sparql: &str, opts: &QueryOptions) -> Result<QueryResu
     evaluate(rete, &q, opts)
 }
 
+/// Adds `vars` to the query's own projection (under any LIMIT / DISTINCT / REDUCED); returns
+/// the projection as it was, `None` when the pattern has no projection.
+fn widen_projection(pattern: &mut GraphPattern, vars: &[Variable]) -> Option<Arc<[Variable]>> {
+    let mut top = pattern;
+    while let GraphPattern::Slice { inner, .. }
+    | GraphPattern::Distinct { inner }
+    | GraphPattern::Reduced { inner } = top
+    {
+        top = inner;
+    }
+    let GraphPattern::Project { variables, .. } = top else {
+        return None;
+    };
+    let projected: Arc<[Variable]> = variables.as_slice().into();
+    for v in vars {
+        if !variables.contains(v) {
+            variables.push(v.clone());
+        }
+    }
+    Some(projected)
+}
+
 /// Which evaluator runs a query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Evaluator {
@@ -180,7 +203,90 @@ pub fn evaluator_for(rete: &Rete, q: &Query) -> Result<Evaluator, SparqlError> {
 
 /// Runs an already parsed query.
 pub fn evaluate(rete: &Rete, q: &Query, opts: &QueryOptions) -> Result<QueryResults, SparqlError> {
-    evaluate_with(rete, q, opts, true)
+    evaluate_with(rete, q, opts, true, &[])
+}
+
+/// Runs a parsed query with variables pre-bound: each `(variable, term)` is the variable's
+/// value from the start, seen by every pattern and expression that mentions it, as if the term
+/// were written there (SHACL-SPARQL's pre-binding). Blank nodes of the file can be bound too.
+/// Runs on the generic evaluator; a variable the query does not use is ignored.
+pub fn evaluate_prebound(
+    rete: &Rete,
+    q: &Query,
+    opts: &QueryOptions,
+    bindings: &[(Variable, Term)],
+) -> Result<QueryResults, SparqlError> {
+    // spareval pre-binds only projected variables: the query is run with them projected too
+    // (constants, so neither the number of solutions nor DISTINCT changes), then narrowed back.
+    let vars: Vec<Variable> = bindings.iter().map(|(v, _)| v.clone()).collect();
+    match q {
+        Query::Ask {
+            dataset,
+            pattern,
+            base_iri,
+        } => {
+            let mut pattern = pattern.clone();
+            if widen_projection(&mut pattern, &vars).is_none() {
+                pattern = GraphPattern::Project {
+                    inner: Box::new(pattern),
+                    variables: vars,
+                };
+            }
+            let select = Query::Select {
+                dataset: dataset.clone(),
+                pattern,
+                base_iri: base_iri.clone(),
+            };
+            let QueryResults::Solutions(solutions) =
+                evaluate_with(rete, &select, opts, false, bindings)?
+            else {
+                return Ok(QueryResults::Boolean(false));
+            };
+            // ASK's table: true on any valid solution, else the first error, else false.
+            let mut error = None;
+            for s in solutions {
+                match s {
+                    Ok(_) => return Ok(QueryResults::Boolean(true)),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+            error.map_or(Ok(QueryResults::Boolean(false)), Err)
+        }
+        Query::Select {
+            dataset,
+            pattern,
+            base_iri,
+        } => {
+            let mut pattern = pattern.clone();
+            let Some(projected) = widen_projection(&mut pattern, &vars) else {
+                return evaluate_with(rete, q, opts, false, bindings);
+            };
+            let select = Query::Select {
+                dataset: dataset.clone(),
+                pattern,
+                base_iri: base_iri.clone(),
+            };
+            let QueryResults::Solutions(solutions) =
+                evaluate_with(rete, &select, opts, false, bindings)?
+            else {
+                return evaluate_with(rete, q, opts, false, bindings);
+            };
+            let keep = Arc::clone(&projected);
+            Ok(QueryResults::Solutions(Solutions {
+                variables: projected,
+                iter: Box::new(solutions.map(move |s| {
+                    s.map(|s| {
+                        let values: Vec<Option<Term>> =
+                            keep.iter().map(|v| s.get(v).cloned()).collect();
+                        QuerySolution::from((Arc::clone(&keep), values))
+                    })
+                })),
+            }))
+        }
+        _ => evaluate_with(rete, q, opts, false, bindings),
+    }
 }
 
 /// Runs a parsed query on the generic evaluator only (for differential testing of the native
@@ -190,7 +296,7 @@ pub fn evaluate_generic(
     q: &Query,
     opts: &QueryOptions,
 ) -> Result<QueryResults, SparqlError> {
-    evaluate_with(rete, q, opts, false)
+    evaluate_with(rete, q, opts, false, &[])
 }
 
 fn evaluate_with(
@@ -198,6 +304,7 @@ fn evaluate_with(
     q: &Query,
     opts: &QueryOptions,
     native: bool,
+    bindings: &[(Variable, Term)],
 ) -> Result<QueryResults, SparqlError> {
     walk::check_supported(q, opts.service.is_some())?;
     let guard = Guard {
@@ -236,15 +343,32 @@ fn evaluate_with(
     };
     let dataset = ReteDataset::new(rete.clone(), guard.clone(), union);
     let mut evaluator = spareval::QueryEvaluator::new().with_cancellation_token(token);
+    if !bindings.is_empty() {
+        // The optimiser folds what it sees as never bound (`BOUND(?x)`, a filter on ?x) before
+        // the pre-bound values arrive.
+        evaluator = evaluator.without_optimizations();
+    }
     if let Some(s) = &opts.service {
         evaluator = evaluator
             .with_default_service_handler(service::ServiceClient::new(s.clone(), opts.deadline));
     }
     let lexical = lexical::rewrite(q);
-    let results = evaluator
-        .prepare(lexical.as_ref().unwrap_or(q))
-        .execute(dataset)
-        .map_err(|e| guard.evaluation_error(e))?;
+    let q = lexical.as_ref().unwrap_or(q);
+    let mut bindings = bindings.to_vec();
+    let results = loop {
+        let mut prepared = evaluator.prepare(q);
+        for (v, t) in &bindings {
+            prepared = prepared.substitute_variable(v.clone(), t.clone());
+        }
+        match prepared.execute(dataset.clone()) {
+            // spareval refuses a binding of a variable its plan does not hold (unused, or
+            // optimised away): it cannot change the answer, so it is dropped.
+            Err(spareval::QueryEvaluationError::NotExistingSubstitutedVariable(v)) => {
+                bindings.retain(|(b, _)| *b != v);
+            }
+            r => break r.map_err(|e| guard.evaluation_error(e))?,
+        }
+    };
     Ok(match results {
         spareval::QueryResults::Boolean(b) => QueryResults::Boolean(b),
         spareval::QueryResults::Solutions(s) => {

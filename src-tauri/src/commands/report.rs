@@ -48,7 +48,7 @@ pub async fn shapes_pick(app: AppHandle) -> AppResult<Option<String>> {
 }
 
 /// Validates `doc` against the shapes file `shapes` (one the user chose) or, without it, against
-/// the shapes the dataset holds.
+/// the shapes the dataset holds; progress arrives as [`EVENT_SHAPES`] events.
 #[tauri::command]
 pub async fn shapes_run(
     app: AppHandle,
@@ -60,7 +60,16 @@ pub async fn shapes_run(
         if let Some(p) = &shapes {
             chosen(app, p, Ask::Never)?;
         }
-        ops::shapes_run(s, doc, run, shapes.as_deref().map(std::path::Path::new))
+        let emitter = app.clone();
+        ops::shapes_run(
+            s,
+            doc,
+            run,
+            shapes.as_deref().map(std::path::Path::new),
+            move |p: ShapesProgress| {
+                let _ = emitter.emit(EVENT_SHAPES, p);
+            },
+        )
     })
     .await
 }

@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, ShapesOutcome, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, ShapesOutcome, ShapesProgress, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -140,12 +140,24 @@ export class MemoryBackend implements Backend {
   /** What shapesPick answers, and shapesRun's outcome (its run set from the call). */
   shapesFile: string | null = null;
   shapes: Omit<ShapesOutcome, 'run'> | null = null;
+  /** Progress shapesRun reports before answering (its run set from the call); with
+   * `shapesSlow` it then waits for shapesCancel, as a long validation does. */
+  shapesSteps: Omit<ShapesProgress, 'run'>[] = [];
+  shapesSlow = false;
+  shapesProgressHandlers: ((p: ShapesProgress) => void)[] = [];
   async shapesPick() { return this.shapesFile; }
   async shapesRun(doc: number, run: number, shapes: string | null): Promise<ShapesOutcome> {
     this.log(`shapesRun ${doc} ${run} ${shapes}`);
     if (!this.shapes) throw { kind: 'invalid', message: `${shapes}: not a shapes file` };
+    for (const step of this.shapesSteps) {
+      for (const h of this.shapesProgressHandlers) h({ ...step, run });
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    while (this.shapesSlow && !this.cancelled.has(-1000 - run)) await new Promise((r) => setTimeout(r, 1));
+    if (this.cancelled.has(-1000 - run)) return { ...this.shapes, run, status: 'cancelled', conforms: null, results: 0, groups: [] };
     return { ...this.shapes, run };
   }
+  async onShapesProgress(cb: (p: ShapesProgress) => void) { this.shapesProgressHandlers.push(cb); return () => {}; }
   async shapesCancel(run: number) { this.cancelled.add(-1000 - run); }
   async coherenceExport(doc: number, format: string) { this.exported.push(`report.${format}`); return `/tmp/report.${format}`; }
   async onCoherenceProgress(cb: (p: CoherenceProgress) => void) { this.progressHandlers.push(cb); return () => {}; }

@@ -15,12 +15,14 @@ pub const FOCUS_NODES_SENT: usize = 500;
 
 impl Doc {
     /// Validates the document's data (the union of its graphs) against the shapes of `shapes`
-    /// (a file in any RDF syntax), or against the shapes the dataset itself holds.
+    /// (a file in any RDF syntax), or against the shapes the dataset itself holds;
+    /// `on_progress` hears after each shape and every few thousand focus nodes.
     pub fn shapes(
         &self,
         shapes: Option<&Path>,
         cancel: Arc<AtomicBool>,
         run: u32,
+        on_progress: Option<rete_shacl::ProgressFn>,
     ) -> AppResult<ShapesOutcome> {
         let start = Instant::now();
         let shacl = |e: rete_shacl::Error| match e {
@@ -35,7 +37,7 @@ impl Doc {
         let shapes_graph = rete_shacl::Shapes::from_graph(&graph).map_err(shacl)?;
         let opts = rete_shacl::ValidateOptions {
             cancel: Some(cancel),
-            progress: None,
+            progress: on_progress,
         };
         let (status, summary) = match rete_shacl::validate(&self.rete, &shapes_graph, &opts) {
             Ok(report) => (RunStatus::Ok, Some(rete_shacl::Summary::of(&report))),

@@ -1,12 +1,13 @@
 //! The SHACL Core constraint components, one file per section of the specification (4.1 value
 //! type, 4.2 cardinality, 4.3 value range, 4.4 string-based, 4.5 property pair, 4.6 logical,
-//! 4.7 shape-based, 4.8 other).
+//! 4.7 shape-based, 4.8 other), and SHACL-SPARQL (§5 constraints, §6 components).
 
 mod cardinality;
 mod logical;
 mod other;
 mod property_pair;
 mod shape_based;
+mod sparql;
 mod string_based;
 mod value_range;
 mod value_type;
@@ -55,5 +56,6 @@ pub(crate) fn evaluate(
         Constraint::Closed(_) | Constraint::HasValue(_) | Constraint::In(_) => {
             other::check(v, at, c, sink)
         }
+        Constraint::Sparql(_) | Constraint::Component(_) => sparql::check(v, at, c, sink),
     }
 }

@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathFilters, PathsView, QueryOutcome, ReadView, SavedView, SearchView, ShapesOutcome, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathFilters, PathsView, QueryOutcome, ReadView, SavedView, SearchView, ShapesOutcome, ShapesProgress, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -53,6 +53,8 @@ export interface Backend {
   /** Validates against the shapes file `shapes` (one the user picked), or the dataset's shapes. */
   shapesRun(doc: number, run: number, shapes: string | null): Promise<ShapesOutcome>;
   shapesCancel(run: number): Promise<void>;
+  /** Where a validation is: after each shape and every few thousand focus nodes. */
+  onShapesProgress(cb: (p: ShapesProgress) => void): Promise<UnlistenFn>;
   coherenceExport(doc: number, format: 'json' | 'md'): Promise<string | null>;
   onCoherenceProgress(cb: (p: CoherenceProgress) => void): Promise<UnlistenFn>;
   /** The first view is on screen (launch marks for the benchmark; see core/launch). */
@@ -116,6 +118,7 @@ export const tauriBackend: Backend = {
   shapesPick: () => call('shapes_pick'),
   shapesRun: (doc, run, shapes) => call('shapes_run', { doc, run, shapes }),
   shapesCancel: (run) => call('shapes_cancel', { run }),
+  onShapesProgress: (cb) => listen<ShapesProgress>('shapes-progress', (e) => cb(e.payload)),
   coherenceExport: (doc, format) => call('coherence_export', { doc, format }),
   onCoherenceProgress: (cb) => listen<CoherenceProgress>('coherence-progress', (e) => { mark('coherence-progress'); cb(e.payload); }),
   launchDrawn: (marks, originUnixMs) => call('launch_drawn', { marks, originUnixMs }),

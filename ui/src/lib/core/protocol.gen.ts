@@ -653,6 +653,35 @@ focus_nodes: Array<string>,
  * The first distinct messages.
  */
 messages: Array<string>, };
+export type ShapesProgress = { 
+/**
+ * Run handle.
+ */
+run: number, 
+/**
+ * Shapes with targets validated so far.
+ */
+shapes_done: number, 
+/**
+ * Shapes with targets in all.
+ */
+shapes_total: number, 
+/**
+ * Focus nodes validated so far (all shapes).
+ */
+focus_nodes_done: number, 
+/**
+ * Focus nodes of the shape being validated.
+ */
+shape_focus_nodes: number, 
+/**
+ * How many of those are done.
+ */
+shape_focus_nodes_done: number, 
+/**
+ * Results so far.
+ */
+results: number, };
 export type ShapesOutcome = { 
 /**
  * Run handle.

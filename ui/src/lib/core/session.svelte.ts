@@ -213,6 +213,7 @@ export class Session {
       this.backend.onOpenRequested(() => void this.source.drainPending()),
       this.backend.onMenu((id) => void this.menu(id)),
       this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p)),
+      this.backend.onShapesProgress((p) => this.shapes.onProgress(p)),
       this.importer.listen(),
       // Before any file opens: the shell names communities in these languages.
       this.labelLanguages.apply(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HighlightState } from '../highlight/highlight.svelte';
 import { componentName, shapeName, ShapesState } from './shapes.svelte';
 import { MemoryBackend } from '../../../test/memory-backend';
+import type { ShapesProgress } from '../types';
 
 const SH = 'http://www.w3.org/ns/shacl#';
 
@@ -31,6 +32,34 @@ describe('shapes', () => {
     expect(hl.matches('c1', [])).toBe(true);
     await s.select(-1);
     expect(hl.active).toBe(false);
+  });
+
+  it('shows where a long validation is, and stops it on cancel', async () => {
+    const b = new MemoryBackend();
+    b.shapes = { status: 'ok', source: 'the shapes in the file', conforms: true, results: 0, elapsed_ms: 1, groups: [] };
+    b.shapesSlow = true;
+    const s = new ShapesState(b, new HighlightState());
+    b.onShapesProgress((p) => s.onProgress(p));
+    s.reset(1);
+    const running = s.run(null);
+    expect(s.progressText).toBe('Validating…');
+    const emit = (p: Omit<ShapesProgress, 'run'>) => { for (const h of b.shapesProgressHandlers) h({ ...p, run: 2 }); };
+    emit({ shapes_done: 0, shapes_total: 4, focus_nodes_done: 16384, shape_focus_nodes: 65536, shape_focus_nodes_done: 16384, results: 7 });
+    expect(s.progressText).toBe('Validating shape 1 of 4 · 16,384 of 65,536 focus nodes · 7 results so far');
+    expect(s.fraction).toBeCloseTo(0.0625);
+    emit({ shapes_done: 1, shapes_total: 4, focus_nodes_done: 65536, shape_focus_nodes: 65536, shape_focus_nodes_done: 65536, results: 12 });
+    expect(s.progressText).toBe('Validating shape 2 of 4 · 12 results so far');
+    expect(s.fraction).toBeCloseTo(0.25);
+    expect(s.running).toBe(true);
+    // Another run's report is not this one's.
+    s.onProgress({ run: 99, shapes_done: 3, shapes_total: 4, focus_nodes_done: 1, shape_focus_nodes: 1, shape_focus_nodes_done: 1, results: 0 });
+    expect(s.fraction).toBeCloseTo(0.25);
+    await s.cancel();
+    await running;
+    expect(s.running).toBe(false);
+    expect(s.outcome?.status).toBe('cancelled');
+    expect(s.progress).toBe(null);
+    expect(s.error).toBe('');
   });
 
   it('shows why shapes cannot be used', async () => {
