@@ -12,6 +12,10 @@ pub mod syntax_error;
 mod text;
 mod union;
 mod walk;
+/// Calls `f` on each expression directly inside a spargebra `Expression`, in written order,
+/// stopping at the first error (`EXISTS` holds a pattern, not an expression): one walk for the
+/// crates that check queries (SHACL-SPARQL's pre-binding rules).
+pub use walk::try_for_each_child as for_each_subexpression;
 
 pub use cost::{
     estimate_cost, estimate_cost_with, estimate_query_cost, estimate_query_cost_with, CostEstimate,

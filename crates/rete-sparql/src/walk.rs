@@ -145,7 +145,7 @@ fn visit_expression_patterns<'a>(e: &'a Expression, f: &mut impl FnMut(&'a Graph
 macro_rules! try_for_each_child {
     ($(#[$doc:meta])* $name:ident, $($mutability:tt)?) => {
         $(#[$doc])*
-        pub(crate) fn $name<'a, E>(
+        pub fn $name<'a, E>(
             e: &'a $($mutability)? Expression,
             mut f: impl FnMut(&'a $($mutability)? Expression) -> Result<(), E>,
         ) -> Result<(), E> {

@@ -116,45 +116,12 @@ fn pattern_rules(p: &GraphPattern, prebound: &[Variable], why: &mut Option<Strin
 
 /// The rules inside `EXISTS` / `NOT EXISTS` of an expression.
 fn expression_rules(e: &Expression, prebound: &[Variable], why: &mut Option<String>) {
-    match e {
-        Expression::NamedNode(_)
-        | Expression::Literal(_)
-        | Expression::Variable(_)
-        | Expression::Bound(_) => {}
-        Expression::Exists(p) => pattern_rules(p, prebound, why),
-        Expression::Or(a, b)
-        | Expression::And(a, b)
-        | Expression::Equal(a, b)
-        | Expression::SameTerm(a, b)
-        | Expression::Greater(a, b)
-        | Expression::GreaterOrEqual(a, b)
-        | Expression::Less(a, b)
-        | Expression::LessOrEqual(a, b)
-        | Expression::Add(a, b)
-        | Expression::Subtract(a, b)
-        | Expression::Multiply(a, b)
-        | Expression::Divide(a, b) => {
-            expression_rules(a, prebound, why);
-            expression_rules(b, prebound, why);
-        }
-        Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-            expression_rules(a, prebound, why)
-        }
-        Expression::In(a, list) => {
-            expression_rules(a, prebound, why);
-            for x in list {
-                expression_rules(x, prebound, why);
-            }
-        }
-        Expression::If(a, b, c) => {
-            expression_rules(a, prebound, why);
-            expression_rules(b, prebound, why);
-            expression_rules(c, prebound, why);
-        }
-        Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
-            for x in list {
-                expression_rules(x, prebound, why);
-            }
-        }
+    if let Expression::Exists(p) = e {
+        return pattern_rules(p, prebound, why);
     }
+    let Ok(()) =
+        rete_sparql::for_each_subexpression(e, |c| -> Result<(), std::convert::Infallible> {
+            expression_rules(c, prebound, why);
+            Ok(())
+        });
 }
