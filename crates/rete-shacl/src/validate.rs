@@ -71,6 +71,22 @@ impl<'a> Validator<'a> {
         value: Option<Term>,
         path: Option<Path>,
     ) {
+        self.emit_result(sink, at, c, value, path, Vec::new(), None);
+    }
+
+    /// Adds a result with an explicit path, its own messages (none: the shape's) and the
+    /// constraint it comes from (SHACL-SPARQL's `sh:sourceConstraint`).
+    #[allow(clippy::too_many_arguments, reason = "one result's parts")]
+    pub fn emit_result(
+        &self,
+        sink: &mut Sink,
+        at: &Focus<'_>,
+        c: &Constraint,
+        value: Option<Term>,
+        path: Option<Path>,
+        messages: Vec<Term>,
+        source: Option<Term>,
+    ) {
         let shape = self.shapes.get(at.shape);
         sink.results.push(ValidationResult {
             focus: at.node.clone(),
@@ -79,8 +95,12 @@ impl<'a> Validator<'a> {
             severity: shape.severity.clone(),
             source_shape: shape.node.clone(),
             component: c.component(),
-            source_constraint: None,
-            messages: shape.messages.clone(),
+            source_constraint: source,
+            messages: if messages.is_empty() {
+                shape.messages.clone()
+            } else {
+                messages
+            },
         });
     }
 

@@ -5,7 +5,6 @@
 
 use crate::error::{Error, Result};
 use crate::paths::Path;
-use crate::report::ValidationResult;
 use crate::shapes::Constraint;
 use crate::sparql::{fill_message, SparqlQuery, ValidatorQuery, CURRENT_SHAPE, THIS};
 use crate::validate::{Focus, Sink, Validator};
@@ -50,8 +49,7 @@ pub(super) fn check(
                         };
                         if !ok {
                             let lookup = |n: &str| lookup(&b, n);
-                            push(
-                                v,
+                            v.emit_result(
                                 sink,
                                 at,
                                 c,
@@ -141,38 +139,10 @@ fn select(
                 fill(templates, &bound)
             }
         };
-        push(v, sink, at, c, Some(value), path, messages, source.cloned());
+        v.emit_result(sink, at, c, Some(value), path, messages, source.cloned());
         if sink.done() {
             break;
         }
     }
     Ok(())
-}
-
-#[allow(clippy::too_many_arguments, reason = "one result's parts")]
-fn push(
-    v: &Validator<'_>,
-    sink: &mut Sink,
-    at: &Focus<'_>,
-    c: &Constraint,
-    value: Option<Term>,
-    path: Option<Path>,
-    messages: Vec<Term>,
-    source: Option<Term>,
-) {
-    let shape = v.shapes.get(at.shape);
-    sink.results.push(ValidationResult {
-        focus: at.node.clone(),
-        path: path.or_else(|| shape.path.clone()),
-        value,
-        severity: shape.severity.clone(),
-        source_shape: shape.node.clone(),
-        component: c.component(),
-        source_constraint: source,
-        messages: if messages.is_empty() {
-            shape.messages.clone()
-        } else {
-            messages
-        },
-    });
 }
