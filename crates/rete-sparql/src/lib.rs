@@ -223,6 +223,21 @@ pub fn evaluate_prebound(
     // spareval pre-binds only projected variables: the query is run with them projected too
     // (constants, so neither the number of solutions nor DISTINCT changes), then narrowed back.
     let vars: Vec<Variable> = bindings.iter().map(|(v, _)| v.clone()).collect();
+    // The widened pattern as a SELECT: its solutions (`None` if it answered otherwise).
+    let run_select = |dataset: &Option<spargebra::algebra::QueryDataset>,
+                      pattern: GraphPattern,
+                      base_iri: &Option<oxiri::Iri<String>>|
+     -> Result<Option<Solutions>, SparqlError> {
+        let select = Query::Select {
+            dataset: dataset.clone(),
+            pattern,
+            base_iri: base_iri.clone(),
+        };
+        Ok(match evaluate_with(rete, &select, opts, false, bindings)? {
+            QueryResults::Solutions(s) => Some(s),
+            _ => None,
+        })
+    };
     match q {
         Query::Ask {
             dataset,
@@ -236,14 +251,7 @@ pub fn evaluate_prebound(
                     variables: vars,
                 };
             }
-            let select = Query::Select {
-                dataset: dataset.clone(),
-                pattern,
-                base_iri: base_iri.clone(),
-            };
-            let QueryResults::Solutions(solutions) =
-                evaluate_with(rete, &select, opts, false, bindings)?
-            else {
+            let Some(solutions) = run_select(dataset, pattern, base_iri)? else {
                 return Ok(QueryResults::Boolean(false));
             };
             // ASK's table: true on any valid solution, else the first error, else false.
@@ -267,14 +275,7 @@ pub fn evaluate_prebound(
             let Some(projected) = widen_projection(&mut pattern, &vars) else {
                 return evaluate_with(rete, q, opts, false, bindings);
             };
-            let select = Query::Select {
-                dataset: dataset.clone(),
-                pattern,
-                base_iri: base_iri.clone(),
-            };
-            let QueryResults::Solutions(solutions) =
-                evaluate_with(rete, &select, opts, false, bindings)?
-            else {
+            let Some(solutions) = run_select(dataset, pattern, base_iri)? else {
                 return evaluate_with(rete, q, opts, false, bindings);
             };
             let keep = Arc::clone(&projected);
