@@ -72,6 +72,9 @@ pub enum Command {
         after_help = "Example:\n  rete search social.rete 'ali smi' --limit 5\n  rete search medical.rete diabetes --kind class --json"
     )]
     Search(SearchArgs),
+    /// Add a search index to a .rete built without one (or by an older rete), as a new file
+    #[command(after_help = "Example:\n  rete index medical.rete -o medical-indexed.rete")]
+    Index(IndexArgs),
     /// Batch transitive reachability over one predicate from many seeds
     #[command(
         after_help = "Example:\n  rete reach social.rete -p foaf:knows --from '<http://example.org/social/person/1>'"
@@ -448,6 +451,19 @@ pub struct SummaryArgs {
     /// Print JSON
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args)]
+pub struct IndexArgs {
+    /// A local .rete file
+    pub file: String,
+    /// The new file: FILE's sections and the index (written beside it, then renamed into place)
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Label predicates of the index, most preferred first (IRIs, comma-separated); default as
+    /// for `rete build`
+    #[arg(long, value_delimiter = ',', value_name = "IRIS")]
+    pub label_predicates: Option<Vec<String>>,
 }
 
 #[derive(Args)]

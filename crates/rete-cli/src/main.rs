@@ -77,6 +77,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Sparql(a) => open(&a.file, &mut src).and_then(|r| sparql::run(&r, &a)),
         Command::Prefixes(a) => open(&a.file, &mut src).and_then(|r| prefixes::run(&r, &a)),
         Command::Summary(a) => open(&a.file, &mut src).and_then(|r| summary::run(&r, &a)),
+        Command::Index(a) => index::run(&a),
         Command::Search(a) => open(&a.file, &mut src).and_then(|r| search::run(&r, &a)),
         Command::Reach(a) => open(&a.file, &mut src).and_then(|r| reach::run(&r, &a)),
         Command::Path(a) => open(&a.file, &mut src).and_then(|r| path::run(&r, &a)),

@@ -1038,3 +1038,41 @@ fn writes_failing_at_any_point_leave_the_old_file_or_the_whole_new_one() {
         );
     }
 }
+
+#[test]
+fn index_adds_the_search_index_a_file_was_built_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_owned();
+    let src = root_sample("medical-1k.ttl");
+    let (bare, indexed, built) = (path("bare.rete"), path("indexed.rete"), path("built.rete"));
+    ok(&["build", "-q", "--no-search", &src, "-o", &bare]);
+    ok(&["build", "-q", &src, "-o", &built]);
+    let scanned = rete(&["search", &bare, "diabetes"]);
+    assert!(String::from_utf8_lossy(&scanned.stderr).contains("rete index FILE -o OUT"));
+    let added = rete(&["index", &bare, "-o", &indexed]);
+    assert!(added.status.success());
+    assert!(String::from_utf8_lossy(&added.stderr).contains("labels indexed"));
+    // The same answers as a file built with the index, and no note about scanning.
+    for text in ["diabetes", "pat", "doctor 1"] {
+        let got = rete(&["search", &indexed, text, "--json"]);
+        assert!(
+            got.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&got.stderr)
+        );
+        assert_eq!(
+            got.stdout,
+            rete(&["search", &built, text, "--json"]).stdout,
+            "{text}"
+        );
+    }
+    // Writing over the input, or from a URL, is refused, and the input stays as it was.
+    let before = std::fs::read(&bare).unwrap();
+    let over = rete(&["index", &bare, "-o", &bare]);
+    assert_eq!(over.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&over.stderr).contains("another file than the input"));
+    let url = rete(&["index", "http://127.0.0.1:9/x.rete", "-o", &indexed]);
+    assert_eq!(url.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&url.stderr).contains("download it first"));
+    assert_eq!(std::fs::read(&bare).unwrap(), before);
+}

@@ -168,7 +168,7 @@ pub fn run(a: BuildArgs) -> Result<()> {
 
 /// A label predicate of `--label-predicates`: `<iri>`, an IRI, or a well-known prefixed name
 /// (`skos:prefLabel`; the file's own prefixes are not known before it is built).
-fn label_predicate(s: &str) -> Result<String> {
+pub(crate) fn label_predicate(s: &str) -> Result<String> {
     let s = s.trim().trim_start_matches('<').trim_end_matches('>');
     if let Some((p, local)) = s.split_once(':') {
         if !local.starts_with("//") {

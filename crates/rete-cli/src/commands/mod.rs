@@ -5,6 +5,7 @@ pub mod coherence;
 pub mod cost;
 pub mod export;
 pub mod generate;
+pub mod index;
 pub mod info;
 pub mod path;
 pub mod prefixes;

@@ -55,7 +55,7 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
     drop(listening);
     if !answer.indexed {
         eprintln!(
-            "note: {} has no search index: its labels were scanned (rebuild it to search as you type)",
+            "note: {} has no search index: its labels were scanned (`rete index FILE -o OUT` adds one)",
             rete.name()
         );
     }
