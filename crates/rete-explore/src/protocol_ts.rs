@@ -70,9 +70,10 @@ fn declarations() -> String {
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\
          // RETE_WRITE_TS=1 cargo test -p rete-explore protocol writes it anew.\n\
-         // It holds one thing and no code: the type declarations of the app's command protocol\n\
-         // (ts-rs output for each Rust type the shell and the page exchange). One file by design:\n\
-         // generated, written and compared with the Rust types as one unit.\n\
+         // Its single subject, no algorithm and no code: the type declarations of the app's command\n\
+         // protocol (ts-rs output for each Rust type the shell and the page exchange). Its length\n\
+         // is the protocol's size; it stays one file because it is generated, written and compared\n\
+         // with the Rust types as one unit (the code that uses these types lives in core/<domain>).\n\
          import type { CoherenceReport } from './types';\n\n",
     );
     for d in decls {
