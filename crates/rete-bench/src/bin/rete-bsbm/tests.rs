@@ -7,25 +7,40 @@ use oxigraph::sparql::{QueryResults as OxResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use rete_build::{BuildOptions, Input, Syntax};
 
+/// A table from any engine's solutions: the variables' names, then each row's values in
+/// N-Triples syntax (empty when unbound).
+fn table<S, E: std::fmt::Debug>(
+    vars: Vec<oxrdf::Variable>,
+    solutions: impl Iterator<Item = Result<S, E>>,
+    get: impl Fn(&S, &oxrdf::Variable) -> Option<String>,
+) -> Answer {
+    let rows = solutions
+        .map(|sol| {
+            let sol = sol.unwrap();
+            vars.iter()
+                .map(|v| get(&sol, v).unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    Answer::Table(vars.iter().map(|v| v.as_str().to_owned()).collect(), rows)
+}
+
+/// A graph from any engine's triples, as sorted N-Triples lines.
+fn graph<T: std::fmt::Display, E: std::fmt::Debug>(
+    triples: impl Iterator<Item = Result<T, E>>,
+) -> Answer {
+    let mut lines: Vec<String> = triples.map(|t| format!("{} .", t.unwrap())).collect();
+    lines.sort();
+    Answer::Graph(lines)
+}
+
 fn rete_answer(rete: &rete_core::Rete, q: &str) -> Answer {
     match rete_sparql::query(rete, q, &rete_sparql::QueryOptions::default()).unwrap() {
         rete_sparql::QueryResults::Solutions(s) => {
             let vars = s.variables().to_vec();
-            let rows = s
-                .map(|sol| {
-                    let sol = sol.unwrap();
-                    vars.iter()
-                        .map(|v| sol.get(v).map(|t| t.to_string()).unwrap_or_default())
-                        .collect()
-                })
-                .collect();
-            Answer::Table(vars.iter().map(|v| v.as_str().to_owned()).collect(), rows)
+            table(vars, s, |sol, v| sol.get(v).map(ToString::to_string))
         }
-        rete_sparql::QueryResults::Graph(g) => {
-            let mut lines: Vec<String> = g.map(|t| format!("{} .", t.unwrap())).collect();
-            lines.sort();
-            Answer::Graph(lines)
-        }
+        rete_sparql::QueryResults::Graph(g) => graph(g),
         rete_sparql::QueryResults::Boolean(_) => panic!("no ASK in BSBM"),
     }
 }
@@ -40,21 +55,9 @@ fn oxigraph_answer(store: &Store, q: &str) -> Answer {
     {
         OxResults::Solutions(s) => {
             let vars = s.variables().to_vec();
-            let rows = s
-                .map(|sol| {
-                    let sol = sol.unwrap();
-                    vars.iter()
-                        .map(|v| sol.get(v).map(|t| t.to_string()).unwrap_or_default())
-                        .collect()
-                })
-                .collect();
-            Answer::Table(vars.iter().map(|v| v.as_str().to_owned()).collect(), rows)
+            table(vars, s, |sol, v| sol.get(v).map(ToString::to_string))
         }
-        OxResults::Graph(g) => {
-            let mut lines: Vec<String> = g.map(|t| format!("{} .", t.unwrap())).collect();
-            lines.sort();
-            Answer::Graph(lines)
-        }
+        OxResults::Graph(g) => graph(g),
         OxResults::Boolean(_) => panic!("no ASK in BSBM"),
     }
 }
