@@ -8,6 +8,14 @@ data = json.loads((root / "docs/benchmark-build.json").read_text())
 doc_path = root / "docs/BENCHMARK.md"
 doc = doc_path.read_text() if doc_path.exists() else "# Benchmarks\n"
 
+def put_section(doc, name, section):
+    """`doc` with the text between `<!-- name:start -->` and `<!-- name:end -->` replaced by
+    `section` (which holds both markers), or `section` appended when the markers are missing."""
+    if f"<!-- {name}:start -->" in doc:
+        return re.sub(rf"<!-- {name}:start -->.*?<!-- {name}:end -->", lambda _: section, doc, flags=re.S)
+    return doc.rstrip() + "\n\n" + section + "\n"
+
+
 def kib(b):
     return f"{b / 1024:,.0f} KiB" if b < 10 * 1024 * 1024 else f"{b / 1024 / 1024:,.1f} MiB"
 
@@ -34,12 +42,7 @@ notes = (root / "docs/benchmark-build-notes.md")
 if notes.exists():
     lines += ["", notes.read_text().strip()]
 lines.append("<!-- build:end -->")
-section = "\n".join(lines)
-if "<!-- build:start -->" in doc:
-    doc = re.sub(r"<!-- build:start -->.*?<!-- build:end -->", lambda _: section, doc, flags=re.S)
-else:
-    doc = doc.rstrip() + "\n\n" + section + "\n"
-doc_path.write_text(doc)
+doc_path.write_text(put_section(doc, "build", "\n".join(lines)))
 
 
 # The Scale section (issue 13), from docs/benchmark-scale.json (scripts/bench-scale.sh).
@@ -258,12 +261,7 @@ def render_scale(s):
 
 if scale_path.exists():
     section = render_scale(json.loads(scale_path.read_text()))
-    doc = doc_path.read_text()
-    if "<!-- scale:start -->" in doc:
-        doc = re.sub(r"<!-- scale:start -->.*?<!-- scale:end -->", lambda _: section, doc, flags=re.S)
-    else:
-        doc = doc.rstrip() + "\n\n" + section + "\n"
-    doc_path.write_text(doc)
+    doc_path.write_text(put_section(doc_path.read_text(), "scale", section))
 
 
 # The BSBM Explore section (issue 48), from docs/benchmark-bsbm.json (scripts/bench-bsbm.sh).
@@ -373,9 +371,4 @@ def render_bsbm(s):
 
 if bsbm_path.exists():
     section = render_bsbm(json.loads(bsbm_path.read_text()))
-    doc = doc_path.read_text()
-    if "<!-- bsbm:start -->" in doc:
-        doc = re.sub(r"<!-- bsbm:start -->.*?<!-- bsbm:end -->", lambda _: section, doc, flags=re.S)
-    else:
-        doc = doc.rstrip() + "\n\n" + section + "\n"
-    doc_path.write_text(doc)
+    doc_path.write_text(put_section(doc_path.read_text(), "bsbm", section))
