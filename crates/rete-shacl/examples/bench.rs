@@ -243,7 +243,7 @@ fn main() {
         }));
     }
     let json = serde_json::json!({
-        "method": "rete: a child process opens the .rete, reads the shapes and validates: wall clock, CPU time (user + system, /proc/self/stat) and peak RSS (VmHWM); scale rows: existing files of the social data with the social shapes; http rows: the file served by scripts/range-server.py on 127.0.0.1, requests and body bytes read by the client. pySHACL 0.40.1 (rdflib 7.6): parse of the same N-Triples and shapes, then validate(inference='none') timed separately; with --no-pyshacl its figures are kept from the earlier recorded run of the same set and size. One run each on a shared 2-core machine (load average 10-16 during the 2026-12-02 rete runs: wall clock is mostly waiting for a CPU)",
+        "method": "rete: a child process opens the .rete, reads the shapes and validates: wall clock, CPU time (user + system, /proc/self/stat) and peak RSS (VmHWM); scale rows: existing files of the social data with the social shapes; http rows: the file served by scripts/range-server.py on 127.0.0.1, requests and body bytes read by the client. pySHACL 0.40.1 (rdflib 7.6): parse of the same N-Triples and shapes, then validate(inference='none') timed separately; with --no-pyshacl its figures are kept from the earlier recorded run of the same set and size. One run each on the 2-core machine; the load during a recorded run is stated in docs/BENCHMARK.md",
         "runs": rows,
         "scale": scale,
         "http": http,
