@@ -157,6 +157,21 @@ pub struct Shape {
     pub constraints: Vec<Constraint>,
 }
 
+impl Shape {
+    /// A shape with nothing read yet: a node shape, violations by default.
+    fn empty(node: Term) -> Self {
+        Self {
+            node,
+            path: None,
+            targets: Vec::new(),
+            deactivated: false,
+            severity: VIOLATION.into_owned(),
+            messages: Vec::new(),
+            constraints: Vec::new(),
+        }
+    }
+}
+
 /// A parsed shapes graph.
 #[derive(Debug, Clone, Default)]
 pub struct Shapes {
@@ -246,15 +261,7 @@ impl<'g> Reader<'g> {
         let term = node.into_owned();
         let id = self.shapes.len();
         self.index.insert(term.clone(), id);
-        self.shapes.push(Shape {
-            node: term.clone(),
-            path: None,
-            targets: Vec::new(),
-            deactivated: false,
-            severity: VIOLATION.into_owned(),
-            messages: Vec::new(),
-            constraints: Vec::new(),
-        });
+        self.shapes.push(Shape::empty(term.clone()));
         let shape = self.read(&term)?;
         self.shapes[id] = shape;
         Ok(id)
@@ -262,15 +269,7 @@ impl<'g> Reader<'g> {
 
     fn read(&mut self, term: &Term) -> Result<Shape> {
         let g = self.g;
-        let mut shape = Shape {
-            node: term.clone(),
-            path: None,
-            targets: Vec::new(),
-            deactivated: false,
-            severity: VIOLATION.into_owned(),
-            messages: Vec::new(),
-            constraints: Vec::new(),
-        };
+        let mut shape = Shape::empty(term.clone());
         let Some(subject) = subject_of(term.as_ref()) else {
             return Err(Error::malformed(term, "a literal cannot be a shape"));
         };

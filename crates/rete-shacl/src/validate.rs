@@ -138,7 +138,12 @@ impl<'a> Validator<'a> {
         let shapes = self.shapes;
         let mut outcome = Ok(());
         for c in &shapes.get(shape).constraints {
-            outcome = components::evaluate(self, &at, c, sink);
+            outcome = components::evaluate(components::Check {
+                v: self,
+                at: &at,
+                c,
+                sink,
+            });
             if outcome.is_err() || sink.done() {
                 break;
             }

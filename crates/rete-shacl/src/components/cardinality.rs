@@ -1,9 +1,9 @@
 //! Cardinality components: `sh:minCount`, `sh:maxCount` (one result without a value).
 
+use super::Check;
 use crate::shapes::Constraint;
-use crate::validate::{Focus, Sink, Validator};
 
-pub(super) fn check(v: &Validator<'_>, at: &Focus<'_>, c: &Constraint, sink: &mut Sink) {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) {
     let n = at.values.len() as u64;
     let fails = match c {
         Constraint::MinCount(min) => n < *min,

@@ -1,15 +1,10 @@
 //! Logical components: `sh:not`, `sh:and`, `sh:or`, `sh:xone`.
 
+use super::Check;
 use crate::error::Result;
 use crate::shapes::Constraint;
-use crate::validate::{Focus, Sink, Validator};
 
-pub(super) fn check(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     for value in at.values {
         let ok = match c {
             Constraint::Not(s) => !v.conforms(*s, value)?,

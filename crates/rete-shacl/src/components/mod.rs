@@ -16,23 +16,27 @@ use crate::error::Result;
 use crate::shapes::Constraint;
 use crate::validate::{Focus, Sink, Validator};
 
+/// One constraint to check at one focus node: what every component's `check` is given (the
+/// validator, for the data and nested shapes; where the results go).
+pub(crate) struct Check<'c, 'v> {
+    pub v: &'c mut Validator<'v>,
+    pub at: &'c Focus<'c>,
+    pub c: &'c Constraint,
+    pub sink: &'c mut Sink,
+}
+
 /// Evaluates one constraint at one focus node.
-pub(crate) fn evaluate(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
-    match c {
+pub(crate) fn evaluate(check: Check<'_, '_>) -> Result<()> {
+    match check.c {
         Constraint::Class(_) | Constraint::Datatype(_) | Constraint::NodeKind(_) => {
-            value_type::check(v, at, c, sink)
+            value_type::check(check)
         }
         Constraint::MinCount(_) | Constraint::MaxCount(_) => {
-            cardinality::check(v, at, c, sink);
+            cardinality::check(check);
             Ok(())
         }
         Constraint::Range(..) => {
-            value_range::check(v, at, c, sink);
+            value_range::check(check);
             Ok(())
         }
         Constraint::MinLength(_)
@@ -40,22 +44,20 @@ pub(crate) fn evaluate(
         | Constraint::Pattern(_)
         | Constraint::LanguageIn(_)
         | Constraint::UniqueLang => {
-            string_based::check(v, at, c, sink);
+            string_based::check(check);
             Ok(())
         }
         Constraint::Equals(_)
         | Constraint::Disjoint(_)
         | Constraint::LessThan(_)
-        | Constraint::LessThanOrEquals(_) => property_pair::check(v, at, c, sink),
+        | Constraint::LessThanOrEquals(_) => property_pair::check(check),
         Constraint::Not(_) | Constraint::And(_) | Constraint::Or(_) | Constraint::Xone(_) => {
-            logical::check(v, at, c, sink)
+            logical::check(check)
         }
         Constraint::Node(_) | Constraint::Property(_) | Constraint::Qualified { .. } => {
-            shape_based::check(v, at, c, sink)
+            shape_based::check(check)
         }
-        Constraint::Closed(_) | Constraint::HasValue(_) | Constraint::In(_) => {
-            other::check(v, at, c, sink)
-        }
-        Constraint::Sparql(_) | Constraint::Component(_) => sparql::check(v, at, c, sink),
+        Constraint::Closed(_) | Constraint::HasValue(_) | Constraint::In(_) => other::check(check),
+        Constraint::Sparql(_) | Constraint::Component(_) => sparql::check(check),
     }
 }

@@ -1,16 +1,11 @@
 //! Other components: `sh:closed` (with `sh:ignoredProperties`), `sh:hasValue`, `sh:in`.
 
+use super::Check;
 use crate::error::Result;
 use crate::paths::Path;
 use crate::shapes::Constraint;
-use crate::validate::{Focus, Sink, Validator};
 
-pub(super) fn check(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     match c {
         Constraint::Closed(allowed) => {
             for value in at.values {

@@ -1,18 +1,13 @@
 //! Property pair components: `sh:equals`, `sh:disjoint`, `sh:lessThan`, `sh:lessThanOrEquals`,
 //! comparing the value nodes with the focus node's values of another predicate.
 
+use super::Check;
 use crate::error::Result;
 use crate::shapes::Constraint;
-use crate::validate::{Focus, Sink, Validator};
 use crate::values::compare;
 use std::cmp::Ordering;
 
-pub(super) fn check(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     let (Constraint::Equals(p)
     | Constraint::Disjoint(p)
     | Constraint::LessThan(p)

@@ -2,16 +2,11 @@
 //! `sh:qualifiedValueShape` with `sh:qualifiedMinCount` / `sh:qualifiedMaxCount` and
 //! `sh:qualifiedValueShapesDisjoint`.
 
+use super::Check;
 use crate::error::Result;
 use crate::shapes::Constraint;
-use crate::validate::{Focus, Sink, Validator};
 
-pub(super) fn check(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     match c {
         Constraint::Node(s) => {
             for value in at.values {

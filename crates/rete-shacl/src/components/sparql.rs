@@ -3,6 +3,7 @@
 //! result (SHACL §5.3.2); an ASK validator runs once per value node with `$value` pre-bound too,
 //! and `false` is a result (§6.3.1).
 
+use super::Check;
 use crate::error::{Error, Result};
 use crate::paths::Path;
 use crate::shapes::Constraint;
@@ -11,12 +12,7 @@ use crate::validate::{Focus, Sink, Validator};
 use oxrdf::{Term, Variable};
 use rete_sparql::{QueryOptions, QueryResults};
 
-pub(super) fn check(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     let shape = v.shapes.get(at.shape);
     let mut bindings = vec![
         (Variable::new_unchecked(THIS), at.node.clone()),

@@ -1,8 +1,8 @@
 //! String-based components: `sh:minLength`, `sh:maxLength`, `sh:pattern`, `sh:languageIn`,
 //! `sh:uniqueLang`.
 
+use super::Check;
 use crate::shapes::Constraint;
-use crate::validate::{Focus, Sink, Validator};
 use oxrdf::Term;
 use std::collections::HashMap;
 
@@ -25,7 +25,7 @@ fn lang_matches(tag: &str, range: &str) -> bool {
     tag == range || (tag.starts_with(&range) && tag.as_bytes().get(range.len()) == Some(&b'-'))
 }
 
-pub(super) fn check(v: &Validator<'_>, at: &Focus<'_>, c: &Constraint, sink: &mut Sink) {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) {
     if let Constraint::UniqueLang = c {
         let mut counts: HashMap<String, usize> = HashMap::new();
         let mut order = Vec::new();

@@ -1,12 +1,12 @@
 //! Value range components: `sh:minExclusive`, `sh:minInclusive`, `sh:maxExclusive`,
 //! `sh:maxInclusive`. A value that does not compare with the bound fails.
 
+use super::Check;
 use crate::shapes::{Bound, Constraint};
-use crate::validate::{Focus, Sink, Validator};
 use crate::values::compare;
 use std::cmp::Ordering;
 
-pub(super) fn check(v: &Validator<'_>, at: &Focus<'_>, c: &Constraint, sink: &mut Sink) {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) {
     let Constraint::Range(bound, limit) = c else {
         return;
     };

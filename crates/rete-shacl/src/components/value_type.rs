@@ -1,18 +1,13 @@
 //! Value type components: `sh:class`, `sh:datatype`, `sh:nodeKind`.
 
+use super::Check;
 use crate::error::Result;
 use crate::shapes::{Constraint, NodeKind};
-use crate::validate::{Focus, Sink, Validator};
 use crate::values::well_formed;
 use crate::vocab::RDF_LANG_STRING;
 use oxrdf::Term;
 
-pub(super) fn check(
-    v: &mut Validator<'_>,
-    at: &Focus<'_>,
-    c: &Constraint,
-    sink: &mut Sink,
-) -> Result<()> {
+pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     for value in at.values {
         let ok = match c {
             Constraint::Class(class) => !value.is_literal() && v.data.is_instance(value, class)?,
