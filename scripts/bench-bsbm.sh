@@ -96,10 +96,7 @@ json=docs/benchmark-bsbm.json
   echo "  \"oxigraph_version\": \"$(oxigraph --version | awk '{print $2}')\","
   echo "  \"rete_threads\": $threads, \"mixes\": $mixes, \"warmup\": $warmup,"
   echo "  \"sizes\": ["
-  for i in "${!rows[@]}"; do
-    sep=","; [ "$i" -eq $(( ${#rows[@]} - 1 )) ] && sep=""
-    echo "    ${rows[$i]}$sep"
-  done
+  printf '    %s\n' "${rows[@]}" | sed '$!s/$/,/'
   echo "  ]"
   echo "}"
 } > "$json"

@@ -45,10 +45,7 @@ json="docs/benchmark-build.json"
   echo "  \"machine\": {\"cpus\": $(nproc), \"memory_gib\": $(free -g | awk '/Mem:/{print $2}'), \"os\": \"$(. /etc/os-release; echo "$PRETTY_NAME")\"},"
   echo "  \"rete_version\": \"$("$rete" --version | awk '{print $2}')\","
   echo "  \"rows\": ["
-  for i in "${!rows[@]}"; do
-    sep=","; [ "$i" -eq $(( ${#rows[@]} - 1 )) ] && sep=""
-    echo "    ${rows[$i]}$sep"
-  done
+  printf '    %s\n' "${rows[@]}" | sed '$!s/$/,/'
   echo "  ]"
   echo "}"
 } > "$json"

@@ -190,13 +190,7 @@ fn oxigraph_answer(store: &Store, q: &str) -> Result<Answer> {
         {
             OxResults::Boolean(b) => Answer::Boolean(b),
             OxResults::Solutions(s) => {
-                let variables = s.variables().to_vec();
-                let mut rows = Vec::new();
-                for sol in s {
-                    let sol = sol?;
-                    rows.push(variables.iter().map(|v| sol.get(v).cloned()).collect());
-                }
-                Answer::Table(Table { variables, rows })
+                Answer::Table(Table::from_solutions(s.variables().to_vec(), s)?)
             }
             OxResults::Graph(g) => Answer::Graph(g.collect::<Result<Vec<_>, _>>()?),
         },
@@ -241,6 +235,21 @@ fn time_pair(
     sa.cpu_median_ms = Some(median(ca));
     sb.cpu_median_ms = Some(median(cb));
     Ok((sa, sb))
+}
+
+/// How many times longer `slow` took than `fast`, on wall clock and on CPU time (medians);
+/// logged with both times.
+fn ratios(fast: (&str, &Stats), slow: (&str, &Stats)) -> (Option<f64>, Option<f64>) {
+    let wall = slow.1.median_ms / fast.1.median_ms.max(1e-6);
+    let cpu = match (slow.1.cpu_median_ms, fast.1.cpu_median_ms) {
+        (Some(s), Some(f)) => Some(s / f.max(1e-6)),
+        _ => None,
+    };
+    eprintln!(
+        "{} {:.3} ms, {} {:.3} ms, {wall:.2}x",
+        fast.0, fast.1.median_ms, slow.0, slow.1.median_ms
+    );
+    (Some(wall), cpu)
 }
 
 fn run_set(
@@ -314,16 +323,7 @@ fn run_set(
                 || Ok(size(&rete_answer(rete, &bq.sparql)?)),
                 || Ok(size(&oxigraph_answer(store, &bq.sparql)?)),
             )?;
-            run.speedup = Some(o.median_ms / r.median_ms.max(1e-6));
-            if let (Some(oc), Some(rc)) = (o.cpu_median_ms, r.cpu_median_ms) {
-                run.speedup_cpu = Some(oc / rc.max(1e-6));
-            }
-            eprintln!(
-                "rete {:.3} ms, oxigraph {:.3} ms, {:.2}x",
-                r.median_ms,
-                o.median_ms,
-                run.speedup.unwrap_or_default()
-            );
+            (run.speedup, run.speedup_cpu) = ratios(("rete", &r), ("oxigraph", &o));
             run.rete = Some(r);
             run.oxigraph = Some(o);
         } else {

@@ -3,7 +3,7 @@
 //! default graph (issue 54: the union within 10 %).
 
 use crate::queries::{self, Gate};
-use crate::{size, time_pair, Args, Stats};
+use crate::{ratios, size, time_pair, Args, Stats};
 use anyhow::{bail, Result};
 use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::Rete;
@@ -160,16 +160,7 @@ pub fn run(args: &Args) -> Result<()> {
                 || Ok(size(&answer(&default, &bq.sparql, false)?)),
                 || Ok(size(&answer(&named, &bq.sparql, true)?)),
             )?;
-            run.ratio = Some(u.median_ms / d.median_ms.max(1e-6));
-            if let (Some(dc), Some(uc)) = (d.cpu_median_ms, u.cpu_median_ms) {
-                run.ratio_cpu = Some(uc / dc.max(1e-6));
-            }
-            eprintln!(
-                "default graph {:.3} ms, union {:.3} ms, {:.2}",
-                d.median_ms,
-                u.median_ms,
-                run.ratio.unwrap_or_default()
-            );
+            (run.ratio, run.ratio_cpu) = ratios(("default graph", &d), ("union", &u));
             run.default_graph = Some(d);
             run.union = Some(u);
         } else {

@@ -17,6 +17,21 @@ pub struct Table {
     pub rows: Vec<Vec<Option<Term>>>,
 }
 
+impl Table {
+    /// A solution sequence read to its end (either engine's: both give `sparesults` solutions).
+    pub fn from_solutions<E>(
+        variables: Vec<Variable>,
+        solutions: impl IntoIterator<Item = Result<sparesults::QuerySolution, E>>,
+    ) -> Result<Self, E> {
+        let mut rows = Vec::new();
+        for sol in solutions {
+            let sol = sol?;
+            rows.push(variables.iter().map(|v| sol.get(v).cloned()).collect());
+        }
+        Ok(Self { variables, rows })
+    }
+}
+
 /// A query answer in comparable form.
 #[derive(Debug, Clone)]
 pub enum Answer {

@@ -251,13 +251,7 @@ pub fn collect(results: QueryResults) -> Result<Answer, SparqlError> {
     Ok(match results {
         QueryResults::Boolean(b) => Answer::Boolean(b),
         QueryResults::Solutions(s) => {
-            let variables = s.variables().to_vec();
-            let mut rows = Vec::new();
-            for sol in s {
-                let sol = sol?;
-                rows.push(variables.iter().map(|v| sol.get(v).cloned()).collect());
-            }
-            Answer::Table(Table { variables, rows })
+            Answer::Table(Table::from_solutions(s.variables().to_vec(), s)?)
         }
         QueryResults::Graph(g) => Answer::Graph(g.collect::<Result<Vec<_>, _>>()?),
     })

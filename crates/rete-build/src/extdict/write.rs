@@ -287,10 +287,7 @@ fn remap_chunks(
     spill: &Spill,
     packing: Packing,
 ) -> Result<ProvQuads, BuildError> {
-    let mut out = ProvQuads {
-        packing: Some(packing),
-        ..ProvQuads::default()
-    };
+    let mut out = ProvQuads::packed(Some(packing));
     let mut start = 0;
     for (i, ((_, n), &end)) in runs.iter().zip(&quads.chunk_ends).enumerate() {
         let mut dense = vec![0u32; *n as usize + 1];
@@ -381,10 +378,7 @@ fn remap_in_memory(
     packing: Packing,
 ) -> Result<ProvQuads, BuildError> {
     use rayon::prelude::*;
-    let mut out = ProvQuads {
-        packing: Some(packing),
-        ..ProvQuads::default()
-    };
+    let mut out = ProvQuads::packed(Some(packing));
     remap_parts(dense, &quads.spills, dir, &mut out, spill)?;
     let mut mem = quads.mem;
     mem.par_chunks_mut(1 << 16).try_for_each(|chunk| {
@@ -426,10 +420,7 @@ mod tests {
             let preds = (0..100u32).map(|i| i * 10).collect();
             Some(Packing::new(990, Some(preds), Some(HashSet::from([0]))))
         };
-        let mut out = ProvQuads {
-            packing: packing(),
-            ..ProvQuads::default()
-        };
+        let mut out = ProvQuads::packed(packing());
         remap_parts(&dense, &parts, dir.path(), &mut out, &spill).unwrap();
         assert_eq!(out.spills.len(), 7);
         assert_eq!(out.total, (0..7).map(|p| p * 300).sum::<u64>());
@@ -457,10 +448,7 @@ mod tests {
         let mut w = QuadWriter::create(&bad).unwrap();
         w.push([1, 2, 100, 0]).unwrap();
         w.finish(&spill).unwrap();
-        let mut out = ProvQuads {
-            packing: packing(),
-            ..ProvQuads::default()
-        };
+        let mut out = ProvQuads::packed(packing());
         assert!(remap_parts(&dense, &[bad], dir.path(), &mut out, &spill).is_err());
         // So is an id the packing has no room for (a predicate it was not told of).
         let odd = dir.path().join("prov-odd.bin");

@@ -32,6 +32,14 @@ pub(crate) fn io_err(path: &Path, e: std::io::Error) -> BuildError {
 }
 
 impl ProvQuads {
+    /// No quads yet, to be written with final ids packed as `packing` says.
+    pub(crate) fn packed(packing: Option<Packing>) -> Self {
+        Self {
+            packing,
+            ..Self::default()
+        }
+    }
+
     pub(crate) fn push(&mut self, q: [u32; 4]) {
         self.mem.push(q);
         self.total += 1;

@@ -141,34 +141,11 @@ pub(crate) fn try_evaluate(
         Query::Construct { template, .. } => {
             let template = Template::new(&ctx, template, &compiled.top)?;
             let mut rows = rows;
-            let mut pending: Vec<Triple> = Vec::new();
             let mut seen: rustc_hash::FxHashSet<[u64; 3]> = rustc_hash::FxHashSet::default();
-            let mut done = false;
             QueryResults::Graph(Triples {
-                iter: Box::new(std::iter::from_fn(move || loop {
-                    if let Some(t) = pending.pop() {
-                        return Some(Ok(t));
-                    }
-                    if done {
-                        return None;
-                    }
-                    match rows.next() {
-                        None => return None,
-                        Some(Err(e)) => {
-                            done = true;
-                            return Some(Err(e));
-                        }
-                        Some(Ok(r)) => match template.instantiate(&ctx, &r, &mut seen) {
-                            Ok(mut ts) => {
-                                ts.reverse();
-                                pending = ts;
-                            }
-                            Err(e) => {
-                                done = true;
-                                return Some(Err(e));
-                            }
-                        },
-                    }
+                iter: Box::new(triples_in_batches(move || {
+                    let row = rows.next()?;
+                    Some(row.and_then(|r| template.instantiate(&ctx, &r, &mut seen)))
                 })),
             })
         }
@@ -176,36 +153,14 @@ pub(crate) fn try_evaluate(
             let mut rows = rows;
             let mut described: rustc_hash::FxHashSet<u64> = rustc_hash::FxHashSet::default();
             let mut todo: Vec<u64> = Vec::new();
-            let mut pending: Vec<Triple> = Vec::new();
-            let mut done = false;
             QueryResults::Graph(Triples {
-                iter: Box::new(std::iter::from_fn(move || loop {
-                    if let Some(t) = pending.pop() {
-                        return Some(Ok(t));
-                    }
-                    if done {
-                        return None;
-                    }
+                iter: Box::new(triples_in_batches(move || loop {
                     if let Some(node) = todo.pop() {
-                        match describe(&ctx, node, default, &mut described, &mut todo) {
-                            Ok(mut ts) => {
-                                ts.reverse();
-                                pending = ts;
-                            }
-                            Err(e) => {
-                                done = true;
-                                return Some(Err(e));
-                            }
-                        }
-                        continue;
+                        return Some(describe(&ctx, node, default, &mut described, &mut todo));
                     }
-                    match rows.next() {
-                        None => return None,
-                        Some(Err(e)) => {
-                            done = true;
-                            return Some(Err(e));
-                        }
-                        Some(Ok(r)) => {
+                    match rows.next()? {
+                        Err(e) => return Some(Err(e)),
+                        Ok(r) => {
                             for v in r.into_iter().filter(|&v| v != UNBOUND) {
                                 if described.insert(v) {
                                     todo.push(v);
@@ -218,6 +173,33 @@ pub(crate) fn try_evaluate(
             })
         }
     }))
+}
+
+/// The triples of a CONSTRUCT or DESCRIBE one at a time, from `next_batch` (the triples of one
+/// row or one described node; `None` once there are no more); an error ends the stream.
+fn triples_in_batches(
+    mut next_batch: impl FnMut() -> Option<Result<Vec<Triple>, SparqlError>>,
+) -> impl Iterator<Item = Result<Triple, SparqlError>> {
+    let mut pending: Vec<Triple> = Vec::new();
+    let mut done = false;
+    std::iter::from_fn(move || loop {
+        if let Some(t) = pending.pop() {
+            return Some(Ok(t));
+        }
+        if done {
+            return None;
+        }
+        match next_batch()? {
+            Ok(mut batch) => {
+                batch.reverse();
+                pending = batch;
+            }
+            Err(e) => {
+                done = true;
+                return Some(Err(e));
+            }
+        }
+    })
 }
 
 /// The triples of the default graph about `node`; blank-node objects are queued to be
