@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startXvfb, waitForPort } from './display.mjs';
+import { sessionDefaults } from './session.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const rete = process.env.RETE_BIN ?? path.join(root, 'target', 'debug', 'rete');
@@ -18,20 +19,12 @@ let xvfb;
 let driver;
 
 export const config = {
-  runner: 'local',
-  hostname: '127.0.0.1',
+  ...sessionDefaults,
   port,
   specs: [path.join(root, 'e2e', 'browser', '*.e2e.mjs')],
-  maxInstances: 1,
   capabilities: [{
     'webkitgtk:browserOptions': { binary: browser, args: ['--automation'] },
   }],
-  logLevel: 'warn',
-  framework: 'mocha',
-  reporters: ['spec'],
-  mochaOpts: { ui: 'bdd', timeout: 120_000 },
-  waitforTimeout: 30_000,
-  connectionRetryCount: 2,
 
   async onPrepare() {
     for (const [f, what] of [[rete, 'the rete binary: run `cargo build -p rete-cli` first'], [browser, "WebKitGTK's MiniBrowser (apt install libwebkit2gtk-4.1-0)"], [yasguiBuild, 'YASGUI: run `npm ci`']]) {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBus, startXvfb, waitForPort } from './display.mjs';
+import { sessionDefaults } from './session.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // A copy made right after the Tauri build: a later plain `cargo build` overwrites target/debug/
@@ -71,22 +72,14 @@ export async function appGone(ms = 30_000) {
 }
 
 export const config = {
-  runner: 'local',
-  hostname: '127.0.0.1',
+  // One session at a time (sessionDefaults): tauri-driver listens on fixed ports.
+  ...sessionDefaults,
   port: 4444,
   specs: [path.join(root, 'e2e', 'specs', '*.e2e.mjs')],
-  // tauri-driver listens on fixed ports: one app at a time.
-  maxInstances: 1,
   capabilities: [{
     maxInstances: 1,
     'tauri:options': { application: app, args: [path.join(samples, 'social-1k.rete')] },
   }],
-  logLevel: 'warn',
-  framework: 'mocha',
-  reporters: ['spec'],
-  mochaOpts: { ui: 'bdd', timeout: 120_000 },
-  waitforTimeout: 30_000,
-  connectionRetryCount: 2,
 
   async onPrepare() {
     if (!existsSync(app)) throw new Error(`${app} is missing: run \`npm run build:debug\` first`);
