@@ -42,9 +42,55 @@ describe('a dataset in named graphs: coherence and queries', () => {
     expect(before.distinct).toBeGreaterThan(4);
   });
 
-  it('validates the data with a shapes file picked in the dialog: results grouped by shape and constraint, a group lights up its communities', async () => {
-    // Same document. The report panel's Shapes part.
+  it('shows where a long shapes validation is, its bar filling, and stops it on cancel', async () => {
+    // Same document. The report panel's Shapes part, with generated shapes whose SPARQL
+    // constraint is costly: a debug build takes a minute over them.
     await $('[data-testid="finding"][data-root="true"]').click(); // unselect: the map back to plain
+    await expect($('[data-testid="highlight"]')).not.toBeExisting();
+    await $('[data-testid="part-shapes"]').click();
+    await $('[data-testid="shapes-pick"]').click();
+    await chooseFile('^Validate with SHACL shapes$', path.join(fixtures, 'vocabularies-slow-shapes.ttl'));
+    // The line and the bar, read in the page at once (each report redraws them).
+    const line = /^Validating shape (\d+) of 24 · (\d+) of (\d+) focus nodes · ([\d,]+) results? so far$/;
+    const read = async () => {
+      const p = await browser.execute(() => {
+        const text = document.querySelector('[data-testid="shapes-progress-text"]')?.textContent ?? '';
+        const bar = document.querySelector('[data-testid="shapes-progress"]');
+        return { text: text.trim(), value: bar ? bar.value : -1 };
+      });
+      const m = line.exec(p.text);
+      return m ? { ...p, shape: Number(m[1]), nodes: Number(m[2]), results: Number(m[4].replace(/,/g, '')) } : null;
+    };
+    let first = null;
+    await browser.waitUntil(async () => (first = await read()) !== null && first.results > 0,
+      { timeout: 60_000, interval: 50, timeoutMsg: 'no progress line with focus nodes and results' });
+    const barRect = await browser.getElementRect(await $('[data-testid="shapes-progress"]').elementId);
+    const dpr = await browser.execute(() => window.devicePixelRatio);
+    const early = await screenshot('shapes-progress-early');
+    // Read after the screenshot: the bar drawn in it was no further than this.
+    const drawn = await browser.execute(() => document.querySelector('[data-testid="shapes-progress"]')?.value ?? 1);
+    // Later: further on, more results, and the bar a twentieth fuller.
+    let later = null;
+    await browser.waitUntil(async () => (later = await read()) !== null && later.value >= drawn + 0.05,
+      { timeout: 60_000, interval: 50, timeoutMsg: `the progress stayed at "${first.text}"` });
+    const filled = await screenshot('shapes-progress');
+    expect(later.shape * 1e6 + later.nodes).toBeGreaterThan(first.shape * 1e6 + first.nodes);
+    expect(later.results).toBeGreaterThan(first.results);
+    expect(later.text).not.toBe(first.text);
+    // The bar is drawn (its fill against its track) and its fill grew.
+    expect(colourStats(filled, barRect, dpr).distinct).toBeGreaterThan(2);
+    expect(differing(early, filled, barRect, dpr)).toBeGreaterThan(0.01);
+    // Cancel: the run ends as cancelled, with no results claimed, and the buttons are back.
+    await $('[data-testid="shapes-cancel"]').click();
+    await expect($('[data-testid="shapes-summary"]')).toHaveText(expect.stringMatching(/^Cancelled\./), { wait: 30_000 });
+    await expect($('[data-testid="shapes-progress"]')).not.toBeExisting();
+    await expect($('[data-testid="shapes-error"]')).not.toBeExisting();
+    expect((await $$('[data-testid="shapes-group"]')).length).toBe(0);
+    await expect($('[data-testid="shapes-pick"]')).toBeClickable();
+  });
+
+  it('validates the data with a shapes file picked in the dialog: results grouped by shape and constraint, a group lights up its communities', async () => {
+    // Same document, right after a cancelled validation: this one runs to its end.
     await expect($('[data-testid="highlight"]')).not.toBeExisting();
     await $('[data-testid="part-shapes"]').click();
     const { rect, dpr } = await mapRect();

@@ -1,5 +1,6 @@
-//! Writes the sample files with a pyramid and a schema block that the e2e suite opens, and the
-//! crafted hostile ones it must refuse (`fixtures::CRAFTED`):
+//! Writes the sample files with a pyramid and a schema block that the e2e suite opens, the
+//! crafted hostile ones it must refuse (`fixtures::CRAFTED`), and the shapes of a slow validation
+//! (`fixtures::SLOW_SHAPES`):
 //! `cargo run -p rete-explore --example fixtures -- OUT_DIR`.
 
 #[path = "../tests/fixtures/mod.rs"]
@@ -14,5 +15,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for path in fixtures::write_crafted(std::path::Path::new(&dir))? {
         println!("{}", path.display());
     }
+    println!(
+        "{}",
+        fixtures::write_slow_shapes(std::path::Path::new(&dir))?.display()
+    );
     Ok(())
 }

@@ -880,6 +880,35 @@ fn shapes_validate_the_data_grouped_by_shape_and_constraint_and_stop_when_cancel
     assert_eq!(out.conforms, None);
 }
 
+/// The e2e suite's slow validation ([`fixtures::SLOW_SHAPES`]): its shapes parse, progress comes
+/// while it runs, and a cancel from the first report stops it before the last shape.
+#[test]
+fn a_slow_validation_reports_progress_and_stops_when_cancelled() {
+    let store = Arc::new(Store::default());
+    let info = ops::open_path(&store, &samples("vocabularies.rete")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let shapes = fixtures::write_slow_shapes(dir.path()).unwrap();
+    let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (h, s) = (Arc::clone(&heard), Arc::clone(&store));
+    let out = ops::shapes_run(&store, info.doc, 7, Some(&shapes), move |p| {
+        h.lock().unwrap().push(p);
+        ops::shapes_cancel(&s, 7);
+    })
+    .unwrap();
+    assert_eq!(out.status, "cancelled");
+    assert_eq!((out.conforms, out.results, out.groups.len()), (None, 0, 0));
+    let heard = heard.lock().unwrap();
+    let first = heard.first().expect("progress while it ran");
+    assert_eq!(first.run, 7);
+    assert_eq!(first.shapes_total, fixtures::SLOW_SHAPE_COUNT as u64);
+    assert!(
+        first.shape_focus_nodes_done > 0 && first.results > 0,
+        "{first:?}"
+    );
+    // It stopped at the next focus node, well before the last shape.
+    assert!(heard.last().unwrap().shapes_done < 2, "{heard:?}");
+}
+
 fn samples(name: &str) -> String {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../samples")

@@ -28,9 +28,10 @@ use rete_core::Rete;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
-/// Where a validation is, reported after each shape with targets and every
-/// [`PROGRESS_EVERY`] focus nodes within one.
+/// Where a validation is, reported after each shape with targets and, within one, after a
+/// focus node once [`ValidateOptions::progress_interval`] has passed since the last report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
     /// Shapes with targets validated so far.
@@ -47,20 +48,35 @@ pub struct Progress {
     pub results: usize,
 }
 
-/// A shape with many focus nodes reports its progress every this many of them.
-pub const PROGRESS_EVERY: u64 = 16_384;
+/// Within a shape, progress is reported at most this often: by time, not by a count of focus
+/// nodes, since a focus node takes a microsecond on a core constraint and seconds on a costly
+/// SPARQL one.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 
 /// A progress callback.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
 /// Options of [`validate`].
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct ValidateOptions {
     /// Set it to stop the validation: [`validate`] then returns [`Error::Cancelled`]. Checked
     /// before each focus node.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Called after each shape with targets, and every [`PROGRESS_EVERY`] focus nodes.
+    /// Called after each shape with targets, and within one after a focus node once
+    /// `progress_interval` has passed since the last call.
     pub progress: Option<ProgressFn>,
+    /// How often `progress` hears within a shape ([`PROGRESS_INTERVAL`] by default).
+    pub progress_interval: Duration,
+}
+
+impl Default for ValidateOptions {
+    fn default() -> Self {
+        Self {
+            cancel: None,
+            progress: None,
+            progress_interval: PROGRESS_INTERVAL,
+        }
+    }
 }
 
 impl fmt::Debug for ValidateOptions {
@@ -68,6 +84,7 @@ impl fmt::Debug for ValidateOptions {
         f.debug_struct("ValidateOptions")
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.is_some())
+            .field("progress_interval", &self.progress_interval)
             .finish()
     }
 }

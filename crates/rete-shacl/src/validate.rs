@@ -14,6 +14,7 @@ use oxrdf::Term;
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// Nested shape references deeper than this are refused (a stack overflow otherwise).
 const MAX_DEPTH: usize = 64;
@@ -195,6 +196,7 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
         shape_focus_nodes_done: 0,
         results: 0,
     };
+    let mut last_report = Instant::now();
     for shape in with_targets {
         let focus = focus_nodes(&v.data, &shapes.get(shape).targets)?;
         progress.shape_focus_nodes = focus.len() as u64;
@@ -215,10 +217,11 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
             v.validate_shape(shape, &focus, &mut sink)?;
             progress.focus_nodes_done += 1;
             progress.shape_focus_nodes_done += 1;
-            if progress.shape_focus_nodes_done % crate::PROGRESS_EVERY == 0 {
-                if let Some(f) = &opts.progress {
+            if let Some(f) = &opts.progress {
+                if last_report.elapsed() >= opts.progress_interval {
                     progress.results = sink.results.len();
                     f(&progress);
+                    last_report = Instant::now();
                 }
             }
         }
@@ -226,6 +229,7 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
         progress.results = sink.results.len();
         if let Some(f) = &opts.progress {
             f(&progress);
+            last_report = Instant::now();
         }
     }
     Ok(Report {

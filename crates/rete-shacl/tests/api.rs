@@ -205,12 +205,33 @@ fn cancel_and_progress() {
             assert_eq!(p.shapes_total, 1);
             seen.fetch_add(1, Ordering::Relaxed);
         })),
+        ..ValidateOptions::default()
     };
     validate(&r, &s, &opts).unwrap();
-    assert_eq!(calls.load(Ordering::Relaxed), 1);
+    // At least the shape's report (more only if a focus node outlasted the default interval).
+    assert!(calls.load(Ordering::Relaxed) >= 1);
+    // With no interval, each focus node reports too, with where it is within the shape.
+    let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let heard = reports.clone();
+    let every = ValidateOptions {
+        progress: Some(Arc::new(move |p: &rete_shacl::Progress| {
+            heard.lock().unwrap().push(*p);
+        })),
+        progress_interval: std::time::Duration::ZERO,
+        ..ValidateOptions::default()
+    };
+    validate(&r, &s, &every).unwrap();
+    let reports = reports.lock().unwrap();
+    let within: Vec<_> = reports
+        .iter()
+        .map(|p| (p.shapes_done, p.shape_focus_nodes_done, p.shape_focus_nodes))
+        .collect();
+    assert_eq!(within, [(0, 1, 3), (0, 2, 3), (0, 3, 3), (1, 3, 3)]);
+    assert!(reports.windows(2).all(|w| w[0].results <= w[1].results));
+    assert_eq!(reports.last().unwrap().results, 4);
     let cancelled = ValidateOptions {
         cancel: Some(Arc::new(AtomicBool::new(true))),
-        progress: None,
+        ..ValidateOptions::default()
     };
     assert!(matches!(
         validate(&r, &s, &cancelled),

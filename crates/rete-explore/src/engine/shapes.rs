@@ -16,7 +16,7 @@ pub const FOCUS_NODES_SENT: usize = 500;
 impl Doc {
     /// Validates the document's data (the union of its graphs) against the shapes of `shapes`
     /// (a file in any RDF syntax), or against the shapes the dataset itself holds;
-    /// `on_progress` hears after each shape and every few thousand focus nodes.
+    /// `on_progress` hears after each shape and, within one, every tenth of a second.
     pub fn shapes(
         &self,
         shapes: Option<&Path>,
@@ -38,6 +38,7 @@ impl Doc {
         let opts = rete_shacl::ValidateOptions {
             cancel: Some(cancel),
             progress: on_progress,
+            ..rete_shacl::ValidateOptions::default()
         };
         let (status, summary) = match rete_shacl::validate(&self.rete, &shapes_graph, &opts) {
             Ok(report) => (RunStatus::Ok, Some(rete_shacl::Summary::of(&report))),
