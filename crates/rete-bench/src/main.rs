@@ -155,17 +155,44 @@ pub struct DatasetInfo {
     pub oxigraph_load_ms: f64,
 }
 
-/// The committed JSON envelope.
+/// When and where a benchmark ran: a part of each committed envelope.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct Envelope {
-    /// Schema id of this file.
-    pub schema: String,
+pub struct RunInfo {
     /// Unix time of the run.
     pub unix_time: u64,
     /// Logical CPUs of the machine.
     pub cpus: usize,
     /// Build profile of the benchmark binary.
     pub profile: String,
+}
+
+impl RunInfo {
+    /// This run, now.
+    pub fn now() -> Self {
+        Self {
+            unix_time: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or_default(),
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            profile: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            }
+            .into(),
+        }
+    }
+}
+
+/// The committed JSON envelope.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Envelope {
+    /// Schema id of this file.
+    pub schema: String,
+    /// When and where it ran.
+    #[serde(flatten)]
+    pub run: RunInfo,
     /// Timed runs per query and engine.
     pub runs: usize,
     /// Oxigraph version.
@@ -514,17 +541,7 @@ fn main() -> Result<()> {
     ));
     let env = Envelope {
         schema: "rete-bench/sparql/v1".into(),
-        unix_time: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default(),
-        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        profile: if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        }
-        .into(),
+        run: RunInfo::now(),
         runs: args.runs,
         oxigraph: "0.5 (in-memory Store, default-features = false)".into(),
         datasets,

@@ -73,8 +73,8 @@ pub fn render(env: &Envelope, json: &Path) -> String {
         env.schema,
         json.display(),
         env.oxigraph,
-        env.cpus,
-        env.profile,
+        env.run.cpus,
+        env.run.profile,
         env.runs
     );
     let _ = writeln!(

@@ -3,7 +3,7 @@
 //! default graph (issue 54: the union within 10 %).
 
 use crate::queries::{self, Gate};
-use crate::{ratios, size, time_pair, Args, Stats};
+use crate::{ratios, size, time_pair, Args, RunInfo, Stats};
 use anyhow::{bail, Result};
 use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::Rete;
@@ -39,9 +39,8 @@ struct UnionRun {
 #[derive(Debug, Serialize)]
 struct UnionEnvelope {
     schema: String,
-    unix_time: u64,
-    cpus: usize,
-    profile: String,
+    #[serde(flatten)]
+    run: RunInfo,
     runs: usize,
     people: u64,
     quads: u64,
@@ -170,17 +169,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let env = UnionEnvelope {
         schema: "rete-bench/union/v1".into(),
-        unix_time: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default(),
-        cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        profile: if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        }
-        .into(),
+        run: RunInfo::now(),
         runs: args.runs,
         people: args.people,
         quads: default.quad_count(),
@@ -232,8 +221,8 @@ fn render(env: &UnionEnvelope, json: &Path) -> String {
         env.quads,
         env.named_graphs,
         env.runs,
-        env.cpus,
-        env.profile
+        env.run.cpus,
+        env.run.profile
     );
     let _ = writeln!(
         s,

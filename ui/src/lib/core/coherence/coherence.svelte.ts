@@ -8,6 +8,7 @@ import { errorText } from '../backend';
 import type { HighlightState } from '../highlight/highlight.svelte';
 import { Activity } from '../activity/activity.svelte';
 import type { ClashGroup, CoherenceProgress, CoherenceReport, Finding, RootCause, Step } from '../types';
+import { Runs } from '../activity/runs';
 
 /** One row of the findings list. */
 export type Row =
@@ -51,14 +52,12 @@ export class CoherenceState {
   /** The running tier's spinner, once the run lasts: Tier 0 answers in a moment, and every frame
    * of a spinning element recomposites the window in software rendering (core/activity). */
   readonly working = new Activity();
-  private doc = 0;
-  private seq = 0;
-  private current = 0;
+  private runs = new Runs();
 
   constructor(private backend: Backend, private highlight: HighlightState) {}
 
   reset(doc: number): void {
-    this.doc = doc;
+    this.runs.reset(doc);
     this.running = false;
     this.tiersDone = 0;
     this.report = null;
@@ -68,23 +67,21 @@ export class CoherenceState {
     this.unfolded = new Set();
     this.error = '';
     this.message = '';
-    this.current = ++this.seq;
     this.working.set(false);
     this.highlight.clear('finding');
   }
 
   /** A tier finished (event from the shell). */
   onProgress(p: CoherenceProgress): void {
-    if (p.run !== this.current || !this.running) return;
+    if (p.run !== this.runs.current || !this.running) return;
     this.report = p.report;
     this.tiersDone = Math.max(this.tiersDone, p.tier + 1);
   }
 
   async run(): Promise<void> {
-    if (this.running || !this.doc) return;
-    const doc = this.doc;
-    const run = ++this.seq;
-    this.current = run;
+    if (this.running || !this.runs.doc) return;
+    const doc = this.runs.doc;
+    const run = this.runs.start();
     this.running = true;
     this.tiersDone = 0;
     this.report = null;
@@ -94,14 +91,14 @@ export class CoherenceState {
     this.working.set(true);
     try {
       const out = await this.backend.coherenceRun(doc, run);
-      if (run !== this.current) return;
+      if (run !== this.runs.current) return;
       if (out.report) this.report = out.report;
       this.tiersDone = out.report ? out.report.tier + 1 : this.tiersDone;
       this.status = out.status;
     } catch (e) {
-      if (run === this.current) this.error = errorText(e);
+      if (run === this.runs.current) this.error = errorText(e);
     } finally {
-      if (run === this.current) {
+      if (run === this.runs.current) {
         this.running = false;
         this.working.set(false);
       }
@@ -109,7 +106,7 @@ export class CoherenceState {
   }
 
   async cancel(): Promise<void> {
-    if (this.running) await this.backend.coherenceCancel(this.current);
+    if (this.running) await this.backend.coherenceCancel(this.runs.current);
   }
 
   get findings(): Finding[] {
@@ -180,7 +177,7 @@ export class CoherenceState {
     // dataset that holds the vocabularies).
     const entities = [...root.instances.flatMap((i) => this.findings[i]?.entities ?? []), ...classes];
     try {
-      const located = await this.backend.locate(this.doc, entities);
+      const located = await this.backend.locate(this.runs.doc, entities);
       if (this.cause !== k) return;
       this.highlight.set({ source: 'finding', label, classes, keys: located.flatMap((l) => l.keys) });
     } catch (e) {
@@ -201,7 +198,7 @@ export class CoherenceState {
     this.highlight.set({ source: 'finding', label: f.kind, classes });
     if (!f.entities.length) return;
     try {
-      const located = await this.backend.locate(this.doc, f.entities);
+      const located = await this.backend.locate(this.runs.doc, f.entities);
       if (this.selected !== i || this.findings[i] !== f) return;
       // The individuals (and the communities holding them) stand out; the legend marks the classes.
       this.highlight.set({ source: 'finding', label: f.kind, classes, expanded: [], keys: located.flatMap((l) => l.keys) });
@@ -212,7 +209,7 @@ export class CoherenceState {
 
   async export(format: 'json' | 'md'): Promise<void> {
     try {
-      const path = await this.backend.coherenceExport(this.doc, format);
+      const path = await this.backend.coherenceExport(this.runs.doc, format);
       if (path) this.message = `Saved ${path}`;
     } catch (e) {
       this.message = errorText(e);

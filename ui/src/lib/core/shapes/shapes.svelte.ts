@@ -5,6 +5,7 @@ import type { Backend } from '../backend';
 import { errorText, isCancelled } from '../backend';
 import type { HighlightState } from '../highlight/highlight.svelte';
 import type { ShapesGroup, ShapesOutcome, ShapesProgress } from '../types';
+import { Runs } from '../activity/runs';
 
 /** `http://www.w3.org/ns/shacl#MinCountConstraintComponent` → `MinCount`. */
 export function componentName(iri: string): string {
@@ -31,25 +32,22 @@ export class ShapesState {
   selected = $state(-1);
   /** Where the running validation is (null before its first report). */
   progress = $state.raw<ShapesProgress | null>(null);
-  private doc = 0;
-  private seq = 0;
-  private current = 0;
+  private runs = new Runs();
 
   constructor(private backend: Backend, private highlight: HighlightState) {}
 
   reset(doc: number): void {
-    this.doc = doc;
+    this.runs.reset(doc);
     this.running = false;
     this.outcome = null;
     this.error = '';
     this.selected = -1;
     this.progress = null;
-    this.current = ++this.seq;
   }
 
   /** A progress report of the shell: kept when it is the running validation's. */
   onProgress(p: ShapesProgress): void {
-    if (this.running && p.run === this.current) this.progress = p;
+    if (this.running && p.run === this.runs.current) this.progress = p;
   }
 
   /** The running validation in words: "shape 3 of 23 · 12,000 of 127,000 focus nodes · 40 results". */
@@ -76,7 +74,7 @@ export class ShapesState {
 
   /** Asks for a shapes file, then validates with it. */
   async pickAndRun(): Promise<void> {
-    if (this.running || !this.doc) return;
+    if (this.running || !this.runs.doc) return;
     try {
       const file = await this.backend.shapesPick();
       if (file) await this.run(file);
@@ -87,20 +85,19 @@ export class ShapesState {
 
   /** Validates with the shapes file `shapes`, or with the shapes the dataset holds (null). */
   async run(shapes: string | null): Promise<void> {
-    if (this.running || !this.doc) return;
-    const run = ++this.seq;
-    this.current = run;
+    if (this.running || !this.runs.doc) return;
+    const run = this.runs.start();
     this.running = true;
     this.progress = null;
     this.error = '';
     this.select(-1);
     try {
-      const out = await this.backend.shapesRun(this.doc, run, shapes);
-      if (run === this.current) this.outcome = out;
+      const out = await this.backend.shapesRun(this.runs.doc, run, shapes);
+      if (run === this.runs.current) this.outcome = out;
     } catch (e) {
-      if (run === this.current) this.error = isCancelled(e) ? '' : errorText(e);
+      if (run === this.runs.current) this.error = isCancelled(e) ? '' : errorText(e);
     } finally {
-      if (run === this.current) {
+      if (run === this.runs.current) {
         this.running = false;
         this.progress = null;
       }
@@ -108,7 +105,7 @@ export class ShapesState {
   }
 
   async cancel(): Promise<void> {
-    if (this.running) await this.backend.shapesCancel(this.current);
+    if (this.running) await this.backend.shapesCancel(this.runs.current);
   }
 
   get groups(): ShapesGroup[] {
@@ -126,7 +123,7 @@ export class ShapesState {
     const label = `${shapeName(g.shape)} · ${componentName(g.component)}`;
     this.highlight.set({ source: 'finding', label, classes: [] });
     try {
-      const located = await this.backend.locate(this.doc, g.focus_nodes);
+      const located = await this.backend.locate(this.runs.doc, g.focus_nodes);
       if (this.selected !== i) return;
       this.highlight.set({ source: 'finding', label, classes: [], keys: located.flatMap((l) => l.keys) });
     } catch (e) {
