@@ -1,7 +1,7 @@
 //! The `.rete` file seen by spareval: quads come straight from the permutations as dictionary
 //! ids; terms are decoded only when an expression or the final projection needs them.
 
-use crate::error::DatasetError;
+use crate::error::SparqlError;
 use crate::union::{InGraph, Scan};
 use oxrdf::Term;
 use rete_core::human::bytes as human_bytes;
@@ -44,11 +44,11 @@ pub(crate) enum Tripped {
 }
 
 impl Tripped {
-    pub fn error(&self) -> DatasetError {
+    pub fn error(&self) -> SparqlError {
         match self {
-            Self::Cancelled => DatasetError::Cancelled,
-            Self::Timeout => DatasetError::Timeout,
-            Self::TooLarge(m) => DatasetError::TooLarge(m.clone()),
+            Self::Cancelled => SparqlError::Cancelled,
+            Self::Timeout => SparqlError::Timeout,
+            Self::TooLarge(m) => SparqlError::TooLarge(m.clone()),
         }
     }
 }
@@ -100,13 +100,13 @@ impl Memory {
 
     /// Counts `bytes` more; fails once the total passes the limit (`what` says what grew).
     #[inline]
-    pub fn charge(&self, bytes: usize, what: &str) -> Result<(), DatasetError> {
+    pub fn charge(&self, bytes: usize, what: &str) -> Result<(), SparqlError> {
         let used = self
             .used
             .fetch_add(bytes, Ordering::Relaxed)
             .saturating_add(bytes);
         if used > self.limit {
-            return Err(DatasetError::TooLarge(format!(
+            return Err(SparqlError::TooLarge(format!(
                 "{what} passed the memory limit of {} ({} counted); add LIMIT or more selective patterns, or raise the limit",
                 human_bytes(self.limit as u64),
                 human_bytes(used as u64)
@@ -128,21 +128,21 @@ impl Memory {
 impl Guard {
     /// A spareval error as this crate reports it: "cancelled" after a failed check is that
     /// check's error.
-    pub fn evaluation_error(&self, e: spareval::QueryEvaluationError) -> crate::SparqlError {
+    pub fn evaluation_error(&self, e: spareval::QueryEvaluationError) -> SparqlError {
         match (&e, self.tripped.get()) {
-            (spareval::QueryEvaluationError::Cancelled, Some(t)) => t.error().into(),
+            (spareval::QueryEvaluationError::Cancelled, Some(t)) => t.error(),
             _ => e.into(),
         }
     }
 
     /// Fails if the query was cancelled, ran out of time or (generic evaluator) grew the
     /// resident size past the memory limit; a failure cancels spareval's token too.
-    pub fn check(&self) -> Result<(), DatasetError> {
+    pub fn check(&self) -> Result<(), SparqlError> {
         let r = self.check_inner();
         if let (Err(e), Some(t)) = (&r, &self.token) {
             let _ = self.tripped.set(match e {
-                DatasetError::Timeout => Tripped::Timeout,
-                DatasetError::TooLarge(m) => Tripped::TooLarge(m.clone()),
+                SparqlError::Timeout => Tripped::Timeout,
+                SparqlError::TooLarge(m) => Tripped::TooLarge(m.clone()),
                 _ => Tripped::Cancelled,
             });
             t.cancel();
@@ -150,11 +150,11 @@ impl Guard {
         r
     }
 
-    fn check_inner(&self) -> Result<(), DatasetError> {
+    fn check_inner(&self) -> Result<(), SparqlError> {
         if let (Some(base), Some(now)) = (self.resident, self.resident.and(resident_bytes())) {
             let grown = now.saturating_sub(base);
             if grown > self.memory.limit as u64 {
-                return Err(DatasetError::TooLarge(format!(
+                return Err(SparqlError::TooLarge(format!(
                     "the generic evaluator's rows passed the memory limit of {} ({} more \
                      resident memory); add LIMIT or more selective patterns, or raise the limit",
                     human_bytes(self.memory.limit as u64),
@@ -167,16 +167,16 @@ impl Guard {
             .as_ref()
             .is_some_and(|c| c.load(Ordering::Relaxed))
         {
-            return Err(DatasetError::Cancelled);
+            return Err(SparqlError::Cancelled);
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(DatasetError::Timeout);
+            return Err(SparqlError::Timeout);
         }
         Ok(())
     }
 
     /// Counts one more item on `tick` and, every [`CHECK_EVERY`] items, [`Self::check`]s.
-    pub fn check_every(&self, tick: &mut u32) -> Result<(), DatasetError> {
+    pub fn check_every(&self, tick: &mut u32) -> Result<(), SparqlError> {
         *tick += 1;
         // Under the generic evaluator one scanned quad may stand for thousands of joined rows
         // that nothing else sees: its scans look more often.
@@ -229,7 +229,7 @@ impl ReteDataset {
     }
 
     /// Ids of the named graphs, from the card (no scan).
-    fn graph_ids(&self) -> Result<&[Id], DatasetError> {
+    fn graph_ids(&self) -> Result<&[Id], SparqlError> {
         if let Some(g) = self.graphs.get() {
             return Ok(g);
         }
@@ -258,7 +258,7 @@ impl ReteDataset {
         predicate: Option<&Val>,
         graph_name: Option<Option<&Val>>,
         object_of: fn(Term) -> Option<Term>,
-    ) -> Result<Option<InternalQuad<Val>>, DatasetError> {
+    ) -> Result<Option<InternalQuad<Val>>, SparqlError> {
         let (Some(s), Some(p), Some(g)) = (subject, predicate, graph_name) else {
             return Ok(None);
         };
@@ -307,7 +307,7 @@ const QUAD_BYTES: usize = 4 * size_of::<Option<Val>>();
 /// Streams quads of one pattern as [`InternalQuad`]s, checking the guard as it goes.
 struct Quads {
     inner: Option<Scan>,
-    error: Option<DatasetError>,
+    error: Option<SparqlError>,
     guard: Guard,
     tick: u32,
     /// A computed quad (the lexical form of a term, see [`crate::lexical`]).
@@ -315,7 +315,7 @@ struct Quads {
 }
 
 impl Iterator for Quads {
-    type Item = Result<InternalQuad<Val>, DatasetError>;
+    type Item = Result<InternalQuad<Val>, SparqlError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(e) = self.error.take() {
@@ -353,7 +353,7 @@ impl Iterator for Quads {
 
 impl<'a> QueryableDataset<'a> for ReteDataset {
     type InternalTerm = Val;
-    type Error = DatasetError;
+    type Error = SparqlError;
 
     fn internal_quads_for_pattern(
         &self,
@@ -361,7 +361,7 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
         predicate: Option<&Val>,
         object: Option<&Val>,
         graph_name: Option<Option<&Val>>,
-    ) -> impl Iterator<Item = Result<InternalQuad<Val>, DatasetError>> + use<'a> {
+    ) -> impl Iterator<Item = Result<InternalQuad<Val>, SparqlError>> + use<'a> {
         let empty = || Quads {
             inner: None,
             error: None,
@@ -421,22 +421,22 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
         }
     }
 
-    fn internal_named_graphs(&self) -> impl Iterator<Item = Result<Val, DatasetError>> + use<'a> {
-        let r: Vec<Result<Val, DatasetError>> = match self.graph_ids() {
+    fn internal_named_graphs(&self) -> impl Iterator<Item = Result<Val, SparqlError>> + use<'a> {
+        let r: Vec<Result<Val, SparqlError>> = match self.graph_ids() {
             Ok(ids) => ids.iter().map(|&g| Ok(Val::Id(g))).collect(),
             Err(e) => vec![Err(e)],
         };
         r.into_iter()
     }
 
-    fn contains_internal_graph_name(&self, graph_name: &Val) -> Result<bool, DatasetError> {
+    fn contains_internal_graph_name(&self, graph_name: &Val) -> Result<bool, SparqlError> {
         Ok(match graph_name {
             Val::Id(g) => self.graph_ids()?.binary_search(g).is_ok(),
             Val::Term(_) => false,
         })
     }
 
-    fn internalize_term(&self, term: Term) -> Result<Val, DatasetError> {
+    fn internalize_term(&self, term: Term) -> Result<Val, SparqlError> {
         Ok(match self.rete.id_of(term.as_ref())? {
             Some(id) => Val::Id(id),
             None => {
@@ -448,7 +448,7 @@ impl<'a> QueryableDataset<'a> for ReteDataset {
         })
     }
 
-    fn externalize_term(&self, term: Val) -> Result<Term, DatasetError> {
+    fn externalize_term(&self, term: Val) -> Result<Term, SparqlError> {
         let mut tick = self.tick.get();
         self.guard.check_every(&mut tick)?;
         self.tick.set(tick);

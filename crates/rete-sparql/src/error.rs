@@ -44,36 +44,11 @@ pub enum SparqlError {
     Format(String),
 }
 
-/// Errors raised inside the dataset adapter; they travel through spareval boxed and are turned
-/// back into [`SparqlError`] at the API boundary.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum DatasetError {
-    #[error("the query was cancelled")]
-    Cancelled,
-    #[error("the query timed out")]
-    Timeout,
-    #[error("the query needs too much memory: {0}")]
-    TooLarge(String),
-    #[error(transparent)]
-    Store(#[from] rete_core::Error),
-}
-
-impl From<DatasetError> for SparqlError {
-    fn from(e: DatasetError) -> Self {
-        match e {
-            DatasetError::Cancelled => Self::Cancelled,
-            DatasetError::Timeout => Self::Timeout,
-            DatasetError::TooLarge(m) => Self::TooLarge(m),
-            DatasetError::Store(e) => Self::Store(e),
-        }
-    }
-}
-
 impl From<QueryEvaluationError> for SparqlError {
     fn from(e: QueryEvaluationError) -> Self {
         match e {
-            QueryEvaluationError::Dataset(inner) => match inner.downcast::<DatasetError>() {
-                Ok(d) => (*d).into(),
+            QueryEvaluationError::Dataset(inner) => match inner.downcast::<SparqlError>() {
+                Ok(d) => *d,
                 Err(other) => Self::Evaluation(other.to_string()),
             },
             QueryEvaluationError::Cancelled => Self::Cancelled,

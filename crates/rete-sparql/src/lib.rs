@@ -429,7 +429,7 @@ fn as_set(r: QueryResults, guard: &Guard) -> QueryResults {
                         if let Err(e) =
                             memory.charge(bytes, "the CONSTRUCT result kept to remove duplicates")
                         {
-                            return Some(Err(e.into()));
+                            return Some(Err(e));
                         }
                         seen.insert(t.clone());
                         Some(Ok(t))
@@ -467,7 +467,7 @@ impl<T, I: Iterator<Item = Result<T, spareval::QueryEvaluationError>>> Iterator 
         let inner = self.inner.as_mut()?;
         if let Err(e) = self.guard.check_every(&mut self.tick) {
             self.inner = None;
-            return Some(Err(e.into()));
+            return Some(Err(e));
         }
         match inner.next()? {
             Ok(v) => Some(Ok(v)),

@@ -190,16 +190,7 @@ pub fn equals(a: &E, b: &E) -> Option<bool> {
         (E::DateTimeLiteral(x), E::DateTimeLiteral(y)) => Some(x == y),
         (E::NamedNode(x), E::NamedNode(y)) => Some(x == y),
         (E::BlankNode(x), E::BlankNode(y)) => Some(x == y),
-        (
-            E::LangStringLiteral {
-                value: v1,
-                language: l1,
-            },
-            E::LangStringLiteral {
-                value: v2,
-                language: l2,
-            },
-        ) => Some(v1 == v2 && l1 == l2),
+        // Language-tagged strings too: equal when value and tag are.
         _ if a == b => Some(true),
         // Two literals of types whose values we do not know: not comparable.
         (E::OtherTypedLiteral { .. }, _) | (_, E::OtherTypedLiteral { .. })
