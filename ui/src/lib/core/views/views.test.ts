@@ -32,6 +32,17 @@ function pyramid(): MemoryBackend {
   return b;
 }
 
+/** A session two levels down in c1, the camera moved and entity 6 selected. */
+async function deepInC1(): Promise<{ s: Session; camera: { now: Camera } }> {
+  const { s, camera } = session();
+  await s.start();
+  await s.focus('c1');
+  await s.focus('c1.1');
+  camera.now = { x: 0.41, y: 0.62, ratio: 0.05 };
+  await s.selection.select('e:6');
+  return { s, camera };
+}
+
 describe('saved views', () => {
   beforeEach(() => localStorage.clear());
 
@@ -51,12 +62,7 @@ describe('saved views', () => {
   });
 
   it('captures where the user is and restores it on the file: groups, camera, class, selection, query', async () => {
-    const { s, camera } = session();
-    await s.start();
-    await s.focus('c1');
-    await s.focus('c1.1');
-    camera.now = { x: 0.41, y: 0.62, ratio: 0.05 };
-    await s.selection.select('e:6');
+    const { s, camera } = await deepInC1();
     s.schema.toggle('<http://ex.org/P>');
     s.sparql.use('SELECT * WHERE { ?s ?p ?o }');
     s.dock = 'query';
@@ -114,12 +120,7 @@ describe('saved views', () => {
   });
 
   it('bookmarks views of a file by name, goes back to one mid-session, and keeps them for the next session', async () => {
-    const { s, camera } = session();
-    await s.start();
-    await s.focus('c1');
-    await s.focus('c1.1');
-    camera.now = { x: 0.41, y: 0.62, ratio: 0.05 };
-    await s.selection.select('e:6');
+    const { s, camera } = await deepInC1();
     s.bookmark('Deep in c1');
     expect(s.message).toBe('Bookmarked “Deep in c1”');
     // Elsewhere: another group, a class highlighted, nothing selected.
