@@ -121,11 +121,15 @@ impl Importer {
         } else {
             dest.display().to_string()
         };
-        let opened = Doc::open_path(&dest)?.with_origin(&origin);
-        let (id, opened) = store.insert(opened);
-        let info = opened.info(id)?;
-        reporter.end(ImportStatus::Built, None);
-        Ok(info)
+        let opened = Doc::open_path(&dest).and_then(|doc| {
+            let (id, doc) = store.insert(doc.with_origin(&origin));
+            doc.info(id)
+        });
+        match &opened {
+            Ok(_) => reporter.end(ImportStatus::Built, None),
+            Err(e) => reporter.end(ImportStatus::Failed, Some(e.to_string())),
+        };
+        opened
     }
 }
 
