@@ -477,6 +477,30 @@ fn an_index_of_the_first_layout_still_answers() {
     }
 }
 
+/// The samples (`scripts/make-samples.sh`) carry an index of the current layout.
+#[test]
+fn the_samples_carry_the_current_layout() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "rete") {
+            let s = searcher(&path);
+            let index = s
+                .index()
+                .unwrap_or_else(|| panic!("{}: no index", path.display()));
+            assert!(
+                index.is_current(),
+                "{}: layout {}",
+                path.display(),
+                index.version()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 4, "{seen} samples");
+}
+
 /// The index added to a file built without one is the index `rete build` writes, byte for byte
 /// (the rest of the file is copied: its card still says how it was built); a file with the first
 /// layout gets the current one; the input is never the output.
