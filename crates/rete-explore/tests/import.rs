@@ -525,6 +525,22 @@ fn a_file_without_a_search_index_gets_one_with_progress_and_cancel() {
             .unwrap()
             .indexed
     );
+    // An index of the first layout is answered from, and offered the current one.
+    let old = dir.path().join("v1.rete");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rete-search/tests/data/v1-layout.rete"),
+        &old,
+    )
+    .unwrap();
+    let v1 = ops::open_path(&store, &old.display().to_string()).unwrap();
+    let a = ops::search(&store, v1.doc, 10, &req("einstein")).unwrap();
+    assert!(a.indexed && a.outdated && !a.hits.is_empty());
+    let v2 = imp
+        .add_index(&store, v1.doc, Some(&old), recorder().1)
+        .unwrap();
+    let b = ops::search(&store, v2.doc, 11, &req("einstein")).unwrap();
+    assert!(b.indexed && !b.outdated);
+    assert_eq!(a.hits, b.hits);
     // A file the app built: its cache entry, named by its source.
     let (src, imp2, store2, _, medical) = open_medical(dir.path());
     assert_eq!(
