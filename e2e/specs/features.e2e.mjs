@@ -1,9 +1,10 @@
 import { expect } from '@wdio/globals';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { app, fixtures } from '../wdio.conf.mjs';
-import { chooseFile, clipboardText, focusWindow, secondLaunch, xdo } from './desktop.mjs';
+import { chooseFile, clipboardText, focusWindow, saveAs, secondLaunch, xdo } from './desktop.mjs';
 import { axeViolations, clickLargest, colourStats, differing, mapRect, mapSettled, relaunch, relaunchKeepingViews, screenshot, typeQuery } from './helpers.mjs';
 
 
@@ -176,6 +177,24 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await expect($('[data-testid="search-hit"]')).toHaveText(expect.stringContaining('Ada Hopper'));
     await browser.keys('Enter');
     await expect($('[data-testid="details"]')).toHaveText(expect.stringContaining('Ada Hopper'), { wait: 30_000 });
+    // The list offers to add an index: saved where the user says (a native dialog), opened in
+    // place of the file, and the same text searched again, now from the index.
+    const indexed = path.join(os.tmpdir(), `rete-e2e-indexed-${process.pid}.rete`);
+    rmSync(indexed, { force: true });
+    await browser.keys(['Control', 'f']);
+    // Down opens the list again (it closed on Enter).
+    await browser.keys('ArrowDown');
+    await $('[data-testid="search-add-index"]').waitForDisplayed({ timeout: 30_000 });
+    await $('[data-testid="search-add-index"]').click();
+    await saveAs('^Save with a search index$', indexed);
+    try {
+      await expect($('[data-testid="search-index-message"]')).toHaveText(expect.stringContaining('Search index added'), { wait: 60_000 });
+      await expect($('[data-testid="doc-name"]')).toHaveText(path.basename(indexed));
+      await expect($('[data-testid="search-hit"]')).toHaveText(expect.stringContaining('Ada Hopper'), { wait: 30_000 });
+      await expect($('[data-testid="search-scanned"]')).not.toBeExisting();
+    } finally {
+      rmSync(indexed, { force: true });
+    }
   });
 
   it('is driven from the keyboard alone: the Open dialog, a recent file, map, groups, entities, the shortcut list, bookmarks, a query; and turns dark', async () => {

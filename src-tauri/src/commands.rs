@@ -189,7 +189,8 @@ fn chosen(app: &AppHandle, source: &str, ask: Ask) -> AppResult<()> {
     Err(AppError::Invalid(refused))
 }
 
-fn opened(app: &AppHandle, info: &DocInfo) {
+/// A document was opened: on the recent list, its name in the window's title.
+pub(crate) fn opened(app: &AppHandle, info: &DocInfo) {
     if let Some(f) = recent_file(app) {
         let _ = rete_explore::store::recent_push(&f, &info.source);
     }

@@ -37,6 +37,8 @@ pub const COMMANDS: &[&str] = &[
     "cache_stats",
     "cache_clear",
     "save_rete",
+    "index_add",
+    "index_cancel",
     "open_link",
     "copy_link",
     "save_view",

@@ -6,6 +6,7 @@ pub mod app {
     use rete_explore::cache::CacheStats;
     use rete_explore::engine::{AppError, AppResult};
     use rete_explore::import::{save_copy, Importer, EVENT_IMPORT};
+    use rete_explore::index::{IndexDestination, EVENT_INDEX};
     use rete_explore::model::DocInfo;
     use rete_explore::store::Store;
     use std::sync::Arc;
@@ -46,9 +47,13 @@ pub mod app {
     }
 
     fn emitter(app: &AppHandle) -> rete_explore::import::Emit {
+        emitter_of(app, EVENT_IMPORT)
+    }
+
+    fn emitter_of(app: &AppHandle, event: &'static str) -> rete_explore::import::Emit {
         let handle = app.clone();
         Arc::new(move |v| {
-            let _ = handle.emit(EVENT_IMPORT, v);
+            let _ = handle.emit(event, v);
         })
     }
 
@@ -101,5 +106,55 @@ pub mod app {
         })
         .await
         .map_err(|e| AppError::Invalid(format!("background task failed: {e}")))?
+    }
+
+    /// Adds a search index to the open document `doc` and opens the result (the page closes the
+    /// old document): a file the app built gets it in its cache entry; for a user's `.rete` a
+    /// native dialog asks where to save it (it proposes a new name beside the file, and asks
+    /// before replacing one). Progress arrives as `index-progress` events. `None` if the user
+    /// cancelled the dialog; a document read over HTTP is refused (adding an index reads it all).
+    #[tauri::command]
+    pub async fn index_add(app: AppHandle, doc: u32) -> AppResult<Option<DocInfo>> {
+        tauri::async_runtime::spawn_blocking(move || {
+            let importer = app.state::<Importer>();
+            let store = app.state::<Store>();
+            let to = match importer.index_destination(&store, doc)? {
+                IndexDestination::Cache => None,
+                IndexDestination::Choose { suggested } => {
+                    let mut dialog = app
+                        .dialog()
+                        .file()
+                        .set_title("Save with a search index")
+                        .add_filter("Rete knowledge graph", &["rete"]);
+                    if let Some(dir) = suggested.parent() {
+                        dialog = dialog.set_directory(dir);
+                    }
+                    if let Some(name) = suggested.file_name() {
+                        dialog = dialog.set_file_name(name.to_string_lossy());
+                    }
+                    let picked = crate::commands::picked_path(dialog.blocking_save_file())?;
+                    let Some(path) = picked else {
+                        return Ok(None);
+                    };
+                    Some(path)
+                }
+            };
+            let info =
+                importer.add_index(&store, doc, to.as_deref(), emitter_of(&app, EVENT_INDEX))?;
+            // The user chose this file: it may be opened again (the recent list, a view).
+            app.state::<crate::grant::Grants>().grant([&info.source]);
+            crate::commands::opened(&app, &info);
+            Ok(Some(info))
+        })
+        .await
+        .map_err(|e| AppError::Invalid(format!("background task failed: {e}")))?
+    }
+
+    /// Stops adding a search index; `index_add` then fails with a cancel.
+    #[tauri::command]
+    // Tauri hands command arguments over by value.
+    #[allow(clippy::needless_pass_by_value)]
+    pub fn index_cancel(importer: tauri::State<'_, Importer>, job: u32) {
+        importer.cancel(job);
     }
 }

@@ -221,6 +221,8 @@ pub fn run() {
             import::app::cache_stats,
             import::app::cache_clear,
             import::app::save_rete,
+            import::app::index_add,
+            import::app::index_cancel,
         ])
         .build(context)
         .unwrap_or_else(|e| {

@@ -820,6 +820,13 @@ fn search_with_and_without_index_and_bad_input() {
     assert!(labels(&b).iter().all(|l| l.starts_with("Ada ")), "{b}");
     let o = rete(&["search", &plain, "ada"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no search index"));
+    let v1 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../rete-search/tests/data/v1-layout.rete"
+    );
+    let o = rete(&["search", v1, "einstein"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has an older layout"));
+    assert!(!String::from_utf8_lossy(&rete(&["search", &file, "ada"]).stderr).contains("note"));
     // Text: header, then rank, term, label, class, pyramid path.
     let text = ok(&["search", &file, "ada", "--limit", "1"]);
     let lines: Vec<&str> = text.lines().collect();

@@ -108,7 +108,7 @@ struct Live {
 
 /// rete-build's progress sink: keeps the view current, sends it at most every [`EMIT_EVERY`]
 /// (and at every phase change), and answers the build's "cancelled?" question.
-struct Reporter {
+pub(crate) struct Reporter {
     started: Instant,
     cancel: Arc<AtomicBool>,
     live: Mutex<Live>,
@@ -116,6 +116,20 @@ struct Reporter {
 }
 
 impl Reporter {
+    /// A sink starting now from `view`, stopping when `cancel` is raised.
+    pub(crate) fn new(view: ImportView, cancel: Arc<AtomicBool>, emit: Emit) -> Arc<Self> {
+        Arc::new(Self {
+            started: Instant::now(),
+            cancel,
+            live: Mutex::new(Live {
+                view,
+                phase_started: Instant::now(),
+                last_emit: None,
+            }),
+            emit,
+        })
+    }
+
     fn lock(&self) -> MutexGuard<'_, Live> {
         self.live.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -139,7 +153,7 @@ impl Reporter {
     }
 
     /// Sends the final view.
-    fn end(&self, status: ImportStatus, error: Option<String>) -> ImportView {
+    pub(crate) fn end(&self, status: ImportStatus, error: Option<String>) -> ImportView {
         let mut live = self.lock();
         live.view.status = status;
         live.view.error = error;
@@ -214,6 +228,23 @@ impl Importer {
         self.flags.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The number of a new job (builds and index additions share them).
+    pub(crate) fn next_job(&self) -> u32 {
+        self.next.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// The cancel flag of job `job`, raised by [`Importer::cancel`] until [`Importer::end_job`].
+    pub(crate) fn watch(&self, job: u32) -> Arc<AtomicBool> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.flags().insert(job, cancel.clone());
+        cancel
+    }
+
+    /// Job `job` ended: its cancel flag goes.
+    pub(crate) fn end_job(&self, job: u32) {
+        self.flags().remove(&job);
+    }
+
     /// Stops build `job` (no-op once it ended).
     pub fn cancel(&self, job: u32) {
         if let Some(f) = self.flags().get(&job) {
@@ -268,7 +299,7 @@ impl Importer {
     /// The cached build of `p`, building it on a miss.
     fn built(&self, p: &Path, path: &str, emit: Emit) -> AppResult<PathBuf> {
         let id = Identity::of(p).map_err(|e| AppError::Invalid(format!("{path}: {e}")))?;
-        let job = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let job = self.next_job();
         let view = ImportView {
             job,
             source: path.to_owned(),
@@ -291,21 +322,10 @@ impl Importer {
             });
             return Ok(hit);
         }
-        let cancel = Arc::new(AtomicBool::new(false));
-        self.flags().insert(job, cancel.clone());
-        let reporter = Arc::new(Reporter {
-            started: Instant::now(),
-            cancel,
-            live: Mutex::new(Live {
-                view,
-                phase_started: Instant::now(),
-                last_emit: None,
-            }),
-            emit,
-        });
+        let reporter = Reporter::new(view, self.watch(job), emit);
         crate::trace::mark("import-start");
         let result = self.build(p, &id, reporter.clone());
-        self.flags().remove(&job);
+        self.end_job(job);
         match result {
             Ok(file) => {
                 crate::trace::mark("import-built");
@@ -351,10 +371,7 @@ impl Importer {
                 }),
                 // An imported file is found by its labels as you type (rete build's default).
                 Arc::new(rete_search::SearchExtension {
-                    options: rete_search::SearchOptions {
-                        zstd_level: ZSTD_LEVEL,
-                        ..rete_search::SearchOptions::default()
-                    },
+                    options: search_options(),
                 }),
             ],
             zstd_level: ZSTD_LEVEL,
@@ -368,6 +385,14 @@ impl Importer {
         self.cache.record(id, &file).map_err(io)?;
         self.cache.evict(&file);
         Ok(file)
+    }
+}
+
+/// How the app builds a search index: `rete build`'s defaults at the app's zstd level.
+pub(crate) fn search_options() -> rete_search::SearchOptions {
+    rete_search::SearchOptions {
+        zstd_level: ZSTD_LEVEL,
+        ..rete_search::SearchOptions::default()
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod cache;
 pub mod engine;
 pub mod import;
+pub mod index;
 pub mod key;
 pub mod model;
 pub mod ops;

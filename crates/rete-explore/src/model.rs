@@ -727,6 +727,9 @@ pub struct SearchView {
     pub hits: Vec<SearchHit>,
     /// Whether the file's search index answered (`false`: its labels were scanned, slower).
     pub indexed: bool,
+    /// Whether the index is of an older layout (larger and slower than the current one, which
+    /// adding the index again writes).
+    pub outdated: bool,
 }
 
 /// One link of a path's step: its predicate, and whether it points along the path.

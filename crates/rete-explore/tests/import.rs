@@ -427,3 +427,133 @@ fn crafted_inputs_are_refused_with_a_message_and_leave_nothing() {
         imp.cache().listing()
     );
 }
+
+/// A file without a search index gets one from the search box's offer: written where the user
+/// says (or over itself), with progress in phases and a cancel that leaves nothing; the result
+/// answers as the same data built with an index. A file the app built gets it in its cache
+/// entry; a document read over HTTP is not offered one.
+#[test]
+fn a_file_without_a_search_index_gets_one_with_progress_and_cancel() {
+    use rete_explore::engine::SearchRequest;
+    use rete_explore::index::IndexDestination;
+    use rete_explore::ops;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("people.rete");
+    std::fs::copy(fixtures::fixture("social-1k-plain.rete"), &plain).unwrap();
+    let imp = Arc::new(importer(dir.path()));
+    let store = Store::default();
+    let info = imp
+        .open(&store, &plain.display().to_string(), recorder().1)
+        .unwrap();
+    let req = |text: &str| SearchRequest {
+        text: text.to_owned(),
+        limit: 10,
+        ..SearchRequest::default()
+    };
+    assert!(
+        !ops::search(&store, info.doc, 1, &req("ali"))
+            .unwrap()
+            .indexed
+    );
+    let suggested = dir.path().join("people-indexed.rete");
+    assert_eq!(
+        imp.index_destination(&store, info.doc).unwrap(),
+        IndexDestination::Choose {
+            suggested: suggested.clone()
+        }
+    );
+    // Cancelled at its first progress event: an error of kind cancelled, no file, no temp file.
+    let canceller = imp.clone();
+    let stop: Emit = Arc::new(move |v: &ImportView| canceller.cancel(v.job));
+    let err = imp
+        .add_index(&store, info.doc, Some(&suggested), stop)
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        rete_explore::engine::ErrorKind::Cancelled,
+        "{err}"
+    );
+    let mut files: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.retain(|f| f != "cache");
+    assert_eq!(files, ["people.rete"]);
+    assert!(!suggested.exists());
+    // Added: the phases in order, then built; the new document answers from its index as the
+    // same data built with one does.
+    let (seen, emit) = recorder();
+    let added = imp
+        .add_index(&store, info.doc, Some(&suggested), emit)
+        .unwrap();
+    assert_eq!(added.source, suggested.display().to_string());
+    assert_eq!(added.name, "people-indexed.rete");
+    assert_eq!(statuses(&seen).last(), Some(&"built"));
+    let last = seen.lock().unwrap().last().unwrap().clone();
+    let phases: Vec<&str> = last.phases.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        phases,
+        ["labels", "degrees", "classes", "tokens", "encode", "write"]
+    );
+    // The same data built with an index (and, like the plain fixture, no pyramid or schema).
+    let fresh = dir.path().join("fresh.rete");
+    let sub = tempfile::tempdir().unwrap();
+    let opts = rete_build::BuildOptions {
+        inputs: vec![rete_build::Input::path(social_ntriples(sub.path(), 1000))],
+        extensions: vec![Arc::new(rete_search::SearchExtension::default())],
+        ..rete_build::BuildOptions::default()
+    };
+    rete_build::build(&opts, &fresh).unwrap();
+    let built = ops::open_path(&store, &fresh.display().to_string()).unwrap();
+    for (run, text) in ["ada", "hop ada", "person", "knows"]
+        .into_iter()
+        .enumerate()
+    {
+        let a = ops::search(&store, added.doc, run as u32, &req(text)).unwrap();
+        let b = ops::search(&store, built.doc, run as u32, &req(text)).unwrap();
+        assert!(a.indexed && !a.outdated, "{text}");
+        assert!(!a.hits.is_empty(), "{text}");
+        assert_eq!(a, b, "{text}");
+    }
+    // Over the file itself: replaced once complete, still named as opened.
+    let again = imp
+        .add_index(&store, info.doc, Some(&plain), recorder().1)
+        .unwrap();
+    assert_eq!(again.source, plain.display().to_string());
+    assert!(
+        ops::search(&store, again.doc, 9, &req("ali"))
+            .unwrap()
+            .indexed
+    );
+    // An index of the first layout is answered from, and offered the current one.
+    let old = dir.path().join("v1.rete");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rete-search/tests/data/v1-layout.rete"),
+        &old,
+    )
+    .unwrap();
+    let v1 = ops::open_path(&store, &old.display().to_string()).unwrap();
+    let a = ops::search(&store, v1.doc, 10, &req("einstein")).unwrap();
+    assert!(a.indexed && a.outdated && !a.hits.is_empty());
+    let v2 = imp
+        .add_index(&store, v1.doc, Some(&old), recorder().1)
+        .unwrap();
+    let b = ops::search(&store, v2.doc, 11, &req("einstein")).unwrap();
+    assert!(b.indexed && !b.outdated);
+    assert_eq!(a.hits, b.hits);
+    // A file the app built: its cache entry, named by its source.
+    let (src, imp2, store2, _, medical) = open_medical(dir.path());
+    assert_eq!(
+        imp2.index_destination(&store2, medical.doc).unwrap(),
+        IndexDestination::Cache
+    );
+    let redone = imp2
+        .add_index(&store2, medical.doc, None, recorder().1)
+        .unwrap();
+    assert_eq!(redone.source, src.display().to_string());
+    assert_eq!(imp2.cache().stats().files, 1);
+    // Read over HTTP: refused, saying why.
+    let (_, remote) = common::open_served(&store, &plain, 40);
+    let err = imp.index_destination(&store, remote.doc).unwrap_err();
+    assert!(err.to_string().contains("reads the whole file"), "{err}");
+}

@@ -9,6 +9,7 @@ use crate::codec::{
 use crate::normalize::{name_words, word_count, words, Word};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
+use rete_build::{NoProgress, Progress};
 use rete_core::format::{varint, Codec};
 use rete_core::front_coding;
 use rete_core::vocab::local_name;
@@ -32,6 +33,53 @@ const PROPERTY_TYPES: [&str; 4] = [
 
 /// Bytes a document costs in memory besides its label, about (struct, map entries, postings).
 const DOC_OVERHEAD: u64 = 96;
+/// Items (quads, documents) between two progress reports and cancel checks.
+const TICK: u64 = 1 << 16;
+
+/// Counts work done in a phase: reports it to the progress sink every [`TICK`] items and stops
+/// the build with [`SearchError::Cancelled`] when the sink asks to.
+struct Ticker<'a> {
+    progress: &'a dyn Progress,
+    n: u64,
+}
+
+impl<'a> Ticker<'a> {
+    fn new(progress: &'a dyn Progress) -> Self {
+        Self { progress, n: 0 }
+    }
+
+    fn start(&mut self, phase: &str, total: Option<u64>) -> Result<(), SearchError> {
+        self.end();
+        self.progress.start(phase, total);
+        self.check()
+    }
+
+    fn tick(&mut self) -> Result<(), SearchError> {
+        self.n += 1;
+        if self.n < TICK {
+            return Ok(());
+        }
+        self.progress.inc(self.n);
+        self.n = 0;
+        self.check()
+    }
+
+    fn check(&self) -> Result<(), SearchError> {
+        if self.progress.cancelled() {
+            Err(SearchError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Reports what is left of the phase and ends it.
+    fn end(&mut self) {
+        if self.n > 0 {
+            self.progress.inc(self.n);
+            self.n = 0;
+        }
+    }
+}
 
 /// What a build of the index measured.
 #[derive(Debug, Clone, Default)]
@@ -131,6 +179,18 @@ pub fn build_sections(
     base: &Rete,
     opts: &SearchOptions,
 ) -> Result<(Vec<SectionSpec>, BuildStats), SearchError> {
+    build_sections_with(base, opts, &NoProgress)
+}
+
+/// [`build_sections`] reporting its phases (`labels`, `degrees` with the quads to scan twice as
+/// its total, `classes`, `tokens` with the documents as its total, `encode`) to `progress`, and
+/// stopping with [`SearchError::Cancelled`] soon after `progress.cancelled()` turns true.
+pub fn build_sections_with(
+    base: &Rete,
+    opts: &SearchOptions,
+    progress: &dyn Progress,
+) -> Result<(Vec<SectionSpec>, BuildStats), SearchError> {
+    let mut ticker = Ticker::new(progress);
     let mut stats = BuildStats::default();
     let budget = opts.memory_budget.max(16 << 20);
     let mut used: u64 = 0;
@@ -150,6 +210,7 @@ pub fn build_sections(
     let rdf_type = iri_id(base, RDF_TYPE)?;
 
     // Labels.
+    ticker.start("labels", None)?;
     let mut docs: Vec<Doc> = Vec::new();
     let mut langs: Vec<String> = Vec::new();
     let mut lang_ix: FxHashMap<String, u32> = FxHashMap::default();
@@ -160,6 +221,7 @@ pub fn build_sections(
         };
         for q in base.quads(&Pattern::new(None, Some(p), None))? {
             let [s, _, o, _] = q?;
+            ticker.tick()?;
             let Term::Literal(lit) = base.term(o)? else {
                 continue;
             };
@@ -209,9 +271,11 @@ pub fn build_sections(
     for d in &docs {
         weight.entry(d.term).or_default();
     }
+    ticker.start("degrees", Some(base.header().quads.saturating_mul(2)))?;
     let mut cur: Option<Id> = None;
     for q in base.scan(Perm::Spo, &Pattern::default())? {
         let s = q?[0];
+        ticker.tick()?;
         if cur != Some(s) {
             cur = Some(s);
             if opts.local_names && !labelled.contains(&s) && !kinds.contains_key(&s) {
@@ -229,12 +293,14 @@ pub fn build_sections(
         }
     }
     for q in base.scan(Perm::Osp, &Pattern::default())? {
+        ticker.tick()?;
         if let Some(w) = weight.get_mut(&q?[2]) {
             *w += 1;
         }
     }
     // Classes of each document's term, most specific (fewest instances) first, as the number
     // of a distinct list: millions of entities share a few lists.
+    ticker.start("classes", None)?;
     let mut classes = ClassLists::default();
     if let Some(ty) = rdf_type {
         // PSO: a subject's types come together.
@@ -242,6 +308,7 @@ pub fn build_sections(
         let mut v: Vec<Id> = Vec::new();
         for q in base.scan(Perm::Pso, &Pattern::new(None, Some(ty), None))? {
             let [s, _, o, _] = q?;
+            ticker.tick()?;
             if cur != Some(s) {
                 if let Some(c) = cur {
                     classes.set(c, &mut v, &class_count);
@@ -297,6 +364,7 @@ pub fn build_sections(
     langs.sort();
 
     // Postings: token → (document, label word count), documents ascending.
+    ticker.start("tokens", Some(docs.len() as u64))?;
     let mut tok_ix: FxHashMap<String, u32> = FxHashMap::default();
     let mut postings: Vec<Vec<(u32, u8)>> = Vec::new();
     for (n, d) in docs.iter().enumerate() {
@@ -323,6 +391,7 @@ pub fn build_sections(
             used += 8;
             postings[ix as usize].push((n as u32, ntok));
         }
+        ticker.tick()?;
         if used > budget {
             return Err(SearchError::TooLarge(format!(
                 "the label index needs more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
@@ -334,6 +403,7 @@ pub fn build_sections(
     step(&mut stats, "tokens", &mut t);
 
     // Token blocks and posting chunks.
+    ticker.start("encode", None)?;
     let level = opts.zstd_level;
     let mut tok_w = BlockWriter::new(level);
     let mut post_w = BlockWriter::new(level);
@@ -465,6 +535,8 @@ pub fn build_sections(
         blocks(kind::DOCS, doc_w.data),
     ];
     step(&mut stats, "encode", &mut t);
+    ticker.end();
+    progress.finish();
     Ok((sections, stats))
 }
 

@@ -10,10 +10,10 @@ mod read;
 mod reindex;
 mod scan;
 
-pub use build::{build_sections, BuildStats};
+pub use build::{build_sections, build_sections_with, BuildStats};
 pub use codec::kind;
 pub use read::Index;
-pub use reindex::add_index;
+pub use reindex::{add_index, add_index_with};
 
 use lru::LruCache;
 use rete_core::extension::{BoxError, Extension, ExtensionOutput};

@@ -244,6 +244,12 @@ impl Index {
         self.inner.version
     }
 
+    /// Whether the sections have the layout a build writes today (`add_index` replaces an
+    /// older one).
+    pub fn is_current(&self) -> bool {
+        self.inner.version == VERSION
+    }
+
     /// Indexed labels (documents).
     pub fn documents(&self) -> u64 {
         self.inner.docs

@@ -477,6 +477,30 @@ fn an_index_of_the_first_layout_still_answers() {
     }
 }
 
+/// The samples (`scripts/make-samples.sh`) carry an index of the current layout.
+#[test]
+fn the_samples_carry_the_current_layout() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "rete") {
+            let s = searcher(&path);
+            let index = s
+                .index()
+                .unwrap_or_else(|| panic!("{}: no index", path.display()));
+            assert!(
+                index.is_current(),
+                "{}: layout {}",
+                path.display(),
+                index.version()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 4, "{seen} samples");
+}
+
 /// The index added to a file built without one is the index `rete build` writes, byte for byte
 /// (the rest of the file is copied: its card still says how it was built); a file with the first
 /// layout gets the current one; the input is never the output.
@@ -515,4 +539,50 @@ fn an_index_added_later_is_the_built_one() {
     assert_eq!(top(&s, "alb ein"), [ex("einstein")]);
     let e = rete_search::add_index(&added, &added, &opts).unwrap_err();
     assert!(e.to_string().contains("another file"), "{e}");
+
+    // With a progress sink: its phases in order, the quads of the degree scan counted; a cancel
+    // stops it and leaves nothing at the output.
+    let sink = Sink::default();
+    let logged = dir.path().join("logged.rete");
+    rete_search::add_index_with(&without, &logged, &opts, &sink).unwrap();
+    assert!(index(&logged) == index(&with), "the added index differs");
+    let log = sink.log.lock().unwrap().clone();
+    let phases: Vec<&str> = log.iter().map(|(p, _, _)| p.as_str()).collect();
+    assert_eq!(
+        phases,
+        ["labels", "degrees", "classes", "tokens", "encode", "write"]
+    );
+    let quads = Rete::open_path(&without).unwrap().header().quads;
+    assert_eq!(log[1].1, Some(2 * quads));
+    assert_eq!(log[1].2, 2 * quads, "every quad scanned twice is counted");
+    let stop = Sink {
+        cancel: true,
+        ..Sink::default()
+    };
+    let cancelled = dir.path().join("cancelled.rete");
+    let e = rete_search::add_index_with(&without, &cancelled, &opts, &stop).unwrap_err();
+    assert!(matches!(e, SearchError::Cancelled), "{e}");
+    assert!(!cancelled.exists());
+}
+
+/// Records the phases of a build: (phase, total, work counted).
+#[derive(Default)]
+struct Sink {
+    log: std::sync::Mutex<Vec<(String, Option<u64>, u64)>>,
+    cancel: bool,
+}
+
+impl rete_build::Progress for Sink {
+    fn start(&self, phase: &str, total: Option<u64>) {
+        self.log.lock().unwrap().push((phase.to_owned(), total, 0));
+    }
+    fn inc(&self, n: u64) {
+        if let Some(last) = self.log.lock().unwrap().last_mut() {
+            last.2 += n;
+        }
+    }
+    fn finish(&self) {}
+    fn cancelled(&self) -> bool {
+        self.cancel
+    }
 }

@@ -75,12 +75,15 @@ export class MemoryBackend implements Backend {
     if (this.reads.budget != null) this.reads = { ...this.reads, budget: Math.max(this.reads.budget, fetched + bytes) };
     return { ...this.reads };
   }
+  /** Whether search answers come from an index (false: a label scan), and one of an older layout. */
+  searchIndexed = true;
+  searchOutdated = false;
   /** Search answers by text (the hits of the first key the text contains). */
   searchHits = new Map<string, SearchHit[]>();
   async search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView> {
     this.log(`search ${run} ${text}${within ? ` within ${within}` : ''}`);
     const hits = [...this.searchHits.entries()].find(([k]) => text.includes(k))?.[1] ?? [];
-    return { hits: hits.filter((h) => !kind || h.kind === kind).slice(0, limit), indexed: true };
+    return { hits: hits.filter((h) => !kind || h.kind === kind).slice(0, limit), indexed: this.searchIndexed, outdated: this.searchOutdated };
   }
   async searchCancel(run: number) { this.log(`search-cancel ${run}`); }
   /** The answer of every path search. */
@@ -167,6 +170,32 @@ export class MemoryBackend implements Backend {
   async cacheStats(): Promise<CacheStats> { return { dir: '/cache', files: this.cacheFiles, bytes: this.cacheFiles * 1000, limit: 1 << 30 }; }
   async cacheClear(): Promise<CacheStats> { const s = await this.cacheStats(); this.cacheFiles = 0; this.log('cacheClear'); return s; }
   async saveRete(doc: number, name: string) { this.log(`saveRete ${doc} ${name}`); return this.savedTo; }
+  /** What indexAdd opens (null: the user cancelled the save dialog). It sends one progress event
+   *  of job `indexJob` (then the next number), then waits until `indexRelease()` or a cancel. */
+  indexResult: DocInfo | null = null;
+  indexJob = 5;
+  indexRelease: (() => void) | null = null;
+  indexHandlers: ((v: ImportView) => void)[] = [];
+  emitIndex(v: ImportView) { for (const h of this.indexHandlers) h(v); }
+  async onIndexProgress(cb: (v: ImportView) => void) { this.indexHandlers.push(cb); return () => {}; }
+  async indexAdd(doc: number): Promise<DocInfo | null> {
+    this.log(`indexAdd ${doc}`);
+    const job = this.indexJob++;
+    this.indexRelease = null;
+    const view = (status: ImportView['status'], phase: string): ImportView => ({
+      job, source: '/data/people.rete', name: 'people.rete', status, phase, done: 30, total: 60, triples: 0, read_bytes: 0,
+      source_bytes: 1000, elapsed_ms: 5, phases: [['labels', 1]], error: null,
+    });
+    this.emitIndex(view('running', 'degrees'));
+    await new Promise<void>((r) => { this.indexRelease = r; });
+    if (this.cancelled.has(-2000 - job)) {
+      this.emitIndex(view('cancelled', ''));
+      throw { kind: 'cancelled', message: 'people.rete: adding the search index was cancelled' };
+    }
+    this.emitIndex(view('built', ''));
+    return this.indexResult;
+  }
+  async indexCancel(job: number) { this.log(`indexCancel ${job}`); this.cancelled.add(-2000 - job); this.indexRelease?.(); }
   /** Views saved with saveView; the view openViewFile and openLink give. */
   savedViews: SavedView[] = [];
   viewToOpen: SavedView | null = null;

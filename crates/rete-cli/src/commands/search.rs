@@ -58,6 +58,11 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
             "note: {} has no search index: its labels were scanned (`rete index FILE -o OUT` adds one)",
             rete.name()
         );
+    } else if searcher.index().is_some_and(|i| !i.is_current()) {
+        eprintln!(
+            "note: {}'s search index has an older layout, larger and slower (`rete index FILE -o OUT` writes the current one)",
+            rete.name()
+        );
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -105,6 +105,7 @@ impl Doc {
         Ok(SearchView {
             hits,
             indexed: answer.indexed,
+            outdated: searcher.index().is_some_and(|i| !i.is_current()),
         })
     }
 }

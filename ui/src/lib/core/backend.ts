@@ -65,6 +65,12 @@ export interface Backend {
   cacheStats(): Promise<CacheStats>;
   cacheClear(): Promise<CacheStats>;
   saveRete(doc: number, name: string): Promise<string | null>;
+  /** Adds a search index to the open document (a file the app built: its cache entry; else the
+   *  shell asks where to save) and opens the result; null if the user cancelled the dialog. */
+  indexAdd(doc: number): Promise<DocInfo | null>;
+  indexCancel(job: number): Promise<void>;
+  /** Where adding a search index stands (phases as `ImportView`s). */
+  onIndexProgress(cb: (v: ImportView) => void): Promise<UnlistenFn>;
   /** Opens a rete:// link's file (once the user agreed, in a native dialog) and returns its view. */
   openLink(link: string): Promise<OpenedView>;
   /** Puts the rete:// link to a view on the clipboard, and returns it. */
@@ -127,6 +133,9 @@ export const tauriBackend: Backend = {
   cacheStats: () => call('cache_stats'),
   cacheClear: () => call('cache_clear'),
   saveRete: (doc, name) => call('save_rete', { doc, name }),
+  indexAdd: (doc) => call('index_add', { doc }),
+  indexCancel: (job) => call('index_cancel', { job }),
+  onIndexProgress: (cb) => listen<ImportView>('index-progress', (e) => cb(e.payload)),
   openLink: (link) => call('open_link', { link }),
   copyLink: (view) => call('copy_link', { view }),
   saveView: (view, name) => call('save_view', { view, name }),

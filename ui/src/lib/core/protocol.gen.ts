@@ -830,7 +830,12 @@ hits: Array<SearchHit>,
 /**
  * Whether the file's search index answered (`false`: its labels were scanned, slower).
  */
-indexed: boolean, };
+indexed: boolean, 
+/**
+ * Whether the index is of an older layout (larger and slower than the current one, which
+ * adding the index again writes).
+ */
+outdated: boolean, };
 export type PathLinkView = { 
 /**
  * The predicate.

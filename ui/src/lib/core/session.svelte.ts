@@ -92,7 +92,8 @@ export class Session {
     this.source = new SourceState(backend, (doc) => this.opened(doc));
     this.importer = new ImportState(backend);
     this.labelLanguages = new LabelLanguages(backend);
-    this.search = new SearchState(backend, (hit) => this.reveal(hit));
+    // A file given a search index opens in place of the old one.
+    this.search = new SearchState(backend, (hit) => this.reveal(hit), (doc) => this.source.run(doc.name, async () => doc, false));
     this.paths = new PathsState(backend, this.highlight);
     this.shapes = new ShapesState(backend, this.highlight);
     this.source.linkOpener = (link) => this.openLink(link);
@@ -120,7 +121,7 @@ export class Session {
   private async opened(doc: DocInfo): Promise<void> {
     this.colors.setClasses(doc.classes.map((c) => c.nt));
     this.selection.reset(doc.doc);
-    this.search.reset(doc.doc);
+    this.search.reset(doc.doc, doc.remote);
     this.paths.reset(doc.doc);
     this.highlight.clear();
     this.coherence.reset(doc.doc);
@@ -215,6 +216,7 @@ export class Session {
       this.backend.onCoherenceProgress((p) => this.coherence.onProgress(p)),
       this.backend.onShapesProgress((p) => this.shapes.onProgress(p)),
       this.importer.listen(),
+      this.backend.onIndexProgress((v) => this.search.onIndexProgress(v)),
       // Before any file opens: the shell names communities in these languages.
       this.labelLanguages.apply(),
       // After a crash of the webview's process the shell loaded this page again: say so.

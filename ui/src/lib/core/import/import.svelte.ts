@@ -22,12 +22,13 @@ export function phaseFraction(v: ImportView): number | null {
   return Math.min(1, done / v.total);
 }
 
-/** The whole build's progress (0…1) from the finished phases and the current one. */
-export function overallFraction(v: ImportView): number {
+/** The whole build's progress (0…1) from the finished phases and the current one, each phase
+ * counting for its share in `weights` (a build's by default). */
+export function overallFraction(v: ImportView, weights: Record<string, number> = WEIGHTS): number {
   const done = new Set(v.phases.map(([p]) => p));
   let f = 0;
-  for (const p of PHASES) if (done.has(p)) f += WEIGHTS[p];
-  const cur = WEIGHTS[v.phase] ?? 0;
+  for (const p of Object.keys(weights)) if (done.has(p)) f += weights[p];
+  const cur = weights[v.phase] ?? 0;
   if (cur && !done.has(v.phase)) f += cur * (phaseFraction(v) ?? 0);
   return Math.min(1, f);
 }

@@ -1,12 +1,22 @@
 // The search box: matches as the user types (each keystroke a search run in the shell; a newer
 // one cancels the one before and an older answer never replaces a newer one), the list moved
 // through with Up/Down, and the chosen hit handed to `go` (the session takes the map to it).
+// When the answers come from a label scan (a file without an index) or an older index, it offers
+// to add one: the shell writes the file again with it (progress, cancel), and the result is
+// handed to `reopen` (the session opens it in place of the old one) and searched again.
 import type { Backend } from '../backend';
 import { errorText, isCancelled } from '../backend';
-import type { SearchHit } from '../types';
+import { overallFraction } from '../import/import.svelte';
+import type { DocInfo, ImportView, SearchHit } from '../types';
 
 /** Hits shown in the list. */
 export const HITS = 12;
+
+/** Rough share of adding an index each phase takes (rete_search::add_index_with's phases; the
+ * degree scan reads every quad twice and dominates): what the bar fills per phase. */
+export const INDEX_WEIGHTS: Record<string, number> = {
+  labels: 0.1, degrees: 0.45, classes: 0.05, tokens: 0.15, encode: 0.15, write: 0.1,
+};
 
 export class SearchState {
   text = $state('');
@@ -21,15 +31,48 @@ export class SearchState {
   error = $state('');
   /** Only inside this community (the one in view), when the user asks. */
   within = $state<string | null>(null);
+  /** Whether the index that answered has an older layout (adding it again makes it smaller
+   *  and faster). */
+  outdated = $state(false);
+  /** Whether the open document is read over HTTP: no index is added to it here (that would
+   *  read the whole file). */
+  remote = $state(false);
+  /** An index is being added. */
+  adding = $state(false);
+  /** Its progress (the last event of the job under way). */
+  progress = $state<ImportView | null>(null);
+  cancelling = $state(false);
+  /** How the last addition ended ('' before any). */
+  indexMessage = $state('');
 
   private doc: number | null = null;
   private seq = 0;
   private running = 0;
+  /** The last job that ended: a late event of it does not bring its progress back. */
+  private ended = 0;
 
-  constructor(private backend: Backend, private go: (hit: SearchHit) => Promise<void>) {}
+  constructor(
+    private backend: Backend,
+    private go: (hit: SearchHit) => Promise<void>,
+    private reopen: (doc: DocInfo) => Promise<boolean> = async () => false,
+  ) {}
 
-  reset(doc: number): void {
+  /** Whether the list offers to add an index: a scan (or an older index) answered, on a file
+   *  the app can write, and none is being added. */
+  get offer(): boolean {
+    return (!this.indexed || this.outdated) && !this.remote && !this.adding;
+  }
+
+  /** How far adding the index is (0…1). */
+  get fraction(): number {
+    return this.progress ? overallFraction(this.progress, INDEX_WEIGHTS) : 0;
+  }
+
+  reset(doc: number, remote = false): void {
     this.doc = doc;
+    this.remote = remote;
+    this.indexed = true;
+    this.outdated = false;
     this.text = '';
     this.hits = [];
     this.active = -1;
@@ -58,6 +101,7 @@ export class SearchState {
       if (run !== this.seq) return;
       this.hits = out.hits;
       this.indexed = out.indexed;
+      this.outdated = out.outdated;
       this.active = out.hits.length ? 0 : -1;
       this.open = true;
       this.error = '';
@@ -97,5 +141,49 @@ export class SearchState {
 
   close(): void {
     this.open = false;
+  }
+
+  /** A progress event of adding an index. */
+  onIndexProgress(v: ImportView): void {
+    if (v.status === 'running') {
+      if (v.job !== this.ended) this.progress = v;
+      return;
+    }
+    this.ended = v.job;
+    if (this.progress?.job === v.job) this.progress = null;
+  }
+
+  /** Adds a search index to the open document, opens the result in its place and searches the
+   *  typed text again there. */
+  async addIndex(): Promise<void> {
+    if (this.doc === null || this.adding) return;
+    const text = this.text;
+    this.adding = true;
+    this.cancelling = false;
+    this.indexMessage = '';
+    try {
+      const doc = await this.backend.indexAdd(this.doc);
+      // The save dialog was cancelled: nothing was written.
+      if (!doc) return;
+      this.adding = false;
+      this.progress = null;
+      if (!(await this.reopen(doc))) return;
+      this.indexMessage = `Search index added: ${doc.name}`;
+      if (text.trim()) await this.input(text);
+    } catch (e) {
+      this.indexMessage = isCancelled(e) ? 'Adding the search index was cancelled: nothing was written'
+        : `Could not add a search index: ${errorText(e)}`;
+    } finally {
+      this.adding = false;
+      this.cancelling = false;
+      this.progress = null;
+    }
+  }
+
+  /** Stops adding the index (nothing is written). */
+  async cancelIndex(): Promise<void> {
+    if (!this.adding || !this.progress) return;
+    this.cancelling = true;
+    await this.backend.indexCancel(this.progress.job);
   }
 }

@@ -64,4 +64,39 @@ describe('search box state', () => {
     await s.restrict(null);
     expect(b.calls.at(-1)).toBe('search 3 a');
   });
+
+  it('offers an index after a scan or an older index, not on a remote file; a cancelled save dialog changes nothing', async () => {
+    const b = new MemoryBackend();
+    b.searchHits.set('a', [hit('a')]);
+    const reopened: string[] = [];
+    const s = new SearchState(b, async () => {}, async (d) => { reopened.push(d.name); return true; });
+    await b.onIndexProgress((v) => s.onIndexProgress(v));
+    s.reset(1);
+    await s.input('a');
+    expect(s.offer).toBe(false);
+    b.searchOutdated = true;
+    await s.input('ab');
+    expect(s.offer).toBe(true);
+    b.searchOutdated = false;
+    b.searchIndexed = false;
+    await s.input('abc');
+    expect(s.offer).toBe(true);
+    s.reset(1, true);
+    await s.input('abc');
+    expect([s.indexed, s.offer]).toEqual([false, false]);
+    // The user cancels the save dialog: no file, nothing reopened, offered again.
+    s.reset(1);
+    await s.input('abc');
+    b.indexResult = null;
+    const adding = s.addIndex();
+    expect(s.adding).toBe(true);
+    expect(s.offer).toBe(false);
+    b.indexRelease?.();
+    await adding;
+    expect(reopened).toEqual([]);
+    expect([s.adding, s.offer, s.indexMessage]).toEqual([false, true, '']);
+    // A late progress event of the ended job does not bring its progress back.
+    s.onIndexProgress({ job: 5, source: '', name: '', status: 'running', phase: 'write', done: 0, total: null, triples: 0, read_bytes: 0, source_bytes: 0, elapsed_ms: 0, phases: [], error: null });
+    expect(s.progress).toBeNull();
+  });
 });

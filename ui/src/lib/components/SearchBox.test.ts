@@ -1,0 +1,59 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import SearchBox from './SearchBox.svelte';
+import { Session } from '../core/session.svelte';
+import { doc, node, oneFile } from '../../test/memory-backend';
+
+describe('SearchBox component', () => {
+  it('offers an index when the labels were scanned: progress, cancel, then the indexed file reopened and searched again', async () => {
+    const b = oneFile([node('c1')]);
+    b.searchIndexed = false;
+    const indexed = doc(2, 'a-indexed.rete');
+    b.indexResult = indexed;
+    b.docs.set(indexed.source, indexed);
+    b.views.set('overview:2', { kind: 'pyramid', note: '', truncated: false, nodes: [node('c1')], edges: [] });
+    b.legends.set(2, { source: 'schema', note: '', classes: [], relations: [] });
+    b.contexts.set(2, { classes: [], predicates: [], prefixes: [], examples: [] });
+    const session = new Session(b);
+    await session.start();
+    render(SearchBox, { session });
+    await fireEvent.input(screen.getByTestId('search-input'), { target: { value: 'ali' } });
+    await vi.waitFor(() => expect(screen.getByTestId('search-scanned').textContent).toContain('no search index'));
+
+    // Add, then cancel while it runs: nothing written, said so, offered again.
+    await fireEvent.mouseDown(screen.getByTestId('search-add-index'));
+    await vi.waitFor(() => expect(screen.getByTestId('search-indexing').dataset.phase).toBe('degrees'));
+    // labels (0.1) done, degrees (0.45) half done.
+    expect(screen.getByRole('progressbar', { name: 'Adding a search index' }).getAttribute('aria-valuenow')).toBe('33');
+    expect(screen.queryByTestId('search-add-index')).toBeNull();
+    await fireEvent.click(screen.getByTestId('search-index-cancel'));
+    await vi.waitFor(() => expect(screen.getByTestId('search-index-message').textContent).toContain('cancelled'));
+    expect(b.calls).toContain('indexCancel 5');
+    expect(session.source.doc?.doc).toBe(1);
+
+    // Add again to the end: the indexed file replaces the old one and the text is searched there.
+    await fireEvent.mouseDown(screen.getByTestId('search-add-index'));
+    await vi.waitFor(() => expect(b.indexRelease).not.toBeNull());
+    b.searchIndexed = true;
+    b.indexRelease?.();
+    await vi.waitFor(() => expect(screen.getByTestId('search-index-message').textContent).toBe('Search index added: a-indexed.rete'));
+    expect(session.source.doc?.doc).toBe(2);
+    expect(b.calls).toContain('close 1');
+    expect(b.calls).toContain('overview 2');
+    expect(b.calls.filter((c) => c.startsWith('search ')).at(-1)).toMatch(/^search \d+ ali$/);
+    expect(session.search.text).toBe('ali');
+    expect(screen.queryByTestId('search-scanned')).toBeNull();
+  });
+
+  it('offers no index for a file read over the network, and says why', async () => {
+    const b = oneFile([node('c1')]);
+    b.searchIndexed = false;
+    b.docs.set('/a.rete', { ...doc(1, 'a.rete'), remote: true });
+    const session = new Session(b);
+    await session.start();
+    render(SearchBox, { session });
+    await fireEvent.input(screen.getByTestId('search-input'), { target: { value: 'ali' } });
+    await vi.waitFor(() => expect(screen.getByTestId('search-scanned').textContent).toContain('read over the network'));
+    expect(screen.queryByTestId('search-add-index')).toBeNull();
+  });
+});
