@@ -19,8 +19,8 @@ use std::sync::Arc;
 pub const DECODE_BUDGET_FLOOR: u64 = 256 << 20;
 
 /// The default budget of a document of `file_len` bytes: [`DECODE_BUDGET_FLOOR`] or the file's
-/// length if larger. Real files hold far less (docs/reliability.md has the figures: 0.4 MB for
-/// the 20k-person sample, 22 MB for a 100 M-quad file of 1.08 GB).
+/// length if larger. Real files hold far less (docs/reliability.md has the figures: 0.23 MB for
+/// the 20k-person sample, 14.7 MB for a 100 M-quad file of 1.08 GB).
 pub fn default_decode_budget(file_len: u64) -> u64 {
     DECODE_BUDGET_FLOOR.max(file_len)
 }
@@ -42,6 +42,7 @@ pub struct DecodeBudget {
     file: String,
     limit: u64,
     held: AtomicU64,
+    peak: AtomicU64,
 }
 
 impl DecodeBudget {
@@ -51,6 +52,7 @@ impl DecodeBudget {
             file: file.into(),
             limit,
             held: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
         })
     }
 
@@ -62,6 +64,12 @@ impl DecodeBudget {
     /// Bytes charged now.
     pub fn held(&self) -> u64 {
         self.held.load(Ordering::Relaxed)
+    }
+
+    /// The most bytes charged at once so far: what the document needed (the figures of the
+    /// default budget were measured with it).
+    pub fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
     }
 
     /// Charges `bytes` for `section`, before they are decoded: the charge is given back when the
@@ -80,7 +88,9 @@ impl DecodeBudget {
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
                 held.checked_add(bytes).filter(|&n| n <= self.limit)
             })
-            .map(drop)
+            .map(|held| {
+                self.peak.fetch_max(held + bytes, Ordering::Relaxed);
+            })
             .map_err(|held| Error::DecodeBudget {
                 file: self.file.clone(),
                 section: section.to_owned(),
@@ -162,7 +172,7 @@ mod tests {
         a.grow("card", 40).expect("room again");
         assert_eq!((budget.held(), a.bytes()), (100, 100));
         drop(a);
-        assert_eq!(budget.held(), 0);
+        assert_eq!((budget.held(), budget.peak()), (0, 100));
         let mut none = Charge::none();
         none.grow("x", u64::MAX).expect("no budget, no limit");
         assert!(budget.charge("x", u64::MAX).is_err(), "no overflow");

@@ -24,7 +24,7 @@ use crate::budget::{default_decode_budget, Charge, DecodeBudget};
 use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::format::{
-    kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN, MAGIC,
+    check_declared, kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN, MAGIC,
 };
 use crate::range::{FileReader, RangeReader};
 use cache::Cache;
@@ -276,9 +276,18 @@ impl Rete {
         let Some(e) = self.section(kind, index).copied() else {
             return Ok(None);
         };
-        let charge = self.inner.budget.charge(&e.name(), e.raw_len)?;
+        let charge = self.charge_section(&e)?;
         let stored = self.read_bytes(e.offset, self.usize_len(&e)?)?;
         Ok(Some((self.decode_section(&e, &stored)?, charge)))
+    }
+
+    /// Charges the decoded length of section `e` to the document's decode budget, once the
+    /// section's own rules (size, zstd ratio) hold: a section they refuse is reported as such.
+    pub(crate) fn charge_section(&self, e: &SectionEntry) -> Result<Charge> {
+        if e.codec == Codec::Zstd {
+            check_declared(e.len, e.raw_len, &self.inner.name, &|| e.name())?;
+        }
+        self.inner.budget.charge(&e.name(), e.raw_len)
     }
 
     /// The document's decode budget, shared by its extension readers (see [`DecodeBudget`]).

@@ -118,7 +118,7 @@ impl Rete {
         decode: impl FnOnce(&[u8]) -> Result<T>,
     ) -> Result<T> {
         let section = e.name();
-        let mut charge = self.inner.budget.charge(&section, e.raw_len)?;
+        let mut charge = self.charge_section(e)?;
         let payload = self.decode_section(e, stored)?;
         charge.grow(&section, held(&payload))?;
         let decoded = decode(&payload)?;

@@ -37,14 +37,24 @@ impl Pyramid {
 
     pub(super) fn load_dir(&self) -> Result<Dir, PyramidError> {
         let name = self.name();
-        let bytes = self
+        let (bytes, mut charge) = self
             .inner
             .rete
-            .section_payload(kind::DIRECTORY, 0)?
+            .kept_section(kind::DIRECTORY, 0)?
             .ok_or_else(|| {
                 PyramidError::corrupt(name, "pyramid directory", "section is missing")
             })?;
-        self.parse_dir(&bytes)
+        // Each entry takes at least 12 bytes: charged for the most the payload can hold, before
+        // any is made.
+        let entries = bytes.len() / 12;
+        charge.grow("pyramid directory", items_bytes::<(u64, BlockRef)>(entries))?;
+        let dir = self.parse_dir(&bytes)?;
+        self.inner
+            .kept
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(charge);
+        Ok(dir)
     }
 
     pub(super) fn parse_dir(&self, bytes: &[u8]) -> Result<Dir, PyramidError> {
@@ -156,11 +166,15 @@ impl Pyramid {
                     b.decode(&stored, self.name(), section)
                         .map_err(PyramidError::block)?,
                 );
-                self.inner
-                    .cache
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .put((k, b.offset), decoded.clone());
+                let mut cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+                cache.put((k, b.offset), decoded.clone());
+                let mut bytes: usize = cache.iter().map(|(_, b)| b.len()).sum();
+                while bytes > CACHE_BYTES && cache.len() > 1 {
+                    match cache.pop_lru() {
+                        Some((_, old)) => bytes -= old.len(),
+                        None => break,
+                    }
+                }
                 out[i] = Some(decoded);
             }
         }
