@@ -116,7 +116,9 @@ impl Pyramid {
     }
 
     /// Decoded blocks of section `k`, from the cache or with one range read covering the
-    /// missing ones.
+    /// missing ones. The blocks decoded are charged to the document's decode budget while this
+    /// call decodes them: a level of many blocks cannot decode more than the budget at once,
+    /// whatever the cache drops meanwhile.
     pub(super) fn fetch(
         &self,
         k: u16,
@@ -146,8 +148,10 @@ impl Pyramid {
             } else {
                 None
             };
+            let mut charges = Vec::with_capacity(missing.len());
             for &i in &missing {
                 let b = refs[i];
+                charges.push(self.inner.rete.decode_budget().charge(section, b.raw_len)?);
                 let stored = match &span {
                     Some(s) => {
                         let from = (b.offset - start) as usize;
