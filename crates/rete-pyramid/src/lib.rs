@@ -374,6 +374,7 @@ pub struct CacheUse {
     pub max_blocks: usize,
     /// The most decoded bytes it holds: past them, the least recently used blocks are dropped
     /// (the block just read stays).
+    #[serde(default)]
     pub max_bytes: usize,
 }
 
