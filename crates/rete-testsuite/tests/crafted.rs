@@ -964,4 +964,8 @@ fn limits_are_what_the_docs_say() {
     assert_eq!(MAX_BLOCK_QUADS, 65_536);
     assert_eq!(MAX_ZSTD_RATIO, 32);
     assert_eq!(ZSTD_RATIO_FLOOR, 1 << 20);
+    use rete_core::budget::{default_decode_budget, DECODE_BUDGET_FLOOR};
+    assert_eq!(DECODE_BUDGET_FLOOR, 256 << 20);
+    assert_eq!(default_decode_budget(1 << 20), 256 << 20);
+    assert_eq!(default_decode_budget(1 << 40), 1 << 40);
 }
