@@ -421,35 +421,23 @@ mod tests {
     use rete_schema::{Class, Parts};
 
     fn schema(names: &[&str], parents: &[&[u32]]) -> Schema {
-        Schema {
-            classes: names
-                .iter()
-                .zip(parents)
-                .enumerate()
-                .map(|(i, (n, p))| Class {
-                    index: i as u32,
-                    iri: n.to_string(),
-                    label: None,
-                    parents: p.to_vec(),
-                    depth: 0,
-                    direct_instances: 0,
-                    total_instances: 0,
-                })
-                .collect(),
-            relations: Vec::new(),
-            literal_properties: Vec::new(),
-            disjoint: Vec::new(),
-            disjoint_groups: Vec::new(),
-            equivalent: Vec::new(),
-            complement: Vec::new(),
-            anonymous_complement: Vec::new(),
-            properties: Vec::new(),
-            property_disjoint_groups: Vec::new(),
-            levels: Vec::new(),
-            prefixes: Vec::new(),
-            typed_instances: 0,
-            parts: Parts::CLASSES,
-        }
+        let mut s = Schema::default();
+        s.classes = names
+            .iter()
+            .zip(parents)
+            .enumerate()
+            .map(|(i, (n, p))| Class {
+                index: i as u32,
+                iri: n.to_string(),
+                label: None,
+                parents: p.to_vec(),
+                depth: 0,
+                direct_instances: 0,
+                total_instances: 0,
+            })
+            .collect();
+        s.parts = Parts::CLASSES;
+        s
     }
 
     #[test]

@@ -96,6 +96,14 @@ impl DictIndex {
         out
     }
 
+    /// Bytes the directory decoded from `payload` holds in its entries at most (their first
+    /// terms aside, which the payload's own bytes stand for): known before decoding, so that it
+    /// can be charged first ([`crate::DecodeBudget`]).
+    pub fn held_bytes(payload: &[u8]) -> u64 {
+        crate::budget::declared_items(payload, MIN_INDEX_ENTRY as usize)
+            * size_of::<DictBlockMeta>() as u64
+    }
+
     /// Parses a directory; `terms` is the header's term count, `blocks_len` the stored length of the
     /// `DICT_BLOCKS` section; both are checked against the entries.
     pub fn decode(bytes: &[u8], terms: u64, blocks_len: u64, file: &str) -> Result<Self> {

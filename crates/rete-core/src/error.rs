@@ -53,6 +53,24 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// Decoding a section would take the document past its decode budget
+    /// ([`crate::budget::DecodeBudget`], [`crate::ReteOptions::decode_budget`]).
+    #[error(
+        "{file}: {section}: decoding this section would hold {bytes} bytes, past the document's \
+         decode budget of {limit} bytes ({held} bytes held already)"
+    )]
+    DecodeBudget {
+        /// File path or URL.
+        file: String,
+        /// The section being decoded.
+        section: String,
+        /// Bytes it would hold.
+        bytes: u64,
+        /// Bytes the document held already.
+        held: u64,
+        /// The budget.
+        limit: u64,
+    },
     /// The operation was cancelled through a cancel flag.
     #[error("cancelled")]
     Cancelled,

@@ -474,6 +474,36 @@ fn bulk_decompress(stored: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
     })
 }
 
+/// Whether a zstd frame of `stored_len` bytes may declare `raw_len` decoded bytes: at most
+/// [`MAX_RAW_LEN`], within [`MAX_ZSTD_RATIO`]. Checked by [`zstd_decode`], and before a decoded
+/// length is charged to a document's decode budget (a section its own rules refuse is reported
+/// as such).
+pub fn check_declared(
+    stored_len: u64,
+    raw_len: u64,
+    file: &str,
+    section: &dyn Fn() -> String,
+) -> Result<()> {
+    if raw_len > MAX_RAW_LEN {
+        return Err(Error::corrupt(
+            file,
+            section(),
+            format!("declared size {raw_len} exceeds the limit"),
+        ));
+    }
+    if !ratio_ok(stored_len, raw_len) {
+        return Err(Error::corrupt(
+            file,
+            section(),
+            format!(
+                "{stored_len} stored bytes declare {raw_len} decoded bytes, beyond the \
+                 {MAX_ZSTD_RATIO}:1 limit"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Decompresses a zstd frame whose decoded size is declared as `raw_len`; refuses anything else.
 /// The one zstd decoder of every section and block (core, pyramid, schema), with one size limit:
 /// [`MAX_RAW_LEN`].
@@ -483,24 +513,7 @@ pub fn zstd_decode(
     file: &str,
     section: &dyn Fn() -> String,
 ) -> Result<Vec<u8>> {
-    if raw_len > MAX_RAW_LEN {
-        return Err(Error::corrupt(
-            file,
-            section(),
-            format!("declared size {raw_len} exceeds the limit"),
-        ));
-    }
-    if !ratio_ok(stored.len() as u64, raw_len) {
-        return Err(Error::corrupt(
-            file,
-            section(),
-            format!(
-                "{} stored bytes declare {raw_len} decoded bytes, beyond the {MAX_ZSTD_RATIO}:1 \
-                 limit",
-                stored.len()
-            ),
-        ));
-    }
+    check_declared(stored.len() as u64, raw_len, file, section)?;
     let zerr = |e: std::io::Error| Error::corrupt(file, section(), format!("zstd: {e}"));
     let out = if raw_len <= ZSTD_PREALLOC {
         bulk_decompress(stored, raw_len as usize).map_err(zerr)?

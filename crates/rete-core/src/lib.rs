@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod block;
+pub mod budget;
 pub mod card;
 pub mod craft;
 mod decode;
@@ -21,6 +22,7 @@ mod terms;
 pub mod vocab;
 pub mod writer;
 
+pub use budget::{Charge, DecodeBudget};
 pub use card::{BuildInfo, Card, InputInfo, NamedCount};
 pub use decode::quad_of_terms;
 pub use error::{Error, Result};

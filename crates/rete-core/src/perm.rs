@@ -96,6 +96,13 @@ impl PermIndex {
         out
     }
 
+    /// Bytes the directory decoded from `payload` holds in its entries at most: known before
+    /// decoding, so that it can be charged first ([`crate::DecodeBudget`]).
+    pub fn held_bytes(payload: &[u8]) -> u64 {
+        crate::budget::declared_items(payload, MIN_INDEX_ENTRY as usize)
+            * size_of::<PermBlockMeta>() as u64
+    }
+
     /// Parses a directory and checks it against the section's stored length.
     pub fn decode(bytes: &[u8], blocks_len: u64, section: &str, file: &str) -> Result<Self> {
         let bad = |m: &str| Error::corrupt(file, section, m.to_owned());

@@ -20,10 +20,11 @@ pub use cost::Cost;
 pub use scan::QuadIter;
 pub use verify::VerifyReport;
 
+use crate::budget::{default_decode_budget, Charge, DecodeBudget};
 use crate::card::Card;
 use crate::error::{Error, Result};
 use crate::format::{
-    kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN, MAGIC,
+    check_declared, kind, section_name, zstd_decode, Codec, Header, SectionEntry, HEADER_LEN, MAGIC,
 };
 use crate::range::{FileReader, RangeReader};
 use cache::Cache;
@@ -49,6 +50,11 @@ pub struct ReteOptions {
     /// Remote files whose block directories together take at most this many stored bytes fetch
     /// them all in one read (one request beats several for small files).
     pub lazy_directories_above: u64,
+    /// Bytes the document may hold decoded in the sections it keeps (directories, page tables,
+    /// card, and those of the extension readers opened on it: schema, pyramid top and directory,
+    /// search meta); `None`: [`default_decode_budget`] of the file's length. See
+    /// [`DecodeBudget`]. The block caches are bounded apart, by their own byte limits.
+    pub decode_budget: Option<u64>,
 }
 
 impl Default for ReteOptions {
@@ -59,6 +65,7 @@ impl Default for ReteOptions {
             readahead: 1 << 20,
             lazy_directories: None,
             lazy_directories_above: 64 << 10,
+            decode_budget: None,
         }
     }
 }
@@ -72,6 +79,9 @@ struct Inner {
     head: Vec<u8>,
     indexes: OnceLock<Indexes>,
     card: OnceLock<Card>,
+    budget: Arc<DecodeBudget>,
+    /// Charges of what the reader keeps for the document's lifetime (directories, card).
+    kept: Mutex<Vec<Charge>>,
     load: Mutex<()>,
     cache: Mutex<Cache>,
     opts: ReteOptions,
@@ -154,8 +164,15 @@ impl Rete {
             weight: 0,
             cap: opts.cache_bytes,
         };
+        let budget = DecodeBudget::new(
+            name.clone(),
+            opts.decode_budget
+                .unwrap_or_else(|| default_decode_budget(len)),
+        );
         Ok(Self {
             inner: Arc::new(Inner {
+                budget,
+                kept: Mutex::new(Vec::new()),
                 reader,
                 name,
                 header,
@@ -244,13 +261,47 @@ impl Rete {
     }
 
     /// The decoded payload of a whole section (checksum verified), or `None` if the file has no
-    /// such section. Meant for small sections (card, schema, pyramid directories).
+    /// such section. Meant for small sections (card, schema, pyramid directories). Its decoded
+    /// length is charged to the document's decode budget while it is decoded; a reader keeping
+    /// what it builds from it uses [`Rete::kept_section`] instead.
     pub fn section_payload(&self, kind: u16, index: u16) -> Result<Option<Vec<u8>>> {
+        Ok(self.kept_section(kind, index)?.map(|(payload, _)| payload))
+    }
+
+    /// [`Rete::section_payload`] with the charge of its decoded length to the document's
+    /// [`DecodeBudget`], taken before it is decoded: hold it as long as what is built from the
+    /// payload (the payload's bytes then stand for the strings and lists built from them; grow
+    /// it by the size of the items a decoder makes, [`Charge::grow`]).
+    pub fn kept_section(&self, kind: u16, index: u16) -> Result<Option<(Vec<u8>, Charge)>> {
         let Some(e) = self.section(kind, index).copied() else {
             return Ok(None);
         };
+        let charge = self.charge_section(&e)?;
         let stored = self.read_bytes(e.offset, self.usize_len(&e)?)?;
-        self.decode_section(&e, &stored).map(Some)
+        Ok(Some((self.decode_section(&e, &stored)?, charge)))
+    }
+
+    /// Charges the decoded length of section `e` to the document's decode budget, once the
+    /// section's own rules (size, zstd ratio) hold: a section they refuse is reported as such.
+    pub(crate) fn charge_section(&self, e: &SectionEntry) -> Result<Charge> {
+        if e.codec == Codec::Zstd {
+            check_declared(e.len, e.raw_len, &self.inner.name, &|| e.name())?;
+        }
+        self.inner.budget.charge(&e.name(), e.raw_len)
+    }
+
+    /// The document's decode budget, shared by its extension readers (see [`DecodeBudget`]).
+    pub fn decode_budget(&self) -> &Arc<DecodeBudget> {
+        &self.inner.budget
+    }
+
+    /// Keeps `charge` for the document's lifetime (what it stands for is never dropped).
+    pub(crate) fn keep(&self, charge: Charge) {
+        self.inner
+            .kept
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(charge);
     }
 
     /// Stored bytes `[offset, offset + len)` of a section, for sections that carry their own block
@@ -281,9 +332,10 @@ impl Rete {
         if let Some(c) = self.inner.card.get() {
             return Ok(c);
         }
-        let bytes = self.section_payload(kind::CARD, 0)?.unwrap_or_default();
+        let (bytes, charge) = self.kept_section(kind::CARD, 0)?.unwrap_or_default();
         let card: Card = serde_json::from_slice(&bytes)
             .map_err(|e| Error::corrupt(&self.inner.name, "card", format!("invalid JSON: {e}")))?;
+        self.keep(charge);
         let _ = self.inner.card.set(card);
         self.inner
             .card

@@ -90,6 +90,16 @@ impl<'a> SectionReader<'a> {
         u32::try_from(v).map_err(|_| self.corrupt(format!("index {v} does not fit 32 bits")))
     }
 
+    /// The count [`SectionReader::count`] would read next, capped as it caps it (0 if the
+    /// payload ends), without reading it: what a decoder charges to the document's decode
+    /// budget ([`crate::Charge::grow`]) before it makes the items.
+    pub fn next_count(&self, min_bytes: usize) -> u64 {
+        let mut c = self.cur.clone();
+        c.get()
+            .unwrap_or(0)
+            .min((c.remaining() / min_bytes.max(1)) as u64)
+    }
+
     /// An item count; each item takes at least `min_bytes`, so a count the remaining bytes cannot
     /// hold is rejected before anything is allocated for it.
     pub fn count(&mut self, min_bytes: usize) -> ReadResult<usize> {

@@ -372,6 +372,10 @@ pub struct CacheUse {
     pub bytes: usize,
     /// The most blocks it holds: past it, the least recently used is dropped.
     pub max_blocks: usize,
+    /// The most decoded bytes it holds: past them, the least recently used blocks are dropped
+    /// (the block just read stays).
+    #[serde(default)]
+    pub max_bytes: usize,
 }
 
 /// What a pyramid build computed.

@@ -12,7 +12,7 @@ use rete_core::format::prealloc;
 use rete_core::format::FLAG_PYRAMID;
 use rete_core::front_coding::Expander;
 use rete_core::section::SectionReader;
-use rete_core::{Id, Rete};
+use rete_core::{Charge, Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -23,6 +23,10 @@ mod fuzzing;
 
 /// Decoded blocks kept per open pyramid.
 const CACHE_BLOCKS: usize = 64;
+/// Decoded bytes kept per open pyramid: past them the least recently used blocks are dropped
+/// (the block just read stays). Blocks are written at about 32 KiB, but a block's decoded size
+/// is the file's to declare, so the entry count alone bounds nothing.
+const CACHE_BYTES: usize = 64 << 20;
 /// Smallest encoding of a community record (size, label, class count, three `f32`).
 const MIN_COMMUNITY: usize = 15;
 /// Smallest encoding of a super-edge record.
@@ -54,6 +58,13 @@ struct Inner {
     dir: OnceLock<Dir>,
     dir_lock: Mutex<()>,
     cache: Mutex<BlockCache>,
+    /// The charges of the top and the directory to the document's decode budget.
+    kept: Mutex<Vec<Charge>>,
+}
+
+/// What `n` items of `T` take (their heap parts aside), to charge before they are made.
+fn items_bytes<T>(n: usize) -> u64 {
+    (n as u64).saturating_mul(size_of::<T>() as u64)
 }
 
 /// Decoded blocks by (section kind, offset).
@@ -82,7 +93,7 @@ impl Pyramid {
     /// without one.
     pub fn open(rete: &Rete) -> Result<Option<Pyramid>, PyramidError> {
         let name = rete.name().to_owned();
-        let Some(bytes) = rete.section_payload(kind::TOP, 0)? else {
+        let Some((bytes, charge)) = rete.kept_section(kind::TOP, 0)? else {
             if rete.has_flag(FLAG_PYRAMID) {
                 return Err(PyramidError::corrupt(
                     &name,
@@ -92,10 +103,13 @@ impl Pyramid {
             }
             return Ok(None);
         };
-        Self::parse_top(rete, &bytes).map(Some)
+        Self::parse_top(rete, &bytes, charge).map(Some)
     }
 
-    fn parse_top(rete: &Rete, bytes: &[u8]) -> Result<Pyramid, PyramidError> {
+    /// Decodes the top section; `charge` (its decoded bytes, charged to the document's decode
+    /// budget) grows by the records it makes before they are made, and lives with the pyramid.
+    fn parse_top(rete: &Rete, bytes: &[u8], mut charge: Charge) -> Result<Pyramid, PyramidError> {
+        const SECTION: &str = "pyramid top";
         let name = rete.name().to_owned();
         let mut r = SectionReader::new(bytes, &name, "pyramid top");
         if r.bytes(4)? != TOP_MAGIC {
@@ -117,6 +131,7 @@ impl Pyramid {
         if nlevels == 0 {
             return Err(r.err("no levels"));
         }
+        charge.grow(SECTION, items_bytes::<LevelInfo>(nlevels))?;
         let mut levels = Vec::with_capacity(prealloc(nlevels));
         for l in 0..nlevels {
             let communities = r.varint()?;
@@ -143,8 +158,9 @@ impl Pyramid {
                 method,
             });
         }
-        let names = |r: &mut SectionReader<'_>| -> Result<Vec<String>, PyramidError> {
+        let mut names = |r: &mut SectionReader<'_>| -> Result<Vec<String>, PyramidError> {
             let n = r.count(1)?;
+            charge.grow(SECTION, items_bytes::<String>(n))?;
             (0..n).map(|_| Ok(r.str()?.to_owned())).collect()
         };
         let classes = names(&mut r)?;
@@ -153,6 +169,7 @@ impl Pyramid {
         if k_top > (bytes.len() / MIN_COMMUNITY) as u64 {
             return Err(r.err("top level larger than its section"));
         }
+        charge.grow(SECTION, items_bytes::<CommRec>(k_top as usize))?;
         let top = (0..k_top)
             .map(|_| CommRec::read(&mut r, classes.len(), alt))
             .collect::<Result<Vec<_>, _>>()?;
@@ -160,6 +177,7 @@ impl Pyramid {
             return Err(r.err("top-level sizes do not add up to the entity count"));
         }
         let ne = r.count(MIN_EDGE)?;
+        charge.grow(SECTION, items_bytes::<EdgeRec>(ne))?;
         let top_edges = (0..ne)
             .map(|_| EdgeRec::read(&mut r, 0, k_top, predicates.len()))
             .collect::<Result<Vec<_>, _>>()?;
@@ -184,6 +202,7 @@ impl Pyramid {
                 cache: Mutex::new(LruCache::new(
                     NonZeroUsize::new(CACHE_BLOCKS).unwrap_or(NonZeroUsize::MIN),
                 )),
+                kept: Mutex::new(vec![charge]),
             }),
         })
     }
@@ -218,6 +237,7 @@ impl Pyramid {
             blocks: cache.len(),
             bytes: cache.iter().map(|(_, b)| b.len()).sum(),
             max_blocks: cache.cap().get(),
+            max_bytes: CACHE_BYTES,
         }
     }
 
@@ -578,7 +598,7 @@ mod tests {
         };
         for _ in 0..300 {
             let m = mutate(&mut rng, &top);
-            match Pyramid::parse_top(&rete, &m) {
+            match Pyramid::parse_top(&rete, &m, Charge::none()) {
                 Ok(q) => check(traverse(&q)),
                 Err(_) => check(false),
             }

@@ -15,6 +15,7 @@ use crate::{
 };
 use rete_core::format::prealloc;
 use rete_core::section::SectionReader;
+use rete_core::Charge;
 use std::collections::{BTreeSet, HashMap};
 
 /// Writes the distinct `names`, sorted and front-coded, and returns the index of each.
@@ -181,13 +182,28 @@ pub(crate) fn encode(s: &Schema) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     (classes, properties, e.buf.0)
 }
 
-pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaError> {
-    let mut d = codec::open(buf, file, "schema classes")?;
+/// Grows `charge` by what `n` items of `T` take, before they are made.
+fn charge_items<T>(charge: &mut Charge, section: &str, n: u64) -> Result<(), SchemaError> {
+    Ok(charge.grow(section, n.saturating_mul(size_of::<T>() as u64))?)
+}
+
+/// Decodes the class section; `charge` grows by the classes and prefixes it makes before they
+/// are made (their strings are in the payload, charged already).
+pub(crate) fn decode_classes(
+    buf: &[u8],
+    file: &str,
+    charge: &mut Charge,
+) -> Result<Schema, SchemaError> {
+    const SECTION: &str = "schema classes";
+    let mut d = codec::open(buf, file, SECTION)?;
+    charge_items::<(String, String)>(charge, SECTION, d.next_count(2))?;
     let np = d.count(1)?;
     let mut prefixes = Vec::with_capacity(prealloc(np));
     for _ in 0..np {
         prefixes.push((d.str()?.to_owned(), d.str()?.to_owned()));
     }
+    // Each class: its IRI (a front-coded entry of at least 2 bytes) and its parent list.
+    charge_items::<(crate::Class, String)>(charge, SECTION, d.next_count(2))?;
     let iris = d.front_coded()?;
     let n = iris.len();
     if u32::try_from(n).is_err() {
@@ -221,11 +237,20 @@ pub(crate) fn decode_classes(buf: &[u8], file: &str) -> Result<Schema, SchemaErr
     })
 }
 
-pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
-    let mut d = codec::open(buf, file, "schema properties")?;
+/// Decodes the property section into `s`; `charge` grows by the properties it makes first.
+pub(crate) fn decode_properties(
+    s: &mut Schema,
+    buf: &[u8],
+    file: &str,
+    charge: &mut Charge,
+) -> Result<(), SchemaError> {
+    const SECTION: &str = "schema properties";
+    let mut d = codec::open(buf, file, SECTION)?;
     let nc = s.classes.len();
     let mut budget = codec::CopyBudget::new(buf.len());
+    charge_items::<String>(charge, SECTION, d.next_count(2))?;
     let dts = d.front_coded()?;
+    charge_items::<(PropertyAxioms, String)>(charge, SECTION, d.next_count(2))?;
     let iris = d.front_coded()?;
     let np = iris.len();
     if u32::try_from(np).is_err() {
@@ -283,7 +308,15 @@ pub(crate) fn decode_properties(s: &mut Schema, buf: &[u8], file: &str) -> Resul
     Ok(())
 }
 
-pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Result<(), SchemaError> {
+/// Decodes the statistics section into `s`; `charge` grows by the relations and literal
+/// properties it makes first.
+pub(crate) fn decode_statistics(
+    s: &mut Schema,
+    buf: &[u8],
+    file: &str,
+    charge: &mut Charge,
+) -> Result<(), SchemaError> {
+    const SECTION: &str = "schema statistics";
     let mut d = codec::open(buf, file, "schema statistics")?;
     let mut budget = codec::CopyBudget::new(buf.len());
     let (nc, np) = (s.classes.len(), s.properties.len());
@@ -292,6 +325,7 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
         c.direct_instances = d.varint()?;
         c.total_instances = d.varint()?;
     }
+    charge_items::<LevelCount>(charge, SECTION, d.next_count(3))?;
     let nl = d.count(1)?;
     let mut levels = Vec::with_capacity(prealloc(nl));
     for depth in 0..nl {
@@ -322,7 +356,9 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
     for (i, l) in labels(&mut d, np)? {
         s.properties[i].label = Some(l);
     }
+    charge_items::<String>(charge, SECTION, d.next_count(2))?;
     let dts = d.front_coded()?;
+    charge_items::<Relation>(charge, SECTION, d.next_count(4))?;
     let nr = d.count(1)?;
     let mut relations = Vec::with_capacity(prealloc(nr));
     for _ in 0..nr {
@@ -337,6 +373,7 @@ pub(crate) fn decode_statistics(s: &mut Schema, buf: &[u8], file: &str) -> Resul
             count: d.varint()?,
         });
     }
+    charge_items::<LiteralProperty>(charge, SECTION, d.next_count(5))?;
     let nlit = d.count(1)?;
     let mut lits = Vec::with_capacity(prealloc(nlit));
     for _ in 0..nlit {

@@ -14,8 +14,9 @@ pub use vocab::prefixes_in_effect;
 use rete_core::extension::{BoxError, Extension};
 use rete_core::format::FLAG_SCHEMA;
 use rete_core::writer::SectionSpec;
-use rete_core::Rete;
+use rete_core::{Charge, Rete};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Section kinds of the schema block (inside the 32–47 range reserved for it). The builder places
 /// them, in this order, right after the header and the section directory.
@@ -127,6 +128,10 @@ pub struct Schema {
     pub typed_instances: u64,
     /// Which optional parts were read (without `statistics`, counts are zero and labels absent).
     pub parts: Parts,
+    /// What a schema read from a document holds of its decode budget, given back when the last
+    /// clone is dropped (none for a schema built in memory; never compared or serialized).
+    #[serde(skip)]
+    charge: Arc<Charge>,
 }
 
 /// A named class.
@@ -252,22 +257,27 @@ impl Schema {
     /// Reads the class section and the chosen optional parts, or `None` without a schema block.
     /// Never touches the dictionary or the permutations.
     pub fn open_parts(rete: &Rete, parts: Parts) -> Result<Option<Schema>, SchemaError> {
-        let Some(classes) = rete.section_payload(kind::CLASSES, 0)? else {
+        // One charge to the document's decode budget for the whole schema, grown by each section
+        // (its payload was charged while it was decoded) and what is made of it.
+        let Some((classes, mut charge)) = rete.kept_section(kind::CLASSES, 0)? else {
             return Ok(None);
         };
-        let mut schema = block::decode_classes(&classes, rete.name())?;
+        let mut schema = block::decode_classes(&classes, rete.name(), &mut charge)?;
         if parts.properties || parts.statistics {
             let props = rete
                 .section_payload(kind::PROPERTIES, 0)?
                 .ok_or_else(|| missing(rete, kind::PROPERTIES))?;
-            block::decode_properties(&mut schema, &props, rete.name())?;
+            charge.grow("schema properties", props.len() as u64)?;
+            block::decode_properties(&mut schema, &props, rete.name(), &mut charge)?;
         }
         if parts.statistics {
             let stats = rete
                 .section_payload(kind::STATISTICS, 0)?
                 .ok_or_else(|| missing(rete, kind::STATISTICS))?;
-            block::decode_statistics(&mut schema, &stats, rete.name())?;
+            charge.grow("schema statistics", stats.len() as u64)?;
+            block::decode_statistics(&mut schema, &stats, rete.name(), &mut charge)?;
         }
+        schema.charge = Arc::new(charge);
         Ok(Some(schema))
     }
 

@@ -11,13 +11,17 @@ use lru::LruCache;
 use rete_core::format::varint;
 use rete_core::front_coding::Expander;
 use rete_core::section::SectionReader;
-use rete_core::{Id, Rete};
+use rete_core::{Charge, Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
 /// Decoded blocks kept per open index: a one-letter prefix can touch hundreds of tokens, each
-/// with a posting chunk of its own (at most 32 KiB decoded: 64 MiB at worst).
+/// with a posting chunk of its own (at most 32 KiB decoded as written).
 const CACHE_BLOCKS: usize = 2048;
+/// Decoded bytes kept per open index: past them the least recently used blocks are dropped (the
+/// one just read stays). A block's decoded size is the file's to declare, so the entry count
+/// alone bounds nothing.
+const CACHE_BYTES: usize = 64 << 20;
 /// Document directory entries read at once (6 KiB).
 const DIR_CHUNK: u64 = 256;
 
@@ -115,6 +119,9 @@ pub(crate) enum Label {
     LocalName,
 }
 
+/// Decoded blocks by (section kind, key), with their weights in bytes.
+type BlockCache = LruCache<(u16, u64), (Cached, usize)>;
+
 #[derive(Debug, Clone)]
 enum Cached {
     Tokens(Arc<Vec<Token>>),
@@ -142,7 +149,10 @@ struct Inner {
     dir: Vec<(String, BlockRef)>,
     postings_len: u64,
     doc_blocks: u64,
-    cache: Mutex<LruCache<(u16, u64), Cached>>,
+    /// Decoded blocks with their weights (bytes), and the sum of the weights.
+    cache: Mutex<(BlockCache, usize)>,
+    /// The meta section's charge to the document's decode budget.
+    _charge: Charge,
 }
 
 impl Index {
@@ -150,7 +160,7 @@ impl Index {
     pub fn open(rete: &Rete) -> Result<Option<Index>, SearchError> {
         let name = rete.name().to_owned();
         prefetch_small_sections(rete)?;
-        let Some(bytes) = rete.section_payload(kind::META, 0)? else {
+        let Some((bytes, mut charge)) = rete.kept_section(kind::META, 0)? else {
             if rete.header().flags & FLAG_SEARCH != 0 {
                 return Err(SearchError::corrupt(
                     &name,
@@ -185,14 +195,23 @@ impl Index {
         if docs_per_block == 0 || docs > u64::from(u32::MAX) {
             return Err(r.err("implausible document counts"));
         }
+        // The names and the token block directory are charged before they are made (a string
+        // takes at least one byte, a directory entry twelve).
+        let strings = |r: &SectionReader<'_>| r.next_count(1) * size_of::<String>() as u64;
+        charge.grow("search meta", strings(&r))?;
         let np = r.count(1)?;
         let predicates = (0..np)
             .map(|_| Ok(r.str()?.to_owned()))
             .collect::<Result<Vec<_>, SearchError>>()?;
+        charge.grow("search meta", strings(&r))?;
         let nl = r.count(1)?;
         let languages = (0..nl)
             .map(|_| Ok(r.str()?.to_owned()))
             .collect::<Result<Vec<_>, SearchError>>()?;
+        charge.grow(
+            "search meta",
+            r.next_count(12) * size_of::<(String, BlockRef)>() as u64,
+        )?;
         let nb = r.count(12)?;
         let mut dir: Vec<(String, BlockRef)> = Vec::with_capacity(nb);
         for _ in 0..nb {
@@ -232,9 +251,11 @@ impl Index {
                 dir,
                 postings_len,
                 doc_blocks,
-                cache: Mutex::new(LruCache::new(
-                    NonZeroUsize::new(CACHE_BLOCKS).unwrap_or(NonZeroUsize::MIN),
+                cache: Mutex::new((
+                    LruCache::new(NonZeroUsize::new(CACHE_BLOCKS).unwrap_or(NonZeroUsize::MIN)),
+                    0,
                 )),
+                _charge: charge,
             }),
         }))
     }
@@ -293,12 +314,24 @@ impl Index {
 
     fn cached(&self, key: (u16, u64)) -> Option<Cached> {
         let mut c = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
-        c.get(&key).cloned()
+        c.0.get(&key).map(|(v, _)| v.clone())
     }
 
-    fn store(&self, key: (u16, u64), v: Cached) {
-        let mut c = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
-        c.put(key, v);
+    /// Caches `v`, which holds `weight` decoded bytes; drops the least recently used blocks past
+    /// [`CACHE_BLOCKS`] or [`CACHE_BYTES`].
+    fn store(&self, key: (u16, u64), v: Cached, weight: usize) {
+        let mut guard = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+        let (lru, bytes) = &mut *guard;
+        if let Some((_, (_, old))) = lru.push(key, (v, weight)) {
+            *bytes -= old;
+        }
+        *bytes += weight;
+        while *bytes > CACHE_BYTES && lru.len() > 1 {
+            match lru.pop_lru() {
+                Some((_, (_, old))) => *bytes -= old,
+                None => break,
+            }
+        }
     }
 
     /// Reads the stored bytes of `refs` (of section `k`), one range read when they are nearly
@@ -370,7 +403,12 @@ impl Index {
             .unwrap_or_default();
         let next = self.inner.dir.get(b + 1).map(|(f, _)| f.as_str());
         let tokens = Arc::new(self.parse_tokens(&raw, &first, next)?);
-        self.store((kind::TOKENS, b as u64), Cached::Tokens(tokens.clone()));
+        let weight = raw.len() + tokens.len() * size_of::<Token>();
+        self.store(
+            (kind::TOKENS, b as u64),
+            Cached::Tokens(tokens.clone()),
+            weight,
+        );
         Ok(tokens)
     }
 
@@ -529,7 +567,12 @@ impl Index {
                 self.chunk(&mut r, n)?
             }));
             r.expect_end()?;
-            self.store((kind::POSTINGS, b.offset), Cached::Postings(list.clone()));
+            let weight = list.len() * size_of::<(u32, u8)>();
+            self.store(
+                (kind::POSTINGS, b.offset),
+                Cached::Postings(list.clone()),
+                weight,
+            );
             out[ti][i] = Some(list);
         }
         Ok(out
@@ -589,7 +632,8 @@ impl Index {
             let expect =
                 (self.inner.docs - b * self.inner.docs_per_block).min(self.inner.docs_per_block);
             let docs = Arc::new(self.parse_docs(&raw, expect)?);
-            self.store((kind::DOCS, b), Cached::Docs(docs));
+            let weight = raw.len() + docs.len() * size_of::<DocRec>();
+            self.store((kind::DOCS, b), Cached::Docs(docs), weight);
         }
         Ok(())
     }
@@ -613,7 +657,11 @@ impl Index {
                     from * DOC_DIR_ENTRY as u64,
                     n * DOC_DIR_ENTRY,
                 )?);
-                self.store((kind::DOC_DIR, chunk), Cached::Dir(bytes.clone()));
+                self.store(
+                    (kind::DOC_DIR, chunk),
+                    Cached::Dir(bytes.clone()),
+                    bytes.len(),
+                );
                 bytes
             }
         };

@@ -17,7 +17,7 @@ use rete_core::format::{
     MIN_FRAME_LEN, ZSTD_RATIO_FLOOR,
 };
 use rete_core::perm::{PermBlockMeta, PermIndex};
-use rete_core::{Error, Pattern, Perm, Rete};
+use rete_core::{Error, Pattern, Perm, Rete, ReteOptions};
 use rete_pyramid::{Pyramid, PyramidError};
 use rete_schema::{Schema, SchemaError};
 use std::path::{Path, PathBuf};
@@ -25,6 +25,8 @@ use std::sync::Arc;
 
 /// Environment variable naming the file the child half reads.
 const CHILD_ENV: &str = "RETE_CRAFTED_FILE";
+/// Environment variable giving the child half a decode budget (bytes).
+const BUDGET_ENV: &str = "RETE_CRAFTED_BUDGET";
 /// Address-space limit of the child (KiB): 256 MiB.
 const LIMIT_KB: u64 = 256 * 1024;
 
@@ -668,17 +670,29 @@ impl Drop for RangeServer {
 /// Every read a user of the file can trigger; each failure as its message. Never panics.
 /// `source`: a path, or a URL read through the HTTP reader (range requests).
 fn read_everything(source: &Path) -> Vec<String> {
+    read_within(source, None).0
+}
+
+/// [`read_everything`] under a decode budget (`None`: the default), and the most the document
+/// held decoded at once ([`rete_core::DecodeBudget::peak`]).
+fn read_within(source: &Path, budget: Option<u64>) -> (Vec<String>, u64) {
     let mut errors = Vec::new();
+    let opts = ReteOptions {
+        decode_budget: budget,
+        ..ReteOptions::default()
+    };
     let opened = match source.to_str().filter(|s| rete_http::is_url(s)) {
         Some(url) => match rete_http::HttpReader::open(url) {
-            Ok(r) => Rete::open(Arc::new(r)),
-            Err(e) => return vec![format!("other: {e}")],
+            Ok(r) => Rete::open_with(Arc::new(r), opts),
+            Err(e) => return (vec![format!("other: {e}")], 0),
         },
-        None => Rete::open_path(source),
+        None => rete_core::FileReader::open(source)
+            .map_err(Error::from)
+            .and_then(|r| Rete::open_with(Arc::new(r), opts)),
     };
     let rete = match opened {
         Ok(r) => r,
-        Err(e) => return vec![typed(&e)],
+        Err(e) => return (vec![typed(&e)], 0),
     };
     let mut note = |r: Result<(), String>| {
         if let Err(e) = r {
@@ -704,29 +718,49 @@ fn read_everything(source: &Path) -> Vec<String> {
         Ok(None) => {}
         Err(e) => note(Err(pyramid(&e))),
     }
-    if let Err(e) = Schema::open(&rete) {
-        note(Err(match &e {
-            SchemaError::Corrupt { .. } | SchemaError::Format(Error::Corrupt { .. }) => {
-                format!("Corrupt: {e}")
-            }
+    // The schema and the search index stay open to the end, as the app keeps them.
+    let schema = Schema::open(&rete);
+    if let Err(e) = &schema {
+        note(Err(match e {
+            SchemaError::Corrupt { .. } => format!("Corrupt: {e}"),
+            SchemaError::Format(f) => typed(f),
             _ => format!("other: {e}"),
         }));
     }
-    errors
+    let search = rete_search::Searcher::open(&rete);
+    match &search {
+        Ok(s) => {
+            let q = rete_search::Query::new("person");
+            if let Err(e) = s.search(&q, &std::sync::atomic::AtomicBool::new(false)) {
+                note(Err(search_error(&e)));
+            }
+        }
+        Err(e) => note(Err(search_error(e))),
+    }
+    (errors, rete.decode_budget().peak())
 }
 
 fn typed(e: &Error) -> String {
     match e {
         Error::Corrupt { .. } => format!("Corrupt: {e}"),
+        Error::DecodeBudget { .. } => format!("Budget: {e}"),
         _ => format!("other: {e}"),
     }
 }
 
 fn pyramid(e: &PyramidError) -> String {
     match e {
-        PyramidError::Corrupt { .. } | PyramidError::Format(Error::Corrupt { .. }) => {
-            format!("Corrupt: {e}")
-        }
+        PyramidError::Corrupt { .. } => format!("Corrupt: {e}"),
+        PyramidError::Format(f) => typed(f),
+        _ => format!("other: {e}"),
+    }
+}
+
+fn search_error(e: &rete_search::SearchError) -> String {
+    match e {
+        rete_search::SearchError::Corrupt { .. } => format!("Corrupt: {e}"),
+        rete_search::SearchError::Format(f) => typed(f),
+        rete_search::SearchError::Pyramid(p) => pyramid(p),
         _ => format!("other: {e}"),
     }
 }
@@ -769,21 +803,99 @@ fn crafted_files_give_typed_errors_within_256_mb() {
     }
 }
 
+/// The per-document decode budget at its worst point. Every section passes its own rules (the
+/// card, padded to 24 MiB decoded, is a zstd frame within the 32:1 ratio), but the document's
+/// total is what the budget bounds: read with a budget of exactly the most it holds at once,
+/// everything reads (and stays under 256 MB); with one byte less, the charge that would pass it
+/// is refused with the typed error before that section is decoded. Locally and over HTTP.
+#[test]
+fn the_decode_budget_holds_at_its_worst_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = base(dir.path());
+    let rete = Rete::open(Arc::new(rete_core::MemReader::new(base.clone(), "b"))).unwrap();
+    let card = rete.section_payload(kind::CARD, 0).unwrap().unwrap();
+    // Padding that zstd compresses well, but not past the ratio limit: a pseudo-random hex
+    // digit every 16 bytes (about 24:1).
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let pad: String = (0..24u64 << 20)
+        .map(|i| {
+            if i % 16 == 0 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(b"0123456789abcdef"[(x % 16) as usize])
+            } else {
+                'a'
+            }
+        })
+        .collect();
+    let mut padded = format!("{{\"pad\":\"{pad}\",").into_bytes();
+    padded.extend_from_slice(&card[1..]);
+    let frame = zstd(&padded);
+    assert!(ratio_ok(frame.len() as u64, padded.len() as u64));
+    let card = RawSection::new(kind::CARD, 0, Codec::Zstd, padded.len() as u64, frame);
+    let case = Case {
+        name: "decode-budget",
+        bytes: image(&base, vec![card], None, None),
+        pad: 0,
+        expect: "",
+    };
+    let path = write_case(dir.path(), &case);
+    let server = RangeServer::start(dir.path());
+    let url = PathBuf::from(format!("{}/{}.rete", server.base, case.name));
+    let exe = std::env::current_exe().unwrap();
+    for source in [&path, &url] {
+        let (errors, peak) = read_within(source, Some(u64::MAX));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(peak > padded.len() as u64, "the card is held: {peak}");
+        let name = format!("decode budget ({})", source.display());
+        in_both(&exe, source, &name, Some(peak), None);
+        let refused = format!("past the document's decode budget of {} bytes", peak - 1);
+        in_both(
+            &exe,
+            source,
+            &name,
+            Some(peak - 1),
+            Some(("Budget: ", &refused)),
+        );
+    }
+}
+
 /// Reads `source` here and in a child process under the 256 MiB address-space limit: each
 /// gives a typed Corrupt error saying what is wrong, and the child stays under the limit.
 fn read_in_both(exe: &Path, source: &Path, case: &Case) {
     let name = format!("{} ({})", case.name, source.display());
+    in_both(exe, source, &name, None, Some(("Corrupt: ", case.expect)));
+}
+
+/// Reads `source` under the decode budget `budget` (`None`: the default) here and in a child
+/// process under the 256 MiB address-space limit. `expect`: an error of this kind (prefix, as
+/// [`typed`] writes it) saying this, or `None` for no error at all; the child stays under the
+/// limit either way.
+fn in_both(
+    exe: &Path,
+    source: &Path,
+    name: &str,
+    budget: Option<u64>,
+    expect: Option<(&str, &str)>,
+) {
     {
-        let errors = read_everything(source);
-        assert!(
-            errors
-                .iter()
-                .any(|e| e.starts_with("Corrupt: ") && e.contains(case.expect)),
-            "{name}: expected a Corrupt error containing {:?}, got {errors:?}",
-            case.expect
-        );
+        let errors = read_within(source, budget).0;
+        match expect {
+            Some((kind, says)) => assert!(
+                errors
+                    .iter()
+                    .any(|e| e.starts_with(kind) && e.contains(says)),
+                "{name}: expected a {kind:?} error containing {says:?}, got {errors:?}"
+            ),
+            None => assert!(errors.is_empty(), "{name}: {errors:?}"),
+        }
         // In a child under a 256 MiB address-space limit: the same, no abort.
-        let out = std::process::Command::new("sh")
+        let mut child = std::process::Command::new("sh");
+        if let Some(b) = budget {
+            child.env(BUDGET_ENV, b.to_string());
+        }
+        let out = child
             .arg("-c")
             .arg(format!("ulimit -v {LIMIT_KB} && exec \"$0\" \"$@\""))
             .arg(exe)
@@ -804,10 +916,18 @@ fn read_in_both(exe: &Path, source: &Path, case: &Case) {
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(stdout.contains(case.expect), "{name}: child said {stdout}");
+        match expect {
+            Some((kind, says)) => assert!(
+                stdout
+                    .lines()
+                    .any(|l| l.contains(&format!("error {kind}")) && l.contains(says)),
+                "{name}: child said {stdout}"
+            ),
+            None => assert!(!stdout.contains("error "), "{name}: child said {stdout}"),
+        }
         let peak: u64 = stdout
             .lines()
-            .find_map(|l| l.strip_prefix("peak-rss-kb "))
+            .find_map(|l| l.split("peak-rss-kb ").nth(1))
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(u64::MAX);
         assert!(peak < LIMIT_KB, "{name}: peak RSS {peak} kB");
@@ -822,7 +942,8 @@ fn read_in_both(exe: &Path, source: &Path, case: &Case) {
 fn child_reads_one_file() {
     match std::env::var_os(CHILD_ENV) {
         Some(path) => {
-            for e in read_everything(Path::new(&path)) {
+            let budget = std::env::var(BUDGET_ENV).ok().map(|b| b.parse().unwrap());
+            for e in read_within(Path::new(&path), budget).0 {
                 println!("error {e}");
             }
             println!("peak-rss-kb {}", peak_rss_kb());
@@ -843,4 +964,8 @@ fn limits_are_what_the_docs_say() {
     assert_eq!(MAX_BLOCK_QUADS, 65_536);
     assert_eq!(MAX_ZSTD_RATIO, 32);
     assert_eq!(ZSTD_RATIO_FLOOR, 1 << 20);
+    use rete_core::budget::{default_decode_budget, DECODE_BUDGET_FLOOR};
+    assert_eq!(DECODE_BUDGET_FLOOR, 256 << 20);
+    assert_eq!(default_decode_budget(1 << 20), 256 << 20);
+    assert_eq!(default_decode_budget(1 << 40), 1 << 40);
 }

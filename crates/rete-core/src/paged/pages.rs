@@ -5,6 +5,7 @@
 use super::table::{
     check_totals, page_bytes, read_page, table_start, Expect, Page, DICT_ENTRY_MIN, PERM_ENTRY_MIN,
 };
+use crate::budget::{declared_items, Charge, DecodeBudget};
 use crate::dict::DictBlockMeta;
 use crate::error::{Error, Result};
 use crate::format::varint;
@@ -12,7 +13,7 @@ use crate::perm::PermBlockMeta;
 use crate::term::compare;
 use crate::{Id, IdQuad};
 use std::cmp::Ordering;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Reads the stored bytes `[offset, offset + len)` of a directory section.
 pub type ReadFn<'a> = &'a dyn Fn(u64, usize) -> Result<Vec<u8>>;
@@ -27,6 +28,9 @@ pub struct Pages<M, K> {
     blocks: usize,
     /// Names the directory in messages.
     section: String,
+    /// Where the pages loaded are charged ([`Pages::charged_to`]), and their charges.
+    budget: Option<Arc<DecodeBudget>>,
+    charges: Mutex<Vec<Charge>>,
 }
 
 /// The dictionary directory, read page by page.
@@ -50,7 +54,23 @@ impl<M: Clone, K> Pages<M, K> {
             first_keys,
             blocks,
             section: section.to_owned(),
+            budget: None,
+            charges: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The same directory, charging each page it loads (decoded bytes and entries) to `budget`
+    /// before decoding it, for as long as the directory lives.
+    pub fn charged_to(mut self, budget: Arc<DecodeBudget>) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Bytes a page table decoded from `table` holds at most (pages of at least `min_entry`
+    /// bytes each): known before decoding, so that it can be charged first.
+    fn table_held(table: &[u8], min_entry: usize) -> u64 {
+        declared_items(table, min_entry)
+            * (size_of::<Page>() + size_of::<K>() + size_of::<OnceLock<Arc<[M]>>>()) as u64
     }
 
     /// Number of blocks.
@@ -112,6 +132,13 @@ impl<M: Clone, K> Pages<M, K> {
         if let Some(m) = self.loaded[p].get() {
             return Ok((m.clone(), page.first_block));
         }
+        let charge = match &self.budget {
+            Some(b) => b.charge(
+                section,
+                u64::from(page.raw_len) + (page.blocks * size_of::<M>()) as u64,
+            )?,
+            None => Charge::none(),
+        };
         let bad = |m: &str| {
             Error::corrupt(
                 file,
@@ -134,7 +161,12 @@ impl<M: Clone, K> Pages<M, K> {
             return Err(bad("blocks differ from the page table"));
         }
         let metas: Arc<[M]> = metas.into();
-        let _ = self.loaded[p].set(metas.clone());
+        if self.loaded[p].set(metas.clone()).is_ok() {
+            self.charges
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(charge);
+        }
         Ok((metas, page.first_block))
     }
 
@@ -148,6 +180,12 @@ impl<M: Clone, K> Pages<M, K> {
 }
 
 impl DictPages {
+    /// Bytes the page table decoded from `table` holds at most (its first terms aside, which
+    /// the table's own bytes stand for).
+    pub fn held_bytes(table: &[u8]) -> u64 {
+        Self::table_held(table, DICT_ENTRY_MIN)
+    }
+
     /// Parses a dictionary page table and checks it against the file.
     pub fn decode(table: &[u8], expect: Expect, file: &str) -> Result<Self> {
         let bad = |m: &str| Error::corrupt(file, "dictionary index pages", m.to_owned());
@@ -260,6 +298,11 @@ impl DictPages {
 }
 
 impl PermPages {
+    /// Bytes the page table decoded from `table` holds at most.
+    pub fn held_bytes(table: &[u8]) -> u64 {
+        Self::table_held(table, PERM_ENTRY_MIN)
+    }
+
     /// Parses a permutation's page table and checks it against the file; `section` names the
     /// directory in messages.
     pub fn decode(table: &[u8], expect: Expect, section: &str, file: &str) -> Result<Self> {

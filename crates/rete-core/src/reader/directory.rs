@@ -106,13 +106,35 @@ impl Rete {
         }
     }
 
+    /// Decodes directory section `e` (or its page table) from its stored bytes with `decode`,
+    /// charging the document's decode budget first for the decoded bytes, then for what `held`
+    /// says the decoder makes of them; the charge is kept as long as the document (directories
+    /// are never dropped).
+    fn decode_kept<T>(
+        &self,
+        e: &SectionEntry,
+        stored: &[u8],
+        held: fn(&[u8]) -> u64,
+        decode: impl FnOnce(&[u8]) -> Result<T>,
+    ) -> Result<T> {
+        let section = e.name();
+        let mut charge = self.charge_section(e)?;
+        let payload = self.decode_section(e, stored)?;
+        charge.grow(&section, held(&payload))?;
+        let decoded = decode(&payload)?;
+        self.keep(charge);
+        Ok(decoded)
+    }
+
     pub(super) fn decode_dict(&self, idx: &Indexes, stored: &[u8]) -> Result<DictIndex> {
-        DictIndex::decode(
-            &self.decode_section(&idx.dict_index, stored)?,
-            self.inner.header.terms,
-            idx.dict_blocks.len,
-            &self.inner.name,
-        )
+        self.decode_kept(&idx.dict_index, stored, DictIndex::held_bytes, |p| {
+            DictIndex::decode(
+                p,
+                self.inner.header.terms,
+                idx.dict_blocks.len,
+                &self.inner.name,
+            )
+        })
     }
 
     pub(super) fn decode_perm(
@@ -122,12 +144,9 @@ impl Rete {
         stored: &[u8],
     ) -> Result<PermIndex> {
         let name = &self.inner.name;
-        let pi = PermIndex::decode(
-            &self.decode_section(index, stored)?,
-            blocks.len,
-            &index.name(),
-            name,
-        )?;
+        let pi = self.decode_kept(index, stored, PermIndex::held_bytes, |p| {
+            PermIndex::decode(p, blocks.len, &index.name(), name)
+        })?;
         if pi.total != self.inner.header.quads {
             return Err(Error::corrupt(
                 name,
@@ -200,27 +219,29 @@ impl Rete {
             return Ok(idx);
         };
         let stored = self.read_sections(&tables)?;
-        let payload = |k: usize| self.decode_section(&tables[k], &stored[k]);
-        let _ = idx.dict.set(DictDir::Paged(DictPages::decode(
-            &payload(0)?,
-            Expect {
+        let budget = &self.inner.budget;
+        let dict = self.decode_kept(&tables[0], &stored[0], DictPages::held_bytes, |p| {
+            let expect = Expect {
                 dir_len: idx.dict_index.len,
                 blocks_len: idx.dict_blocks.len,
                 items: self.inner.header.terms,
-            },
-            name,
-        )?));
+            };
+            DictPages::decode(p, expect, name)
+        })?;
+        let _ = idx
+            .dict
+            .set(DictDir::Paged(dict.charged_to(budget.clone())));
         for (k, (index, blocks, dir)) in idx.perms.iter().enumerate() {
-            let _ = dir.set(PermDir::Paged(PermPages::decode(
-                &payload(k + 1)?,
-                Expect {
-                    dir_len: index.len,
-                    blocks_len: blocks.len,
-                    items: self.inner.header.quads,
-                },
-                &index.name(),
-                name,
-            )?));
+            let pages =
+                self.decode_kept(&tables[k + 1], &stored[k + 1], PermPages::held_bytes, |p| {
+                    let expect = Expect {
+                        dir_len: index.len,
+                        blocks_len: blocks.len,
+                        items: self.inner.header.quads,
+                    };
+                    PermPages::decode(p, expect, &index.name(), name)
+                })?;
+            let _ = dir.set(PermDir::Paged(pages.charged_to(budget.clone())));
         }
         Ok(idx)
     }

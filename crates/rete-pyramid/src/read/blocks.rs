@@ -37,14 +37,24 @@ impl Pyramid {
 
     pub(super) fn load_dir(&self) -> Result<Dir, PyramidError> {
         let name = self.name();
-        let bytes = self
+        let (bytes, mut charge) = self
             .inner
             .rete
-            .section_payload(kind::DIRECTORY, 0)?
+            .kept_section(kind::DIRECTORY, 0)?
             .ok_or_else(|| {
                 PyramidError::corrupt(name, "pyramid directory", "section is missing")
             })?;
-        self.parse_dir(&bytes)
+        // Each entry takes at least 12 bytes: charged for the most the payload can hold, before
+        // any is made.
+        let entries = bytes.len() / 12;
+        charge.grow("pyramid directory", items_bytes::<(u64, BlockRef)>(entries))?;
+        let dir = self.parse_dir(&bytes)?;
+        self.inner
+            .kept
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(charge);
+        Ok(dir)
     }
 
     pub(super) fn parse_dir(&self, bytes: &[u8]) -> Result<Dir, PyramidError> {
@@ -106,7 +116,9 @@ impl Pyramid {
     }
 
     /// Decoded blocks of section `k`, from the cache or with one range read covering the
-    /// missing ones.
+    /// missing ones. The blocks decoded are charged to the document's decode budget while this
+    /// call decodes them: a level of many blocks cannot decode more than the budget at once,
+    /// whatever the cache drops meanwhile.
     pub(super) fn fetch(
         &self,
         k: u16,
@@ -136,8 +148,10 @@ impl Pyramid {
             } else {
                 None
             };
+            let mut charges = Vec::with_capacity(missing.len());
             for &i in &missing {
                 let b = refs[i];
+                charges.push(self.inner.rete.decode_budget().charge(section, b.raw_len)?);
                 let stored = match &span {
                     Some(s) => {
                         let from = (b.offset - start) as usize;
@@ -156,11 +170,15 @@ impl Pyramid {
                     b.decode(&stored, self.name(), section)
                         .map_err(PyramidError::block)?,
                 );
-                self.inner
-                    .cache
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .put((k, b.offset), decoded.clone());
+                let mut cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+                cache.put((k, b.offset), decoded.clone());
+                let mut bytes: usize = cache.iter().map(|(_, b)| b.len()).sum();
+                while bytes > CACHE_BYTES && cache.len() > 1 {
+                    match cache.pop_lru() {
+                        Some((_, old)) => bytes -= old.len(),
+                        None => break,
+                    }
+                }
                 out[i] = Some(decoded);
             }
         }

@@ -15,7 +15,7 @@ impl Pyramid {
         };
         match which % 5 {
             0 => {
-                let p = Pyramid::parse_top(&self.inner.rete, bytes)?;
+                let p = Pyramid::parse_top(&self.inner.rete, bytes, rete_core::Charge::none())?;
                 p.level(p.top())?;
             }
             1 => {
