@@ -77,11 +77,9 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn corrupt(
-        file: &str,
-        section: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Self {
+    /// A damaged or inconsistent `section` of `file`: what every decoder (this crate's and the
+    /// extensions') reports.
+    pub fn corrupt(file: &str, section: impl Into<String>, message: impl Into<String>) -> Self {
         Self::Corrupt {
             file: file.to_owned(),
             section: section.into(),

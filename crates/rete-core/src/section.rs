@@ -7,7 +7,7 @@ use crate::format::varint;
 use crate::front_coding::Expander;
 
 /// A damaged section payload: the same message shape as [`crate::Error::Corrupt`], into which it
-/// converts (extension crates convert it into their own `Corrupt` variants).
+/// converts (into [`crate::Error::Corrupt`], which the extension crates' errors wrap).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: corrupt {section}: {message}")]
 pub struct Corrupt {

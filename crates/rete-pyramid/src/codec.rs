@@ -1,7 +1,7 @@
 //! The pyramid sections' kinds, magics and versions. Their bytes are written and read with
 //! rete-core's block codec (`rete_core::block`: the buffer, block references, the batching block
 //! writer) and its bounds-checked `SectionReader` (every inconsistency becomes
-//! [`crate::PyramidError::Corrupt`]).
+//! `rete_core::Error::Corrupt`, wrapped in [`crate::PyramidError::Format`]).
 
 /// Section kinds (all inside `rete_core::format::kind::PYRAMID_FIRST..=PYRAMID_LAST`).
 pub mod kind {

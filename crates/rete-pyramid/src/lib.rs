@@ -35,16 +35,6 @@ pub enum PyramidError {
     /// The underlying `.rete` file could not be read.
     #[error(transparent)]
     Format(#[from] rete_core::Error),
-    /// A pyramid section is damaged or inconsistent.
-    #[error("{file}: corrupt {section}: {message}")]
-    Corrupt {
-        /// File path or URL.
-        file: String,
-        /// The pyramid section concerned.
-        section: String,
-        /// What is wrong.
-        message: String,
-    },
     /// The caller asked for a level or community that does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -64,11 +54,7 @@ pub enum PyramidError {
 
 impl From<rete_core::section::Corrupt> for PyramidError {
     fn from(c: rete_core::section::Corrupt) -> Self {
-        Self::Corrupt {
-            file: c.file,
-            section: c.section,
-            message: c.message,
-        }
+        Self::Format(c.into())
     }
 }
 
@@ -78,31 +64,11 @@ impl PyramidError {
         section: impl Into<String>,
         message: impl Into<String>,
     ) -> Self {
-        Self::Corrupt {
-            file: file.to_owned(),
-            section: section.into(),
-            message: message.into(),
-        }
+        Self::Format(rete_core::Error::corrupt(file, section, message))
     }
 
     pub(crate) fn internal(message: impl Into<String>) -> Self {
         Self::Internal(message.into())
-    }
-
-    /// A damaged block (rete-core's block codec) as the pyramid's own [`PyramidError::Corrupt`].
-    pub(crate) fn block(e: rete_core::Error) -> Self {
-        match e {
-            rete_core::Error::Corrupt {
-                file,
-                section,
-                message,
-            } => Self::Corrupt {
-                file,
-                section,
-                message,
-            },
-            e => e.into(),
-        }
     }
 }
 

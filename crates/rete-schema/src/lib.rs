@@ -40,16 +40,6 @@ pub enum SchemaError {
     /// Reading the file failed (I/O, checksum, decompression).
     #[error(transparent)]
     Format(#[from] rete_core::Error),
-    /// A schema section decodes to something inconsistent.
-    #[error("{file}: corrupt {section}: {message}")]
-    Corrupt {
-        /// File path or URL.
-        file: String,
-        /// Which schema section.
-        section: String,
-        /// What is wrong.
-        message: String,
-    },
     /// The dataset cannot be summarized (e.g. more classes than indexes).
     #[error("{0}")]
     Invalid(String),
@@ -57,11 +47,7 @@ pub enum SchemaError {
 
 impl From<rete_core::section::Corrupt> for SchemaError {
     fn from(c: rete_core::section::Corrupt) -> Self {
-        Self::Corrupt {
-            file: c.file,
-            section: c.section,
-            message: c.message,
-        }
+        Self::Format(c.into())
     }
 }
 
@@ -372,11 +358,11 @@ fn is_local_name(s: &str) -> bool {
 }
 
 fn missing(rete: &Rete, kind: u16) -> SchemaError {
-    SchemaError::Corrupt {
-        file: rete.name().to_owned(),
-        section: rete_core::format::section_name(kind, 0),
-        message: "the schema block is incomplete: section missing".into(),
-    }
+    SchemaError::Format(rete_core::Error::corrupt(
+        rete.name(),
+        rete_core::format::section_name(kind, 0),
+        "the schema block is incomplete: section missing",
+    ))
 }
 
 /// The builder extension that writes the schema block (sets [`FLAG_SCHEMA`]).

@@ -336,7 +336,7 @@ fn corrupt_schema_sections_are_errors() {
         );
         let err = Schema::open(&Rete::open_path(path).unwrap()).unwrap_err();
         assert!(
-            matches!(err, SchemaError::Corrupt { .. }),
+            matches!(err, SchemaError::Format(rete_core::Error::Corrupt { .. })),
             "case {i}: {err}"
         );
     }
@@ -371,10 +371,13 @@ fn corrupt_schema_sections_are_errors() {
     assert!(Schema::open_parts(&r, Parts::CLASSES).unwrap().is_some());
     assert!(matches!(
         Schema::open_parts(&r, Parts::AXIOMS),
-        Err(SchemaError::Corrupt { .. })
+        Err(SchemaError::Format(rete_core::Error::Corrupt { .. }))
     ));
     // Statistics requested but missing.
-    assert!(matches!(Schema::open(&r), Err(SchemaError::Corrupt { .. })));
+    assert!(matches!(
+        Schema::open(&r),
+        Err(SchemaError::Format(rete_core::Error::Corrupt { .. }))
+    ));
 }
 
 fn zstd_decode(b: &[u8], raw: u64) -> Vec<u8> {

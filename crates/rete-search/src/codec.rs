@@ -51,24 +51,12 @@ pub fn section_name(k: u16) -> &'static str {
 }
 
 /// Checks and decompresses block `b` of section `k` in `file` (`stored`: its bytes); damage is
-/// [`SearchError::Corrupt`].
+/// [`rete_core::Error::Corrupt`].
 pub fn decode_block(
     b: &BlockRef,
     stored: &[u8],
     file: &str,
     k: u16,
 ) -> Result<Vec<u8>, SearchError> {
-    b.decode(stored, file, section_name(k))
-        .map_err(|e| match e {
-            rete_core::Error::Corrupt {
-                file,
-                section,
-                message,
-            } => SearchError::Corrupt {
-                file,
-                section,
-                message,
-            },
-            e => e.into(),
-        })
+    Ok(b.decode(stored, file, section_name(k))?)
 }

@@ -58,16 +58,6 @@ pub enum SearchError {
     /// The underlying `.rete` file could not be read.
     #[error(transparent)]
     Format(#[from] rete_core::Error),
-    /// A search section is damaged or inconsistent.
-    #[error("{file}: corrupt {section}: {message}")]
-    Corrupt {
-        /// File path or URL.
-        file: String,
-        /// The section concerned.
-        section: String,
-        /// What is wrong.
-        message: String,
-    },
     /// The query names a class the file does not have.
     #[error("unknown class {0}: no such term in the file")]
     UnknownClass(String),
@@ -93,21 +83,13 @@ pub enum SearchError {
 
 impl From<rete_core::section::Corrupt> for SearchError {
     fn from(c: rete_core::section::Corrupt) -> Self {
-        Self::Corrupt {
-            file: c.file,
-            section: c.section,
-            message: c.message,
-        }
+        Self::Format(c.into())
     }
 }
 
 impl SearchError {
     pub(crate) fn corrupt(file: &str, section: &str, message: impl Into<String>) -> Self {
-        Self::Corrupt {
-            file: file.to_owned(),
-            section: section.to_owned(),
-            message: message.into(),
-        }
+        Self::Format(rete_core::Error::corrupt(file, section, message))
     }
 }
 

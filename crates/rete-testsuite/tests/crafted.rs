@@ -722,7 +722,6 @@ fn read_within(source: &Path, budget: Option<u64>) -> (Vec<String>, u64) {
     let schema = Schema::open(&rete);
     if let Err(e) = &schema {
         note(Err(match e {
-            SchemaError::Corrupt { .. } => format!("Corrupt: {e}"),
             SchemaError::Format(f) => typed(f),
             _ => format!("other: {e}"),
         }));
@@ -750,7 +749,6 @@ fn typed(e: &Error) -> String {
 
 fn pyramid(e: &PyramidError) -> String {
     match e {
-        PyramidError::Corrupt { .. } => format!("Corrupt: {e}"),
         PyramidError::Format(f) => typed(f),
         _ => format!("other: {e}"),
     }
@@ -758,7 +756,6 @@ fn pyramid(e: &PyramidError) -> String {
 
 fn search_error(e: &rete_search::SearchError) -> String {
     match e {
-        rete_search::SearchError::Corrupt { .. } => format!("Corrupt: {e}"),
         rete_search::SearchError::Format(f) => typed(f),
         rete_search::SearchError::Pyramid(p) => pyramid(p),
         _ => format!("other: {e}"),

@@ -166,10 +166,7 @@ impl Pyramid {
                         })?,
                     )?,
                 };
-                let decoded = Arc::new(
-                    b.decode(&stored, self.name(), section)
-                        .map_err(PyramidError::block)?,
-                );
+                let decoded = Arc::new(b.decode(&stored, self.name(), section)?);
                 let mut cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
                 cache.put((k, b.offset), decoded.clone());
                 let mut bytes: usize = cache.iter().map(|(_, b)| b.len()).sum();
