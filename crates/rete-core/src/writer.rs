@@ -81,6 +81,18 @@ impl SectionSpec {
         }
     }
 
+    /// A section of independently compressed blocks (already compressed, as
+    /// [`crate::block`]'s writers give them) held in memory.
+    pub fn blocks(kind: u16, index: u16, bytes: Vec<u8>) -> Self {
+        Self {
+            kind,
+            index,
+            codec: Codec::Blocks,
+            raw_len: bytes.len() as u64,
+            payload: Payload::Bytes(bytes),
+        }
+    }
+
     /// A section of independently compressed blocks held in a file.
     pub fn blocks_file(kind: u16, index: u16, path: PathBuf, len: u64) -> Self {
         Self {

@@ -10,7 +10,6 @@ use crate::split;
 use crate::tally::Tally;
 use crate::{LevelInfo, PyramidError, PyramidOptions, PyramidStats, SectionSize};
 use rete_core::block::{BatchWriter, Buf};
-use rete_core::format::Codec;
 use rete_core::front_coding::shared_prefix_str;
 use rete_core::writer::{Payload, SectionSpec};
 use rete_core::{Id, Rete};
@@ -391,13 +390,7 @@ pub fn build_sections(
     phase("encode", &mut t);
 
     let level = opts.zstd_level;
-    let blocks = |k: u16, data: Vec<u8>| SectionSpec {
-        kind: k,
-        index: 0,
-        codec: Codec::Blocks,
-        raw_len: data.len() as u64,
-        payload: Payload::Bytes(data),
-    };
+    let blocks = |k: u16, data: Vec<u8>| SectionSpec::blocks(k, 0, data);
     let sections = vec![
         SectionSpec::zstd(kind::TOP, 0, &top_bytes, level)?,
         SectionSpec::zstd(kind::DIRECTORY, 0, &dir.0, level)?,

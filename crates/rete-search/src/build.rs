@@ -10,10 +10,10 @@ use crate::normalize::{name_words, word_count, words, Word};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_build::{NoProgress, Progress};
-use rete_core::format::{varint, Codec};
+use rete_core::format::varint;
 use rete_core::front_coding;
 use rete_core::vocab::local_name;
-use rete_core::writer::{Payload, SectionSpec};
+use rete_core::writer::SectionSpec;
 use rete_core::{Id, Pattern, Perm, Rete};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::str::FromStr;
@@ -520,13 +520,7 @@ pub fn build_sections_with(
     meta.0.extend_from_slice(&dir.0);
     stats.documents = docs.len() as u64;
     stats.tokens = tokens.len() as u64;
-    let blocks = |k: u16, data: Vec<u8>| SectionSpec {
-        kind: k,
-        index: 0,
-        codec: Codec::Blocks,
-        raw_len: data.len() as u64,
-        payload: Payload::Bytes(data),
-    };
+    let blocks = |k: u16, data: Vec<u8>| SectionSpec::blocks(k, 0, data);
     let sections = vec![
         SectionSpec::zstd(kind::META, 0, &meta.0, level)?,
         SectionSpec::raw(kind::DOC_DIR, 0, doc_dir),
