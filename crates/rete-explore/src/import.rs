@@ -97,6 +97,27 @@ pub struct ImportView {
     pub error: Option<String>,
 }
 
+impl ImportView {
+    /// Job `job` on `source` (a path or URL of `source_bytes`), starting: nothing done yet.
+    pub(crate) fn starting(job: u32, source: &str, source_bytes: u64) -> Self {
+        Self {
+            job,
+            source: source.to_owned(),
+            name: file_name(source),
+            status: ImportStatus::Running,
+            phase: String::new(),
+            done: 0,
+            total: None,
+            triples: 0,
+            read_bytes: 0,
+            source_bytes,
+            elapsed_ms: 0.0,
+            phases: Vec::new(),
+            error: None,
+        }
+    }
+}
+
 /// Where a build sends its progress.
 pub type Emit = Arc<dyn Fn(&ImportView) + Send + Sync>;
 
@@ -300,21 +321,7 @@ impl Importer {
     fn built(&self, p: &Path, path: &str, emit: Emit) -> AppResult<PathBuf> {
         let id = Identity::of(p).map_err(|e| AppError::Invalid(format!("{path}: {e}")))?;
         let job = self.next_job();
-        let view = ImportView {
-            job,
-            source: path.to_owned(),
-            name: file_name(path),
-            status: ImportStatus::Running,
-            phase: String::new(),
-            done: 0,
-            total: None,
-            triples: 0,
-            read_bytes: 0,
-            source_bytes: id.size,
-            elapsed_ms: 0.0,
-            phases: Vec::new(),
-            error: None,
-        };
+        let view = ImportView::starting(job, path, id.size);
         if let Some(hit) = self.cache.lookup(&id) {
             emit(&ImportView {
                 status: ImportStatus::Cached,

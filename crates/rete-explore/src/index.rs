@@ -84,21 +84,11 @@ impl Importer {
             }
         };
         let job = self.next_job();
-        let view = ImportView {
+        let view = ImportView::starting(
             job,
-            source: d.origin.clone(),
-            name: file_name(&d.origin),
-            status: ImportStatus::Running,
-            phase: String::new(),
-            done: 0,
-            total: None,
-            triples: 0,
-            read_bytes: 0,
-            source_bytes: std::fs::metadata(&src).map_or(0, |m| m.len()),
-            elapsed_ms: 0.0,
-            phases: Vec::new(),
-            error: None,
-        };
+            &d.origin,
+            std::fs::metadata(&src).map_or(0, |m| m.len()),
+        );
         let reporter = Reporter::new(view, self.watch(job), emit);
         let result = write_indexed(&src, &dest, reporter.as_ref());
         self.end_job(job);

@@ -182,6 +182,36 @@ pub fn build_sections(
     build_sections_with(base, opts, &NoProgress)
 }
 
+/// The token blocks being written: the open block's entries (and its first token) and the
+/// directory of the blocks written.
+struct TokenBlocks {
+    w: BlockWriter,
+    dir: Buf,
+    count: u64,
+    in_block: u64,
+    first: String,
+    entries: Buf,
+}
+
+impl TokenBlocks {
+    /// Writes the open block, if it holds an entry, and lists it in the directory.
+    fn flush(&mut self) -> Result<(), SearchError> {
+        if self.in_block == 0 {
+            return Ok(());
+        }
+        let mut raw = Buf::default();
+        raw.varint(self.in_block);
+        raw.0.extend_from_slice(&self.entries.0);
+        let r = self.w.push(&raw.0)?;
+        self.dir.str(&self.first);
+        r.write(&mut self.dir);
+        self.count += 1;
+        self.entries.0.clear();
+        self.in_block = 0;
+        Ok(())
+    }
+}
+
 /// [`build_sections`] reporting its phases (`labels`, `degrees` with the quads to scan twice as
 /// its total, `classes`, `tokens` with the documents as its total, `encode`) to `progress`, and
 /// stopping with [`SearchError::Cancelled`] soon after `progress.cancelled()` turns true.
@@ -405,47 +435,32 @@ pub fn build_sections_with(
     // Token blocks and posting chunks.
     ticker.start("encode", None)?;
     let level = opts.zstd_level;
-    let mut tok_w = BlockWriter::new(level);
-    let mut post_w = BlockWriter::new(level);
-    let mut dir = Buf::default();
-    let mut nblocks = 0u64;
-    let mut in_block = 0u64;
-    let mut first = String::new();
-    let mut prev = String::new();
-    let mut entries = Buf::default();
-    let flush = |entries: &mut Buf,
-                 in_block: &mut u64,
-                 first: &str,
-                 tok_w: &mut BlockWriter,
-                 dir: &mut Buf,
-                 nblocks: &mut u64|
-     -> Result<(), SearchError> {
-        if *in_block == 0 {
-            return Ok(());
-        }
-        let mut raw = Buf::default();
-        raw.varint(*in_block);
-        raw.0.extend_from_slice(&entries.0);
-        let r = tok_w.push(&raw.0)?;
-        dir.str(first);
-        r.write(dir);
-        *nblocks += 1;
-        entries.0.clear();
-        *in_block = 0;
-        Ok(())
+    let mut tok_blocks = TokenBlocks {
+        w: BlockWriter::new(level),
+        dir: Buf::default(),
+        count: 0,
+        in_block: 0,
+        first: String::new(),
+        entries: Buf::default(),
     };
+    let mut post_w = BlockWriter::new(level);
+    let mut prev = String::new();
     for (text, ix) in &tokens {
-        if in_block == 0 {
-            first.clone_from(text);
+        if tok_blocks.in_block == 0 {
+            tok_blocks.first.clone_from(text);
             prev.clear();
         }
         let shared = front_coding::shared_prefix_str(&prev, text);
-        front_coding::put(&mut entries.0, shared, &text.as_bytes()[shared..]);
+        front_coding::put(
+            &mut tok_blocks.entries.0,
+            shared,
+            &text.as_bytes()[shared..],
+        );
         prev.clone_from(text);
         let list = &postings[*ix as usize];
-        entries.varint(list.len() as u64);
+        tok_blocks.entries.varint(list.len() as u64);
         if list.len() as u64 <= INLINE_POSTINGS {
-            put_postings(&mut entries, list);
+            put_postings(&mut tok_blocks.entries, list);
         } else {
             let mut chunks = list.chunks(CHUNK_POSTINGS as usize);
             let mut refs = Vec::new();
@@ -454,33 +469,21 @@ pub fn build_sections_with(
                 put_chunk(&mut raw, c);
                 refs.push(post_w.push(&raw.0)?);
             }
-            entries.varint(refs.first().map_or(0, |r| r.offset));
+            tok_blocks
+                .entries
+                .varint(refs.first().map_or(0, |r| r.offset));
             for r in refs {
-                entries.varint(r.len);
-                entries.varint(r.raw_len);
-                entries.u64(r.checksum);
+                tok_blocks.entries.varint(r.len);
+                tok_blocks.entries.varint(r.raw_len);
+                tok_blocks.entries.u64(r.checksum);
             }
         }
-        in_block += 1;
-        if entries.0.len() >= TOKEN_BLOCK_BYTES {
-            flush(
-                &mut entries,
-                &mut in_block,
-                &first,
-                &mut tok_w,
-                &mut dir,
-                &mut nblocks,
-            )?;
+        tok_blocks.in_block += 1;
+        if tok_blocks.entries.0.len() >= TOKEN_BLOCK_BYTES {
+            tok_blocks.flush()?;
         }
     }
-    flush(
-        &mut entries,
-        &mut in_block,
-        &first,
-        &mut tok_w,
-        &mut dir,
-        &mut nblocks,
-    )?;
+    tok_blocks.flush()?;
     drop(postings);
 
     // Document blocks (columns, so that zstd sees alike values together) and their
@@ -516,15 +519,15 @@ pub fn build_sections_with(
     for l in &langs {
         meta.str(l);
     }
-    meta.varint(nblocks);
-    meta.0.extend_from_slice(&dir.0);
+    meta.varint(tok_blocks.count);
+    meta.0.extend_from_slice(&tok_blocks.dir.0);
     stats.documents = docs.len() as u64;
     stats.tokens = tokens.len() as u64;
     let blocks = |k: u16, data: Vec<u8>| SectionSpec::blocks(k, 0, data);
     let sections = vec![
         SectionSpec::zstd(kind::META, 0, &meta.0, level)?,
         SectionSpec::raw(kind::DOC_DIR, 0, doc_dir),
-        blocks(kind::TOKENS, tok_w.data),
+        blocks(kind::TOKENS, tok_blocks.w.data),
         blocks(kind::POSTINGS, post_w.data),
         blocks(kind::DOCS, doc_w.data),
     ];
