@@ -70,10 +70,12 @@ fn declarations() -> String {
     let mut out = String::from(
         "// Generated from the Rust types of crates/rete-explore (src/protocol_ts.rs): do not edit.\n\
          // RETE_WRITE_TS=1 cargo test -p rete-explore protocol writes it anew.\n\
-         // Its single subject, no algorithm and no code: the type declarations of the app's command\n\
-         // protocol (ts-rs output for each Rust type the shell and the page exchange). Its length\n\
-         // is the protocol's size; it stays one file because it is generated, written and compared\n\
-         // with the Rust types as one unit (the code that uses these types lives in core/<domain>).\n\
+         // One file, one subject (in place of one algorithm: it holds no code): the app's command\n\
+         // protocol as TypeScript types, ts-rs's translation of each Rust type the shell and the\n\
+         // page exchange. Its length is the protocol's size. It stays one file because it is\n\
+         // generated, written and compared with the Rust types as one unit: split by domain, each\n\
+         // part would need imports of the others' types that the generator does not track. The\n\
+         // code using these types lives in core/<domain>.\n\
          import type { CoherenceReport } from './types';\n\n",
     );
     for d in decls {

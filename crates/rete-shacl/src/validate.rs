@@ -60,23 +60,12 @@ pub(crate) struct Validator<'a> {
 impl<'a> Validator<'a> {
     /// Adds a result of `constraint` for `at`.
     pub fn emit(&self, sink: &mut Sink, at: &Focus<'_>, c: &Constraint, value: Option<Term>) {
-        self.emit_path(sink, at, c, value, None);
+        self.emit_result(sink, at, c, value, None, Vec::new(), None);
     }
 
-    /// Adds a result with an explicit path (`sh:closed` reports the predicate).
-    pub fn emit_path(
-        &self,
-        sink: &mut Sink,
-        at: &Focus<'_>,
-        c: &Constraint,
-        value: Option<Term>,
-        path: Option<Path>,
-    ) {
-        self.emit_result(sink, at, c, value, path, Vec::new(), None);
-    }
-
-    /// Adds a result with an explicit path, its own messages (none: the shape's) and the
-    /// constraint it comes from (SHACL-SPARQL's `sh:sourceConstraint`).
+    /// Adds a result with an explicit path (`sh:closed` reports the predicate), its own messages
+    /// (none: the shape's) and the constraint it comes from (SHACL-SPARQL's
+    /// `sh:sourceConstraint`).
     #[allow(clippy::too_many_arguments, reason = "one result's parts")]
     pub fn emit_result(
         &self,

@@ -11,7 +11,15 @@ pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
             for value in at.values {
                 for (p, o) in v.data.outgoing(value)? {
                     if !allowed.contains(&p) {
-                        v.emit_path(sink, at, c, Some(o), Some(Path::Predicate(p)));
+                        v.emit_result(
+                            sink,
+                            at,
+                            c,
+                            Some(o),
+                            Some(Path::Predicate(p)),
+                            Vec::new(),
+                            None,
+                        );
                     }
                 }
             }
