@@ -5,6 +5,7 @@ pub mod cliques;
 pub mod lubm;
 pub mod medical;
 pub mod social;
+pub mod star;
 
 /// A small deterministic PRNG (SplitMix64): generators must give the same data for the same seed
 /// on every platform and every version of this crate, which a registry RNG does not promise.

@@ -777,12 +777,12 @@ fn tiny_budget_streams_the_first_pass() {
 /// A hub-and-spoke vocabulary: 5,000 properties around two classes (half object properties, half
 /// datatype properties), which no modularity optimisation splits, beside a small ring of classes.
 fn star_nt(dir: &std::path::Path) -> std::path::PathBuf {
-    use std::fmt::Write as _;
-    let ex = "http://example.org/star#";
+    use rete_datagen::star::{write_properties, EX};
+    use std::io::Write as _;
+    let ex = EX;
     let rdf_type = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
-    let domain = "http://www.w3.org/2000/01/rdf-schema#domain";
     let owl = "http://www.w3.org/2002/07/owl#";
-    let mut s = String::new();
+    let mut s = Vec::new();
     for hub in ["Hub", "Other"] {
         writeln!(s, "<{ex}{hub}> <{rdf_type}> <{owl}Class> .").unwrap();
     }
@@ -791,16 +791,7 @@ fn star_nt(dir: &std::path::Path) -> std::path::PathBuf {
         "<{ex}Other> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <{ex}Hub> ."
     )
     .unwrap();
-    for i in 0..5000 {
-        let kind = if i % 2 == 0 {
-            "ObjectProperty"
-        } else {
-            "DatatypeProperty"
-        };
-        let hub = if i % 5 == 0 { "Other" } else { "Hub" };
-        writeln!(s, "<{ex}p{i:04}> <{rdf_type}> <{owl}{kind}> .").unwrap();
-        writeln!(s, "<{ex}p{i:04}> <{domain}> <{ex}{hub}> .").unwrap();
-    }
+    write_properties(5000, false, &mut s).unwrap();
     for i in 0..20 {
         writeln!(s, "<{ex}r{i}> <{ex}next> <{ex}r{}> .", (i + 1) % 20).unwrap();
     }
