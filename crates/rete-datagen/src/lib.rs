@@ -32,6 +32,11 @@ impl Rng {
         ((u128::from(self.next_u64()) * u128::from(n.max(1))) >> 64) as u64
     }
 
+    /// A uniform index in `0..n` (`n > 0`): [`Rng::below`] for slices and counts.
+    pub fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+
     /// A uniform float in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
