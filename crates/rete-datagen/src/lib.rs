@@ -2,6 +2,7 @@
 
 pub mod bsbm;
 pub mod cliques;
+pub mod hostile;
 pub mod lubm;
 pub mod medical;
 pub mod social;
