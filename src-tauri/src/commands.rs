@@ -23,6 +23,28 @@ pub(crate) fn picked_path(
         .transpose()
 }
 
+/// Shows the native open dialog titled `title` with `filters` (a name and its extensions, in
+/// order); the chosen file, or `None` if the user cancelled.
+pub(crate) fn pick_file(
+    app: &AppHandle,
+    title: &str,
+    filters: &[(&str, &[&str])],
+) -> AppResult<Option<PathBuf>> {
+    let mut dialog = app.dialog().file().set_title(title);
+    for &(name, extensions) in filters {
+        dialog = dialog.add_filter(name, extensions);
+    }
+    picked_path(dialog.blocking_pick_file())
+}
+
+/// Grants the page the file the user chose in a dialog ([`crate::grant`]); its path as the page
+/// names it.
+pub(crate) fn grant_chosen(app: &AppHandle, path: &std::path::Path) -> String {
+    let path = path.display().to_string();
+    app.state::<crate::grant::Grants>().grant([&path]);
+    path
+}
+
 /// Event carrying a [`CoherenceProgress`] as each tier of a check finishes.
 pub const EVENT_COHERENCE: &str = "coherence-progress";
 
@@ -228,19 +250,16 @@ pub async fn open_url(app: AppHandle, url: String) -> AppResult<DocInfo> {
 #[tauri::command]
 pub async fn open_dialog(app: AppHandle) -> AppResult<Option<DocInfo>> {
     blocking(app, |app, s| {
-        let picked = app
-            .dialog()
-            .file()
-            .set_title("Open a .rete or RDF file")
-            .add_filter("Knowledge graphs", rete_explore::import::DIALOG_EXTENSIONS)
-            .add_filter("Rete knowledge graph", &["rete"])
-            .add_filter("RDF", &rete_explore::import::DIALOG_EXTENSIONS[1..])
-            .blocking_pick_file();
-        let Some(path) = picked_path(picked)? else {
+        use rete_explore::import::DIALOG_EXTENSIONS;
+        let filters: [(&str, &[&str]); 3] = [
+            ("Knowledge graphs", DIALOG_EXTENSIONS),
+            ("Rete knowledge graph", &["rete"]),
+            ("RDF", &DIALOG_EXTENSIONS[1..]),
+        ];
+        let Some(path) = pick_file(app, "Open a .rete or RDF file", &filters)? else {
             return Ok(None);
         };
-        let path = path.display().to_string();
-        app.state::<crate::grant::Grants>().grant([&path]);
+        let path = grant_chosen(app, &path);
         let info = crate::import::app::open_any(app, s, &path)?;
         opened(app, &info);
         Ok(Some(info))
@@ -301,9 +320,7 @@ fn save_dialog(app: &AppHandle, title: &str, name: &str, ext: &str) -> AppResult
         .set_file_name(name)
         .add_filter(ext.to_uppercase(), &[ext])
         .blocking_save_file();
-    picked
-        .map(|p| p.into_path().map_err(|e| AppError::Invalid(e.to_string())))
-        .transpose()
+    picked_path(picked)
 }
 
 pub use rete_explore::trace::LAUNCH_TRACE;

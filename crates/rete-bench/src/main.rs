@@ -279,6 +279,61 @@ fn ratios(fast: (&str, &Stats), slow: (&str, &Stats)) -> (Option<f64>, Option<f6
     (Some(wall), cpu)
 }
 
+/// The social graph of `people` people ([`rete_datagen::social`]) as N-Triples.
+fn social_nt(people: u64) -> Result<Vec<u8>> {
+    let params = rete_datagen::social::SocialParams {
+        people,
+        ..Default::default()
+    };
+    let mut nt = Vec::new();
+    rete_datagen::social::write_ntriples(&params, &mut nt)?;
+    Ok(nt)
+}
+
+/// Whether `got` passes `bq`'s gate against `expected`, the answer of `reference` (named in
+/// the message): the same row count, or the same multiset of rows (in order under ORDER BY).
+fn check_gate(
+    bq: &BenchQuery,
+    expected: &Answer,
+    got: &Answer,
+    reference: &str,
+) -> Result<(), String> {
+    match bq.gate {
+        Gate::Count if size(got) == size(expected) => Ok(()),
+        Gate::Count => Err(format!(
+            "{} rows, {reference} {}",
+            size(got),
+            size(expected)
+        )),
+        Gate::Multiset => {
+            let ordered = match (expected, bq.ordered) {
+                (Answer::Table(t), true) => t.variables.clone(),
+                _ => Vec::new(),
+            };
+            compare_answers(expected, got, &ordered)
+        }
+    }
+}
+
+/// A timed answer: its name and a run giving its size.
+type Timed<'a> = (&'a str, &'a mut dyn FnMut() -> Result<u64>);
+
+/// What [`time_if_agreed`] measured: both timings, the wall-clock and the CPU-time ratio.
+type Agreed = (Option<Stats>, Option<Stats>, Option<f64>, Option<f64>);
+
+/// Times `fast` against `slow` ([`time_pair`]) when the answers agreed (`mismatch` is `None`):
+/// both timings and `slow`'s time over `fast`'s ([`ratios`]); else prints the mismatch and
+/// gives nothing.
+fn time_if_agreed(mismatch: Option<&str>, runs: usize, fast: Timed, slow: Timed) -> Result<Agreed> {
+    if let Some(m) = mismatch {
+        eprintln!("MISMATCH {m}");
+        return Ok((None, None, None, None));
+    }
+    let (f, s) = time_pair(runs, fast.1, slow.1)?;
+    let (wall, cpu) = ratios((fast.0, &f), (slow.0, &s));
+    Ok((Some(f), Some(s), wall, cpu))
+}
+
 fn run_set(
     set: &str,
     queries: &[BenchQuery],
@@ -303,22 +358,9 @@ fn run_set(
         let expected = oxigraph_answer(store, &bq.sparql)
             .with_context(|| format!("oxigraph on {}", bq.name))?;
         let got = rete_answer(rete, &bq.sparql);
-        let gate = match (&got, bq.gate) {
-            (Err(e), _) => Err(format!("rete failed: {e}")),
-            (Ok(a), Gate::Count) => {
-                if size(a) == size(&expected) {
-                    Ok(())
-                } else {
-                    Err(format!("{} rows, Oxigraph {}", size(a), size(&expected)))
-                }
-            }
-            (Ok(a), Gate::Multiset) => {
-                let ordered = match (&expected, bq.ordered) {
-                    (Answer::Table(t), true) => t.variables.clone(),
-                    _ => Vec::new(),
-                };
-                compare_answers(&expected, a, &ordered)
-            }
+        let gate = match &got {
+            Err(e) => Err(format!("rete failed: {e}")),
+            Ok(a) => check_gate(bq, &expected, a, "Oxigraph"),
         };
         let mut run = QueryRun {
             set: set.into(),
@@ -344,18 +386,14 @@ fn run_set(
                 Err(e) => format!("error: {e}"),
             },
         };
-        if run.identical {
-            let (r, o) = time_pair(
-                args.runs,
-                || Ok(size(&rete_answer(rete, &bq.sparql)?)),
-                || Ok(size(&oxigraph_answer(store, &bq.sparql)?)),
-            )?;
-            (run.speedup, run.speedup_cpu) = ratios(("rete", &r), ("oxigraph", &o));
-            run.rete = Some(r);
-            run.oxigraph = Some(o);
-        } else {
-            eprintln!("MISMATCH {}", run.mismatch.as_deref().unwrap_or_default());
-        }
+        (run.rete, run.oxigraph, run.speedup, run.speedup_cpu) = time_if_agreed(
+            run.mismatch.as_deref(),
+            args.runs,
+            ("rete", &mut || Ok(size(&rete_answer(rete, &bq.sparql)?))),
+            ("oxigraph", &mut || {
+                Ok(size(&oxigraph_answer(store, &bq.sparql)?))
+            }),
+        )?;
         out.push(run);
     }
     Ok(out)
@@ -423,14 +461,16 @@ pub fn is_shape(r: &QueryRun) -> bool {
 pub const CPU: &str = " (CPU time)";
 
 fn geomean(runs: &[&QueryRun]) -> f64 {
-    geomean_of(runs.iter().filter_map(|r| r.speedup).collect())
+    geomean_of(runs.iter().filter_map(|r| r.speedup))
 }
 
 fn geomean_cpu(runs: &[&QueryRun]) -> f64 {
-    geomean_of(runs.iter().filter_map(|r| r.speedup_cpu).collect())
+    geomean_of(runs.iter().filter_map(|r| r.speedup_cpu))
 }
 
-fn geomean_of(v: Vec<f64>) -> f64 {
+/// The geometric mean of `v` (0 when empty).
+fn geomean_of(v: impl Iterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = v.collect();
     if v.is_empty() {
         return 0.0;
     }
@@ -455,14 +495,7 @@ fn main() -> Result<()> {
     let mut datasets = Vec::new();
     let mut runs = Vec::new();
     if args.people > 0 {
-        let mut nt = Vec::new();
-        rete_datagen::social::write_ntriples(
-            &rete_datagen::social::SocialParams {
-                people: args.people,
-                ..Default::default()
-            },
-            &mut nt,
-        )?;
+        let nt = social_nt(args.people)?;
         let (rete, store, info) = prepare(
             "social",
             vec![Input::bytes("social.nt", nt, Syntax::NTriples)],

@@ -2,12 +2,12 @@
 //! spread over named graphs, against the same queries on the copy with everything in the
 //! default graph (issue 54: the union within 10 %).
 
-use crate::queries::{self, Gate};
-use crate::{ratios, size, time_pair, Args, RunInfo, Stats};
+use crate::queries;
+use crate::{check_gate, geomean_of, size, social_nt, time_if_agreed, Args, RunInfo, Stats};
 use anyhow::{bail, Result};
 use rete_build::{BuildOptions, Input, Syntax};
 use rete_core::Rete;
-use rete_testsuite::compare::{compare_answers, Answer};
+use rete_testsuite::compare::Answer;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
@@ -94,25 +94,10 @@ fn answer(rete: &Rete, q: &str, union: bool) -> Result<Answer> {
     )?)?)
 }
 
-fn geomean(v: impl Iterator<Item = f64>) -> f64 {
-    let v: Vec<f64> = v.collect();
-    if v.is_empty() {
-        return 0.0;
-    }
-    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
-}
-
 /// Runs the comparison; writes the JSON (and the Markdown section) where `args` says.
 pub fn run(args: &Args) -> Result<()> {
     let dir = tempfile::tempdir()?;
-    let mut nt = Vec::new();
-    rete_datagen::social::write_ntriples(
-        &rete_datagen::social::SocialParams {
-            people: args.people,
-            ..Default::default()
-        },
-        &mut nt,
-    )?;
+    let nt = social_nt(args.people)?;
     let named = build(dir.path(), "named", spread(&nt), Syntax::NQuads)?;
     let default = build(dir.path(), "default", nt, Syntax::NTriples)?;
     if named.quad_count() != default.quad_count() {
@@ -130,17 +115,7 @@ pub fn run(args: &Args) -> Result<()> {
         eprint!("union / {} … ", bq.name);
         let expected = answer(&default, &bq.sparql, false)?;
         let got = answer(&named, &bq.sparql, true)?;
-        let gate = match bq.gate {
-            Gate::Count if size(&got) == size(&expected) => Ok(()),
-            Gate::Count => Err(format!("{} rows, expected {}", size(&got), size(&expected))),
-            Gate::Multiset => {
-                let ordered = match (&expected, bq.ordered) {
-                    (Answer::Table(t), true) => t.variables.clone(),
-                    _ => Vec::new(),
-                };
-                compare_answers(&expected, &got, &ordered)
-            }
-        };
+        let gate = check_gate(&bq, &expected, &got, "expected");
         let mut run = UnionRun {
             name: bq.name.into(),
             sparql: bq.sparql.clone(),
@@ -153,18 +128,16 @@ pub fn run(args: &Args) -> Result<()> {
             ratio_cpu: None,
             index_count: bq.index_count,
         };
-        if run.identical {
-            let (d, u) = time_pair(
-                args.runs,
-                || Ok(size(&answer(&default, &bq.sparql, false)?)),
-                || Ok(size(&answer(&named, &bq.sparql, true)?)),
-            )?;
-            (run.ratio, run.ratio_cpu) = ratios(("default graph", &d), ("union", &u));
-            run.default_graph = Some(d);
-            run.union = Some(u);
-        } else {
-            eprintln!("MISMATCH {}", run.mismatch.as_deref().unwrap_or_default());
-        }
+        (run.default_graph, run.union, run.ratio, run.ratio_cpu) = time_if_agreed(
+            run.mismatch.as_deref(),
+            args.runs,
+            ("default graph", &mut || {
+                Ok(size(&answer(&default, &bq.sparql, false)?))
+            }),
+            ("union", &mut || {
+                Ok(size(&answer(&named, &bq.sparql, true)?))
+            }),
+        )?;
         out.push(run);
     }
     let env = UnionEnvelope {
@@ -174,9 +147,9 @@ pub fn run(args: &Args) -> Result<()> {
         people: args.people,
         quads: default.quad_count(),
         named_graphs: GRAPHS,
-        geomean_ratio: geomean(out.iter().filter_map(|r| r.ratio)),
-        geomean_ratio_cpu: geomean(out.iter().filter_map(|r| r.ratio_cpu)),
-        geomean_ratio_without_index_counts: geomean(
+        geomean_ratio: geomean_of(out.iter().filter_map(|r| r.ratio)),
+        geomean_ratio_cpu: geomean_of(out.iter().filter_map(|r| r.ratio_cpu)),
+        geomean_ratio_without_index_counts: geomean_of(
             out.iter()
                 .filter(|r| !r.index_count)
                 .filter_map(|r| r.ratio),

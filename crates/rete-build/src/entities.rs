@@ -266,18 +266,8 @@ mod tests {
 
     #[test]
     fn billion_laughs_is_refused() {
-        let mut doc =
-            String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n");
-        let mut prev = "lol".to_owned();
-        for i in 1..10 {
-            let name = format!("lol{i}");
-            doc.push_str(&format!(
-                "<!ENTITY {name} \"{}\">\n",
-                format!("&{prev};").repeat(10)
-            ));
-            prev = name;
-        }
-        doc.push_str(&format!("]>\n<lolz>&{prev};</lolz>"));
+        let (mut doc, last) = rete_datagen::hostile::laughs_doctype("lolz");
+        doc.push_str(&format!("]>\n<lolz>&{last};</lolz>"));
         assert!(doc.len() < 1024);
         let e = pass(doc.as_bytes(), 4096).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);

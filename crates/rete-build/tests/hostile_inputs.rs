@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
 use rete_build::{build, BuildOptions, Input, Syntax};
+use rete_datagen::hostile::{billion_laughs_rdf_xml, nested_json_ld};
 
 /// Builds `data` as `name`; returns the error's message and checks nothing was left behind.
 fn fails(name: &str, data: Vec<u8>, syntax: Syntax) -> String {
@@ -23,11 +24,7 @@ fn fails(name: &str, data: Vec<u8>, syntax: Syntax) -> String {
 #[test]
 fn deep_json_ld_is_refused_before_the_parser() {
     // 1,000 levels (7 KB) overflowed the parser's stack; the limit is 128.
-    let deep = format!(
-        "{{\"@id\": \"http://e/x\", \"http://e/p\": {}1{}}}",
-        "[".repeat(1000),
-        "]".repeat(1000)
-    );
+    let deep = nested_json_ld(1000);
     let e = fails("deep.jsonld", deep.into_bytes(), Syntax::JsonLd);
     assert!(
         e.contains("deep.jsonld") && e.contains("JSON nested deeper than 128 levels"),
@@ -35,11 +32,7 @@ fn deep_json_ld_is_refused_before_the_parser() {
     );
     // The limit itself parses.
     let dir = tempfile::tempdir().unwrap();
-    let ok = format!(
-        "{{\"@id\": \"http://e/x\", \"http://e/p\": {}1{}}}",
-        "[".repeat(rete_build::MAX_JSON_DEPTH - 1),
-        "]".repeat(rete_build::MAX_JSON_DEPTH - 1)
-    );
+    let ok = nested_json_ld(rete_build::MAX_JSON_DEPTH - 1);
     let opts = BuildOptions {
         inputs: vec![Input::bytes("ok.jsonld", ok.into_bytes(), Syntax::JsonLd)],
         ..BuildOptions::default()
@@ -49,22 +42,7 @@ fn deep_json_ld_is_refused_before_the_parser() {
 
 #[test]
 fn billion_laughs_is_refused_before_the_parser() {
-    let mut doc =
-        String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY lol \"lol\">\n");
-    let mut prev = "lol".to_owned();
-    for i in 1..10 {
-        let name = format!("lol{i}");
-        doc.push_str(&format!(
-            "<!ENTITY {name} \"{}\">\n",
-            format!("&{prev};").repeat(10)
-        ));
-        prev = name;
-    }
-    doc.push_str(&format!(
-        "]>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" \
-         xmlns:e=\"http://e/\"><rdf:Description rdf:about=\"http://e/x\"><e:p>&{prev};</e:p>\
-         </rdf:Description></rdf:RDF>\n"
-    ));
+    let doc = billion_laughs_rdf_xml();
     assert!(doc.len() < 1024);
     let e = fails("laughs.rdf", doc.into_bytes(), Syntax::RdfXml);
     assert!(

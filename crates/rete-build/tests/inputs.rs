@@ -9,7 +9,6 @@ use rete_build::{build, detect, BuildError, BuildOptions, Compression, Detected,
 use rete_core::Rete;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn build_file(input: Input, out: &Path) -> Result<rete_build::BuildReport, BuildError> {
     build(
@@ -185,24 +184,7 @@ fn detect_tells_files_apart_by_content() {
 
 /// Builds N-Triples with the real upstream builder (PyPI rete-graph 0.3.6, from scripts/setup.sh).
 fn upstream_build(nt: &str) -> Vec<u8> {
-    let mut child = Command::new("python3")
-        .args([
-            "-c",
-            "import sys, rete_graph as r; sys.stdout.buffer.write(r.build(sys.stdin.read(), 'nt'))",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 with rete-graph 0.3.6 (pip install rete-graph==0.3.6)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(nt.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pip install rete-graph==0.3.6");
-    out.stdout
+    rete_upstream::oracle::upstream_build(nt.as_bytes(), "nt").unwrap()
 }
 
 #[test]

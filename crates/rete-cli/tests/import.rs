@@ -147,19 +147,7 @@ fn flate2_like_gzip(data: &[u8]) -> Vec<u8> {
 
 /// Builds N-Triples with the real upstream builder (PyPI rete-graph 0.3.6, from scripts/setup.sh).
 fn upstream_build(nt: &[u8]) -> Vec<u8> {
-    let mut child = Command::new("python3")
-        .args([
-            "-c",
-            "import sys, rete_graph as r; sys.stdout.buffer.write(r.build(sys.stdin.read(), 'nt'))",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 with rete-graph 0.3.6 (pip install rete-graph==0.3.6)");
-    child.stdin.take().unwrap().write_all(nt).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pip install rete-graph==0.3.6");
-    out.stdout
+    rete_upstream::oracle::upstream_build(nt, "nt").unwrap()
 }
 
 const QUERIES: &[&str] = &[

@@ -189,6 +189,21 @@ mod tests {
         w.finish().map(|(i, _, _)| i).unwrap_or_default()
     }
 
+    /// What a file's header promises of `paged`: the directory's stored length, the blocks
+    /// section's length and the term or quad count.
+    fn expect_of(paged: &PagedDir, blocks_len: u64, items: u64) -> Expect {
+        Expect {
+            dir_len: paged.stored.len() as u64,
+            blocks_len,
+            items,
+        }
+    }
+
+    /// The stored length of `index`'s blocks.
+    fn perm_blocks_len(index: &PermIndex) -> u64 {
+        index.blocks.iter().map(|b| u64::from(b.stored_len)).sum()
+    }
+
     fn reader(stored: &[u8]) -> impl Fn(u64, usize) -> Result<Vec<u8>> + '_ {
         move |o, l| {
             stored
@@ -206,12 +221,8 @@ mod tests {
         // All frames together decode to the single-frame payload: a 1.0 reader reads them.
         let whole = zstd_decode(&paged.stored, paged.raw_len, "t", &|| "d".into()).unwrap();
         assert_eq!(whole, index.encode());
-        let expect = Expect {
-            dir_len: paged.stored.len() as u64,
-            blocks_len,
-            items: 3000,
-        };
-        let pages = DictPages::decode(&paged.table, expect, "t").unwrap();
+        let pages =
+            DictPages::decode(&paged.table, expect_of(&paged, blocks_len, 3000), "t").unwrap();
         let read = reader(&paged.stored);
         for (b, m) in index.blocks.iter().enumerate() {
             assert_eq!(&pages.block(b, &read, "t").unwrap(), m);
@@ -234,12 +245,7 @@ mod tests {
         let paged = page_perm(&index, 8, 3).unwrap();
         let whole = zstd_decode(&paged.stored, paged.raw_len, "t", &|| "p".into()).unwrap();
         assert_eq!(whole, index.encode());
-        let blocks_len = index.blocks.iter().map(|b| u64::from(b.stored_len)).sum();
-        let expect = Expect {
-            dir_len: paged.stored.len() as u64,
-            blocks_len,
-            items: 5000,
-        };
+        let expect = expect_of(&paged, perm_blocks_len(&index), 5000);
         let pages = PermPages::decode(&paged.table, expect, "p", "t").unwrap();
         let read = reader(&paged.stored);
         assert_eq!(pages.len(), index.blocks.len());
@@ -260,23 +266,14 @@ mod tests {
         // A one-quad file's tables hold one page of minimal entries (every varint one byte).
         let (index, blocks_len) = dict(1);
         let paged = page_dict(&index, 8, 3).unwrap();
-        let expect = Expect {
-            dir_len: paged.stored.len() as u64,
-            blocks_len,
-            items: 1,
-        };
-        let pages = DictPages::decode(&paged.table, expect, "t").unwrap();
+        let pages = DictPages::decode(&paged.table, expect_of(&paged, blocks_len, 1), "t").unwrap();
         let read = reader(&paged.stored);
         assert_eq!(pages.block_of_id(1, &read, "t").unwrap(), Some((0, 1)));
 
         let index = perm(1);
         let paged = page_perm(&index, 8, 3).unwrap();
         assert_eq!(paged.table.len(), 1 + PERM_ENTRY_MIN, "minimal entry");
-        let expect = Expect {
-            dir_len: paged.stored.len() as u64,
-            blocks_len: index.blocks.iter().map(|b| u64::from(b.stored_len)).sum(),
-            items: 1,
-        };
+        let expect = expect_of(&paged, perm_blocks_len(&index), 1);
         let pages = PermPages::decode(&paged.table, expect, "p", "t").unwrap();
         assert_eq!(pages.len(), 1);
     }
@@ -298,12 +295,7 @@ mod tests {
     fn damaged_pages_are_errors() {
         let index = perm(2000);
         let paged = page_perm(&index, 8, 3).unwrap();
-        let blocks_len = index.blocks.iter().map(|b| u64::from(b.stored_len)).sum();
-        let expect = Expect {
-            dir_len: paged.stored.len() as u64,
-            blocks_len,
-            items: 2000,
-        };
+        let expect = expect_of(&paged, perm_blocks_len(&index), 2000);
         // A table that does not add up to the file, or is cut short, is refused.
         for bad in [
             Expect {
@@ -346,11 +338,7 @@ mod tests {
         }
         let (dict_index, dict_len) = dict(1000);
         let paged = page_dict(&dict_index, 4, 3).unwrap();
-        let expect = Expect {
-            dir_len: paged.stored.len() as u64,
-            blocks_len: dict_len,
-            items: 1000,
-        };
+        let expect = expect_of(&paged, dict_len, 1000);
         for i in 0..paged.table.len() {
             let mut t = paged.table.clone();
             t[i] ^= 0x01;

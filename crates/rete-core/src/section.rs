@@ -29,6 +29,36 @@ impl From<Corrupt> for crate::Error {
     }
 }
 
+/// For an extension crate's error type whose `Format` variant wraps [`crate::Error`]: implements
+/// `From<Corrupt>` (so `?` takes a [`SectionReader`]'s errors) and the crate's
+/// `corrupt(file, section, message)`, a [`crate::Error::corrupt`] in that type. One home for what
+/// every section-owning crate needs of its error type.
+#[macro_export]
+macro_rules! section_errors {
+    ($error:ty) => {
+        impl From<$crate::section::Corrupt> for $error {
+            fn from(c: $crate::section::Corrupt) -> Self {
+                Self::Format(c.into())
+            }
+        }
+
+        impl $error {
+            /// A damaged `section` of `file`: [`rete_core::Error::Corrupt`] in this crate's error.
+            #[allow(
+                dead_code,
+                reason = "a crate that only reads through SectionReader needs no other"
+            )]
+            pub(crate) fn corrupt(
+                file: &str,
+                section: impl Into<String>,
+                message: impl Into<String>,
+            ) -> Self {
+                Self::Format($crate::Error::corrupt(file, section, message))
+            }
+        }
+    };
+}
+
 /// Result of a [`SectionReader`] read.
 pub type ReadResult<T> = Result<T, Corrupt>;
 

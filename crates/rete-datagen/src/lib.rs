@@ -2,9 +2,11 @@
 
 pub mod bsbm;
 pub mod cliques;
+pub mod hostile;
 pub mod lubm;
 pub mod medical;
 pub mod social;
+pub mod star;
 
 /// A small deterministic PRNG (SplitMix64): generators must give the same data for the same seed
 /// on every platform and every version of this crate, which a registry RNG does not promise.
@@ -29,6 +31,11 @@ impl Rng {
     /// A uniform integer in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u64) -> u64 {
         ((u128::from(self.next_u64()) * u128::from(n.max(1))) >> 64) as u64
+    }
+
+    /// A uniform index in `0..n` (`n > 0`): [`Rng::below`] for slices and counts.
+    pub fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
     }
 
     /// A uniform float in `[0, 1)`.

@@ -5,6 +5,8 @@ mod counted;
 mod error;
 mod reader;
 mod redirect;
+#[cfg(feature = "serve-dir")]
+pub mod serve_dir;
 
 pub use counted::CountedReader;
 pub use error::{HttpError, HttpErrorKind};

@@ -52,21 +52,9 @@ pub enum PyramidError {
     Internal(String),
 }
 
-impl From<rete_core::section::Corrupt> for PyramidError {
-    fn from(c: rete_core::section::Corrupt) -> Self {
-        Self::Format(c.into())
-    }
-}
+rete_core::section_errors!(PyramidError);
 
 impl PyramidError {
-    pub(crate) fn corrupt(
-        file: &str,
-        section: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Self {
-        Self::Format(rete_core::Error::corrupt(file, section, message))
-    }
-
     pub(crate) fn internal(message: impl Into<String>) -> Self {
         Self::Internal(message.into())
     }

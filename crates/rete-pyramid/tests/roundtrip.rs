@@ -173,9 +173,7 @@ fn check_consistency(rete: &Rete, p: &Pyramid) -> Vec<Level> {
 
 #[test]
 fn social_graph_round_trip() {
-    let dir = tempfile::tempdir().unwrap();
-    let (rete, p) = social_pyramid(
-        dir.path(),
+    let (_dir, rete, p) = social_pyramid(
         3000,
         PyramidOptions {
             max_top: 8,
@@ -226,9 +224,7 @@ fn social_graph_round_trip() {
 /// down to its target instead, so no level shrinks by much more than the branching factor.
 #[test]
 fn a_low_resolution_does_not_collapse_a_level() {
-    let dir = tempfile::tempdir().unwrap();
-    let (rete, p) = social_pyramid(
-        dir.path(),
+    let (_dir, rete, p) = social_pyramid(
         3000,
         PyramidOptions {
             max_top: 8,
@@ -253,6 +249,22 @@ fn a_low_resolution_does_not_collapse_a_level() {
     assert_eq!(merged.map(|l| l.resolution), Some(1.0), "{info:?}");
 }
 
+/// Asserts that each level-0 community of `inner` lies in one level-0 community of `outer`.
+fn assert_level_0_nests(inner: &Pyramid, outer: &Pyramid) {
+    for c in &inner.level(0).unwrap().communities {
+        let mut outer_id = None;
+        for m in inner.members(c.id).unwrap() {
+            let path = outer.community_path(m.id).unwrap().unwrap();
+            assert!(
+                outer_id.is_none_or(|o| o == path[0]),
+                "community {} spans two of the other pyramid's",
+                c.id
+            );
+            outer_id = Some(path[0]);
+        }
+    }
+}
+
 /// A bound on level 0's mean community size ends Louvain at an earlier pass: level 0 then splits
 /// the converged communities (each of its communities lies in one of them) and is bounded.
 #[test]
@@ -275,18 +287,7 @@ fn level_0_stops_before_its_communities_grow_past_the_bound() {
         PyramidOptions::default(),
     );
     assert_eq!(default.level_info(), free.level_info());
-    for c in &b0.communities {
-        let mut outer = None;
-        for m in bounded.members(c.id).unwrap() {
-            let path = free.community_path(m.id).unwrap().unwrap();
-            assert!(
-                outer.is_none_or(|o| o == path[0]),
-                "community {} spans two converged ones",
-                c.id
-            );
-            outer = Some(path[0]);
-        }
-    }
+    assert_level_0_nests(&bounded, &free);
     // Every entity of this graph has links, so the mean is over all of them.
     let members: u64 = b0.communities.iter().map(|c| c.size).sum();
     assert_eq!(members, bounded.entity_count());
@@ -319,21 +320,12 @@ fn level_0_takes_a_pass_past_the_bound_when_it_is_nearer() {
     let floor = bounded.entity_count().div_ceil(500);
     assert!(b0.communities < floor, "{b0:?}, floor {floor}");
     assert!(b0.communities >= f0.communities);
-    for c in &bounded.level(0).unwrap().communities {
-        let mut outer = None;
-        for m in bounded.members(c.id).unwrap() {
-            let path = free.community_path(m.id).unwrap().unwrap();
-            assert!(outer.is_none_or(|o| o == path[0]), "{} spans two", c.id);
-            outer = Some(path[0]);
-        }
-    }
+    assert_level_0_nests(&bounded, &free);
 }
 
 #[test]
 fn small_top_forces_merges_and_more_levels() {
-    let dir = tempfile::tempdir().unwrap();
-    let (rete, p) = social_pyramid(
-        dir.path(),
+    let (_dir, rete, p) = social_pyramid(
         2000,
         PyramidOptions {
             max_top: 2,
@@ -777,12 +769,12 @@ fn tiny_budget_streams_the_first_pass() {
 /// A hub-and-spoke vocabulary: 5,000 properties around two classes (half object properties, half
 /// datatype properties), which no modularity optimisation splits, beside a small ring of classes.
 fn star_nt(dir: &std::path::Path) -> std::path::PathBuf {
-    use std::fmt::Write as _;
-    let ex = "http://example.org/star#";
+    use rete_datagen::star::{write_properties, EX};
+    use std::io::Write as _;
+    let ex = EX;
     let rdf_type = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
-    let domain = "http://www.w3.org/2000/01/rdf-schema#domain";
     let owl = "http://www.w3.org/2002/07/owl#";
-    let mut s = String::new();
+    let mut s = Vec::new();
     for hub in ["Hub", "Other"] {
         writeln!(s, "<{ex}{hub}> <{rdf_type}> <{owl}Class> .").unwrap();
     }
@@ -791,22 +783,26 @@ fn star_nt(dir: &std::path::Path) -> std::path::PathBuf {
         "<{ex}Other> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <{ex}Hub> ."
     )
     .unwrap();
-    for i in 0..5000 {
-        let kind = if i % 2 == 0 {
-            "ObjectProperty"
-        } else {
-            "DatatypeProperty"
-        };
-        let hub = if i % 5 == 0 { "Other" } else { "Hub" };
-        writeln!(s, "<{ex}p{i:04}> <{rdf_type}> <{owl}{kind}> .").unwrap();
-        writeln!(s, "<{ex}p{i:04}> <{domain}> <{ex}{hub}> .").unwrap();
-    }
+    write_properties(5000, false, &mut s).unwrap();
     for i in 0..20 {
         writeln!(s, "<{ex}r{i}> <{ex}next> <{ex}r{}> .", (i + 1) % 20).unwrap();
     }
     let nt = dir.join("star.nt");
     std::fs::write(&nt, s).unwrap();
     nt
+}
+
+/// Asserts that no community of `lv` has more than 1,000 members (level 0) or children (above):
+/// every group opens whole.
+fn assert_opens_whole(lv: &[Level]) {
+    assert!(lv[0].communities.iter().all(|c| c.size <= 1000));
+    for l in 1..lv.len() {
+        let mut children: BTreeMap<u32, usize> = BTreeMap::new();
+        for c in &lv[l - 1].communities {
+            *children.entry(c.parent.unwrap()).or_default() += 1;
+        }
+        assert!(children.values().all(|&n| n <= 1000), "level {l}");
+    }
 }
 
 #[test]
@@ -821,14 +817,7 @@ fn a_star_opens_whole() {
     // Louvain's own partition is kept as the level above the pieces.
     assert_eq!(info[1].method, "louvain");
     assert!(lv[1].communities.iter().any(|c| c.size > 1000));
-    assert!(lv[0].communities.iter().all(|c| c.size <= 1000));
-    for l in 1..lv.len() {
-        let mut children: BTreeMap<u32, usize> = BTreeMap::new();
-        for c in &lv[l - 1].communities {
-            *children.entry(c.parent.unwrap()).or_default() += 1;
-        }
-        assert!(children.values().all(|&n| n <= 1000), "level {l}");
-    }
+    assert_opens_whole(&lv);
     assert!(lv[lv.len() - 1].communities.len() <= 1000);
     // Every member exactly once (check_consistency), and the same bytes from a second build.
     let first = std::fs::read(&out).unwrap();
@@ -849,21 +838,13 @@ fn a_star_opens_whole_when_the_first_pass_is_streamed() {
     let (rete, p) = pyramid_of(&nt, &dir.path().join("star.rete"), options);
     let lv = check_consistency(&rete, &p);
     assert_eq!(p.level_info()[0].method, "split");
-    assert!(lv[0].communities.iter().all(|c| c.size <= 1000));
-    for l in 1..lv.len() {
-        let mut children: BTreeMap<u32, usize> = BTreeMap::new();
-        for c in &lv[l - 1].communities {
-            *children.entry(c.parent.unwrap()).or_default() += 1;
-        }
-        assert!(children.values().all(|&n| n <= 1000), "level {l}");
-    }
+    assert_opens_whole(&lv);
 }
 
 #[test]
 fn no_split_without_large_groups() {
     // The social graph's communities are all small: no level of pieces.
-    let dir = tempfile::tempdir().unwrap();
-    let (_, p) = social_pyramid(dir.path(), 3000, PyramidOptions::default());
+    let (_dir, _, p) = social_pyramid(3000, PyramidOptions::default());
     assert!(p.level_info().iter().all(|l| l.method != "split"));
 }
 

@@ -11,6 +11,7 @@ mod common;
 
 use oxrdf::Triple;
 use oxttl::NTriplesParser;
+use rete_datagen::Rng;
 use rete_reason::{materialize, MaterializeOptions};
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -23,31 +24,13 @@ const OWL: &str = "http://www.w3.org/2002/07/owl#";
 const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
 const EX: &str = "http://example.org/";
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 /// A random ontology and data set using only vocabulary rete-reason reasons about (plus class
 /// and property declarations, whose OWL 2 RL consequences are all filtered below). Literals only
 /// appear as values of datatype properties, which take part in no inverse, symmetric, transitive
 /// or subproperty axiom: those would need generalized (literal-subject) intermediate triples.
 fn generate(seed: u64, with_same_as: bool) -> String {
-    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let (nc, np, nd, ni) = (10 + r.below(6), 8 + r.below(5), 3, 25 + r.below(15));
+    let mut r = Rng::new(seed);
+    let (nc, np, nd, ni) = (10 + r.index(6), 8 + r.index(5), 3, 25 + r.index(15));
     let c = |i: usize| format!("<{EX}C{i}>");
     let p = |i: usize| format!("<{EX}p{i}>");
     let d = |i: usize| format!("<{EX}d{i}>");
@@ -62,98 +45,98 @@ fn generate(seed: u64, with_same_as: bool) -> String {
         let _ = writeln!(nt, "{s} {pr} {o} .");
     };
     for i in 0..nc {
-        if r.chance(40) {
+        if r.chance(0.40) {
             t(&c(i), &ty, &format!("<{OWL}Class>"));
         }
     }
-    for _ in 0..nc + r.below(nc) {
+    for _ in 0..nc + r.index(nc) {
         // Mostly downward edges, some upward ones: cycles happen.
-        let a = r.below(nc);
-        let b = if r.chance(85) {
-            a + 1 + r.below(3)
+        let a = r.index(nc);
+        let b = if r.chance(0.85) {
+            a + 1 + r.index(3)
         } else {
-            r.below(nc)
+            r.index(nc)
         };
         t(&c(a), &sco, &c(b % nc));
     }
-    for _ in 0..1 + r.below(2) {
+    for _ in 0..1 + r.index(2) {
         t(
-            &c(r.below(nc)),
+            &c(r.index(nc)),
             &format!("<{OWL}equivalentClass>"),
-            &c(r.below(nc)),
+            &c(r.index(nc)),
         );
     }
     for i in 0..np {
-        if r.chance(40) {
+        if r.chance(0.40) {
             t(&p(i), &ty, &format!("<{OWL}ObjectProperty>"));
         }
     }
-    for _ in 0..np / 2 + r.below(np) {
-        let a = r.below(np);
-        t(&p(a), &spo, &p((a + 1 + r.below(3)) % np));
+    for _ in 0..np / 2 + r.index(np) {
+        let a = r.index(np);
+        t(&p(a), &spo, &p((a + 1 + r.index(3)) % np));
     }
     t(
-        &p(r.below(np)),
+        &p(r.index(np)),
         &format!("<{OWL}equivalentProperty>"),
-        &p(r.below(np)),
+        &p(r.index(np)),
     );
     for i in 0..np {
-        if r.chance(35) {
-            t(&p(i), &format!("<{RDFS}domain>"), &c(r.below(nc)));
+        if r.chance(0.35) {
+            t(&p(i), &format!("<{RDFS}domain>"), &c(r.index(nc)));
         }
-        if r.chance(35) {
-            t(&p(i), &format!("<{RDFS}range>"), &c(r.below(nc)));
+        if r.chance(0.35) {
+            t(&p(i), &format!("<{RDFS}range>"), &c(r.index(nc)));
         }
     }
-    for _ in 0..1 + r.below(2) {
+    for _ in 0..1 + r.index(2) {
         t(
-            &p(r.below(np)),
+            &p(r.index(np)),
             &format!("<{OWL}inverseOf>"),
-            &p(r.below(np)),
+            &p(r.index(np)),
         );
     }
-    for _ in 0..1 + r.below(2) {
-        t(&p(r.below(np)), &ty, &format!("<{OWL}SymmetricProperty>"));
+    for _ in 0..1 + r.index(2) {
+        t(&p(r.index(np)), &ty, &format!("<{OWL}SymmetricProperty>"));
     }
-    for _ in 0..1 + r.below(2) {
-        t(&p(r.below(np)), &ty, &format!("<{OWL}TransitiveProperty>"));
+    for _ in 0..1 + r.index(2) {
+        t(&p(r.index(np)), &ty, &format!("<{OWL}TransitiveProperty>"));
     }
     for i in 0..nd {
         t(&d(i), &ty, &format!("<{OWL}DatatypeProperty>"));
-        t(&d(i), &format!("<{RDFS}domain>"), &c(r.below(nc)));
-        if r.chance(30) {
+        t(&d(i), &format!("<{RDFS}domain>"), &c(r.index(nc)));
+        if r.chance(0.30) {
             t(&d(i), &format!("<{RDFS}range>"), &format!("<{XSD}string>"));
         }
     }
     for i in 0..ni {
-        if r.chance(60) {
-            t(&ind(i), &ty, &c(r.below(nc)));
+        if r.chance(0.60) {
+            t(&ind(i), &ty, &c(r.index(nc)));
         }
     }
     for _ in 0..ni * 3 / 2 {
-        let a = r.below(ni);
+        let a = r.index(ni);
         // Many edges stay near each other so transitive chains form.
-        let b = if r.chance(70) {
-            (a + 1 + r.below(3)) % ni
+        let b = if r.chance(0.70) {
+            (a + 1 + r.index(3)) % ni
         } else {
-            r.below(ni)
+            r.index(ni)
         };
-        t(&ind(a), &p(r.below(np)), &ind(b));
+        t(&ind(a), &p(r.index(np)), &ind(b));
     }
     for k in 0..ni / 3 {
         t(
-            &ind(r.below(ni)),
-            &d(r.below(nd)),
+            &ind(r.index(ni)),
+            &d(r.index(nd)),
             &format!("\"value {k}\""),
         );
     }
     if with_same_as {
-        for _ in 0..2 + r.below(3) {
-            let a = r.below(ni);
+        for _ in 0..2 + r.index(3) {
+            let a = r.index(ni);
             t(
                 &ind(a),
                 &format!("<{OWL}sameAs>"),
-                &ind((a + 1 + r.below(ni - 1)) % ni),
+                &ind((a + 1 + r.index(ni - 1)) % ni),
             );
         }
     }

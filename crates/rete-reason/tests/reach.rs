@@ -9,22 +9,12 @@ use oxigraph::model::{GraphName, NamedNode, Quad, Term};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use rete_core::{GraphMatch, Rete};
+use rete_datagen::Rng;
 use rete_reason::{reach, Adjacency, Collect, Direction, ReachOptions};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 const EX: &str = "http://example.org/";
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 fn node(i: u64) -> NamedNode {
     NamedNode::new_unchecked(format!("{EX}n{i}"))
@@ -33,7 +23,7 @@ fn node(i: u64) -> NamedNode {
 /// A random graph: `:link` edges (clustered, with cycles and self-loops), noise edges of another
 /// predicate, and some `:link` edges in a named graph (duplicating or not default-graph ones).
 fn generate(seed: u64, n: u64, edges: u64) -> Vec<Quad> {
-    let mut r = Rng(seed * 7919 + 1);
+    let mut r = Rng::new(seed);
     let link = NamedNode::new_unchecked(format!("{EX}link"));
     let other = NamedNode::new_unchecked(format!("{EX}other"));
     let g = GraphName::NamedNode(NamedNode::new_unchecked(format!("{EX}g")));

@@ -45,11 +45,7 @@ pub enum SchemaError {
     Invalid(String),
 }
 
-impl From<rete_core::section::Corrupt> for SchemaError {
-    fn from(c: rete_core::section::Corrupt) -> Self {
-        Self::Format(c.into())
-    }
-}
+rete_core::section_errors!(SchemaError);
 
 /// Which parts of the schema block to read (by default [`Parts::CLASSES`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -81,17 +81,7 @@ pub enum SearchError {
     Internal(String),
 }
 
-impl From<rete_core::section::Corrupt> for SearchError {
-    fn from(c: rete_core::section::Corrupt) -> Self {
-        Self::Format(c.into())
-    }
-}
-
-impl SearchError {
-    pub(crate) fn corrupt(file: &str, section: &str, message: impl Into<String>) -> Self {
-        Self::Format(rete_core::Error::corrupt(file, section, message))
-    }
-}
+rete_core::section_errors!(SearchError);
 
 /// What an indexed term is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -11,28 +11,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
 use oxrdf::Term;
+use rete_datagen::Rng;
 use rete_shacl::{parse_graph, validate, RdfFormat, Shapes, ValidateOptions};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::Command;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 const EX: &str = "http://example.org/";
 const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
@@ -44,11 +27,11 @@ fn t(nt: &mut String, s: String, p: &str, o: String) {
 
 /// People, employees, organisations, documents and a robot, each fact sometimes broken.
 fn generate(seed: u64) -> String {
-    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut r = Rng::new(seed);
     let mut nt = String::new();
     let ex = |l: String| format!("<{EX}{l}>");
     let int = |n: i64| format!("\"{n}\"^^<{XSD}integer>");
-    let (np, no, nd) = (30 + r.below(20), 4 + r.below(3), 6 + r.below(6));
+    let (np, no, nd) = (30 + r.index(20), 4 + r.index(3), 6 + r.index(6));
     let _ = writeln!(
         nt,
         "<{EX}Employee> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <{EX}Person> ."
@@ -56,38 +39,38 @@ fn generate(seed: u64) -> String {
     for i in 0..no {
         let o = ex(format!("o{i}"));
         let _ = writeln!(nt, "{o} {TYPE} <{EX}Organisation> .");
-        if r.chance(85) {
+        if r.chance(0.85) {
             t(&mut nt, o.clone(), "name", format!("\"Org {i}\""));
         }
-        let c = ["\"FR\"", "\"DE\"", "\"US\"", "\"UK\""][r.below(4)];
+        let c = ["\"FR\"", "\"DE\"", "\"US\"", "\"UK\""][r.index(4)];
         t(&mut nt, o.clone(), "country", c.into());
         // One level of parents: a cycle would make the recursive sh:node an error here, and
         // pySHACL cuts recursion by shape depth, not by node.
-        if i > 0 && r.chance(40) {
+        if i > 0 && r.chance(0.40) {
             t(&mut nt, o.clone(), "parent", ex("o0".into()));
         }
-        if r.chance(20) {
+        if r.chance(0.20) {
             t(
                 &mut nt,
                 o.clone(),
                 "founded",
-                int(1900 + r.below(100) as i64),
+                int(1900 + r.index(100) as i64),
             );
         }
-        if r.chance(50) {
+        if r.chance(0.50) {
             t(
                 &mut nt,
                 o.clone(),
                 "label",
-                format!("\"Org {i}\"@{}", ["en", "fr", "de"][r.below(3)]),
+                format!("\"Org {i}\"@{}", ["en", "fr", "de"][r.index(3)]),
             );
         }
     }
     for i in 0..np {
         let p = ex(format!("p{i}"));
-        let class = if r.chance(30) { "Employee" } else { "Person" };
+        let class = if r.chance(0.30) { "Employee" } else { "Person" };
         let _ = writeln!(nt, "{p} {TYPE} <{EX}{class}> .");
-        for _ in 0..r.below(4) {
+        for _ in 0..r.index(4) {
             let name = [
                 "\"Al\"",
                 "\"B\"",
@@ -95,62 +78,62 @@ fn generate(seed: u64) -> String {
                 "\"Dominique-Anne\"",
                 "\"Eve\"@en",
                 "\"Fa\"",
-            ][r.below(6)];
+            ][r.index(6)];
             t(&mut nt, p.clone(), "name", name.into());
         }
-        if r.chance(90) {
-            let age = match r.below(10) {
+        if r.chance(0.90) {
+            let age = match r.index(10) {
                 0 => "\"old\"".to_owned(),
                 1 => int(-3),
                 2 => int(150),
                 3 => format!("\"4.5\"^^<{XSD}decimal>"),
-                _ => int(r.below(100) as i64),
+                _ => int(r.index(100) as i64),
             };
             t(&mut nt, p.clone(), "age", age);
         }
-        if r.chance(30) {
-            t(&mut nt, p.clone(), "maxAge", int(r.below(120) as i64));
+        if r.chance(0.30) {
+            t(&mut nt, p.clone(), "maxAge", int(r.index(120) as i64));
         }
-        for _ in 0..r.below(4) {
-            let target = if r.chance(90) {
-                ex(format!("p{}", r.below(np)))
-            } else if r.chance(50) {
+        for _ in 0..r.index(4) {
+            let target = if r.chance(0.90) {
+                ex(format!("p{}", r.index(np)))
+            } else if r.chance(0.50) {
                 ex("robot".into())
             } else {
-                ex(format!("o{}", r.below(no)))
+                ex(format!("o{}", r.index(no)))
             };
             t(&mut nt, p.clone(), "knows", target);
         }
-        if r.chance(50) {
+        if r.chance(0.50) {
             let mail = [
                 "\"a.b@example.org\"",
                 "\"X@EXAMPLE.COM\"",
                 "\"bad@example.net\"",
                 "\"no-at\"",
-            ][r.below(4)];
+            ][r.index(4)];
             t(&mut nt, p.clone(), "email", mail.into());
         }
-        if r.chance(30) {
-            for _ in 0..1 + r.below(2) {
+        if r.chance(0.30) {
+            for _ in 0..1 + r.index(2) {
                 t(
                     &mut nt,
                     p.clone(),
                     "label",
-                    format!("\"P{i}\"@{}", ["en", "fr", "de", "en-GB"][r.below(4)]),
+                    format!("\"P{i}\"@{}", ["en", "fr", "de", "en-GB"][r.index(4)]),
                 );
             }
         }
         if class == "Employee" {
-            if r.chance(85) {
-                let w = if r.chance(90) {
-                    ex(format!("o{}", r.below(no)))
+            if r.chance(0.85) {
+                let w = if r.chance(0.90) {
+                    ex(format!("o{}", r.index(no)))
                 } else {
-                    ex(format!("p{}", r.below(np)))
+                    ex(format!("p{}", r.index(np)))
                 };
                 t(&mut nt, p.clone(), "worksFor", w);
             }
-            if r.chance(60) {
-                let (a, b) = (r.below(28) + 1, r.below(28) + 1);
+            if r.chance(0.60) {
+                let (a, b) = (r.index(28) + 1, r.index(28) + 1);
                 t(
                     &mut nt,
                     p.clone(),
@@ -164,13 +147,13 @@ fn generate(seed: u64) -> String {
                     format!("\"2020-01-{b:02}\"^^<{XSD}date>"),
                 );
             }
-            if r.chance(60) {
+            if r.chance(0.60) {
                 let s = [
                     int(50000),
                     int(0),
                     int(900000),
                     format!("\"3.5e4\"^^<{XSD}double>"),
-                ][r.below(4)]
+                ][r.index(4)]
                 .clone();
                 t(&mut nt, p.clone(), "salary", s);
             }
@@ -180,47 +163,47 @@ fn generate(seed: u64) -> String {
     for i in 0..nd {
         let d = ex(format!("d{i}"));
         let _ = writeln!(nt, "{d} {TYPE} <{EX}Document> .");
-        for _ in 0..r.below(3) {
+        for _ in 0..r.index(3) {
             t(
                 &mut nt,
                 d.clone(),
                 "author",
-                ex(format!("p{}", r.below(np))),
+                ex(format!("p{}", r.index(np))),
             );
         }
-        if r.chance(40) {
+        if r.chance(0.40) {
             t(
                 &mut nt,
                 d.clone(),
                 "editor",
-                ex(format!("p{}", r.below(np))),
+                ex(format!("p{}", r.index(np))),
             );
         }
-        if r.chance(30) {
+        if r.chance(0.30) {
             t(
                 &mut nt,
                 d.clone(),
                 "anonymous",
-                format!("\"{}\"^^<{XSD}boolean>", r.chance(50)),
+                format!("\"{}\"^^<{XSD}boolean>", r.chance(0.50)),
             );
         }
-        if r.chance(60) {
+        if r.chance(0.60) {
             t(
                 &mut nt,
                 d.clone(),
                 "status",
-                ["\"published\"", "\"draft\""][r.below(2)].into(),
+                ["\"published\"", "\"draft\""][r.index(2)].into(),
             );
         }
-        if r.chance(50) {
+        if r.chance(0.50) {
             t(&mut nt, d.clone(), "title", format!("\"Doc {i}\""));
         }
-        if r.chance(50) {
+        if r.chance(0.50) {
             t(
                 &mut nt,
                 d.clone(),
                 "name",
-                format!("\"Doc {}\"", if r.chance(70) { i } else { i + 1 }),
+                format!("\"Doc {}\"", if r.chance(0.70) { i } else { i + 1 }),
             );
         }
     }

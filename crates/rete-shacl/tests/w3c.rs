@@ -7,27 +7,23 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use oxrdf::{Graph, NamedNodeRef, NamedOrBlankNodeRef, Term, TermRef};
+use oxrdf::{Graph, NamedNode, NamedOrBlankNodeRef, Term, TermRef};
 use rete_shacl::vocab::*;
 use rete_shacl::{parse_graph, validate, Path, RdfFormat, Shapes, ValidateOptions};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-const MF_INCLUDE: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#include");
-const MF_ENTRIES: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#entries");
-const MF_ACTION: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#action");
-const MF_RESULT: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#result");
-const DATA_GRAPH: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/ns/shacl-test#dataGraph");
-const SHAPES_GRAPH: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/ns/shacl-test#shapesGraph");
-/// The expected result of a test whose shapes must be refused (SHACL-SPARQL's syntax rules).
-const FAILURE: NamedNodeRef<'_> =
-    NamedNodeRef::new_unchecked("http://www.w3.org/ns/shacl-test#Failure");
+/// A term of the W3C test manifest vocabulary (`mf:`).
+fn mf(local: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!(
+        "http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#{local}"
+    ))
+}
+
+/// A term of the SHACL test vocabulary (`sht:`).
+fn sht(local: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!("http://www.w3.org/ns/shacl-test#{local}"))
+}
 
 /// Core tests that do not pass, with why.
 const PINNED: &[(&str, &str)] = &[];
@@ -83,13 +79,13 @@ fn list(g: &Graph, head: TermRef<'_>) -> Vec<Term> {
 fn collect(manifest: &std::path::Path, out: &mut Vec<(String, PathBuf, Graph)>) {
     let g = load(manifest);
     let includes: Vec<String> = g
-        .triples_for_predicate(MF_INCLUDE)
+        .triples_for_predicate(&mf("include"))
         .map(|t| match t.object {
             TermRef::NamedNode(n) => n.as_str().to_owned(),
             o => panic!("include {o}"),
         })
         .collect();
-    let has_entries = g.triples_for_predicate(MF_ENTRIES).next().is_some();
+    let has_entries = g.triples_for_predicate(&mf("entries")).next().is_some();
     for inc in includes {
         collect(&path_of(&inc), out);
     }
@@ -119,20 +115,20 @@ fn term_key(t: Option<&Term>, keep_blank: bool) -> String {
 fn run_test(file: &std::path::Path, g: &Graph, tmp: &std::path::Path) -> Result<usize, String> {
     let mut compared = 0;
     let entries = g
-        .triples_for_predicate(MF_ENTRIES)
+        .triples_for_predicate(&mf("entries"))
         .next()
         .expect("entries")
         .object;
     for entry in list(g, entries) {
         let e = subject(entry.as_ref());
         let action = g
-            .object_for_subject_predicate(e, MF_ACTION)
+            .object_for_subject_predicate(e, &mf("action"))
             .expect("action");
         let iri = |p| match g.object_for_subject_predicate(subject(action), p) {
             Some(TermRef::NamedNode(n)) => path_of(n.as_str()),
             other => panic!("{other:?}"),
         };
-        let (data_file, shapes_file) = (iri(DATA_GRAPH), iri(SHAPES_GRAPH));
+        let (data_file, shapes_file) = (iri(&sht("dataGraph")), iri(&sht("shapesGraph")));
         let same = shapes_file == file;
         let data = if data_file == file {
             g.clone()
@@ -163,9 +159,10 @@ fn run_test(file: &std::path::Path, g: &Graph, tmp: &std::path::Path) -> Result<
                     .map_err(|e| format!("validate: {e}"))
             });
         let expected = g
-            .object_for_subject_predicate(e, MF_RESULT)
+            .object_for_subject_predicate(e, &mf("result"))
             .expect("result");
-        if expected == FAILURE.into() {
+        // sht:Failure: the shapes must be refused (SHACL-SPARQL's syntax rules).
+        if expected == sht("Failure").as_ref().into() {
             match outcome {
                 Err(_) => {
                     compared += 1;

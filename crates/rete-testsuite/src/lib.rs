@@ -16,15 +16,9 @@ use std::path::{Path, PathBuf};
 /// Errors of the harness itself (unreadable manifests) or of a test (its failure message).
 #[derive(Debug, thiserror::Error)]
 pub enum TestError {
-    /// A file could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A file could not be read ([`rete_core::Error::Io`]: the path and why).
+    #[error(transparent)]
+    Io(rete_core::Error),
     /// A manifest or expected-result file is malformed.
     #[error("{0}")]
     Manifest(String),
@@ -35,10 +29,7 @@ pub enum TestError {
 
 impl TestError {
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        Self::Io {
-            path: path.display().to_string(),
-            source,
-        }
+        Self::Io(rete_core::Error::io(path.display(), source))
     }
 }
 

@@ -29,6 +29,9 @@
 //! released builder writes, and whose framing differed between that text and the staged code.
 //! docs/format.md records what was searched.
 
+#[cfg(feature = "oracle")]
+pub mod oracle;
+
 use oxrdf::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term};
 use rete_core::format::{prealloc, varint};
 use rete_core::front_coding::Expander;

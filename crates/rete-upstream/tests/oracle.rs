@@ -7,41 +7,10 @@
 use oxrdf::{GraphName, Quad};
 use rete_upstream::{Error, UpstreamFile};
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-const INSTALL: &str = "the upstream oracle needs Python 3 with rete-graph 0.3.6: \
-    `pip install rete-graph==0.3.6` (scripts/setup.sh does)";
 
 /// Builds `text` (N-Triples `nt` or N-Quads `nq`) with upstream's own builder.
-pub fn upstream_build(text: &str, format: &str) -> Vec<u8> {
-    let mut child = Command::new("python3")
-        .args([
-            "-c",
-            "import sys, rete_graph as r; \
-             sys.stdout.buffer.write(r.build(sys.stdin.read(), sys.argv[1]))",
-            format,
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("python3: {e}; {INSTALL}"));
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "upstream build failed: {}; {INSTALL}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(&out.stdout[..4], b"RETE");
-    assert_eq!(out.stdout[4], 0x05, "rete-graph 0.3.6 writes format 0x05");
-    out.stdout
+fn upstream_build(text: &str, format: &str) -> Vec<u8> {
+    rete_upstream::oracle::upstream_build(text.as_bytes(), format).unwrap()
 }
 
 fn parse(text: &str, format: &str) -> BTreeSet<String> {

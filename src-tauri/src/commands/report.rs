@@ -31,18 +31,9 @@ pub async fn coherence_run(app: AppHandle, doc: u32, run: u32) -> AppResult<Cohe
 #[tauri::command]
 pub async fn shapes_pick(app: AppHandle) -> AppResult<Option<String>> {
     blocking(app, |app, _| {
-        let picked = app
-            .dialog()
-            .file()
-            .set_title("Validate with SHACL shapes")
-            .add_filter("RDF", &rete_explore::import::DIALOG_EXTENSIONS[1..])
-            .blocking_pick_file();
-        let Some(path) = picked_path(picked)? else {
-            return Ok(None);
-        };
-        let path = path.display().to_string();
-        app.state::<crate::grant::Grants>().grant([&path]);
-        Ok(Some(path))
+        let rdf = &rete_explore::import::DIALOG_EXTENSIONS[1..];
+        let picked = pick_file(app, "Validate with SHACL shapes", &[("RDF", rdf)])?;
+        Ok(picked.map(|path| grant_chosen(app, &path)))
     })
     .await
 }

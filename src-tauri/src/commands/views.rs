@@ -73,13 +73,7 @@ pub async fn save_view(app: AppHandle, view: SavedView, name: String) -> AppResu
 #[tauri::command]
 pub async fn open_view_file(app: AppHandle) -> AppResult<Option<OpenedView>> {
     blocking(app, |app, s| {
-        let picked = app
-            .dialog()
-            .file()
-            .set_title("Open a saved view")
-            .add_filter("Rete view", &["json"])
-            .blocking_pick_file();
-        let Some(path) = picked_path(picked)? else {
+        let Some(path) = pick_file(app, "Open a saved view", &[("Rete view", &["json"])])? else {
             return Ok(None);
         };
         let view = rete_explore::view::read_file(&path)

@@ -92,7 +92,7 @@ pub(crate) fn write_dictionary(
         }
         let fields = merge_runs(&interner.runs, &interner.run_fields, &mut sink, dir, spill)?;
         let packing = fields.packing(sink.last)?;
-        remap_chunks(&interner.runs, quads, dir, spill, packing)?
+        Remap::new(dir, spill, packing).chunks(&interner.runs, quads)?
     } else {
         let sorted = interner.sorted();
         // The terms are distinct, so a term's final id is its place in the order: the quads
@@ -121,7 +121,7 @@ pub(crate) fn write_dictionary(
                 }
                 Ok(())
             },
-            || remap_in_memory(&dense, quads, dir, spill, packing),
+            || Remap::new(dir, spill, packing).in_memory(&dense, quads),
         );
         pushed?;
         out?
@@ -279,45 +279,87 @@ fn map_path(dir: &Path, i: usize) -> PathBuf {
     dir.join(format!("map-{i}.bin"))
 }
 
-/// Rewrites each spilled chunk of quads with final ids, one chunk's map in memory at a time.
-fn remap_chunks(
-    runs: &[(PathBuf, u32)],
-    quads: ProvQuads,
-    dir: &Path,
-    spill: &Spill,
-    packing: Packing,
-) -> Result<ProvQuads, BuildError> {
-    let mut out = ProvQuads::packed(Some(packing));
-    let mut start = 0;
-    for (i, ((_, n), &end)) in runs.iter().zip(&quads.chunk_ends).enumerate() {
-        let mut dense = vec![0u32; *n as usize + 1];
-        let mp = map_path(dir, i);
-        {
-            let mut r =
-                BufReader::with_capacity(1 << 16, File::open(&mp).map_err(|e| io_err(&mp, e))?);
-            let mut rec = [0u8; 8];
-            loop {
-                match r.read_exact(&mut rec) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                    Err(e) => return Err(io_err(&mp, e)),
-                }
-                let local = u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]);
-                let id = u32::from_le_bytes([rec[4], rec[5], rec[6], rec[7]]);
-                if let Some(d) = dense.get_mut(local as usize) {
-                    *d = id;
+/// The quads rewritten with final ids: new parts in `dir` (their bytes counted in `spill`),
+/// packed as `out`'s packing says.
+struct Remap<'a> {
+    dir: &'a Path,
+    spill: &'a Spill,
+    out: ProvQuads,
+}
+
+impl<'a> Remap<'a> {
+    fn new(dir: &'a Path, spill: &'a Spill, packing: Packing) -> Self {
+        Self {
+            dir,
+            spill,
+            out: ProvQuads::packed(Some(packing)),
+        }
+    }
+
+    /// Rewrites each spilled chunk of quads with final ids, one chunk's map (its run of `runs`)
+    /// in memory at a time.
+    fn chunks(self, runs: &[(PathBuf, u32)], quads: ProvQuads) -> Result<ProvQuads, BuildError> {
+        let Remap {
+            dir,
+            spill,
+            mut out,
+        } = self;
+        let mut start = 0;
+        for (i, ((_, n), &end)) in runs.iter().zip(&quads.chunk_ends).enumerate() {
+            let mut dense = vec![0u32; *n as usize + 1];
+            let mp = map_path(dir, i);
+            {
+                let mut r =
+                    BufReader::with_capacity(1 << 16, File::open(&mp).map_err(|e| io_err(&mp, e))?);
+                let mut rec = [0u8; 8];
+                loop {
+                    match r.read_exact(&mut rec) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                        Err(e) => return Err(io_err(&mp, e)),
+                    }
+                    let local = u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]);
+                    let id = u32::from_le_bytes([rec[4], rec[5], rec[6], rec[7]]);
+                    if let Some(d) = dense.get_mut(local as usize) {
+                        *d = id;
+                    }
                 }
             }
+            spill::remove(&mp, spill);
+            let parts = quads
+                .spills
+                .get(start..end)
+                .ok_or_else(|| BuildError::Invalid("internal: quad chunk out of range".into()))?;
+            remap_parts(&dense, parts, dir, &mut out, spill)?;
+            start = end;
         }
-        spill::remove(&mp, spill);
-        let parts = quads
-            .spills
-            .get(start..end)
-            .ok_or_else(|| BuildError::Invalid("internal: quad chunk out of range".into()))?;
-        remap_parts(&dense, parts, dir, &mut out, spill)?;
-        start = end;
+        Ok(out)
     }
-    Ok(out)
+
+    /// Rewrites the quads of a dictionary that stayed in memory with final ids (`dense`): the
+    /// parts spilled while parsing (the terms bound a chunk, not the quads) into new parts, the
+    /// rest in place.
+    fn in_memory(self, dense: &[u32], quads: ProvQuads) -> Result<ProvQuads, BuildError> {
+        use rayon::prelude::*;
+        let Remap {
+            dir,
+            spill,
+            mut out,
+        } = self;
+        remap_parts(dense, &quads.spills, dir, &mut out, spill)?;
+        let mut mem = quads.mem;
+        mem.par_chunks_mut(1 << 16).try_for_each(|chunk| {
+            for q in chunk {
+                for v in q.iter_mut() {
+                    *v = lookup(dense, *v)?;
+                }
+            }
+            Ok::<(), BuildError>(())
+        })?;
+        out.total += mem.len() as u64;
+        out.mem = mem;
+        Ok(out)
+    }
 }
 
 /// The final id of the term at place `i` of the dictionary order (ids start at 1).
@@ -366,32 +408,6 @@ fn remap_parts(
         out.total += n;
     }
     Ok(())
-}
-
-/// Rewrites the quads of a dictionary that stayed in memory with final ids: the parts spilled
-/// while parsing (the terms bound a chunk, not the quads) into new parts, the rest in place.
-fn remap_in_memory(
-    dense: &[u32],
-    quads: ProvQuads,
-    dir: &Path,
-    spill: &Spill,
-    packing: Packing,
-) -> Result<ProvQuads, BuildError> {
-    use rayon::prelude::*;
-    let mut out = ProvQuads::packed(Some(packing));
-    remap_parts(dense, &quads.spills, dir, &mut out, spill)?;
-    let mut mem = quads.mem;
-    mem.par_chunks_mut(1 << 16).try_for_each(|chunk| {
-        for q in chunk {
-            for v in q.iter_mut() {
-                *v = lookup(dense, *v)?;
-            }
-        }
-        Ok::<(), BuildError>(())
-    })?;
-    out.total += mem.len() as u64;
-    out.mem = mem;
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -24,24 +24,8 @@ pub fn ok(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-/// Serves `dir` over HTTP with range support on 127.0.0.1 (axum + tower-http `ServeDir`);
-/// returns the base URL, without a trailing slash.
+/// Serves `dir` over HTTP with range support on 127.0.0.1 (`rete_http::serve_dir`); returns
+/// the base URL, without a trailing slash.
 pub fn serve_dir(dir: PathBuf) -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let app =
-                axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    base
+    rete_http::serve_dir::serve_dir(dir).unwrap()
 }

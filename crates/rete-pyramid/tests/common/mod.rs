@@ -9,6 +9,7 @@ use rete_datagen::social::{write_ntriples, SocialParams};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tempfile::TempDir;
 
 /// Writes the social graph with `people` people as N-Triples into `dir`.
 pub fn social_nt(dir: &Path, people: u64) -> PathBuf {
@@ -61,9 +62,16 @@ pub fn build_file(input: &Path, out: &Path, options: Option<PyramidOptions>) -> 
     Rete::open_path(out).unwrap()
 }
 
-/// The pyramid of a generated social graph of `people` (`social_nt`), built into `dir/s.rete`.
-pub fn social_pyramid(dir: &Path, people: u64, options: PyramidOptions) -> (Rete, Pyramid) {
-    pyramid_of(&social_nt(dir, people), &dir.join("s.rete"), options)
+/// The pyramid of a generated social graph of `people` (`social_nt`), built into a new
+/// temporary folder, which is returned with it (the files live there).
+pub fn social_pyramid(people: u64, options: PyramidOptions) -> (TempDir, Rete, Pyramid) {
+    let dir = tempfile::tempdir().unwrap();
+    let (rete, p) = pyramid_of(
+        &social_nt(dir.path(), people),
+        &dir.path().join("s.rete"),
+        options,
+    );
+    (dir, rete, p)
 }
 
 /// Builds `input` with a pyramid and opens it.

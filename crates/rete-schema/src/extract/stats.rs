@@ -170,32 +170,21 @@ impl<'a> Extractor<'a> {
                 schema.properties[i as usize].triples = *count;
             }
         }
-        let mut rel: BTreeMap<(u32, u32, u32), u64> = BTreeMap::new();
-        for (&(a, p, b), &count) in &raw.relations {
-            let Some(&pi) = pix.get(&p) else { continue };
-            for &ca in &ts_classes[a as usize] {
-                for &cb in &ts_classes[b as usize] {
-                    *rel.entry((ca, pi, cb)).or_default() += count;
-                }
-            }
-        }
-        schema.relations = rel
-            .into_iter()
-            .map(|((domain, p, range), count)| Relation {
-                domain,
-                predicate: schema.properties[p as usize].iri.clone(),
-                range,
-                count,
-            })
-            .collect();
-        let mut lit: BTreeMap<(u32, u32, u32), u64> = BTreeMap::new();
-        for (&(a, p, dt), &count) in &raw.literals {
-            let Some(&pi) = pix.get(&p) else { continue };
-            for &ca in &ts_classes[a as usize] {
-                *lit.entry((ca, pi, dt)).or_default() += count;
-            }
-        }
-        schema.literal_properties = lit
+        schema.relations = per_class(
+            &raw.relations,
+            pix,
+            &ts_classes,
+            Some(ts_classes.as_slice()),
+        )
+        .into_iter()
+        .map(|((domain, p, range), count)| Relation {
+            domain,
+            predicate: schema.properties[p as usize].iri.clone(),
+            range,
+            count,
+        })
+        .collect();
+        schema.literal_properties = per_class(&raw.literals, pix, &ts_classes, None)
             .into_iter()
             .map(|((class, p, dt), count)| LiteralProperty {
                 class,
@@ -411,6 +400,32 @@ impl IdKinds {
     fn datatype_names(&self) -> Vec<String> {
         self.names.clone()
     }
+}
+
+/// Sums `counts`, keyed `(subject type set, predicate, object)`, into counts keyed `(class,
+/// property index, object)`, in order: a subject type set counts for each of its classes, an
+/// object for each class of its type set when `object_classes` gives them (relations) or as
+/// itself (a datatype); predicates that are not indexed properties are left out.
+fn per_class(
+    counts: &FxHashMap<(u32, Id, u32), u64>,
+    pix: &HashMap<Id, u32>,
+    ts_classes: &[Vec<u32>],
+    object_classes: Option<&[Vec<u32>]>,
+) -> BTreeMap<(u32, u32, u32), u64> {
+    let mut out: BTreeMap<(u32, u32, u32), u64> = BTreeMap::new();
+    for (&(a, p, o), &count) in counts {
+        let Some(&pi) = pix.get(&p) else { continue };
+        let objects = match object_classes {
+            Some(classes) => classes[o as usize].as_slice(),
+            None => std::slice::from_ref(&o),
+        };
+        for &ca in &ts_classes[a as usize] {
+            for &ob in objects {
+                *out.entry((ca, pi, ob)).or_default() += count;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
