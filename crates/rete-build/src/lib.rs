@@ -40,7 +40,7 @@ use std::time::Instant;
 
 // The extension points live on the writer side of rete-core, so the crates implementing them
 // need not depend on this one; re-exported so callers keep compiling.
-pub use rete_core::extension::{BoxError, Extension, Inference};
+pub use rete_core::extension::{BoxError, Extension, ExtensionOutput, Inference};
 
 /// Builds `out` from `opts.inputs`. Writes a temp file next to `out` and renames it at the end,
 /// so an error leaves any existing `out` untouched.

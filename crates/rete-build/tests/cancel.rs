@@ -3,8 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use rete_build::{build, BoxError, BuildError, BuildOptions, Extension, Input, Progress, Syntax};
-use rete_core::writer::SectionSpec;
+use rete_build::{
+    build, BoxError, BuildError, BuildOptions, Extension, ExtensionOutput, Input, Progress, Syntax,
+};
 use rete_core::Rete;
 use std::sync::{Arc, Mutex};
 
@@ -125,8 +126,8 @@ impl Extension for Named {
     fn flags(&self) -> u32 {
         0
     }
-    fn sections(&self, _: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
-        Ok(Vec::new())
+    fn sections_with_steps(&self, _: &Rete) -> Result<ExtensionOutput, BoxError> {
+        Ok(ExtensionOutput::default())
     }
 }
 

@@ -15,15 +15,13 @@ pub trait Extension: Send + Sync {
     fn name(&self) -> &str;
     /// Header flag bits this extension sets.
     fn flags(&self) -> u32;
-    /// The sections to add. `base` is the dataset as it will be stored.
-    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError>;
-    /// The sections with the wall time of the extension's own steps in milliseconds, for build
-    /// reports; by default one call to [`Extension::sections`] and no steps.
-    fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {
-        Ok(ExtensionOutput {
-            sections: self.sections(base)?,
-            steps: Vec::new(),
-        })
+    /// The sections to add, with the wall time of the extension's own steps in milliseconds
+    /// for build reports (none: `Ok(sections.into())`). `base` is the dataset as it will be
+    /// stored.
+    fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError>;
+    /// The sections to add, without the steps.
+    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
+        Ok(self.sections_with_steps(base)?.sections)
     }
 }
 
@@ -34,6 +32,15 @@ pub struct ExtensionOutput {
     pub sections: Vec<SectionSpec>,
     /// `(step, milliseconds)` in the order they ran.
     pub steps: Vec<(String, f64)>,
+}
+
+impl From<Vec<SectionSpec>> for ExtensionOutput {
+    fn from(sections: Vec<SectionSpec>) -> Self {
+        Self {
+            sections,
+            steps: Vec::new(),
+        }
+    }
 }
 
 /// Derives quads from a base dataset (RDFS/OWL-RL materialization).

@@ -25,7 +25,6 @@ pub use read::Pyramid;
 pub use summary::Summary;
 
 use rete_core::extension::{BoxError, Extension, ExtensionOutput};
-use rete_core::writer::SectionSpec;
 use rete_core::{Id, Rete};
 use serde::{Deserialize, Serialize};
 
@@ -180,10 +179,6 @@ impl Extension for PyramidExtension {
 
     fn flags(&self) -> u32 {
         rete_core::format::FLAG_PYRAMID
-    }
-
-    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
-        Ok(build_sections(base, &self.options)?.0)
     }
 
     fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {

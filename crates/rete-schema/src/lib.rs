@@ -11,7 +11,7 @@ pub use extract::{extract, ExtractOptions};
 pub use hierarchy::subclass_cycles;
 pub use vocab::prefixes_in_effect;
 
-use rete_core::extension::{BoxError, Extension};
+use rete_core::extension::{BoxError, Extension, ExtensionOutput};
 use rete_core::format::FLAG_SCHEMA;
 use rete_core::writer::SectionSpec;
 use rete_core::{Charge, Rete};
@@ -374,8 +374,8 @@ impl Extension for SchemaExtension {
         FLAG_SCHEMA
     }
 
-    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
+    fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {
         let schema = extract(base, &ExtractOptions::default())?;
-        Ok(schema.to_sections()?)
+        Ok(schema.to_sections()?.into())
     }
 }

@@ -301,11 +301,12 @@ fn corrupt_schema_sections_are_errors() {
         fn flags(&self) -> u32 {
             rete_core::format::FLAG_SCHEMA
         }
-        fn sections(
+        fn sections_with_steps(
             &self,
             _: &Rete,
-        ) -> Result<Vec<SectionSpec>, Box<dyn std::error::Error + Send + Sync>> {
-            Ok(vec![SectionSpec::raw(self.0, 0, self.1.clone())])
+        ) -> Result<rete_core::extension::ExtensionOutput, Box<dyn std::error::Error + Send + Sync>>
+        {
+            Ok(vec![SectionSpec::raw(self.0, 0, self.1.clone())].into())
         }
     }
     let good = Schema::open(&rete).unwrap().unwrap().to_sections().unwrap();
@@ -350,14 +351,16 @@ fn corrupt_schema_sections_are_errors() {
         fn flags(&self) -> u32 {
             0
         }
-        fn sections(
+        fn sections_with_steps(
             &self,
             _: &Rete,
-        ) -> Result<Vec<SectionSpec>, Box<dyn std::error::Error + Send + Sync>> {
+        ) -> Result<rete_core::extension::ExtensionOutput, Box<dyn std::error::Error + Send + Sync>>
+        {
             Ok(vec![
                 SectionSpec::raw(kind::CLASSES, 0, self.0.clone()),
                 SectionSpec::raw(kind::PROPERTIES, 0, self.1.clone()),
-            ])
+            ]
+            .into())
         }
     }
     let truncated = payloads[1][..payloads[1].len() / 2].to_vec();

@@ -17,7 +17,6 @@ pub use reindex::{add_index, add_index_with};
 
 use lru::LruCache;
 use rete_core::extension::{BoxError, Extension, ExtensionOutput};
-use rete_core::writer::SectionSpec;
 use rete_core::Id;
 use rete_core::Rete;
 use rete_pyramid::Pyramid;
@@ -253,10 +252,6 @@ impl Extension for SearchExtension {
 
     fn flags(&self) -> u32 {
         FLAG_SEARCH
-    }
-
-    fn sections(&self, base: &Rete) -> Result<Vec<SectionSpec>, BoxError> {
-        Ok(build_sections(base, &self.options)?.0)
     }
 
     fn sections_with_steps(&self, base: &Rete) -> Result<ExtensionOutput, BoxError> {
