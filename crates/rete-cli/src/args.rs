@@ -140,6 +140,10 @@ pub struct ServeArgs {
     /// Largest request body (413 beyond), e.g. 1M
     #[arg(long, default_value = "1M", value_parser = parse_size)]
     pub max_body: usize,
+    /// Decoded blocks kept in memory per served file, e.g. 2G: a server answering many queries
+    /// over a large file reads its dictionary far less once what they touch fits
+    #[arg(long, default_value = "256M", value_parser = parse_size)]
+    pub cache: usize,
     /// The default graph of a query is the union of all graphs (each triple once); the
     /// protocol's default-graph-uri and the query's FROM still win
     #[arg(long)]
@@ -464,6 +468,9 @@ pub struct IndexArgs {
     /// for `rete build`
     #[arg(long, value_delimiter = ',', value_name = "IRIS")]
     pub label_predicates: Option<Vec<String>>,
+    /// Memory of the index's labels and word lists, e.g. 4G (as `rete build --memory-budget`)
+    #[arg(long, default_value = "2G", value_parser = parse_size)]
+    pub memory_budget: usize,
 }
 
 #[derive(Args)]

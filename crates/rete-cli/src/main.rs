@@ -136,12 +136,21 @@ pub(crate) fn open_url(url: &str) -> Result<CountedReader> {
 /// Opens a local file (an upstream rete file through its converted copy) or a URL; `src` keeps
 /// the counted byte source for `--stats`.
 pub(crate) fn open(file: &str, src: &mut Option<CountedReader>) -> Result<Rete> {
+    open_with(file, src, rete_core::ReteOptions::default())
+}
+
+/// [`open`] with reader options (`rete serve --cache`).
+pub(crate) fn open_with(
+    file: &str,
+    src: &mut Option<CountedReader>,
+    opts: rete_core::ReteOptions,
+) -> Result<Rete> {
     let counted = if rete_http::is_url(file) {
         open_url(file)?
     } else {
         CountedReader::local(upstream::readable(file)?)?
     };
-    let rete = Rete::open(counted.reader())?;
+    let rete = Rete::open_with(counted.reader(), opts)?;
     *src = Some(counted);
     Ok(rete)
 }

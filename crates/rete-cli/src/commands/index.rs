@@ -10,7 +10,10 @@ pub fn run(a: &IndexArgs) -> Result<()> {
             a.file
         );
     }
-    let mut options = rete_search::SearchOptions::default();
+    let mut options = rete_search::SearchOptions {
+        memory_budget: a.memory_budget as u64,
+        ..rete_search::SearchOptions::default()
+    };
     if let Some(p) = &a.label_predicates {
         options.label_predicates = p
             .iter()

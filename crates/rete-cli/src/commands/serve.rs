@@ -24,7 +24,12 @@ pub fn run(a: &ServeArgs) -> Result<()> {
     let mut endpoints = Vec::new();
     for arg in &a.files {
         let (name, file) = named(arg);
-        let rete = crate::open(file, &mut None).with_context(|| format!("cannot open {file}"))?;
+        let opts = rete_core::ReteOptions {
+            cache_bytes: a.cache,
+            ..rete_core::ReteOptions::default()
+        };
+        let rete = crate::open_with(file, &mut None, opts)
+            .with_context(|| format!("cannot open {file}"))?;
         endpoints.push(Endpoint::new(name, file, rete)?);
     }
     let mut opts = ServeOptions {
