@@ -5,10 +5,17 @@
 # `rete-bsbm` (correctness gate, then warm-up and timed mixes with 1 and 16 clients, the two
 # servers taking turns), stop the servers. Writes docs/benchmark-bsbm.json and the BSBM section of
 # docs/BENCHMARK.md.
-# Usage: scripts/bench-bsbm.sh [PRODUCTS...]   (default: 2785 27850, about 1 M and 10 M triples)
+# Rows of other sizes already in the JSON are kept, so a large size can be run on its own.
+# Usage: scripts/bench-bsbm.sh [PRODUCTS...]   (default: 2785 27850, about 1 M and 10 M triples;
+# 284826 is BSBM's 100 M scale)
 # Environment: MIXES (timed mixes, default 100), WARMUP (default 20), GATE (gate mixes, default 4),
-# THREADS (rete serve workers, default: cores), BENCH_DIR (scratch, default bench-data),
-# RETE (a release `rete` binary to use instead of building one).
+# LONG_MIXES and LONG_WARMUP (then `rete serve` alone again with these: the seed's 500 and 500),
+# THREADS (rete serve workers, default: cores), CACHE (rete serve --cache, default 256M), BENCH_DIR (scratch, default bench-data),
+# RETE (a release `rete` binary to use instead of building one), ZST=1 (keep the N-Triples
+# zstd-compressed: 100 M triples are 22 GB as text; Oxigraph loads them from a pipe),
+# BUILD_FLAGS (more `rete build` options: 100 M uses --no-search, as SPARQL does not read the
+# search index and its build needs more than the default 2 GiB there), REUSE=1 (keep a .rete and an Oxigraph store already built by an earlier run, with the times it
+# recorded in build-N.ms and load-N.ms).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v oxigraph >/dev/null; then
@@ -51,21 +58,49 @@ wait_up() { # URL: wait until it answers a query (at most 10 minutes: Oxigraph o
 
 rows=()
 for n in "${sizes[@]}"; do
-  nt="$work/bsbm-$n.nt"
-  [ -f "$nt" ] || "$rete" generate bsbm --products "$n" -o "$nt"
-  triples=$(wc -l < "$nt")
+  if [ "${ZST:-0}" = 1 ]; then
+    nt="$work/bsbm-$n.nt.zst"
+    [ -f "$nt" ] || "$rete" generate bsbm --products "$n" | zstd -3 -q -o "$nt"
+    read -r triples nt_bytes < <(zstd -dc "$nt" | wc -lc)
+    nt_stream() { zstd -dc "$nt"; }
+  else
+    nt="$work/bsbm-$n.nt"
+    [ -f "$nt" ] || "$rete" generate bsbm --products "$n" -o "$nt"
+    triples=$(wc -l < "$nt")
+    nt_bytes=$(stat -c %s "$nt")
+    nt_stream() { cat "$nt"; }
+  fi
   file="$work/bsbm-$n.rete"
-  start=$(date +%s%N)
-  "$rete" build -q "$nt" -o "$file"
-  build_ms=$(( ($(date +%s%N) - start) / 1000000 ))
   store="$work/oxigraph-$n"
-  rm -rf "$store"
-  start=$(date +%s%N)
-  oxigraph load --location "$store" --file "$nt" >/dev/null 2>&1
-  load_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ "${REUSE:-0}" = 1 ] && [ -f "$file" ] && [ -f "$work/build-$n.ms" ]; then
+    build_ms=$(cat "$work/build-$n.ms")
+  else
+    start=$(date +%s%N)
+    # shellcheck disable=SC2086 # flags are words
+    "$rete" build -q ${BUILD_FLAGS:-} "$nt" -o "$file"
+    build_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    echo "$build_ms" > "$work/build-$n.ms"
+  fi
+  if [ "${REUSE:-0}" = 1 ] && [ -d "$store" ] && [ -f "$work/load-$n.ms" ]; then
+    load_ms=$(cat "$work/load-$n.ms")
+  else
+    rm -rf "$store"
+    start=$(date +%s%N)
+    nt_stream | oxigraph load --location "$store" --format nt >/dev/null 2>&1
+    load_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    echo "$load_ms" > "$work/load-$n.ms"
+    rm -f "$work/optimize-$n.ms"
+  fi
+  if [ ! -f "$work/optimize-$n.ms" ]; then
+    # What the loader recommends before a read-heavy workload (serve-read-only never compacts).
+    start=$(date +%s%N)
+    oxigraph optimize --location "$store" >/dev/null 2>&1
+    echo $(( ($(date +%s%N) - start) / 1000000 )) > "$work/optimize-$n.ms"
+  fi
+  optimize_ms=$(cat "$work/optimize-$n.ms")
 
   "$rete" serve "bsbm=$file" --bind "127.0.0.1:$rete_port" --threads "$threads" \
-    --queue 256 --timeout 300s >"$work/rete-serve.log" 2>&1 &
+    --cache "${CACHE:-256M}" --queue 256 --timeout 300s >"$work/rete-serve.log" 2>&1 &
   pids+=($!); rete_pid=$!
   oxigraph serve-read-only --location "$store" --bind "127.0.0.1:$oxi_port" \
     >"$work/oxigraph-serve.log" 2>&1 &
@@ -75,31 +110,54 @@ for n in "${sizes[@]}"; do
   wait_up "$rete_url"
   wait_up "$oxi_url"
   run="$work/run-$n.json"
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   # Oxigraph first: the reference of the gate.
   "$driver" --endpoint "oxigraph=$oxi_url" --endpoint "rete=$rete_url" --products "$n" \
     --mixes "$mixes" --warmup "$warmup" --gate-mixes "$gate" --clients 1,16 --json "$run"
+  long=null
+  if [ -n "${LONG_MIXES:-}" ]; then
+    # The seed's run length for rete alone (its answers were just compared in the gate).
+    "$driver" --endpoint "rete=$rete_url" --products "$n" --no-gate \
+      --mixes "$LONG_MIXES" --warmup "${LONG_WARMUP:-$LONG_MIXES}" --clients 1,16 \
+      --json "$work/run-long-$n.json"
+    long=$(cat "$work/run-long-$n.json")
+  fi
+  load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   rss() { awk '/VmHWM/{print $2}' "/proc/$1/status"; }
-  rows+=("{\"products\":$n,\"triples\":$triples,\"nt_bytes\":$(stat -c %s "$nt"),\"rete_bytes\":$(stat -c %s "$file"),\"rete_build_ms\":$build_ms,\"oxigraph_load_ms\":$load_ms,\"oxigraph_store_bytes\":$(du -sb "$store" | cut -f1),\"rete_serve_peak_rss_kib\":$(rss $rete_pid),\"oxigraph_serve_peak_rss_kib\":$(rss $oxi_pid),\"run\":$(cat "$run")}")
+  rows+=("{\"products\":$n,\"triples\":$triples,\"nt_bytes\":$nt_bytes,\"rete_bytes\":$(stat -c %s "$file"),\"rete_build_ms\":$build_ms,\"oxigraph_load_ms\":$load_ms,\"oxigraph_optimize_ms\":$optimize_ms,\"oxigraph_store_bytes\":$(du -sb "$store" | cut -f1),\"rete_serve_peak_rss_kib\":$(rss $rete_pid),\"oxigraph_serve_peak_rss_kib\":$(rss $oxi_pid),\"date\":\"$(date -u +%F)\",\"build_flags\":\"${BUILD_FLAGS:-}\",\"rete_threads\":$threads,\"rete_cache\":\"${CACHE:-256M}\",\"mixes\":$mixes,\"warmup\":$warmup,\"loadavg\":\"$load_before → $load_after\",\"run\":$(cat "$run"),\"run_long\":$long}")
   kill "$rete_pid" "$oxi_pid"
   wait "$rete_pid" "$oxi_pid" 2>/dev/null || true
   pids=()
-  rm -rf "$store"
+  [ "${REUSE:-0}" = 1 ] || rm -rf "$store"
 done
 
 json=docs/benchmark-bsbm.json
-{
-  echo "{"
-  echo "  \"schema\": \"rete-bench/bsbm/v1\","
-  echo "  \"date\": \"$(date -u +%F)\","
-  echo "  \"machine\": {\"cpus\": $(nproc), \"memory_gib\": $(free -g | awk '/Mem:/{print $2}'), \"os\": \"$(. /etc/os-release; echo "$PRETTY_NAME")\", \"shared\": \"shared with other engineers' builds; both servers measured in the same run, taking turns\"},"
-  echo "  \"rete_version\": \"$("$rete" --version | awk '{print $2}')\","
-  echo "  \"oxigraph_version\": \"$(oxigraph --version | awk '{print $2}')\","
-  echo "  \"rete_threads\": $threads, \"mixes\": $mixes, \"warmup\": $warmup,"
-  echo "  \"sizes\": ["
-  printf '    %s\n' "${rows[@]}" | sed '$!s/$/,/'
-  echo "  ]"
-  echo "}"
-} > "$json"
+new="$work/rows.json"
+printf '%s\n' "${rows[@]}" > "$new"
+python3 - "$json" "$new" "$threads" "$mixes" "$warmup" "$("$rete" --version | awk '{print $2}')" \
+  "$(oxigraph --version | awk '{print $2}')" "$(nproc)" "$(free -g | awk '/Mem:/{print $2}')" \
+  "$(. /etc/os-release; echo "$PRETTY_NAME")" <<'PY'
+import json, sys
+path, new, threads, mixes, warmup, rete_v, oxi_v, cpus, mem, os_name = sys.argv[1:]
+text, rows, at = open(new).read(), [], 0
+while text[at:].strip():  # the rows one after another (each spans lines)
+    row, at = json.JSONDecoder().raw_decode(text, at + len(text[at:]) - len(text[at:].lstrip()))
+    rows.append(row)
+old = json.load(open(path)) if __import__("os").path.exists(path) else {"sizes": []}
+done = {r["products"] for r in rows}
+for r in old["sizes"]:
+    # Rows from a run before sizes carried their own run length.
+    r.setdefault("date", old.get("date")); r.setdefault("mixes", old.get("mixes")); r.setdefault("warmup", old.get("warmup"))
+kept = [r for r in old["sizes"] if r["products"] not in done]
+out = {
+    "schema": "rete-bench/bsbm/v2",
+    "machine": {"cpus": int(cpus), "memory_gib": int(mem), "os": os_name,
+                "shared": "shared with other engineers' builds; both servers measured in the same run, taking turns"},
+    "rete_version": rete_v, "oxigraph_version": oxi_v, "rete_threads": int(threads),
+    "sizes": sorted(kept + rows, key=lambda r: r["products"]),
+}
+json.dump(out, open(path, "w"), indent=1, ensure_ascii=False)
+PY
 python3 -c "import json,sys; json.load(open('$json'))"
 python3 scripts/render-bench.py
 echo "wrote $json"
