@@ -173,8 +173,8 @@ pub struct SearchStats {
     pub expanded: u64,
     /// Neighbour entries held in memory at the end.
     pub held: u64,
-    /// Shortest-path searches run (one when there are `k` paths of the shortest length; then
-    /// detour searches, each raise of a detour's bound counted).
+    /// Searches run: the first (one in all when there are `k` paths of the shortest length),
+    /// then one enumeration per longer length.
     pub searches: u64,
     /// Wall time in milliseconds.
     pub millis: f64,
