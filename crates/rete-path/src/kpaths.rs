@@ -86,19 +86,36 @@ fn run(
         }
         g.check()?;
         out.searches += 1;
-        // The walk reads only inside balls whose radii sum to `len` (a complete ball: any).
+        let need = k - out.paths.len();
+        // First over the links already read: often enough, and then nothing more is read.
+        let mut known = Walk::new(&s, &t, from, to, len, need);
+        known.known_only = true;
+        let walked = known.down(g);
+        let mut found = known.found;
         let mut grow_start = false;
-        if !s.complete() && !t.complete() && s.radius() + t.radius() < len {
-            if s.frontier_len() <= t.frontier_len() {
-                grow_start = true;
-            } else {
-                t.grow(g)?;
+        if walked.is_ok() && found.len() < need {
+            // All of them: the walk reads only inside balls whose radii sum to `len` (a
+            // complete ball: any).
+            if !s.complete() && !t.complete() && s.radius() + t.radius() < len {
+                if s.frontier_len() <= t.frontier_len() {
+                    grow_start = true;
+                } else {
+                    t.grow(g)?;
+                }
             }
+            let mut walk = Walk::new(&s, &t, from, to, len, need - found.len());
+            walk.skip = found.clone();
+            let all = walk.down(g);
+            found.extend(walk.found);
+            found.sort_unstable();
+            // A limit reached mid-walk keeps the paths found before it.
+            for p in std::mem::take(&mut found) {
+                g.found_path();
+                out.paths.push(p);
+            }
+            all?;
         }
-        let mut walk = Walk::new(&t, from, to, len, k - out.paths.len(), u64::MAX);
-        // A limit reached mid-walk keeps the paths found before it.
-        let walked = walk.down(g);
-        for p in walk.found {
+        for p in found {
             g.found_path();
             out.paths.push(p);
         }
@@ -157,7 +174,8 @@ fn longer_paths(
     };
     let mut steps = PROOF_STEPS;
     for len in max_hops + 1..=longest {
-        let mut walk = Walk::new(t, from, to, len, 1, steps);
+        let mut walk = Walk::new(s, t, from, to, len, 1);
+        walk.limit = steps;
         walk.down(g)?;
         if !walk.found.is_empty() || walk.gave_up {
             return Ok(true);
@@ -170,12 +188,17 @@ fn longer_paths(
 /// A depth-first walk from the start over the simple paths of exactly `len` links, each entity
 /// at position `i` at most `len − i` links from the end by the end's ball.
 struct Walk<'b> {
+    start: &'b Side,
     end: &'b Side,
     to: Id,
     len: u32,
     want: usize,
     path: Vec<Id>,
     found: Vec<Vec<Id>>,
+    /// Paths found already, not counted again.
+    skip: Vec<Vec<Id>>,
+    /// Only over links already read: from an entity not read, to its parents in either ball.
+    known_only: bool,
     /// Entities stepped on, for checking the deadline now and then (the walk may read nothing).
     steps: u64,
     /// At most this many steps, then `gave_up`.
@@ -184,16 +207,19 @@ struct Walk<'b> {
 }
 
 impl<'b> Walk<'b> {
-    fn new(end: &'b Side, from: Id, to: Id, len: u32, want: usize, limit: u64) -> Self {
+    fn new(start: &'b Side, end: &'b Side, from: Id, to: Id, len: u32, want: usize) -> Self {
         Self {
+            start,
             end,
             to,
             len,
             want,
             path: vec![from],
             found: Vec::new(),
+            skip: Vec::new(),
+            known_only: false,
             steps: 0,
-            limit,
+            limit: u64::MAX,
             gave_up: false,
         }
     }
@@ -215,6 +241,14 @@ impl<'b> Walk<'b> {
         if let Some(n) = g.cached(v) {
             return Ok(n);
         }
+        if self.known_only {
+            // The neighbours of `v` whose links were read are its parents in the two balls.
+            let mut n = self.start.parents(v);
+            n.extend(self.end.parents(v));
+            n.sort_unstable();
+            n.dedup();
+            return Ok(n.into());
+        }
         let radius = self.end.radius();
         if bound < radius && self.end.distance(v) == Some(radius) {
             return Ok(self.end.parents(v).into());
@@ -235,7 +269,9 @@ impl<'b> Walk<'b> {
             if next.binary_search(&self.to).is_ok() {
                 let mut p = self.path.clone();
                 p.push(self.to);
-                self.found.push(p);
+                if !self.skip.contains(&p) {
+                    self.found.push(p);
+                }
             }
             return Ok(());
         }
