@@ -5,13 +5,15 @@
 //! a depth-first walk from the start in the order of the entity ids, over simple paths, pruned
 //! by the distances the first search left: its two sides are balls around the two ends with
 //! exact distances, and an entity at position `i` of a path of `L` links is at most `L − i` links
-//! from the end (outside the end's ball: at least its radius + 1). The walk reads links only
-//! inside balls whose radii sum to `L`, so before each length the cheaper side grows by one
-//! layer: the end's ball explicitly (which also tightens the pruning), the start's lazily — the
-//! walk reads the links of the entities of that layer it reaches, and stops at `k` paths. The
-//! entities of the end's outer layer need no read: the links a walk may take from them lead one
-//! layer in, to their parents in that ball. Paths come shortest first; equal lengths in the order
-//! of their ids, so an answer does not depend on timing or on the byte source.
+//! from the end (outside the end's ball: at least its radius + 1). A first walk goes only over
+//! the links already read; if it finds too few, the walk that lists them all reads links only
+//! inside balls whose radii sum to `L`: the side with the smaller frontier adds the missing
+//! layer lazily — the walk starts there (walking from the end, its paths are reversed) and
+//! reads the links of the entities of that layer it reaches, stopping at `k` paths; the rest of
+//! the layer is read only if a longer length follows. The entities of the other ball's outer
+//! layer need no read: the links a walk may take from them lead one layer in, to their parents
+//! in that ball. Paths come shortest first; equal lengths in the order of their ids, so an
+//! answer does not depend on timing or on the byte source.
 
 use crate::bfs::{shortest, Found, Side};
 use crate::graph::{Graph, Halt};
@@ -92,21 +94,38 @@ fn run(
         known.known_only = true;
         let walked = known.down(g);
         let mut found = known.found;
-        let mut grow_start = false;
+        // The side whose outer layer the walk may read (it walks from there), grown after.
+        let mut grow = None;
         if walked.is_ok() && found.len() < need {
             // All of them: the walk reads only inside balls whose radii sum to `len` (a
-            // complete ball: any).
+            // complete ball: any), the layer that makes up the sum read lazily from the side
+            // with the smaller frontier, where the walk then starts.
+            let backwards = !s.complete()
+                && !t.complete()
+                && s.radius() + t.radius() < len
+                && t.frontier_len() < s.frontier_len();
+            let mut walk = if backwards {
+                let mut w = Walk::new(&t, &s, to, from, len, need - found.len());
+                w.skip = found
+                    .iter()
+                    .map(|p| p.iter().rev().copied().collect())
+                    .collect();
+                w
+            } else {
+                let mut w = Walk::new(&s, &t, from, to, len, need - found.len());
+                w.skip = found.clone();
+                w
+            };
             if !s.complete() && !t.complete() && s.radius() + t.radius() < len {
-                if s.frontier_len() <= t.frontier_len() {
-                    grow_start = true;
-                } else {
-                    t.grow(g)?;
-                }
+                grow = Some(backwards);
             }
-            let mut walk = Walk::new(&s, &t, from, to, len, need - found.len());
-            walk.skip = found.clone();
             let all = walk.down(g);
-            found.extend(walk.found);
+            found.extend(walk.found.into_iter().map(|mut p| {
+                if backwards {
+                    p.reverse();
+                }
+                p
+            }));
             found.sort_unstable();
             // A limit reached mid-walk keeps the paths found before it.
             for p in std::mem::take(&mut found) {
@@ -123,9 +142,13 @@ fn run(
         if out.paths.len() >= k {
             return Ok(Stop::Found);
         }
-        if grow_start && len < max_hops {
+        if len < max_hops {
             // Mostly read by the walk already.
-            s.grow(g)?;
+            match grow {
+                Some(false) => s.grow(g)?,
+                Some(true) => t.grow(g)?,
+                None => {}
+            }
         }
     }
     match longer_paths(g, &mut s, &mut t, from, to, max_hops) {
