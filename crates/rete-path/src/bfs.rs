@@ -4,37 +4,25 @@
 //! path of that same length. Each side keeps, for every entity it reached, all its parents one
 //! layer closer to its root and the number of shortest paths from the root (the shortest-path
 //! DAG), so the round that meets can stop as soon as the meetings found close `want` paths, and
-//! those paths are read off the two DAGs without another search. Banned nodes and links let
-//! [`crate::kpaths`] ask for detours.
+//! those paths are read off the two DAGs without another search. The two sides are then balls
+//! with exact distances from their roots, which [`crate::kpaths`] grows a layer at a time (see
+//! [`Side::grow`]) to bound its enumeration of longer paths.
 
 use crate::graph::{Graph, Halt};
 use rete_core::Id;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What one search found.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum Found {
     /// Shortest paths from `from` to `to`, all of the same length, in the order of their ids:
-    /// `want` of them, or fewer when there are no more of that length.
-    Paths(Vec<Vec<Id>>),
+    /// `want` of them, or fewer when there are no more of that length. With fewer, the two
+    /// sides, each a ball whose radii sum to that length (see [`Side`]).
+    Paths(Vec<Vec<Id>>, Option<Box<(Side, Side)>>),
     /// No path at any length: a side ran out of entities to expand.
     Exhausted,
     /// No path within the hop budget; longer ones may exist.
     HopLimit,
-}
-
-/// Entities and links a search must not use.
-#[derive(Debug, Default)]
-pub(crate) struct Bans {
-    pub(crate) nodes: FxHashSet<Id>,
-    /// Undirected links as `(min, max)`.
-    pub(crate) links: FxHashSet<(Id, Id)>,
-}
-
-impl Bans {
-    fn link(&self, a: Id, b: Id) -> bool {
-        !self.links.is_empty() && self.links.contains(&(a.min(b), a.max(b)))
-    }
 }
 
 /// An entity a side reached.
@@ -49,8 +37,15 @@ struct Reached {
     meets: bool,
 }
 
-struct Side {
+/// One side of the search: a ball around its root. Every entity within `depth` links of the
+/// root (through entities a path may pass through, never through the other root) is in
+/// `reached` with its exact distance; the links of those nearer than `depth` have been read; the
+/// frontier holds those at `depth` that a later layer expands.
+#[derive(Debug)]
+pub(crate) struct Side {
     root: Id,
+    /// The other side's root: reached, never expanded (a path ends there).
+    other: Id,
     reached: FxHashMap<Id, Reached>,
     /// Parents besides [`Reached::parent`], as `(child, parent)`.
     more: Vec<(Id, Id)>,
@@ -59,7 +54,7 @@ struct Side {
 }
 
 impl Side {
-    fn new(root: Id) -> Self {
+    fn new(root: Id, other: Id) -> Self {
         let mut reached = FxHashMap::default();
         reached.insert(
             root,
@@ -72,11 +67,74 @@ impl Side {
         );
         Self {
             root,
+            other,
             reached,
             more: Vec::new(),
             frontier: vec![root],
             depth: 0,
         }
+    }
+
+    /// The radius of the ball: distances up to it are exact.
+    pub(crate) fn radius(&self) -> u32 {
+        self.depth
+    }
+
+    /// The distance of `id` from the root, if within the radius.
+    pub(crate) fn distance(&self, id: Id) -> Option<u32> {
+        self.reached.get(&id).map(|r| r.depth)
+    }
+
+    /// Entities the next layer would expand.
+    pub(crate) fn frontier_len(&self) -> usize {
+        self.frontier.len()
+    }
+
+    /// Whether the ball holds every entity joined to the root (nothing left to expand): then an
+    /// entity outside it is not joined at all.
+    pub(crate) fn complete(&self) -> bool {
+        self.frontier.is_empty()
+    }
+
+    /// The entities within the radius.
+    pub(crate) fn members(&self) -> impl Iterator<Item = Id> + '_ {
+        self.reached.keys().copied()
+    }
+
+    /// Expands the frontier by one whole layer, recording every parent of the new layer.
+    pub(crate) fn grow(&mut self, g: &mut Graph<'_>) -> Result<(), Halt> {
+        let frontier = std::mem::take(&mut self.frontier);
+        let depth = self.depth + 1;
+        let mut next = Vec::new();
+        for u in frontier {
+            if u != self.root && !g.admits(u)? {
+                continue;
+            }
+            for &v in g.neighbours(u)?.iter() {
+                match self.reached.get(&v) {
+                    Some(r) if r.depth == depth => self.more.push((v, u)),
+                    Some(_) => {}
+                    None => {
+                        self.reached.insert(
+                            v,
+                            Reached {
+                                depth,
+                                parent: u,
+                                paths: 0,
+                                meets: false,
+                            },
+                        );
+                        if v != self.other {
+                            next.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        self.more.sort_unstable();
+        self.depth = depth;
+        self.frontier = next;
+        Ok(())
     }
 
     /// The chain of first parents from `id` back to the root.
@@ -92,8 +150,9 @@ impl Side {
         out
     }
 
-    /// All parents of `id`, sorted (`more` must be sorted).
-    fn parents(&self, id: Id) -> Vec<Id> {
+    /// All parents of `id` (its neighbours one link nearer the root whose links were read),
+    /// sorted (`more` must be sorted).
+    pub(crate) fn parents(&self, id: Id) -> Vec<Id> {
         let Some(r) = self.reached.get(&id) else {
             return Vec::new();
         };
@@ -114,21 +173,17 @@ impl Side {
     }
 }
 
-/// Up to `want` shortest paths from `from` to `to` of at most `max_hops` links avoiding `bans`.
+/// Up to `want` shortest paths from `from` to `to` of at most `max_hops` links.
 pub(crate) fn shortest(
     g: &mut Graph<'_>,
     from: Id,
     to: Id,
     max_hops: u32,
-    bans: &Bans,
     want: usize,
 ) -> Result<Found, Halt> {
-    if from == to {
-        return Ok(Found::Paths(vec![vec![from]]));
-    }
     let want = want.max(1);
-    let mut a = Side::new(from);
-    let mut b = Side::new(to);
+    let mut a = Side::new(from, to);
+    let mut b = Side::new(to, from);
     loop {
         if a.frontier.is_empty() || b.frontier.is_empty() {
             return Ok(Found::Exhausted);
@@ -138,7 +193,7 @@ pub(crate) fn shortest(
         }
         let forward = a.frontier.len() <= b.frontier.len();
         let (near, far) = if forward { (&mut a, &b) } else { (&mut b, &a) };
-        let meetings = expand(g, near, far, from, to, bans, want as u64)?;
+        let meetings = expand(g, near, far, from, to, want as u64)?;
         if meetings.is_empty() {
             continue;
         }
@@ -147,9 +202,14 @@ pub(crate) fn shortest(
             let mut path = a.chain(meet);
             path.reverse();
             path.extend(b.chain(meet).into_iter().skip(1));
-            return Ok(Found::Paths(vec![path]));
+            return Ok(Found::Paths(vec![path], None));
         }
-        return Ok(Found::Paths(enumerate(a, b, &meetings, want)));
+        a.more.sort_unstable();
+        b.more.sort_unstable();
+        let paths = enumerate(&a, &b, &meetings, want);
+        // Fewer than wanted: the meeting layer was expanded whole, the sides are balls.
+        let sides = (paths.len() < want).then(|| Box::new((a, b)));
+        return Ok(Found::Paths(paths, sides));
     }
 }
 
@@ -161,7 +221,6 @@ fn expand(
     far: &Side,
     from: Id,
     to: Id,
-    bans: &Bans,
     want: u64,
 ) -> Result<Vec<Id>, Halt> {
     let frontier = std::mem::take(&mut near.frontier);
@@ -178,9 +237,6 @@ fn expand(
         }
         let u_paths = near.reached.get(&u).map_or(0, |r| r.paths);
         for &v in g.neighbours(u)?.iter() {
-            if bans.nodes.contains(&v) || bans.link(u, v) {
-                continue;
-            }
             let r = match near.reached.get_mut(&v) {
                 Some(r) if r.depth == depth => {
                     // One path needs only the first parents.
@@ -205,7 +261,9 @@ fn expand(
                     near.reached.insert(v, r);
                     if meets {
                         meetings.push(v);
-                    } else {
+                    }
+                    // The ball's next layer goes on past the meetings, never through the far root.
+                    if v != far.root {
                         next.push(v);
                     }
                     r
@@ -226,9 +284,7 @@ fn expand(
 
 /// Up to `want` shortest paths through `meetings`, in the order of their ids: a depth-first walk
 /// from `a`'s root down the part of `a`'s DAG that leads to a meeting, then up `b`'s parents.
-fn enumerate(mut a: Side, mut b: Side, meetings: &[Id], want: usize) -> Vec<Vec<Id>> {
-    a.more.sort_unstable();
-    b.more.sort_unstable();
+fn enumerate(a: &Side, b: &Side, meetings: &[Id], want: usize) -> Vec<Vec<Id>> {
     let meets: FxHashSet<Id> = meetings.iter().copied().collect();
     let mut children: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
     let mut seen = meets.clone();
@@ -245,7 +301,7 @@ fn enumerate(mut a: Side, mut b: Side, meetings: &[Id], want: usize) -> Vec<Vec<
         c.sort_unstable();
     }
     let walk = Walk {
-        b: &b,
+        b,
         children: &children,
         meets: &meets,
         want,

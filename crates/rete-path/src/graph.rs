@@ -1,7 +1,8 @@
 //! The graph a search walks: each entity's neighbours over the links the filters allow, in both
 //! directions (its SPO range: links out; its OSP range: links in), read lazily on first use and
-//! kept, so that the repeated searches of [`crate::kpaths`] read each entity once. Every read
-//! checks the limits: the memory cap, the deadline and the cancel flag.
+//! kept, so that the first search and the enumeration of longer paths ([`crate::kpaths`]) read
+//! each entity once. Every read checks the limits: the memory cap, the deadline and the cancel
+//! flag.
 
 use crate::filter::{NodeFilter, PredicateFilter};
 use crate::{PathError, PathOptions, Progress, Stop};
@@ -81,6 +82,11 @@ impl<'a> Graph<'a> {
             return Err(Halt::Limit(Stop::Deadline));
         }
         Ok(())
+    }
+
+    /// The neighbours of `id` if they have been read already (no read, no limit checked).
+    pub(crate) fn cached(&self, id: Id) -> Option<Arc<[Id]>> {
+        self.adjacency.get(&id).cloned()
     }
 
     /// The distinct entities linked to `id` either way by an allowed link, sorted by id

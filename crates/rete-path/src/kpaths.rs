@@ -1,27 +1,33 @@
 //! The k shortest simple paths. In a graph without weights the shortest paths all lie in the
 //! shortest-path DAG that the first bidirectional search explores, so one search gives up to `k`
 //! of them ([`crate::bfs::shortest`] with `want = k`). Only when there are fewer than `k` of the
-//! shortest length do the longer ones come from Yen's algorithm with Lawler's refinement: the next
-//! path is the shortest of the candidates made by leaving a known path at one of its entities
-//! (the spur) along a shortest detour that avoids the root before the spur and the links the
-//! known paths with the same root take next; a path's spurs start where it left its parent path.
-//! The shortest paths seed it as a trie: each of its branch points is searched once, every known
-//! next step banned. Detours are searched lazily, each up to a bound on its length raised one
-//! link at a time (see [`Work`]). Paths come shortest first; equal lengths in a fixed order (by
-//! their entity ids), so an answer does not depend on timing or on the byte source.
+//! shortest length `d` are longer ones enumerated, one length `L = d + 1, d + 2, …` at a time, by
+//! a depth-first walk from the start in the order of the entity ids, over simple paths, pruned
+//! by the distances the first search left: its two sides are balls around the two ends with
+//! exact distances, and an entity at position `i` of a path of `L` links is at most `L − i` links
+//! from the end (outside the end's ball: at least its radius + 1). A first walk goes only over
+//! the links already read; if it finds too few, the walk that lists them all reads links only
+//! inside balls whose radii sum to `L`: the side with the smaller frontier adds the missing
+//! layer lazily — the walk starts there (walking from the end, its paths are reversed) and
+//! reads the links of the entities of that layer it reaches, stopping at `k` paths; the rest of
+//! the layer is read only if a longer length follows. The entities of the other ball's outer
+//! layer need no read: the links a walk may take from them lead one layer in, to their parents
+//! in that ball. Paths come shortest first; equal lengths in the order of their ids, so an
+//! answer does not depend on timing or on the byte source.
 
-use crate::bfs::{shortest, Bans, Found};
+use crate::bfs::{shortest, Found, Side};
 use crate::graph::{Graph, Halt};
 use crate::{PathError, Stop};
 use rete_core::Id;
-use std::collections::BTreeSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// The paths found and why the search ended.
 #[derive(Debug)]
 pub(crate) struct KPaths {
     pub(crate) paths: Vec<Vec<Id>>,
     pub(crate) stop: Stop,
-    /// Shortest-path searches run.
+    /// The first search, then one enumeration per longer length.
     pub(crate) searches: u64,
 }
 
@@ -46,43 +52,6 @@ pub(crate) fn k_shortest(
     Ok(out)
 }
 
-/// Yen's work list, shortest first: a candidate path, or a detour not searched yet (the paths
-/// leaving known path `.1` at its entity `.2` — the spur — then avoiding the root before the spur
-/// and the next links of the known paths with that root) with a lower bound on its length. A
-/// detour is searched only up to its bound; one that finds nothing goes back with the bound one
-/// higher. So the long searches of detours that lead nowhere short are never run when enough
-/// shorter paths exist. A detour sorts before a candidate of the same length (it may hold a path
-/// of that length that comes first), candidates of one length in the order of their ids.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Work {
-    Detour(u32, usize, usize),
-    Candidate(u32, Vec<Id>, usize),
-}
-
-impl Work {
-    fn length(&self) -> u32 {
-        match self {
-            Work::Detour(l, ..) | Work::Candidate(l, ..) => *l,
-        }
-    }
-}
-
-/// Orders [`Work`] by length first, then detours before candidates.
-#[derive(Debug, PartialEq, Eq)]
-struct Ranked(Work);
-
-impl PartialOrd for Ranked {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Ranked {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.0.length(), &self.0).cmp(&(other.0.length(), &other.0))
-    }
-}
-
 fn run(
     g: &mut Graph<'_>,
     from: Id,
@@ -93,105 +62,310 @@ fn run(
 ) -> Result<Stop, Halt> {
     g.check()?;
     out.searches += 1;
-    match shortest(g, from, to, max_hops, &Bans::default(), k)? {
-        Found::Paths(paths) => {
+    let (mut s, mut t) = match shortest(g, from, to, max_hops, k)? {
+        Found::Paths(paths, sides) => {
             for p in paths {
                 g.found_path();
                 out.paths.push(p);
             }
+            match sides {
+                Some(sides) => *sides,
+                None => return Ok(Stop::Found),
+            }
         }
         Found::Exhausted => return Ok(Stop::Exhausted),
         Found::HopLimit => return Ok(Stop::HopLimit),
-    }
-    if out.paths.len() >= k {
-        return Ok(Stop::Found);
-    }
-    // Every path of the shortest length is known: the others are at least one link longer.
-    let longer = out.paths[0].len() as u32;
-    let mut work = BTreeSet::new();
-    // The shortest paths, in the order of their ids, as a trie: each one's detours start past
-    // the prefix it shares with the previous one (the earlier branch points are that one's).
-    for j in 0..out.paths.len() {
-        let start = match j {
-            0 => 0,
-            _ => shared_prefix(&out.paths[j - 1], &out.paths[j]),
-        };
-        for i in start..out.paths[j].len() - 1 {
-            work.insert(Ranked(Work::Detour(longer, j, i)));
+    };
+    let shortest_len = out.paths.first().map_or(0, |p| p.len() as u32 - 1);
+    // The most links a simple path can have, once one ball holds its whole component.
+    let mut longest = None;
+    for len in shortest_len + 1..=max_hops {
+        if longest.is_none() {
+            longest = longest_possible(g, &s, &t, from, to);
         }
-    }
-    // Whether some detour search stopped at the hop limit (longer paths may then exist).
-    let mut cut_by_hops = false;
-    while out.paths.len() < k {
+        if longest.is_some_and(|l| l < len) {
+            return Ok(Stop::Exhausted);
+        }
         g.check()?;
-        let Some(Ranked(next)) = work.pop_first() else {
-            return Ok(if cut_by_hops {
-                Stop::HopLimit
+        out.searches += 1;
+        let need = k - out.paths.len();
+        // First over the links already read: often enough, and then nothing more is read.
+        let mut known = Walk::new(&s, &t, from, to, len, need);
+        known.known_only = true;
+        let walked = known.down(g);
+        let mut found = known.found;
+        // The side whose outer layer the walk may read (it walks from there), grown after.
+        let mut grow = None;
+        if walked.is_ok() && found.len() < need {
+            // All of them: the walk reads only inside balls whose radii sum to `len` (a
+            // complete ball: any), the layer that makes up the sum read lazily from the side
+            // with the smaller frontier, where the walk then starts.
+            let backwards = !s.complete()
+                && !t.complete()
+                && s.radius() + t.radius() < len
+                && t.frontier_len() < s.frontier_len();
+            let mut walk = if backwards {
+                let mut w = Walk::new(&t, &s, to, from, len, need - found.len());
+                w.skip = found
+                    .iter()
+                    .map(|p| p.iter().rev().copied().collect())
+                    .collect();
+                w
             } else {
-                Stop::Exhausted
-            });
-        };
-        match next {
-            Work::Candidate(len, p, deviation) => {
-                // Found by two detours: the first popped had the smaller deviation.
-                if out.paths.contains(&p) {
-                    continue;
+                let mut w = Walk::new(&s, &t, from, to, len, need - found.len());
+                w.skip = found.clone();
+                w
+            };
+            if !s.complete() && !t.complete() && s.radius() + t.radius() < len {
+                grow = Some(backwards);
+            }
+            let all = walk.down(g);
+            found.extend(walk.found.into_iter().map(|mut p| {
+                if backwards {
+                    p.reverse();
                 }
+                p
+            }));
+            found.sort_unstable();
+            // A limit reached mid-walk keeps the paths found before it.
+            for p in std::mem::take(&mut found) {
                 g.found_path();
                 out.paths.push(p);
-                let j = out.paths.len() - 1;
-                for i in deviation..len as usize {
-                    work.insert(Ranked(Work::Detour(len.max(i as u32 + 1), j, i)));
-                }
             }
-            Work::Detour(bound, j, i) => {
-                if bound > max_hops {
-                    cut_by_hops = true;
-                    continue;
-                }
-                out.searches += 1;
-                match detour(g, out, to, j, i, bound)? {
-                    Found::Paths(mut spur) => {
-                        let Some(spur) = spur.pop() else { continue };
-                        let mut path = out.paths[j][..i].to_vec();
-                        path.extend(spur);
-                        if !out.paths.contains(&path) {
-                            work.insert(Ranked(Work::Candidate(path.len() as u32 - 1, path, i)));
-                        }
-                    }
-                    Found::HopLimit => {
-                        work.insert(Ranked(Work::Detour(bound + 1, j, i)));
-                    }
-                    Found::Exhausted => {}
-                }
+            all?;
+        }
+        for p in found {
+            g.found_path();
+            out.paths.push(p);
+        }
+        walked?;
+        if out.paths.len() >= k {
+            return Ok(Stop::Found);
+        }
+        if len < max_hops {
+            // Mostly read by the walk already.
+            match grow {
+                Some(false) => s.grow(g)?,
+                Some(true) => t.grow(g)?,
+                None => {}
             }
         }
     }
-    Ok(Stop::Found)
+    match longer_paths(g, &mut s, &mut t, from, to, max_hops) {
+        Ok(false) => Ok(Stop::Exhausted),
+        // Every path within the limit is known; a longer one may exist.
+        Ok(true) | Err(Halt::Limit(Stop::VisitedLimit)) => Ok(Stop::HopLimit),
+        Err(e) => Err(e),
+    }
 }
 
-/// A shortest detour of path `j` from its entity `i` of at most `bound` links in all.
-fn detour(
+/// The proof that no longer path exists grows a ball only through frontiers of at most this
+/// many entities, reading at most [`PROOF_READS`] in all: it completes the ball of a small or
+/// thin component, and on a large one gives up at once (the answer is then
+/// [`Stop::HopLimit`]), reading nothing.
+const PROOF_FRONTIER: usize = 32;
+const PROOF_READS: u64 = 1000;
+/// Steps of the walk looking for a path longer than the limit within a complete ball.
+const PROOF_STEPS: u64 = 100_000;
+
+/// Whether a simple path of more than `max_hops` links may exist (false: proven none). Grows
+/// the ball with the smaller frontier, within [`PROOF_FRONTIER`], until one is complete; then
+/// bounds the longest path ([`longest_possible`]) and, above the limit, looks for one.
+fn longer_paths(
     g: &mut Graph<'_>,
-    out: &KPaths,
+    s: &mut Side,
+    t: &mut Side,
+    from: Id,
     to: Id,
-    j: usize,
-    i: usize,
-    bound: u32,
-) -> Result<Found, Halt> {
-    let path = &out.paths[j];
-    let root = &path[..=i];
-    let mut bans = Bans::default();
-    bans.nodes.extend(root[..i].iter().copied());
-    for p in &out.paths {
-        if p.len() > i + 1 && &p[..=i] == root {
-            bans.links.insert((p[i].min(p[i + 1]), p[i].max(p[i + 1])));
+    max_hops: u32,
+) -> Result<bool, Halt> {
+    let budget = g.expanded + PROOF_READS;
+    while !s.complete() && !t.complete() {
+        let side = if s.frontier_len() <= t.frontier_len() {
+            &mut *s
+        } else {
+            &mut *t
+        };
+        if side.frontier_len() > PROOF_FRONTIER || g.expanded + side.frontier_len() as u64 > budget
+        {
+            return Ok(true);
         }
+        side.grow(g)?;
     }
-    shortest(g, path[i], to, bound - i as u32, &bans, 1)
+    let Some(longest) = longest_possible(g, s, t, from, to) else {
+        return Ok(true);
+    };
+    let mut steps = PROOF_STEPS;
+    for len in max_hops + 1..=longest {
+        let mut walk = Walk::new(s, t, from, to, len, 1);
+        walk.limit = steps;
+        walk.down(g)?;
+        if !walk.found.is_empty() || walk.gave_up {
+            return Ok(true);
+        }
+        steps = steps.saturating_sub(walk.steps);
+    }
+    Ok(false)
 }
 
-/// The number of leading entities two paths share.
-fn shared_prefix(a: &[Id], b: &[Id]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+/// A depth-first walk from the start over the simple paths of exactly `len` links, each entity
+/// at position `i` at most `len − i` links from the end by the end's ball.
+struct Walk<'b> {
+    start: &'b Side,
+    end: &'b Side,
+    to: Id,
+    len: u32,
+    want: usize,
+    path: Vec<Id>,
+    found: Vec<Vec<Id>>,
+    /// Paths found already, not counted again.
+    skip: Vec<Vec<Id>>,
+    /// Only over links already read: from an entity not read, to its parents in either ball.
+    known_only: bool,
+    /// Entities stepped on, for checking the deadline now and then (the walk may read nothing).
+    steps: u64,
+    /// At most this many steps, then `gave_up`.
+    limit: u64,
+    gave_up: bool,
+}
+
+impl<'b> Walk<'b> {
+    fn new(start: &'b Side, end: &'b Side, from: Id, to: Id, len: u32, want: usize) -> Self {
+        Self {
+            start,
+            end,
+            to,
+            len,
+            want,
+            path: vec![from],
+            found: Vec::new(),
+            skip: Vec::new(),
+            known_only: false,
+            steps: 0,
+            limit: u64::MAX,
+            gave_up: false,
+        }
+    }
+
+    /// The fewest links from `id` to the end: exact inside the end's ball, beyond it one more
+    /// than its radius, and never when the ball is complete.
+    fn to_end(&self, id: Id) -> u32 {
+        match self.end.distance(id) {
+            Some(d) => d,
+            None if self.end.complete() => u32::MAX,
+            None => self.end.radius() + 1,
+        }
+    }
+
+    /// The entities a path may take after `v` when they must be at most `bound` links from the
+    /// end, sorted: `v`'s neighbours, read if needed — but for an entity of the end ball's outer
+    /// layer going inwards, its parents there (whose links were read) are all such neighbours.
+    fn next(&self, g: &mut Graph<'_>, v: Id, bound: u32) -> Result<Arc<[Id]>, Halt> {
+        if let Some(n) = g.cached(v) {
+            return Ok(n);
+        }
+        if self.known_only {
+            // The neighbours of `v` whose links were read are its parents in the two balls.
+            let mut n = self.start.parents(v);
+            n.extend(self.end.parents(v));
+            n.sort_unstable();
+            n.dedup();
+            return Ok(n.into());
+        }
+        let radius = self.end.radius();
+        if bound < radius && self.end.distance(v) == Some(radius) {
+            return Ok(self.end.parents(v).into());
+        }
+        g.neighbours(v)
+    }
+
+    /// Extends the path (ending at an entity a path may pass through) in id order; stops once
+    /// `want` paths are found.
+    fn down(&mut self, g: &mut Graph<'_>) -> Result<(), Halt> {
+        let Some(&v) = self.path.last() else {
+            return Ok(());
+        };
+        // Links left after the next step.
+        let bound = self.len - self.path.len() as u32;
+        let next = self.next(g, v, bound)?;
+        if bound == 0 {
+            if next.binary_search(&self.to).is_ok() {
+                let mut p = self.path.clone();
+                p.push(self.to);
+                if !self.skip.contains(&p) {
+                    self.found.push(p);
+                }
+            }
+            return Ok(());
+        }
+        for &w in next.iter() {
+            // A path holds at most 13 entities: a scan beats a set.
+            if w == self.to || self.to_end(w) > bound || self.path.contains(&w) {
+                continue;
+            }
+            if !g.admits(w)? {
+                continue;
+            }
+            self.steps += 1;
+            if self.steps % 1024 == 0 {
+                g.check()?;
+            }
+            if self.steps > self.limit {
+                self.gave_up = true;
+                return Ok(());
+            }
+            self.path.push(w);
+            self.down(g)?;
+            self.path.pop();
+            if self.found.len() == self.want || self.gave_up {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// With a complete ball (every entity joined to its root known, and the links of those a path
+/// may pass through read), the most links a simple path between the ends can have: the entities
+/// left after peeling, again and again, those with fewer than two links among the others (a path
+/// enters and leaves an inner entity), minus one. None while neither ball is complete.
+fn longest_possible(g: &Graph<'_>, s: &Side, t: &Side, from: Id, to: Id) -> Option<u32> {
+    let ball = match (s.complete(), t.complete()) {
+        (true, _) => s,
+        (_, true) => t,
+        _ => return None,
+    };
+    // Entities a path may use: the ends, and those whose links were read (the admitted ones).
+    let mut links: FxHashMap<Id, FxHashSet<Id>> = ball
+        .members()
+        .filter(|&x| x == from || x == to || g.cached(x).is_some())
+        .map(|x| (x, FxHashSet::default()))
+        .collect();
+    let members: Vec<Id> = links.keys().copied().collect();
+    for &u in &members {
+        let Some(n) = g.cached(u) else { continue };
+        for &v in n.iter() {
+            if v != u && links.contains_key(&v) {
+                links.entry(u).or_default().insert(v);
+                links.entry(v).or_default().insert(u);
+            }
+        }
+    }
+    let mut weak: Vec<Id> = links
+        .iter()
+        .filter(|&(&x, n)| x != from && x != to && n.len() < 2)
+        .map(|(&x, _)| x)
+        .collect();
+    while let Some(x) = weak.pop() {
+        let Some(n) = links.remove(&x) else { continue };
+        for y in n {
+            if let Some(m) = links.get_mut(&y) {
+                m.remove(&x);
+                if y != from && y != to && m.len() < 2 {
+                    weak.push(y);
+                }
+            }
+        }
+    }
+    Some(links.len().saturating_sub(1) as u32)
 }

@@ -11,7 +11,7 @@ pub use error::PathError;
 pub use filter::{is_schema_predicate, SCHEMA_PREDICATES};
 pub use steps::MAX_LINKS_PER_STEP;
 
-use oxrdf::{NamedNode, Term, TermRef};
+use oxrdf::{NamedNode, TermRef};
 use rete_core::{Id, Rete};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -173,8 +173,8 @@ pub struct SearchStats {
     pub expanded: u64,
     /// Neighbour entries held in memory at the end.
     pub held: u64,
-    /// Shortest-path searches run (one when there are `k` paths of the shortest length; then
-    /// detour searches, each raise of a detour's bound counted).
+    /// Searches run: the first (one in all when there are `k` paths of the shortest length),
+    /// then one enumeration per longer length.
     pub searches: u64,
     /// Wall time in milliseconds.
     pub millis: f64,
@@ -242,14 +242,15 @@ pub fn find_paths(
     let mut g = graph::Graph::new(rete, opts)?;
     let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
     let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
+    let mut decoder = steps::Decoder::default();
     for ids in found.paths {
         let nodes = ids
             .iter()
-            .map(|&id| rete.term(id).map(|t: Term| t.to_string()))
+            .map(|&id| decoder.term(&g, id))
             .collect::<Result<Vec<_>, _>>()?;
         paths.push(Path {
             hops: ids.len() - 1,
-            steps: steps::steps(&mut g, &ids)?,
+            steps: decoder.steps(&mut g, &ids)?,
             nodes,
             ids,
         });

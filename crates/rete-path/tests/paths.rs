@@ -8,9 +8,9 @@
 
 use oxrdf::{NamedNode, Term};
 use rete_build::{build, BuildOptions, Input, Syntax};
-use rete_core::{Pattern, Rete};
+use rete_core::{Id, Pattern, Rete};
 use rete_path::{find_paths, PathError, PathOptions, PathReport, Progress, Stop};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
@@ -275,7 +275,7 @@ fn path_lengths_equal_networkx_on_generated_and_real_graphs() {
         ..Default::default()
     };
     against_networkx("medical-1k via", &medical(), 15, &opts, &via);
-    // Many paths past the shortest ones: Yen's detours after the shortest-path DAG.
+    // Many paths past the shortest ones: the enumeration of longer lengths after the DAG.
     let many = PathOptions {
         k: 12,
         max_hops: 8,
@@ -351,7 +351,7 @@ fn many_equal_shortest_paths_come_from_one_search() {
                 "{name}: not in id order"
             );
         }
-        // More than there are: all of them, then the longer ones from Yen, as networkx finds.
+        // More than there are: all of them, then the longer ones, as networkx finds.
         let r = find(&with(count + 10, hops));
         assert_eq!(r.paths.len(), count + 10, "{name}");
         assert!(r.paths[..count].iter().all(|p| p.hops == shortest));
@@ -594,4 +594,240 @@ fn report_is_json() {
     );
     assert_eq!(v["paths"][0]["steps"][0]["links"][0]["forward"], true);
     assert_eq!(v["paths"][1]["steps"][0]["links"][0]["forward"], false);
+}
+
+/// Every simple path from `a` to `b` of at most `max_hops` links, by brute force over the file's
+/// links (literals and schema links left out, and the predicates `skip` names), never through an
+/// entity `avoid` names (the ends exempt); sorted by length, then by ids: the exact answer
+/// `find_paths` must give, order included.
+fn all_simple_paths(
+    rete: &Rete,
+    a: Id,
+    b: Id,
+    max_hops: usize,
+    skip: &dyn Fn(&str) -> bool,
+    avoid: &dyn Fn(Id) -> bool,
+) -> Vec<Vec<Id>> {
+    let mut adj: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+    for q in rete.quads(&Pattern::default()).unwrap() {
+        let [s, p, o, _] = q.unwrap();
+        let p = rete.term(p).unwrap().to_string();
+        if s == o || rete.term(o).unwrap().is_literal() || !default_allowed(&p) || skip(&p) {
+            continue;
+        }
+        adj.entry(s).or_default().insert(o);
+        adj.entry(o).or_default().insert(s);
+    }
+    fn walk(
+        adj: &BTreeMap<Id, BTreeSet<Id>>,
+        path: &mut Vec<Id>,
+        b: Id,
+        max_hops: usize,
+        avoid: &dyn Fn(Id) -> bool,
+        out: &mut Vec<Vec<Id>>,
+    ) {
+        let v = *path.last().unwrap();
+        if v == b {
+            out.push(path.clone());
+            return;
+        }
+        if path.len() > max_hops || (path.len() > 1 && avoid(v)) {
+            return;
+        }
+        for &w in adj.get(&v).into_iter().flatten() {
+            if !path.contains(&w) {
+                path.push(w);
+                walk(adj, path, b, max_hops, avoid, out);
+                path.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&adj, &mut vec![a], b, max_hops, avoid, &mut out);
+    out.sort_by(|x, y| (x.len(), x).cmp(&(y.len(), y)));
+    out
+}
+
+/// `got` is the answer for `k` paths given `every` path (sorted by length, then ids): as many
+/// as there are up to `k`; every length but the last one taken whole; of the last one, some
+/// (the first search closes shortest paths in the order its meetings come, longer ones come
+/// first over the links already read), in id order.
+fn same_paths(got: &[Vec<Id>], every: &[Vec<Id>], k: usize, what: &str) {
+    assert_eq!(got.len(), every.len().min(k), "{what}: {got:?}");
+    let Some(last) = got.last().map(Vec::len) else {
+        return;
+    };
+    let shortest = every[0].len();
+    for len in shortest..=last {
+        let ours: Vec<&Vec<Id>> = got.iter().filter(|p| p.len() == len).collect();
+        let all: Vec<&Vec<Id>> = every.iter().filter(|p| p.len() == len).collect();
+        if len < last {
+            let (mut a, mut b) = (ours.clone(), all.clone());
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{what}: all the paths of {} links", len - 1);
+        } else {
+            assert!(ours.iter().all(|p| all.contains(p)), "{what}: {ours:?}");
+            assert!(
+                ours.windows(2).all(|w| w[0] < w[1]),
+                "{what}: not in id order"
+            );
+        }
+    }
+}
+
+/// A small graph with paths of 2, 3, 4, 5 and 6 links between `s` and `t`, a tail past `t`, a
+/// hub joined to both ends, a class, and an island.
+fn detours(dir: &Path) -> Rete {
+    let mut ttl = String::from(
+        "@prefix : <http://ex.org/> .
+        :s :p :a . :a :p :t .
+        :s :p :b . :b :q :c . :c :p :t .
+        :s :p :d . :d :p :e . :e :p :f . :f :p :t .
+        :a :q :b . :e :r :c .
+        :t :p :u . :u :p :v .
+        :s :p :hub . :hub :p :t .
+        :b a :Gate .
+        :x :p :y .
+        ",
+    );
+    for i in 0..12 {
+        ttl.push_str(&format!(":hub :p :leaf{i} .\n"));
+    }
+    build_bytes(dir, "detours", ttl.into_bytes(), Syntax::Turtle)
+}
+
+#[test]
+fn longer_paths_are_every_simple_path_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = |i: &str| iri(&format!("http://ex.org/{i}"));
+    let none = |_: &str| false;
+    let everyone = |_: Id| false;
+    let cases: Vec<(&str, Rete, &str, &str)> = vec![
+        ("detours", detours(dir.path()), "s", "t"),
+        ("detours, from the tail", detours(dir.path()), "v", "c"),
+        ("ring", ring(dir.path()), "n0", "n3"),
+        ("grid", grid(dir.path(), 3, 4), "g0_0", "g2_3"),
+        ("bipartite", bipartite(dir.path(), 3, 3), "a", "b"),
+    ];
+    for (name, rete, a, b) in &cases {
+        let file = triples(rete, &dir.path().join("f.nt"));
+        let (a, b) = (n(a), n(b));
+        let ids = |t: &Term| rete.id_of(t.as_ref()).unwrap().unwrap();
+        for max_hops in [3, 4, 6, 9] {
+            let every = all_simple_paths(rete, ids(&a), ids(&b), max_hops, &none, &everyone);
+            let beyond =
+                all_simple_paths(rete, ids(&a), ids(&b), 12, &none, &everyone).len() > every.len();
+            for k in [1, 2, 3, 4, 6, 9, 40, rete_path::MAX_K] {
+                let opts = PathOptions {
+                    k,
+                    max_hops: max_hops as u32,
+                    ..Default::default()
+                };
+                let r = find_paths(rete, a.as_ref(), b.as_ref(), &opts).unwrap();
+                check_report(&r, &a, &b, &opts, &file, &default_allowed);
+                let got: Vec<Vec<Id>> = r.paths.iter().map(|p| p.ids.clone()).collect();
+                same_paths(
+                    &got,
+                    &every,
+                    k,
+                    &format!("{name}, k = {k}, max hops = {max_hops}"),
+                );
+                // Small components: the search proves there is no longer path.
+                let stop = if got.len() == k {
+                    Stop::Found
+                } else if beyond {
+                    Stop::HopLimit
+                } else {
+                    Stop::Exhausted
+                };
+                assert_eq!(r.stop, stop, "{name}, k = {k}, max hops = {max_hops}");
+            }
+        }
+    }
+    // Where every path is known to be found, the search says so.
+    let (_, rete, ..) = &cases[0];
+    let all = PathOptions {
+        k: rete_path::MAX_K,
+        max_hops: 12,
+        ..Default::default()
+    };
+    let r = find_paths(rete, n("s").as_ref(), n("t").as_ref(), &all).unwrap();
+    let hops: Vec<usize> = r.paths.iter().map(|p| p.hops).collect();
+    assert_eq!(hops, [2, 2, 3, 3, 4, 4, 4, 5, 6, 6], "{r:?}");
+    assert_eq!(r.stop, Stop::Exhausted);
+    assert!(
+        r.stats.searches > 5,
+        "the first search, then lengths 3 to 6 at least"
+    );
+    // Paths of d + 1 and d + 2 links past the two shortest.
+    let r = find_paths(
+        rete,
+        n("s").as_ref(),
+        n("t").as_ref(),
+        &PathOptions {
+            k: 5,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let hops: Vec<usize> = r.paths.iter().map(|p| p.hops).collect();
+    assert_eq!(hops, [2, 2, 3, 3, 4]);
+    assert_eq!(r.stop, Stop::Found);
+    assert_eq!(
+        r.stats.searches, 3,
+        "the first search, then lengths 3 and 4"
+    );
+
+    // Filters hold in the enumeration too: the same answer as the brute force under them.
+    let gate = rete.id_of(n("b").as_ref()).unwrap().unwrap();
+    let hub = rete.id_of(n("hub").as_ref()).unwrap().unwrap();
+    let q = "<http://ex.org/q>";
+    let without_q = |p: &str| p == q;
+    let no_hub = move |id: Id| id == hub;
+    let no_gate = move |id: Id| id == gate;
+    type Filter<'f> = (
+        PathOptions,
+        &'f dyn Fn(&str) -> bool,
+        &'f dyn Fn(Id) -> bool,
+    );
+    let filtered: [Filter<'_>; 3] = [
+        (
+            PathOptions {
+                without: vec![NamedNode::new(&q[1..q.len() - 1]).unwrap()],
+                ..all.clone()
+            },
+            &without_q,
+            &everyone,
+        ),
+        (
+            PathOptions {
+                max_degree: Some(6),
+                ..all.clone()
+            },
+            &none,
+            &no_hub,
+        ),
+        (
+            PathOptions {
+                without_classes: vec![NamedNode::new("http://ex.org/Gate").unwrap()],
+                ..all.clone()
+            },
+            &none,
+            &no_gate,
+        ),
+    ];
+    let (s, t) = (n("s"), n("t"));
+    let file = triples(rete, &dir.path().join("d.nt"));
+    for (opts, skip, avoid) in filtered {
+        let ids = |x: &Term| rete.id_of(x.as_ref()).unwrap().unwrap();
+        let want = all_simple_paths(rete, ids(&s), ids(&t), 12, skip, avoid);
+        let r = find_paths(rete, s.as_ref(), t.as_ref(), &opts).unwrap();
+        check_report(&r, &s, &t, &opts, &file, &|p| {
+            default_allowed(p) && !skip(p)
+        });
+        let got: Vec<Vec<Id>> = r.paths.iter().map(|p| p.ids.clone()).collect();
+        same_paths(&got, &want, opts.k, &format!("{opts:?}"));
+        assert!(!got.is_empty() && got.len() < 10, "{opts:?}: {got:?}");
+    }
 }
