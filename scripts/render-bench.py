@@ -291,7 +291,7 @@ def render_bsbm(s):
         "triples an Oxigraph mix takes about a minute, so the shared run is short there (its mixes in the "
         "table); `rete serve` then runs alone the seed's length — 500 warm-up mixes, then 500 timed — "
         "in the table after the gate. Reproduce with `scripts/bench-bsbm.sh [PRODUCTS...]` "
-        "(100 M: `ZST=1 BUILD_FLAGS=--no-search LONG_MIXES=500 MIXES=16 WARMUP=2 scripts/bench-bsbm.sh 284826`; JSON in "
+        "(100 M: `ZST=1 BUILD_FLAGS=--no-search THREADS=16 CACHE=4G LONG_MIXES=500 MIXES=16 WARMUP=4 scripts/bench-bsbm.sh 284826`; JSON in "
         "`docs/benchmark-bsbm.json`).",
         "",
         "Before any timing, every query of the gate mixes is sent to both servers and the answers compared "
