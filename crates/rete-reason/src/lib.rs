@@ -2,16 +2,15 @@
 
 mod materialize;
 mod reach;
+mod rules;
 mod schema;
 mod terms;
 
-pub use materialize::{
-    materialize, MaterializeOptions, MaterializeReport, Materialized, Materializer, Rule,
-    RuleCount, RULE_SETS,
-};
+pub use materialize::{materialize, MaterializeReport, Materialized, Materializer, RuleCount};
 pub use reach::{
     reach, Adjacency, Collect, Direction, ReachOptions, ReachReport, Reached, SeedReach,
 };
+pub use rules::{MaterializeOptions, Rule, RULE_SETS};
 
 /// Errors of materialization and reachability.
 #[derive(Debug, thiserror::Error)]

@@ -2,7 +2,7 @@
 //! hierarchies, domains and ranges, property characteristics and sameAs cliques. All of it is
 //! small next to the data and is computed once per pass, in memory.
 
-use crate::materialize::{MaterializeOptions, Rule};
+use crate::rules::{MaterializeOptions, Rule};
 use crate::terms::Terms;
 use crate::Result;
 use rete_core::{Id, IdQuad, DEFAULT_GRAPH};
