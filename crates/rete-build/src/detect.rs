@@ -1,7 +1,7 @@
 //! Telling a file's kind by its content where its name is ambiguous: our `.rete`, an upstream
 //! rete file (same extension), or an RDF syntax, looking through gzip and zstd.
 
-use crate::input::{Compression, Syntax};
+use crate::syntax::{Compression, Syntax};
 use std::io::Read;
 use std::path::Path;
 

@@ -20,13 +20,15 @@ pub use entities::{ENTITY_EXPANSION_FLOOR, MAX_ENTITY_LEN};
 mod rss;
 mod sort;
 mod spill;
+mod syntax;
 mod termsort;
 
 pub use detect::{detect, DetectError, Detected};
 pub use error::BuildError;
 pub use files::{default_cache_dir, dir_inputs, readable_path};
-pub use input::{Compression, Input, ParseSummary, Source, Syntax};
+pub use input::{Input, ParseSummary, Source};
 pub use options::{BuildOptions, BuildReport, NoProgress, Progress};
+pub use syntax::{Compression, Syntax};
 
 use options::check_cancel;
 use parts::{build_parts, BuildInfoExtra, Parts};
