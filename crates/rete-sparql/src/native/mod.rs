@@ -10,6 +10,7 @@ mod eval;
 mod expr;
 mod path;
 mod plan;
+mod pushdown;
 mod scalar;
 
 use crate::dataset::Guard;
