@@ -3,7 +3,7 @@
 use crate::codec::{kind, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
 use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
-use crate::louvain::{self, Graph, UnitGraph, WGraph};
+use crate::louvain::{self, Aggregate, Graph, UnitGraph, WGraph};
 use crate::names::NameStore;
 use crate::records::{CommRec, EdgeItem, EdgeList};
 use crate::split;
