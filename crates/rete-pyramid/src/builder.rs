@@ -481,26 +481,6 @@ impl Names {
     }
 }
 
-/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`, from the
-/// term in N-Triples.
-pub(crate) fn local_name(nt: &str) -> String {
-    match nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
-        Some(iri) => {
-            let cut = iri
-                .trim_end_matches(['/', '#'])
-                .rfind(['/', '#', ':'])
-                .map_or(0, |i| i + 1);
-            let name = iri[cut..].trim_end_matches(['/', '#']);
-            if name.is_empty() {
-                iri.to_owned()
-            } else {
-                name.to_owned()
-            }
-        }
-        None => nt.to_owned(),
-    }
-}
-
 /// Per level and community: `(class index, members)`, most members first, at most `keep`.
 fn class_histograms(eg: &EntityGraph, h: &Hierarchy, keep: usize) -> Vec<Vec<Vec<(u32, u64)>>> {
     let levels = h.counts.len();
