@@ -3,7 +3,7 @@
 use crate::codec::{kind, DIR_MAGIC, DIR_VERSION, TOP_MAGIC, VERSION};
 use crate::graph::EntityGraph;
 use crate::layout::{self, Circle, WORLD_RADIUS};
-use crate::louvain::{self, Graph, UnitGraph, WGraph};
+use crate::louvain::{self, Aggregate, Graph, UnitGraph, WGraph};
 use crate::names::NameStore;
 use crate::records::{CommRec, EdgeItem, EdgeList};
 use crate::split;
@@ -478,26 +478,6 @@ impl Names {
             predicates,
             store: NameStore::write(base, eg, dir)?,
         })
-    }
-}
-
-/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`, from the
-/// term in N-Triples.
-pub(crate) fn local_name(nt: &str) -> String {
-    match nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
-        Some(iri) => {
-            let cut = iri
-                .trim_end_matches(['/', '#'])
-                .rfind(['/', '#', ':'])
-                .map_or(0, |i| i + 1);
-            let name = iri[cut..].trim_end_matches(['/', '#']);
-            if name.is_empty() {
-                iri.to_owned()
-            } else {
-                name.to_owned()
-            }
-        }
-        None => nt.to_owned(),
     }
 }
 

@@ -4,6 +4,7 @@
 //! member has a human label. Never a literal that is a code, a number, a boolean or a file name.
 
 use crate::graph::EntityGraph;
+use crate::human_label::is_human;
 use crate::PyramidError;
 use rete_core::vocab::LABEL_PREDICATES;
 use rete_core::{Id, Pattern, Perm, Rete, TermKind};
@@ -61,44 +62,6 @@ fn holds(part: u64, whole: u64) -> bool {
     whole >= HOLDS_MIN && part * 10 >= whole * 3
 }
 
-/// Whether a label reads as a name for people: not a number, boolean, code, IRI or file name.
-pub(crate) fn is_human(label: &str) -> bool {
-    let s = label.trim();
-    let letters = s.chars().filter(|c| c.is_alphabetic()).count();
-    if s.chars().count() < 2 || letters == 0 {
-        return false;
-    }
-    let lower = s.to_lowercase();
-    if matches!(lower.as_str(), "true" | "false" | "null" | "none" | "n/a")
-        || s.parse::<f64>().is_ok()
-    {
-        return false;
-    }
-    if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("urn:") {
-        return false;
-    }
-    if !s.contains(char::is_whitespace) {
-        // One word: a file name (`report.pdf`), a code (`Q42`, `AB-12`, `ISO_3166`) or an
-        // abbreviation of one or two letters is not a name.
-        if let Some((stem, ext)) = s.rsplit_once('.') {
-            if !stem.is_empty()
-                && (2..=4).contains(&ext.len())
-                && ext.chars().all(|c| c.is_ascii_alphanumeric())
-            {
-                return false;
-            }
-        }
-        if s.chars().any(|c| c.is_ascii_digit()) || s.contains('_') {
-            return false;
-        }
-        // (Latin ones: in Chinese or Japanese two characters are a name, `日本`, `東京`.)
-        if letters <= 2 && s.is_ascii() {
-            return false;
-        }
-    }
-    true
-}
-
 /// `9015` → `9,015`.
 pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -117,6 +80,26 @@ fn namespace(nt: &str) -> Option<&str> {
     let iri = nt.strip_prefix('<')?.strip_suffix('>')?;
     let end = iri.trim_end_matches(['/', '#']).rfind(['/', '#'])?;
     Some(&iri[..=end])
+}
+
+/// The local name of an IRI (after the last `#` or `/`), or a blank node's `_:label`, from the
+/// term in N-Triples.
+fn local_name(nt: &str) -> String {
+    match nt.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+        Some(iri) => {
+            let cut = iri
+                .trim_end_matches(['/', '#'])
+                .rfind(['/', '#', ':'])
+                .map_or(0, |i| i + 1);
+            let name = iri[cut..].trim_end_matches(['/', '#']);
+            if name.is_empty() {
+                iri.to_owned()
+            } else {
+                name.to_owned()
+            }
+        }
+        None => nt.to_owned(),
+    }
 }
 
 /// What the labeller needs about the entities.
@@ -334,7 +317,7 @@ pub(crate) fn community_labels(
                     return Ok(Choice::Class(cls, k));
                 }
                 Ok(Choice::Fixed(match central[c] {
-                    Some(x) => crate::builder::local_name(&f.names.term(x)?),
+                    Some(x) => local_name(&f.names.term(x)?),
                     None => String::new(),
                 }))
             })

@@ -5,6 +5,7 @@ mod codec;
 mod force;
 pub mod graph;
 mod holds;
+mod human_label;
 mod labels;
 pub mod lang;
 mod layout;

@@ -21,6 +21,7 @@ mod table;
 mod tests;
 
 use crate::PyramidError;
+pub(crate) use aggregate::Aggregate;
 pub(crate) use forced::forced_merge;
 pub(crate) use graph::{CsrBuilder, Graph, UnitGraph, WGraph};
 pub(crate) use modularity::hierarchy_modularity;

@@ -5,6 +5,7 @@
 //! the page cache while it fits).
 
 use crate::graph::EntityGraph;
+use crate::human_label::is_human;
 use crate::PyramidError;
 use oxrdf::Term;
 use rete_core::format::varint;
@@ -24,7 +25,7 @@ pub(crate) struct NameStore {
     base: Vec<u64>,
     /// Offset of each node's record from its chunk's base.
     low: Vec<u32>,
-    /// Bit per node: its label is a human one ([`crate::labels::is_human`]).
+    /// Bit per node: its label is a human one ([`crate::human_label::is_human`]).
     human: Vec<u64>,
 }
 
@@ -85,7 +86,7 @@ impl NameStore {
             if let Some(l) = &label {
                 rec.push(1);
                 rec.extend_from_slice(l.as_bytes());
-                if crate::labels::is_human(l) {
+                if is_human(l) {
                     human[node / 64] |= 1 << (node % 64);
                 }
             } else {

@@ -2,6 +2,7 @@
 
 mod build;
 mod codec;
+mod collect;
 pub mod fuzzy;
 mod merge;
 pub mod normalize;
@@ -9,6 +10,7 @@ mod query;
 mod read;
 mod reindex;
 mod scan;
+mod tier;
 
 pub use build::{build_sections, build_sections_with, BuildStats};
 pub use codec::kind;

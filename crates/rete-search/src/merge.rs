@@ -3,8 +3,8 @@
 //! keystroke stops after the few documents the answer needs; several words merge each word's
 //! lists into one sorted run and intersect the runs by galloping from the shortest.
 
-use crate::query::{tier, Cand, Quality};
 use crate::read::PostingList;
+use crate::tier::{tier, Cand, Quality};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

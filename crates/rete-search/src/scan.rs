@@ -4,9 +4,10 @@
 //! every label), cancellable, never an error for a missing index. Importance is unknown here:
 //! ties go to the lower term id.
 
+use crate::collect::{collect, Filters, Names};
 use crate::normalize::{name_words, word_count, words, Word};
-use crate::query::{collect, quality, tier, Cand, Filters, Names};
 use crate::read::{DocRec, Label};
+use crate::tier::{quality, tier, Cand};
 use crate::{Hit, Kind, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES, MAX_CLASSES};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_core::vocab::local_name;

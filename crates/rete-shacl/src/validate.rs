@@ -2,12 +2,12 @@
 //! value nodes; nested shapes (`sh:node`, `sh:not`, …) are checked for conformance only, with a
 //! guard against recursion.
 
-use crate::components;
+use crate::components::{self, Context, Focus, Sink};
 use crate::data::DataGraph;
 use crate::error::{Error, Result};
 use crate::paths::Path;
-use crate::report::{Report, ValidationResult};
-use crate::shapes::{Constraint, ShapeId, Shapes};
+use crate::report::Report;
+use crate::shapes::{ShapeId, Shapes};
 use crate::targets::{focus_nodes, FocusNode};
 use crate::{Progress, ValidateOptions};
 use oxrdf::Term;
@@ -18,33 +18,6 @@ use std::time::Instant;
 
 /// Nested shape references deeper than this are refused (a stack overflow otherwise).
 const MAX_DEPTH: usize = 64;
-
-/// Collects results; in conformance checks it stops at the first one.
-#[derive(Debug, Default)]
-pub(crate) struct Sink {
-    pub results: Vec<ValidationResult>,
-    first_only: bool,
-}
-
-impl Sink {
-    fn first() -> Self {
-        Self {
-            results: Vec::new(),
-            first_only: true,
-        }
-    }
-
-    pub fn done(&self) -> bool {
-        self.first_only && !self.results.is_empty()
-    }
-}
-
-/// What a constraint sees: the shape, the focus node and its value nodes.
-pub(crate) struct Focus<'f> {
-    pub shape: ShapeId,
-    pub node: &'f Term,
-    pub values: &'f [Term],
-}
 
 pub(crate) struct Validator<'a> {
     pub data: DataGraph<'a>,
@@ -58,44 +31,31 @@ pub(crate) struct Validator<'a> {
 }
 
 impl<'a> Validator<'a> {
-    /// Adds a result of `constraint` for `at`.
-    pub fn emit(&self, sink: &mut Sink, at: &Focus<'_>, c: &Constraint, value: Option<Term>) {
-        self.emit_result(sink, at, c, value, None, Vec::new(), None);
+    /// The value nodes of `path` at `focus`, cached for the current focus node.
+    fn values_of(&mut self, path: &Path, focus: &Term) -> Result<Rc<[Term]>> {
+        if self.cached_focus.as_ref() != Some(focus) {
+            self.cached_focus = Some(focus.clone());
+            self.path_values.clear();
+        }
+        if let Some(v) = self.path_values.get(path) {
+            return Ok(Rc::clone(v));
+        }
+        let v: Rc<[Term]> = path.eval(&self.data, focus)?.into();
+        self.path_values.insert(path.clone(), Rc::clone(&v));
+        Ok(v)
+    }
+}
+
+impl<'a> Context<'a> for Validator<'a> {
+    fn data(&self) -> &DataGraph<'a> {
+        &self.data
     }
 
-    /// Adds a result with an explicit path (`sh:closed` reports the predicate), its own messages
-    /// (none: the shape's) and the constraint it comes from (SHACL-SPARQL's
-    /// `sh:sourceConstraint`).
-    #[allow(clippy::too_many_arguments, reason = "one result's parts")]
-    pub fn emit_result(
-        &self,
-        sink: &mut Sink,
-        at: &Focus<'_>,
-        c: &Constraint,
-        value: Option<Term>,
-        path: Option<Path>,
-        messages: Vec<Term>,
-        source: Option<Term>,
-    ) {
-        let shape = self.shapes.get(at.shape);
-        sink.results.push(ValidationResult {
-            focus: at.node.clone(),
-            path: path.or_else(|| shape.path.clone()),
-            value,
-            severity: shape.severity.clone(),
-            source_shape: shape.node.clone(),
-            component: c.component(),
-            source_constraint: source,
-            messages: if messages.is_empty() {
-                shape.messages.clone()
-            } else {
-                messages
-            },
-        });
+    fn shapes(&self) -> &'a Shapes {
+        self.shapes
     }
 
-    /// Validates `focus` against `shape`, adding results to `sink`.
-    pub fn validate_shape(&mut self, shape: ShapeId, focus: &Term, sink: &mut Sink) -> Result<()> {
+    fn validate_shape(&mut self, shape: ShapeId, focus: &Term, sink: &mut Sink) -> Result<()> {
         let s = self.shapes.get(shape);
         if s.deactivated {
             return Ok(());
@@ -142,22 +102,7 @@ impl<'a> Validator<'a> {
         outcome
     }
 
-    /// The value nodes of `path` at `focus`, cached for the current focus node.
-    fn values_of(&mut self, path: &Path, focus: &Term) -> Result<Rc<[Term]>> {
-        if self.cached_focus.as_ref() != Some(focus) {
-            self.cached_focus = Some(focus.clone());
-            self.path_values.clear();
-        }
-        if let Some(v) = self.path_values.get(path) {
-            return Ok(Rc::clone(v));
-        }
-        let v: Rc<[Term]> = path.eval(&self.data, focus)?.into();
-        self.path_values.insert(path.clone(), Rc::clone(&v));
-        Ok(v)
-    }
-
-    /// Whether `node` conforms to `shape`.
-    pub fn conforms(&mut self, shape: ShapeId, node: &Term) -> Result<bool> {
+    fn conforms(&mut self, shape: ShapeId, node: &Term) -> Result<bool> {
         let mut sink = Sink::first();
         self.validate_shape(shape, node, &mut sink)?;
         Ok(sink.results.is_empty())

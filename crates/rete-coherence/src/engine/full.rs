@@ -9,33 +9,8 @@ use rete_schema::vocab::*;
 use rete_schema::{Parts, Schema};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
+use super::provenance::{Constraint, Full, PAx, Prov};
 use super::selective::Selective;
-
-/// A property axiom on the way from a triple to a type it implies.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum PAx {
-    Sub(u32, u32),
-    Inverse(u32, u32),
-    Domain(u32, u32),
-    Range(u32, u32),
-}
-
-/// A class implied for the subject (or object) of a property's triples.
-#[derive(Debug, Clone)]
-pub(super) struct Constraint {
-    pub(super) class: u32,
-    pub(super) on_object: bool,
-    pub(super) chain: Vec<PAx>,
-}
-
-/// One triple that implied a type.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Prov {
-    pub(super) prop: u32,
-    pub(super) s: Id,
-    pub(super) o: Id,
-    pub(super) constraint: u32,
-}
 
 /// `[a]` when the two are the same entity, else `[a, b]`.
 fn one_or_both(same: bool, a: String, b: String) -> Vec<String> {
@@ -47,18 +22,6 @@ fn one_or_both(same: bool, a: String, b: String) -> Vec<String> {
 }
 
 impl Ctx<'_> {
-    pub(super) fn pax_step(&self, ax: PAx) -> Step {
-        let property = |p| render::property(&self.schema, p);
-        let class = |c| render::class(&self.schema, c);
-        let (a, pred, b) = match ax {
-            PAx::Sub(a, b) => (property(a), RDFS_SUB_PROPERTY_OF, property(b)),
-            PAx::Inverse(a, b) => (property(a), OWL_INVERSE_OF, property(b)),
-            PAx::Domain(p, c) => (property(p), RDFS_DOMAIN, class(c)),
-            PAx::Range(p, c) => (property(p), RDFS_RANGE, class(c)),
-        };
-        render::triple(&a, &render::vocab(&self.schema, pred), &b)
-    }
-
     pub(super) fn characteristic_step(&self, p: u32, class_iri: &str) -> Step {
         render::triple(
             &render::property(&self.schema, p),
@@ -581,10 +544,4 @@ impl Ctx<'_> {
         }
         Ok(())
     }
-}
-
-/// Tier-2 provenance of inferred types.
-pub(super) struct Full {
-    pub(super) constraints: Vec<Vec<Constraint>>,
-    pub(super) provs: Vec<Prov>,
 }

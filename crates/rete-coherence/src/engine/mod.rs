@@ -1,7 +1,10 @@
 //! The three tiers: Tier 0 (`tier0`), Tier 1 (`selective`), Tier 2 (`full`), sharing one context.
+//! Tier 2's provenance of inferred types, which Tier 1's judge explains clashes with, is in
+//! `provenance`.
 
 mod annotate;
 mod full;
+mod provenance;
 mod selective;
 mod tier0;
 

@@ -10,7 +10,7 @@ use rete_schema::vocab::*;
 use rete_schema::{Parts, Schema};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use super::full::{Full, PAx};
+use super::provenance::{Full, PAx};
 
 /// State of Tier 1 kept for Tier 2.
 #[derive(Default)]

@@ -1,7 +1,6 @@
 //! The active nodes of local moving: a flag each, and the queue of the next ones whose data is
 //! asked for from memory ahead.
 
-use super::moving::LocalMoving;
 use super::Graph;
 
 /// Active nodes between the stages of local moving's requests to memory (see [`Ahead`]).
@@ -80,23 +79,32 @@ impl Ahead {
         self.at_end = false;
     }
 
-    /// Before visiting `i`: queues the next active nodes and sends each stage's requests.
-    pub(super) fn advance<G: Graph>(&mut self, i: usize, lm: &LocalMoving, g: &G) {
+    /// Before visiting `i`: queues the next nodes set in `active` and sends each stage's
+    /// requests for their data in `g`, local moving's communities `comm` and their degree sums
+    /// `tot`.
+    pub(super) fn advance<G: Graph>(
+        &mut self,
+        i: usize,
+        active: &Flags,
+        comm: &[u32],
+        tot: &[f64],
+        g: &G,
+    ) {
         while self.queue.front().is_some_and(|&x| x <= i) {
             self.queue.pop_front();
         }
         while self.queue.len() < 4 * STAGE && !self.at_end {
             let from = self.queue.back().map_or(i + 1, |&b| b + 1);
-            match lm.next_active(from) {
+            match active.next(from) {
                 Some(x) => self.queue.push_back(x),
                 None => self.at_end = true,
             }
         }
         if let Some(&x) = self.queue.get(STAGE - 1) {
-            g.prefetch_community_degrees(x, &lm.comm, &lm.tot);
+            g.prefetch_community_degrees(x, comm, tot);
         }
         if let Some(&x) = self.queue.get(2 * STAGE - 1) {
-            g.prefetch_communities(x, &lm.comm);
+            g.prefetch_communities(x, comm);
         }
         if let Some(&x) = self.queue.get(3 * STAGE - 1) {
             g.prefetch_row(x);

@@ -6,8 +6,21 @@ use super::table::{RowTable, INDEXED_NODES};
 use crate::PyramidError;
 use rayon::prelude::*;
 
-/// [`Graph::aggregate`] of `g`.
-pub(super) fn aggregate<G: Graph>(g: &G, part: &[u32], k: usize) -> Result<WGraph, PyramidError> {
+/// Aggregation as a method of every [`Graph`]: here rather than in the trait, so the graphs do
+/// not depend on how they are summed.
+pub(crate) trait Aggregate: Graph + Sized {
+    /// The graph whose nodes are the `k` communities of `part`: weights between communities are
+    /// summed, weights inside one become its self-loop. Built community by community, without
+    /// an intermediate edge list.
+    fn aggregate(&self, part: &[u32], k: usize) -> Result<WGraph, PyramidError> {
+        aggregate(self, part, k)
+    }
+}
+
+impl<G: Graph> Aggregate for G {}
+
+/// [`Aggregate::aggregate`] of `g`.
+fn aggregate<G: Graph>(g: &G, part: &[u32], k: usize) -> Result<WGraph, PyramidError> {
     let n = g.node_count();
     let mut start = vec![0usize; k + 1];
     for &c in &part[..n] {
@@ -65,7 +78,7 @@ struct Rows {
     links: Vec<(u32, u32)>,
 }
 
-/// The rows of communities `cs` for [`Graph::aggregate`], summed in `table` (its `f64` sums of
+/// The rows of communities `cs` for [`Aggregate::aggregate`], summed in `table` (its `f64` sums of
 /// integer weights are exact).
 fn sum_rows<G: Graph>(
     g: &G,

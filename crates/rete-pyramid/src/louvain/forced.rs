@@ -1,6 +1,6 @@
 //! Forced merging, for when Louvain stops above the number of communities wanted.
 
-use super::{relabel, Graph, WGraph};
+use super::{relabel, Aggregate, Graph, WGraph};
 use crate::PyramidError;
 
 /// Deterministic agglomeration down to at most `target` communities, for when Louvain stops

@@ -2,7 +2,6 @@
 //! by [`CsrBuilder`]), [`UnitGraph`] (the entity graph, one entry per triple) and the [`Graph`]
 //! trait over both.
 
-use super::aggregate;
 use crate::PyramidError;
 
 /// An undirected weighted graph. Self-loops live in `loops` (weight counted once), the CSR holds
@@ -109,16 +108,6 @@ pub(crate) trait Graph: Sync {
         for (j, _) in self.neighbors(i) {
             prefetch_index::prefetch_index(tot, comm[j] as usize);
         }
-    }
-
-    /// The graph whose nodes are the `k` communities of `part`: weights between communities are
-    /// summed, weights inside one become its self-loop. Built community by community, without
-    /// an intermediate edge list.
-    fn aggregate(&self, part: &[u32], k: usize) -> Result<WGraph, PyramidError>
-    where
-        Self: Sized,
-    {
-        aggregate::aggregate(self, part, k)
     }
 
     /// Modularity of `part` at resolution `gamma` (networkx's definition: self-loops count once

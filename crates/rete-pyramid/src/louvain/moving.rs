@@ -129,7 +129,7 @@ impl Mover {
 /// partition.
 pub(crate) struct LocalMoving {
     pub(crate) comm: Vec<u32>,
-    pub(super) tot: Vec<f64>,
+    tot: Vec<f64>,
     mover: Mover,
     /// A node is revisited only after a neighbour moved (the usual "fast local move" pruning):
     /// late sweeps then cost a few nodes instead of the whole graph.
@@ -267,7 +267,7 @@ pub(super) fn local_moving_with<G: Graph>(
             // outgrow the cache (12.7 M nodes at 100 M triples, against 1.3 M at 10 M), each of
             // those reads would otherwise wait for memory.
             if prefetch {
-                ahead.advance(i, &lm, g);
+                ahead.advance(i, &lm.active, &lm.comm, &lm.tot, g);
             }
             lm.visit(i, g.degree(i), g.neighbors(i));
             next = lm.next_active(i + 1);

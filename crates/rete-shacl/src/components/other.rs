@@ -9,7 +9,7 @@ pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     match c {
         Constraint::Closed(allowed) => {
             for value in at.values {
-                for (p, o) in v.data.outgoing(value)? {
+                for (p, o) in v.data().outgoing(value)? {
                     if !allowed.contains(&p) {
                         v.emit_result(
                             sink,

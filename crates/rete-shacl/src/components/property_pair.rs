@@ -15,7 +15,7 @@ pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     else {
         return Ok(());
     };
-    let others = v.data.objects(at.node, p.as_ref())?;
+    let others = v.data().objects(at.node, p.as_ref())?;
     match c {
         Constraint::Equals(_) => {
             for value in at.values.iter().filter(|x| !others.contains(x)) {

@@ -3,17 +3,16 @@
 //! result (SHACL §5.3.2); an ASK validator runs once per value node with `$value` pre-bound too,
 //! and `false` is a result (§6.3.1).
 
-use super::Check;
+use super::{Check, Context, Focus, Sink};
 use crate::error::{Error, Result};
 use crate::paths::Path;
 use crate::shapes::Constraint;
 use crate::sparql::{fill_message, SparqlQuery, ValidatorQuery, CURRENT_SHAPE, THIS};
-use crate::validate::{Focus, Sink, Validator};
 use oxrdf::{Term, Variable};
 use rete_sparql::{QueryOptions, QueryResults};
 
 pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
-    let shape = v.shapes.get(at.shape);
+    let shape = v.shapes().get(at.shape);
     let mut bindings = vec![
         (Variable::new_unchecked(THIS), at.node.clone()),
         (Variable::new_unchecked(CURRENT_SHAPE), shape.node.clone()),
@@ -78,15 +77,15 @@ fn fill(templates: &[Term], bound: &dyn Fn(&str) -> Option<Term>) -> Vec<Term> {
     templates.iter().map(|t| fill_message(t, bound)).collect()
 }
 
-fn sparql_error(v: &Validator<'_>, at: &Focus<'_>, message: String) -> Error {
+fn sparql_error(v: &dyn Context<'_>, at: &Focus<'_>, message: String) -> Error {
     Error::Sparql {
-        shape: v.shapes.get(at.shape).node.to_string(),
+        shape: v.shapes().get(at.shape).node.to_string(),
         message,
     }
 }
 
 fn run(
-    v: &Validator<'_>,
+    v: &dyn Context<'_>,
     at: &Focus<'_>,
     q: &SparqlQuery,
     bindings: &[(Variable, Term)],
@@ -96,13 +95,13 @@ fn run(
         union_default_graph: true,
         ..QueryOptions::default()
     };
-    rete_sparql::evaluate_prebound(v.data.rete(), &q.query, &opts, bindings)
+    rete_sparql::evaluate_prebound(v.data().rete(), &q.query, &opts, bindings)
         .map_err(|e| sparql_error(v, at, format!("evaluating {}: {e}", q.text)))
 }
 
 #[allow(clippy::too_many_arguments, reason = "one result's parts")]
 fn select(
-    v: &Validator<'_>,
+    v: &dyn Context<'_>,
     at: &Focus<'_>,
     c: &Constraint,
     q: &SparqlQuery,

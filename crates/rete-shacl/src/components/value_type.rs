@@ -10,7 +10,9 @@ use oxrdf::Term;
 pub(super) fn check(Check { v, at, c, sink }: Check<'_, '_>) -> Result<()> {
     for value in at.values {
         let ok = match c {
-            Constraint::Class(class) => !value.is_literal() && v.data.is_instance(value, class)?,
+            Constraint::Class(class) => {
+                !value.is_literal() && v.data().is_instance(value, class)?
+            }
             Constraint::Datatype(dt) => match value {
                 Term::Literal(l) => {
                     l.datatype() == dt.as_ref()
