@@ -151,7 +151,7 @@ fn add_value(eng: &Engine, sum: &mut Option<Sc>, id: Option<Id>) -> Result<(), S
         (Some(i), Some(s)) => eng
             .ctx
             .scalar(i)?
-            .and_then(|v| scalar::arith(expr::Op::Add, s, v)),
+            .and_then(|v| scalar::arith(scalar::Op::Add, s, v)),
         _ => None,
     };
     Ok(())

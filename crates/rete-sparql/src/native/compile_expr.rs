@@ -3,8 +3,9 @@
 //! evaluator).
 
 use super::compile::{Planner, Scope};
-use super::expr::{Func, Op};
+use super::expr::Func;
 use super::plan::{unsupported, Ex, PlanError, Slot};
+use super::scalar::Op;
 use spargebra::algebra::{Expression, Function};
 use std::rc::Rc;
 

@@ -2,7 +2,8 @@
 //! the evaluator reads off them.
 
 use super::ctx::{Id, UNBOUND};
-use super::expr::{Func, Op};
+use super::expr::Func;
+use super::scalar::Op;
 use crate::SparqlError;
 use oxrdf::Variable;
 use rustc_hash::FxHashMap;

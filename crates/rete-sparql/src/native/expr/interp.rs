@@ -10,13 +10,25 @@ use super::{
 use crate::native::ctx::{Active, Id, Row, Text, Value, UNBOUND};
 use crate::native::eval::Engine;
 use crate::native::plan::Ex;
-use crate::native::scalar::Fast;
+use crate::native::scalar::{self, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;
+use oxsdatatypes::Integer;
 use rustc_hash::FxHashMap;
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
 use std::rc::Rc;
+
+/// The outcome of the fast path.
+#[derive(Debug, Clone, Copy)]
+pub enum Fast {
+    /// Not a boolean / numeric expression over such values: ask the general evaluator.
+    No,
+    /// An evaluation error or an unbound variable (SPARQL's error value).
+    Err,
+    /// The value.
+    Val(Sc),
+}
 
 // Expression evaluation over rows: what the operators call.
 
@@ -116,12 +128,7 @@ impl Engine {
     }
 
     /// The effective boolean value of `e` through the general evaluator.
-    pub(in crate::native) fn general_ebv(
-        &self,
-        e: &Ex,
-        r: &Row,
-        g: Active,
-    ) -> Result<Option<bool>, SparqlError> {
+    fn general_ebv(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<bool>, SparqlError> {
         Ok(self.arg(e, r, g)?.as_deref().and_then(ebv))
     }
 
@@ -505,6 +512,128 @@ impl Engine {
                     None => None,
                 }
             }
+        })
+    }
+
+    // The fast path: filters such as `?a * 2 > 150 && ?a != 79` or `STRLEN(?n) > 10` compute
+    // on scalars read from the per-query cache of typed terms' values (IRIs, blank nodes and
+    // strings are told apart by their id range, nothing decoded); anything else goes through
+    // the value semantics, with the same answers.
+
+    /// The value of `e` if it is a boolean or a number computed from booleans and numbers.
+    fn scalar(&self, e: &Ex, r: &Row, g: Active) -> Result<Fast, SparqlError> {
+        let opt = |v: Option<Sc>| match v {
+            Some(v) => Fast::Val(v),
+            None => Fast::Err,
+        };
+        Ok(match e {
+            Ex::Var(s) => {
+                let id = r[*s];
+                if id == UNBOUND {
+                    Fast::Err
+                } else {
+                    match self.ctx.scalar(id)? {
+                        Some(v) => Fast::Val(v),
+                        None => Fast::No,
+                    }
+                }
+            }
+            Ex::Const(c) => match self.ctx.scalar(*c)? {
+                Some(v) => Fast::Val(v),
+                None => Fast::No,
+            },
+            Ex::Bound(s) => Fast::Val(Sc::Bool(r[*s] != UNBOUND)),
+            Ex::Or(a, b) | Ex::And(a, b) => opt(logic(
+                self.ebv_of(a, r, g)?,
+                || self.ebv_of(b, r, g),
+                matches!(e, Ex::Or(..)),
+            )?
+            .map(Sc::Bool)),
+            Ex::Not(a) => opt(self.ebv_of(a, r, g)?.map(|b| Sc::Bool(!b))),
+            Ex::Equal(a, b) => {
+                if let (Ex::Var(_) | Ex::Const(_), Ex::Var(_) | Ex::Const(_)) = (&**a, &**b) {
+                    let (x, y) = (a.id_in(r), b.id_in(r));
+                    if x == UNBOUND || y == UNBOUND {
+                        return Ok(Fast::Err);
+                    }
+                    // IRIs, blank nodes and strings: equal exactly when they are the same term.
+                    if self.ctx.untyped(x)? && self.ctx.untyped(y)? {
+                        return Ok(Fast::Val(Sc::Bool(x == y)));
+                    }
+                }
+                match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
+                    (Fast::Val(x), Fast::Val(y)) => Fast::Val(Sc::Bool(scalar::equals(x, y))),
+                    (Fast::No, _) | (_, Fast::No) => Fast::No,
+                    _ => Fast::Err,
+                }
+            }
+            Ex::Cmp(a, b, accept) => match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
+                (Fast::Val(x), Fast::Val(y)) => opt(scalar::partial_cmp(x, y).map(|o| {
+                    Sc::Bool(match o {
+                        Ordering::Less => accept[0],
+                        Ordering::Equal => accept[1],
+                        Ordering::Greater => accept[2],
+                    })
+                })),
+                (Fast::No, _) | (_, Fast::No) => Fast::No,
+                _ => Fast::Err,
+            },
+            Ex::Arith(op, a, b) => match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
+                (Fast::Val(x), Fast::Val(y)) => opt(scalar::arith(*op, x, y)),
+                (Fast::No, _) | (_, Fast::No) => Fast::No,
+                _ => Fast::Err,
+            },
+            Ex::Neg(a) => match self.scalar(a, r, g)? {
+                Fast::Val(Sc::Bool(_)) => Fast::Err,
+                Fast::Val(Sc::Int(i)) => opt(i.checked_neg().map(Sc::Int)),
+                Fast::Val(Sc::Dec(d)) => opt(d.checked_neg().map(Sc::Dec)),
+                Fast::Val(Sc::Float(f)) => Fast::Val(Sc::Float(-f)),
+                Fast::Val(Sc::Double(f)) => Fast::Val(Sc::Double(-f)),
+                other => other,
+            },
+            // STRLEN of a term counts the characters of its text in place.
+            Ex::Call(Func::StrLen, args)
+                if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
+            {
+                let id = args[0].id_in(r);
+                if id == UNBOUND {
+                    return Ok(Fast::Err);
+                }
+                match self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => {
+                        Some(i64::try_from(s.chars().count()).ok())
+                    }
+                    _ => None,
+                })? {
+                    Some(Some(n)) => opt(n.map(|n| Sc::Int(Integer::from(n)))),
+                    // Typed literals (xsd:string among them) and query-local terms.
+                    _ => Fast::No,
+                }
+            }
+            Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
+                let id = a.id_in(r);
+                if id == UNBOUND {
+                    return Ok(Fast::Err);
+                }
+                match self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => Some(re.is_match(s)),
+                    _ => None,
+                })? {
+                    Some(Some(hit)) => Fast::Val(Sc::Bool(hit)),
+                    _ => Fast::No,
+                }
+            }
+            _ => Fast::No,
+        })
+    }
+
+    /// The effective boolean value of `e` (`None`: an error), through the fast path when it
+    /// applies.
+    fn ebv_of(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<bool>, SparqlError> {
+        Ok(match self.scalar(e, r, g)? {
+            Fast::Val(v) => ebv(&v.term()),
+            Fast::Err => None,
+            Fast::No => self.general_ebv(e, r, g)?,
         })
     }
 }
