@@ -191,7 +191,7 @@ impl Acc {
             return Ok(0);
         };
         let mut scratch = FxHashMap::default();
-        let id = eng.value_id(e, r, g, &mut scratch)?;
+        let id = eng.interp().value_id(e, r, g, &mut scratch)?;
         // DISTINCT: skip values already seen (errors are not values).
         let mut grown = 0;
         let mut fresh = |set: &mut Option<FxHashSet<Id>>, id: Option<Id>| match (set, id) {

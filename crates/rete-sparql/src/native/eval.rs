@@ -14,6 +14,7 @@ mod order;
 use super::bgp::{tps_at, BgpIter, Level};
 use super::ctx::{row_bytes, Active, Ctx, Row, UNBOUND};
 use super::expr;
+use super::interp::{Exists, Interp};
 use super::path;
 use super::plan::{certain, inter_sets, Ex, PTerm, Plan, Slot};
 use crate::SparqlError;
@@ -59,7 +60,26 @@ pub struct Engine {
     pub substitute: bool,
 }
 
+impl Exists for Engine {
+    fn exists(&self, plan: &Rc<Plan>, row: &Row, g: Active) -> Result<bool, SparqlError> {
+        let sub = Engine {
+            substitute: true,
+            ..self.clone()
+        };
+        match sub.eval(plan, row.clone(), g).next() {
+            Some(Ok(_)) => Ok(true),
+            Some(Err(e)) => Err(e),
+            None => Ok(false),
+        }
+    }
+}
+
 impl Engine {
+    /// The interpreter of expressions over rows (EXISTS evaluated by `self`).
+    pub fn interp(&self) -> Interp<'_, Self> {
+        Interp::new(&self.ctx, self)
+    }
+
     pub fn empty_row(&self) -> Row {
         smallvec::smallvec![UNBOUND; self.width]
     }
@@ -174,7 +194,7 @@ impl Engine {
                 let this = self.clone();
                 let expr = expr.clone();
                 Box::new(self.eval(inner, parent, g).filter_map(move |r| match r {
-                    Ok(r) => match this.truth(&expr, &r, g) {
+                    Ok(r) => match this.interp().truth(&expr, &r, g) {
                         Ok(true) => Some(Ok(r)),
                         Ok(false) => None,
                         Err(e) => Some(Err(e)),
@@ -419,6 +439,7 @@ impl Engine {
         mut r: Row,
         g: Active,
     ) -> Result<Option<Row>, SparqlError> {
+        let interp = self.interp();
         let mut bnodes = FxHashMap::default();
         for (slot, e) in binds {
             let v = if self.ctx.is_free(*slot)
@@ -431,10 +452,11 @@ impl Engine {
                         | Ex::Coalesce(_)
                         | Ex::Call(expr::Func::StrDt, _)
                 ) {
-                self.value_owned(e, &r, g)?
+                interp
+                    .value_owned(e, &r, g)?
                     .map(|v| self.ctx.intern_unchecked(v.into()))
             } else {
-                self.value_id(e, &r, g, &mut bnodes)?
+                interp.value_id(e, &r, g, &mut bnodes)?
             };
             match v {
                 None => {}

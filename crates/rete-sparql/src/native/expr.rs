@@ -3,8 +3,6 @@
 //! evaluator handles. `None` is an evaluation error (which SPARQL turns into "unbound" or
 //! "filter false").
 
-mod interp;
-
 use super::scalar::{self, Op, Pair, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;

@@ -8,6 +8,7 @@ mod compile_expr;
 mod ctx;
 mod eval;
 mod expr;
+mod interp;
 mod path;
 mod plan;
 mod scalar;

@@ -157,7 +157,7 @@ impl LeftJoinIter {
         let mut keep = |r: Row| -> Result<(), SparqlError> {
             let keep = match &self.expr {
                 None => true,
-                Some(e) => self.eng.truth(e, &r, self.g)?,
+                Some(e) => self.eng.interp().truth(e, &r, self.g)?,
             };
             if keep {
                 out.push(Ok(r));

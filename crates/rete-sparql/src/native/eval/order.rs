@@ -42,6 +42,7 @@ impl Engine {
                 rows.truncate(l);
             }
         };
+        let interp = self.interp();
         for (n, r) in (0u64..).zip(self.eval(inner, parent, g)) {
             let r = r?;
             self.ctx.check()?;
@@ -52,7 +53,7 @@ impl Engine {
                     Ex::Var(s) if r[*s] == UNBOUND => None,
                     Ex::Var(s) => Some(self.ctx.expr(r[*s])?),
                     e => {
-                        let v = self.value(e, &r, g)?;
+                        let v = interp.value(e, &r, g)?;
                         bytes += v.as_deref().map_or(0, expr::value_bytes);
                         v
                     }

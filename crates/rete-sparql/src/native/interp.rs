@@ -1,16 +1,15 @@
 //! The expression interpreter: evaluating a compiled expression ([`Ex`]) over a row, to an id,
 //! a truth value or a value, on the fast scalar path where it can and through the value
-//! semantics of the parent module otherwise. Separate from those semantics, which know nothing
-//! of rows or plans.
+//! semantics of `expr` otherwise. EXISTS asks the pattern evaluator through [`Exists`], so the
+//! interpreter sits below the evaluator that calls it.
 
-use super::{
+use super::ctx::{Active, Ctx, Id, Row, Text, Value, UNBOUND};
+use super::expr::{
     arith, boolean, call, ebv, equals, integer, is_numeric, logic, negate, partial_cmp, string,
     substr, with_lang, Func,
 };
-use crate::native::ctx::{Active, Id, Row, Text, Value, UNBOUND};
-use crate::native::eval::Engine;
-use crate::native::plan::Ex;
-use crate::native::scalar::{self, Sc};
+use super::plan::{Ex, Plan};
+use super::scalar::{self, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;
 use oxsdatatypes::Integer;
@@ -30,9 +29,31 @@ pub enum Fast {
     Val(Sc),
 }
 
+/// The pattern evaluator as expressions see it: EXISTS asks it whether a pattern has a
+/// solution (implemented by the evaluator above, called once per EXISTS evaluation).
+pub trait Exists {
+    /// Whether `plan` has a solution compatible with `row` in graph `g`, the row's values
+    /// substituted everywhere (the spec's `substitute`).
+    fn exists(&self, plan: &Rc<Plan>, row: &Row, g: Active) -> Result<bool, SparqlError>;
+}
+
+/// The interpreter of one query's expressions: its state, and the evaluator of EXISTS
+/// patterns (a type parameter: calls stay static).
+#[derive(Debug)]
+pub struct Interp<'a, P> {
+    ctx: &'a Ctx,
+    patterns: &'a P,
+}
+
+impl<'a, P: Exists> Interp<'a, P> {
+    pub fn new(ctx: &'a Ctx, patterns: &'a P) -> Self {
+        Self { ctx, patterns }
+    }
+}
+
 // Expression evaluation over rows: what the operators call.
 
-impl Engine {
+impl<P: Exists> Interp<'_, P> {
     /// The id of an expression's value (`None` on error / unbound).
     pub fn value_id(
         &self,
@@ -378,18 +399,7 @@ impl Engine {
                 .filter(|x| is_numeric(x))
                 .map(Rc::unwrap_or_clone),
             Ex::Bound(s) => Some(boolean(r[*s] != UNBOUND)),
-            Ex::Exists(p) => {
-                let sub = Engine {
-                    substitute: true,
-                    ..self.clone()
-                };
-                let found = match sub.eval(p, r.clone(), g).next() {
-                    Some(Ok(_)) => true,
-                    Some(Err(e)) => return Err(e),
-                    None => false,
-                };
-                Some(boolean(found))
-            }
+            Ex::Exists(p) => Some(boolean(self.patterns.exists(p, r, g)?)),
             // STR of a term reads its lexical form, which the decoded value may have lost
             // ("01"^^xsd:integer decodes to the integer 1).
             Ex::Call(Func::Str, args)
