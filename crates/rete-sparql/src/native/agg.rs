@@ -1,5 +1,6 @@
 //! GROUP BY and aggregates: a hash table over id keys, one accumulator per aggregate.
 
+use super::bgp::fast_count;
 use super::ctx::{row_bytes, Active, Id, Row};
 use super::eval::Engine;
 use super::expr;
@@ -32,7 +33,7 @@ impl Engine {
                 },
             ) = (&**inner, &aggs[0].1)
             {
-                if let Some(n) = self.fast_count(tps, &parent, g)? {
+                if let Some(n) = fast_count(&self.ctx, tps, &parent, g)? {
                     let mut r = parent;
                     r[aggs[0].0] = self.ctx.intern_expr(expr::integer(n as i64))?;
                     return Ok(vec![r]);

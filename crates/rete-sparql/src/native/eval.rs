@@ -95,7 +95,7 @@ impl Engine {
                     ctx: self.ctx.clone(),
                     tps: plan.clone(),
                     graph: g,
-                    stack: vec![Level::start(self, tps_at(plan, 0), &parent, g)],
+                    stack: vec![Level::open(&self.ctx, tps_at(plan, 0), &parent, g)],
                     rows: vec![parent],
                 })
             }
@@ -109,7 +109,7 @@ impl Engine {
                 for t in [s, o] {
                     if let PTerm::Var(v) = t {
                         if parent[*v] != UNBOUND {
-                            match path::is_node(self, parent[*v], g) {
+                            match path::is_node(&self.ctx, parent[*v], g) {
                                 Ok(true) => {}
                                 Ok(false) => return empty(),
                                 Err(e) => return once_err(e),
@@ -117,7 +117,7 @@ impl Engine {
                         }
                     }
                 }
-                let pairs = match path::pairs(self, path, val(s), val(o), g) {
+                let pairs = match path::pairs(&self.ctx, path, val(s), val(o), g) {
                     Ok(p) => p,
                     Err(e) => return once_err(e),
                 };
