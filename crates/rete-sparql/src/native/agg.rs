@@ -1,10 +1,10 @@
 //! GROUP BY and aggregates: a hash table over id keys, one accumulator per aggregate.
 
 use super::bgp::fast_count;
-use super::ctx::{row_bytes, Active, Id, Row};
 use super::eval::Engine;
 use super::expr;
 use super::plan::{Agg, AggKind, Plan, Slot};
+use super::row::{row_bytes, Active, Id, Row};
 use super::scalar::{self, Sc};
 use crate::SparqlError;
 use oxsdatatypes::{Decimal, Double, Float, Integer};

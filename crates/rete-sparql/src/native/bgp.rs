@@ -1,7 +1,8 @@
 //! Basic graph patterns: depth-first index-nested-loop scans, and COUNT read off the index.
 
-use super::ctx::{Active, Ctx, Id, Row, UNBOUND};
+use super::ctx::Ctx;
 use super::plan::{PTerm, Plan, Slot, Tp};
+use super::row::{Active, Id, Row, UNBOUND};
 use crate::union::Scan;
 use crate::SparqlError;
 use rete_core::Pattern;

@@ -3,11 +3,12 @@
 //! Anything outside the native fragment is reported as [`Unsupported`] so the query runs on
 //! the generic evaluator instead.
 
-use super::ctx::{Ctx, Id, UNBOUND};
+use super::ctx::Ctx;
 use super::plan::{
     all_slots, certain, ex_slots, inter_sets, minus_sets, tp_slots, union_sets, unsupported, Agg,
     AggKind, Compiled, PTerm, PathE, Plan, PlanError, Slot, Tp, Unsupported,
 };
+use super::row::{Id, UNBOUND};
 use crate::SparqlError;
 use oxrdf::{Term, Variable};
 use rete_core::Pattern;

@@ -12,11 +12,12 @@ mod optional;
 mod order;
 
 use super::bgp::{tps_at, BgpIter, Level};
-use super::ctx::{row_bytes, Active, Ctx, Row, UNBOUND};
+use super::ctx::Ctx;
 use super::expr;
 use super::interp::{Exists, Interp};
 use super::path;
 use super::plan::{certain, inter_sets, Ex, PTerm, Plan, Slot};
+use super::row::{row_bytes, Active, Row, UNBOUND};
 use crate::SparqlError;
 use minus::MinusIndex;
 use optional::{LeftJoinIter, Race};

@@ -3,12 +3,13 @@
 //! semantics of `expr` otherwise. EXISTS asks the pattern evaluator through [`Exists`], so the
 //! interpreter sits below the evaluator that calls it.
 
-use super::ctx::{Active, Ctx, Id, Row, Text, Value, UNBOUND};
+use super::ctx::{Ctx, Text, Value};
 use super::expr::{
     arith, boolean, call, ebv, equals, integer, is_numeric, logic, negate, partial_cmp, string,
     substr, with_lang, Func,
 };
 use super::plan::{Ex, Plan};
+use super::row::{Active, Id, Row, UNBOUND};
 use super::scalar::{self, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;

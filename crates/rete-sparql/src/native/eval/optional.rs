@@ -2,8 +2,8 @@
 
 use super::{merge, Engine, Rows};
 use crate::native::bgp::standalone_order;
-use crate::native::ctx::{row_bytes, Active, Held, Id, Row};
 use crate::native::plan::{Ex, Plan, Slot};
+use crate::native::row::{row_bytes, Active, Held, Id, Row};
 use crate::SparqlError;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;

@@ -1,9 +1,9 @@
 //! ORDER BY: rows sorted by their keys, the best `LIMIT` rows kept as they come.
 
 use super::Engine;
-use crate::native::ctx::{row_bytes, Active, Held, Row, UNBOUND};
 use crate::native::expr;
 use crate::native::plan::{Ex, Plan};
+use crate::native::row::{row_bytes, Active, Held, Row, UNBOUND};
 use crate::SparqlError;
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
