@@ -8,7 +8,8 @@
 # Rows of other sizes already in the JSON are kept, so a large size can be run on its own.
 # Usage: scripts/bench-bsbm.sh [PRODUCTS...]   (default: 2785 27850, about 1 M and 10 M triples;
 # 284826 is BSBM's 100 M scale)
-# Environment: MIXES (timed mixes, default 100), WARMUP (default 20), GATE (gate mixes, default 4),
+# Environment: QUERY_MIX (tools: the BSBM tools' mix, no Q6 and Q5 twice, the default; with-q6:
+# the earlier mix with Q6), MIXES (timed mixes, default 100), WARMUP (default 20), GATE (gate mixes, default 4),
 # LONG_MIXES and LONG_WARMUP (then `rete serve` alone again with these: the seed's 500 and 500),
 # THREADS (rete serve workers, default: cores), CACHE (rete serve --cache, default 256M), BENCH_DIR (scratch, default bench-data),
 # RETE (a release `rete` binary to use instead of building one), ZST=1 (keep the N-Triples
@@ -28,6 +29,7 @@ mixes=${MIXES:-100}
 warmup=${WARMUP:-20}
 gate=${GATE:-4}
 threads=${THREADS:-$(nproc)}
+query_mix=${QUERY_MIX:-tools}
 work=${BENCH_DIR:-bench-data}/bsbm
 mkdir -p "$work"
 if [ -n "${RETE:-}" ]; then
@@ -113,18 +115,19 @@ for n in "${sizes[@]}"; do
   load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   # Oxigraph first: the reference of the gate.
   "$driver" --endpoint "oxigraph=$oxi_url" --endpoint "rete=$rete_url" --products "$n" \
-    --mixes "$mixes" --warmup "$warmup" --gate-mixes "$gate" --clients 1,16 --json "$run"
+    --mixes "$mixes" --warmup "$warmup" --gate-mixes "$gate" --mix "$query_mix" --clients 1,16 \
+    --json "$run"
   long=null
   if [ -n "${LONG_MIXES:-}" ]; then
     # The seed's run length for rete alone (its answers were just compared in the gate).
     "$driver" --endpoint "rete=$rete_url" --products "$n" --no-gate \
-      --mixes "$LONG_MIXES" --warmup "${LONG_WARMUP:-$LONG_MIXES}" --clients 1,16 \
+      --mixes "$LONG_MIXES" --warmup "${LONG_WARMUP:-$LONG_MIXES}" --mix "$query_mix" --clients 1,16 \
       --json "$work/run-long-$n.json"
     long=$(cat "$work/run-long-$n.json")
   fi
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   rss() { awk '/VmHWM/{print $2}' "/proc/$1/status"; }
-  rows+=("{\"products\":$n,\"triples\":$triples,\"nt_bytes\":$nt_bytes,\"rete_bytes\":$(stat -c %s "$file"),\"rete_build_ms\":$build_ms,\"oxigraph_load_ms\":$load_ms,\"oxigraph_optimize_ms\":$optimize_ms,\"oxigraph_store_bytes\":$(du -sb "$store" | cut -f1),\"rete_serve_peak_rss_kib\":$(rss $rete_pid),\"oxigraph_serve_peak_rss_kib\":$(rss $oxi_pid),\"date\":\"$(date -u +%F)\",\"build_flags\":\"${BUILD_FLAGS:-}\",\"rete_threads\":$threads,\"rete_cache\":\"${CACHE:-256M}\",\"mixes\":$mixes,\"warmup\":$warmup,\"loadavg\":\"$load_before → $load_after\",\"run\":$(cat "$run"),\"run_long\":$long}")
+  rows+=("{\"products\":$n,\"triples\":$triples,\"nt_bytes\":$nt_bytes,\"rete_bytes\":$(stat -c %s "$file"),\"rete_build_ms\":$build_ms,\"oxigraph_load_ms\":$load_ms,\"oxigraph_optimize_ms\":$optimize_ms,\"oxigraph_store_bytes\":$(du -sb "$store" | cut -f1),\"rete_serve_peak_rss_kib\":$(rss $rete_pid),\"oxigraph_serve_peak_rss_kib\":$(rss $oxi_pid),\"date\":\"$(date -u +%F)\",\"build_flags\":\"${BUILD_FLAGS:-}\",\"rete_threads\":$threads,\"rete_cache\":\"${CACHE:-256M}\",\"query_mix\":\"$query_mix\",\"mixes\":$mixes,\"warmup\":$warmup,\"loadavg\":\"$load_before → $load_after\",\"run\":$(cat "$run"),\"run_long\":$long}")
   kill "$rete_pid" "$oxi_pid"
   wait "$rete_pid" "$oxi_pid" 2>/dev/null || true
   pids=()
@@ -144,17 +147,18 @@ while text[at:].strip():  # the rows one after another (each spans lines)
     row, at = json.JSONDecoder().raw_decode(text, at + len(text[at:]) - len(text[at:].lstrip()))
     rows.append(row)
 old = json.load(open(path)) if __import__("os").path.exists(path) else {"sizes": []}
-done = {r["products"] for r in rows}
 for r in old["sizes"]:
-    # Rows from a run before sizes carried their own run length.
+    # Rows from a run before sizes carried their own run length (and before the tools' mix).
     r.setdefault("date", old.get("date")); r.setdefault("mixes", old.get("mixes")); r.setdefault("warmup", old.get("warmup"))
-kept = [r for r in old["sizes"] if r["products"] not in done]
+    r.setdefault("query_mix", "with-q6")
+done = {(r["products"], r["query_mix"]) for r in rows}
+kept = [r for r in old["sizes"] if (r["products"], r["query_mix"]) not in done]
 out = {
     "schema": "rete-bench/bsbm/v2",
     "machine": {"cpus": int(cpus), "memory_gib": int(mem), "os": os_name,
                 "shared": "shared with other engineers' builds; both servers measured in the same run, taking turns"},
     "rete_version": rete_v, "oxigraph_version": oxi_v, "rete_threads": int(threads),
-    "sizes": sorted(kept + rows, key=lambda r: r["products"]),
+    "sizes": sorted(kept + rows, key=lambda r: (r["query_mix"] != "tools", r["products"])),
 }
 json.dump(out, open(path, "w"), indent=1, ensure_ascii=False)
 PY

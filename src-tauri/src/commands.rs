@@ -1,6 +1,8 @@
 //! The Tauri commands. Each one is a thin async wrapper that runs an [`ops`] function on a
 //! blocking worker thread, so the main (UI) thread never waits on file or network reads.
 
+use crate::dialog::{grant_chosen, pick_file};
+use crate::recent::{opened, recent_file};
 use rete_explore::engine::{AppError, AppResult};
 use rete_explore::model::{
     CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails,
@@ -10,40 +12,8 @@ use rete_explore::model::{
 use rete_explore::store::Store;
 use rete_explore::view::{OpenedView, SavedView};
 use std::io::Write as _;
-use std::path::PathBuf;
 use tauri::{AppHandle, Emitter, Manager};
 use tauri_plugin_dialog::DialogExt;
-
-/// The local path of what a file dialog returned (`None`: the user cancelled).
-pub(crate) fn picked_path(
-    picked: Option<tauri_plugin_dialog::FilePath>,
-) -> AppResult<Option<PathBuf>> {
-    picked
-        .map(|p| p.into_path().map_err(|e| AppError::Invalid(e.to_string())))
-        .transpose()
-}
-
-/// Shows the native open dialog titled `title` with `filters` (a name and its extensions, in
-/// order); the chosen file, or `None` if the user cancelled.
-pub(crate) fn pick_file(
-    app: &AppHandle,
-    title: &str,
-    filters: &[(&str, &[&str])],
-) -> AppResult<Option<PathBuf>> {
-    let mut dialog = app.dialog().file().set_title(title);
-    for &(name, extensions) in filters {
-        dialog = dialog.add_filter(name, extensions);
-    }
-    picked_path(dialog.blocking_pick_file())
-}
-
-/// Grants the page the file the user chose in a dialog ([`crate::grant`]); its path as the page
-/// names it.
-pub(crate) fn grant_chosen(app: &AppHandle, path: &std::path::Path) -> String {
-    let path = path.display().to_string();
-    app.state::<crate::grant::Grants>().grant([&path]);
-    path
-}
 
 /// Event carrying a [`CoherenceProgress`] as each tier of a check finishes.
 pub const EVENT_COHERENCE: &str = "coherence-progress";
@@ -141,13 +111,6 @@ fn thread_usage() -> Option<Usage> {
     })
 }
 
-fn recent_file(app: &AppHandle) -> Option<PathBuf> {
-    app.path()
-        .app_config_dir()
-        .ok()
-        .map(|d| d.join("recent.json"))
-}
-
 /// The boundary rule ([`crate::grant`]): `Ok` if the user chose `source` (this session or on the
 /// recent list). A URL typed in the page's dialog is not known to the shell: it asks the user in
 /// a native dialog, which a script in the page cannot answer.
@@ -209,16 +172,6 @@ fn chosen(app: &AppHandle, source: &str, ask: Ask) -> AppResult<()> {
         return Ok(());
     }
     Err(AppError::Invalid(refused))
-}
-
-/// A document was opened: on the recent list, its name in the window's title.
-pub(crate) fn opened(app: &AppHandle, info: &DocInfo) {
-    if let Some(f) = recent_file(app) {
-        let _ = rete_explore::store::recent_push(&f, &info.source);
-    }
-    if let Some(w) = app.get_webview_window("main") {
-        let _ = w.set_title(&format!("{} — Rete", info.name));
-    }
 }
 
 /// Opens a local file the user chose ([`crate::grant`]).
@@ -309,18 +262,6 @@ pub fn recent_files(app: AppHandle) -> Vec<String> {
 #[allow(clippy::needless_pass_by_value)]
 pub fn close_doc(store: tauri::State<'_, Store>, doc: u32) {
     store.close(doc);
-}
-
-/// The native save dialog; `None` if cancelled.
-fn save_dialog(app: &AppHandle, title: &str, name: &str, ext: &str) -> AppResult<Option<PathBuf>> {
-    let picked = app
-        .dialog()
-        .file()
-        .set_title(title)
-        .set_file_name(name)
-        .add_filter(ext.to_uppercase(), &[ext])
-        .blocking_save_file();
-    picked_path(picked)
 }
 
 pub use rete_explore::trace::LAUNCH_TRACE;

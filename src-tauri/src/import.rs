@@ -3,6 +3,8 @@
 
 /// The Tauri commands of importing and the cache.
 pub mod app {
+    use crate::dialog::picked_path;
+    use crate::recent::opened;
     use rete_explore::cache::CacheStats;
     use rete_explore::engine::{AppError, AppResult};
     use rete_explore::import::{save_copy, Importer, EVENT_IMPORT};
@@ -98,7 +100,7 @@ pub mod app {
                 .set_file_name(format!("{stem}.rete"))
                 .add_filter("Rete knowledge graph", &["rete"])
                 .blocking_save_file();
-            let Some(path) = crate::commands::picked_path(picked)? else {
+            let Some(path) = picked_path(picked)? else {
                 return Ok(None);
             };
             save_copy(&app.state::<Store>(), doc, &path)?;
@@ -132,7 +134,7 @@ pub mod app {
                     if let Some(name) = suggested.file_name() {
                         dialog = dialog.set_file_name(name.to_string_lossy());
                     }
-                    let picked = crate::commands::picked_path(dialog.blocking_save_file())?;
+                    let picked = picked_path(dialog.blocking_save_file())?;
                     let Some(path) = picked else {
                         return Ok(None);
                     };
@@ -143,7 +145,7 @@ pub mod app {
                 importer.add_index(&store, doc, to.as_deref(), emitter_of(&app, EVENT_INDEX))?;
             // The user chose this file: it may be opened again (the recent list, a view).
             app.state::<crate::grant::Grants>().grant([&info.source]);
-            crate::commands::opened(&app, &info);
+            opened(&app, &info);
             Ok(Some(info))
         })
         .await

@@ -2,9 +2,11 @@
 
 pub mod commands;
 mod commands_list;
+mod dialog;
 pub mod grant;
 mod handoff;
 pub mod import;
+mod recent;
 
 pub use commands_list::COMMANDS;
 

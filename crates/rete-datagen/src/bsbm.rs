@@ -21,7 +21,7 @@
 mod explore;
 mod text;
 
-pub use explore::{draw, Form, Template, CURRENT_DATE, MIX, TEMPLATES};
+pub use explore::{draw, Form, Template, CURRENT_DATE, MIX, MIX_WITH_Q6, TEMPLATES};
 pub use text::{word, VOCABULARY};
 
 use crate::{iri, literal, Rng};

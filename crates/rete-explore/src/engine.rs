@@ -205,7 +205,7 @@ impl Doc {
     /// The summary the UI shows first.
     pub fn info(&self, doc: u32) -> AppResult<DocInfo> {
         let card = self.rete.card()?;
-        let name = crate::import::file_name(self.origin.split(['?', '#']).next().unwrap_or(""));
+        let name = crate::source::file_name(self.origin.split(['?', '#']).next().unwrap_or(""));
         Ok(DocInfo {
             doc,
             source: self.origin.clone(),

@@ -8,6 +8,7 @@
 use crate::cache::{Cache, CacheStats, Identity};
 use crate::engine::{AppError, AppResult, Doc};
 use crate::model::{DocInfo, ImportStatus};
+use crate::source::file_name;
 use crate::store::Store;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -492,11 +493,6 @@ fn trace(view: &ImportView) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
-}
-
-/// The last part of a path or URL.
-pub(crate) fn file_name(path: &str) -> String {
-    path.rsplit(['/', '\\']).next().unwrap_or(path).to_owned()
 }
 
 /// The cache folder: [`CACHE_DIR_ENV`] or `cache/` in the app's data folder.

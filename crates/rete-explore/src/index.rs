@@ -6,8 +6,9 @@
 //! in its cache entry; a user's `.rete` is written where the user chose (the shell asks).
 
 use crate::engine::{AppError, AppResult, Doc};
-use crate::import::{file_name, search_options, Emit, ImportView, Importer, Reporter};
+use crate::import::{search_options, Emit, ImportView, Importer, Reporter};
 use crate::model::{DocInfo, ImportStatus};
+use crate::source::file_name;
 use crate::store::Store;
 use std::path::{Path, PathBuf};
 

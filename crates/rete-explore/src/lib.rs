@@ -9,6 +9,7 @@ pub mod model;
 pub mod ops;
 #[cfg(test)]
 mod protocol_ts;
+mod source;
 pub mod store;
 pub mod trace;
 pub mod view;

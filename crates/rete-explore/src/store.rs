@@ -176,7 +176,7 @@ impl Store {
         let notice = match (&last, looping) {
             (Some(source), _) => format!(
                 "The window's web view crashed and was restarted; {} was opened again at its top level.",
-                crate::import::file_name(source)
+                crate::source::file_name(source)
             ),
             (None, true) => format!(
                 "The window's web view crashed again within {} s; the document it showed was not opened again (it is in the recent files).",

@@ -9,12 +9,14 @@ Exits with status 3 if networkx is not installed.
 
 import json
 import sys
+from pathlib import Path
 
-try:
-    import networkx as nx
-except ImportError:
-    print("networkx is not installed: pip install networkx", file=sys.stderr)
-    sys.exit(3)
+# The guard shared with the other reference scripts; no bytecode left in the source tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
+from require_package import require  # noqa: E402
+
+nx = require("networkx")
 
 edges_path, partition_path, resolution, seed = sys.argv[1:5]
 resolution = float(resolution)

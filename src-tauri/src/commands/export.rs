@@ -1,6 +1,7 @@
 //! Exporting the map's view as PNG or SVG.
 
 use super::*;
+use crate::dialog::save_dialog;
 
 /// Saves an exported view: asks where (native save dialog), then writes the PNG (sent as a
 /// `data:` URL) or SVG text. Returns the written path, `None` if cancelled.

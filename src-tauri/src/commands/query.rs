@@ -2,6 +2,7 @@
 //! `SERVICE` calls, asked natively once per document), pages, cost, export.
 
 use super::*;
+use crate::dialog::save_dialog;
 
 /// The query editor's context.
 #[tauri::command]

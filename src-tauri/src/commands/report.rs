@@ -1,6 +1,7 @@
 //! The report pane: the coherence check and SHACL validation, with their exports.
 
 use super::*;
+use crate::dialog::{grant_chosen, pick_file, save_dialog};
 
 /// Runs the coherence check; progress arrives as [`EVENT_COHERENCE`] events.
 #[tauri::command]

@@ -1,6 +1,8 @@
 //! Saved views: `rete://` links and view files, opened once the user agreed, and the clipboard.
 
 use super::*;
+use crate::dialog::{pick_file, save_dialog};
+use crate::recent::opened;
 
 /// Opens the source of a saved view once the user agreed ([`Ask::View`]); the page restores the view.
 fn open_view_source(app: &AppHandle, s: &Store, view: SavedView) -> AppResult<OpenedView> {

@@ -32,8 +32,16 @@ pub struct Template {
     pub text: &'static str,
 }
 
-/// The Explore query mix: 25 queries in this order (template numbers).
+/// The Explore query mix the BSBM tools' test driver runs (`queries/explore/querymix.txt`):
+/// 25 queries in this order (template numbers). Q6 (a regex over every product label) is not
+/// in it and Q5 runs twice: BSBM V3 took Q6 out of the mix.
 pub const MIX: [u8; 25] = [
+    1, 2, 2, 3, 2, 2, 4, 2, 2, 5, 7, 7, 5, 7, 7, 8, 9, 9, 8, 9, 9, 10, 10, 11, 12,
+];
+
+/// The specification's earlier mix, with Q6 where [`MIX`] runs Q5 a second time. The gate
+/// uses it, so every template's answers are compared.
+pub const MIX_WITH_Q6: [u8; 25] = [
     1, 2, 2, 3, 2, 2, 4, 2, 2, 5, 7, 7, 6, 7, 7, 8, 9, 9, 8, 9, 9, 10, 10, 11, 12,
 ];
 

@@ -219,6 +219,11 @@ impl<'a> Planner<'a> {
                 let mut used = Vec::new();
                 ex_slots(&expr, &mut used);
                 let risky = minus_sets(&used, &certain(&inner));
+                if let (true, Plan::Bgp(tps)) = (risky.is_empty(), inner.as_ref()) {
+                    if let Some(pushed) = super::pushdown::push_into_bgp(tps, &expr) {
+                        return Ok(Rc::new(pushed));
+                    }
+                }
                 Plan::Filter { inner, expr, risky }
             }
             GraphPattern::Union { left, right } => Plan::Union(

@@ -12,6 +12,7 @@ mod expr;
 mod interp;
 mod path;
 mod plan;
+mod pushdown;
 mod row;
 mod scalar;
 

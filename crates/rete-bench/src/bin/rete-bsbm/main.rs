@@ -8,8 +8,8 @@ mod answer;
 
 use answer::Answer;
 use anyhow::{bail, Context, Result};
-use clap::Parser;
-use rete_datagen::bsbm::{draw, BsbmParams, Form, Model, MIX, TEMPLATES};
+use clap::{Parser, ValueEnum};
+use rete_datagen::bsbm::{draw, BsbmParams, Form, Model, MIX, MIX_WITH_Q6, TEMPLATES};
 use rete_datagen::Rng;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,6 +40,10 @@ struct Args {
     /// Timed mixes per endpoint and client count
     #[arg(long, default_value_t = 100)]
     mixes: u64,
+    /// The timed query mix: the BSBM tools' (no Q6, Q5 twice) or the earlier one with Q6 (the
+    /// gate always runs the one with Q6, so every template is compared)
+    #[arg(long, value_enum, default_value_t = Mix::Tools)]
+    mix: Mix,
     /// Client counts (threads), comma-separated
     #[arg(long, value_delimiter = ',', default_value = "1,16")]
     clients: Vec<usize>,
@@ -49,6 +53,24 @@ struct Args {
     /// Write the results as JSON here
     #[arg(long)]
     json: Option<std::path::PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum Mix {
+    /// `queries/explore/querymix.txt` of the BSBM tools: Q6 left out, Q5 twice
+    Tools,
+    /// Q6 (a regex over every product label) in place of the second Q5
+    WithQ6,
+}
+
+impl Mix {
+    fn queries(self) -> &'static [u8; 25] {
+        match self {
+            Mix::Tools => &MIX,
+            Mix::WithQ6 => &MIX_WITH_Q6,
+        }
+    }
 }
 
 fn parse_endpoint(s: &str) -> Result<(String, String), String> {
@@ -105,11 +127,14 @@ impl Client {
 }
 
 /// The queries of mix `i` of a series (`series` keeps warm-up, gate and timed draws apart).
-fn mix_queries(m: &Model, param_seed: u64, series: u64, i: u64) -> Vec<(u8, String)> {
+fn mix_queries(m: &Model, mix: Mix, param_seed: u64, series: u64, i: u64) -> Vec<(u8, String)> {
     let mut rng = Rng::new(
         param_seed ^ series.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i.wrapping_mul(0xff51_afd7),
     );
-    MIX.iter().map(|&q| (q, draw(m, q, &mut rng))).collect()
+    mix.queries()
+        .iter()
+        .map(|&q| (q, draw(m, q, &mut rng)))
+        .collect()
 }
 
 const GATE: u64 = 1;
@@ -151,6 +176,9 @@ struct Report {
     seed: u64,
     param_seed: u64,
     warmup_mixes: u64,
+    /// The timed mix and its template order.
+    mix: Mix,
+    mix_order: &'static [u8; 25],
     gate: Option<GateReport>,
     runs: Vec<Run>,
 }
@@ -161,7 +189,7 @@ fn gate(args: &Args, m: &Model, client: &Client) -> Result<GateReport> {
     let mut per_query = [(0u64, 0u64); 12];
     let mut queries = 0;
     for i in 0..args.gate_mixes {
-        for (q, text) in mix_queries(m, args.param_seed, GATE, i) {
+        for (q, text) in mix_queries(m, Mix::WithQ6, args.param_seed, GATE, i) {
             let t = &TEMPLATES[usize::from(q) - 1];
             let mut first: Option<(String, Answer)> = None;
             for (name, url) in &args.endpoints {
@@ -223,7 +251,7 @@ fn run_mixes(
                         if i >= mixes {
                             return Ok(());
                         }
-                        for (q, text) in mix_queries(m, args.param_seed, series, i) {
+                        for (q, text) in mix_queries(m, args.mix, args.param_seed, series, i) {
                             let t = &TEMPLATES[usize::from(q) - 1];
                             let t0 = Instant::now();
                             let body = client.ask(url, t.form, &text)?;
@@ -323,6 +351,8 @@ fn main() -> Result<()> {
         seed: args.seed,
         param_seed: args.param_seed,
         warmup_mixes: args.warmup,
+        mix: args.mix,
+        mix_order: args.mix.queries(),
         gate: gate_report,
         runs,
     };
