@@ -11,22 +11,20 @@ mod minus;
 mod optional;
 mod order;
 
+use super::agg;
 use super::bgp::{tps_at, BgpIter, Level};
 use super::ctx::Ctx;
 use super::expr;
 use super::interp::{Exists, Interp};
 use super::path;
 use super::plan::{certain, inter_sets, Ex, PTerm, Plan, Slot};
-use super::row::{row_bytes, Active, Row, UNBOUND};
+use super::row::{merge, row_bytes, Active, Row, Rows, UNBOUND};
 use crate::SparqlError;
 use minus::MinusIndex;
-use optional::{LeftJoinIter, Race};
+use optional::{LeftJoinIter, Patterns, Race};
 use oxrdf::Term;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
-
-/// A stream of rows.
-pub type Rows = Box<dyn Iterator<Item = Result<Row, SparqlError>>>;
 
 pub(super) fn once_err(e: SparqlError) -> Rows {
     Box::new(std::iter::once(Err(e)))
@@ -34,21 +32,6 @@ pub(super) fn once_err(e: SparqlError) -> Rows {
 
 pub(super) fn empty() -> Rows {
     Box::new(std::iter::empty())
-}
-
-/// Merges `b` into `a` if compatible.
-pub fn merge(a: &Row, b: &Row) -> Option<Row> {
-    let mut out = a.clone();
-    for (x, &y) in out.iter_mut().zip(b) {
-        if y != UNBOUND {
-            if *x == UNBOUND {
-                *x = y;
-            } else if *x != y {
-                return None;
-            }
-        }
-    }
-    Some(out)
 }
 
 /// Evaluation context of one query.
@@ -72,6 +55,20 @@ impl Exists for Engine {
             Some(Err(e)) => Err(e),
             None => Ok(false),
         }
+    }
+}
+
+impl Patterns for Engine {
+    fn ctx(&self) -> &Ctx {
+        &self.ctx
+    }
+
+    fn eval(&self, plan: &Rc<Plan>, parent: Row, g: Active) -> Rows {
+        Engine::eval(self, plan, parent, g)
+    }
+
+    fn empty_row(&self) -> Row {
+        Engine::empty_row(self)
     }
 }
 
@@ -338,7 +335,14 @@ impl Engine {
                 if outputs.iter().any(|&s| parent[s] != UNBOUND) {
                     return self.bottom_up(plan, parent, g);
                 }
-                match self.order_by(inner, keys, *limit, parent, g) {
+                match order::order_by(
+                    &self.interp(),
+                    self.width,
+                    self.eval(inner, parent, g),
+                    keys,
+                    *limit,
+                    g,
+                ) {
                     Ok(rows) => Box::new(rows.into_iter().map(Ok)),
                     Err(e) => once_err(e),
                 }
@@ -351,7 +355,8 @@ impl Engine {
                 {
                     return self.bottom_up(plan, parent, g);
                 }
-                match self.group(inner, keys, aggs, parent, g) {
+                let input = || self.eval(inner, parent.clone(), g);
+                match agg::group(&self.interp(), inner, input, keys, aggs, &parent, g) {
                     Ok(rows) => Box::new(rows.into_iter().map(Ok)),
                     Err(e) => once_err(e),
                 }

@@ -50,6 +50,11 @@ impl<'a, P: Exists> Interp<'a, P> {
     pub fn new(ctx: &'a Ctx, patterns: &'a P) -> Self {
         Self { ctx, patterns }
     }
+
+    /// The query's state.
+    pub fn ctx(&self) -> &'a Ctx {
+        self.ctx
+    }
 }
 
 // Expression evaluation over rows: what the operators call.

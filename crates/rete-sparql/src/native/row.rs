@@ -1,5 +1,6 @@
-//! Rows of term ids, the active graph, and the bytes an operator holds: the vocabulary every
-//! operator and the per-query context share, in a leaf of its own.
+//! Rows of term ids, streams of rows and their merge, the active graph, and the bytes an
+//! operator holds: the vocabulary every operator and the per-query context share, in a leaf of
+//! its own.
 
 use crate::dataset::Memory;
 use crate::SparqlError;
@@ -16,6 +17,24 @@ pub const UNBOUND: Id = 0;
 /// A solution: one id per variable slot (inline up to 8 slots: rows are copied per match,
 /// an allocation each would cost more than the copy).
 pub type Row = smallvec::SmallVec<[Id; 8]>;
+
+/// A stream of rows.
+pub type Rows = Box<dyn Iterator<Item = Result<Row, SparqlError>>>;
+
+/// Merges `b` into `a` if compatible.
+pub fn merge(a: &Row, b: &Row) -> Option<Row> {
+    let mut out = a.clone();
+    for (x, &y) in out.iter_mut().zip(b) {
+        if y != UNBOUND {
+            if *x == UNBOUND {
+                *x = y;
+            } else if *x != y {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
 
 /// The graph a pattern is matched in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
