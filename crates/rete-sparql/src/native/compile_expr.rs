@@ -30,7 +30,7 @@ pub(super) trait PatternPlanner {
 
 /// `e` compiled in `scope` (`bound`: the slots certainly bound where it is evaluated).
 pub(super) fn expr<P: PatternPlanner>(
-    planner: &mut P,
+    this: &mut P,
     scope: &mut P::Scope,
     e: &Expression,
     bound: &[Slot],
@@ -39,71 +39,55 @@ pub(super) fn expr<P: PatternPlanner>(
         Ok(Box::new(expr(this, scope, x, bound)?))
     };
     Ok(match e {
-        Expression::NamedNode(n) => Ex::Const(planner.constant(n.clone().into())?),
-        Expression::Literal(l) => Ex::Const(planner.constant(l.clone().into())?),
-        Expression::Variable(v) => Ex::Var(planner.slot(scope, v.as_str())),
-        Expression::Or(x, y) => Ex::Or(b(x, planner, scope)?, b(y, planner, scope)?),
-        Expression::And(x, y) => Ex::And(b(x, planner, scope)?, b(y, planner, scope)?),
-        Expression::Equal(x, y) => Ex::Equal(b(x, planner, scope)?, b(y, planner, scope)?),
-        Expression::SameTerm(x, y) => Ex::SameTerm(b(x, planner, scope)?, b(y, planner, scope)?),
-        Expression::Greater(x, y) => Ex::Cmp(
-            b(x, planner, scope)?,
-            b(y, planner, scope)?,
-            [false, false, true],
-        ),
-        Expression::GreaterOrEqual(x, y) => Ex::Cmp(
-            b(x, planner, scope)?,
-            b(y, planner, scope)?,
-            [false, true, true],
-        ),
-        Expression::Less(x, y) => Ex::Cmp(
-            b(x, planner, scope)?,
-            b(y, planner, scope)?,
-            [true, false, false],
-        ),
-        Expression::LessOrEqual(x, y) => Ex::Cmp(
-            b(x, planner, scope)?,
-            b(y, planner, scope)?,
-            [true, true, false],
-        ),
+        Expression::NamedNode(n) => Ex::Const(this.constant(n.clone().into())?),
+        Expression::Literal(l) => Ex::Const(this.constant(l.clone().into())?),
+        Expression::Variable(v) => Ex::Var(this.slot(scope, v.as_str())),
+        Expression::Or(x, y) => Ex::Or(b(x, this, scope)?, b(y, this, scope)?),
+        Expression::And(x, y) => Ex::And(b(x, this, scope)?, b(y, this, scope)?),
+        Expression::Equal(x, y) => Ex::Equal(b(x, this, scope)?, b(y, this, scope)?),
+        Expression::SameTerm(x, y) => Ex::SameTerm(b(x, this, scope)?, b(y, this, scope)?),
+        Expression::Greater(x, y) => {
+            Ex::Cmp(b(x, this, scope)?, b(y, this, scope)?, [false, false, true])
+        }
+        Expression::GreaterOrEqual(x, y) => {
+            Ex::Cmp(b(x, this, scope)?, b(y, this, scope)?, [false, true, true])
+        }
+        Expression::Less(x, y) => {
+            Ex::Cmp(b(x, this, scope)?, b(y, this, scope)?, [true, false, false])
+        }
+        Expression::LessOrEqual(x, y) => {
+            Ex::Cmp(b(x, this, scope)?, b(y, this, scope)?, [true, true, false])
+        }
         Expression::In(x, list) => {
             let mut l = Vec::with_capacity(list.len());
             for y in list {
-                l.push(expr(planner, scope, y, bound)?);
+                l.push(expr(this, scope, y, bound)?);
             }
-            Ex::In(b(x, planner, scope)?, l)
+            Ex::In(b(x, this, scope)?, l)
         }
-        Expression::Add(x, y) => Ex::Arith(Op::Add, b(x, planner, scope)?, b(y, planner, scope)?),
-        Expression::Subtract(x, y) => {
-            Ex::Arith(Op::Sub, b(x, planner, scope)?, b(y, planner, scope)?)
+        Expression::Add(x, y) => Ex::Arith(Op::Add, b(x, this, scope)?, b(y, this, scope)?),
+        Expression::Subtract(x, y) => Ex::Arith(Op::Sub, b(x, this, scope)?, b(y, this, scope)?),
+        Expression::Multiply(x, y) => Ex::Arith(Op::Mul, b(x, this, scope)?, b(y, this, scope)?),
+        Expression::Divide(x, y) => Ex::Arith(Op::Div, b(x, this, scope)?, b(y, this, scope)?),
+        Expression::UnaryPlus(x) => Ex::Plus(b(x, this, scope)?),
+        Expression::UnaryMinus(x) => Ex::Neg(b(x, this, scope)?),
+        Expression::Not(x) => Ex::Not(b(x, this, scope)?),
+        Expression::Exists(p) => Ex::Exists(this.compile(scope, p, bound)?),
+        Expression::Bound(v) => Ex::Bound(this.slot(scope, v.as_str())),
+        Expression::If(x, y, z) => {
+            Ex::If(b(x, this, scope)?, b(y, this, scope)?, b(z, this, scope)?)
         }
-        Expression::Multiply(x, y) => {
-            Ex::Arith(Op::Mul, b(x, planner, scope)?, b(y, planner, scope)?)
-        }
-        Expression::Divide(x, y) => {
-            Ex::Arith(Op::Div, b(x, planner, scope)?, b(y, planner, scope)?)
-        }
-        Expression::UnaryPlus(x) => Ex::Plus(b(x, planner, scope)?),
-        Expression::UnaryMinus(x) => Ex::Neg(b(x, planner, scope)?),
-        Expression::Not(x) => Ex::Not(b(x, planner, scope)?),
-        Expression::Exists(p) => Ex::Exists(planner.compile(scope, p, bound)?),
-        Expression::Bound(v) => Ex::Bound(planner.slot(scope, v.as_str())),
-        Expression::If(x, y, z) => Ex::If(
-            b(x, planner, scope)?,
-            b(y, planner, scope)?,
-            b(z, planner, scope)?,
-        ),
         Expression::Coalesce(list) => {
             let mut l = Vec::with_capacity(list.len());
             for y in list {
-                l.push(expr(planner, scope, y, bound)?);
+                l.push(expr(this, scope, y, bound)?);
             }
             Ex::Coalesce(l)
         }
         Expression::FunctionCall(f, args) => {
             let mut a = Vec::with_capacity(args.len());
             for y in args {
-                a.push(expr(planner, scope, y, bound)?);
+                a.push(expr(this, scope, y, bound)?);
             }
             match f {
                 Function::Regex => {
