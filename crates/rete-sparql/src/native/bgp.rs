@@ -1,54 +1,52 @@
 //! Basic graph patterns: depth-first index-nested-loop scans, and COUNT read off the index.
 
-use super::ctx::{Active, Ctx, Id, Row, UNBOUND};
-use super::eval::Engine;
+use super::ctx::Ctx;
 use super::plan::{PTerm, Plan, Slot, Tp};
+use super::row::{Active, Id, Row, UNBOUND};
 use crate::union::Scan;
 use crate::SparqlError;
 use rete_core::Pattern;
 use std::rc::Rc;
 
-impl Engine {
-    /// The number of solutions of a one-pattern BGP, from block counts, when every variable
-    /// occurs once and the graph is the default one or any.
-    pub(super) fn fast_count(
-        &self,
-        tps: &[Tp],
-        parent: &Row,
-        g: Active,
-    ) -> Result<Option<u64>, SparqlError> {
-        let [t] = tps else { return Ok(None) };
-        let mut seen = Vec::new();
-        let mut pos = [None; 3];
-        for (i, x) in [t.s, t.p, t.o].into_iter().enumerate() {
-            match x {
-                PTerm::Const(c) => {
-                    if !self.ctx.in_dict(c) {
-                        return Ok(Some(0));
-                    }
-                    pos[i] = Some(c);
+/// The number of solutions of a one-pattern BGP, from block counts, when every variable
+/// occurs once and the graph is the default one or any.
+pub(super) fn fast_count(
+    ctx: &Ctx,
+    tps: &[Tp],
+    parent: &Row,
+    g: Active,
+) -> Result<Option<u64>, SparqlError> {
+    let [t] = tps else { return Ok(None) };
+    let mut seen = Vec::new();
+    let mut pos = [None; 3];
+    for (i, x) in [t.s, t.p, t.o].into_iter().enumerate() {
+        match x {
+            PTerm::Const(c) => {
+                if !ctx.in_dict(c) {
+                    return Ok(Some(0));
                 }
-                PTerm::Var(s) => {
-                    if parent[s] != UNBOUND || seen.contains(&s) {
-                        return Ok(None);
-                    }
-                    seen.push(s);
+                pos[i] = Some(c);
+            }
+            PTerm::Var(s) => {
+                if parent[s] != UNBOUND || seen.contains(&s) {
+                    return Ok(None);
                 }
+                seen.push(s);
             }
         }
-        let pattern = Pattern::new(pos[0], pos[1], pos[2]);
-        // Block counts cover every graph: usable when there are no named graphs, or over the
-        // union when no triple can be in two graphs.
-        let usable = match g {
-            Active::Default => self.ctx.named_graphs()?.is_empty(),
-            Active::Union => self.ctx.union_is_plain()?,
-            Active::Named(_) => false,
-        };
-        if !usable {
-            return Ok(None);
-        }
-        Ok(Some(self.ctx.rete.count(&pattern)?))
     }
+    let pattern = Pattern::new(pos[0], pos[1], pos[2]);
+    // Block counts cover every graph: usable when there are no named graphs, or over the
+    // union when no triple can be in two graphs.
+    let usable = match g {
+        Active::Default => ctx.named_graphs()?.is_empty(),
+        Active::Union => ctx.union_is_plain()?,
+        Active::Named(_) => false,
+    };
+    if !usable {
+        return Ok(None);
+    }
+    Ok(Some(ctx.rete.count(&pattern)?))
 }
 
 /// `tps` ordered for an evaluation on their own (nothing bound from outside), by the
@@ -115,11 +113,7 @@ pub(super) struct Level {
 }
 
 impl Level {
-    pub(super) fn start(eng: &Engine, tp: Tp, row: &Row, g: Active) -> Self {
-        Self::open(&eng.ctx, tp, row, g)
-    }
-
-    fn open(ctx: &Ctx, tp: Tp, row: &Row, graph: Active) -> Self {
+    pub(super) fn open(ctx: &Ctx, tp: Tp, row: &Row, graph: Active) -> Self {
         let val = |t: PTerm| -> Result<Option<Id>, ()> {
             let v = match t {
                 PTerm::Const(c) => c,

@@ -3,11 +3,13 @@
 //! Anything outside the native fragment is reported as [`Unsupported`] so the query runs on
 //! the generic evaluator instead.
 
-use super::ctx::{Ctx, Id, UNBOUND};
+use super::compile_expr::{self, PatternPlanner};
+use super::ctx::Ctx;
 use super::plan::{
     all_slots, certain, ex_slots, inter_sets, minus_sets, tp_slots, union_sets, unsupported, Agg,
     AggKind, Compiled, PTerm, PathE, Plan, PlanError, Slot, Tp, Unsupported,
 };
+use super::row::{Id, UNBOUND};
 use crate::SparqlError;
 use oxrdf::{Term, Variable};
 use rete_core::Pattern;
@@ -28,6 +30,27 @@ pub(super) struct Scope {
 pub struct Planner<'a> {
     ctx: &'a Ctx,
     slots: usize,
+}
+
+impl PatternPlanner for Planner<'_> {
+    type Scope = Scope;
+
+    fn constant(&mut self, t: Term) -> Result<Id, PlanError> {
+        Planner::constant(self, t)
+    }
+
+    fn slot(&mut self, scope: &mut Scope, name: &str) -> Slot {
+        Planner::slot(self, scope, name)
+    }
+
+    fn compile(
+        &mut self,
+        scope: &mut Scope,
+        p: &GraphPattern,
+        bound: &[Slot],
+    ) -> Result<Rc<Plan>, PlanError> {
+        Planner::compile(self, scope, p, bound)
+    }
 }
 
 impl<'a> Planner<'a> {
@@ -72,7 +95,9 @@ impl<'a> Planner<'a> {
     ) -> Result<Plan, PlanError> {
         let (l, lb) = self.compile_then(scope, left, bound)?;
         let r = self.compile(scope, right, &lb)?;
-        let expr = expression.map(|e| self.expr(scope, e, &lb)).transpose()?;
+        let expr = expression
+            .map(|e| compile_expr::expr(self, scope, e, &lb))
+            .transpose()?;
         let mut used = all_slots(&r);
         if let Some(e) = &expr {
             ex_slots(e, &mut used);
@@ -214,7 +239,7 @@ impl<'a> Planner<'a> {
             } => self.left_join(scope, left, right, expression.as_ref(), bound)?,
             GraphPattern::Filter { expr, inner } => {
                 let (inner, ib) = self.compile_then(scope, inner, bound)?;
-                let expr = self.expr(scope, expr, &ib)?;
+                let expr = compile_expr::expr(self, scope, expr, &ib)?;
                 let mut used = Vec::new();
                 ex_slots(&expr, &mut used);
                 let risky = minus_sets(&used, &certain(&inner));
@@ -246,7 +271,7 @@ impl<'a> Planner<'a> {
                 expression,
             } => {
                 let (inner_plan, ib) = self.compile_then(scope, inner, bound)?;
-                let e = self.expr(scope, expression, &ib)?;
+                let e = compile_expr::expr(self, scope, expression, &ib)?;
                 let slot = self.slot(scope, variable.as_str());
                 // Flatten chains of BIND / SELECT expressions into one step.
                 let (inner_plan, mut binds, risky0) = match Rc::try_unwrap(inner_plan) {
@@ -315,7 +340,7 @@ impl<'a> Planner<'a> {
                         OrderExpression::Asc(e) => (e, false),
                         OrderExpression::Desc(e) => (e, true),
                     };
-                    keys.push((self.expr(scope, e, &ib)?, desc));
+                    keys.push((compile_expr::expr(self, scope, e, &ib)?, desc));
                 }
                 let outputs = all_slots(&inner);
                 Plan::OrderBy {
@@ -408,7 +433,7 @@ impl<'a> Planner<'a> {
                                 }
                             },
                             distinct: *distinct,
-                            expr: Some(self.expr(&mut child, expr, &ib)?),
+                            expr: Some(compile_expr::expr(self, &mut child, expr, &ib)?),
                         },
                     };
                     aggs.push((slot, agg));

@@ -1,8 +1,10 @@
 //! Per-query state of the native evaluator: the file, query-local terms, decode caches, the
 //! guard, and the memory bound.
 
+use super::adjacency::StepCache;
+use super::row::{Active, Held, Id, Row, UNBOUND};
 use super::scalar::Sc;
-use crate::dataset::{Guard, Memory, CHECK_EVERY};
+use crate::dataset::{Guard, CHECK_EVERY};
 use crate::union::{InGraph, Scan};
 use crate::SparqlError;
 use oxrdf::{BlankNode, Term};
@@ -12,12 +14,6 @@ use spareval::ExpressionTerm;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use std::str::FromStr;
-use std::sync::Arc;
-
-/// A term id: `0` is "unbound", `1..=terms` are dictionary ids, larger ids are query-local terms
-/// (computed by expressions or written in the query but absent from the file). A term gets a
-/// local id only when the dictionary does not hold it, so id equality is term equality.
-pub type Id = u64;
 
 /// The text of a dictionary term, borrowed from its block.
 #[derive(Debug, Clone, Copy)]
@@ -68,13 +64,6 @@ enum ScKey {
     Bool(bool),
 }
 
-/// "No value" in a row slot.
-pub const UNBOUND: Id = 0;
-
-/// A solution: one id per variable slot (inline up to 8 slots: rows are copied per match,
-/// an allocation each would cost more than the copy).
-pub type Row = smallvec::SmallVec<[Id; 8]>;
-
 /// Decoded terms kept per query before the caches are reset.
 const CACHE_LIMIT: usize = 1 << 18;
 
@@ -107,16 +96,6 @@ impl std::ops::Deref for Value {
 /// Sub-plan results by (plan address, graph).
 pub type Memo = FxHashMap<(usize, Active), Rc<Vec<Row>>>;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Active {
-    /// The default graph.
-    Default,
-    /// A named graph.
-    Named(Id),
-    /// The union default graph: the merge of every graph (see `crate::union`).
-    Union,
-}
-
 pub struct Ctx {
     pub rete: Rete,
     /// Number of dictionary terms.
@@ -143,7 +122,7 @@ pub struct Ctx {
     pub memo: RefCell<Memo>,
     /// Transitive-path state per (step path address, graph, direction): probes so far and the
     /// step's adjacency once loaded (see `path.rs`).
-    pub paths: RefCell<FxHashMap<(usize, Active, bool), Rc<super::path::StepCache>>>,
+    pub paths: RefCell<FxHashMap<(usize, Active, bool), Rc<StepCache>>>,
     /// Slots whose values are only projected (never joined or compared by id): terms computed
     /// for them skip the dictionary lookup.
     pub free: RefCell<Vec<bool>>,
@@ -482,51 +461,6 @@ impl Ctx {
 
     /// A counter of the bytes one operator holds (given back when it is dropped).
     pub fn held(&self, what: &'static str) -> Held {
-        Held {
-            memory: self.guard.memory.clone(),
-            bytes: 0,
-            what,
-        }
-    }
-}
-
-/// Bytes a row of `width` slots takes.
-pub fn row_bytes(width: usize) -> usize {
-    width * size_of::<Id>() + size_of::<Row>()
-}
-
-/// Bytes an operator holds, counted against the query's memory limit and given back on drop.
-#[derive(Debug)]
-pub struct Held {
-    memory: Arc<Memory>,
-    bytes: usize,
-    what: &'static str,
-}
-
-impl Held {
-    /// Counts `bytes` more (fails past the limit with [`SparqlError::TooLarge`]).
-    #[inline]
-    pub fn grow(&mut self, bytes: usize) -> Result<(), SparqlError> {
-        self.memory.charge(bytes, self.what)?;
-        self.bytes += bytes;
-        Ok(())
-    }
-
-    /// Gives `bytes` back.
-    pub fn shrink(&mut self, bytes: usize) {
-        let b = bytes.min(self.bytes);
-        self.memory.release(b);
-        self.bytes -= b;
-    }
-
-    /// The bytes stay counted until the query ends (results kept for the whole query).
-    pub fn keep(mut self) {
-        self.bytes = 0;
-    }
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        self.memory.release(self.bytes);
+        Held::new(self.guard.memory.clone(), what)
     }
 }

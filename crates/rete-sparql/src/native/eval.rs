@@ -11,20 +11,20 @@ mod minus;
 mod optional;
 mod order;
 
+use super::agg;
 use super::bgp::{tps_at, BgpIter, Level};
-use super::ctx::{row_bytes, Active, Ctx, Row, UNBOUND};
+use super::ctx::Ctx;
 use super::expr;
+use super::interp::{Exists, Interp};
 use super::path;
 use super::plan::{certain, inter_sets, Ex, PTerm, Plan, Slot};
+use super::row::{merge, row_bytes, Active, Row, Rows, UNBOUND};
 use crate::SparqlError;
 use minus::MinusIndex;
-use optional::{LeftJoinIter, Race};
+use optional::{LeftJoinIter, Patterns, Race};
 use oxrdf::Term;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
-
-/// A stream of rows.
-pub type Rows = Box<dyn Iterator<Item = Result<Row, SparqlError>>>;
 
 pub(super) fn once_err(e: SparqlError) -> Rows {
     Box::new(std::iter::once(Err(e)))
@@ -32,21 +32,6 @@ pub(super) fn once_err(e: SparqlError) -> Rows {
 
 pub(super) fn empty() -> Rows {
     Box::new(std::iter::empty())
-}
-
-/// Merges `b` into `a` if compatible.
-pub fn merge(a: &Row, b: &Row) -> Option<Row> {
-    let mut out = a.clone();
-    for (x, &y) in out.iter_mut().zip(b) {
-        if y != UNBOUND {
-            if *x == UNBOUND {
-                *x = y;
-            } else if *x != y {
-                return None;
-            }
-        }
-    }
-    Some(out)
 }
 
 /// Evaluation context of one query.
@@ -59,7 +44,40 @@ pub struct Engine {
     pub substitute: bool,
 }
 
+impl Exists for Engine {
+    fn exists(&self, plan: &Rc<Plan>, row: &Row, g: Active) -> Result<bool, SparqlError> {
+        let sub = Engine {
+            substitute: true,
+            ..self.clone()
+        };
+        match sub.eval(plan, row.clone(), g).next() {
+            Some(Ok(_)) => Ok(true),
+            Some(Err(e)) => Err(e),
+            None => Ok(false),
+        }
+    }
+}
+
+impl Patterns for Engine {
+    fn ctx(&self) -> &Ctx {
+        &self.ctx
+    }
+
+    fn eval(&self, plan: &Rc<Plan>, parent: Row, g: Active) -> Rows {
+        Engine::eval(self, plan, parent, g)
+    }
+
+    fn empty_row(&self) -> Row {
+        Engine::empty_row(self)
+    }
+}
+
 impl Engine {
+    /// The interpreter of expressions over rows (EXISTS evaluated by `self`).
+    pub fn interp(&self) -> Interp<'_, Self> {
+        Interp::new(&self.ctx, self)
+    }
+
     pub fn empty_row(&self) -> Row {
         smallvec::smallvec![UNBOUND; self.width]
     }
@@ -75,7 +93,7 @@ impl Engine {
                     ctx: self.ctx.clone(),
                     tps: plan.clone(),
                     graph: g,
-                    stack: vec![Level::start(self, tps_at(plan, 0), &parent, g)],
+                    stack: vec![Level::open(&self.ctx, tps_at(plan, 0), &parent, g)],
                     rows: vec![parent],
                 })
             }
@@ -89,7 +107,7 @@ impl Engine {
                 for t in [s, o] {
                     if let PTerm::Var(v) = t {
                         if parent[*v] != UNBOUND {
-                            match path::is_node(self, parent[*v], g) {
+                            match path::is_node(&self.ctx, parent[*v], g) {
                                 Ok(true) => {}
                                 Ok(false) => return empty(),
                                 Err(e) => return once_err(e),
@@ -97,7 +115,7 @@ impl Engine {
                         }
                     }
                 }
-                let pairs = match path::pairs(self, path, val(s), val(o), g) {
+                let pairs = match path::pairs(&self.ctx, path, val(s), val(o), g) {
                     Ok(p) => p,
                     Err(e) => return once_err(e),
                 };
@@ -174,7 +192,7 @@ impl Engine {
                 let this = self.clone();
                 let expr = expr.clone();
                 Box::new(self.eval(inner, parent, g).filter_map(move |r| match r {
-                    Ok(r) => match this.truth(&expr, &r, g) {
+                    Ok(r) => match this.interp().truth(&expr, &r, g) {
                         Ok(true) => Some(Ok(r)),
                         Ok(false) => None,
                         Err(e) => Some(Err(e)),
@@ -317,7 +335,14 @@ impl Engine {
                 if outputs.iter().any(|&s| parent[s] != UNBOUND) {
                     return self.bottom_up(plan, parent, g);
                 }
-                match self.order_by(inner, keys, *limit, parent, g) {
+                match order::order_by(
+                    &self.interp(),
+                    self.width,
+                    self.eval(inner, parent, g),
+                    keys,
+                    *limit,
+                    g,
+                ) {
                     Ok(rows) => Box::new(rows.into_iter().map(Ok)),
                     Err(e) => once_err(e),
                 }
@@ -330,7 +355,8 @@ impl Engine {
                 {
                     return self.bottom_up(plan, parent, g);
                 }
-                match self.group(inner, keys, aggs, parent, g) {
+                let input = || self.eval(inner, parent.clone(), g);
+                match agg::group(&self.interp(), inner, input, keys, aggs, &parent, g) {
                     Ok(rows) => Box::new(rows.into_iter().map(Ok)),
                     Err(e) => once_err(e),
                 }
@@ -419,6 +445,7 @@ impl Engine {
         mut r: Row,
         g: Active,
     ) -> Result<Option<Row>, SparqlError> {
+        let interp = self.interp();
         let mut bnodes = FxHashMap::default();
         for (slot, e) in binds {
             let v = if self.ctx.is_free(*slot)
@@ -431,10 +458,11 @@ impl Engine {
                         | Ex::Coalesce(_)
                         | Ex::Call(expr::Func::StrDt, _)
                 ) {
-                self.value_owned(e, &r, g)?
+                interp
+                    .value_owned(e, &r, g)?
                     .map(|v| self.ctx.intern_unchecked(v.into()))
             } else {
-                self.value_id(e, &r, g, &mut bnodes)?
+                interp.value_id(e, &r, g, &mut bnodes)?
             };
             match v {
                 None => {}

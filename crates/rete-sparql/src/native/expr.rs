@@ -3,9 +3,7 @@
 //! evaluator handles. `None` is an evaluation error (which SPARQL turns into "unbound" or
 //! "filter false").
 
-mod interp;
-
-use super::scalar::{self, Pair, Sc};
+use super::scalar::{self, Op, Pair, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
@@ -93,15 +91,6 @@ pub fn ebv(t: &E) -> Option<bool> {
 /// `a` and `b` promoted to a common numeric type (`None`: not two numbers).
 fn promote(a: &E, b: &E) -> Option<Pair> {
     scalar::promote(Sc::of(a)?, Sc::of(b)?)
-}
-
-/// Arithmetic operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    Add,
-    Sub,
-    Mul,
-    Div,
 }
 
 /// `a op b` on numbers.

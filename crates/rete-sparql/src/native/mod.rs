@@ -1,6 +1,7 @@
 //! The native evaluator: the query algebra compiled to operators over rows of dictionary ids
 //! (see [`plan`] for the fragment it covers and [`eval`] for the operators).
 
+mod adjacency;
 mod agg;
 mod bgp;
 mod compile;
@@ -8,19 +9,22 @@ mod compile_expr;
 mod ctx;
 mod eval;
 mod expr;
+mod interp;
 mod path;
 mod plan;
 mod pushdown;
+mod row;
 mod scalar;
 
 use crate::dataset::Guard;
 use crate::{QueryResults, Solutions, SparqlError, Triples};
 use compile::Planner;
-use ctx::{Active, Ctx, Row, UNBOUND};
+use ctx::Ctx;
 use eval::Engine;
 use oxrdf::{NamedOrBlankNode, Term, Triple, Variable};
 use plan::PlanError;
 use rete_core::Rete;
+use row::{Active, Row, UNBOUND};
 use rustc_hash::FxHashMap;
 use spargebra::algebra::GraphPattern;
 use spargebra::term::{NamedNodePattern, TermPattern, TriplePattern};

@@ -3,24 +3,23 @@
 //! index scans). A constant end of a zero-length path matches itself even when the file does
 //! not hold it.
 
-use super::ctx::{Active, Held, Id, UNBOUND};
-use super::eval::Engine;
+use super::adjacency::{Adj, StepCache};
+use super::ctx::Ctx;
 use super::plan::PathE;
+use super::row::{Active, Id, UNBOUND};
 use crate::SparqlError;
 use rete_core::Pattern;
 use rustc_hash::FxHashSet;
-use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
 /// Pairs `(start, end)` of `path` with the given ends fixed.
 pub fn pairs(
-    eng: &Engine,
+    ctx: &Ctx,
     path: &PathE,
     s: Option<Id>,
     o: Option<Id>,
     g: Active,
 ) -> Result<Vec<(Id, Id)>, SparqlError> {
-    let ctx = &eng.ctx;
     let mut out = Vec::new();
     let mut held = ctx.held("the pairs of a property path");
     match path {
@@ -48,24 +47,24 @@ pub fn pairs(
             }
         }
         PathE::Inv(a) => {
-            for (x, y) in pairs(eng, a, o, s, g)? {
+            for (x, y) in pairs(ctx, a, o, s, g)? {
                 out.push((y, x));
             }
         }
         PathE::Alt(a, b) => {
-            out = pairs(eng, a, s, o, g)?;
-            out.extend(pairs(eng, b, s, o, g)?);
+            out = pairs(ctx, a, s, o, g)?;
+            out.extend(pairs(ctx, b, s, o, g)?);
         }
         PathE::Seq(a, b) => {
             if s.is_none() && o.is_some() {
-                for (m, y) in pairs(eng, b, None, o, g)? {
-                    for (x, _) in pairs(eng, a, None, Some(m), g)? {
+                for (m, y) in pairs(ctx, b, None, o, g)? {
+                    for (x, _) in pairs(ctx, a, None, Some(m), g)? {
                         out.push((x, y));
                     }
                 }
             } else {
-                for (x, m) in pairs(eng, a, s, None, g)? {
-                    for (_, y) in pairs(eng, b, Some(m), o, g)? {
+                for (x, m) in pairs(ctx, a, s, None, g)? {
+                    for (_, y) in pairs(ctx, b, Some(m), o, g)? {
                         out.push((x, y));
                         held.grow(16)?;
                     }
@@ -77,29 +76,29 @@ pub fn pairs(
             let one_step = matches!(path, PathE::Opt(_));
             match (s, o) {
                 (Some(x), _) => {
-                    for y in closure(eng, a, x, zero, one_step, false, g)? {
+                    for y in closure(ctx, a, x, zero, one_step, false, g)? {
                         if o.is_none_or(|o| o == y) {
                             out.push((x, y));
                         }
                     }
                 }
                 (None, Some(y)) => {
-                    for x in closure(eng, a, y, zero, one_step, true, g)? {
+                    for x in closure(ctx, a, y, zero, one_step, true, g)? {
                         out.push((x, y));
                     }
                 }
                 (None, None) => {
                     // A walk from every node visits every edge: load the step's adjacency
                     // up front when it can be.
-                    if !one_step && edge_bound(eng, a)?.is_some() {
-                        let cache = step_cache(eng, a, g, false);
-                        adjacency(eng, a, g, false, &cache)?;
+                    if !one_step && edge_bound(ctx, a)?.is_some() {
+                        let cache = step_cache(ctx, a, g, false);
+                        adjacency(ctx, a, g, false, &cache)?;
                     }
                     // Every node of the graph starts a walk (zero-length paths included).
                     let starts: Vec<Id> = if zero {
-                        graph_nodes(eng, g)?
+                        graph_nodes(ctx, g)?
                     } else {
-                        let mut v: Vec<Id> = pairs(eng, a, None, None, g)?
+                        let mut v: Vec<Id> = pairs(ctx, a, None, None, g)?
                             .into_iter()
                             .map(|(x, _)| x)
                             .collect();
@@ -108,7 +107,7 @@ pub fn pairs(
                         v
                     };
                     for x in starts {
-                        for y in closure(eng, a, x, zero, one_step, false, g)? {
+                        for y in closure(ctx, a, x, zero, one_step, false, g)? {
                             out.push((x, y));
                             held.grow(16)?;
                         }
@@ -125,132 +124,15 @@ pub fn pairs(
 /// while loading decodes each block of the range once.
 const PROBES_PER_EDGE: u64 = 32;
 
-/// State of one transitive step path (`a` in `a+` / `a*`), per graph and direction, kept for
-/// the query: the probes made so far (over every closure of the query) and, once they pass
-/// the threshold, the adjacency loaded once.
-#[derive(Debug, Default)]
-pub struct StepCache {
-    probes: Cell<u64>,
-    bound: OnceCell<Option<u64>>,
-    adj: OnceCell<Option<Rc<Adj>>>,
-}
-
-/// A step path's edges as compressed sparse rows over dense local indices (nodes sorted by
-/// id), with a generation-stamped visited array so a walk costs what it visits, not the graph.
-#[derive(Debug)]
-pub struct Adj {
-    nodes: Vec<Id>,
-    off: Vec<u32>,
-    to: Vec<u32>,
-    stamp: RefCell<Vec<u32>>,
-    gen: Cell<u32>,
-}
-
-impl Adj {
-    /// From `(from, to)` pairs of dictionary ids (`n`: the dictionary size). `None` when the
-    /// edges do not fit 32-bit offsets.
-    fn build(pairs: &[(Id, Id)], n: u64) -> Option<Self> {
-        let e = u32::try_from(pairs.len()).ok()?;
-        let n = usize::try_from(n).ok()?;
-        // Dense id → local index (ids are 1..=n), nodes in id order.
-        let mut local = vec![u32::MAX; n + 1];
-        for &(x, y) in pairs {
-            local[x as usize] = 0;
-            local[y as usize] = 0;
-        }
-        let mut nodes = Vec::new();
-        for (id, l) in local.iter_mut().enumerate() {
-            if *l == 0 {
-                *l = u32::try_from(nodes.len()).ok()?;
-                nodes.push(id as Id);
-            }
-        }
-        // Counting sort of the edges by source.
-        let mut off = vec![0u32; nodes.len() + 1];
-        for &(x, _) in pairs {
-            off[local[x as usize] as usize + 1] += 1;
-        }
-        for i in 1..off.len() {
-            off[i] += off[i - 1];
-        }
-        let mut fill = off.clone();
-        let mut to = vec![0u32; e as usize];
-        for &(x, y) in pairs {
-            let f = &mut fill[local[x as usize] as usize];
-            to[*f as usize] = local[y as usize];
-            *f += 1;
-        }
-        let stamp = RefCell::new(vec![0u32; nodes.len()]);
-        Some(Self {
-            nodes,
-            off,
-            to,
-            stamp,
-            gen: Cell::new(0),
-        })
-    }
-
-    fn bytes(&self) -> usize {
-        self.nodes.len() * 16 + self.to.len() * 4
-    }
-
-    /// Nodes reachable from `start` in one or more steps (`zero`: and `start` itself).
-    fn walk(&self, start: Id, zero: bool, held: &mut Held) -> Result<Vec<Id>, SparqlError> {
-        let mut out = Vec::new();
-        if zero {
-            out.push(start);
-        }
-        let Ok(s) = self.nodes.binary_search(&start) else {
-            return Ok(out);
-        };
-        let mut stamp = self.stamp.borrow_mut();
-        let gen = match self.gen.get().checked_add(1) {
-            Some(g) => g,
-            None => {
-                stamp.fill(0);
-                1
-            }
-        };
-        self.gen.set(gen);
-        stamp[s] = gen;
-        let s = s as u32;
-        let mut start_out = zero;
-        let mut frontier = vec![s];
-        let mut next = Vec::new();
-        while !frontier.is_empty() {
-            for &u in &frontier {
-                let u = u as usize;
-                for &v in &self.to[self.off[u] as usize..self.off[u + 1] as usize] {
-                    let st = &mut stamp[v as usize];
-                    if *st != gen {
-                        *st = gen;
-                        out.push(self.nodes[v as usize]);
-                        next.push(v);
-                    } else if v == s && !start_out {
-                        // `+` reaches its start again through a cycle.
-                        start_out = true;
-                        out.push(start);
-                    }
-                }
-            }
-            held.grow(next.len() * 12)?;
-            std::mem::swap(&mut frontier, &mut next);
-            next.clear();
-        }
-        Ok(out)
-    }
-}
-
 /// An upper bound of the edges of a step path, when its adjacency can be loaded in one pass
 /// over index ranges (predicates, inverses, alternatives, negated sets); `None` otherwise.
-fn edge_bound(eng: &Engine, a: &PathE) -> Result<Option<u64>, SparqlError> {
-    let ctx = &eng.ctx;
+fn edge_bound(ctx: &Ctx, a: &PathE) -> Result<Option<u64>, SparqlError> {
     Ok(match a {
         PathE::Pred(p) if !ctx.in_dict(*p) => Some(0),
         PathE::Pred(p) => Some(ctx.rete.count(&Pattern::new(None, Some(*p), None))?),
         PathE::Neg(_) => Some(ctx.rete.quad_count()),
-        PathE::Inv(x) => edge_bound(eng, x)?,
-        PathE::Alt(x, y) => match (edge_bound(eng, x)?, edge_bound(eng, y)?) {
+        PathE::Inv(x) => edge_bound(ctx, x)?,
+        PathE::Alt(x, y) => match (edge_bound(ctx, x)?, edge_bound(ctx, y)?) {
             (Some(x), Some(y)) => Some(x + y),
             _ => None,
         },
@@ -259,14 +141,14 @@ fn edge_bound(eng: &Engine, a: &PathE) -> Result<Option<u64>, SparqlError> {
 }
 
 /// The state of step path `a` in graph `g` and direction `reverse`.
-fn step_cache(eng: &Engine, a: &PathE, g: Active, reverse: bool) -> Rc<StepCache> {
+fn step_cache(ctx: &Ctx, a: &PathE, g: Active, reverse: bool) -> Rc<StepCache> {
     let key = (std::ptr::from_ref(a) as usize, g, reverse);
-    eng.ctx.paths.borrow_mut().entry(key).or_default().clone()
+    ctx.paths.borrow_mut().entry(key).or_default().clone()
 }
 
 /// The adjacency of step `a` (edges reversed with `reverse`), loaded once per query.
 fn adjacency(
-    eng: &Engine,
+    ctx: &Ctx,
     a: &PathE,
     g: Active,
     reverse: bool,
@@ -275,8 +157,8 @@ fn adjacency(
     if let Some(adj) = cache.adj.get() {
         return Ok(adj.clone());
     }
-    let mut held = eng.ctx.held("the adjacency of a transitive path");
-    let mut edges = pairs(eng, a, None, None, g)?;
+    let mut held = ctx.held("the adjacency of a transitive path");
+    let mut edges = pairs(ctx, a, None, None, g)?;
     held.grow(edges.len() * 16)?;
     if reverse {
         for e in &mut edges {
@@ -284,9 +166,9 @@ fn adjacency(
         }
     }
     // Query-local ids (constants outside the file) never occur in index scans.
-    let adj = Adj::build(&edges, eng.ctx.n).map(Rc::new);
+    let adj = Adj::build(&edges, ctx.n).map(Rc::new);
     drop(edges);
-    let mut kept = eng.ctx.held("the adjacency of a transitive path");
+    let mut kept = ctx.held("the adjacency of a transitive path");
     if let Some(adj) = &adj {
         kept.grow(adj.bytes())?;
     }
@@ -302,7 +184,7 @@ fn adjacency(
 /// long loads the step's adjacency once (shared by every later walk of the query) and walks
 /// that in memory instead.
 fn closure(
-    eng: &Engine,
+    ctx: &Ctx,
     a: &PathE,
     start: Id,
     zero: bool,
@@ -310,13 +192,13 @@ fn closure(
     reverse: bool,
     g: Active,
 ) -> Result<Vec<Id>, SparqlError> {
-    let mut held = eng.ctx.held("the nodes of a path closure");
-    let cache = (!one_step).then(|| step_cache(eng, a, g, reverse));
+    let mut held = ctx.held("the nodes of a path closure");
+    let cache = (!one_step).then(|| step_cache(ctx, a, g, reverse));
     let bound = match &cache {
         Some(c) => match c.bound.get() {
             Some(b) => *b,
             None => {
-                let b = edge_bound(eng, a)?;
+                let b = edge_bound(ctx, a)?;
                 let _ = c.bound.set(b);
                 b
             }
@@ -325,7 +207,7 @@ fn closure(
     };
     if let (Some(cache), Some(_)) = (&cache, bound) {
         if cache.adj.get().is_some() {
-            if let Some(adj) = adjacency(eng, a, g, reverse, cache)? {
+            if let Some(adj) = adjacency(ctx, a, g, reverse, cache)? {
                 return adj.walk(start, zero, &mut held);
             }
         }
@@ -346,9 +228,9 @@ fn closure(
             let probes = cache.probes.get() + frontier.len() as u64;
             cache.probes.set(probes);
             if probes.saturating_mul(PROBES_PER_EDGE) > edges {
-                if let Some(adj) = adjacency(eng, a, g, reverse, cache)? {
+                if let Some(adj) = adjacency(ctx, a, g, reverse, cache)? {
                     drop(held);
-                    let mut held = eng.ctx.held("the nodes of a path closure");
+                    let mut held = ctx.held("the nodes of a path closure");
                     return adj.walk(start, zero, &mut held);
                 }
             }
@@ -358,12 +240,12 @@ fn closure(
         let mut next = Vec::new();
         for x in frontier {
             let step = if reverse {
-                pairs(eng, a, None, Some(x), g)?
+                pairs(ctx, a, None, Some(x), g)?
                     .into_iter()
                     .map(|(y, _)| y)
                     .collect::<Vec<_>>()
             } else {
-                pairs(eng, a, Some(x), None, g)?
+                pairs(ctx, a, Some(x), None, g)?
                     .into_iter()
                     .map(|(_, y)| y)
                     .collect()
@@ -388,11 +270,11 @@ fn closure(
 }
 
 /// Every subject and object of the active graph.
-fn graph_nodes(eng: &Engine, g: Active) -> Result<Vec<Id>, SparqlError> {
+fn graph_nodes(ctx: &Ctx, g: Active) -> Result<Vec<Id>, SparqlError> {
     let mut v = Vec::new();
-    for q in eng.ctx.scan(None, None, None, g)? {
+    for q in ctx.scan(None, None, None, g)? {
         let q = q?;
-        eng.ctx.check()?;
+        ctx.check()?;
         v.push(q[0]);
         v.push(q[2]);
     }
@@ -403,12 +285,12 @@ fn graph_nodes(eng: &Engine, g: Active) -> Result<Vec<Id>, SparqlError> {
 }
 
 /// Whether `x` is a subject or object of the active graph.
-pub fn is_node(eng: &Engine, x: Id, g: Active) -> Result<bool, SparqlError> {
-    if !eng.ctx.in_dict(x) {
+pub fn is_node(ctx: &Ctx, x: Id, g: Active) -> Result<bool, SparqlError> {
+    if !ctx.in_dict(x) {
         return Ok(false);
     }
     for (s, o) in [(Some(x), None), (None, Some(x))] {
-        if let Some(q) = eng.ctx.scan(s, None, o, g)?.next() {
+        if let Some(q) = ctx.scan(s, None, o, g)?.next() {
             q?;
             return Ok(true);
         }

@@ -1,8 +1,9 @@
 //! Native plans: the operators a query compiles to (see [`super::compile`]) and the slot sets
 //! the evaluator reads off them.
 
-use super::ctx::{Id, UNBOUND};
-use super::expr::{Func, Op};
+use super::expr::Func;
+use super::row::{Id, UNBOUND};
+use super::scalar::Op;
 use crate::SparqlError;
 use oxrdf::Variable;
 use rustc_hash::FxHashMap;

@@ -1,14 +1,8 @@
-//! Booleans and numbers evaluated without building an `ExpressionTerm` per step: filters such
-//! as `?a * 2 > 150 && ?a != 79` or `STRLEN(?n) > 10` compute on small `Copy` values, read
-//! from a per-query cache of the typed terms' values (ids of IRIs, blank nodes and strings are
-//! told apart by their id range, nothing decoded). Anything else falls back to the general
-//! evaluator in `expr`, with the same answers.
+//! Booleans and numbers as small `Copy` values: XPath numeric promotion, arithmetic and
+//! comparison without building an `ExpressionTerm` per step. The value semantics in `expr` and
+//! the interpreter's fast path both compute on them; a leaf, so the per-query context can cache
+//! them too.
 
-use super::ctx::{Active, Row, Text, UNBOUND};
-use super::eval::Engine;
-use super::expr::{ebv, logic, Func, Op};
-use super::plan::Ex;
-use crate::SparqlError;
 use oxsdatatypes::{Boolean, Decimal, Double, Float, Integer};
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
@@ -45,10 +39,6 @@ impl Sc {
             Self::Float(f) => E::FloatLiteral(f),
             Self::Double(f) => E::DoubleLiteral(f),
         }
-    }
-
-    fn ebv(self) -> Option<bool> {
-        ebv(&self.term())
     }
 }
 
@@ -106,6 +96,15 @@ impl Pair {
     }
 }
 
+/// Arithmetic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
 /// `a op b` on numbers (`None`: an error such as an overflow or a division by zero).
 pub fn arith(op: Op, a: Sc, b: Sc) -> Option<Sc> {
     Some(match promote(a, b)? {
@@ -137,7 +136,7 @@ pub fn arith(op: Op, a: Sc, b: Sc) -> Option<Sc> {
 }
 
 /// `a = b` as `expr::equals` gives it for booleans and numbers.
-fn equals(a: Sc, b: Sc) -> bool {
+pub fn equals(a: Sc, b: Sc) -> bool {
     match (promote(a, b), a, b) {
         (Some(p), ..) => p.equal(),
         (None, Sc::Bool(x), Sc::Bool(y)) => x == y,
@@ -152,135 +151,5 @@ pub fn partial_cmp(a: Sc, b: Sc) -> Option<Ordering> {
         (Some(p), ..) => p.order(),
         (None, Sc::Bool(x), Sc::Bool(y)) => x.partial_cmp(&y),
         (None, ..) => None,
-    }
-}
-
-/// The outcome of the fast path.
-#[derive(Debug, Clone, Copy)]
-pub enum Fast {
-    /// Not a boolean / numeric expression over such values: ask the general evaluator.
-    No,
-    /// An evaluation error or an unbound variable (SPARQL's error value).
-    Err,
-    /// The value.
-    Val(Sc),
-}
-
-impl Engine {
-    /// The value of `e` if it is a boolean or a number computed from booleans and numbers.
-    pub fn scalar(&self, e: &Ex, r: &Row, g: Active) -> Result<Fast, SparqlError> {
-        let opt = |v: Option<Sc>| match v {
-            Some(v) => Fast::Val(v),
-            None => Fast::Err,
-        };
-        Ok(match e {
-            Ex::Var(s) => {
-                let id = r[*s];
-                if id == UNBOUND {
-                    Fast::Err
-                } else {
-                    match self.ctx.scalar(id)? {
-                        Some(v) => Fast::Val(v),
-                        None => Fast::No,
-                    }
-                }
-            }
-            Ex::Const(c) => match self.ctx.scalar(*c)? {
-                Some(v) => Fast::Val(v),
-                None => Fast::No,
-            },
-            Ex::Bound(s) => Fast::Val(Sc::Bool(r[*s] != UNBOUND)),
-            Ex::Or(a, b) | Ex::And(a, b) => opt(logic(
-                self.ebv_of(a, r, g)?,
-                || self.ebv_of(b, r, g),
-                matches!(e, Ex::Or(..)),
-            )?
-            .map(Sc::Bool)),
-            Ex::Not(a) => opt(self.ebv_of(a, r, g)?.map(|b| Sc::Bool(!b))),
-            Ex::Equal(a, b) => {
-                if let (Ex::Var(_) | Ex::Const(_), Ex::Var(_) | Ex::Const(_)) = (&**a, &**b) {
-                    let (x, y) = (a.id_in(r), b.id_in(r));
-                    if x == UNBOUND || y == UNBOUND {
-                        return Ok(Fast::Err);
-                    }
-                    // IRIs, blank nodes and strings: equal exactly when they are the same term.
-                    if self.ctx.untyped(x)? && self.ctx.untyped(y)? {
-                        return Ok(Fast::Val(Sc::Bool(x == y)));
-                    }
-                }
-                match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
-                    (Fast::Val(x), Fast::Val(y)) => Fast::Val(Sc::Bool(equals(x, y))),
-                    (Fast::No, _) | (_, Fast::No) => Fast::No,
-                    _ => Fast::Err,
-                }
-            }
-            Ex::Cmp(a, b, accept) => match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
-                (Fast::Val(x), Fast::Val(y)) => opt(partial_cmp(x, y).map(|o| {
-                    Sc::Bool(match o {
-                        Ordering::Less => accept[0],
-                        Ordering::Equal => accept[1],
-                        Ordering::Greater => accept[2],
-                    })
-                })),
-                (Fast::No, _) | (_, Fast::No) => Fast::No,
-                _ => Fast::Err,
-            },
-            Ex::Arith(op, a, b) => match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
-                (Fast::Val(x), Fast::Val(y)) => opt(arith(*op, x, y)),
-                (Fast::No, _) | (_, Fast::No) => Fast::No,
-                _ => Fast::Err,
-            },
-            Ex::Neg(a) => match self.scalar(a, r, g)? {
-                Fast::Val(Sc::Bool(_)) => Fast::Err,
-                Fast::Val(Sc::Int(i)) => opt(i.checked_neg().map(Sc::Int)),
-                Fast::Val(Sc::Dec(d)) => opt(d.checked_neg().map(Sc::Dec)),
-                Fast::Val(Sc::Float(f)) => Fast::Val(Sc::Float(-f)),
-                Fast::Val(Sc::Double(f)) => Fast::Val(Sc::Double(-f)),
-                other => other,
-            },
-            // STRLEN of a term counts the characters of its text in place.
-            Ex::Call(Func::StrLen, args)
-                if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
-            {
-                let id = args[0].id_in(r);
-                if id == UNBOUND {
-                    return Ok(Fast::Err);
-                }
-                match self.ctx.with_text(id, |t| match t {
-                    Text::Simple(s) | Text::Lang(s, _) => {
-                        Some(i64::try_from(s.chars().count()).ok())
-                    }
-                    _ => None,
-                })? {
-                    Some(Some(n)) => opt(n.map(|n| Sc::Int(Integer::from(n)))),
-                    // Typed literals (xsd:string among them) and query-local terms.
-                    _ => Fast::No,
-                }
-            }
-            Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
-                let id = a.id_in(r);
-                if id == UNBOUND {
-                    return Ok(Fast::Err);
-                }
-                match self.ctx.with_text(id, |t| match t {
-                    Text::Simple(s) | Text::Lang(s, _) => Some(re.is_match(s)),
-                    _ => None,
-                })? {
-                    Some(Some(hit)) => Fast::Val(Sc::Bool(hit)),
-                    _ => Fast::No,
-                }
-            }
-            _ => Fast::No,
-        })
-    }
-
-    /// The effective boolean value of `e` (`None`: an error), through the fast path when it
-    /// applies.
-    pub fn ebv_of(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<bool>, SparqlError> {
-        Ok(match self.scalar(e, r, g)? {
-            Fast::Val(v) => v.ebv(),
-            Fast::Err => None,
-            Fast::No => self.general_ebv(e, r, g)?,
-        })
     }
 }

@@ -1,7 +1,7 @@
 //! MINUS: the right side's rows indexed by the variables both sides share.
 
-use crate::native::ctx::{Id, Row, UNBOUND};
 use crate::native::plan::Slot;
+use crate::native::row::{Id, Row, UNBOUND};
 use rustc_hash::FxHashMap;
 
 /// Index of the right side of MINUS.

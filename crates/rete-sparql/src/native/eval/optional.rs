@@ -1,9 +1,10 @@
 //! OPTIONAL: index nested-loop probes, raced by the right side evaluated on its own.
 
-use super::{merge, Engine, Rows};
 use crate::native::bgp::standalone_order;
-use crate::native::ctx::{row_bytes, Active, Held, Id, Row};
+use crate::native::ctx::Ctx;
+use crate::native::interp::{Exists, Interp};
 use crate::native::plan::{Ex, Plan, Slot};
+use crate::native::row::{merge, row_bytes, Active, Held, Id, Row, Rows};
 use crate::SparqlError;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -16,6 +17,17 @@ const LEFT_WARMUP: usize = 1024;
 const RIGHT_PER_LEFT: usize = 64;
 /// Rows of the right side past which the race is given up (probing continues).
 const RIGHT_MAX: usize = 1 << 20;
+
+/// The pattern evaluator as OPTIONAL sees it: the right side is evaluated for each left row,
+/// and on its own for the race (implemented by the evaluator above; calls stay static).
+pub(super) trait Patterns: Exists {
+    /// The query's state.
+    fn ctx(&self) -> &Ctx;
+    /// Solutions of `plan` compatible with `parent`, merged with it.
+    fn eval(&self, plan: &Rc<Plan>, parent: Row, g: Active) -> Rows;
+    /// A row with every slot unbound.
+    fn empty_row(&self) -> Row;
+}
 
 /// The right side of an OPTIONAL evaluated on its own, alongside the probes.
 pub(super) enum Race {
@@ -44,8 +56,8 @@ pub(super) enum Race {
 /// also evaluated on its own, a bounded number of rows per left row. If it completes, the
 /// remaining left rows are joined with it by hash on the variables both sides certainly bind:
 /// random probes that would each decode an index block become one ordered evaluation.
-pub(super) struct LeftJoinIter {
-    pub(super) eng: Engine,
+pub(super) struct LeftJoinIter<P> {
+    pub(super) eng: P,
     pub(super) left: Rows,
     pub(super) right: Rc<Plan>,
     pub(super) expr: Option<Ex>,
@@ -56,7 +68,7 @@ pub(super) struct LeftJoinIter {
     pub(super) out: std::vec::IntoIter<Result<Row, SparqlError>>,
 }
 
-impl LeftJoinIter {
+impl<P: Patterns> LeftJoinIter<P> {
     /// Moves the race on by one left row.
     fn advance(&mut self) {
         if self.seen <= LEFT_WARMUP {
@@ -69,7 +81,7 @@ impl LeftJoinIter {
                 let Plan::Bgp(tps) = &*self.right else {
                     return;
                 };
-                let alone = match standalone_order(&self.eng.ctx, tps) {
+                let alone = match standalone_order(self.eng.ctx(), tps) {
                     Ok(t) => Rc::new(Plan::Bgp(t)),
                     Err(_) => return,
                 };
@@ -78,7 +90,7 @@ impl LeftJoinIter {
                     rows: Vec::new(),
                     held: self
                         .eng
-                        .ctx
+                        .ctx()
                         .held("the rows of an OPTIONAL's right side evaluated on its own"),
                 }
             }
@@ -113,7 +125,7 @@ impl LeftJoinIter {
                     held.keep();
                     let rows = Rc::new(rows);
                     self.eng
-                        .ctx
+                        .ctx()
                         .memo
                         .borrow_mut()
                         .insert((Rc::as_ptr(&self.right) as usize, self.g), rows.clone());
@@ -126,7 +138,7 @@ impl LeftJoinIter {
 
     /// Hashes complete right rows.
     fn done(&self, rows: Rc<Vec<Row>>) -> Race {
-        let mut held = self.eng.ctx.held("the hash index of an OPTIONAL");
+        let mut held = self.eng.ctx().held("the hash index of an OPTIONAL");
         let Ok(n) = u32::try_from(rows.len()) else {
             return Race::Off;
         };
@@ -157,7 +169,7 @@ impl LeftJoinIter {
         let mut keep = |r: Row| -> Result<(), SparqlError> {
             let keep = match &self.expr {
                 None => true,
-                Some(e) => self.eng.truth(e, &r, self.g)?,
+                Some(e) => Interp::new(self.eng.ctx(), &self.eng).truth(e, &r, self.g)?,
             };
             if keep {
                 out.push(Ok(r));
@@ -189,7 +201,7 @@ impl LeftJoinIter {
     }
 }
 
-impl Iterator for LeftJoinIter {
+impl<P: Patterns> Iterator for LeftJoinIter<P> {
     type Item = Result<Row, SparqlError>;
     fn next(&mut self) -> Option<Self::Item> {
         loop {

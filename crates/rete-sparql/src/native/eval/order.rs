@@ -1,77 +1,76 @@
 //! ORDER BY: rows sorted by their keys, the best `LIMIT` rows kept as they come.
 
-use super::Engine;
-use crate::native::ctx::{row_bytes, Active, Held, Row, UNBOUND};
 use crate::native::expr;
-use crate::native::plan::{Ex, Plan};
+use crate::native::interp::{Exists, Interp};
+use crate::native::plan::Ex;
+use crate::native::row::{row_bytes, Active, Held, Row, Rows, UNBOUND};
 use crate::SparqlError;
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-impl Engine {
-    /// The rows of `inner` sorted by `keys` (descending where flagged), the first `limit` of them.
-    pub(super) fn order_by(
-        &self,
-        inner: &Rc<Plan>,
-        keys: &[(Ex, bool)],
-        limit: Option<usize>,
-        parent: Row,
-        g: Active,
-    ) -> Result<Vec<Row>, SparqlError> {
-        // Sort keys, input position, row, and the bytes they hold.
-        type Keyed = (Vec<Option<Rc<E>>>, u64, Row, usize);
-        let cmp = |a: &Keyed, b: &Keyed| -> Ordering {
-            for (i, (_, desc)) in keys.iter().enumerate() {
-                let o = expr::order(a.0[i].as_deref(), b.0[i].as_deref());
-                let o = if *desc { o.reverse() } else { o };
-                if o != Ordering::Equal {
-                    return o;
-                }
-            }
-            // Stable: input order breaks ties.
-            a.1.cmp(&b.1)
-        };
-        let mut rows: Vec<Keyed> = Vec::new();
-        let mut held = self.ctx.held("the rows and sort keys of ORDER BY");
-        let base =
-            row_bytes(self.width) + size_of::<Keyed>() + keys.len() * size_of::<Option<Rc<E>>>();
-        let cut = |rows: &mut Vec<Keyed>, held: &mut Held, l: usize| {
-            if rows.len() > l {
-                held.shrink(rows[l..].iter().map(|k| k.3).sum());
-                rows.truncate(l);
-            }
-        };
-        for (n, r) in (0u64..).zip(self.eval(inner, parent, g)) {
-            let r = r?;
-            self.ctx.check()?;
-            let mut k = Vec::with_capacity(keys.len());
-            let mut bytes = base;
-            for (e, _) in keys {
-                k.push(match e {
-                    Ex::Var(s) if r[*s] == UNBOUND => None,
-                    Ex::Var(s) => Some(self.ctx.expr(r[*s])?),
-                    e => {
-                        let v = self.value(e, &r, g)?;
-                        bytes += v.as_deref().map_or(0, expr::value_bytes);
-                        v
-                    }
-                });
-            }
-            held.grow(bytes)?;
-            rows.push((k, n, r, bytes));
-            if let Some(l) = limit {
-                // Keep the best `l` rows: sort and cut whenever the buffer doubles.
-                if rows.len() >= l.max(64).saturating_mul(2) {
-                    rows.sort_by(cmp);
-                    cut(&mut rows, &mut held, l);
-                }
+/// The rows of `input` (`width` slots each) sorted by `keys` (descending where flagged), the
+/// first `limit` of them.
+pub(super) fn order_by<P: Exists>(
+    interp: &Interp<'_, P>,
+    width: usize,
+    input: Rows,
+    keys: &[(Ex, bool)],
+    limit: Option<usize>,
+    g: Active,
+) -> Result<Vec<Row>, SparqlError> {
+    let ctx = interp.ctx();
+    // Sort keys, input position, row, and the bytes they hold.
+    type Keyed = (Vec<Option<Rc<E>>>, u64, Row, usize);
+    let cmp = |a: &Keyed, b: &Keyed| -> Ordering {
+        for (i, (_, desc)) in keys.iter().enumerate() {
+            let o = expr::order(a.0[i].as_deref(), b.0[i].as_deref());
+            let o = if *desc { o.reverse() } else { o };
+            if o != Ordering::Equal {
+                return o;
             }
         }
-        rows.sort_by(cmp);
+        // Stable: input order breaks ties.
+        a.1.cmp(&b.1)
+    };
+    let mut rows: Vec<Keyed> = Vec::new();
+    let mut held = ctx.held("the rows and sort keys of ORDER BY");
+    let base = row_bytes(width) + size_of::<Keyed>() + keys.len() * size_of::<Option<Rc<E>>>();
+    let cut = |rows: &mut Vec<Keyed>, held: &mut Held, l: usize| {
+        if rows.len() > l {
+            held.shrink(rows[l..].iter().map(|k| k.3).sum());
+            rows.truncate(l);
+        }
+    };
+    for (n, r) in (0u64..).zip(input) {
+        let r = r?;
+        ctx.check()?;
+        let mut k = Vec::with_capacity(keys.len());
+        let mut bytes = base;
+        for (e, _) in keys {
+            k.push(match e {
+                Ex::Var(s) if r[*s] == UNBOUND => None,
+                Ex::Var(s) => Some(ctx.expr(r[*s])?),
+                e => {
+                    let v = interp.value(e, &r, g)?;
+                    bytes += v.as_deref().map_or(0, expr::value_bytes);
+                    v
+                }
+            });
+        }
+        held.grow(bytes)?;
+        rows.push((k, n, r, bytes));
         if let Some(l) = limit {
-            cut(&mut rows, &mut held, l);
+            // Keep the best `l` rows: sort and cut whenever the buffer doubles.
+            if rows.len() >= l.max(64).saturating_mul(2) {
+                rows.sort_by(cmp);
+                cut(&mut rows, &mut held, l);
+            }
         }
-        Ok(rows.into_iter().map(|(_, _, r, _)| r).collect())
     }
+    rows.sort_by(cmp);
+    if let Some(l) = limit {
+        cut(&mut rows, &mut held, l);
+    }
+    Ok(rows.into_iter().map(|(_, _, r, _)| r).collect())
 }

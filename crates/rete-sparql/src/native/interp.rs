@@ -1,26 +1,65 @@
 //! The expression interpreter: evaluating a compiled expression ([`Ex`]) over a row, to an id,
 //! a truth value or a value, on the fast scalar path where it can and through the value
-//! semantics of the parent module otherwise. Separate from those semantics, which know nothing
-//! of rows or plans.
+//! semantics of `expr` otherwise. EXISTS asks the pattern evaluator through [`Exists`], so the
+//! interpreter sits below the evaluator that calls it.
 
-use super::{
+use super::ctx::{Ctx, Text, Value};
+use super::expr::{
     arith, boolean, call, ebv, equals, integer, is_numeric, logic, negate, partial_cmp, string,
     substr, with_lang, Func,
 };
-use crate::native::ctx::{Active, Id, Row, Text, Value, UNBOUND};
-use crate::native::eval::Engine;
-use crate::native::plan::Ex;
-use crate::native::scalar::Fast;
+use super::plan::{Ex, Plan};
+use super::row::{Active, Id, Row, UNBOUND};
+use super::scalar::{self, Sc};
 use crate::SparqlError;
 use oxrdf::Literal;
+use oxsdatatypes::Integer;
 use rustc_hash::FxHashMap;
 use spareval::ExpressionTerm as E;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
+/// The outcome of the fast path.
+#[derive(Debug, Clone, Copy)]
+pub enum Fast {
+    /// Not a boolean / numeric expression over such values: ask the general evaluator.
+    No,
+    /// An evaluation error or an unbound variable (SPARQL's error value).
+    Err,
+    /// The value.
+    Val(Sc),
+}
+
+/// The pattern evaluator as expressions see it: EXISTS asks it whether a pattern has a
+/// solution (implemented by the evaluator above, called once per EXISTS evaluation).
+pub trait Exists {
+    /// Whether `plan` has a solution compatible with `row` in graph `g`, the row's values
+    /// substituted everywhere (the spec's `substitute`).
+    fn exists(&self, plan: &Rc<Plan>, row: &Row, g: Active) -> Result<bool, SparqlError>;
+}
+
+/// The interpreter of one query's expressions: its state, and the evaluator of EXISTS
+/// patterns (a type parameter: calls stay static).
+#[derive(Debug)]
+pub struct Interp<'a, P> {
+    ctx: &'a Ctx,
+    patterns: &'a P,
+}
+
+impl<'a, P: Exists> Interp<'a, P> {
+    pub fn new(ctx: &'a Ctx, patterns: &'a P) -> Self {
+        Self { ctx, patterns }
+    }
+
+    /// The query's state.
+    pub fn ctx(&self) -> &'a Ctx {
+        self.ctx
+    }
+}
+
 // Expression evaluation over rows: what the operators call.
 
-impl Engine {
+impl<P: Exists> Interp<'_, P> {
     /// The id of an expression's value (`None` on error / unbound).
     pub fn value_id(
         &self,
@@ -116,12 +155,7 @@ impl Engine {
     }
 
     /// The effective boolean value of `e` through the general evaluator.
-    pub(in crate::native) fn general_ebv(
-        &self,
-        e: &Ex,
-        r: &Row,
-        g: Active,
-    ) -> Result<Option<bool>, SparqlError> {
+    fn general_ebv(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<bool>, SparqlError> {
         Ok(self.arg(e, r, g)?.as_deref().and_then(ebv))
     }
 
@@ -371,18 +405,7 @@ impl Engine {
                 .filter(|x| is_numeric(x))
                 .map(Rc::unwrap_or_clone),
             Ex::Bound(s) => Some(boolean(r[*s] != UNBOUND)),
-            Ex::Exists(p) => {
-                let sub = Engine {
-                    substitute: true,
-                    ..self.clone()
-                };
-                let found = match sub.eval(p, r.clone(), g).next() {
-                    Some(Ok(_)) => true,
-                    Some(Err(e)) => return Err(e),
-                    None => false,
-                };
-                Some(boolean(found))
-            }
+            Ex::Exists(p) => Some(boolean(self.patterns.exists(p, r, g)?)),
             // STR of a term reads its lexical form, which the decoded value may have lost
             // ("01"^^xsd:integer decodes to the integer 1).
             Ex::Call(Func::Str, args)
@@ -505,6 +528,128 @@ impl Engine {
                     None => None,
                 }
             }
+        })
+    }
+
+    // The fast path: filters such as `?a * 2 > 150 && ?a != 79` or `STRLEN(?n) > 10` compute
+    // on scalars read from the per-query cache of typed terms' values (IRIs, blank nodes and
+    // strings are told apart by their id range, nothing decoded); anything else goes through
+    // the value semantics, with the same answers.
+
+    /// The value of `e` if it is a boolean or a number computed from booleans and numbers.
+    fn scalar(&self, e: &Ex, r: &Row, g: Active) -> Result<Fast, SparqlError> {
+        let opt = |v: Option<Sc>| match v {
+            Some(v) => Fast::Val(v),
+            None => Fast::Err,
+        };
+        Ok(match e {
+            Ex::Var(s) => {
+                let id = r[*s];
+                if id == UNBOUND {
+                    Fast::Err
+                } else {
+                    match self.ctx.scalar(id)? {
+                        Some(v) => Fast::Val(v),
+                        None => Fast::No,
+                    }
+                }
+            }
+            Ex::Const(c) => match self.ctx.scalar(*c)? {
+                Some(v) => Fast::Val(v),
+                None => Fast::No,
+            },
+            Ex::Bound(s) => Fast::Val(Sc::Bool(r[*s] != UNBOUND)),
+            Ex::Or(a, b) | Ex::And(a, b) => opt(logic(
+                self.ebv_of(a, r, g)?,
+                || self.ebv_of(b, r, g),
+                matches!(e, Ex::Or(..)),
+            )?
+            .map(Sc::Bool)),
+            Ex::Not(a) => opt(self.ebv_of(a, r, g)?.map(|b| Sc::Bool(!b))),
+            Ex::Equal(a, b) => {
+                if let (Ex::Var(_) | Ex::Const(_), Ex::Var(_) | Ex::Const(_)) = (&**a, &**b) {
+                    let (x, y) = (a.id_in(r), b.id_in(r));
+                    if x == UNBOUND || y == UNBOUND {
+                        return Ok(Fast::Err);
+                    }
+                    // IRIs, blank nodes and strings: equal exactly when they are the same term.
+                    if self.ctx.untyped(x)? && self.ctx.untyped(y)? {
+                        return Ok(Fast::Val(Sc::Bool(x == y)));
+                    }
+                }
+                match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
+                    (Fast::Val(x), Fast::Val(y)) => Fast::Val(Sc::Bool(scalar::equals(x, y))),
+                    (Fast::No, _) | (_, Fast::No) => Fast::No,
+                    _ => Fast::Err,
+                }
+            }
+            Ex::Cmp(a, b, accept) => match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
+                (Fast::Val(x), Fast::Val(y)) => opt(scalar::partial_cmp(x, y).map(|o| {
+                    Sc::Bool(match o {
+                        Ordering::Less => accept[0],
+                        Ordering::Equal => accept[1],
+                        Ordering::Greater => accept[2],
+                    })
+                })),
+                (Fast::No, _) | (_, Fast::No) => Fast::No,
+                _ => Fast::Err,
+            },
+            Ex::Arith(op, a, b) => match (self.scalar(a, r, g)?, self.scalar(b, r, g)?) {
+                (Fast::Val(x), Fast::Val(y)) => opt(scalar::arith(*op, x, y)),
+                (Fast::No, _) | (_, Fast::No) => Fast::No,
+                _ => Fast::Err,
+            },
+            Ex::Neg(a) => match self.scalar(a, r, g)? {
+                Fast::Val(Sc::Bool(_)) => Fast::Err,
+                Fast::Val(Sc::Int(i)) => opt(i.checked_neg().map(Sc::Int)),
+                Fast::Val(Sc::Dec(d)) => opt(d.checked_neg().map(Sc::Dec)),
+                Fast::Val(Sc::Float(f)) => Fast::Val(Sc::Float(-f)),
+                Fast::Val(Sc::Double(f)) => Fast::Val(Sc::Double(-f)),
+                other => other,
+            },
+            // STRLEN of a term counts the characters of its text in place.
+            Ex::Call(Func::StrLen, args)
+                if matches!(args.as_slice(), [Ex::Var(_) | Ex::Const(_)]) =>
+            {
+                let id = args[0].id_in(r);
+                if id == UNBOUND {
+                    return Ok(Fast::Err);
+                }
+                match self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => {
+                        Some(i64::try_from(s.chars().count()).ok())
+                    }
+                    _ => None,
+                })? {
+                    Some(Some(n)) => opt(n.map(|n| Sc::Int(Integer::from(n)))),
+                    // Typed literals (xsd:string among them) and query-local terms.
+                    _ => Fast::No,
+                }
+            }
+            Ex::Regex(a, re) if matches!(&**a, Ex::Var(_) | Ex::Const(_)) => {
+                let id = a.id_in(r);
+                if id == UNBOUND {
+                    return Ok(Fast::Err);
+                }
+                match self.ctx.with_text(id, |t| match t {
+                    Text::Simple(s) | Text::Lang(s, _) => Some(re.is_match(s)),
+                    _ => None,
+                })? {
+                    Some(Some(hit)) => Fast::Val(Sc::Bool(hit)),
+                    _ => Fast::No,
+                }
+            }
+            _ => Fast::No,
+        })
+    }
+
+    /// The effective boolean value of `e` (`None`: an error), through the fast path when it
+    /// applies.
+    fn ebv_of(&self, e: &Ex, r: &Row, g: Active) -> Result<Option<bool>, SparqlError> {
+        Ok(match self.scalar(e, r, g)? {
+            Fast::Val(v) => ebv(&v.term()),
+            Fast::Err => None,
+            Fast::No => self.general_ebv(e, r, g)?,
         })
     }
 }
