@@ -10,6 +10,9 @@ step() { printf '\n==> %s\n' "$*"; }
 step "rustfmt"
 cargo fmt --all --check
 
+step "no import circle between the files of a crate (scripts/import-cycles.py)"
+python3 scripts/import-cycles.py
+
 step "clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

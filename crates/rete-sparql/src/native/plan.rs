@@ -360,37 +360,38 @@ fn collect_slots(p: &Plan, v: &mut Vec<Slot>) {
 /// Slots an expression reads (including inside EXISTS).
 pub fn ex_slots(e: &Ex, v: &mut Vec<Slot>) {
     match e {
-        Ex::Const(_) | Ex::BNode(None) => {}
         Ex::Var(s) | Ex::Bound(s) => v.push(*s),
-        Ex::Or(a, b)
-        | Ex::And(a, b)
-        | Ex::Equal(a, b)
-        | Ex::SameTerm(a, b)
-        | Ex::Cmp(a, b, _)
-        | Ex::Arith(_, a, b)
-        | Ex::Replace(a, _, b) => {
-            ex_slots(a, v);
-            ex_slots(b, v);
-        }
-        Ex::Not(a) | Ex::Neg(a) | Ex::Plus(a) | Ex::Regex(a, _) | Ex::BNode(Some(a)) => {
-            ex_slots(a, v)
-        }
-        Ex::In(a, l) => {
-            ex_slots(a, v);
-            for x in l {
-                ex_slots(x, v);
-            }
-        }
-        Ex::If(a, b, c) => {
-            ex_slots(a, v);
-            ex_slots(b, v);
-            ex_slots(c, v);
-        }
-        Ex::Coalesce(l) | Ex::Call(_, l) => {
-            for x in l {
-                ex_slots(x, v);
-            }
-        }
         Ex::Exists(p) => collect_slots(p, v),
+        _ => e.children(&mut |c| ex_slots(c, v)),
+    }
+}
+
+impl Ex {
+    /// Calls `f` on each direct sub-expression (an EXISTS's pattern is not one).
+    pub fn children(&self, f: &mut dyn FnMut(&Ex)) {
+        match self {
+            Ex::Const(_) | Ex::BNode(None) | Ex::Var(_) | Ex::Bound(_) | Ex::Exists(_) => {}
+            Ex::Or(a, b)
+            | Ex::And(a, b)
+            | Ex::Equal(a, b)
+            | Ex::SameTerm(a, b)
+            | Ex::Cmp(a, b, _)
+            | Ex::Arith(_, a, b)
+            | Ex::Replace(a, _, b) => {
+                f(a);
+                f(b);
+            }
+            Ex::Not(a) | Ex::Neg(a) | Ex::Plus(a) | Ex::Regex(a, _) | Ex::BNode(Some(a)) => f(a),
+            Ex::In(a, l) => {
+                f(a);
+                l.iter().for_each(&mut *f);
+            }
+            Ex::If(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            Ex::Coalesce(l) | Ex::Call(_, l) => l.iter().for_each(f),
+        }
     }
 }

@@ -81,21 +81,7 @@ fn split_and(e: &Ex, out: &mut Vec<Ex>) {
 }
 
 fn has_exists(e: &Ex) -> bool {
-    match e {
-        Ex::Exists(_) => true,
-        Ex::Const(_) | Ex::Var(_) | Ex::Bound(_) | Ex::BNode(None) => false,
-        Ex::Or(a, b)
-        | Ex::And(a, b)
-        | Ex::Equal(a, b)
-        | Ex::SameTerm(a, b)
-        | Ex::Cmp(a, b, _)
-        | Ex::Arith(_, a, b)
-        | Ex::Replace(a, _, b) => has_exists(a) || has_exists(b),
-        Ex::Not(a) | Ex::Neg(a) | Ex::Plus(a) | Ex::Regex(a, _) | Ex::BNode(Some(a)) => {
-            has_exists(a)
-        }
-        Ex::In(a, l) => has_exists(a) || l.iter().any(has_exists),
-        Ex::If(a, b, c) => has_exists(a) || has_exists(b) || has_exists(c),
-        Ex::Coalesce(l) | Ex::Call(_, l) => l.iter().any(has_exists),
-    }
+    let mut found = matches!(e, Ex::Exists(_));
+    e.children(&mut |c| found |= has_exists(c));
+    found
 }
