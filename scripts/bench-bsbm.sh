@@ -11,7 +11,7 @@
 # Environment: QUERY_MIX (tools: the BSBM tools' mix, no Q6 and Q5 twice, the default; with-q6:
 # the earlier mix with Q6), MIXES (timed mixes, default 100), WARMUP (default 20), GATE (gate mixes, default 4),
 # LONG_MIXES and LONG_WARMUP (then `rete serve` alone again with these: the seed's 500 and 500),
-# THREADS (rete serve workers, default: cores), CACHE (rete serve --cache, default 256M), BENCH_DIR (scratch, default bench-data),
+# THREADS (rete serve workers, default: cores), CACHE (rete serve --cache; default: its own), BENCH_DIR (scratch, default bench-data),
 # RETE (a release `rete` binary to use instead of building one), ZST=1 (keep the N-Triples
 # zstd-compressed: 100 M triples are 22 GB as text; Oxigraph loads them from a pipe),
 # BUILD_FLAGS (more `rete build` options: 100 M uses --no-search, as SPARQL does not read the
@@ -101,8 +101,10 @@ for n in "${sizes[@]}"; do
   fi
   optimize_ms=$(cat "$work/optimize-$n.ms")
 
+  cache_args=()
+  [ -n "${CACHE:-}" ] && cache_args=(--cache "$CACHE")
   "$rete" serve "bsbm=$file" --bind "127.0.0.1:$rete_port" --threads "$threads" \
-    --cache "${CACHE:-256M}" --queue 256 --timeout 300s >"$work/rete-serve.log" 2>&1 &
+    "${cache_args[@]}" --queue 256 --timeout 300s >"$work/rete-serve.log" 2>&1 &
   pids+=($!); rete_pid=$!
   oxigraph serve-read-only --location "$store" --bind "127.0.0.1:$oxi_port" \
     >"$work/oxigraph-serve.log" 2>&1 &
@@ -127,7 +129,7 @@ for n in "${sizes[@]}"; do
   fi
   load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   rss() { awk '/VmHWM/{print $2}' "/proc/$1/status"; }
-  rows+=("{\"products\":$n,\"triples\":$triples,\"nt_bytes\":$nt_bytes,\"rete_bytes\":$(stat -c %s "$file"),\"rete_build_ms\":$build_ms,\"oxigraph_load_ms\":$load_ms,\"oxigraph_optimize_ms\":$optimize_ms,\"oxigraph_store_bytes\":$(du -sb "$store" | cut -f1),\"rete_serve_peak_rss_kib\":$(rss $rete_pid),\"oxigraph_serve_peak_rss_kib\":$(rss $oxi_pid),\"date\":\"$(date -u +%F)\",\"build_flags\":\"${BUILD_FLAGS:-}\",\"rete_threads\":$threads,\"rete_cache\":\"${CACHE:-256M}\",\"query_mix\":\"$query_mix\",\"mixes\":$mixes,\"warmup\":$warmup,\"loadavg\":\"$load_before → $load_after\",\"run\":$(cat "$run"),\"run_long\":$long}")
+  rows+=("{\"products\":$n,\"triples\":$triples,\"nt_bytes\":$nt_bytes,\"rete_bytes\":$(stat -c %s "$file"),\"rete_build_ms\":$build_ms,\"oxigraph_load_ms\":$load_ms,\"oxigraph_optimize_ms\":$optimize_ms,\"oxigraph_store_bytes\":$(du -sb "$store" | cut -f1),\"rete_serve_peak_rss_kib\":$(rss $rete_pid),\"oxigraph_serve_peak_rss_kib\":$(rss $oxi_pid),\"date\":\"$(date -u +%F)\",\"build_flags\":\"${BUILD_FLAGS:-}\",\"rete_threads\":$threads,\"rete_cache\":\"${CACHE:-default}\",\"query_mix\":\"$query_mix\",\"mixes\":$mixes,\"warmup\":$warmup,\"loadavg\":\"$load_before → $load_after\",\"run\":$(cat "$run"),\"run_long\":$long}")
   kill "$rete_pid" "$oxi_pid"
   wait "$rete_pid" "$oxi_pid" 2>/dev/null || true
   pids=()

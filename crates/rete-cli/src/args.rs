@@ -140,10 +140,11 @@ pub struct ServeArgs {
     /// Largest request body (413 beyond), e.g. 1M
     #[arg(long, default_value = "1M", value_parser = parse_size)]
     pub max_body: usize,
-    /// Decoded blocks kept in memory per served file, e.g. 2G: a server answering many queries
-    /// over a large file reads its dictionary far less once what they touch fits
-    #[arg(long, default_value = "256M", value_parser = parse_size)]
-    pub cache: usize,
+    /// Decoded blocks kept in memory per served file, e.g. 2G (default: twice a local file's
+    /// size, at least 256M, the files together at most a quarter of the machine's memory; 256M
+    /// for a URL): queries over a large file decode far less once what they touch fits
+    #[arg(long, value_parser = parse_size)]
+    pub cache: Option<usize>,
     /// The default graph of a query is the union of all graphs (each triple once); the
     /// protocol's default-graph-uri and the query's FROM still win
     #[arg(long)]

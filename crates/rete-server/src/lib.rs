@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+mod cache;
 mod error;
 mod negotiate;
 mod pages;
 mod protocol;
 mod run;
 
+pub use cache::{default_cache, machine_memory, MIN_CACHE};
 pub use error::{ServeError, RETRY_AFTER_SECS};
 
 use axum::body::Bytes;

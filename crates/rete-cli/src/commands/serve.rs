@@ -22,10 +22,17 @@ fn named(arg: &str) -> (String, &str) {
 
 pub fn run(a: &ServeArgs) -> Result<()> {
     let mut endpoints = Vec::new();
+    let memory = rete_server::machine_memory();
     for arg in &a.files {
         let (name, file) = named(arg);
+        let cache = a.cache.unwrap_or_else(|| {
+            // A URL's length is not known before it is opened: it keeps the floor.
+            let local = std::fs::metadata(file).ok().map(|m| m.len());
+            let bytes = rete_server::default_cache(local, a.files.len(), memory);
+            usize::try_from(bytes).unwrap_or(usize::MAX)
+        });
         let opts = rete_core::ReteOptions {
-            cache_bytes: a.cache,
+            cache_bytes: cache,
             ..rete_core::ReteOptions::default()
         };
         let rete = crate::open_with(file, &mut None, opts)
