@@ -293,7 +293,9 @@ def render_bsbm(s):
         f"HTTP with the SPARQL protocol. The timed mix is the BSBM tools' (`queries/explore/querymix.txt` of "
         f"the test driver: Q6, a regex over every product label, left out and Q5 run twice, since "
         f"BSBM V3 of 2011, the time of the seed's Virtuoso figures; the seed does not print its mix); rows marked *with Q6* ran the specification's earlier "
-        f"mix, Q6 in place of the second Q5. On `rete generate bsbm` data: `rete serve` (release, "
+        f"mix, Q6 in place of the second Q5.",
+        "",
+        f"On `rete generate bsbm` data: `rete serve` (release, "
         f"workers and block cache per row) against `oxigraph serve-read-only` (Oxigraph {s['oxigraph_version']}, "
         f"RocksDB store loaded with `oxigraph load`), {cores} cores, {m['memory_gib']} GiB, {m['os']}, "
         f"rete {s['rete_version']}. Per size and client count: warm-up mixes, then timed mixes (other "
@@ -305,7 +307,7 @@ def render_bsbm(s):
         "triples an Oxigraph mix takes about a minute, so the shared run is short there (its mixes in the "
         "table); `rete serve` then runs alone the seed's length — 500 warm-up mixes, then 500 timed — "
         "in the table after the gate. Reproduce with `scripts/bench-bsbm.sh [PRODUCTS...]` "
-        "(100 M: `ZST=1 BUILD_FLAGS=--no-search THREADS=16 CACHE=4G LONG_MIXES=500 MIXES=16 WARMUP=4 scripts/bench-bsbm.sh 284826`; JSON in "
+        "(100 M: `ZST=1 BUILD_FLAGS=--no-search LONG_MIXES=500 MIXES=16 WARMUP=4 scripts/bench-bsbm.sh 284826`, with `THREADS=16 CACHE=4G` for the tuned rows; JSON in "
         "`docs/benchmark-bsbm.json`).",
         "",
         "Before any timing, every query of the gate mixes is sent to both servers and the answers compared "
@@ -316,7 +318,7 @@ def render_bsbm(s):
     ]
     # A size may also carry runs of other `rete serve` settings (`alt_runs`: the defaults where
     # the row's own run tuned them), listed after it.
-    settings = [z for z0 in s["sizes"] for z in [z0] + [dict(z0, **a) for a in z0.get("alt_runs", [])]]
+    settings = [z for z0 in s["sizes"] for z in [z0] + [dict(z0, **{"run_long": None, **a}) for a in z0.get("alt_runs", [])]]
     for z in settings:
         runs = z["run"]["runs"]
         for c in sorted({r["clients"] for r in runs}):
@@ -335,12 +337,12 @@ def render_bsbm(s):
         if g:
             per = ", ".join(f"{q} {e}/{n}" for q, n, e in g["per_query"])
             out.append(f"- {z['products']:,} products ({mix_name(z)} run): {g['queries']} queries of {g['mixes']} mixes answered alike; non-empty answers per query: {per}.")
-    longs = [z for z in s["sizes"] if z.get("run_long")]
+    longs = [z for z in settings if z.get("run_long")]
     if longs:
         out += ["", "`rete serve` alone at the seed's run length (Virtuoso's method: the mixes run twice, the second "
                 "timed; here the warm-up has other parameters than the timed mixes):", "",
-                "| mix | products | triples | clients | mixes (warm-up + timed) | rete QMpH | wall s | Q5 mean ms | Q6 mean ms | slowest query, mean ms |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                "| mix | products | triples | clients | mixes (warm-up + timed) | `rete serve` | rete QMpH | wall s | Q5 mean ms | Q6 mean ms | slowest query, mean ms |",
+                "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|"]
         for z in longs:
             L = z["run_long"]
             for r in L["runs"]:
@@ -348,6 +350,7 @@ def render_bsbm(s):
                 worst = max(r["queries"], key=lambda x: x["mean_ms"])
                 q6 = f"{q['Q6']['mean_ms']:,.2f}" if "Q6" in q else "–"
                 out.append(f"| {mix_name(z)} | {z['products']:,} | {z['triples']:,} | {r['clients']} | {L['warmup_mixes']} + {r['mixes']} | "
+                           f"{z.get('rete_threads', s['rete_threads'])} workers, {cache_name(z)} | "
                            f"{r['qmph']:,.0f} | {r['wall_s']:,.1f} | {q['Q5']['mean_ms']:,.2f} | {q6} | "
                            f"{worst['query']} {worst['mean_ms']:,.2f} |")
     for z in s["sizes"]:
@@ -395,7 +398,7 @@ def render_bsbm(s):
     mine = big.get("run_long") or big["run"]
     for r in mine["runs"]:
         if r["endpoint"] == "rete":
-            out.append(f"| rete serve, {big['triples'] / 1e6:,.1f} Mt (here, {mine['warmup_mixes']} + {r['mixes']} mixes) | {r['clients']} | {r['qmph']:,.0f} | {cores} | {r['qmph'] / cores:,.0f} |")
+            out.append(f"| rete serve, {big['triples'] / 1e6:,.1f} Mt (here, {mine['warmup_mixes']} + {r['mixes']} mixes, {big.get('rete_threads', s['rete_threads'])} workers, {cache_name(big)}) | {r['clients']} | {r['qmph']:,.0f} | {cores} | {r['qmph'] / cores:,.0f} |")
     built = [z for z in s["sizes"] if z["rete_build_ms"]]
     big = max(built, key=lambda z: z["triples"]) if built else big
     rate = big["triples"] / (big["rete_build_ms"] / 1000) if built else 0
