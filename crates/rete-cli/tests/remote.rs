@@ -258,6 +258,13 @@ fn serve_a_file_and_a_url_then_stop_on_sigterm() {
         listing.contains(&format!("{base}/local/sparql")),
         "{listing}"
     );
+    // A small file and a URL both get the floor of the default cache.
+    assert!(listing.contains("(cache 256.0 MiB)"), "{listing}");
+    let listing = server.line();
+    assert!(
+        listing.contains(&format!("{base}/remote/sparql  {url}  (cache 256.0 MiB)")),
+        "{listing}"
+    );
     let query = "SELECT (COUNT(*) AS ?n) WHERE { ?s foaf:knows ?o }";
     let (cli, _) = run(&["sparql", file.to_str().unwrap(), query, "--format", "csv"]);
     for name in ["local", "remote"] {

@@ -23,6 +23,16 @@ pub fn default_cache(file_bytes: Option<u64>, files: usize, memory: Option<u64>)
     }
 }
 
+/// The default cache of `source` (a path or a URL) served among `files` files, on this machine.
+pub fn default_cache_for(source: &str, files: usize) -> u64 {
+    // A URL's length is not known before it is opened: it keeps the floor.
+    let local = std::fs::metadata(source)
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len());
+    default_cache(local, files, machine_memory())
+}
+
 /// The machine's memory, from `/proc/meminfo` (`None` where there is none).
 pub fn machine_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -53,5 +63,30 @@ mod tests {
         // Never under the floor, even on a small machine.
         assert_eq!(default_cache(Some(10 * gib), 4, Some(gib / 2)), MIN_CACHE);
         assert!(machine_memory().is_none_or(|m| m > 0));
+    }
+
+    #[test]
+    fn a_local_file_is_measured_and_a_url_keeps_the_floor() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.rete");
+        // Sparse: a 1 GiB length without the disk space.
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        let path = path.to_str().unwrap();
+        let want = default_cache(Some(1 << 30), 1, machine_memory());
+        assert_eq!(default_cache_for(path, 1,), want);
+        if machine_memory().is_some_and(|m| m >= 8 << 30) {
+            assert_eq!(want, 2 << 30);
+        }
+        assert_eq!(
+            default_cache_for("http://127.0.0.1:9/big.rete", 1),
+            MIN_CACHE
+        );
+        assert_eq!(
+            default_cache_for(dir.path().to_str().unwrap(), 1),
+            MIN_CACHE
+        );
     }
 }

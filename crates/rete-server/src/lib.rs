@@ -7,7 +7,7 @@ mod pages;
 mod protocol;
 mod run;
 
-pub use cache::{default_cache, machine_memory, MIN_CACHE};
+pub use cache::{default_cache, default_cache_for, machine_memory, MIN_CACHE};
 pub use error::{ServeError, RETRY_AFTER_SECS};
 
 use axum::body::Bytes;

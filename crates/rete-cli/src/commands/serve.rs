@@ -22,15 +22,14 @@ fn named(arg: &str) -> (String, &str) {
 
 pub fn run(a: &ServeArgs) -> Result<()> {
     let mut endpoints = Vec::new();
-    let memory = rete_server::machine_memory();
+    let mut caches = Vec::new();
     for arg in &a.files {
         let (name, file) = named(arg);
         let cache = a.cache.unwrap_or_else(|| {
-            // A URL's length is not known before it is opened: it keeps the floor.
-            let local = std::fs::metadata(file).ok().map(|m| m.len());
-            let bytes = rete_server::default_cache(local, a.files.len(), memory);
+            let bytes = rete_server::default_cache_for(file, a.files.len());
             usize::try_from(bytes).unwrap_or(usize::MAX)
         });
+        caches.push(cache);
         let opts = rete_core::ReteOptions {
             cache_bytes: cache,
             ..rete_core::ReteOptions::default()
@@ -71,8 +70,9 @@ pub fn run(a: &ServeArgs) -> Result<()> {
         names.len(),
         if names.len() == 1 { "" } else { "s" }
     );
-    for (name, file) in &names {
-        let _ = writeln!(out, "  {base}/{name}/sparql  {file}");
+    for ((name, file), cache) in names.iter().zip(&caches) {
+        let cache = rete_core::human::bytes(*cache as u64);
+        let _ = writeln!(out, "  {base}/{name}/sparql  {file}  (cache {cache})");
     }
     let _ = out.flush();
     drop(out);
