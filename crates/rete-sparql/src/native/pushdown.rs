@@ -85,3 +85,63 @@ fn has_exists(e: &Ex) -> bool {
     e.children(&mut |c| found |= has_exists(c));
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native::plan::PTerm;
+
+    fn tp(s: usize, p: u64, o: usize) -> Tp {
+        Tp {
+            s: PTerm::Var(s),
+            p: PTerm::Const(p),
+            o: PTerm::Var(o),
+        }
+    }
+
+    fn less(a: usize, b: usize) -> Ex {
+        Ex::Cmp(
+            Box::new(Ex::Var(a)),
+            Box::new(Ex::Var(b)),
+            [true, false, false],
+        )
+    }
+
+    /// The shape of a plan: `B<n>` a BGP of n patterns, `F(..)` a filter of so many conjuncts.
+    fn shape(p: &Plan) -> String {
+        match p {
+            Plan::Bgp(t) => format!("B{}", t.len()),
+            Plan::Join(a, b) => format!("J({},{})", shape(a), shape(b)),
+            Plan::Filter { inner, expr, .. } => {
+                let mut c = Vec::new();
+                split_and(expr, &mut c);
+                format!("F{}({})", c.len(), shape(inner))
+            }
+            _ => "?".into(),
+        }
+    }
+
+    #[test]
+    fn each_conjunct_runs_after_the_patterns_binding_its_variables() {
+        // ?a p ?b . ?a q ?c . ?a r ?d  FILTER(?b < ?a && ?c < ?b && ?d < ?c)
+        let tps = [tp(0, 1, 1), tp(0, 2, 2), tp(0, 3, 3)];
+        let expr = Ex::And(
+            Box::new(Ex::And(Box::new(less(1, 0)), Box::new(less(2, 1)))),
+            Box::new(less(3, 2)),
+        );
+        let plan = push_into_bgp(&tps, &expr).expect("pushed");
+        assert_eq!(shape(&plan), "F1(J(F1(J(F1(B1),B1)),B1))");
+        // A conjunct that needs the last pattern stays at the end: nothing moves.
+        assert!(push_into_bgp(&tps, &less(3, 0)).is_none());
+        // EXISTS waits for the whole BGP, even when its row variables are bound early.
+        let exists = Ex::Exists(Rc::new(Plan::Bgp(vec![tp(0, 4, 5)])));
+        let expr = Ex::And(Box::new(less(1, 0)), Box::new(exists));
+        assert_eq!(
+            shape(&push_into_bgp(&tps, &expr).expect("pushed")),
+            "F1(J(F1(B1),B2))"
+        );
+        // One pattern or none: nothing to run part-way through.
+        assert!(push_into_bgp(&tps[..1], &less(1, 0)).is_none());
+        assert!(push_into_bgp(&[], &less(1, 0)).is_none());
+    }
+}
