@@ -153,23 +153,28 @@ impl Side {
     /// All parents of `id` (its neighbours one link nearer the root whose links were read),
     /// sorted (`more` must be sorted).
     pub(crate) fn parents(&self, id: Id) -> Vec<Id> {
-        let Some(r) = self.reached.get(&id) else {
-            return Vec::new();
-        };
-        if id == self.root {
-            return Vec::new();
-        }
-        let at = self.more.partition_point(|&(c, _)| c < id);
-        let mut out: Vec<Id> = std::iter::once(r.parent)
-            .chain(
-                self.more[at..]
-                    .iter()
-                    .take_while(|&&(c, _)| c == id)
-                    .map(|&(_, p)| p),
-            )
-            .collect();
+        let mut out = Vec::new();
+        self.parents_into(id, &mut out);
         out.sort_unstable();
         out
+    }
+
+    /// Appends the parents of `id` to `out`, unsorted (`more` must be sorted).
+    pub(crate) fn parents_into(&self, id: Id, out: &mut Vec<Id>) {
+        let Some(r) = self.reached.get(&id) else {
+            return;
+        };
+        if id == self.root {
+            return;
+        }
+        out.push(r.parent);
+        let at = self.more.partition_point(|&(c, _)| c < id);
+        out.extend(
+            self.more[at..]
+                .iter()
+                .take_while(|&&(c, _)| c == id)
+                .map(|&(_, p)| p),
+        );
     }
 }
 

@@ -126,6 +126,9 @@ impl NodeFilter {
         if self.is_literal(id) {
             return Ok(false);
         }
+        if self.max_degree.is_none() && self.classes.is_empty() {
+            return Ok(true);
+        }
         if let Some(&known) = self.memo.get(&id) {
             return Ok(known);
         }

@@ -227,6 +227,8 @@ struct Walk<'b> {
     /// At most this many steps, then `gave_up`.
     limit: u64,
     gave_up: bool,
+    /// Buffers for the parents of the entities on the path, reused.
+    pool: Vec<Vec<Id>>,
 }
 
 impl<'b> Walk<'b> {
@@ -244,6 +246,7 @@ impl<'b> Walk<'b> {
             steps: 0,
             limit: u64::MAX,
             gave_up: false,
+            pool: Vec::new(),
         }
     }
 
@@ -260,23 +263,27 @@ impl<'b> Walk<'b> {
     /// The entities a path may take after `v` when they must be at most `bound` links from the
     /// end, sorted: `v`'s neighbours, read if needed — but for an entity of the end ball's outer
     /// layer going inwards, its parents there (whose links were read) are all such neighbours.
-    fn next(&self, g: &mut Graph<'_>, v: Id, bound: u32) -> Result<Arc<[Id]>, Halt> {
+    fn next(&mut self, g: &mut Graph<'_>, v: Id, bound: u32) -> Result<Next, Halt> {
         if let Some(n) = g.cached(v) {
-            return Ok(n);
-        }
-        if self.known_only {
-            // The neighbours of `v` whose links were read are its parents in the two balls.
-            let mut n = self.start.parents(v);
-            n.extend(self.end.parents(v));
-            n.sort_unstable();
-            n.dedup();
-            return Ok(n.into());
+            return Ok(Next::Read(n));
         }
         let radius = self.end.radius();
-        if bound < radius && self.end.distance(v) == Some(radius) {
-            return Ok(self.end.parents(v).into());
+        // Going inwards from the end ball's outer layer, the parents there are all that may follow.
+        let inwards = bound < radius && self.end.distance(v) == Some(radius);
+        if !self.known_only && !inwards {
+            return Ok(Next::Read(g.neighbours(v)?));
         }
-        g.neighbours(v)
+        // Parents, gathered into a buffer of the pool: the walk takes thousands of such steps.
+        let mut n = self.pool.pop().unwrap_or_default();
+        n.clear();
+        self.end.parents_into(v, &mut n);
+        if self.known_only {
+            // The neighbours of `v` whose links were read are its parents in the two balls.
+            self.start.parents_into(v, &mut n);
+        }
+        n.sort_unstable();
+        n.dedup();
+        Ok(Next::Known(n))
     }
 
     /// Extends the path (ending at an entity a path may pass through) in id order; stops once
@@ -288,6 +295,15 @@ impl<'b> Walk<'b> {
         // Links left after the next step.
         let bound = self.len - self.path.len() as u32;
         let next = self.next(g, v, bound)?;
+        let walked = self.over(g, next.ids(), bound);
+        if let Next::Known(buffer) = next {
+            self.pool.push(buffer);
+        }
+        walked
+    }
+
+    /// [`Walk::down`] over the entities `next` that may follow the path's last.
+    fn over(&mut self, g: &mut Graph<'_>, next: &[Id], bound: u32) -> Result<(), Halt> {
         if bound == 0 {
             if next.binary_search(&self.to).is_ok() {
                 let mut p = self.path.clone();
@@ -298,7 +314,7 @@ impl<'b> Walk<'b> {
             }
             return Ok(());
         }
-        for &w in next.iter() {
+        for &w in next {
             // A path holds at most 13 entities: a scan beats a set.
             if w == self.to || self.to_end(w) > bound || self.path.contains(&w) {
                 continue;
@@ -322,6 +338,21 @@ impl<'b> Walk<'b> {
             }
         }
         Ok(())
+    }
+}
+
+/// What may follow an entity on a walk: its links as read, or its parents in the balls.
+enum Next {
+    Read(Arc<[Id]>),
+    Known(Vec<Id>),
+}
+
+impl Next {
+    fn ids(&self) -> &[Id] {
+        match self {
+            Next::Read(n) => n,
+            Next::Known(n) => n,
+        }
     }
 }
 
