@@ -33,6 +33,9 @@ pub(crate) struct PredicateFilter {
     without: FxHashSet<Id>,
     include_schema: bool,
     memo: FxHashMap<Id, bool>,
+    /// The last predicate asked about and its answer (id 0 is no term): an entity's links out
+    /// come sorted by predicate, so the same one is asked about many times in a row.
+    last: (Id, bool),
 }
 
 impl PredicateFilter {
@@ -61,12 +64,17 @@ impl PredicateFilter {
             without,
             include_schema: opts.include_schema,
             memo: FxHashMap::default(),
+            last: (0, false),
         })
     }
 
     /// Whether links with predicate `p` count.
     pub(crate) fn allows(&mut self, rete: &Rete, p: Id) -> Result<bool, PathError> {
+        if self.last.0 == p {
+            return Ok(self.last.1);
+        }
         if let Some(&known) = self.memo.get(&p) {
+            self.last = (p, known);
             return Ok(known);
         }
         let allowed = if let Some(via) = &self.via {
@@ -82,6 +90,7 @@ impl PredicateFilter {
             }
         };
         self.memo.insert(p, allowed);
+        self.last = (p, allowed);
         Ok(allowed)
     }
 }

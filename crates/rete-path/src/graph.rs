@@ -1,8 +1,9 @@
 //! The graph a search walks: each entity's neighbours over the links the filters allow, in both
 //! directions (its SPO range: links out; its OSP range: links in), read lazily on first use and
 //! kept, so that the first search and the enumeration of longer paths ([`crate::kpaths`]) read
-//! each entity once. Every read checks the limits: the memory cap, the deadline and the cancel
-//! flag.
+//! each entity once. The links themselves (predicate and direction) are kept too: every step of
+//! a path found has an end whose links were read, so its links are listed without another read.
+//! Every read checks the limits: the memory cap, the deadline and the cancel flag.
 
 use crate::filter::{NodeFilter, PredicateFilter};
 use crate::{PathError, PathOptions, Progress, Stop};
@@ -11,6 +12,10 @@ use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The bit marking a kept link as pointing in (the entity read is its object). Ids are far
+/// below 2^63.
+const BACKWARD: Id = 1 << 63;
 
 /// Why a search step could not go on: a limit (an answer) or a failure (an error).
 #[derive(Debug)]
@@ -31,14 +36,24 @@ impl From<rete_core::Error> for Halt {
     }
 }
 
+/// What was read of an entity.
+#[derive(Debug)]
+struct Read {
+    /// The distinct entities linked to it either way, sorted.
+    neighbours: Arc<[Id]>,
+    /// Its allowed links as `(other end, predicate | BACKWARD)`, as read: only the ends of the
+    /// steps of the paths found are looked up, so they are not sorted here.
+    links: Vec<(Id, Id)>,
+}
+
 /// Lazily read, memoized undirected adjacency over allowed links.
 #[derive(Debug)]
 pub(crate) struct Graph<'a> {
     pub(crate) rete: &'a Rete,
     pub(crate) preds: PredicateFilter,
     pub(crate) nodes: NodeFilter,
-    adjacency: FxHashMap<Id, Arc<[Id]>>,
-    /// Neighbour entries held in `adjacency`.
+    adjacency: FxHashMap<Id, Read>,
+    /// Neighbour and link entries held in `adjacency`.
     held: usize,
     max_held: usize,
     deadline: Option<Instant>,
@@ -86,21 +101,21 @@ impl<'a> Graph<'a> {
 
     /// The neighbours of `id` if they have been read already (no read, no limit checked).
     pub(crate) fn cached(&self, id: Id) -> Option<Arc<[Id]>> {
-        self.adjacency.get(&id).cloned()
+        self.adjacency.get(&id).map(|r| r.neighbours.clone())
     }
 
     /// The distinct entities linked to `id` either way by an allowed link, sorted by id
     /// (literals and `id` itself left out).
     pub(crate) fn neighbours(&mut self, id: Id) -> Result<Arc<[Id]>, Halt> {
-        if let Some(n) = self.adjacency.get(&id) {
-            return Ok(n.clone());
+        if let Some(r) = self.adjacency.get(&id) {
+            return Ok(r.neighbours.clone());
         }
         self.check()?;
-        let mut out = Vec::new();
+        let (mut out, mut links) = (Vec::new(), Vec::new());
         let room = self.max_held.saturating_sub(self.held);
-        for (perm, pattern, other) in [
-            (Perm::Spo, Pattern::new(Some(id), None, None), 2),
-            (Perm::Osp, Pattern::new(None, None, Some(id)), 0),
+        for (perm, pattern, other, direction) in [
+            (Perm::Spo, Pattern::new(Some(id), None, None), 2, 0),
+            (Perm::Osp, Pattern::new(None, None, Some(id)), 0, BACKWARD),
         ] {
             for q in self.rete.scan(perm, &pattern)? {
                 let q = q?;
@@ -109,25 +124,52 @@ impl<'a> Graph<'a> {
                     continue;
                 }
                 out.push(n);
+                links.push((n, q[1] | direction));
                 // Links before dedup bound the memory of one read (a hub's links can be many).
-                if out.len() > room.saturating_mul(2) {
+                if links.len() > room {
                     return Err(Halt::Limit(Stop::VisitedLimit));
                 }
             }
         }
         out.sort_unstable();
         out.dedup();
-        if out.len() > room {
+        if out.len() + links.len() > room {
             return Err(Halt::Limit(Stop::VisitedLimit));
         }
-        self.held += out.len() + 1;
+        self.held += out.len() + links.len() + 1;
         self.expanded += 1;
         if let Some(p) = &self.progress {
             p.expanded.fetch_add(1, Ordering::Relaxed);
         }
         let out: Arc<[Id]> = out.into();
-        self.adjacency.insert(id, out.clone());
+        self.adjacency.insert(
+            id,
+            Read {
+                neighbours: out.clone(),
+                links,
+            },
+        );
         Ok(out)
+    }
+
+    /// The allowed links between `a` and `b` as `(predicate, forward)` (`forward`: `a` is the
+    /// subject), links from `a` first, each group by predicate, a triple in several graphs
+    /// once; `None` when neither end's links were read.
+    pub(crate) fn links_between(&self, a: Id, b: Id) -> Option<Vec<(Id, bool)>> {
+        // From `b`'s side, its links in are `a`'s links out.
+        let (read, other, out_bit) = match self.adjacency.get(&a) {
+            Some(r) => (r, b, 0),
+            None => (self.adjacency.get(&b)?, a, BACKWARD),
+        };
+        let mut found: Vec<(bool, Id)> = read
+            .links
+            .iter()
+            .filter(|&&(n, _)| n == other)
+            .map(|&(_, p)| (p & BACKWARD != out_bit, p & !BACKWARD))
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        Some(found.into_iter().map(|(back, p)| (p, !back)).collect())
     }
 
     /// Counts a path found, for [`Progress`].

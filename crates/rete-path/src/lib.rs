@@ -242,7 +242,7 @@ pub fn find_paths(
     let mut g = graph::Graph::new(rete, opts)?;
     let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
     let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
-    let mut decoder = steps::Decoder::default();
+    let mut decoder = steps::Decoder::new(&found.paths);
     for ids in found.paths {
         let nodes = ids
             .iter()
