@@ -133,6 +133,8 @@ pub struct Link {
     pub subject: String,
     /// Predicate.
     pub predicate: String,
+    /// The predicate's dictionary id (valid for this file), so a reader need not look it up.
+    pub predicate_id: Id,
     /// Object.
     pub object: String,
     /// Whether the link points along the path (`from` is its subject) or against it.

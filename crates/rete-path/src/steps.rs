@@ -97,6 +97,7 @@ impl Decoder {
             decoded.push(Link {
                 subject: self.term(g, s)?,
                 predicate: self.term(g, p)?,
+                predicate_id: p,
                 object: self.term(g, o)?,
                 forward,
             });

@@ -65,11 +65,8 @@ impl Doc {
             for s in &p.steps {
                 let mut links = Vec::with_capacity(s.links.len());
                 for l in &s.links {
-                    let id = self.resolve(&l.predicate)?.ok_or_else(|| {
-                        AppError::Invalid(format!("{}: not in the file", l.predicate))
-                    })?;
                     links.push(PathLinkView {
-                        predicate: self.term_view(id, false)?,
+                        predicate: self.term_view(l.predicate_id, false)?,
                         forward: l.forward,
                     });
                 }
