@@ -25,31 +25,43 @@ const CACHE_BYTES: usize = 64 << 20;
 /// Document directory entries read at once (6 KiB).
 const DIR_CHUNK: u64 = 256;
 
-/// Stored bytes of the meta, document directory and token sections that a remote open reads in
-/// one request, when they lie together.
+/// Stored bytes that a remote open reads in one request at most.
 const PREFETCH_BYTES: u64 = 64 << 10;
 
 /// On a remote file, reads the meta, the document directory and the token blocks in one request
 /// when they lie next to each other and are small (how `build_sections` writes them): the reader's
-/// range cache then answers the first keystroke's token block and directory page.
+/// range cache then answers the first keystroke's token block and directory page. The same
+/// request takes the sections on either side while the whole stays within [`PREFETCH_BYTES`]:
+/// the pyramid's membership blocks just before (every entity hit's community path reads one) and
+/// the posting chunks just after (every keystroke reads some).
 fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     if !rete.reader().is_remote() {
         return Ok(());
     }
+    let range = |k: u16| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len));
     let mut parts: Vec<(u64, u64)> = [kind::META, kind::DOC_DIR, kind::TOKENS]
         .iter()
-        .filter_map(|&k| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len)))
+        .filter_map(|&k| range(k))
         .collect();
     parts.sort_unstable();
-    let (Some(&(start, _)), Some(&(_, end))) = (parts.first(), parts.last()) else {
+    let (Some(&(mut start, _)), Some(&(_, mut end))) = (parts.first(), parts.last()) else {
         return Ok(());
     };
     let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
-    if parts.len() == 3 && adjacent && end - start <= PREFETCH_BYTES {
-        rete.reader()
-            .read_at(start, (end - start) as usize)
-            .map_err(rete_core::Error::from)?;
+    if parts.len() != 3 || !adjacent || end - start > PREFETCH_BYTES {
+        return Ok(());
     }
+    let before = range(rete_pyramid::kind::MEMBERSHIP).filter(|r| r.1 == start);
+    if let Some(r) = before.filter(|r| end - r.0 <= PREFETCH_BYTES) {
+        start = r.0;
+    }
+    let after = range(kind::POSTINGS).filter(|r| r.0 == end);
+    if let Some(r) = after.filter(|r| r.1 - start <= PREFETCH_BYTES) {
+        end = r.1;
+    }
+    rete.reader()
+        .read_at(start, (end - start) as usize)
+        .map_err(rete_core::Error::from)?;
     Ok(())
 }
 
