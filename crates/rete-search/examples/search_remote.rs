@@ -106,7 +106,7 @@ fn main() {
     let s = Searcher::open(&rete).unwrap();
     let cancel = AtomicBool::new(false);
     let mut prev = opened;
-    let (mut over, mut n, mut most) = (0, 0, (0, 0));
+    let mut later: Vec<(u64, u64)> = Vec::new();
     for (i, q) in queries.lines().enumerate() {
         s.search(&Query::new(q), &cancel).unwrap();
         let now = http.stats();
@@ -115,9 +115,7 @@ fn main() {
         let log = std::mem::take(&mut *traced.log.lock().unwrap());
         let bad = req > 2 || bytes > 64 << 10;
         if i > 0 {
-            n += 1;
-            over += usize::from(bad);
-            most = (most.0.max(req), most.1.max(bytes));
+            later.push((req, bytes));
         }
         if i == 0 || bad || all {
             println!("{q:?}: {req} requests, {bytes} B");
@@ -126,8 +124,21 @@ fn main() {
             }
         }
     }
+    let over = later.iter().filter(|k| k.0 > 2 || k.1 > 64 << 10).count();
+    let mut req: Vec<u64> = later.iter().map(|k| k.0).collect();
+    let mut bytes: Vec<u64> = later.iter().map(|k| k.1).collect();
+    req.sort_unstable();
+    bytes.sort_unstable();
+    let pct = |v: &[u64], p: f64| v[((v.len().max(1) - 1) as f64 * p).round() as usize];
+    if later.is_empty() {
+        return;
+    }
     println!(
-        "{n} later keystrokes: {over} above 2 requests or 64 KiB; most {} requests, {} B",
-        most.0, most.1
+        "{} later keystrokes: {over} above 2 requests or 64 KiB; p99 {} requests, {} B; most {} requests, {} B",
+        later.len(),
+        pct(&req, 0.99),
+        pct(&bytes, 0.99),
+        pct(&req, 1.0),
+        pct(&bytes, 1.0),
     );
 }
