@@ -231,8 +231,11 @@ fn search_keystrokes_over_http_read_few_requests() {
         let rete = rete_core::Rete::open(src.reader()).unwrap();
         let mut before = src.stats();
         let remote = Searcher::open(&rete).unwrap();
-        let local = dir.path().join(format!("{stem}.rete"));
-        let local = Searcher::open(&rete_core::Rete::open_path(&local).unwrap()).unwrap();
+        let local = rete_core::Rete::open_path(dir.path().join(format!("{stem}.rete"))).unwrap();
+        let paths = rete_pyramid::Pyramid::open(&local).unwrap();
+        assert_eq!(paths.is_some(), pyramid);
+        let local_rete = local.clone();
+        let local = Searcher::open(&local).unwrap();
         let cancel = AtomicBool::new(false);
         for (i, text) in typed.into_iter().enumerate() {
             let q = Query::new(text);
@@ -251,6 +254,15 @@ fn search_keystrokes_over_http_read_few_requests() {
                     .all(|h| h.path.is_some() == (pyramid && entity(&h))),
                 "{stem} {text}: every person has a path with the pyramid, nothing else has one"
             );
+            // Each path is the pyramid's own, read one entity at a time.
+            for h in &answer.hits {
+                if let (Some(path), Some(p)) = (&h.path, &paths) {
+                    let iri = h.term.trim_start_matches('<').trim_end_matches('>');
+                    let node = oxrdf::NamedNodeRef::new(iri).unwrap();
+                    let id = local_rete.id_of(node.into()).unwrap().unwrap();
+                    assert_eq!(Some(path), p.community_path(id).unwrap().as_ref());
+                }
+            }
             let now = src.stats();
             let (requests, bytes) = (now.requests - before.requests, now.bytes - before.bytes);
             let most = if i == 0 { 3 } else { 2 };
