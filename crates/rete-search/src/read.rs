@@ -347,7 +347,10 @@ impl Index {
     }
 
     /// Reads the stored bytes of `refs` (of section `k`), one range read when they are nearly
-    /// contiguous, which is how consecutive tokens' chunks are written.
+    /// contiguous, which is how consecutive tokens' chunks are written. The bytes read between
+    /// them are bounded by what a remote reader would coalesce anyway (16 KiB past their own):
+    /// the chunks of two words far apart are two ranges of one batch, not one range holding
+    /// everything between them.
     fn read_blocks(&self, k: u16, refs: &[BlockRef]) -> Result<Vec<Vec<u8>>, SearchError> {
         let Some(start) = refs.iter().map(|b| b.offset).min() else {
             return Ok(Vec::new());
@@ -356,7 +359,7 @@ impl Index {
         let total: u64 = refs.iter().map(|b| b.len).sum();
         let too_large = || SearchError::corrupt(self.name(), section_name(k), "range too large");
         let mut out = Vec::with_capacity(refs.len());
-        if end - start <= total.saturating_mul(2) + (64 << 10) {
+        if end - start <= total.saturating_mul(2) + (16 << 10) {
             let span = self.inner.rete.section_range(
                 k,
                 0,
