@@ -33,34 +33,44 @@ const PREFETCH_BYTES: u64 = 64 << 10;
 /// range cache then answers the first keystroke's token block and directory page. The same
 /// request takes the sections on either side while the whole stays within [`PREFETCH_BYTES`]:
 /// the pyramid's membership blocks just before (every entity hit's community path reads one) and
-/// the posting chunks just after (every keystroke reads some).
+/// the posting chunks just after (every keystroke reads some). In the same batch, when they lie
+/// together within [`PREFETCH_BYTES`] beyond the open's first bytes: the file's block
+/// directories (the hits' dictionary blocks are found through them) and the pyramid's top and
+/// block directory, which follow them (the hits' community paths).
 fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     if !rete.reader().is_remote() {
         return Ok(());
     }
+    let mut spans: Vec<(u64, usize)> = Vec::new();
     let range = |k: u16| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len));
+    let dirs = range(rete_core::format::kind::DICT_INDEX).map(|r| r.0);
+    let pyramid = range(rete_pyramid::kind::DIRECTORY).map(|r| r.1);
+    if let (Some(start), Some(end)) = (dirs, pyramid) {
+        if start < end && end - start <= PREFETCH_BYTES {
+            spans.push((start, (end - start) as usize));
+        }
+    }
     let mut parts: Vec<(u64, u64)> = [kind::META, kind::DOC_DIR, kind::TOKENS]
         .iter()
         .filter_map(|&k| range(k))
         .collect();
     parts.sort_unstable();
-    let (Some(&(mut start, _)), Some(&(_, mut end))) = (parts.first(), parts.last()) else {
-        return Ok(());
-    };
-    let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
-    if parts.len() != 3 || !adjacent || end - start > PREFETCH_BYTES {
-        return Ok(());
-    }
-    let before = range(rete_pyramid::kind::MEMBERSHIP).filter(|r| r.1 == start);
-    if let Some(r) = before.filter(|r| end - r.0 <= PREFETCH_BYTES) {
-        start = r.0;
-    }
-    let after = range(kind::POSTINGS).filter(|r| r.0 == end);
-    if let Some(r) = after.filter(|r| r.1 - start <= PREFETCH_BYTES) {
-        end = r.1;
+    if let (Some(&(mut start, _)), Some(&(_, mut end))) = (parts.first(), parts.last()) {
+        let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
+        if parts.len() == 3 && adjacent && end - start <= PREFETCH_BYTES {
+            let before = range(rete_pyramid::kind::MEMBERSHIP).filter(|r| r.1 == start);
+            if let Some(r) = before.filter(|r| end - r.0 <= PREFETCH_BYTES) {
+                start = r.0;
+            }
+            let after = range(kind::POSTINGS).filter(|r| r.0 == end);
+            if let Some(r) = after.filter(|r| r.1 - start <= PREFETCH_BYTES) {
+                end = r.1;
+            }
+            spans.push((start, (end - start) as usize));
+        }
     }
     rete.reader()
-        .read_at(start, (end - start) as usize)
+        .read_many(&spans)
         .map_err(rete_core::Error::from)?;
     Ok(())
 }
