@@ -272,6 +272,26 @@ fn search_keystrokes_over_http_read_few_requests() {
             );
             before = now;
         }
+        // Within the top-level community of the first person found: the same answer, inside it.
+        let first = local.search(&Query::new("ada"), &cancel).unwrap().hits;
+        if let Some(path) = first.iter().find_map(|h| h.path.clone()) {
+            let level = path.len() - 1;
+            let q = Query {
+                within: Some(rete_search::Within {
+                    level: level as u32,
+                    community: path[level],
+                }),
+                ..Query::new("a")
+            };
+            let answer = remote.search(&q, &cancel).unwrap();
+            assert_eq!(answer, local.search(&q, &cancel).unwrap());
+            assert!(!answer.hits.is_empty());
+            assert!(answer
+                .hits
+                .iter()
+                .all(|h| h.path.as_ref().is_some_and(|p| p[level] == path[level])));
+        }
+        assert_eq!(pyramid, first.iter().any(|h| h.path.is_some()));
     }
 }
 

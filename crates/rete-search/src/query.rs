@@ -193,6 +193,17 @@ fn indexed_search(
     // The documents of the first candidates in one read, not one block at a time.
     let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect();
     ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;
+    if q.within.is_some() {
+        // Searching within a community filters by path: theirs in one batch too.
+        let mut entities = Vec::with_capacity(head.len());
+        for c in &head {
+            let d = ix.doc(c.doc)?;
+            if d.kind == crate::Kind::Entity {
+                entities.push(d.term);
+            }
+        }
+        s.community_paths(&entities)?;
+    }
     let cands = head.into_iter().chain(cands);
     collect(
         s,
