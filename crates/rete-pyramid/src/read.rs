@@ -88,11 +88,36 @@ struct Group {
     edges: Vec<EdgeRec>,
 }
 
+/// Block directory bytes that a remote open reads with the top section.
+const PREFETCH_DIRECTORY: u64 = 64 << 10;
+
+/// On a remote file, reads the block directory with the top section when it follows it and is
+/// small (how the builder writes them): the first request below the top then finds it in the
+/// reader's range cache instead of costing a request of its own.
+fn prefetch_directory(rete: &Rete) -> Result<(), PyramidError> {
+    if !rete.reader().is_remote() {
+        return Ok(());
+    }
+    let (Some(top), Some(dir)) = (rete.section(kind::TOP, 0), rete.section(kind::DIRECTORY, 0))
+    else {
+        return Ok(());
+    };
+    if dir.offset == top.offset + top.len && dir.len <= PREFETCH_DIRECTORY {
+        let len = usize::try_from(top.len + dir.len)
+            .map_err(|_| PyramidError::corrupt(rete.name(), "pyramid top", "too large"))?;
+        rete.reader()
+            .read_at(top.offset, len)
+            .map_err(rete_core::Error::from)?;
+    }
+    Ok(())
+}
+
 impl Pyramid {
     /// Opens the pyramid of `rete` with one read (the top section); `None` if the file was built
     /// without one.
     pub fn open(rete: &Rete) -> Result<Option<Pyramid>, PyramidError> {
         let name = rete.name().to_owned();
+        prefetch_directory(rete)?;
         let Some((bytes, charge)) = rete.kept_section(kind::TOP, 0)? else {
             if rete.has_flag(FLAG_PYRAMID) {
                 return Err(PyramidError::corrupt(
@@ -437,14 +462,41 @@ impl Pyramid {
     /// The community of `entity` at every level, finest first; `None` if `entity` is not in the
     /// entity graph (a literal, a class only used with `rdf:type`, a predicate…).
     pub fn community_path(&self, entity: Id) -> Result<Option<Vec<u32>>, PyramidError> {
-        let dir = self.dir()?;
-        let blocks = &dir.membership;
-        let i = blocks.partition_point(|b| b.0 <= entity);
-        let Some(&(first, block)) = i.checked_sub(1).and_then(|i| blocks.get(i)) else {
-            return Ok(None);
-        };
-        let data = self.fetch(kind::MEMBERSHIP, &[block])?;
-        self.parse_membership(&data[0], first, entity)
+        Ok(self.community_paths(&[entity])?.pop().flatten())
+    }
+
+    /// The community paths of many entities, in their order (as [`Pyramid::community_path`]).
+    /// The membership blocks they need that are not cached are read together: one batch, which
+    /// a remote reader fetches in one request when the blocks lie close (search hits' paths).
+    pub fn community_paths(&self, entities: &[Id]) -> Result<Vec<Option<Vec<u32>>>, PyramidError> {
+        let mut out = vec![None; entities.len()];
+        if entities.is_empty() {
+            return Ok(out);
+        }
+        let blocks = &self.dir()?.membership;
+        // (block, entity, its place in `entities`), by block then entity.
+        let mut wanted: Vec<(usize, Id, usize)> = entities
+            .iter()
+            .enumerate()
+            .filter_map(|(at, &e)| {
+                let b = blocks.partition_point(|b| b.0 <= e).checked_sub(1)?;
+                Some((b, e, at))
+            })
+            .collect();
+        wanted.sort_unstable();
+        let mut used: Vec<usize> = wanted.iter().map(|w| w.0).collect();
+        used.dedup();
+        let refs: Vec<BlockRef> = used.iter().map(|&b| blocks[b].1).collect();
+        let data = self.fetch(kind::MEMBERSHIP, &refs)?;
+        for (bytes, group) in data.iter().zip(wanted.chunk_by(|a, b| a.0 == b.0)) {
+            let mut ids: Vec<Id> = group.iter().map(|w| w.1).collect();
+            ids.dedup();
+            let paths = self.parse_membership(bytes, blocks[group[0].0].0, &ids)?;
+            for w in group {
+                out[w.2] = paths[ids.partition_point(|&e| e < w.1)].clone();
+            }
+        }
+        Ok(out)
     }
 
     fn corrupt_levels(&self, message: impl Into<String>) -> PyramidError {
@@ -627,7 +679,7 @@ mod tests {
             let raw = p.fetch(kind::MEMBERSHIP, &[b]).unwrap();
             for _ in 0..300 {
                 let m = mutate(&mut rng, &raw[0]);
-                check(p.parse_membership(&m, first, first + 7).is_ok());
+                check(p.parse_membership(&m, first, &[first + 7]).is_ok());
             }
         }
         // Most mutations must be detected (some, like a changed label byte, are legitimately

@@ -168,6 +168,14 @@ fn check_consistency(rete: &Rete, p: &Pyramid) -> Vec<Level> {
     if let Term::Literal(_) = rete.term(rete.term_count()).unwrap() {
         assert_eq!(p.community_path(rete.term_count()).unwrap(), None);
     }
+    // Many at once, in any order, repeated and mixed with non-entities: the paths one by one.
+    let mut many: Vec<u64> = seen.iter().rev().step_by(7).copied().collect();
+    many.extend([0, rete.term_count() + 1, rete.term_count()]);
+    many.extend(seen.iter().take(3));
+    many.extend(seen.iter().take(3));
+    let one_by_one: Vec<_> = many.iter().map(|&e| p.community_path(e).unwrap()).collect();
+    assert_eq!(p.community_paths(&many).unwrap(), one_by_one);
+    assert!(p.community_paths(&[]).unwrap().is_empty());
     lv
 }
 

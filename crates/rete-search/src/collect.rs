@@ -149,13 +149,21 @@ pub(crate) fn collect(
         .flatten()
         .collect();
     rete.prefetch_terms(&ids)?;
+    // The entities' community paths in one batch too (their membership blocks).
+    let entities: Vec<Id> = ranked
+        .iter()
+        .filter(|(_, d, path)| path.is_none() && d.kind == Kind::Entity)
+        .map(|(_, d, _)| d.term)
+        .collect();
+    let mut paths = s.community_paths(&entities)?.into_iter();
     ranked
         .into_iter()
         .enumerate()
         .map(|(i, (k, d, path))| {
             let path = match path {
                 Some(p) => Some(p),
-                None => path_of(s, &d)?,
+                None if d.kind == Kind::Entity => paths.next().flatten(),
+                None => None,
             };
             let class = match d.classes.first() {
                 Some(&c) => Some(rete.term(c)?.to_string()),

@@ -314,16 +314,41 @@ impl Searcher {
 
     /// The community path of `term` in the pyramid, if the file has one and the term is in it.
     pub(crate) fn community_path(&self, term: Id) -> Result<Option<Vec<u32>>, SearchError> {
+        Ok(self.community_paths(&[term])?.pop().flatten())
+    }
+
+    /// The community paths of `terms`, in their order: those not kept from recent hits are read
+    /// together (their membership blocks in one batch).
+    pub(crate) fn community_paths(
+        &self,
+        terms: &[Id],
+    ) -> Result<Vec<Option<Vec<u32>>>, SearchError> {
         let lock = || self.paths.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = lock().get(&term) {
-            return Ok(p.clone());
-        }
-        let path = match self.pyramid()? {
-            Some(p) => p.community_path(term)?,
-            None => None,
+        let mut out: Vec<Option<Option<Vec<u32>>>> = {
+            let mut kept = lock();
+            terms.iter().map(|t| kept.get(t).cloned()).collect()
         };
-        lock().put(term, path.clone());
-        Ok(path)
+        let missing: Vec<Id> = terms
+            .iter()
+            .zip(&out)
+            .filter(|(_, p)| p.is_none())
+            .map(|(&t, _)| t)
+            .collect();
+        if !missing.is_empty() {
+            let paths = match self.pyramid()? {
+                Some(p) => p.community_paths(&missing)?,
+                None => vec![None; missing.len()],
+            };
+            let mut kept = lock();
+            let mut found = missing.iter().zip(paths);
+            for slot in out.iter_mut().filter(|p| p.is_none()) {
+                if let Some((&t, path)) = found.next() {
+                    kept.put(t, path.clone());
+                    *slot = Some(path);
+                }
+            }
+        }
+        Ok(out.into_iter().map(Option::flatten).collect())
     }
 
     pub(crate) fn pyramid(&self) -> Result<Option<&Pyramid>, SearchError> {

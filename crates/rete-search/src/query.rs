@@ -159,17 +159,27 @@ fn indexed_search(
     typos: bool,
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
-    // Each word: its tokens' posting lists, sorted by document.
-    let mut per_word: Vec<WordLists> = Vec::with_capacity(words.len());
+    // Each word's matching tokens; a word without any leaves no answer.
+    let mut tokens: Vec<Vec<(Quality, crate::read::Token)>> = Vec::with_capacity(words.len());
     for w in words {
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        let tokens = word_tokens(ix, w, typos)?;
-        let refs: Vec<&crate::read::Token> = tokens.iter().map(|(_, t)| t).collect();
+        let t = word_tokens(ix, w, typos)?;
+        if t.is_empty() {
+            return Ok(Vec::new());
+        }
+        tokens.push(t);
+    }
+    // Their posting lists, sorted by document: the chunks of all the words read together (one
+    // batch: a remote file fetches them at once).
+    let refs: Vec<&crate::read::Token> = tokens.iter().flatten().map(|(_, t)| t).collect();
+    let mut chunks = ix.tokens_postings(&refs, MAX_POSTINGS)?.into_iter();
+    let mut per_word: Vec<WordLists> = Vec::with_capacity(words.len());
+    for word in &tokens {
         let mut lists: WordLists = Vec::new();
-        for ((qual, _), chunks) in tokens.iter().zip(ix.tokens_postings(&refs, MAX_POSTINGS)?) {
-            lists.extend(chunks.into_iter().map(|l| (*qual, l)));
+        for ((qual, _), token_chunks) in word.iter().zip(chunks.by_ref()) {
+            lists.extend(token_chunks.into_iter().map(|l| (*qual, l)));
         }
         if lists.is_empty() {
             return Ok(Vec::new());
@@ -183,6 +193,17 @@ fn indexed_search(
     // The documents of the first candidates in one read, not one block at a time.
     let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect();
     ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;
+    if q.within.is_some() {
+        // Searching within a community filters by path: theirs in one batch too.
+        let mut entities = Vec::with_capacity(head.len());
+        for c in &head {
+            let d = ix.doc(c.doc)?;
+            if d.kind == crate::Kind::Entity {
+                entities.push(d.term);
+            }
+        }
+        s.community_paths(&entities)?;
+    }
     let cands = head.into_iter().chain(cands);
     collect(
         s,

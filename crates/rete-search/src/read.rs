@@ -25,31 +25,53 @@ const CACHE_BYTES: usize = 64 << 20;
 /// Document directory entries read at once (6 KiB).
 const DIR_CHUNK: u64 = 256;
 
-/// Stored bytes of the meta, document directory and token sections that a remote open reads in
-/// one request, when they lie together.
+/// Stored bytes that a remote open reads in one request at most.
 const PREFETCH_BYTES: u64 = 64 << 10;
 
 /// On a remote file, reads the meta, the document directory and the token blocks in one request
 /// when they lie next to each other and are small (how `build_sections` writes them): the reader's
-/// range cache then answers the first keystroke's token block and directory page.
+/// range cache then answers the first keystroke's token block and directory page. The same
+/// request takes the sections on either side while the whole stays within [`PREFETCH_BYTES`]:
+/// the pyramid's membership blocks just before (every entity hit's community path reads one) and
+/// the posting chunks just after (every keystroke reads some). In the same batch, when they lie
+/// together within [`PREFETCH_BYTES`] beyond the open's first bytes: the file's block
+/// directories (the hits' dictionary blocks are found through them) and the pyramid's top and
+/// block directory, which follow them (the hits' community paths).
 fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     if !rete.reader().is_remote() {
         return Ok(());
     }
+    let mut spans: Vec<(u64, usize)> = Vec::new();
+    let range = |k: u16| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len));
+    let dirs = range(rete_core::format::kind::DICT_INDEX).map(|r| r.0);
+    let pyramid = range(rete_pyramid::kind::DIRECTORY).map(|r| r.1);
+    if let (Some(start), Some(end)) = (dirs, pyramid) {
+        if start < end && end - start <= PREFETCH_BYTES {
+            spans.push((start, (end - start) as usize));
+        }
+    }
     let mut parts: Vec<(u64, u64)> = [kind::META, kind::DOC_DIR, kind::TOKENS]
         .iter()
-        .filter_map(|&k| rete.section(k, 0).map(|e| (e.offset, e.offset + e.len)))
+        .filter_map(|&k| range(k))
         .collect();
     parts.sort_unstable();
-    let (Some(&(start, _)), Some(&(_, end))) = (parts.first(), parts.last()) else {
-        return Ok(());
-    };
-    let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
-    if parts.len() == 3 && adjacent && end - start <= PREFETCH_BYTES {
-        rete.reader()
-            .read_at(start, (end - start) as usize)
-            .map_err(rete_core::Error::from)?;
+    if let (Some(&(mut start, _)), Some(&(_, mut end))) = (parts.first(), parts.last()) {
+        let adjacent = parts.windows(2).all(|w| w[0].1 == w[1].0);
+        if parts.len() == 3 && adjacent && end - start <= PREFETCH_BYTES {
+            let before = range(rete_pyramid::kind::MEMBERSHIP).filter(|r| r.1 == start);
+            if let Some(r) = before.filter(|r| end - r.0 <= PREFETCH_BYTES) {
+                start = r.0;
+            }
+            let after = range(kind::POSTINGS).filter(|r| r.0 == end);
+            if let Some(r) = after.filter(|r| r.1 - start <= PREFETCH_BYTES) {
+                end = r.1;
+            }
+            spans.push((start, (end - start) as usize));
+        }
     }
+    rete.reader()
+        .read_many(&spans)
+        .map_err(rete_core::Error::from)?;
     Ok(())
 }
 
@@ -335,7 +357,10 @@ impl Index {
     }
 
     /// Reads the stored bytes of `refs` (of section `k`), one range read when they are nearly
-    /// contiguous, which is how consecutive tokens' chunks are written.
+    /// contiguous, which is how consecutive tokens' chunks are written. The bytes read between
+    /// them are bounded by what a remote reader would coalesce anyway (16 KiB past their own):
+    /// the chunks of two words far apart are two ranges of one batch, not one range holding
+    /// everything between them.
     fn read_blocks(&self, k: u16, refs: &[BlockRef]) -> Result<Vec<Vec<u8>>, SearchError> {
         let Some(start) = refs.iter().map(|b| b.offset).min() else {
             return Ok(Vec::new());
@@ -344,7 +369,7 @@ impl Index {
         let total: u64 = refs.iter().map(|b| b.len).sum();
         let too_large = || SearchError::corrupt(self.name(), section_name(k), "range too large");
         let mut out = Vec::with_capacity(refs.len());
-        if end - start <= total.saturating_mul(2) + (64 << 10) {
+        if end - start <= total.saturating_mul(2) + (16 << 10) {
             let span = self.inner.rete.section_range(
                 k,
                 0,

@@ -142,30 +142,38 @@ impl Pyramid {
             let section = crate::builder::section_label(k);
             let span_len = usize::try_from(end - start)
                 .map_err(|_| PyramidError::corrupt(self.name(), section, "range too large"))?;
-            // One read when the blocks are (nearly) contiguous, which is how they are written.
-            let span = if end - start <= total.saturating_mul(2) + (64 << 10) {
-                Some(self.inner.rete.section_range(k, 0, start, span_len)?)
+            // One read when the blocks are (nearly) contiguous, which is how they are written;
+            // else one batch, which a remote reader coalesces and fetches in flight together.
+            let stored: Vec<Vec<u8>> = if end - start <= total.saturating_mul(2) + (64 << 10) {
+                let span = self.inner.rete.section_range(k, 0, start, span_len)?;
+                missing
+                    .iter()
+                    .map(|&i| {
+                        let from = (refs[i].offset - start) as usize;
+                        span[from..from + refs[i].len as usize].to_vec()
+                    })
+                    .collect()
             } else {
-                None
+                let base = self.inner.rete.section(k, 0).map_or(0, |e| e.offset);
+                let ranges = missing
+                    .iter()
+                    .map(|&i| {
+                        let len = usize::try_from(refs[i].len).map_err(|_| {
+                            PyramidError::corrupt(self.name(), section, "block too large")
+                        })?;
+                        Ok((base + refs[i].offset, len))
+                    })
+                    .collect::<Result<Vec<_>, PyramidError>>()?;
+                self.inner
+                    .rete
+                    .reader()
+                    .read_many(&ranges)
+                    .map_err(rete_core::Error::from)?
             };
             let mut charges = Vec::with_capacity(missing.len());
-            for &i in &missing {
+            for (&i, stored) in missing.iter().zip(stored) {
                 let b = refs[i];
                 charges.push(self.inner.rete.decode_budget().charge(section, b.raw_len)?);
-                let stored = match &span {
-                    Some(s) => {
-                        let from = (b.offset - start) as usize;
-                        s[from..from + b.len as usize].to_vec()
-                    }
-                    None => self.inner.rete.section_range(
-                        k,
-                        0,
-                        b.offset,
-                        usize::try_from(b.len).map_err(|_| {
-                            PyramidError::corrupt(self.name(), section, "block too large")
-                        })?,
-                    )?,
-                };
                 let decoded = Arc::new(b.decode(&stored, self.name(), section)?);
                 let mut cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
                 cache.put((k, b.offset), decoded.clone());

@@ -171,17 +171,20 @@ impl Pyramid {
         Err(head.err("member positions missing"))
     }
 
-    /// Finds `entity` in a membership block whose first entity is `first`.
+    /// The path of each of `entities` (increasing) in a membership block whose first entity is
+    /// `first`, in one pass over the block.
     pub(super) fn parse_membership(
         &self,
         bytes: &[u8],
         first: Id,
-        entity: Id,
-    ) -> Result<Option<Vec<u32>>, PyramidError> {
+        entities: &[Id],
+    ) -> Result<Vec<Option<Vec<u32>>>, PyramidError> {
+        let mut out = vec![None; entities.len()];
         let mut r = SectionReader::new(bytes, self.name(), "pyramid membership");
         let levels = self.levels();
         let n = r.count(1 + levels)?;
         let mut prev: Id = 0;
+        let mut want = 0;
         for k in 0..n {
             let delta = r.varint()?;
             let id = prev
@@ -193,15 +196,19 @@ impl Pyramid {
             for l in 0..levels {
                 path.push(r.below(self.count(l), "community")? as u32);
             }
-            if id == entity {
-                return Ok(Some(path));
+            while entities.get(want).is_some_and(|&e| e < id) {
+                want += 1;
             }
-            if id > entity {
-                return Ok(None);
+            if entities.get(want) == Some(&id) {
+                out[want] = Some(path);
+                want += 1;
+            }
+            if want == entities.len() {
+                return Ok(out);
             }
         }
         r.expect_end()?;
-        Ok(None)
+        Ok(out)
     }
 
     /// Parses a block of sibling groups of `level`; `first` is the directory's first parent.

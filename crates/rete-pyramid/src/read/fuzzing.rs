@@ -28,7 +28,7 @@ impl Pyramid {
                 self.parse_members(bytes, u32::from(*a), u32::from(*b))?;
             }
             4 => {
-                self.parse_membership(bytes, u64::from(*a), u64::from(*c))?;
+                self.parse_membership(bytes, u64::from(*a), &[u64::from(*c)])?;
             }
             _ => {}
         }
