@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod builder;
+mod coarsen;
 mod codec;
 mod force;
 pub mod graph;
