@@ -203,10 +203,10 @@ pub struct BuildArgs {
     /// Do not compute the community pyramid (smaller file, faster build, no map in the app)
     #[arg(long)]
     pub no_pyramid: bool,
-    /// Place each community's members by their links (a force-directed layout; the pyramid
-    /// phase takes 4-6x longer) instead of on a spiral
+    /// Place each community's members on a spiral by degree instead of by their links (the
+    /// force-directed layout stored in the file by default)
     #[arg(long, conflicts_with = "no_pyramid")]
-    pub member_layout: bool,
+    pub no_member_layout: bool,
     /// Do not store the schema block (class tree, relations, axioms for coherence tier 0)
     #[arg(long)]
     pub no_schema: bool,

@@ -95,10 +95,10 @@ pub struct PyramidOptions {
     pub max_predicates: usize,
     /// Force-relaxation rounds when packing sibling circles.
     pub layout_iterations: usize,
-    /// Rounds of the force-directed layout of each level-0 community's members by their links
-    /// (fewer for large communities: the work is bounded); 0, the default: members on the
-    /// sunflower. [`MEMBER_LAYOUT_ROUNDS`] (`rete build --member-layout`) turns it on: it makes
-    /// the pyramid phase 4–6× longer (docs/semantic-zoom.md), past the build-time budget.
+    /// Rounds of the force-directed layout of each level-0 community's members by their links,
+    /// on the coarsest graph of its coarse-to-fine start (the finer levels get a few each; fewer
+    /// for large communities: the work is bounded). [`MEMBER_LAYOUT_ROUNDS`], the default; 0
+    /// (`rete build --no-member-layout`): members on the sunflower by degree rank.
     pub member_rounds: usize,
     /// zstd level of the sections (the base build's default too: 12 made the pyramid encode
     /// 40 % slower for 1.7 % smaller member blocks).
@@ -126,7 +126,7 @@ impl Default for PyramidOptions {
             max_classes: 8,
             max_predicates: 3,
             layout_iterations: 60,
-            member_rounds: 0,
+            member_rounds: MEMBER_LAYOUT_ROUNDS,
             zstd_level: 6,
             memory_budget: 2 << 30,
             temp_dir: None,

@@ -49,10 +49,10 @@ pub fn run(a: BuildArgs) -> Result<()> {
             options: rete_pyramid::PyramidOptions {
                 memory_budget: a.memory_budget as u64,
                 zstd_level: a.zstd_level,
-                member_rounds: if a.member_layout {
-                    rete_pyramid::MEMBER_LAYOUT_ROUNDS
-                } else {
+                member_rounds: if a.no_member_layout {
                     0
+                } else {
+                    rete_pyramid::MEMBER_LAYOUT_ROUNDS
                 },
                 // Its temporary files (names, spilled links) go where the build's spills go.
                 temp_dir: a.temp_dir.clone().or_else(|| {
