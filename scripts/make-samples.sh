@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q -p rete-cli
-rete=target/debug/rete
+rete="${CARGO_TARGET_DIR:-target}/debug/rete"
 for people in 1000 20000; do
   name="social-$((people / 1000))k"
   "$rete" generate social --people "$people" --seed 42 | "$rete" build -q --format nt - -o "samples/$name.rete"
