@@ -1,5 +1,6 @@
 //! What a community is called on the map: the most central member with a human label (of the
-//! community's dominant class, when one class holds most members); a vocabulary's name and term
+//! community's dominant class, when one class holds most members), with what the community holds
+//! when one kind of term or one class has a large share of it; a vocabulary's name and term
 //! count when most members are terms of one vocabulary; the dominant class and its count when no
 //! member has a human label. Never a literal that is a code, a number, a boolean or a file name.
 
@@ -57,7 +58,7 @@ fn term_noun(class_nt: &str) -> Option<&'static str> {
 /// when it has at least this many members…
 const HOLDS_MIN: u64 = 20;
 
-/// …and one term class holds at least 30 % of them.
+/// …and one term class (else one class) holds at least 30 % of them.
 fn holds(part: u64, whole: u64) -> bool {
     whole >= HOLDS_MIN && part * 10 >= whole * 3
 }
@@ -180,10 +181,19 @@ pub(crate) struct Label {
 enum Choice {
     /// `<vocabulary> · N terms` (or `· N classes`…): the same in every language.
     Fixed(String),
-    /// Members with a human label, most central first, and what the community holds
-    /// (` · 2,735 properties`, or empty).
-    Members(Vec<u32>, String),
+    /// Members with a human label, most central first, and what the community holds.
+    Members(Vec<u32>, Held),
     /// `<class> · N`.
+    Class(u32, u64),
+}
+
+/// What a community named after a member holds, said after the name.
+enum Held {
+    Nothing,
+    /// ` · 2,735 properties`: the same in every language.
+    Terms(String),
+    /// ` · 495 Person`: its dominant class (by its label in each language) and how many of its
+    /// members are instances of it.
     Class(u32, u64),
 }
 
@@ -301,8 +311,11 @@ pub(crate) fn community_labels(
                 }
                 if !best[c].is_empty() {
                     let held = match noun.filter(|&(_, kc)| holds(kc, size)) {
-                        Some((noun, kc)) => format!(" · {} {noun}", thousands(kc)),
-                        None => String::new(),
+                        Some((noun, kc)) => Held::Terms(format!(" · {} {noun}", thousands(kc))),
+                        None => match top_class[l][c].filter(|&(_, k)| holds(k, size)) {
+                            Some((cls, k)) => Held::Class(cls, k),
+                            None => Held::Nothing,
+                        },
                     };
                     return Ok(Choice::Members(
                         best[c]
@@ -325,15 +338,22 @@ pub(crate) fn community_labels(
         choices.push(level);
     }
     // The labels by language of the members and classes that name communities.
+    let class_node = |cls: u32| {
+        eg.classes
+            .get(cls as usize)
+            .and_then(|&id| f.node_of(id))
+            .map(|x| x as u32)
+    };
     let mut wanted: Vec<u32> = Vec::new();
     for choice in choices.iter().flatten() {
         match choice {
-            Choice::Members(m, _) => wanted.extend_from_slice(m),
-            Choice::Class(cls, _) => {
-                if let Some(node) = eg.classes.get(*cls as usize).and_then(|&id| f.node_of(id)) {
-                    wanted.push(node as u32);
+            Choice::Members(m, held) => {
+                wanted.extend_from_slice(m);
+                if let Held::Class(cls, _) = held {
+                    wanted.extend(class_node(*cls));
                 }
             }
+            Choice::Class(cls, _) => wanted.extend(class_node(*cls)),
             Choice::Fixed(_) => {}
         }
     }
@@ -368,9 +388,25 @@ pub(crate) fn community_labels(
                                 }
                             }
                             alt.sort();
+                            // What it holds, in each label's language where the class has one.
+                            let (held, held_in): (String, LangHeld) = match held {
+                                Held::Nothing => (String::new(), Vec::new()),
+                                Held::Terms(t) => (t, Vec::new()),
+                                Held::Class(cls, k) => {
+                                    let count = thousands(k);
+                                    let in_langs = class_node(cls)
+                                        .and_then(|x| langs.get(&x))
+                                        .into_iter()
+                                        .flatten()
+                                        .map(|(tag, l)| (tag.clone(), format!(" · {count} {l}")))
+                                        .collect();
+                                    (format!(" · {count} {}", f.class_name(cls)?), in_langs)
+                                }
+                            };
                             if !held.is_empty() {
-                                for (_, label) in alt.iter_mut() {
-                                    label.push_str(&held);
+                                for (tag, label) in alt.iter_mut() {
+                                    let h = held_in.iter().find(|(t, _)| t == tag);
+                                    label.push_str(h.map_or(&held, |(_, h)| h));
                                 }
                             }
                             Label {
@@ -403,6 +439,9 @@ pub(crate) fn community_labels(
 
 /// Labels by language of each node.
 type LanguageLabels = HashMap<u32, Vec<(String, String)>>;
+
+/// `(language tag, what a community holds in it)`.
+type LangHeld = Vec<(String, String)>;
 
 /// The language tag (`""` when untagged) and the text of an encoded literal that can be a label
 /// (`xsd:string` or language-tagged); `None` for anything else.

@@ -165,3 +165,37 @@ fn languages_are_bounded_most_frequent_first() {
         format!("Name {}", tags[19])
     );
 }
+
+/// A community named after a member says what it holds when one class has at least 30 % of its
+/// 20 or more members: the class's label in the reader's language and its count.
+#[test]
+fn a_group_named_after_a_member_says_its_dominant_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("band.ttl");
+    let mut s = String::from(
+        "@prefix ex: <http://example.org/b/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+         ex:Musician rdfs:label \"Musician\"@en, \"Musicien\"@fr .\n\
+         ex:star rdfs:label \"Nina Simone\"@en, \"Nina Simone (chanteuse)\"@fr .\n",
+    );
+    // One star of 24 members: 18 musicians (75 %), 6 venues without a class.
+    for i in 0..24 {
+        s.push_str(&format!("ex:star ex:knows ex:m{i} .\n"));
+        if i < 17 {
+            s.push_str(&format!("ex:m{i} a ex:Musician .\n"));
+        }
+    }
+    s.push_str("ex:star a ex:Musician .\n");
+    std::fs::write(&ttl, s).unwrap();
+    let (_rete, p) = pyramid_of(
+        &ttl,
+        &dir.path().join("band.rete"),
+        PyramidOptions::default(),
+    );
+    let c = of_size(&p, 25);
+    assert_eq!(c.default_label, "Nina Simone · 18 Musician");
+    assert_eq!(
+        c.label_for(&["fr"]),
+        "Nina Simone (chanteuse) · 18 Musicien"
+    );
+    assert_eq!(c.label_for(&["de"]), "Nina Simone · 18 Musician");
+}
