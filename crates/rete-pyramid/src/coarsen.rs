@@ -162,20 +162,7 @@ pub(crate) fn coarsen(n: usize, edges: &[(u32, u32, u32)], size: &[u32]) -> Leve
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Cliques of `m` in a ring, each linked to the next by one link.
-    fn ring(cliques: u32, m: u32) -> (usize, Vec<(u32, u32, u32)>) {
-        let mut edges = Vec::new();
-        for c in 0..cliques {
-            for a in 0..m {
-                for b in a + 1..m {
-                    edges.push((c * m + a, c * m + b, 1));
-                }
-            }
-            edges.push((c * m, (c + 1) % cliques * m + m - 1, 1));
-        }
-        ((cliques * m) as usize, edges)
-    }
+    use crate::force::tests::ring;
 
     fn check(n: usize, edges: &[(u32, u32, u32)], levels: &[Level]) {
         let (mut fine_n, mut fine_edges) = (n, edges.to_vec());

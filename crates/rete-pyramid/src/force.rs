@@ -445,7 +445,7 @@ impl Grid {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn ranks(n: usize) -> Vec<u32> {
@@ -515,8 +515,8 @@ mod tests {
         assert!(out[0].0 * out[0].0 + out[0].1 * out[0].1 < 0.1);
     }
 
-    /// Cliques of `m` in a ring, each linked to the next by one link.
-    fn ring(cliques: u32, m: u32) -> (usize, Vec<(u32, u32, u32)>) {
+    /// Cliques of `m` in a ring, each linked to the next by one link (the coarsening's tests too).
+    pub(crate) fn ring(cliques: u32, m: u32) -> (usize, Vec<(u32, u32, u32)>) {
         let mut edges = Vec::new();
         for c in 0..cliques {
             for a in 0..m {
