@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { fixtures, samples } from '../wdio.conf.mjs';
-import { axeViolations, clickLargest, colourStats, discOccupancy, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { axeViolations, clickLargest, colourStats, discOccupancy, largestLabel, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('rete desktop', () => {
   let firstCount = 0;
@@ -21,6 +21,8 @@ describe('rete desktop', () => {
     const s = colourStats(png, rect, dpr);
     expect(s.distinct).toBeGreaterThan(8);
     expect(s.drawnShare).toBeGreaterThan(0.02);
+    // The largest group carries its name (its community label, maybe shortened).
+    expect(await largestLabel()).toMatch(/\p{L}/u);
   });
 
   it("draws the selected node's ring, and keeps the focus and hover layers out of the picture while empty", async () => {

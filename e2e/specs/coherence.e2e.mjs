@@ -2,7 +2,7 @@ import { expect } from '@wdio/globals';
 import path from 'node:path';
 import { fixtures, samples } from '../wdio.conf.mjs';
 import { chooseFile } from './desktop.mjs';
-import { colourStats, differing, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
+import { colourStats, differing, largestLabel, mapRect, mapSettled, relaunch, screenshot } from './helpers.mjs';
 
 describe('a dataset in named graphs: coherence and queries', () => {
   it('shows the root cause first with its derived classes folded, the source of each step, and lights up their communities', async () => {
@@ -10,6 +10,8 @@ describe('a dataset in named graphs: coherence and queries', () => {
     await mapSettled();
     const { rect, dpr } = await mapRect();
     const before = colourStats(await screenshot('vocabularies-map'), rect, dpr);
+    // Its largest group is named on the first screen, not left blank under its neighbours' labels.
+    expect(await largestLabel()).toMatch(/\p{L}/u);
     await $('[data-testid="toggle-coherence"]').click();
     await $('[data-testid="coherence-run"]').click();
     const tiers = await $('[data-testid="coherence-tiers"]');

@@ -141,6 +141,17 @@ export async function mapSettled(min = 1) {
   return Number(await map.getAttribute('data-node-count'));
 }
 
+/**
+ * The label drawn for the largest node on the map in the last frame (`data-largest-label`),
+ * waiting until one is: the largest groups are labelled before any other (core/map/labels).
+ */
+export async function largestLabel() {
+  const map = await $('[data-testid="map"]');
+  let text = '';
+  await browser.waitUntil(async () => (text = await map.getAttribute('data-largest-label') ?? '') !== '', { timeoutMsg: 'the largest group on the map has no label' });
+  return text;
+}
+
 /** Clicks the map at the viewport point stored in `data-largest` (the biggest node). */
 export async function clickLargest() {
   const { map, rect } = await mapRect();

@@ -12,9 +12,10 @@ export interface LabelData { key?: string; x: number; y: number; size: number; l
 /** The sigma settings the painters read. */
 export interface LabelSettings { labelSize: number; labelFont: string; labelWeight: string }
 
-/** A node's label: inside a large group circle, centred; beside a small node. */
-export function paintLabel(ctx: CanvasRenderingContext2D, d: LabelData, settings: LabelSettings, pal: MapPalette, placer: LabelPlacer): void {
-  if (!d.label) return;
+/** A node's label: inside a large group circle, centred; beside a small node. Returns the text
+ * drawn (shortened maybe), `null` when there was no room. */
+export function paintLabel(ctx: CanvasRenderingContext2D, d: LabelData, settings: LabelSettings, pal: MapPalette, placer: LabelPlacer): string | null {
+  if (!d.label) return null;
   const size = settings.labelSize;
   const measure = (t: string) => ctx.measureText(t).width;
   ctx.textAlign = 'left';
@@ -28,15 +29,17 @@ export function paintLabel(ctx: CanvasRenderingContext2D, d: LabelData, settings
       ctx.fillStyle = pal.inner;
       ctx.fillText(p.text, p.x, p.y + p.rect.h / 2);
     }
-  } else {
-    ctx.font = `${settings.labelWeight} ${size}px ${settings.labelFont}`;
-    const p = placer.beside(d.label, d.x, d.y, d.size, size + 3, measure);
-    if (p) {
-      ctx.fillStyle = pal.label;
-      ctx.fillText(p.text, p.x, p.y + p.rect.h / 2);
-    }
+    ctx.textBaseline = 'alphabetic';
+    return p?.text ?? null;
+  }
+  ctx.font = `${settings.labelWeight} ${size}px ${settings.labelFont}`;
+  const p = placer.beside(d.label, d.x, d.y, d.size, size + 3, measure);
+  if (p) {
+    ctx.fillStyle = pal.label;
+    ctx.fillText(p.text, p.x, p.y + p.rect.h / 2);
   }
   ctx.textBaseline = 'alphabetic';
+  return p?.text ?? null;
 }
 
 /**
