@@ -58,7 +58,8 @@ fn term_noun(class_nt: &str) -> Option<&'static str> {
 /// when it has at least this many members…
 const HOLDS_MIN: u64 = 20;
 
-/// …and one term class (else one class) holds at least 30 % of them.
+/// …and one term class (else one class, unless most of the graph is of it) holds at least 30 % of
+/// them.
 fn holds(part: u64, whole: u64) -> bool {
     whole >= HOLDS_MIN && part * 10 >= whole * 3
 }
@@ -217,6 +218,20 @@ pub(crate) fn community_labels(
     }
     let classes_of =
         |node: usize| &eg.node_classes[class_start[node] as usize..class_start[node + 1] as usize];
+    // A class most of the graph's entities are instances of (everyone a foaf:Person) tells no
+    // group from another: a group's name does not say it.
+    let mut class_total = vec![0u64; f.classes.len()];
+    for &(_, c) in &eg.node_classes {
+        if let Some(t) = class_total.get_mut(c as usize) {
+            *t += 1;
+        }
+    }
+    let everywhere = |cls: u32| {
+        mostly(
+            class_total.get(cls as usize).copied().unwrap_or(0),
+            n as u64,
+        )
+    };
     let term_class: Vec<bool> = f
         .classes
         .iter()
@@ -312,7 +327,9 @@ pub(crate) fn community_labels(
                 if !best[c].is_empty() {
                     let held = match noun.filter(|&(_, kc)| holds(kc, size)) {
                         Some((noun, kc)) => Held::Terms(format!(" · {} {noun}", thousands(kc))),
-                        None => match top_class[l][c].filter(|&(_, k)| holds(k, size)) {
+                        None => match top_class[l][c]
+                            .filter(|&(cls, k)| holds(k, size) && !everywhere(cls))
+                        {
                             Some((cls, k)) => Held::Class(cls, k),
                             None => Held::Nothing,
                         },

@@ -167,7 +167,8 @@ fn languages_are_bounded_most_frequent_first() {
 }
 
 /// A community named after a member says what it holds when one class has at least 30 % of its
-/// 20 or more members: the class's label in the reader's language and its count.
+/// 20 or more members: the class's label in the reader's language and its count; not when most
+/// of the graph is of that class.
 #[test]
 fn a_group_named_after_a_member_says_its_dominant_class() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,6 +186,11 @@ fn a_group_named_after_a_member_says_its_dominant_class() {
         }
     }
     s.push_str("ex:star a ex:Musician .\n");
+    // A second star of 30 venues: musicians are not most of the graph.
+    for i in 0..30 {
+        s.push_str(&format!("ex:hall ex:near ex:v{i} . ex:v{i} a ex:Venue .\n"));
+    }
+    s.push_str("ex:hall rdfs:label \"Carnegie Hall\" .\n");
     std::fs::write(&ttl, s).unwrap();
     let (_rete, p) = pyramid_of(
         &ttl,
@@ -198,4 +204,29 @@ fn a_group_named_after_a_member_says_its_dominant_class() {
         "Nina Simone (chanteuse) · 18 Musicien"
     );
     assert_eq!(c.label_for(&["de"]), "Nina Simone · 18 Musician");
+    // No venue is labelled (the hall is none): the class, by its local name, and its count.
+    assert_eq!(of_size(&p, 31).default_label, "Venue · 30");
+}
+
+/// When most of the graph is of one class, a group's name does not repeat it.
+#[test]
+fn a_class_everyone_has_is_not_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("people.ttl");
+    let mut s = String::from(
+        "@prefix ex: <http://example.org/p/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n\
+         ex:ada rdfs:label \"Ada Lovelace\" ; a ex:Person .\n",
+    );
+    for i in 0..24 {
+        s.push_str(&format!(
+            "ex:ada ex:knows ex:p{i} . ex:p{i} a ex:Person .\n"
+        ));
+    }
+    std::fs::write(&ttl, s).unwrap();
+    let (_rete, p) = pyramid_of(
+        &ttl,
+        &dir.path().join("people.rete"),
+        PyramidOptions::default(),
+    );
+    assert_eq!(of_size(&p, 25).default_label, "Ada Lovelace");
 }
