@@ -6,7 +6,8 @@ use crate::codec::{
     kind, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY, INLINE_POSTINGS,
     META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
 };
-use crate::normalize::{name_words, word_count, words, Word};
+use crate::normalize::{label_words, name_words, words};
+use rayon::prelude::*;
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_build::{NoProgress, Progress};
@@ -15,7 +16,7 @@ use rete_core::front_coding;
 use rete_core::vocab::local_name;
 use rete_core::writer::SectionSpec;
 use rete_core::{Id, Pattern, Perm, Rete};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -33,6 +34,8 @@ const PROPERTY_TYPES: [&str; 4] = [
 
 /// Bytes a document costs in memory besides its label, about (struct, map entries, postings).
 const DOC_OVERHEAD: u64 = 96;
+/// Documents split into words at once, in parallel (a few MB of words).
+const WORDS_BATCH: usize = 1 << 14;
 /// Items (quads, documents) between two progress reports and cancel checks.
 const TICK: u64 = 1 << 16;
 
@@ -94,16 +97,87 @@ pub struct BuildStats {
     pub steps: Vec<(String, f64)>,
 }
 
+/// A document: a label of a term. Millions of them are held at once, so the label's text lives
+/// in one shared buffer ([`Docs::text`]) and the term's weight and classes in the document,
+/// found by merging the scans with the documents sorted by term (no map keyed by term).
 struct Doc {
     term: Id,
-    kind: Kind,
+    /// The label's literal in the dictionary (0 for a local name: the term's IRI holds it).
+    literal: Id,
+    /// Importance: uses of the term as a class or predicate, plus its links either way.
+    weight: u64,
+    /// The label: bytes `at .. at + len` of [`Docs::text`].
+    at: u64,
+    len: u32,
     /// 0: none, else index + 1 into the language table.
     lang: u32,
     /// Index into the label predicates; `predicates.len()` for a local name.
     pred: u32,
-    label: String,
-    /// The label's literal in the dictionary (0 for a local name: the term's IRI holds it).
-    literal: Id,
+    /// 0: none, else index + 1 into [`ClassLists`].
+    classes: u32,
+    kind: Kind,
+}
+
+/// The documents and the text of their labels.
+#[derive(Default)]
+struct Docs {
+    docs: Vec<Doc>,
+    text: String,
+}
+
+impl Doc {
+    fn label<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.at as usize..self.at as usize + self.len as usize]
+    }
+}
+
+impl Docs {
+    /// Adds the document of `label` for `term`.
+    fn push(&mut self, term: Id, kind: Kind, lang: u32, pred: u32, label: &str, literal: Id) {
+        let at = self.text.len() as u64;
+        self.text.push_str(label);
+        self.docs.push(Doc {
+            term,
+            literal,
+            weight: 0,
+            at,
+            len: label.len() as u32,
+            lang,
+            pred,
+            classes: 0,
+            kind,
+        });
+    }
+}
+
+/// The documents of each term met by a scan in term order: the documents are two runs, each
+/// sorted by term, walked forward by a merge.
+struct ByTerm {
+    runs: [(usize, usize); 2],
+}
+
+impl ByTerm {
+    fn new(first: std::ops::Range<usize>, second: std::ops::Range<usize>) -> Self {
+        Self {
+            runs: [(first.start, first.end), (second.start, second.end)],
+        }
+    }
+
+    /// The documents of `term` in each run (terms asked in increasing order).
+    fn of(&mut self, docs: &[Doc], term: Id) -> [std::ops::Range<usize>; 2] {
+        let mut out = [0..0, 0..0];
+        for (r, (next, end)) in self.runs.iter_mut().enumerate() {
+            while *next < *end && docs[*next].term < term {
+                *next += 1;
+            }
+            let mut i = *next;
+            while i < *end && docs[i].term == term {
+                i += 1;
+            }
+            out[r] = *next..i;
+        }
+        out
+    }
 }
 
 fn iri_id(base: &Rete, iri: &str) -> Result<Option<Id>, SearchError> {
@@ -234,14 +308,14 @@ pub fn build_sections_with(
 
     let SchemaTerms {
         kinds,
-        mut weight,
+        weight,
         class_count,
     } = schema_terms(base)?;
     let rdf_type = iri_id(base, RDF_TYPE)?;
 
     // Labels.
     ticker.start("labels", None)?;
-    let mut docs: Vec<Doc> = Vec::new();
+    let mut all = Docs::default();
     let mut langs: Vec<String> = Vec::new();
     let mut lang_ix: FxHashMap<String, u32> = FxHashMap::default();
     let local = opts.label_predicates.len() as u32;
@@ -274,14 +348,7 @@ pub fn build_sections_with(
                     "the labels need more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
                 )));
             }
-            docs.push(Doc {
-                term: s,
-                kind: Kind::Entity,
-                lang,
-                pred: pi as u32,
-                label: lit.value().to_owned(),
-                literal: o,
-            });
+            all.push(s, Kind::Entity, lang, pi as u32, lit.value(), o);
         }
     }
     step(&mut stats, "labels", &mut t);
@@ -290,89 +357,135 @@ pub fn build_sections_with(
     let mut named: Vec<(Id, Kind)> = kinds.iter().map(|(&id, &k)| (id, k)).collect();
     named.sort_unstable();
     for (id, k) in named {
-        if let Some(doc) = local_name_doc(base, id, k, local)? {
-            used += DOC_OVERHEAD + doc.label.len() as u64;
-            docs.push(doc);
+        if let Some(name) = local_name_of(base, id)? {
+            used += DOC_OVERHEAD + name.len() as u64;
+            all.push(id, k, 0, local, &name, 0);
         }
     }
-    let labelled: FxHashSet<Id> = docs.iter().map(|d| d.term).collect();
+    // By term: the scans below meet each term's documents by a merge.
+    all.docs.sort_unstable_by_key(|d| d.term);
+    let labelled = all.docs.len();
 
-    // Degrees (subject and object positions), and the local names of unlabelled subjects.
-    for d in &docs {
-        weight.entry(d.term).or_default();
-    }
+    // Degrees (subject and object positions), and the local names of unlabelled subjects
+    // (appended in subject order: a second run sorted by term).
     ticker.start("degrees", Some(base.header().quads.saturating_mul(2)))?;
-    let mut cur: Option<Id> = None;
+    let mut by = ByTerm::new(0..labelled, 0..0);
+    // The subject being counted, its links so far and its documents.
+    let mut cur: Option<(Id, u64, [std::ops::Range<usize>; 2])> = None;
+    let add = |docs: &mut [Doc], runs: &[std::ops::Range<usize>; 2], n: u64| {
+        for r in runs {
+            for d in &mut docs[r.clone()] {
+                d.weight += n;
+            }
+        }
+    };
     for q in base.scan(Perm::Spo, &Pattern::default())? {
         let s = q?[0];
         ticker.tick()?;
-        if cur != Some(s) {
-            cur = Some(s);
-            if opts.local_names && !labelled.contains(&s) && !kinds.contains_key(&s) {
-                if used + DOC_OVERHEAD * 2 > budget {
-                    stats.skipped_local_names += 1;
-                } else if let Some(doc) = local_name_doc(base, s, Kind::Entity, local)? {
-                    used += DOC_OVERHEAD * 2 + doc.label.len() as u64;
-                    weight.entry(s).or_default();
-                    docs.push(doc);
+        match &mut cur {
+            Some((id, n, _)) if *id == s => *n += 1,
+            _ => {
+                if let Some((_, n, runs)) = cur.take() {
+                    add(&mut all.docs, &runs, n);
                 }
+                let mut runs = by.of(&all.docs, s);
+                if runs[0].is_empty() && opts.local_names && !kinds.contains_key(&s) {
+                    if used + DOC_OVERHEAD * 2 > budget {
+                        stats.skipped_local_names += 1;
+                    } else if let Some(name) = local_name_of(base, s)? {
+                        used += DOC_OVERHEAD * 2 + name.len() as u64;
+                        all.push(s, Kind::Entity, 0, local, &name, 0);
+                        runs[1] = all.docs.len() - 1..all.docs.len();
+                    }
+                }
+                cur = Some((s, 1, runs));
             }
         }
-        if let Some(w) = weight.get_mut(&s) {
-            *w += 1;
+    }
+    if let Some((_, n, runs)) = cur.take() {
+        add(&mut all.docs, &runs, n);
+    }
+    let mut by = ByTerm::new(0..labelled, labelled..all.docs.len());
+    let mut cur: Option<(Id, u64)> = None;
+    for q in base.scan(Perm::Osp, &Pattern::default())? {
+        let o = q?[2];
+        ticker.tick()?;
+        match &mut cur {
+            Some((id, n)) if *id == o => *n += 1,
+            _ => {
+                if let Some((id, n)) = cur.take() {
+                    let runs = by.of(&all.docs, id);
+                    add(&mut all.docs, &runs, n);
+                }
+                cur = Some((o, 1));
+            }
         }
     }
-    for q in base.scan(Perm::Osp, &Pattern::default())? {
-        ticker.tick()?;
-        if let Some(w) = weight.get_mut(&q?[2]) {
-            *w += 1;
-        }
+    if let Some((id, n)) = cur.take() {
+        let runs = by.of(&all.docs, id);
+        add(&mut all.docs, &runs, n);
     }
     // Classes of each document's term, most specific (fewest instances) first, as the number
     // of a distinct list: millions of entities share a few lists.
     ticker.start("classes", None)?;
     let mut classes = ClassLists::default();
     if let Some(ty) = rdf_type {
+        let mut by = ByTerm::new(0..labelled, labelled..all.docs.len());
         // PSO: a subject's types come together.
         let mut cur: Option<Id> = None;
         let mut v: Vec<Id> = Vec::new();
+        let mut set = |docs: &mut [Doc], s: Id, v: &mut Vec<Id>| {
+            let runs = by.of(docs, s);
+            if runs.iter().all(|r| r.is_empty()) {
+                return;
+            }
+            let n = classes.set(v, &class_count);
+            for r in runs {
+                for d in &mut docs[r] {
+                    d.classes = n;
+                }
+            }
+        };
         for q in base.scan(Perm::Pso, &Pattern::new(None, Some(ty), None))? {
             let [s, _, o, _] = q?;
             ticker.tick()?;
             if cur != Some(s) {
                 if let Some(c) = cur {
-                    classes.set(c, &mut v, &class_count);
+                    set(&mut all.docs, c, &mut v);
                 }
-                cur = weight.contains_key(&s).then_some(s);
+                cur = Some(s);
                 v.clear();
             }
-            if cur.is_some() && !v.contains(&o) {
+            if !v.contains(&o) {
                 v.push(o);
             }
         }
         if let Some(c) = cur {
-            classes.set(c, &mut v, &class_count);
+            set(&mut all.docs, c, &mut v);
         }
     }
     step(&mut stats, "degrees", &mut t);
 
     // Documents by importance; ties by term, then by label predicate, language and text.
-    for d in &mut docs {
+    for d in &mut all.docs {
         if let Some(&k) = kinds.get(&d.term) {
             d.kind = k;
         }
+        d.weight += weight.get(&d.term).copied().unwrap_or(0);
     }
-    let w = |d: &Doc| weight.get(&d.term).copied().unwrap_or(0);
-    docs.sort_by(|a, b| {
-        w(b).cmp(&w(a))
+    let Docs { mut docs, text } = all;
+    let label = |d: &Doc| d.label(&text);
+    docs.sort_unstable_by(|a, b| {
+        b.weight
+            .cmp(&a.weight)
             .then(a.term.cmp(&b.term))
             .then(a.pred.cmp(&b.pred))
             .then(a.lang.cmp(&b.lang))
-            .then(a.label.cmp(&b.label))
+            .then(label(a).cmp(label(b)))
             .then(a.literal.cmp(&b.literal))
     });
     docs.dedup_by(|b, a| {
-        a.term == b.term && a.pred == b.pred && a.lang == b.lang && a.label == b.label
+        a.term == b.term && a.pred == b.pred && a.lang == b.lang && label(a) == label(b)
     });
     if docs.len() as u64 > u64::from(u32::MAX) {
         return Err(SearchError::TooLarge(format!(
@@ -397,35 +510,35 @@ pub fn build_sections_with(
     ticker.start("tokens", Some(docs.len() as u64))?;
     let mut tok_ix: FxHashMap<String, u32> = FxHashMap::default();
     let mut postings: Vec<Vec<(u32, u8)>> = Vec::new();
-    for (n, d) in docs.iter().enumerate() {
-        let ws: Vec<Word> = if d.pred == local {
-            name_words(&d.label)
-        } else {
-            words(&d.label)
-        };
-        let ntok = word_count(&d.label, d.pred == local).min(MAX_NTOK) as u8;
-        let mut texts: Vec<String> = ws.into_iter().map(|w| w.text).collect();
-        texts.sort_unstable();
-        texts.dedup();
-        for text in texts {
-            let ix = match tok_ix.get(&text) {
-                Some(&i) => i,
-                None => {
-                    let i = postings.len() as u32;
-                    used += DOC_OVERHEAD + text.len() as u64;
-                    tok_ix.insert(text, i);
-                    postings.push(Vec::new());
-                    i
-                }
-            };
-            used += 8;
-            postings[ix as usize].push((n as u32, ntok));
-        }
-        ticker.tick()?;
-        if used > budget {
-            return Err(SearchError::TooLarge(format!(
-                "the label index needs more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
-            )));
+    // A batch of labels split into words in parallel, their words numbered in document order.
+    for (b, batch) in docs.chunks(WORDS_BATCH).enumerate() {
+        let split: Vec<(Vec<String>, usize)> = batch
+            .par_iter()
+            .map(|d| label_words(d.label(&text), d.pred == local))
+            .collect();
+        for (i, (texts, count)) in split.into_iter().enumerate() {
+            let n = (b * WORDS_BATCH + i) as u32;
+            let ntok = count.min(MAX_NTOK) as u8;
+            for text in texts {
+                let ix = match tok_ix.get(&text) {
+                    Some(&i) => i,
+                    None => {
+                        let i = postings.len() as u32;
+                        used += DOC_OVERHEAD + text.len() as u64;
+                        tok_ix.insert(text, i);
+                        postings.push(Vec::new());
+                        i
+                    }
+                };
+                used += 8;
+                postings[ix as usize].push((n, ntok));
+            }
+            ticker.tick()?;
+            if used > budget {
+                return Err(SearchError::TooLarge(format!(
+                    "the label index needs more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
+                )));
+            }
         }
     }
     let mut tokens: Vec<(String, u32)> = tok_ix.into_iter().collect();
@@ -582,7 +695,7 @@ fn doc_block(chunk: &[Doc], classes: &ClassLists, local: u32) -> Buf {
     let mut list_ix: FxHashMap<&[Id], u64> = FxHashMap::default();
     let mut per_doc: Vec<u64> = Vec::with_capacity(chunk.len());
     for d in chunk {
-        let cs = classes.get(d.term);
+        let cs = classes.get(d.classes);
         if cs.is_empty() {
             per_doc.push(0);
             continue;
@@ -614,44 +727,43 @@ fn doc_block(chunk: &[Doc], classes: &ClassLists, local: u32) -> Buf {
     raw
 }
 
-/// The classes of each term, as the number of a distinct list.
+/// The distinct class lists of the documents' terms.
 #[derive(Default)]
 struct ClassLists {
-    of: FxHashMap<Id, u32>,
     lists: Vec<Vec<Id>>,
     index: FxHashMap<Vec<Id>, u32>,
 }
 
 impl ClassLists {
-    /// Records the classes `v` of `term`, most specific first, at most [`MAX_CLASSES`].
-    fn set(&mut self, term: Id, v: &mut Vec<Id>, class_count: &FxHashMap<Id, u64>) {
+    /// The number (index + 1) of the list of the classes `v`, most specific first, at most
+    /// [`MAX_CLASSES`]; 0 for none.
+    fn set(&mut self, v: &mut Vec<Id>, class_count: &FxHashMap<Id, u64>) -> u32 {
         if v.is_empty() {
-            return;
+            return 0;
         }
         v.sort_by_key(|c| (class_count.get(c).copied().unwrap_or(0), *c));
         v.truncate(MAX_CLASSES);
-        let n = match self.index.get(v.as_slice()) {
-            Some(&n) => n,
+        match self.index.get(v.as_slice()) {
+            Some(&n) => n + 1,
             None => {
                 let n = self.lists.len() as u32;
                 self.lists.push(v.clone());
                 self.index.insert(v.clone(), n);
-                n
+                n + 1
             }
-        };
-        self.of.insert(term, n);
+        }
     }
 
-    fn get(&self, term: Id) -> &[Id] {
-        self.of
-            .get(&term)
-            .and_then(|&n| self.lists.get(n as usize))
+    /// The list numbered `n` by [`ClassLists::set`].
+    fn get(&self, n: u32) -> &[Id] {
+        n.checked_sub(1)
+            .and_then(|i| self.lists.get(i as usize))
             .map_or(&[][..], Vec::as_slice)
     }
 }
 
-/// The local-name document of an IRI, if its local name has any word.
-fn local_name_doc(base: &Rete, id: Id, kind: Kind, pred: u32) -> Result<Option<Doc>, SearchError> {
+/// The local name of an IRI, if it has any word.
+fn local_name_of(base: &Rete, id: Id) -> Result<Option<String>, SearchError> {
     let Term::NamedNode(n) = base.term(id)? else {
         return Ok(None);
     };
@@ -659,12 +771,5 @@ fn local_name_doc(base: &Rete, id: Id, kind: Kind, pred: u32) -> Result<Option<D
     if name_words(name).is_empty() || name.len() > 1024 {
         return Ok(None);
     }
-    Ok(Some(Doc {
-        term: id,
-        kind,
-        lang: 0,
-        pred,
-        label: name.to_owned(),
-        literal: 0,
-    }))
+    Ok(Some(name.to_owned()))
 }

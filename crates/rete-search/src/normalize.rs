@@ -172,7 +172,11 @@ fn cut(mut s: String) -> String {
 /// it splits into several, the whole name folded without separators (`BasketballPlayer` is found
 /// by `basketball`, `player` and `basketballplayer`).
 pub fn name_words(local: &str) -> Vec<Word> {
-    let mut w = split(local, true);
+    with_joined(split(local, true))
+}
+
+/// A local name's words plus, when there are several, the whole name folded.
+fn with_joined(mut w: Vec<Word>) -> Vec<Word> {
     if w.len() > 1 && w.iter().all(|w| !w.cjk) {
         let joined: String = w.iter().map(|w| w.text.as_str()).collect();
         w.push(Word {
@@ -181,6 +185,31 @@ pub fn name_words(local: &str) -> Vec<Word> {
         });
     }
     w
+}
+
+/// A document's distinct word texts, sorted, and its [`word_count`], normalising the label
+/// once ([`words`] and [`word_count`] would each): the index build does this for every label.
+pub fn label_words(label: &str, name: bool) -> (Vec<String>, usize) {
+    let (ws, split_count) = if name {
+        let ws = split(label, true);
+        let n = ws.len();
+        (with_joined(ws), n)
+    } else {
+        (words(label), 0)
+    };
+    let cjk = ws.iter().any(|w| w.cjk);
+    let mut texts: Vec<String> = ws.into_iter().map(|w| w.text).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    let count = if name {
+        split_count
+    } else if cjk {
+        query_words(label, usize::MAX).len()
+    } else {
+        // Without CJK, a query's words are the label's distinct words.
+        texts.len()
+    };
+    (texts, count)
 }
 
 /// How many words a label (or, if `name`, an IRI local name) has, as a query would count them:
@@ -269,5 +298,32 @@ mod tests {
         assert_eq!(texts(words("القاهرة")), ["القاهرة"]);
         assert!(words("!!! ... ---").is_empty());
         assert_eq!(words(&"a".repeat(500))[0].text.len(), MAX_WORD_BYTES);
+    }
+
+    /// The build's one-pass split gives what the separate calls give, on labels and names with
+    /// repeated words, CJK runs, accents, camelCase and digits.
+    #[test]
+    fn label_words_is_words_and_word_count() {
+        let cases = [
+            "Albert Einstein",
+            "New York, New York",
+            "東京都 Tokyo 東京",
+            "東",
+            "Düsseldorf Straße",
+            "HTMLParser2x",
+            "BasketballPlayer",
+            "a_b_a",
+            "x 東京 x",
+            "!!!",
+            "",
+        ];
+        for l in cases {
+            for name in [false, true] {
+                let mut want = texts(if name { name_words(l) } else { words(l) });
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(label_words(l, name), (want, word_count(l, name)), "{l:?} {name}");
+            }
+        }
     }
 }
