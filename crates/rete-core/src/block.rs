@@ -3,7 +3,7 @@
 //! sections and their block directories are written with. Shared by the extension crates
 //! (search, schema, pyramid).
 
-use crate::format::{ratio_ok, varint, zstd_compress, zstd_decode, MAX_RAW_LEN, MAX_ZSTD_RATIO};
+use crate::format::{ratio_ok, varint, zstd_decode, Zc, MAX_RAW_LEN, MAX_ZSTD_RATIO};
 use crate::section::{ReadResult, SectionReader};
 use crate::{Error, Result};
 use xxhash_rust::xxh3::xxh3_64;
@@ -140,6 +140,8 @@ pub struct BlockWriter {
     /// The section payload so far.
     pub data: Vec<u8>,
     level: i32,
+    /// One compression context for all the blocks (a context per block cost its set-up).
+    zc: Zc,
 }
 
 impl BlockWriter {
@@ -148,12 +150,13 @@ impl BlockWriter {
         Self {
             data: Vec::new(),
             level,
+            zc: Zc::default(),
         }
     }
 
     /// Compresses and appends `raw`; returns where it lies.
     pub fn push(&mut self, raw: &[u8]) -> Result<BlockRef> {
-        let stored = compress(raw, self.level)?;
+        let stored = compress(&mut self.zc, self.level, raw)?;
         Ok(self.append(raw.len(), &stored))
     }
 
@@ -170,9 +173,10 @@ impl BlockWriter {
     }
 }
 
-/// One block compressed at `level`, within the ratio a reader accepts.
-fn compress(raw: &[u8], level: i32) -> Result<Vec<u8>> {
-    zstd_compress(raw, level).map_err(|e| Error::Invalid(format!("zstd: {e}")))
+/// One block compressed at `level` on the context `zc`, within the ratio a reader accepts.
+fn compress(zc: &mut Zc, level: i32, raw: &[u8]) -> Result<Vec<u8>> {
+    zc.compress(level, raw)
+        .map_err(|e| Error::Invalid(format!("zstd: {e}")))
 }
 
 /// Raw bytes a [`BatchWriter`] holds before compressing them (about): bounds the batch in memory.
@@ -217,7 +221,7 @@ impl BatchWriter {
         let stored: Vec<Result<Vec<u8>>> = self
             .pending
             .par_iter()
-            .map(|raw| compress(raw, level))
+            .map_init(Zc::default, |zc, raw| compress(zc, level, raw))
             .collect();
         for (raw, stored) in self.pending.drain(..).zip(stored) {
             self.refs.push(self.blocks.append(raw.len(), &stored?));

@@ -294,8 +294,11 @@ fn enumerate(a: &Side, b: &Side, meetings: &[Id], want: usize) -> Vec<Vec<Id>> {
     let mut children: FxHashMap<Id, Vec<Id>> = FxHashMap::default();
     let mut seen = meets.clone();
     let mut stack = meetings.to_vec();
+    let mut parents = Vec::new();
     while let Some(x) = stack.pop() {
-        for p in a.parents(x) {
+        parents.clear();
+        a.parents_into(x, &mut parents);
+        for &p in &parents {
             children.entry(p).or_default().push(x);
             if seen.insert(p) {
                 stack.push(p);

@@ -43,7 +43,7 @@ struct Read {
     neighbours: Arc<[Id]>,
     /// Its allowed links as `(other end, predicate | BACKWARD)`, as read: only the ends of the
     /// steps of the paths found are looked up, so they are not sorted here.
-    links: Vec<(Id, Id)>,
+    links: Box<[(Id, Id)]>,
 }
 
 /// Lazily read, memoized undirected adjacency over allowed links.
@@ -61,6 +61,9 @@ pub(crate) struct Graph<'a> {
     progress: Option<Arc<Progress>>,
     /// Entities whose links were read.
     pub(crate) expanded: u64,
+    /// A read's neighbours and links while it runs, reused: each read then allocates only
+    /// what it keeps, at its size.
+    scratch: (Vec<Id>, Vec<(Id, Id)>),
 }
 
 impl<'a> Graph<'a> {
@@ -76,6 +79,7 @@ impl<'a> Graph<'a> {
             cancel: opts.cancel.clone(),
             progress: opts.progress.clone(),
             expanded: 0,
+            scratch: (Vec::new(), Vec::new()),
         })
     }
 
@@ -111,7 +115,9 @@ impl<'a> Graph<'a> {
             return Ok(r.neighbours.clone());
         }
         self.check()?;
-        let (mut out, mut links) = (Vec::new(), Vec::new());
+        let (mut out, mut links) = std::mem::take(&mut self.scratch);
+        out.clear();
+        links.clear();
         let room = self.max_held.saturating_sub(self.held);
         for (perm, pattern, other, direction) in [
             (Perm::Spo, Pattern::new(Some(id), None, None), 2, 0),
@@ -127,6 +133,7 @@ impl<'a> Graph<'a> {
                 links.push((n, q[1] | direction));
                 // Links before dedup bound the memory of one read (a hub's links can be many).
                 if links.len() > room {
+                    self.scratch = (out, links);
                     return Err(Halt::Limit(Stop::VisitedLimit));
                 }
             }
@@ -134,6 +141,7 @@ impl<'a> Graph<'a> {
         out.sort_unstable();
         out.dedup();
         if out.len() + links.len() > room {
+            self.scratch = (out, links);
             return Err(Halt::Limit(Stop::VisitedLimit));
         }
         self.held += out.len() + links.len() + 1;
@@ -141,15 +149,16 @@ impl<'a> Graph<'a> {
         if let Some(p) = &self.progress {
             p.expanded.fetch_add(1, Ordering::Relaxed);
         }
-        let out: Arc<[Id]> = out.into();
+        let neighbours: Arc<[Id]> = Arc::from(&out[..]);
         self.adjacency.insert(
             id,
             Read {
-                neighbours: out.clone(),
-                links,
+                neighbours: neighbours.clone(),
+                links: links[..].into(),
             },
         );
-        Ok(out)
+        self.scratch = (out, links);
+        Ok(neighbours)
     }
 
     /// The allowed links between `a` and `b` as `(predicate, forward)` (`forward`: `a` is the

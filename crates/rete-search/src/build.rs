@@ -3,13 +3,13 @@
 //! their words become a sorted token dictionary whose postings list documents in that order.
 
 use crate::codec::{
-    kind, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY, INLINE_POSTINGS,
-    META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
+    kind, BatchWriter, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY,
+    INLINE_POSTINGS, META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
 };
-use crate::normalize::{label_words, name_words, words};
-use rayon::prelude::*;
+use crate::normalize::{has_words, label_words};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
+use rayon::prelude::*;
 use rete_build::{NoProgress, Progress};
 use rete_core::format::varint;
 use rete_core::front_coding;
@@ -329,7 +329,7 @@ pub fn build_sections_with(
             let Term::Literal(lit) = base.term(o)? else {
                 continue;
             };
-            if words(lit.value()).is_empty() {
+            if !has_words(lit.value()) {
                 continue;
             }
             let lang = match lit.language() {
@@ -601,11 +601,14 @@ pub fn build_sections_with(
 
     // Document blocks (columns, so that zstd sees alike values together) and their
     // fixed-width directory.
-    let mut doc_w = BlockWriter::new(level);
-    let mut doc_dir: Vec<u8> = Vec::with_capacity(docs.len() / DOCS_PER_BLOCK as usize * 24 + 24);
+    // Compressed in parallel batches; the bytes do not depend on the threads.
+    let mut doc_w = BatchWriter::new(level);
     for chunk in docs.chunks(DOCS_PER_BLOCK as usize) {
-        let raw = doc_block(chunk, &classes, local);
-        let r = doc_w.push(&raw.0)?;
+        doc_w.push(doc_block(chunk, &classes, local).0)?;
+    }
+    let (doc_data, doc_refs) = doc_w.finish()?;
+    let mut doc_dir: Vec<u8> = Vec::with_capacity(doc_refs.len() * DOC_DIR_ENTRY);
+    for r in doc_refs {
         let (len, raw_len) = (u32::try_from(r.len), u32::try_from(r.raw_len));
         let (Ok(len), Ok(raw_len)) = (len, raw_len) else {
             return Err(SearchError::Internal("document block too large".into()));
@@ -642,7 +645,7 @@ pub fn build_sections_with(
         SectionSpec::raw(kind::DOC_DIR, 0, doc_dir),
         blocks(kind::TOKENS, tok_blocks.w.data),
         blocks(kind::POSTINGS, post_w.data),
-        blocks(kind::DOCS, doc_w.data),
+        blocks(kind::DOCS, doc_data),
     ];
     step(&mut stats, "encode", &mut t);
     ticker.end();
@@ -768,7 +771,7 @@ fn local_name_of(base: &Rete, id: Id) -> Result<Option<String>, SearchError> {
         return Ok(None);
     };
     let name = local_name(n.as_str());
-    if name_words(name).is_empty() || name.len() > 1024 {
+    if name.len() > 1024 || !has_words(name) {
         return Ok(None);
     }
     Ok(Some(name.to_owned()))

@@ -85,6 +85,13 @@ pub fn words(s: &str) -> Vec<Word> {
     split(s, false)
 }
 
+/// Whether `s` has any word ([`words`] and [`name_words`] not empty), without building them.
+pub fn has_words(s: &str) -> bool {
+    s.nfkd()
+        .filter(|c| !is_combining_mark(*c))
+        .any(|c| class(c) != Class::Other)
+}
+
 fn split(s: &str, camel: bool) -> Vec<Word> {
     // Decompose first (marks dropped) but keep case: camelCase splitting needs it.
     let chars: Vec<char> = s.nfkd().filter(|c| !is_combining_mark(*c)).collect();
@@ -322,8 +329,31 @@ mod tests {
                 let mut want = texts(if name { name_words(l) } else { words(l) });
                 want.sort_unstable();
                 want.dedup();
-                assert_eq!(label_words(l, name), (want, word_count(l, name)), "{l:?} {name}");
+                assert_eq!(
+                    label_words(l, name),
+                    (want, word_count(l, name)),
+                    "{l:?} {name}"
+                );
             }
+        }
+    }
+
+    #[test]
+    fn has_words_is_words_not_empty() {
+        for s in [
+            "",
+            "!!! ... ---",
+            " a",
+            "東",
+            "é",
+            "\u{301}",
+            "_1_",
+            "ﬁ",
+            "Ⅻ",
+            "--x--",
+        ] {
+            assert_eq!(has_words(s), !words(s).is_empty(), "{s:?}");
+            assert_eq!(has_words(s), !name_words(s).is_empty(), "{s:?}");
         }
     }
 }
