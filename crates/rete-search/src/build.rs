@@ -570,26 +570,16 @@ pub fn build_sections_with(
             &text.as_bytes()[shared..],
         );
         prev.clone_from(text);
+        // The one-word labels' postings apart, then the others (format version 3).
         let list = &postings[*ix as usize];
-        tok_blocks.entries.varint(list.len() as u64);
-        if list.len() as u64 <= INLINE_POSTINGS {
-            put_postings(&mut tok_blocks.entries, list);
-        } else {
-            let mut chunks = list.chunks(CHUNK_POSTINGS as usize);
-            let mut refs = Vec::new();
-            for c in chunks.by_ref() {
-                let mut raw = Buf::default();
-                put_chunk(&mut raw, c);
-                refs.push(post_w.push(&raw.0)?);
-            }
-            tok_blocks
-                .entries
-                .varint(refs.first().map_or(0, |r| r.offset));
-            for r in refs {
-                tok_blocks.entries.varint(r.len);
-                tok_blocks.entries.varint(r.raw_len);
-                tok_blocks.entries.u64(r.checksum);
-            }
+        // Which label word counts occur (bit n: n words), so that a query knows which tiers
+        // can hold anything before walking the lists.
+        tok_blocks
+            .entries
+            .u8(list.iter().fold(0, |m, p| m | 1u8 << p.1.min(7)));
+        let (ones, others): (Vec<_>, Vec<_>) = list.iter().partition(|p| p.1 == 1);
+        for part in [ones, others] {
+            put_part(&mut tok_blocks.entries, &mut post_w, &part)?;
         }
         tok_blocks.in_block += 1;
         if tok_blocks.entries.0.len() >= TOKEN_BLOCK_BYTES {
@@ -651,6 +641,33 @@ pub fn build_sections_with(
     ticker.end();
     progress.finish();
     Ok((sections, stats))
+}
+
+/// Some of a token's postings: their count, then the postings inline when few, else in chunks
+/// whose references follow.
+fn put_part(
+    entries: &mut Buf,
+    post_w: &mut BlockWriter,
+    list: &[(u32, u8)],
+) -> Result<(), SearchError> {
+    entries.varint(list.len() as u64);
+    if list.len() as u64 <= INLINE_POSTINGS {
+        put_postings(entries, list);
+        return Ok(());
+    }
+    let mut refs = Vec::new();
+    for c in list.chunks(CHUNK_POSTINGS as usize) {
+        let mut raw = Buf::default();
+        put_chunk(&mut raw, c);
+        refs.push(post_w.push(&raw.0)?);
+    }
+    entries.varint(refs.first().map_or(0, |r| r.offset));
+    for r in refs {
+        entries.varint(r.len);
+        entries.varint(r.raw_len);
+        entries.u64(r.checksum);
+    }
+    Ok(())
 }
 
 /// Inline postings (in a token block): for each, `varint((doc − previous) << 3 | words)`.

@@ -20,9 +20,12 @@ pub mod kind {
 
 /// Magic of the meta section.
 pub const META_MAGIC: &[u8; 4] = b"RSRC";
-/// Encoding version of the search sections written: 2 stores document blocks as columns with
-/// the labels' dictionary ids, and posting chunks as gaps then word counts.
-pub const VERSION: u8 = 2;
+/// Encoding version of the search sections written: 3 keeps each token's one-word labels apart
+/// from its other postings (a one-word query's whole-label tiers then read no other posting).
+pub const VERSION: u8 = 3;
+/// Still read: document blocks as columns with the labels' dictionary ids, posting chunks as
+/// gaps then word counts, one posting list a token.
+pub const VERSION_2: u8 = 2;
 /// The first version, still read: document blocks row by row with the label text, posting
 /// chunks as `varint(gap << 3 | words)`.
 pub const VERSION_1: u8 = 1;

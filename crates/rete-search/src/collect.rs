@@ -50,7 +50,7 @@ pub(crate) fn collect(
     s: &Searcher,
     f: &Filters,
     q: &Query,
-    cands: impl Iterator<Item = Cand>,
+    cands: impl Iterator<Item = Result<Cand, SearchError>>,
     mut doc: impl FnMut(&Cand) -> Result<DocRec, SearchError>,
     names: Names<'_>,
     cancel: &AtomicBool,
@@ -85,6 +85,7 @@ pub(crate) fn collect(
     let mut done_tier: Option<u8> = None;
     let mut after_full = 0usize;
     for (examined, c) in cands.enumerate() {
+        let c = c?;
         if examined >= MAX_EXAMINED || done_tier.is_some_and(|t| c.tier > t) {
             break;
         }

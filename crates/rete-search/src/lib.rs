@@ -6,6 +6,7 @@ mod collect;
 pub mod fuzzy;
 mod merge;
 pub mod normalize;
+mod postings;
 mod query;
 mod read;
 mod reindex;

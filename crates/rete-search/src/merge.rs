@@ -1,15 +1,18 @@
-//! Candidates in answer order (tier, then document) from sorted posting lists, without hash
-//! maps: one query word streams its lists tier by tier through a lazy k-way merge, so a
-//! keystroke stops after the few documents the answer needs; several words merge each word's
-//! lists into one sorted run and intersect the runs by galloping from the shortest.
+//! Candidates in answer order (tier, then document) from sorted posting lists, lazily, without
+//! hash maps: one query word streams its lists tier by tier through a k-way merge; several words
+//! stream the word with the fewest postings and look each of its documents up in the others'
+//! lists by galloping. Either stops as soon as the caller has its answer, so a keystroke reads
+//! the few chunks holding the documents it needs.
 
-use crate::read::PostingList;
+use crate::postings::Cursor;
+use crate::read::{Index, Token};
 use crate::tier::{tier, Cand, Quality};
+use crate::SearchError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// The sorted posting lists of one query word's tokens, each with how the token matched.
-pub(crate) type WordLists = Vec<(Quality, PostingList)>;
+/// One query word's matching tokens, each with how it matched.
+pub(crate) type WordLists = Vec<(Quality, Token)>;
 
 /// Tiers in answer order, for one word: `(quality, whole label)` of each.
 const ONE_WORD_TIERS: [(Quality, Option<bool>); 5] = [
@@ -20,184 +23,207 @@ const ONE_WORD_TIERS: [(Quality, Option<bool>); 5] = [
     (2, None),
 ];
 
+/// Cursors over the postings of `tokens` whose label is of one word (`whole: Some(true)`), of
+/// more (`Some(false)`) or any (`None`): a token with its one-word labels apart gives the part
+/// asked for, an older one its whole list with the word counts filtered.
+fn cursors(
+    ix: &Index,
+    tokens: &[(Quality, Token)],
+    whole: Option<bool>,
+    max: usize,
+) -> Vec<Cursor> {
+    let mut out = Vec::new();
+    for (q, t) in tokens {
+        let parts = match (&t.ones, whole) {
+            (Some(ones), Some(true)) => vec![(ones, None)],
+            (Some(_), Some(false)) => vec![(&t.rest, None)],
+            (Some(ones), None) => vec![(ones, None), (&t.rest, None)],
+            (None, w) => vec![(&t.rest, w)],
+        };
+        for (part, keep) in parts {
+            if part.df > 0 {
+                out.push(Cursor::new(ix, part, max, keep, *q));
+            }
+        }
+    }
+    out
+}
+
 /// The candidates of a one-word query, lazily, best first: per tier, a k-way merge of the lists
 /// of that tier's quality keeping the labels of one word (whole) or more (not whole).
-pub(crate) fn one_word(lists: WordLists) -> impl Iterator<Item = Cand> {
+pub(crate) fn one_word(
+    ix: &Index,
+    lists: WordLists,
+    max_chunks: usize,
+) -> impl Iterator<Item = Result<Cand, SearchError>> {
+    let ix = ix.clone();
     ONE_WORD_TIERS
         .into_iter()
         .enumerate()
         .flat_map(move |(t, (qual, whole))| {
-            let of_tier: Vec<PostingList> = lists
-                .iter()
-                .filter(|(q, l)| *q == qual && (whole != Some(true) || l.one_word))
-                .map(|(_, l)| l.clone())
-                .collect();
-            Merge::new(of_tier, whole).map(move |doc| Cand { tier: t as u8, doc })
+            let of_tier: Vec<(Quality, Token)> =
+                lists.iter().filter(|(q, _)| *q == qual).cloned().collect();
+            Merge::new(cursors(&ix, &of_tier, whole, max_chunks))
+                .map(move |r| r.map(|(doc, _, _)| Cand { tier: t as u8, doc }))
         })
 }
 
-/// A lazy k-way merge of sorted lists, keeping postings whose label is of one word (`Some(true)`),
-/// of more (`Some(false)`) or any (`None`); a document in several lists comes once.
+/// A lazy k-way merge of sorted cursors: each document once, with the best quality of the lists
+/// holding it and its label's word count.
 struct Merge {
-    lists: Vec<PostingList>,
-    heap: BinaryHeap<Reverse<(u32, usize, usize)>>,
-    whole: Option<bool>,
+    cursors: Vec<Cursor>,
+    heap: BinaryHeap<Reverse<(u32, Quality, u8, usize)>>,
+    started: bool,
     last: Option<u32>,
 }
 
 impl Merge {
-    fn new(lists: Vec<PostingList>, whole: Option<bool>) -> Self {
-        let mut m = Self {
-            heap: BinaryHeap::with_capacity(lists.len()),
-            lists,
-            whole,
+    fn new(cursors: Vec<Cursor>) -> Self {
+        Self {
+            heap: BinaryHeap::with_capacity(cursors.len()),
+            cursors,
+            started: false,
             last: None,
-        };
-        for i in 0..m.lists.len() {
-            m.push_from(i, 0);
         }
-        m
     }
 
-    /// Pushes the first posting of list `i` at or after `pos` that the filter keeps.
-    fn push_from(&mut self, i: usize, mut pos: usize) {
-        let list = &self.lists[i];
-        while let Some(&(doc, ntok)) = list.get(pos) {
-            if self.whole.is_none_or(|w| (ntok == 1) == w) {
-                self.heap.push(Reverse((doc, i, pos)));
-                return;
-            }
-            pos += 1;
+    /// Pushes the posting under cursor `i`, if any.
+    fn push(&mut self, i: usize) -> Result<(), SearchError> {
+        let c = &mut self.cursors[i];
+        if let Some((doc, ntok)) = c.peek()? {
+            self.heap.push(Reverse((doc, c.quality, ntok, i)));
         }
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<Option<(u32, Quality, u8)>, SearchError> {
+        if !self.started {
+            self.started = true;
+            for i in 0..self.cursors.len() {
+                self.push(i)?;
+            }
+        }
+        while let Some(Reverse((doc, q, ntok, i))) = self.heap.pop() {
+            self.cursors[i].advance();
+            self.push(i)?;
+            // The first of a document popped has its best quality.
+            if self.last != Some(doc) {
+                self.last = Some(doc);
+                return Ok(Some((doc, q, ntok)));
+            }
+        }
+        Ok(None)
     }
 }
 
 impl Iterator for Merge {
-    type Item = u32;
-    fn next(&mut self) -> Option<u32> {
-        while let Some(Reverse((doc, i, pos))) = self.heap.pop() {
-            self.push_from(i, pos + 1);
-            if self.last != Some(doc) {
-                self.last = Some(doc);
-                return Some(doc);
+    type Item = Result<(u32, Quality, u8), SearchError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.step().transpose()
+    }
+}
+
+/// The candidates of a query of several words, lazily, best first. The word with the fewest
+/// postings drives: its lists merged in document order, each document looked up in every list
+/// of the other words (their best quality). Documents of the best tier the words allow come out
+/// as they are found (nothing can rank above them, and they come in order); the others wait
+/// until the driving word is walked through.
+pub(crate) struct SeveralWords {
+    driver: Merge,
+    others: Vec<Vec<Cursor>>,
+    best: u8,
+    waiting: [Vec<u32>; 5],
+    quals: Vec<Quality>,
+    /// Past the walk: the waiting tier and position given out next.
+    flush: Option<(usize, usize)>,
+}
+
+impl SeveralWords {
+    pub(crate) fn new(ix: &Index, words: &[WordLists], max_chunks: usize) -> Self {
+        let total = |w: &WordLists| w.iter().map(|(_, t)| t.df).sum::<u64>();
+        let driver = (0..words.len())
+            .min_by_key(|&i| total(&words[i]))
+            .unwrap_or(0);
+        let mut driving = Vec::new();
+        let mut others = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            let c = cursors(ix, w, None, max_chunks);
+            if i == driver {
+                driving = c;
+            } else {
+                others.push(c);
             }
         }
-        None
-    }
-}
-
-/// A list being walked: how its token matched, its postings, the position reached.
-type Cursor<'a> = (Quality, &'a [(u32, u8)], usize);
-
-/// One word's postings as one run sorted by document: `(document, best quality, words)`.
-fn run_of(lists: &WordLists) -> Vec<(u32, Quality, u8)> {
-    let mut run: Vec<(u32, Quality, u8)> =
-        Vec::with_capacity(lists.iter().map(|l| l.1.len()).sum());
-    for (q, l) in lists {
-        run.extend(l.iter().map(|&(doc, ntok)| (doc, *q, ntok)));
-    }
-    // A single list is sorted already; several are merged by sorting (best quality first).
-    if lists.len() > 1 {
-        run.sort_unstable();
-        run.dedup_by_key(|p| p.0);
-    }
-    run
-}
-
-/// The first index at or after `from` whose document (`doc_of`) is ≥ `doc`: exponential then
-/// binary search, so that walking a long list for a few documents skips most of it.
-fn gallop<T>(run: &[T], from: usize, doc: u32, doc_of: impl Fn(&T) -> u32) -> usize {
-    let mut step = 1;
-    let mut hi = from;
-    while hi < run.len() && doc_of(&run[hi]) < doc {
-        hi = from + step;
-        step *= 2;
-    }
-    let hi = hi.min(run.len());
-    let lo = (from + step / 4).min(hi);
-    lo + run[lo..hi].partition_point(|p| doc_of(p) < doc)
-}
-
-/// The candidates of a query of several words, best first. The word with the fewest postings
-/// drives: its lists merged into one sorted run; each of its documents is then looked up by
-/// galloping in every list of the other words (their best quality), without merging those.
-pub(crate) fn several_words(words: &[WordLists]) -> Vec<Cand> {
-    let total = |w: &WordLists| w.iter().map(|l| l.1.len()).sum::<usize>();
-    let Some(driver) = (0..words.len()).min_by_key(|&i| total(&words[i])) else {
-        return Vec::new();
-    };
-    let run = run_of(&words[driver]);
-    // Per other word, a cursor per list.
-    let mut others: Vec<Vec<Cursor<'_>>> = words
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != driver)
-        .map(|(_, w)| w.iter().map(|(q, l)| (*q, l.as_slice(), 0)).collect())
-        .collect();
-    let mut tiers: [Vec<u32>; 5] = Default::default();
-    let mut quals: Vec<Quality> = Vec::with_capacity(words.len());
-    'doc: for &(doc, q0, ntok) in &run {
-        quals.clear();
-        quals.push(q0);
-        for lists in &mut others {
-            let mut best: Option<Quality> = None;
-            for (q, list, pos) in lists.iter_mut() {
-                *pos = gallop(list, *pos, doc, |p| p.0);
-                if list.get(*pos).is_some_and(|p| p.0 == doc) {
-                    best = Some(best.map_or(*q, |b| b.min(*q)));
-                }
-            }
-            match best {
-                Some(b) => quals.push(b),
-                None => continue 'doc,
-            }
-        }
-        tiers[usize::from(tier(&quals, usize::from(ntok)))].push(doc);
-    }
-    tiers
-        .into_iter()
-        .enumerate()
-        .flat_map(|(t, docs)| docs.into_iter().map(move |doc| Cand { tier: t as u8, doc }))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::Arc;
-
-    #[test]
-    fn gallop_finds_the_first_not_below() {
-        let run: Vec<(u32, Quality, u8)> = (0..100).map(|d| (d * 3, 0, 1)).collect();
-        for from in [0, 1, 5, 50] {
-            for doc in [0, 1, 3, 4, 150, 297, 298, 400] {
-                let want = from.max(run.partition_point(|p| p.0 < doc));
-                assert_eq!(
-                    gallop(&run, from, doc, |p| p.0),
-                    want,
-                    "from {from} doc {doc}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn candidates_come_in_tier_then_document_order() {
-        let l = |v: &[(u32, u8)]| Arc::new(crate::read::PostingVec::from(v.to_vec()));
-        // One word: the exact token in docs 5 and 7, prefixes in 2 (a one-word label), 3, 5, 9.
-        let lists: WordLists = vec![
-            (0, l(&[(5, 2), (7, 2)])),
-            (1, l(&[(2, 1), (5, 2)])),
-            (1, l(&[(3, 2), (9, 2)])),
-        ];
-        let got: Vec<(u8, u32)> = one_word(lists.clone()).map(|c| (c.tier, c.doc)).collect();
-        assert_eq!(got, [(1, 5), (1, 7), (2, 2), (3, 3), (3, 5), (3, 9)]);
-        // Two words, the second exact in 5 and 9: 5 is the whole label, 9 its words by prefix.
-        let second: WordLists = vec![(0, l(&[(5, 2), (9, 2)]))];
-        let got: Vec<(u8, u32)> = several_words(&[lists, second])
-            .into_iter()
-            .map(|c| (c.tier, c.doc))
+        // The best tier possible: each word's best quality, with a label of as many words as the
+        // query where every word has a token with such labels, and with a label of another count.
+        let n = 1u8 << words.len().min(7);
+        let best_of = |w: &WordLists, whole: bool| {
+            w.iter()
+                .filter(|(_, t)| t.word_counts & if whole { n } else { !n } != 0)
+                .map(|(q, _)| *q)
+                .min()
+        };
+        let whole: Option<Vec<Quality>> = words.iter().map(|w| best_of(w, true)).collect();
+        let not_whole: Vec<Quality> = words
+            .iter()
+            .map(|w| best_of(w, false).unwrap_or(2))
             .collect();
-        assert_eq!(got, [(0, 5), (2, 9)]);
+        let not_whole = tier(&not_whole, 0);
+        let best = whole.map_or(not_whole, |q| tier(&q, q.len()).min(not_whole));
+        Self {
+            driver: Merge::new(driving),
+            others,
+            best,
+            waiting: Default::default(),
+            quals: Vec::with_capacity(words.len()),
+            flush: None,
+        }
+    }
+
+    fn step(&mut self) -> Result<Option<Cand>, SearchError> {
+        if self.flush.is_none() {
+            'doc: while let Some((doc, q0, ntok)) = self.driver.step()? {
+                self.quals.clear();
+                self.quals.push(q0);
+                for lists in &mut self.others {
+                    let mut best: Option<Quality> = None;
+                    for c in lists.iter_mut() {
+                        if c.seek(doc)?.is_some_and(|p| p.0 == doc) {
+                            best = Some(best.map_or(c.quality, |b| b.min(c.quality)));
+                        }
+                    }
+                    match best {
+                        Some(b) => self.quals.push(b),
+                        None => continue 'doc,
+                    }
+                }
+                let t = tier(&self.quals, usize::from(ntok));
+                if t == self.best {
+                    return Ok(Some(Cand { tier: t, doc }));
+                }
+                self.waiting[usize::from(t)].push(doc);
+            }
+            self.flush = Some((0, 0));
+        }
+        while let Some((t, i)) = self.flush {
+            let Some(docs) = self.waiting.get(t) else {
+                break;
+            };
+            match docs.get(i) {
+                Some(&doc) => {
+                    self.flush = Some((t, i + 1));
+                    return Ok(Some(Cand { tier: t as u8, doc }));
+                }
+                None => self.flush = Some((t + 1, 0)),
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Iterator for SeveralWords {
+    type Item = Result<Cand, SearchError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.step().transpose()
     }
 }

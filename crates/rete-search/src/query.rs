@@ -1,16 +1,18 @@
 //! Answering a query: each word's matching tokens (exact, prefix, then with typos when the exact
-//! and prefix matches do not fill the answer), their postings intersected, candidates ordered by
-//! match tier then importance (document number), documents fetched in that order through the
+//! and prefix matches do not fill the answer), their postings intersected lazily, candidates
+//! ordered by match tier then importance (document number), documents fetched in that order through the
 //! filters, the preferred languages first within a tier, one hit per term.
 
+use crate::codec::CHUNK_POSTINGS;
 use crate::collect::{collect, Filters, Names};
 use crate::fuzzy;
-use crate::merge::{self, WordLists};
+use crate::merge::{self, SeveralWords, WordLists};
 use crate::normalize::{query_words, Word};
-use crate::read::Index;
+use crate::read::{Index, Postings};
 use crate::tier::{quality, Cand, Quality};
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
+use rete_core::block::BlockRef;
 use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -160,7 +162,7 @@ fn indexed_search(
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
     // Each word's matching tokens; a word without any leaves no answer.
-    let mut tokens: Vec<Vec<(Quality, crate::read::Token)>> = Vec::with_capacity(words.len());
+    let mut tokens: Vec<WordLists> = Vec::with_capacity(words.len());
     for w in words {
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
@@ -171,27 +173,28 @@ fn indexed_search(
         }
         tokens.push(t);
     }
-    // Their posting lists, sorted by document: the chunks of all the words read together (one
-    // batch: a remote file fetches them at once).
-    let refs: Vec<&crate::read::Token> = tokens.iter().flatten().map(|(_, t)| t).collect();
-    let mut chunks = ix.tokens_postings(&refs, MAX_POSTINGS)?.into_iter();
-    let mut per_word: Vec<WordLists> = Vec::with_capacity(words.len());
-    for word in &tokens {
-        let mut lists: WordLists = Vec::new();
-        for ((qual, _), token_chunks) in word.iter().zip(chunks.by_ref()) {
-            lists.extend(token_chunks.into_iter().map(|l| (*qual, l)));
-        }
-        if lists.is_empty() {
-            return Ok(Vec::new());
-        }
-        per_word.push(lists);
+    // Over HTTP the first chunk of every list is fetched in one batch; the walk below decodes
+    // only the chunks it reaches (a local file reads them as it goes).
+    if ix.is_remote() {
+        let first: Vec<BlockRef> = tokens
+            .iter()
+            .flatten()
+            .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
+            .filter_map(|p| match &p.postings {
+                Postings::Chunks(refs) => refs.first().copied(),
+                Postings::Inline(_) => None,
+            })
+            .collect();
+        ix.prefetch_chunks(&first)?;
     }
-    let mut cands: Box<dyn Iterator<Item = Cand>> = match <[WordLists; 1]>::try_from(per_word) {
-        Ok([one]) => Box::new(merge::one_word(one)),
-        Err(several) => Box::new(merge::several_words(&several).into_iter()),
-    };
+    let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
+    let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> =
+        match <[WordLists; 1]>::try_from(tokens) {
+            Ok([one]) => Box::new(merge::one_word(ix, one, max_chunks)),
+            Err(several) => Box::new(SeveralWords::new(ix, &several, max_chunks)),
+        };
     // The documents of the first candidates in one read, not one block at a time.
-    let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect();
+    let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect::<Result<_, _>>()?;
     ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;
     if q.within.is_some() {
         // Searching within a community filters by path: theirs in one batch too.
@@ -204,7 +207,7 @@ fn indexed_search(
         }
         s.community_paths(&entities)?;
     }
-    let cands = head.into_iter().chain(cands);
+    let cands = head.into_iter().map(Ok).chain(cands);
     collect(
         s,
         f,

@@ -4,7 +4,7 @@
 
 use crate::codec::{
     decode_block, kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS,
-    META_MAGIC, VERSION, VERSION_1,
+    META_MAGIC, VERSION, VERSION_1, VERSION_2,
 };
 use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
 use lru::LruCache;
@@ -79,6 +79,21 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
 #[derive(Debug, Clone)]
 pub(crate) struct Token {
     pub text: String,
+    /// Documents in all.
+    pub df: u64,
+    /// Bit `n` set: some label of this token has `n` words (7: 7 or more). Version 3; all bits
+    /// set before.
+    pub word_counts: u8,
+    /// Version 3: the documents whose label is this one word, apart (a one-word query's
+    /// whole-label tiers read only them, the other tiers only `rest`). Before, `None`: `rest`
+    /// holds every document and the word counts tell them apart.
+    pub ones: Option<Part>,
+    pub rest: Part,
+}
+
+/// Some of a token's documents, increasing, with where they are.
+#[derive(Debug, Clone)]
+pub(crate) struct Part {
     pub df: u64,
     pub postings: Postings,
 }
@@ -89,33 +104,11 @@ pub(crate) enum Postings {
     /// In the token block: `(document, label word count)`.
     Inline(PostingList),
     /// In posting chunks, in order.
-    Chunks(Vec<BlockRef>),
+    Chunks(Arc<[BlockRef]>),
 }
 
 /// A list of `(document, label word count)`, documents increasing.
-pub(crate) type PostingList = Arc<PostingVec>;
-
-/// Decoded postings, and whether one of them is a one-word label (a one-word query's
-/// whole-label tier skips the lists without any, instead of reading them through).
-#[derive(Debug)]
-pub(crate) struct PostingVec {
-    postings: Vec<(u32, u8)>,
-    pub one_word: bool,
-}
-
-impl From<Vec<(u32, u8)>> for PostingVec {
-    fn from(postings: Vec<(u32, u8)>) -> Self {
-        let one_word = postings.iter().any(|p| p.1 == 1);
-        Self { postings, one_word }
-    }
-}
-
-impl std::ops::Deref for PostingVec {
-    type Target = Vec<(u32, u8)>;
-    fn deref(&self) -> &Vec<(u32, u8)> {
-        &self.postings
-    }
-}
+pub(crate) type PostingList = Arc<Vec<(u32, u8)>>;
 
 /// One indexed label.
 #[derive(Debug, Clone)]
@@ -206,9 +199,9 @@ impl Index {
             return Err(r.err("bad magic"));
         }
         let version = r.u8()?;
-        if version != VERSION && version != VERSION_1 {
+        if !(VERSION_1..=VERSION).contains(&version) {
             return Err(r.err(format!(
-                "search encoding version {version} (this reader reads {VERSION_1} and {VERSION})"
+                "search encoding version {version} (this reader reads {VERSION_1} to {VERSION})"
             )));
         }
         let docs = r.varint()?;
@@ -282,7 +275,7 @@ impl Index {
         }))
     }
 
-    /// The encoding version of the search sections (1 or 2, see docs/format.md).
+    /// The encoding version of the search sections (1 to 3, see docs/format.md).
     pub fn version(&self) -> u8 {
         self.inner.version
     }
@@ -469,36 +462,35 @@ impl Index {
             if !ordered || next.is_some_and(|n| text.as_str() >= n) {
                 return Err(r.err(format!("token {k} of a block out of order")));
             }
-            let df = r.varint()?;
+            let (word_counts, ones, all) = if self.inner.version > VERSION_2 {
+                let counts = r.u8()?;
+                let ones = self.part(&mut r, &text)?;
+                let all = self.part(&mut r, &text)?;
+                // Bit 1 says whether there are one-word labels, and bit 0 means no words.
+                if counts & 1 != 0
+                    || (counts & 2 != 0) != (ones.df > 0)
+                    || (counts & !3 != 0) != (all.df > 0)
+                {
+                    return Err(r.err(format!(
+                        "token {text:?}: its word counts and documents disagree"
+                    )));
+                }
+                (counts, Some(ones), all)
+            } else {
+                (u8::MAX, None, self.part(&mut r, &text)?)
+            };
+            let df = all.df + ones.as_ref().map_or(0, |p| p.df);
             if df == 0 || df > self.inner.docs {
                 return Err(r.err(format!("token {text:?} claims {df} documents")));
             }
-            let postings = if df <= INLINE_POSTINGS {
-                Postings::Inline(Arc::new(self.postings(&mut r, df)?.into()))
-            } else {
-                let chunks = df.div_ceil(CHUNK_POSTINGS);
-                let mut offset = r.varint()?;
-                // Each chunk reference takes at least 10 bytes: two varints and a checksum.
-                if chunks > (r.remaining() / 10) as u64 {
-                    return Err(r.err(format!(
-                        "token {text:?} claims {df} documents, more than its block can reference"
-                    )));
-                }
-                let mut refs = Vec::with_capacity(chunks as usize);
-                for _ in 0..chunks {
-                    let len = r.varint()?;
-                    let raw_len = r.varint()?;
-                    let checksum = r.u64()?;
-                    let b =
-                        BlockRef::checked(offset, len, raw_len, checksum, self.inner.postings_len)
-                            .map_err(|m| r.err::<SearchError>(m))?;
-                    offset += len;
-                    refs.push(b);
-                }
-                Postings::Chunks(refs)
-            };
             rest = raw.len() - r.remaining();
-            out.push(Token { text, df, postings });
+            out.push(Token {
+                text,
+                df,
+                word_counts,
+                ones,
+                rest: all,
+            });
         }
         if rest != raw.len() {
             return Err(SearchError::corrupt(
@@ -508,6 +500,39 @@ impl Index {
             ));
         }
         Ok(out)
+    }
+
+    /// A count of documents, then their postings: inline when few, else the references of
+    /// their chunks.
+    fn part(&self, r: &mut SectionReader<'_>, text: &str) -> Result<Part, SearchError> {
+        let df = r.varint()?;
+        if df > self.inner.docs {
+            return Err(r.err(format!("token {text:?} claims {df} documents")));
+        }
+        let postings = if df <= INLINE_POSTINGS {
+            Postings::Inline(Arc::new(self.postings(r, df)?))
+        } else {
+            let chunks = df.div_ceil(CHUNK_POSTINGS);
+            let mut offset = r.varint()?;
+            // Each chunk reference takes at least 10 bytes: two varints and a checksum.
+            if chunks > (r.remaining() / 10) as u64 {
+                return Err(r.err(format!(
+                    "token {text:?} claims {df} documents, more than its block can reference"
+                )));
+            }
+            let mut refs = Vec::with_capacity(chunks as usize);
+            for _ in 0..chunks {
+                let len = r.varint()?;
+                let raw_len = r.varint()?;
+                let checksum = r.u64()?;
+                let b = BlockRef::checked(offset, len, raw_len, checksum, self.inner.postings_len)
+                    .map_err(|m| r.err::<SearchError>(m))?;
+                offset += len;
+                refs.push(b);
+            }
+            Postings::Chunks(refs.into())
+        };
+        Ok(Part { df, postings })
     }
 
     /// `n` postings: `varint((doc − previous) << 3 | words)`, documents increasing.
@@ -551,46 +576,33 @@ impl Index {
         Ok(out)
     }
 
-    /// The postings of each token, at most `max` per token (the first, most important
-    /// documents); the chunks not cached yet are read together (one request when they lie close,
-    /// as the chunks of neighbouring tokens do).
-    pub(crate) fn tokens_postings(
-        &self,
-        tokens: &[&Token],
-        max: u64,
-    ) -> Result<Vec<Vec<PostingList>>, SearchError> {
-        let want = max.div_ceil(CHUNK_POSTINGS).max(1) as usize;
-        // (token, chunk, its posting count, its ref) of every chunk not cached.
-        let mut missing: Vec<(usize, usize, u64, BlockRef)> = Vec::new();
-        let mut out: Vec<Vec<Option<PostingList>>> = Vec::with_capacity(tokens.len());
-        for (ti, t) in tokens.iter().enumerate() {
-            match &t.postings {
-                Postings::Inline(v) => out.push(vec![Some(v.clone())]),
-                Postings::Chunks(refs) => {
-                    let refs = &refs[..refs.len().min(want)];
-                    let mut lists = Vec::with_capacity(refs.len());
-                    for (i, b) in refs.iter().enumerate() {
-                        match self.cached((kind::POSTINGS, b.offset)) {
-                            Some(Cached::Postings(p)) => lists.push(Some(p)),
-                            _ => {
-                                let n = (t.df - i as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
-                                missing.push((ti, i, n, *b));
-                                lists.push(None);
-                            }
-                        }
-                    }
-                    out.push(lists);
+    /// Whether the file is read over HTTP (where reads are batched ahead).
+    pub(crate) fn is_remote(&self) -> bool {
+        self.inner.rete.reader().is_remote()
+    }
+
+    /// Chunks `(their posting count, their ref)`, decoded: from the cache, the others read
+    /// together (one request when they lie close, as the chunks of neighbouring tokens do).
+    pub(crate) fn chunks(&self, want: &[(u64, BlockRef)]) -> Result<Vec<PostingList>, SearchError> {
+        let mut out: Vec<Option<PostingList>> = Vec::with_capacity(want.len());
+        let mut missing: Vec<(usize, u64, BlockRef)> = Vec::new();
+        for (i, &(n, b)) in want.iter().enumerate() {
+            match self.cached((kind::POSTINGS, b.offset)) {
+                Some(Cached::Postings(p)) => out.push(Some(p)),
+                _ => {
+                    missing.push((i, n, b));
+                    out.push(None);
                 }
             }
         }
-        let refs: Vec<BlockRef> = missing.iter().map(|m| m.3).collect();
-        for (&(ti, i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
+        let refs: Vec<BlockRef> = missing.iter().map(|m| m.2).collect();
+        for (&(i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
             let mut r = SectionReader::new(&raw, self.name(), "search postings");
-            let list = Arc::new(PostingVec::from(if self.inner.version == VERSION_1 {
+            let list = Arc::new(if self.inner.version == VERSION_1 {
                 self.postings(&mut r, n)?
             } else {
                 self.chunk(&mut r, n)?
-            }));
+            });
             r.expect_end()?;
             let weight = list.len() * size_of::<(u32, u8)>();
             self.store(
@@ -598,12 +610,35 @@ impl Index {
                 Cached::Postings(list.clone()),
                 weight,
             );
-            out[ti][i] = Some(list);
+            out[i] = Some(list);
         }
-        Ok(out
-            .into_iter()
-            .map(|lists| lists.into_iter().flatten().collect())
-            .collect())
+        out.into_iter()
+            .map(|l| l.ok_or_else(|| SearchError::Internal("a posting chunk not read".into())))
+            .collect()
+    }
+
+    /// Fetches the stored bytes of `refs` (posting chunks) in one batch without decoding them:
+    /// a remote reader keeps them, so that the chunks a query then walks cost no request each.
+    pub(crate) fn prefetch_chunks(&self, refs: &[BlockRef]) -> Result<(), SearchError> {
+        let missing: Vec<BlockRef> = refs
+            .iter()
+            .filter(|b| self.cached((kind::POSTINGS, b.offset)).is_none())
+            .copied()
+            .collect();
+        let Some(base) = self.inner.rete.section(kind::POSTINGS, 0).map(|e| e.offset) else {
+            return Ok(());
+        };
+        let mut ranges: Vec<(u64, usize)> = missing
+            .iter()
+            .map(|b| (base + b.offset, b.len as usize))
+            .collect();
+        ranges.sort_unstable();
+        self.inner
+            .rete
+            .reader()
+            .read_many(&ranges)
+            .map_err(rete_core::Error::from)?;
+        Ok(())
     }
 
     /// Document `n`.

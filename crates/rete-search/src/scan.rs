@@ -120,7 +120,7 @@ pub(crate) fn search(
         s,
         f,
         q,
-        cands.into_iter(),
+        cands.into_iter().map(Ok),
         |c| {
             let mut d = docs
                 .remove(&c.doc)

@@ -454,7 +454,7 @@ fn an_index_of_the_first_layout_still_answers() {
     let now = searcher(&build(dir.path(), "now", DATA, true));
     let old = searcher(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-layout.rete"));
     let (o, n) = (old.index().unwrap(), now.index().unwrap());
-    assert_eq!((o.version(), n.version()), (1, 2));
+    assert_eq!((o.version(), n.version()), (1, 3));
     assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens()));
     let cancel = AtomicBool::new(false);
     for text in [
@@ -475,6 +475,62 @@ fn an_index_of_the_first_layout_still_answers() {
         assert!(a.indexed && !a.hits.is_empty(), "{text}");
         assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text}");
     }
+}
+
+/// Labels added to `DATA` in `tests/data/v2-layout.rete`: a word with a one-word label and more
+/// documents than fit inline, so that its postings are in a chunk.
+fn v2_extra() -> String {
+    let mut ttl = String::from(
+        "<http://example.org/zhou> <http://www.w3.org/2000/01/rdf-schema#label> \"Zhou\" .\n",
+    );
+    for i in 0..12 {
+        ttl.push_str(&format!(
+            "<http://example.org/p{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"Zhou number{i}\" .\n"
+        ));
+    }
+    ttl
+}
+
+/// A file written with the second layout (`tests/data/v2-layout.rete`: `DATA` and
+/// [`v2_extra`] built by rete 0.1.0 with `--no-pyramid --no-schema`, before each token kept its
+/// one-word labels apart) answers exactly as the same data indexed today.
+#[test]
+fn an_index_of_the_second_layout_still_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = searcher(&build(
+        dir.path(),
+        "now",
+        &format!("{DATA}{}", v2_extra()),
+        true,
+    ));
+    let old = searcher(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v2-layout.rete"));
+    let (o, n) = (old.index().unwrap(), now.index().unwrap());
+    assert_eq!((o.version(), n.version()), (2, 3));
+    assert!(!o.is_current() && n.is_current());
+    assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens()));
+    let cancel = AtomicBool::new(false);
+    for text in [
+        "alb ein",
+        "einstain",
+        "paris",
+        "zhou",
+        "zho",
+        "zhou number1",
+        "zhou num",
+        "number1",
+        "東京",
+        "tiger",
+    ] {
+        for limit in [1, 3, 10] {
+            let mut q = Query::new(text);
+            q.languages = vec!["de".into()];
+            q.limit = limit;
+            let a = old.search(&q, &cancel).unwrap();
+            assert!(a.indexed && !a.hits.is_empty(), "{text}");
+            assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text} {limit}");
+        }
+    }
+    assert_eq!(top(&now, "zhou").first(), Some(&ex("zhou")));
 }
 
 /// The samples (`scripts/make-samples.sh`) carry an index of the current layout.
@@ -535,7 +591,7 @@ fn an_index_added_later_is_the_built_one() {
     let upgraded = dir.path().join("upgraded.rete");
     rete_search::add_index(&old, &upgraded, &opts).unwrap();
     let s = searcher(&upgraded);
-    assert_eq!(s.index().unwrap().version(), 2);
+    assert_eq!(s.index().unwrap().version(), 3);
     assert_eq!(top(&s, "alb ein"), [ex("einstein")]);
     let e = rete_search::add_index(&added, &added, &opts).unwrap_err();
     assert!(e.to_string().contains("another file"), "{e}");

@@ -1,0 +1,139 @@
+//! Walking a token's postings chunk by chunk: a chunk is read and decoded only when a walk
+//! reaches it, so a query that finds its answer among the first (most important) documents of
+//! a common word reads one chunk of it, not all of them.
+
+use crate::codec::CHUNK_POSTINGS;
+use crate::read::{Index, Part, PostingList, Postings};
+use crate::tier::Quality;
+use crate::SearchError;
+use std::sync::Arc;
+
+/// A position in one part of a token's postings, keeping only the labels of one word
+/// (`keep: Some(true)`), of more (`Some(false)`) or any (`None`).
+pub(crate) struct Cursor {
+    index: Index,
+    part: Part,
+    /// Chunks walked at most (the most important documents: lists are in that order).
+    max_chunks: usize,
+    keep: Option<bool>,
+    /// How the token matched its query word.
+    pub quality: Quality,
+    /// The chunk loaded, its postings and the position in them.
+    at: usize,
+    list: PostingList,
+    pos: usize,
+}
+
+impl Cursor {
+    pub(crate) fn new(
+        index: &Index,
+        part: &Part,
+        max_chunks: usize,
+        keep: Option<bool>,
+        quality: Quality,
+    ) -> Self {
+        Self {
+            index: index.clone(),
+            part: part.clone(),
+            max_chunks: max_chunks.max(1),
+            keep,
+            quality,
+            at: usize::MAX,
+            list: Arc::new(Vec::new()),
+            pos: 0,
+        }
+    }
+
+    /// Loads the next chunk (the first on the first call); false past the last.
+    fn next_chunk(&mut self) -> Result<bool, SearchError> {
+        let next = self.at.wrapping_add(1);
+        self.list = match &self.part.postings {
+            Postings::Inline(l) if next == 0 => l.clone(),
+            Postings::Chunks(refs) if next < refs.len().min(self.max_chunks) => {
+                let n = (self.part.df - next as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
+                let mut got = self.index.chunks(&[(n, refs[next])])?;
+                got.pop()
+                    .ok_or_else(|| SearchError::Internal("a posting chunk not read".into()))?
+            }
+            _ => {
+                self.pos = self.list.len();
+                return Ok(false);
+            }
+        };
+        self.at = next;
+        self.pos = 0;
+        Ok(true)
+    }
+
+    /// The posting under the cursor: the first kept one at or after it; `None` at the end.
+    pub(crate) fn peek(&mut self) -> Result<Option<(u32, u8)>, SearchError> {
+        if self.at == usize::MAX && !self.next_chunk()? {
+            return Ok(None);
+        }
+        loop {
+            while let Some(&p) = self.list.get(self.pos) {
+                if self.keep.is_none_or(|w| (p.1 == 1) == w) {
+                    return Ok(Some(p));
+                }
+                self.pos += 1;
+            }
+            if !self.next_chunk()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Steps past the posting under the cursor.
+    pub(crate) fn advance(&mut self) {
+        self.pos += 1;
+    }
+
+    /// Moves to the first kept posting whose document is `doc` or after, and returns it.
+    pub(crate) fn seek(&mut self, doc: u32) -> Result<Option<(u32, u8)>, SearchError> {
+        if self.at == usize::MAX && !self.next_chunk()? {
+            return Ok(None);
+        }
+        // Whole chunks before `doc` are skipped after one look at their last document.
+        while self.list.last().is_none_or(|l| l.0 < doc) {
+            if !self.next_chunk()? {
+                return Ok(None);
+            }
+        }
+        self.pos = gallop(&self.list, self.pos, doc, |p| p.0);
+        self.peek()
+    }
+}
+
+/// The first index at or after `from` whose document (`doc_of`) is ≥ `doc`: exponential then
+/// binary search, so that walking a long list for a few documents skips most of it.
+pub(crate) fn gallop<T>(run: &[T], from: usize, doc: u32, doc_of: impl Fn(&T) -> u32) -> usize {
+    let mut step = 1;
+    let mut hi = from;
+    while hi < run.len() && doc_of(&run[hi]) < doc {
+        hi = from + step;
+        step *= 2;
+    }
+    let hi = hi.min(run.len());
+    let lo = (from + step / 4).min(hi);
+    lo + run[lo..hi].partition_point(|p| doc_of(p) < doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gallop_finds_the_first_not_below() {
+        let run: Vec<(u32, u8)> = (0..100).map(|d| (d * 3, 1)).collect();
+        for from in [0, 1, 5, 50] {
+            for doc in [0, 1, 3, 4, 150, 297, 298, 400] {
+                let want = from.max(run.partition_point(|p| p.0 < doc));
+                assert_eq!(
+                    gallop(&run, from, doc, |p| p.0),
+                    want,
+                    "from {from} doc {doc}"
+                );
+            }
+        }
+    }
+}
