@@ -8,6 +8,9 @@ use crate::tier::Quality;
 use crate::SearchError;
 use std::sync::Arc;
 
+/// Chunks fetched together over HTTP once a walk goes past a part's first (about 5 KiB each).
+const READ_AHEAD: usize = 4;
+
 /// A position in one part of a token's postings, keeping only the labels of one word
 /// (`keep: Some(true)`), of more (`Some(false)`) or any (`None`).
 pub(crate) struct Cursor {
@@ -50,6 +53,12 @@ impl Cursor {
         self.list = match &self.part.postings {
             Postings::Inline(l) if next == 0 => l.clone(),
             Postings::Chunks(refs) if next < refs.len().min(self.max_chunks) => {
+                if next > 0 && self.index.is_remote() {
+                    // A walk past the first chunk goes on: over HTTP the next few come in the
+                    // same request (a token's chunks are consecutive).
+                    let ahead = refs.len().min(self.max_chunks).min(next + READ_AHEAD);
+                    self.index.prefetch_chunks(&refs[next..ahead])?;
+                }
                 let n = (self.part.df - next as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
                 let mut got = self.index.chunks(&[(n, refs[next])])?;
                 got.pop()
