@@ -445,19 +445,44 @@ fn a_word_shared_by_more_labels_than_fit_inline_is_read_back() {
     assert_eq!(top(&s, "zhou number17").first(), Some(&ex("p17")));
 }
 
-/// A file written with the first layout of the index (`tests/data/v1-layout.rete`: `DATA` built
-/// by rete 0.1.0 with `--no-pyramid --no-schema`, before the document blocks held dictionary
-/// ids) answers exactly as the same data indexed today.
-#[test]
-fn an_index_of_the_first_layout_still_answers() {
+/// The fixture `tests/data/{fixture}` (`data` built by rete 0.1.0 with `--no-pyramid
+/// --no-schema` when the index had layout `version`) answers each query exactly as the same
+/// data indexed today, at each limit.
+fn old_layout_answers_as_today(
+    fixture: &str,
+    data: &str,
+    version: u8,
+    queries: &[&str],
+    limits: &[usize],
+) {
     let dir = tempfile::tempdir().unwrap();
-    let now = searcher(&build(dir.path(), "now", DATA, true));
-    let old = searcher(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v1-layout.rete"));
+    let now = searcher(&build(dir.path(), "now", data, true));
+    let old = searcher(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(fixture),
+    );
     let (o, n) = (old.index().unwrap(), now.index().unwrap());
-    assert_eq!((o.version(), n.version()), (1, 3));
+    assert_eq!((o.version(), n.version()), (version, 3));
+    assert!(!o.is_current() && n.is_current());
     assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens()));
     let cancel = AtomicBool::new(false);
-    for text in [
+    for text in queries {
+        for &limit in limits {
+            let mut q = Query::new(*text);
+            q.languages = vec!["de".into()];
+            q.limit = limit;
+            let a = old.search(&q, &cancel).unwrap();
+            assert!(a.indexed && !a.hits.is_empty(), "{text}");
+            assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text} {limit}");
+        }
+    }
+}
+
+/// The first layout of the index (before the document blocks held dictionary ids).
+#[test]
+fn an_index_of_the_first_layout_still_answers() {
+    let queries = [
         "alb ein",
         "einstain",
         "paris",
@@ -468,13 +493,8 @@ fn an_index_of_the_first_layout_still_answers() {
         "has part",
         "physicist",
         "tiger",
-    ] {
-        let mut q = Query::new(text);
-        q.languages = vec!["de".into()];
-        let a = old.search(&q, &cancel).unwrap();
-        assert!(a.indexed && !a.hits.is_empty(), "{text}");
-        assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text}");
-    }
+    ];
+    old_layout_answers_as_today("v1-layout.rete", DATA, 1, &queries, &[10]);
 }
 
 /// Labels added to `DATA` in `tests/data/v2-layout.rete`: a word with a one-word label and more
@@ -491,25 +511,12 @@ fn v2_extra() -> String {
     ttl
 }
 
-/// A file written with the second layout (`tests/data/v2-layout.rete`: `DATA` and
-/// [`v2_extra`] built by rete 0.1.0 with `--no-pyramid --no-schema`, before each token kept its
-/// one-word labels apart) answers exactly as the same data indexed today.
+/// The second layout (before each token kept its one-word labels apart), with a word whose
+/// postings are in a chunk.
 #[test]
 fn an_index_of_the_second_layout_still_answers() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = searcher(&build(
-        dir.path(),
-        "now",
-        &format!("{DATA}{}", v2_extra()),
-        true,
-    ));
-    let old = searcher(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/v2-layout.rete"));
-    let (o, n) = (old.index().unwrap(), now.index().unwrap());
-    assert_eq!((o.version(), n.version()), (2, 3));
-    assert!(!o.is_current() && n.is_current());
-    assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens()));
-    let cancel = AtomicBool::new(false);
-    for text in [
+    let data = format!("{DATA}{}", v2_extra());
+    let queries = [
         "alb ein",
         "einstain",
         "paris",
@@ -520,16 +527,10 @@ fn an_index_of_the_second_layout_still_answers() {
         "number1",
         "東京",
         "tiger",
-    ] {
-        for limit in [1, 3, 10] {
-            let mut q = Query::new(text);
-            q.languages = vec!["de".into()];
-            q.limit = limit;
-            let a = old.search(&q, &cancel).unwrap();
-            assert!(a.indexed && !a.hits.is_empty(), "{text}");
-            assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text} {limit}");
-        }
-    }
+    ];
+    old_layout_answers_as_today("v2-layout.rete", &data, 2, &queries, &[1, 3, 10]);
+    let dir = tempfile::tempdir().unwrap();
+    let now = searcher(&build(dir.path(), "now", &data, true));
     assert_eq!(top(&now, "zhou").first(), Some(&ex("zhou")));
 }
 
