@@ -727,8 +727,8 @@ pub struct SearchView {
     pub hits: Vec<SearchHit>,
     /// Whether the file's search index answered (`false`: its labels were scanned, slower).
     pub indexed: bool,
-    /// Whether the index is of an older layout (larger and slower than the current one, which
-    /// adding the index again writes).
+    /// Whether the index is of an older layout (slower than the current one, which adding the
+    /// index again writes).
     pub outdated: bool,
 }
 

@@ -60,7 +60,7 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
         );
     } else if searcher.index().is_some_and(|i| !i.is_current()) {
         eprintln!(
-            "note: {}'s search index has an older layout, larger and slower (`rete index FILE -o OUT` writes the current one)",
+            "note: {}'s search index has an older, slower layout (`rete index FILE -o OUT` writes the current one)",
             rete.name()
         );
     }

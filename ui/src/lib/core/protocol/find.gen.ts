@@ -51,8 +51,8 @@ hits: Array<SearchHit>,
  */
 indexed: boolean, 
 /**
- * Whether the index is of an older layout (larger and slower than the current one, which
- * adding the index again writes).
+ * Whether the index is of an older layout (slower than the current one, which adding the
+ * index again writes).
  */
 outdated: boolean, };
 export type PathLinkView = { 

@@ -31,8 +31,7 @@ export class SearchState {
   error = $state('');
   /** Only inside this community (the one in view), when the user asks. */
   within = $state<string | null>(null);
-  /** Whether the index that answered has an older layout (adding it again makes it smaller
-   *  and faster). */
+  /** Whether the index that answered has an older layout (adding it again makes it faster). */
   outdated = $state(false);
   /** Whether the open document is read over HTTP: no index is added to it here (that would
    *  read the whole file). */
