@@ -825,7 +825,7 @@ fn search_with_and_without_index_and_bad_input() {
         "/../rete-search/tests/data/v1-layout.rete"
     );
     let o = rete(&["search", v1, "einstein"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("has an older layout"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has an older, slower layout"));
     assert!(!String::from_utf8_lossy(&rete(&["search", &file, "ada"]).stderr).contains("note"));
     // Text: header, then rank, term, label, class, pyramid path.
     let text = ok(&["search", &file, "ada", "--limit", "1"]);
