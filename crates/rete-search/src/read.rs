@@ -3,17 +3,19 @@
 //! against its checksum and decoded with every count bounded by the bytes that hold it.
 
 use crate::codec::{
-    decode_block, kind, section_name, BlockRef, CHUNK_POSTINGS, DOC_DIR_ENTRY, INLINE_POSTINGS,
-    META_MAGIC, VERSION, VERSION_1, VERSION_2,
+    decode_block, kind, section_name, BlockRef, DOC_DIR_ENTRY, META_MAGIC, VERSION, VERSION_1,
 };
 use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
 use lru::LruCache;
 use rete_core::format::varint;
-use rete_core::front_coding::Expander;
 use rete_core::section::SectionReader;
 use rete_core::{Charge, Id, Rete};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
+
+mod tokens;
+
+pub(crate) use tokens::{Part, PostingList, Postings, Token};
 
 /// Decoded blocks kept per open index: a one-letter prefix can touch hundreds of tokens, each
 /// with a posting chunk of its own (at most 32 KiB decoded as written).
@@ -74,41 +76,6 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
         .map_err(rete_core::Error::from)?;
     Ok(())
 }
-
-/// One token of a token block.
-#[derive(Debug, Clone)]
-pub(crate) struct Token {
-    pub text: String,
-    /// Documents in all.
-    pub df: u64,
-    /// Bit `n` set: some label of this token has `n` words (7: 7 or more). Version 3; all bits
-    /// set before.
-    pub word_counts: u8,
-    /// Version 3: the documents whose label is this one word, apart (a one-word query's
-    /// whole-label tiers read only them, the other tiers only `rest`). Before, `None`: `rest`
-    /// holds every document and the word counts tell them apart.
-    pub ones: Option<Part>,
-    pub rest: Part,
-}
-
-/// Some of a token's documents, increasing, with where they are.
-#[derive(Debug, Clone)]
-pub(crate) struct Part {
-    pub df: u64,
-    pub postings: Postings,
-}
-
-/// Where a token's documents are.
-#[derive(Debug, Clone)]
-pub(crate) enum Postings {
-    /// In the token block: `(document, label word count)`.
-    Inline(PostingList),
-    /// In posting chunks, in order.
-    Chunks(Arc<[BlockRef]>),
-}
-
-/// A list of `(document, label word count)`, documents increasing.
-pub(crate) type PostingList = Arc<Vec<(u32, u8)>>;
 
 /// One indexed label.
 #[derive(Debug, Clone)]
@@ -404,241 +371,9 @@ impl Index {
         Ok(out)
     }
 
-    /// The tokens of token block `b`.
-    pub(crate) fn token_block(&self, b: usize) -> Result<Arc<Vec<Token>>, SearchError> {
-        if let Some(Cached::Tokens(t)) = self.cached((kind::TOKENS, b as u64)) {
-            return Ok(t);
-        }
-        let (first, r) = self
-            .inner
-            .dir
-            .get(b)
-            .cloned()
-            .ok_or_else(|| SearchError::Internal(format!("token block {b} out of range")))?;
-        let raw = self
-            .read_blocks(kind::TOKENS, &[r])?
-            .pop()
-            .unwrap_or_default();
-        let next = self.inner.dir.get(b + 1).map(|(f, _)| f.as_str());
-        let tokens = Arc::new(self.parse_tokens(&raw, &first, next)?);
-        let weight = raw.len() + tokens.len() * size_of::<Token>();
-        self.store(
-            (kind::TOKENS, b as u64),
-            Cached::Tokens(tokens.clone()),
-            weight,
-        );
-        Ok(tokens)
-    }
-
-    fn parse_tokens(
-        &self,
-        raw: &[u8],
-        first: &str,
-        next: Option<&str>,
-    ) -> Result<Vec<Token>, SearchError> {
-        let name = self.name();
-        let mut r = SectionReader::new(raw, name, "search tokens");
-        let n = r.count(3)?;
-        let mut out: Vec<Token> = Vec::with_capacity(n);
-        let mut e = Expander::new(raw.len());
-        // The expander reads from a cursor of its own: hand it the rest of the block each time.
-        let mut rest = raw.len() - r.remaining();
-        for k in 0..n {
-            let mut cur = varint::Cursor::new(&raw[rest..]);
-            let text = e
-                .read(&mut cur)
-                .map_err(|x| SearchError::corrupt(name, "search tokens", x.to_string()))
-                .and_then(|t| {
-                    std::str::from_utf8(t).map(str::to_owned).map_err(|_| {
-                        SearchError::corrupt(name, "search tokens", "token is not UTF-8")
-                    })
-                })?;
-            rest = raw.len() - cur.remaining();
-            let mut r = SectionReader::new(&raw[rest..], name, "search tokens");
-            let ordered = match out.last() {
-                None => text == first,
-                Some(p) => p.text < text,
-            };
-            if !ordered || next.is_some_and(|n| text.as_str() >= n) {
-                return Err(r.err(format!("token {k} of a block out of order")));
-            }
-            let (word_counts, ones, all) = if self.inner.version > VERSION_2 {
-                let counts = r.u8()?;
-                let ones = self.part(&mut r, &text)?;
-                let all = self.part(&mut r, &text)?;
-                // Bit 1 says whether there are one-word labels, and bit 0 means no words.
-                if counts & 1 != 0
-                    || (counts & 2 != 0) != (ones.df > 0)
-                    || (counts & !3 != 0) != (all.df > 0)
-                {
-                    return Err(r.err(format!(
-                        "token {text:?}: its word counts and documents disagree"
-                    )));
-                }
-                (counts, Some(ones), all)
-            } else {
-                (u8::MAX, None, self.part(&mut r, &text)?)
-            };
-            let df = all.df + ones.as_ref().map_or(0, |p| p.df);
-            if df == 0 || df > self.inner.docs {
-                return Err(r.err(format!("token {text:?} claims {df} documents")));
-            }
-            rest = raw.len() - r.remaining();
-            out.push(Token {
-                text,
-                df,
-                word_counts,
-                ones,
-                rest: all,
-            });
-        }
-        if rest != raw.len() {
-            return Err(SearchError::corrupt(
-                name,
-                "search tokens",
-                format!("{} trailing bytes", raw.len() - rest),
-            ));
-        }
-        Ok(out)
-    }
-
-    /// A count of documents, then their postings: inline when few, else the references of
-    /// their chunks.
-    fn part(&self, r: &mut SectionReader<'_>, text: &str) -> Result<Part, SearchError> {
-        let df = r.varint()?;
-        if df > self.inner.docs {
-            return Err(r.err(format!("token {text:?} claims {df} documents")));
-        }
-        let postings = if df <= INLINE_POSTINGS {
-            Postings::Inline(Arc::new(self.postings(r, df)?))
-        } else {
-            let chunks = df.div_ceil(CHUNK_POSTINGS);
-            let mut offset = r.varint()?;
-            // Each chunk reference takes at least 10 bytes: two varints and a checksum.
-            if chunks > (r.remaining() / 10) as u64 {
-                return Err(r.err(format!(
-                    "token {text:?} claims {df} documents, more than its block can reference"
-                )));
-            }
-            let mut refs = Vec::with_capacity(chunks as usize);
-            for _ in 0..chunks {
-                let len = r.varint()?;
-                let raw_len = r.varint()?;
-                let checksum = r.u64()?;
-                let b = BlockRef::checked(offset, len, raw_len, checksum, self.inner.postings_len)
-                    .map_err(|m| r.err::<SearchError>(m))?;
-                offset += len;
-                refs.push(b);
-            }
-            Postings::Chunks(refs.into())
-        };
-        Ok(Part { df, postings })
-    }
-
-    /// `n` postings: `varint((doc − previous) << 3 | words)`, documents increasing.
-    fn postings(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
-        let n = r.count_items(n)?;
-        let mut out = Vec::with_capacity(n);
-        let mut prev = 0u64;
-        for k in 0..n {
-            let v = r.varint()?;
-            let delta = v >> 3;
-            let doc = prev
-                .checked_add(delta)
-                .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
-                .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
-            prev = doc;
-            out.push((doc as u32, (v & 7) as u8));
-        }
-        Ok(out)
-    }
-
-    /// A version 2 posting chunk of `n` postings: `n` document gaps, then `n` word counts.
-    fn chunk(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
-        let n = r.count_items(n.saturating_mul(2))? / 2;
-        let mut out = Vec::with_capacity(n);
-        let mut prev = 0u64;
-        for k in 0..n {
-            let delta = r.varint()?;
-            let doc = prev
-                .checked_add(delta)
-                .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
-                .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
-            prev = doc;
-            out.push((doc as u32, 0));
-        }
-        for p in &mut out {
-            p.1 = r.u8()?;
-            if usize::from(p.1) > crate::MAX_NTOK {
-                return Err(r.err(format!("label word count {}", p.1)));
-            }
-        }
-        Ok(out)
-    }
-
     /// Whether the file is read over HTTP (where reads are batched ahead).
     pub(crate) fn is_remote(&self) -> bool {
         self.inner.rete.reader().is_remote()
-    }
-
-    /// Chunks `(their posting count, their ref)`, decoded: from the cache, the others read
-    /// together (one request when they lie close, as the chunks of neighbouring tokens do).
-    pub(crate) fn chunks(&self, want: &[(u64, BlockRef)]) -> Result<Vec<PostingList>, SearchError> {
-        let mut out: Vec<Option<PostingList>> = Vec::with_capacity(want.len());
-        let mut missing: Vec<(usize, u64, BlockRef)> = Vec::new();
-        for (i, &(n, b)) in want.iter().enumerate() {
-            match self.cached((kind::POSTINGS, b.offset)) {
-                Some(Cached::Postings(p)) => out.push(Some(p)),
-                _ => {
-                    missing.push((i, n, b));
-                    out.push(None);
-                }
-            }
-        }
-        let refs: Vec<BlockRef> = missing.iter().map(|m| m.2).collect();
-        for (&(i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
-            let mut r = SectionReader::new(&raw, self.name(), "search postings");
-            let list = Arc::new(if self.inner.version == VERSION_1 {
-                self.postings(&mut r, n)?
-            } else {
-                self.chunk(&mut r, n)?
-            });
-            r.expect_end()?;
-            let weight = list.len() * size_of::<(u32, u8)>();
-            self.store(
-                (kind::POSTINGS, b.offset),
-                Cached::Postings(list.clone()),
-                weight,
-            );
-            out[i] = Some(list);
-        }
-        out.into_iter()
-            .map(|l| l.ok_or_else(|| SearchError::Internal("a posting chunk not read".into())))
-            .collect()
-    }
-
-    /// Fetches the stored bytes of `refs` (posting chunks) in one batch without decoding them:
-    /// a remote reader keeps them, so that the chunks a query then walks cost no request each.
-    pub(crate) fn prefetch_chunks(&self, refs: &[BlockRef]) -> Result<(), SearchError> {
-        let missing: Vec<BlockRef> = refs
-            .iter()
-            .filter(|b| self.cached((kind::POSTINGS, b.offset)).is_none())
-            .copied()
-            .collect();
-        let Some(base) = self.inner.rete.section(kind::POSTINGS, 0).map(|e| e.offset) else {
-            return Ok(());
-        };
-        let mut ranges: Vec<(u64, usize)> = missing
-            .iter()
-            .map(|b| (base + b.offset, b.len as usize))
-            .collect();
-        ranges.sort_unstable();
-        self.inner
-            .rete
-            .reader()
-            .read_many(&ranges)
-            .map_err(rete_core::Error::from)?;
-        Ok(())
     }
 
     /// Document `n`.
