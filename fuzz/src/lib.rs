@@ -7,7 +7,7 @@ use rete_build::{build, BuildOptions, Input, Syntax};
 use rete_core::dict::{DictBlock, DictIndex};
 use rete_core::format::{kind, Codec};
 use rete_core::perm::{decode_block, PermIndex};
-use rete_core::{MemReader, Pattern, Rete, ReteOptions};
+use rete_core::{MemReader, Pattern, RangeReader, Rete, ReteOptions};
 use rete_http::{HttpOptions, HttpReader};
 use rete_pyramid::{Pyramid, PyramidExtension, PyramidOptions};
 use rete_schema::{Schema, SchemaExtension};
@@ -511,6 +511,11 @@ pub fn http(data: &[u8]) {
     let url = format!("http://127.0.0.1:{port}/file.rete");
     if let Ok(reader) = HttpReader::open_with(&url, opts) {
         let _ = reader.fetch(&[(0, 16), (100, 50)]);
+        // Two spans far apart: one multi-range request, answered multipart/byteranges.
+        let n = reader.len();
+        if n > 40_000 {
+            let _ = reader.fetch(&[(200, 8), (n - 16, 16)]);
+        }
         let _ = Rete::open(Arc::new(reader));
     }
     queue

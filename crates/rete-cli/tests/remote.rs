@@ -346,21 +346,6 @@ impl Drop for Process {
     }
 }
 
-/// nginx, stopped through the pid its master wrote (SIGTERM lets it stop its workers too).
-struct Nginx {
-    process: Process,
-    pid_file: PathBuf,
-}
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        let pid = std::fs::read_to_string(&self.pid_file)
-            .unwrap_or_else(|_| self.process.0.id().to_string());
-        let _ = Command::new("kill").args(["-TERM", pid.trim()]).status();
-        let _ = self.process.0.wait();
-    }
-}
-
 /// A `rete serve` process; its base URL from the first line it prints.
 struct Serving {
     process: Process,
@@ -441,10 +426,6 @@ fn http_get(endpoint: &str, query: &str, accept: &str) -> String {
 /// `rete serve` reading one file from a third HTTP server, nginx in front, all on 127.0.0.1.
 #[test]
 fn replicas_behind_nginx_answer_alike() {
-    let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-        .expect("this test needs nginx: apt-get install nginx-light (scripts/setup.sh)");
     let dir = tempfile::tempdir().unwrap();
     let (_, file) = social(dir.path(), "s", "200", &[]);
     let url = format!("{}/s.rete", serve_dir(dir.path().to_path_buf()));
@@ -457,52 +438,13 @@ fn replicas_behind_nginx_answer_alike() {
         .unwrap();
     let start = doc.find("```nginx\n").unwrap() + "```nginx\n".len();
     let block = &doc[start..start + doc[start..].find("```").unwrap()];
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = rete_http::serve_dir::free_port().unwrap();
     let block = block
         .replace("127.0.0.1:7878", a.base.trim_start_matches("http://"))
         .replace("127.0.0.1:7879", b.base.trim_start_matches("http://"))
         .replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"));
-    let conf = dir.path().join("nginx.conf");
-    let p = dir.path().display();
-    std::fs::write(
-        &conf,
-        format!(
-            "daemon off;\nuser root;\npid {p}/nginx.pid;\nerror_log stderr;\nevents {{}}\nhttp {{\n\
-             access_log off;\nclient_body_temp_path {p}/body;\nproxy_temp_path {p}/proxy;\n\
-             fastcgi_temp_path {p}/fastcgi;\nuwsgi_temp_path {p}/uwsgi;\nscgi_temp_path {p}/scgi;\n\
-             {block}}}\n"
-        ),
-    )
-    .unwrap();
-    let proxy = Nginx {
-        process: Process(
-            Command::new(nginx)
-                .args([
-                    "-p",
-                    &p.to_string(),
-                    "-e",
-                    "stderr",
-                    "-c",
-                    conf.to_str().unwrap(),
-                ])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap(),
-        ),
-        pid_file: dir.path().join("nginx.pid"),
-    };
+    let proxy = rete_http::serve_dir::Nginx::start(dir.path(), &block, port).unwrap();
     let front = format!("http://127.0.0.1:{port}/social/sparql");
-    // nginx is up once it accepts a connection (it binds before serving; no fixed sleep).
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(std::time::Instant::now() < deadline, "nginx did not start");
-        std::thread::yield_now();
-    }
 
     let query = "SELECT ?p (COUNT(?f) AS ?n) WHERE { ?p foaf:knows ?f } GROUP BY ?p ORDER BY DESC(?n) ?p LIMIT 5";
     let (cli, _) = run(&["sparql", file.to_str().unwrap(), query, "--format", "csv"]);

@@ -62,6 +62,13 @@ pub struct HttpOptions {
     /// Missing ranges at most this many bytes apart are fetched in one request (the bytes in
     /// between are fetched too and cached).
     pub coalesce_gap: u64,
+    /// Whether a batch of spans goes out as multi-range requests (`Range: bytes=a-b,c-d,…`,
+    /// answered `multipart/byteranges`), so that blocks spread over the file cost one request.
+    /// A server that refuses (416, only the first range, the whole large file) is then asked one
+    /// span per request for the rest of the reader's life; the refusal costs one request.
+    pub multi_range: bool,
+    /// Most spans in one multi-range request (servers bound it: Apache's `MaxRanges` is 200).
+    pub ranges_per_request: usize,
     /// Most requests in flight at once when one read needs several spans (a batch of blocks
     /// fetched ahead): they then cost about one round trip instead of one each. `1` fetches
     /// them one after the other.
@@ -95,6 +102,8 @@ impl Default for HttpOptions {
             cache_bytes: 64 << 20,
             prefetch: 16 << 10,
             coalesce_gap: 16 << 10,
+            multi_range: true,
+            ranges_per_request: 64,
             parallel: 6,
             whole_body_limit: 16 << 20,
             byte_budget: Some(DEFAULT_BYTE_BUDGET),

@@ -15,6 +15,7 @@ use ureq::Agent;
 use url::Url;
 
 mod client;
+mod multipart;
 pub use client::parse_content_range;
 use client::*;
 
@@ -28,6 +29,14 @@ fn coalesce(sorted: &[(u64, u64)], gap: u64) -> Vec<(u64, u64)> {
         }
     }
     out
+}
+
+/// What a batch of spans brought.
+enum Fetched {
+    /// (first offset, bytes), sorted by offset, disjoint.
+    Pieces(Vec<(u64, Arc<[u8]>)>),
+    /// The whole file: the server ignored `Range`.
+    Whole(Vec<u8>),
 }
 
 /// A `.rete` (or any file) on a web server, read through HTTP range requests.
@@ -178,41 +187,36 @@ impl HttpReader {
         *self.cache() = RangeCache::new(self.client.opts.cache_bytes);
     }
 
-    /// Fetches `spans` (`[start, end)`, sorted), answers in their order: several at once on
-    /// up to [`HttpOptions::parallel`] connections, each thread taking every n-th span. The
-    /// budget is checked for the whole batch first, so a batch that cannot fit fetches nothing.
-    fn get_spans(&self, spans: &[(u64, u64)]) -> Result<Vec<Reply>, HttpError> {
-        let threads = self.client.opts.parallel.clamp(1, spans.len().max(1));
+    /// Runs `get` on every item, several at once on up to [`HttpOptions::parallel`]
+    /// connections (each thread taking every n-th item); answers in the items' order.
+    fn in_parallel<T: Sync, R: Send>(
+        &self,
+        items: &[T],
+        get: impl Fn(&T) -> Result<R, HttpError> + Sync,
+    ) -> Result<Vec<R>, HttpError> {
+        let threads = self.client.opts.parallel.clamp(1, items.len().max(1));
         if threads == 1 {
-            return spans
-                .iter()
-                .map(|&(s, e)| self.client.get(s, e, Some(&self.version)))
-                .collect();
+            return items.iter().map(get).collect();
         }
-        let total = spans.iter().map(|(s, e)| e - s).sum();
-        self.client.spend(total).map_err(|kind| HttpError {
-            url: self.client.url.clone(),
-            kind,
-            attempts: 1,
-        })?;
-        let mut slots: Vec<Option<Result<Reply, HttpError>>> = Vec::new();
-        slots.resize_with(spans.len(), || None);
+        let mut slots: Vec<Option<Result<R, HttpError>>> = Vec::new();
+        slots.resize_with(items.len(), || None);
         std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|t| {
+                    let get = &get;
                     scope.spawn(move || {
-                        spans
+                        items
                             .iter()
                             .enumerate()
                             .skip(t)
                             .step_by(threads)
-                            .map(|(i, &(s, e))| (i, self.client.get(s, e, Some(&self.version))))
+                            .map(|(i, item)| (i, get(item)))
                             .collect::<Vec<_>>()
                     })
                 })
                 .collect();
             for w in workers {
-                // A worker only panics if `get` does; then the span is reported missing below.
+                // A worker only panics if `get` does; then the item is reported missing below.
                 if let Ok(done) = w.join() {
                     for (i, r) in done {
                         slots[i] = Some(r);
@@ -232,6 +236,58 @@ impl HttpReader {
                 })
             })
             .collect()
+    }
+
+    /// Fetches `spans` (`[start, end)`, sorted, disjoint). Several spans go out as multi-range
+    /// requests of up to [`HttpOptions::ranges_per_request`] spans each, or, once the server
+    /// has refused one, one span per request; either way several requests run at once (see
+    /// [`Self::in_parallel`]). The budget is checked for the whole batch first, so a batch that
+    /// cannot fit fetches nothing.
+    fn get_spans(&self, spans: &[(u64, u64)]) -> Result<Fetched, HttpError> {
+        if spans.len() > 1 {
+            let total = spans.iter().map(|(s, e)| e - s).sum();
+            self.client.spend(total).map_err(|kind| HttpError {
+                url: self.client.url.clone(),
+                kind,
+                attempts: 1,
+            })?;
+        }
+        let mut pieces: Vec<(u64, Arc<[u8]>)> = Vec::with_capacity(spans.len());
+        let mut singles: Vec<(u64, u64)> = Vec::new();
+        if spans.len() > 1 && self.client.multi_allowed() {
+            let groups: Vec<&[(u64, u64)]> = spans
+                .chunks(self.client.opts.ranges_per_request.max(2))
+                .collect();
+            let answers = self.in_parallel(&groups, |g| self.client.get_multi(g, &self.version))?;
+            for (group, answer) in groups.iter().zip(answers) {
+                match answer {
+                    Multi::Parts(parts) => {
+                        pieces.extend(parts.into_iter().map(|(s, d)| (s, Arc::from(d))));
+                    }
+                    Multi::Whole(data) => return Ok(Fetched::Whole(data)),
+                    Multi::Unsupported => singles.extend_from_slice(group),
+                }
+            }
+        } else {
+            singles = spans.to_vec();
+        }
+        let replies = self.in_parallel(&singles, |&(s, e)| {
+            self.client.get(s, e, Some(&self.version))
+        })?;
+        for (&(start, _), reply) in singles.iter().zip(replies) {
+            match reply.body {
+                ReplyBody::Range { data, .. } => pieces.push((start, data.into())),
+                ReplyBody::Whole(data) => return Ok(Fetched::Whole(data)),
+                ReplyBody::Empty => {
+                    return Err(HttpError::new(
+                        &self.client.url,
+                        HttpErrorKind::Protocol("unexpected empty-file answer".into()),
+                    ))
+                }
+            }
+        }
+        pieces.sort_unstable_by_key(|p| p.0);
+        Ok(Fetched::Pieces(pieces))
     }
 
     fn cache(&self) -> MutexGuard<'_, RangeCache> {
@@ -280,23 +336,14 @@ impl HttpReader {
         let mut gaps: Vec<(u64, u64)> = lookups.iter().flat_map(|l| l.gaps.clone()).collect();
         gaps.sort_unstable();
         let spans = coalesce(&gaps, self.client.opts.coalesce_gap);
-        let mut fetched: Vec<(u64, Arc<[u8]>)> = Vec::new();
-        for ((start, _), reply) in spans.iter().zip(self.get_spans(&spans)?) {
-            match reply.body {
-                ReplyBody::Range { data, .. } => fetched.push((*start, data.into())),
-                ReplyBody::Whole(data) => {
-                    // The server stopped honouring Range; the file is small enough to keep.
-                    self.whole.get_or_init(|| data.into());
-                    return self.fetch(ranges);
-                }
-                ReplyBody::Empty => {
-                    return Err(HttpError::new(
-                        &self.client.url,
-                        HttpErrorKind::Protocol("unexpected empty-file answer".into()),
-                    ))
-                }
+        let fetched = match self.get_spans(&spans)? {
+            Fetched::Pieces(pieces) => pieces,
+            Fetched::Whole(data) => {
+                // The server stopped honouring Range; the file is small enough to keep.
+                self.whole.get_or_init(|| data.into());
+                return self.fetch(ranges);
             }
-        }
+        };
         if !fetched.is_empty() {
             let mut cache = self.cache();
             for (start, data) in &fetched {

@@ -46,6 +46,13 @@ enum Act {
     NoValidator,
     /// Like `ServeNoPreconditions` but with Last-Modified only.
     LastModifiedOnly,
+    /// Like `Serve` for one range; several ranges get 416 (tower-http's `ServeDir` does this).
+    NoMulti,
+    /// Like `Serve` for one range; of several ranges only the first is served, as one 206.
+    FirstOnly,
+    /// Several ranges get a multipart answer whose first part holds one byte less than its
+    /// Content-Range says.
+    MultiLying,
     /// 206 with correct headers, the body one byte every 20 ms (each byte well within the read
     /// timeout, the whole beyond the request timeout).
     Trickle,
@@ -54,7 +61,10 @@ enum Act {
 #[derive(Debug)]
 struct Request {
     path: String,
+    /// The range asked for when there is exactly one.
     range: Option<(u64, u64)>,
+    /// Every range asked for (inclusive ends).
+    ranges: Vec<(u64, u64)>,
     if_match: Option<String>,
     if_unmodified_since: Option<String>,
 }
@@ -123,6 +133,7 @@ fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::i
     let mut req = Request {
         path,
         range: None,
+        ranges: Vec::new(),
         if_match: None,
         if_unmodified_since: None,
     };
@@ -137,8 +148,13 @@ fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::i
         let v = v.trim().to_owned();
         match k.trim().to_ascii_lowercase().as_str() {
             "range" => {
-                let (a, b) = v.strip_prefix("bytes=").unwrap().split_once('-').unwrap();
-                req.range = Some((a.parse().unwrap(), b.parse().unwrap()));
+                for r in v.strip_prefix("bytes=").unwrap().split(',') {
+                    let (a, b) = r.trim().split_once('-').unwrap();
+                    req.ranges.push((a.parse().unwrap(), b.parse().unwrap()));
+                }
+                if let [one] = req.ranges[..] {
+                    req.range = Some(one);
+                }
             }
             "if-match" => req.if_match = Some(v),
             "if-unmodified-since" => req.if_unmodified_since = Some(v),
@@ -164,11 +180,59 @@ fn handle(stream: TcpStream, hits: &AtomicUsize, state: &Mutex<State>) -> std::i
             &format!("Content-Range: {cr}\r\nContent-Length: {n}\r\n"),
         )
     };
+    let several = req.ranges.len() > 1;
+    let multipart = |lie: bool| {
+        let mut out = Vec::new();
+        for (i, &(a, b)) in req.ranges.iter().enumerate() {
+            out.extend_from_slice(
+                format!("\r\n--SEP\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes {a}-{b}/{len}\r\n\r\n").as_bytes(),
+            );
+            let short = usize::from(lie && i == 0);
+            out.extend_from_slice(&data[a as usize..=b as usize - short]);
+        }
+        out.extend_from_slice(b"\r\n--SEP--\r\n");
+        out
+    };
+    let multi_head = |n: usize| {
+        head(
+            "206 Partial Content",
+            &format!("Content-Type: multipart/byteranges; boundary=SEP\r\nContent-Length: {n}\r\n"),
+        )
+    };
     match act {
-        Act::Serve | Act::ServeNoPreconditions => {
+        Act::Serve | Act::ServeNoPreconditions | Act::MultiLying if several => {
+            let failed = req.if_match.as_ref().is_some_and(|m| *m != etag);
+            if failed && matches!(act, Act::Serve) {
+                w.write_all(head("412 Precondition Failed", "Content-Length: 0\r\n").as_bytes())?;
+            } else {
+                let body = multipart(matches!(act, Act::MultiLying));
+                w.write_all(multi_head(body.len()).as_bytes())?;
+                w.write_all(&body)?;
+            }
+        }
+        Act::NoMulti if several => {
+            w.write_all(
+                head(
+                    "416 Range Not Satisfiable",
+                    &format!("Content-Range: bytes */{len}\r\nContent-Length: 0\r\n"),
+                )
+                .as_bytes(),
+            )?;
+        }
+        Act::FirstOnly if several => {
+            let (a, b) = req.ranges[0];
+            let body = &data[a as usize..=b as usize];
+            w.write_all(partial(format!("bytes {a}-{b}/{len}"), body.len()).as_bytes())?;
+            w.write_all(body)?;
+        }
+        Act::Serve
+        | Act::ServeNoPreconditions
+        | Act::NoMulti
+        | Act::FirstOnly
+        | Act::MultiLying => {
             let failed = req.if_match.as_ref().is_some_and(|m| *m != etag)
                 || req.if_unmodified_since.as_ref().is_some_and(|d| *d != lm);
-            if failed && matches!(act, Act::Serve) {
+            if failed && !matches!(act, Act::ServeNoPreconditions) {
                 w.write_all(head("412 Precondition Failed", "Content-Length: 0\r\n").as_bytes())?;
             } else if req.range.is_some() {
                 w.write_all(partial(format!("bytes {a}-{b}/{len}"), body.len()).as_bytes())?;
@@ -701,6 +765,8 @@ fn read_many_coalesces_and_caches() {
         &s.url(),
         HttpOptions {
             coalesce_gap: 100,
+            // One span per request, so that the counts show the coalescing alone.
+            multi_range: false,
             ..opts()
         },
     )
@@ -732,6 +798,139 @@ fn read_many_coalesces_and_caches() {
             bytes: 510
         }
     );
+}
+
+/// Spans far apart, as a search's hits sit over a file.
+const SPREAD: [(u64, usize); 5] = [
+    (10_000, 100),
+    (30_000, 7),
+    (50_000, 1000),
+    (70_000, 1),
+    (99_000, 1000),
+];
+
+/// Reads `ranges` through `r` in one batch and checks them against the served body.
+fn assert_reads_many(r: &HttpReader, ranges: &[(u64, usize)]) {
+    let want = noise(7, LEN);
+    let got = r.read_many(ranges).unwrap();
+    for (&(o, l), g) in ranges.iter().zip(&got) {
+        assert_eq!(g[..], want[o as usize..o as usize + l], "bytes {o}+{l}");
+    }
+}
+
+#[test]
+fn spans_far_apart_cost_one_request_when_the_server_answers_multipart() {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = asked.clone();
+    let s = FaultServer::start(move |_, req| {
+        log.lock().unwrap().push(req.ranges.len());
+        Act::Serve
+    });
+    let r = open(&s).unwrap();
+    r.reset_stats();
+    assert_reads_many(&r, &SPREAD);
+    let stats = r.stats();
+    assert_eq!(stats.requests, 1);
+    let wanted: u64 = SPREAD.iter().map(|r| r.1 as u64).sum();
+    // The bytes asked for plus each part's framing.
+    assert!(
+        stats.bytes > wanted && stats.bytes < wanted + 200 * 5,
+        "{stats:?}"
+    );
+    assert_eq!(*asked.lock().unwrap(), vec![1, 5]);
+    // A batch larger than `ranges_per_request` goes out as several multi-range requests.
+    let r = HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            ranges_per_request: 2,
+            ..opts()
+        },
+    )
+    .unwrap();
+    r.reset_stats();
+    assert_reads_many(&r, &SPREAD);
+    assert_eq!(r.stats().requests, 3);
+    // Cached now: nothing more is asked.
+    assert_reads_many(&r, &SPREAD);
+    assert_eq!(r.stats().requests, 3);
+}
+
+#[test]
+fn a_server_refusing_several_ranges_is_asked_one_range_at_a_time() {
+    for act in [Act::NoMulti, Act::FirstOnly] {
+        let served = act.clone();
+        let s = FaultServer::start(move |_, _| served.clone());
+        let r = open(&s).unwrap();
+        r.reset_stats();
+        assert_reads_many(&r, &SPREAD);
+        // The refused request, then one per span.
+        assert_eq!(r.stats().requests, 6, "{act:?}");
+        // Learnt: the next batch asks one range per request straight away.
+        r.reset_stats();
+        assert_reads_many(&r, &[(20_000, 10), (40_000, 10), (60_000, 10)]);
+        assert_eq!(r.stats().requests, 3, "{act:?}");
+        assert!(r.ranges_supported());
+    }
+}
+
+#[test]
+fn a_server_answering_several_ranges_with_the_whole_file() {
+    let whole_for_several = |_: usize, req: &Request| {
+        if req.ranges.len() > 1 {
+            Act::Whole
+        } else {
+            Act::Serve
+        }
+    };
+    // A file too large to hold: its body is left unread, and each span is asked alone.
+    let s = FaultServer::start(whole_for_several);
+    let r = HttpReader::open_with(
+        &s.url(),
+        HttpOptions {
+            whole_body_limit: 50_000,
+            ..opts()
+        },
+    )
+    .unwrap();
+    r.reset_stats();
+    assert_reads_many(&r, &SPREAD);
+    let stats = r.stats();
+    assert_eq!(stats.requests, 6);
+    assert_eq!(stats.bytes, SPREAD.iter().map(|r| r.1 as u64).sum::<u64>());
+    assert!(r.ranges_supported());
+    // A small file is kept whole, as when a server ignores Range at open.
+    let s = FaultServer::start(whole_for_several);
+    let r = open(&s).unwrap();
+    assert_reads_many(&r, &SPREAD);
+    assert!(!r.ranges_supported());
+    assert_eq!(r.stats().requests, 2);
+}
+
+#[test]
+fn a_lying_multipart_answer_is_an_error_never_wrong_bytes() {
+    let s = FaultServer::start(|_, _| Act::MultiLying);
+    let r = open(&s).unwrap();
+    let (k, _) = kind(r.fetch(&SPREAD));
+    let HttpErrorKind::Protocol(what) = &k else {
+        panic!("{k:?}");
+    };
+    assert!(
+        what.contains("multipart answer") && what.contains("10000-10099"),
+        "{what}"
+    );
+}
+
+#[test]
+fn a_file_changed_under_a_multi_range_read_is_detected() {
+    let (_s, r) = changed_after_open(
+        Act::Serve,
+        noise(8, LEN),
+        "\"v2\"",
+        "Tue, 02 Jan 2024 00:00:00 GMT",
+    );
+    let (k, attempts) = kind(r.fetch(&SPREAD));
+    assert!(matches!(k, HttpErrorKind::Changed(_)), "{k:?}");
+    assert_eq!(attempts, 1);
 }
 
 #[test]

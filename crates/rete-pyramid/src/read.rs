@@ -499,6 +499,29 @@ impl Pyramid {
         Ok(out)
     }
 
+    /// The file ranges (offset, length) that [`Pyramid::community_paths`] of `entities` would
+    /// read now (their membership blocks not cached), for a caller that fetches them in one
+    /// batch with other reads (a search's hits: their terms and their paths, one request over
+    /// HTTP); the paths are then read from the reader's cache.
+    pub fn membership_ranges(&self, entities: &[Id]) -> Result<Vec<(u64, usize)>, PyramidError> {
+        if entities.is_empty() {
+            return Ok(Vec::new());
+        }
+        let blocks = &self.dir()?.membership;
+        let mut used: Vec<usize> = entities
+            .iter()
+            .filter_map(|&e| blocks.partition_point(|b| b.0 <= e).checked_sub(1))
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        let refs: Vec<BlockRef> = used.iter().map(|&b| blocks[b].1).collect();
+        let missing = self.uncached(kind::MEMBERSHIP, &refs);
+        if missing.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(self.read_plan(kind::MEMBERSHIP, &refs, &missing)?.1)
+    }
+
     fn corrupt_levels(&self, message: impl Into<String>) -> PyramidError {
         PyramidError::corrupt(self.name(), "pyramid levels", message)
     }

@@ -149,13 +149,24 @@ pub(crate) fn collect(
         })
         .flatten()
         .collect();
-    rete.prefetch_terms(&ids)?;
     // The entities' community paths in one batch too (their membership blocks).
     let entities: Vec<Id> = ranked
         .iter()
         .filter(|(_, d, path)| path.is_none() && d.kind == Kind::Entity)
         .map(|(_, d, _)| d.term)
         .collect();
+    if rete.reader().is_remote() {
+        // Both batches in one read: one request to a server that answers several ranges at
+        // once; the two calls then find their bytes in the reader's cache.
+        let mut ranges = rete.term_block_ranges(&ids)?;
+        ranges.extend(s.path_ranges(&entities)?);
+        if !ranges.is_empty() {
+            rete.reader()
+                .read_many(&ranges)
+                .map_err(rete_core::Error::from)?;
+        }
+    }
+    rete.prefetch_terms(&ids)?;
     let mut paths = s.community_paths(&entities)?.into_iter();
     ranked
         .into_iter()

@@ -352,6 +352,23 @@ impl Searcher {
         Ok(out.into_iter().map(Option::flatten).collect())
     }
 
+    /// The file ranges that [`Self::community_paths`] of `terms` would read now (see
+    /// [`Pyramid::membership_ranges`]).
+    pub(crate) fn path_ranges(&self, terms: &[Id]) -> Result<Vec<(u64, usize)>, SearchError> {
+        let missing: Vec<Id> = {
+            let kept = self.paths.lock().unwrap_or_else(|p| p.into_inner());
+            terms
+                .iter()
+                .copied()
+                .filter(|t| !kept.contains(t))
+                .collect()
+        };
+        Ok(match self.pyramid()? {
+            Some(p) if !missing.is_empty() => p.membership_ranges(&missing)?,
+            _ => Vec::new(),
+        })
+    }
+
     pub(crate) fn pyramid(&self) -> Result<Option<&Pyramid>, SearchError> {
         if let Some(p) = self.pyramid.get() {
             return Ok(p.as_ref());

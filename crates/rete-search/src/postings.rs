@@ -8,8 +8,12 @@ use crate::tier::Quality;
 use crate::SearchError;
 use std::sync::Arc;
 
-/// Chunks fetched together over HTTP once a walk goes past a part's first (about 5 KiB each).
+/// Chunks fetched together over HTTP once a walk goes past a part's first (about 5 KiB each);
+/// each further batch of the same walk is twice as large, up to [`MAX_READ_AHEAD`], so a long
+/// walk costs a few requests rather than one per chunk.
 const READ_AHEAD: usize = 4;
+/// The largest batch of chunks a walk fetches ahead (about 320 KiB).
+const MAX_READ_AHEAD: usize = 64;
 
 /// A position in one part of a token's postings, keeping only the labels of one word
 /// (`keep: Some(true)`), of more (`Some(false)`) or any (`None`).
@@ -25,6 +29,9 @@ pub(crate) struct Cursor {
     at: usize,
     list: PostingList,
     pos: usize,
+    /// Over HTTP: the chunks before this one were fetched ahead, and the next batch's size.
+    fetched_to: usize,
+    ahead: usize,
 }
 
 impl Cursor {
@@ -44,6 +51,8 @@ impl Cursor {
             at: usize::MAX,
             list: Arc::new(Vec::new()),
             pos: 0,
+            fetched_to: 1,
+            ahead: READ_AHEAD,
         }
     }
 
@@ -53,11 +62,13 @@ impl Cursor {
         self.list = match &self.part.postings {
             Postings::Inline(l) if next == 0 => l.clone(),
             Postings::Chunks(refs) if next < refs.len().min(self.max_chunks) => {
-                if next > 0 && self.index.is_remote() {
-                    // A walk past the first chunk goes on: over HTTP the next few come in the
+                if next >= self.fetched_to && self.index.is_remote() {
+                    // A walk past the chunks fetched goes on: over HTTP the next few come in the
                     // same request (a token's chunks are consecutive).
-                    let ahead = refs.len().min(self.max_chunks).min(next + READ_AHEAD);
-                    self.index.prefetch_chunks(&refs[next..ahead])?;
+                    let to = refs.len().min(self.max_chunks).min(next + self.ahead);
+                    self.index.prefetch_chunks(&refs[next..to])?;
+                    self.fetched_to = to;
+                    self.ahead = (self.ahead * 2).min(MAX_READ_AHEAD);
                 }
                 let n = (self.part.df - next as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
                 let mut got = self.index.chunks(&[(n, refs[next])])?;

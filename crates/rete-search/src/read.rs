@@ -29,6 +29,9 @@ const DIR_CHUNK: u64 = 256;
 
 /// Stored bytes that a remote open reads in one request at most.
 const PREFETCH_BYTES: u64 = 64 << 10;
+/// The most stored bytes of one section that a remote open fetches on its own (a large file's
+/// pyramid directory: 224 KiB at 100 M triples).
+const PREFETCH_APART: u64 = 256 << 10;
 
 /// On a remote file, reads the meta, the document directory and the token blocks in one request
 /// when they lie next to each other and are small (how `build_sections` writes them): the reader's
@@ -38,7 +41,10 @@ const PREFETCH_BYTES: u64 = 64 << 10;
 /// the posting chunks just after (every keystroke reads some). In the same batch, when they lie
 /// together within [`PREFETCH_BYTES`] beyond the open's first bytes: the file's block
 /// directories (the hits' dictionary blocks are found through them) and the pyramid's top and
-/// block directory, which follow them (the hits' community paths).
+/// block directory, which follow them (the hits' community paths). When these do not fit, the
+/// sections every first search reads wherever they lie, each up to [`PREFETCH_APART`]: the meta,
+/// the block directories' page tables, the pyramid's top and block directory (a multi-range
+/// request takes them all at once).
 fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     if !rete.reader().is_remote() {
         return Ok(());
@@ -71,6 +77,25 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
             spans.push((start, (end - start) as usize));
         }
     }
+    let page_tables = std::iter::once((rete_core::format::kind::DICT_PAGES, 0))
+        .chain((0..6).map(|p| (rete_core::format::kind::PERM_PAGES, p)));
+    let each = [
+        (kind::META, 0),
+        (rete_pyramid::kind::TOP, 0),
+        (rete_pyramid::kind::DIRECTORY, 0),
+    ];
+    for (k, i) in each.into_iter().chain(page_tables) {
+        if let Some(e) = rete.section(k, i) {
+            let (start, end) = (e.offset, e.offset + e.len);
+            let inside = spans
+                .iter()
+                .any(|&(o, l)| o <= start && end <= o + l as u64);
+            if !inside && e.len <= PREFETCH_APART {
+                spans.push((start, e.len as usize));
+            }
+        }
+    }
+    spans.sort_unstable();
     rete.reader()
         .read_many(&spans)
         .map_err(rete_core::Error::from)?;

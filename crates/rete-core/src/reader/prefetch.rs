@@ -2,7 +2,7 @@
 //! scans of a remote file will read, in a few requests instead of a round trip each.
 
 use super::cache::{perm_weight, CacheKey};
-use super::directory::PermDir;
+use super::directory::{DictDir, PermDir};
 use super::Rete;
 use crate::error::Result;
 use crate::perm::PermBlockMeta;
@@ -122,28 +122,8 @@ impl Rete {
         if !self.inner.reader.is_remote() || ids.is_empty() {
             return Ok(0);
         }
-        let mut blocks: Vec<usize> = Vec::with_capacity(ids.len());
-        for &id in ids {
-            blocks.push(self.dict_block_index(id)?.0);
-        }
-        blocks.sort_unstable();
-        blocks.dedup();
-        let sec = self.indexes()?.dict_blocks;
-        let mut wanted: Vec<(usize, crate::dict::DictBlockMeta)> = Vec::new();
-        for b in blocks {
-            if self.cache().contains(&CacheKey::Dict(b as u32)) {
-                continue;
-            }
-            let (metas, first) = self.dict_metas(b)?;
-            if let Some(m) = metas.get(b.wrapping_sub(first)) {
-                wanted.push((b, m.clone()));
-            }
-        }
-        let ranges: Vec<(u64, usize)> = wanted
-            .iter()
-            .map(|(_, m)| (sec.offset + m.offset, m.stored_len as usize))
-            .collect();
-        let stored = self.inner.reader.read_many(&ranges)?;
+        let wanted = self.uncached_dict_blocks(ids)?;
+        let stored = self.inner.reader.read_many(&self.dict_ranges(&wanted)?)?;
         for ((b, m), bytes) in wanted.iter().zip(stored) {
             let block = std::sync::Arc::new(crate::dict::read_block(&bytes, m, &self.inner.name)?);
             let weight = block.weight();
@@ -154,5 +134,87 @@ impl Rete {
             );
         }
         Ok(wanted.len())
+    }
+
+    /// The file ranges (offset, length) that looking up the terms `ids` would read now on a
+    /// remote file (their dictionary blocks not cached; the directory pages that tell where
+    /// those lie are fetched first, in one batch), for a caller that fetches them in one batch
+    /// with other reads; [`Rete::prefetch_terms`] then finds them in the reader's cache. Empty
+    /// on a local file.
+    pub fn term_block_ranges(&self, ids: &[crate::Id]) -> Result<Vec<(u64, usize)>> {
+        if !self.inner.reader.is_remote() || ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.dict_ranges(&self.uncached_dict_blocks(ids)?)
+    }
+
+    /// The file ranges of dictionary blocks.
+    fn dict_ranges(
+        &self,
+        blocks: &[(usize, crate::dict::DictBlockMeta)],
+    ) -> Result<Vec<(u64, usize)>> {
+        let sec = self.indexes()?.dict_blocks;
+        Ok(blocks
+            .iter()
+            .map(|(_, m)| (sec.offset + m.offset, m.stored_len as usize))
+            .collect())
+    }
+
+    /// The dictionary blocks holding `ids` that are not cached, with their directory entries;
+    /// a paged directory's pages they need are fetched first, in one batch.
+    fn uncached_dict_blocks(
+        &self,
+        ids: &[crate::Id],
+    ) -> Result<Vec<(usize, crate::dict::DictBlockMeta)>> {
+        // A paged directory's pages first, in one batch: a block's place is known only from
+        // its page, and the ids of a page of results lie on many pages.
+        if let (idx, DictDir::Paged(d)) = self.dict_dir()? {
+            let mut pages: Vec<usize> = ids.iter().filter_map(|&id| d.page_of_id(id)).collect();
+            pages.sort_unstable();
+            pages.dedup();
+            let frames: Vec<(usize, u64, usize)> = pages
+                .into_iter()
+                .filter(|&p| !d.is_loaded(p))
+                .filter_map(|p| {
+                    let (o, l) = d.frame(p)?;
+                    Some((p, o, usize::try_from(l).ok()?))
+                })
+                .collect();
+            if !frames.is_empty() {
+                let wanted: Vec<(u64, usize)> = frames
+                    .iter()
+                    .map(|&(_, o, l)| (idx.dict_index.offset + o, l))
+                    .collect();
+                let stored = self.inner.reader.read_many(&wanted)?;
+                let fallback = self.dir_reader(idx.dict_index);
+                for (&(p, o, l), frame) in frames.iter().zip(stored) {
+                    let read = |offset: u64, len: usize| {
+                        if (offset, len) == (o, l) {
+                            Ok(frame.clone())
+                        } else {
+                            fallback(offset, len)
+                        }
+                    };
+                    d.page(p, &read, &self.inner.name)?;
+                }
+            }
+        }
+        let mut blocks: Vec<usize> = Vec::with_capacity(ids.len());
+        for &id in ids {
+            blocks.push(self.dict_block_index(id)?.0);
+        }
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut wanted: Vec<(usize, crate::dict::DictBlockMeta)> = Vec::new();
+        for b in blocks {
+            if self.cache().contains(&CacheKey::Dict(b as u32)) {
+                continue;
+            }
+            let (metas, first) = self.dict_metas(b)?;
+            if let Some(m) = metas.get(b.wrapping_sub(first)) {
+                wanted.push((b, m.clone()));
+            }
+        }
+        Ok(wanted)
     }
 }

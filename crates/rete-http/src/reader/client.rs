@@ -34,6 +34,23 @@ pub(super) enum ReplyBody {
     Empty,
 }
 
+/// The answer to a request for several ranges at once.
+#[derive(Debug)]
+pub(super) enum Multi {
+    /// Pieces (first offset, bytes) in offset order, disjoint, covering every range asked for.
+    Parts(Vec<(u64, Vec<u8>)>),
+    /// 200: the server ignored `Range` and sent the whole (small) file.
+    Whole(Vec<u8>),
+    /// The server does not answer several ranges at once (416, only the first range, or the
+    /// whole of a large file, left unread): ask one range per request.
+    Unsupported,
+}
+
+/// [`Client::multi`]: not known yet, answered, refused.
+const MULTI_UNKNOWN: u8 = 0;
+const MULTI_YES: u8 = 1;
+const MULTI_NO: u8 = 2;
+
 /// The HTTP side: one agent (connection pool) and the request counters.
 pub(super) struct Client {
     /// The URL as given (named in errors).
@@ -51,6 +68,8 @@ pub(super) struct Client {
     pub(super) fetched: AtomicU64,
     /// [`HttpOptions::byte_budget`], `u64::MAX` for none; raised by [`HttpReader::set_budget`].
     pub(super) budget: AtomicU64,
+    /// Whether the server answers multi-range requests (`MULTI_*`), learnt from the first.
+    multi: std::sync::atomic::AtomicU8,
 }
 
 impl Client {
@@ -74,6 +93,7 @@ impl Client {
             bytes: AtomicU64::new(0),
             fetched: AtomicU64::new(0),
             budget: AtomicU64::new(opts.byte_budget.unwrap_or(u64::MAX)),
+            multi: std::sync::atomic::AtomicU8::new(MULTI_UNKNOWN),
             opts,
         })
     }
@@ -85,9 +105,37 @@ impl Client {
         end: u64,
         known: Option<&Version>,
     ) -> Result<Reply, HttpError> {
+        self.retried(|| self.try_get(start, end, known))
+    }
+
+    /// GET every span of `spans` (sorted, disjoint) in one request, `Range: bytes=a-b,c-d,…`,
+    /// retrying transient failures. Remembers whether the server answers such requests.
+    pub(super) fn get_multi(
+        &self,
+        spans: &[(u64, u64)],
+        known: &Version,
+    ) -> Result<Multi, HttpError> {
+        let got = self.retried(|| self.try_get_multi(spans, known))?;
+        let state = match got {
+            Multi::Unsupported => MULTI_NO,
+            _ => MULTI_YES,
+        };
+        self.multi.store(state, Ordering::Relaxed);
+        Ok(got)
+    }
+
+    /// Whether a batch of spans may go out as one multi-range request: allowed by the options
+    /// and not yet refused by the server.
+    pub(super) fn multi_allowed(&self) -> bool {
+        self.opts.multi_range && self.multi.load(Ordering::Relaxed) != MULTI_NO
+    }
+
+    /// Runs `attempt` until it succeeds, fails for good, or the retries are spent, sleeping
+    /// with exponential backoff between attempts.
+    fn retried<T>(&self, attempt: impl Fn() -> Result<T, HttpErrorKind>) -> Result<T, HttpError> {
         let mut attempts = 1;
         loop {
-            match self.try_get(start, end, known) {
+            match attempt() {
                 Ok(reply) => return Ok(reply),
                 Err(kind) if kind.is_transient() && attempts <= self.opts.retries => {
                     std::thread::sleep(self.backoff(attempts));
@@ -112,12 +160,11 @@ impl Client {
             .min(self.opts.max_backoff)
     }
 
-    /// Sends the ranged GET and follows redirects hop by hop, each checked
-    /// ([`redirect_allowed`]) before it is contacted.
+    /// Sends the GET with `range` (a `Range` header value) and follows redirects hop by hop,
+    /// each checked ([`redirect_allowed`]) before it is contacted.
     fn send(
         &self,
-        start: u64,
-        end: u64,
+        range: &str,
         known: Option<&Version>,
     ) -> Result<ureq::http::Response<ureq::Body>, HttpErrorKind> {
         // One time budget for the whole request, redirects included (the body is read within
@@ -132,7 +179,7 @@ impl Client {
             let mut req = self
                 .agent
                 .get(url.as_str())
-                .header("Range", format!("bytes={start}-{}", end - 1))
+                .header("Range", range)
                 // Ranges address the stored bytes: a compressed representation would shift them.
                 .header("Accept-Encoding", "identity");
             if let Some(v) = known {
@@ -229,23 +276,12 @@ impl Client {
         known: Option<&Version>,
     ) -> Result<Reply, HttpErrorKind> {
         self.spend(end - start)?;
-        let resp = self.send(start, end, known)?;
+        let resp = self.send(&format!("bytes={start}-{}", end - 1), known)?;
         let status = resp.status().as_u16();
         let headers = resp.headers();
         let etag = header(headers, "etag");
         let last_modified = header(headers, "last-modified");
-        if (200..300).contains(&status) {
-            if let Some(v) = known {
-                same_version(v, etag.as_deref(), last_modified.as_deref())?;
-            }
-            if let Some(enc) = header(headers, "content-encoding") {
-                if !enc.eq_ignore_ascii_case("identity") {
-                    return Err(HttpErrorKind::Protocol(format!(
-                        "the body is encoded ({enc}); byte ranges need the stored bytes"
-                    )));
-                }
-            }
-        }
+        check_success(status, headers, known)?;
         let body = match status {
             206 => {
                 let cr = header(headers, "content-range").ok_or_else(|| {
@@ -338,6 +374,106 @@ impl Client {
             etag,
             last_modified,
         })
+    }
+
+    fn try_get_multi(&self, spans: &[(u64, u64)], known: &Version) -> Result<Multi, HttpErrorKind> {
+        let (Some(&(first, _)), Some(&(_, last))) = (spans.first(), spans.last()) else {
+            return Ok(Multi::Parts(Vec::new()));
+        };
+        let wanted: u64 = spans.iter().map(|(s, e)| e - s).sum();
+        self.spend(wanted)?;
+        let list: Vec<String> = spans
+            .iter()
+            .map(|(s, e)| format!("{s}-{}", e - 1))
+            .collect();
+        let resp = self.send(&format!("bytes={}", list.join(",")), Some(known))?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers();
+        check_success(status, headers, Some(known))?;
+        // The most a faithful answer takes: the bytes asked for plus each part's framing.
+        let limit = wanted + 1024 * spans.len() as u64 + 4096;
+        let declared: Option<u64> = header(headers, "content-length").and_then(|s| s.parse().ok());
+        match status {
+            206 => {
+                let content_type = header(headers, "content-type").unwrap_or_default();
+                if let Some(boundary) = multipart::boundary(&content_type) {
+                    if declared.is_some_and(|d| d > limit) {
+                        return Err(HttpErrorKind::Protocol(format!(
+                            "a multipart answer of {} bytes to a request for {wanted} bytes",
+                            declared.unwrap_or_default()
+                        )));
+                    }
+                    let body = self.read_up_to(resp, limit + 1)?;
+                    if body.len() as u64 > limit {
+                        return Err(HttpErrorKind::Protocol(format!(
+                            "a multipart answer of more than {limit} bytes to a request for {wanted} bytes"
+                        )));
+                    }
+                    if let Some(d) = declared.filter(|&d| d != body.len() as u64) {
+                        return Err(HttpErrorKind::ShortBody {
+                            expected: d,
+                            got: body.len() as u64,
+                        });
+                    }
+                    let parts = multipart::parts(&body, &boundary, known.len)
+                        .map_err(|e| HttpErrorKind::Protocol(format!("multipart answer: {e}")))?;
+                    return covering(parts, spans).map(Multi::Parts);
+                }
+                // One range for all of them: the server merged the ranges (RFC 9110 allows it).
+                let cr = header(headers, "content-range").ok_or_else(|| {
+                    HttpErrorKind::Protocol("206 Partial Content without Content-Range".into())
+                })?;
+                let (a, b, total) = parse_content_range(&cr).ok_or_else(|| {
+                    HttpErrorKind::Protocol(format!("cannot parse Content-Range {cr:?}"))
+                })?;
+                if total.is_some_and(|t| t != known.len) {
+                    return Err(HttpErrorKind::Changed(format!(
+                        "its length went from {} to {} bytes",
+                        known.len,
+                        total.unwrap_or_default()
+                    )));
+                }
+                if a > first || b + 1 < last || b + 1 - a > limit {
+                    // Only some of the ranges (a server that serves the first one), or far more
+                    // than asked: ask one range at a time instead.
+                    return Ok(Multi::Unsupported);
+                }
+                let data = self.read_body(resp, b + 1 - a)?;
+                Ok(Multi::Parts(vec![(a, data)]))
+            }
+            200 => {
+                if declared.is_some_and(|d| d != known.len) {
+                    return Err(HttpErrorKind::Changed(format!(
+                        "its length went from {} to {} bytes",
+                        known.len,
+                        declared.unwrap_or_default()
+                    )));
+                }
+                if known.len > self.opts.whole_body_limit {
+                    // Some servers and object stores answer several ranges with the whole
+                    // file: leave its body unread and ask one range at a time.
+                    return Ok(Multi::Unsupported);
+                }
+                self.spend(known.len)?;
+                Ok(Multi::Whole(self.read_body(resp, known.len)?))
+            }
+            412 => Err(HttpErrorKind::Changed(
+                "the server answered 412 Precondition Failed".into(),
+            )),
+            416 => {
+                let total = header(headers, "content-range")
+                    .and_then(|cr| cr.strip_prefix("bytes */")?.trim().parse::<u64>().ok());
+                match total {
+                    Some(t) if t != known.len => Err(HttpErrorKind::Changed(format!(
+                        "its length went from {} to {t} bytes",
+                        known.len
+                    ))),
+                    // Ranges within the file refused: the server does not serve several at once.
+                    _ => Ok(Multi::Unsupported),
+                }
+            }
+            status => Err(HttpErrorKind::Status { status }),
+        }
     }
 
     /// Reads exactly `n` body bytes: fewer is a (retryable) short body, more a protocol error.
@@ -437,6 +573,61 @@ impl Client {
 
 fn header(h: &HeaderMap, name: &str) -> Option<String> {
     h.get(name)?.to_str().ok().map(|s| s.trim().to_owned())
+}
+
+/// The checks every 2xx answer passes: the file's version unchanged, the stored bytes.
+fn check_success(
+    status: u16,
+    headers: &HeaderMap,
+    known: Option<&Version>,
+) -> Result<(), HttpErrorKind> {
+    if !(200..300).contains(&status) {
+        return Ok(());
+    }
+    if let Some(v) = known {
+        same_version(
+            v,
+            header(headers, "etag").as_deref(),
+            header(headers, "last-modified").as_deref(),
+        )?;
+    }
+    if let Some(enc) = header(headers, "content-encoding") {
+        if !enc.eq_ignore_ascii_case("identity") {
+            return Err(HttpErrorKind::Protocol(format!(
+                "the body is encoded ({enc}); byte ranges need the stored bytes"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The parts of a multi-range answer in offset order, checked: disjoint, each within the
+/// ranges asked for (`spans`, sorted), and every span inside one part.
+fn covering(
+    mut parts: Vec<(u64, Vec<u8>)>,
+    spans: &[(u64, u64)],
+) -> Result<Vec<(u64, Vec<u8>)>, HttpErrorKind> {
+    parts.sort_by_key(|p| p.0);
+    let bad = |what: String| Err(HttpErrorKind::Protocol(format!("multipart answer: {what}")));
+    let (lo, hi) = (spans[0].0, spans[spans.len() - 1].1);
+    let mut prev_end = 0;
+    for (i, (s, d)) in parts.iter().enumerate() {
+        let e = s + d.len() as u64;
+        if i > 0 && *s < prev_end {
+            return bad(format!("parts overlap at byte {s}"));
+        }
+        if *s < lo || e > hi {
+            return bad(format!("bytes {s}-{} were not asked for", e - 1));
+        }
+        prev_end = e;
+    }
+    for &(s, e) in spans {
+        let i = parts.partition_point(|p| p.0 <= s);
+        if i == 0 || parts[i - 1].0 + (parts[i - 1].1.len() as u64) < e {
+            return bad(format!("bytes {s}-{} are missing", e - 1));
+        }
+    }
+    Ok(parts)
 }
 
 /// Weak comparison (RFC 9110 §8.8.3.2): `W/"x"` and `"x"` name the same version.

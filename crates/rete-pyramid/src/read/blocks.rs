@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// How blocks are read: the span's first offset in the section when one span covers them all
+/// (`None`: one range each), and the file ranges (offset, length).
+pub(super) type ReadPlan = (Option<u64>, Vec<(u64, usize)>);
+
 impl Pyramid {
     /// The block directory, read once.
     pub(super) fn dir(&self) -> Result<&Dir, PyramidError> {
@@ -132,43 +136,31 @@ impl Pyramid {
         };
         let missing: Vec<usize> = (0..refs.len()).filter(|&i| out[i].is_none()).collect();
         if !missing.is_empty() {
-            let start = missing.iter().map(|&i| refs[i].offset).min().unwrap_or(0);
-            let end = missing
-                .iter()
-                .map(|&i| refs[i].offset + refs[i].len)
-                .max()
-                .unwrap_or(0);
-            let total: u64 = missing.iter().map(|&i| refs[i].len).sum();
             let section = crate::builder::section_label(k);
-            let span_len = usize::try_from(end - start)
-                .map_err(|_| PyramidError::corrupt(self.name(), section, "range too large"))?;
-            // One read when the blocks are (nearly) contiguous, which is how they are written;
-            // else one batch, which a remote reader coalesces and fetches in flight together.
-            let stored: Vec<Vec<u8>> = if end - start <= total.saturating_mul(2) + (64 << 10) {
-                let span = self.inner.rete.section_range(k, 0, start, span_len)?;
-                missing
-                    .iter()
-                    .map(|&i| {
-                        let from = (refs[i].offset - start) as usize;
-                        span[from..from + refs[i].len as usize].to_vec()
-                    })
-                    .collect()
-            } else {
-                let base = self.inner.rete.section(k, 0).map_or(0, |e| e.offset);
-                let ranges = missing
-                    .iter()
-                    .map(|&i| {
-                        let len = usize::try_from(refs[i].len).map_err(|_| {
-                            PyramidError::corrupt(self.name(), section, "block too large")
-                        })?;
-                        Ok((base + refs[i].offset, len))
-                    })
-                    .collect::<Result<Vec<_>, PyramidError>>()?;
-                self.inner
-                    .rete
-                    .reader()
-                    .read_many(&ranges)
-                    .map_err(rete_core::Error::from)?
+            let (span, ranges) = self.read_plan(k, refs, &missing)?;
+            let got = self
+                .inner
+                .rete
+                .reader()
+                .read_many(&ranges)
+                .map_err(rete_core::Error::from)?;
+            let stored: Vec<Vec<u8>> = match span {
+                Some(start) => {
+                    let whole = got.into_iter().next().unwrap_or_default();
+                    missing
+                        .iter()
+                        .map(|&i| {
+                            let from = (refs[i].offset - start) as usize;
+                            whole
+                                .get(from..from + refs[i].len as usize)
+                                .map(<[u8]>::to_vec)
+                                .ok_or_else(|| {
+                                    PyramidError::corrupt(self.name(), section, "short read")
+                                })
+                        })
+                        .collect::<Result<_, _>>()?
+                }
+                None => got,
             };
             let mut charges = Vec::with_capacity(missing.len());
             for (&i, stored) in missing.iter().zip(stored) {
@@ -190,5 +182,58 @@ impl Pyramid {
         out.into_iter()
             .map(|b| b.ok_or_else(|| PyramidError::internal("block not loaded")))
             .collect()
+    }
+
+    /// The places in `refs` of the blocks of section `k` not in the cache.
+    pub(super) fn uncached(&self, k: u16, refs: &[BlockRef]) -> Vec<usize> {
+        let cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
+        (0..refs.len())
+            .filter(|&i| !cache.contains(&(k, refs[i].offset)))
+            .collect()
+    }
+
+    /// The file ranges that reading blocks `missing` (places in `refs`) of section `k` takes:
+    /// one span of the section when they are (nearly) contiguous, which is how they are written
+    /// (with its first offset in the section); else one range each, one batch that a remote
+    /// reader fetches together.
+    pub(super) fn read_plan(
+        &self,
+        k: u16,
+        refs: &[BlockRef],
+        missing: &[usize],
+    ) -> Result<ReadPlan, PyramidError> {
+        let section = crate::builder::section_label(k);
+        let e = self
+            .inner
+            .rete
+            .section(k, 0)
+            .copied()
+            .ok_or_else(|| PyramidError::corrupt(self.name(), section, "section is missing"))?;
+        let start = missing.iter().map(|&i| refs[i].offset).min().unwrap_or(0);
+        let end = missing
+            .iter()
+            .map(|&i| refs[i].offset.saturating_add(refs[i].len))
+            .max()
+            .unwrap_or(0);
+        if end > e.len {
+            return Err(PyramidError::corrupt(
+                self.name(),
+                section,
+                format!("a block ends at {end}, past the section's {} bytes", e.len),
+            ));
+        }
+        let total: u64 = missing.iter().map(|&i| refs[i].len).sum();
+        let size = |n: u64| {
+            usize::try_from(n)
+                .map_err(|_| PyramidError::corrupt(self.name(), section, "range too large"))
+        };
+        if end - start <= total.saturating_mul(2) + (64 << 10) {
+            return Ok((Some(start), vec![(e.offset + start, size(end - start)?)]));
+        }
+        let ranges = missing
+            .iter()
+            .map(|&i| Ok((e.offset + refs[i].offset, size(refs[i].len)?)))
+            .collect::<Result<Vec<_>, PyramidError>>()?;
+        Ok((None, ranges))
     }
 }
