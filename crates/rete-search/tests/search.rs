@@ -277,11 +277,29 @@ use rete_core::format::varint::put as varint;
 
 /// Meta of `docs` documents (one document block) and one token block `block`.
 fn meta(docs: u64, tokens: u64, blocks: u64, block: &[u8], block_raw: usize) -> Vec<u8> {
-    let mut m = b"RSRC\x01".to_vec();
+    meta_of_layout(1, &[], docs, tokens, blocks, block, block_raw)
+}
+
+/// [`meta`] of index layout `version`, with the label predicates the documents refer to.
+fn meta_of_layout(
+    version: u8,
+    predicates: &[&str],
+    docs: u64,
+    tokens: u64,
+    blocks: u64,
+    block: &[u8],
+    block_raw: usize,
+) -> Vec<u8> {
+    let mut m = b"RSRC".to_vec();
+    m.push(version);
     varint(&mut m, docs);
     varint(&mut m, tokens);
     varint(&mut m, 64);
-    varint(&mut m, 0); // label predicates
+    varint(&mut m, predicates.len() as u64);
+    for p in predicates {
+        varint(&mut m, p.len() as u64);
+        m.extend_from_slice(p.as_bytes());
+    }
     varint(&mut m, 0); // languages
     varint(&mut m, blocks);
     varint(&mut m, 1);
@@ -382,6 +400,68 @@ fn lying_counts_are_clear_errors() {
         Some(&block),
     ));
     assert!(e.contains("corrupt search meta"), "{e}");
+}
+
+#[test]
+fn a_layout_3_token_whose_word_counts_lie_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(
+        dir.path(),
+        "w",
+        "<http://example.org/a> <http://www.w3.org/2000/01/rdf-schema#label> \"a\" .\n",
+        true,
+    );
+    let n = rete_search::Index::open(&Rete::open_path(&path).unwrap())
+        .unwrap()
+        .unwrap()
+        .documents();
+    // One token `a`: its word-count byte, its one-word labels' part, the other labels' part
+    // (each a document count and inline postings, `doc << 3 | words`).
+    let search = |counts: u8, ones: &[u64], rest: &[u64]| {
+        let mut raw = Vec::new();
+        varint(&mut raw, 1);
+        raw.extend_from_slice(&[0, 1, b'a', counts]);
+        for part in [ones, rest] {
+            varint(&mut raw, part.len() as u64);
+            for &p in part {
+                varint(&mut raw, p);
+            }
+        }
+        let block = zstd::bulk::compress(&raw, 3).unwrap();
+        let rete = crafted(
+            &path,
+            &meta_of_layout(
+                3,
+                &rete_search::DEFAULT_LABEL_PREDICATES,
+                n,
+                1,
+                1,
+                &block,
+                raw.len(),
+            ),
+            Some(&block),
+        );
+        Searcher::open(&rete)
+            .unwrap()
+            .search(&Query::new("a"), &AtomicBool::new(false))
+    };
+    // Told the truth (document 0, a label of one word): found.
+    let a = search(0b10, &[1], &[]).unwrap();
+    assert_eq!(a.hits.len(), 1, "{a:?}");
+    for (counts, ones, rest) in [
+        // One-word labels announced, none listed.
+        (0b10, &[][..], &[2][..]),
+        // Labels of two words listed, not announced.
+        (0b10, &[1][..], &[2][..]),
+        // Bit 0, labels of no words.
+        (0b11, &[1][..], &[][..]),
+    ] {
+        let e = search(counts, ones, rest).unwrap_err().to_string();
+        assert!(
+            e.contains("corrupt search tokens") && e.contains("word counts and documents disagree"),
+            "{counts:#b} {ones:?} {rest:?}: {e}"
+        );
+    }
 }
 
 proptest! {
