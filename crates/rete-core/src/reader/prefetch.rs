@@ -56,15 +56,11 @@ impl Rete {
             for (&(perm, p, o, l), frame) in pages.iter().zip(frames) {
                 let index = idx.perms[perm as usize].0;
                 if let (PermDir::Paged(d), _) = self.perm_dir(perm)? {
-                    let fallback = self.dir_reader(index);
-                    let read = |offset: u64, len: usize| {
-                        if (offset, len) == (o, l) {
-                            Ok(frame.clone())
-                        } else {
-                            fallback(offset, len)
-                        }
-                    };
-                    d.page(p, &read, &self.inner.name)?;
+                    d.page(
+                        p,
+                        &self.frame_reader(index, (o, l), frame),
+                        &self.inner.name,
+                    )?;
                 }
             }
         }
@@ -186,15 +182,8 @@ impl Rete {
                     .map(|&(_, o, l)| (idx.dict_index.offset + o, l))
                     .collect();
                 let stored = self.inner.reader.read_many(&wanted)?;
-                let fallback = self.dir_reader(idx.dict_index);
                 for (&(p, o, l), frame) in frames.iter().zip(stored) {
-                    let read = |offset: u64, len: usize| {
-                        if (offset, len) == (o, l) {
-                            Ok(frame.clone())
-                        } else {
-                            fallback(offset, len)
-                        }
-                    };
+                    let read = self.frame_reader(idx.dict_index, (o, l), frame);
                     d.page(p, &read, &self.inner.name)?;
                 }
             }
@@ -216,5 +205,23 @@ impl Rete {
             }
         }
         Ok(wanted)
+    }
+
+    /// Reads directory section `index` as [`Rete::dir_reader`] does, except that the page
+    /// frame `(offset, len)` is answered with `bytes`, already fetched in a batch.
+    fn frame_reader(
+        &self,
+        index: crate::format::SectionEntry,
+        (o, l): (u64, usize),
+        bytes: Vec<u8>,
+    ) -> impl Fn(u64, usize) -> Result<Vec<u8>> + '_ {
+        let fallback = self.dir_reader(index);
+        move |offset, len| {
+            if (offset, len) == (o, l) {
+                Ok(bytes.clone())
+            } else {
+                fallback(offset, len)
+            }
+        }
     }
 }

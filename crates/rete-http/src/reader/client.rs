@@ -284,12 +284,7 @@ impl Client {
         check_success(status, headers, known)?;
         let body = match status {
             206 => {
-                let cr = header(headers, "content-range").ok_or_else(|| {
-                    HttpErrorKind::Protocol("206 Partial Content without Content-Range".into())
-                })?;
-                let (a, b, total) = parse_content_range(&cr).ok_or_else(|| {
-                    HttpErrorKind::Protocol(format!("cannot parse Content-Range {cr:?}"))
-                })?;
+                let (cr, (a, b, total)) = content_range(headers)?;
                 if let (Some(v), Some(t)) = (known, total) {
                     if t != v.len {
                         return Err(HttpErrorKind::Changed(format!(
@@ -420,12 +415,7 @@ impl Client {
                     return covering(parts, spans).map(Multi::Parts);
                 }
                 // One range for all of them: the server merged the ranges (RFC 9110 allows it).
-                let cr = header(headers, "content-range").ok_or_else(|| {
-                    HttpErrorKind::Protocol("206 Partial Content without Content-Range".into())
-                })?;
-                let (a, b, total) = parse_content_range(&cr).ok_or_else(|| {
-                    HttpErrorKind::Protocol(format!("cannot parse Content-Range {cr:?}"))
-                })?;
+                let (_, (a, b, total)) = content_range(headers)?;
                 if total.is_some_and(|t| t != known.len) {
                     return Err(HttpErrorKind::Changed(format!(
                         "its length went from {} to {} bytes",
@@ -573,6 +563,19 @@ impl Client {
 
 fn header(h: &HeaderMap, name: &str) -> Option<String> {
     h.get(name)?.to_str().ok().map(|s| s.trim().to_owned())
+}
+
+/// A `Content-Range` as sent, and parsed: first and last byte, file length if given.
+type ContentRange = (String, (u64, u64, Option<u64>));
+
+/// The `Content-Range` of a 206 answer.
+fn content_range(headers: &HeaderMap) -> Result<ContentRange, HttpErrorKind> {
+    let cr = header(headers, "content-range").ok_or_else(|| {
+        HttpErrorKind::Protocol("206 Partial Content without Content-Range".into())
+    })?;
+    let parsed = parse_content_range(&cr)
+        .ok_or_else(|| HttpErrorKind::Protocol(format!("cannot parse Content-Range {cr:?}")))?;
+    Ok((cr, parsed))
 }
 
 /// The checks every 2xx answer passes: the file's version unchanged, the stored bytes.
