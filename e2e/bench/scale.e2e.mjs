@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { processes, tree } from '../procs.mjs';
 import { colourStats, mapRect, mapSettled, screenshot, typeQuery } from '../specs/helpers.mjs';
+import { pageFloor } from './frames.mjs';
 
 const exploreS = Number(process.env.EXPLORE_S ?? 300);
 const people = Number(process.env.RETE_SCALE_PEOPLE ?? 1000);
@@ -99,35 +100,11 @@ const traces = [];
 const FLOORED = new Set(['zoom', 'details', 'tier0']);
 
 /**
- * The page's own frame floor just before a timed step: a line of text added to the page, timed
- * as a step is (shown at the first animation frame, plus two frames), then removed. With no GPU,
- * every frame is composited in software GL; a step's time over this floor is what the app adds.
- * Kept in `traces` as `floor`, with the step it preceded.
+ * The page's own frame floor just before a timed step (e2e/bench/frames.mjs), kept in `traces` as
+ * `floor`, with the step it preceded.
  */
 async function frameFloor(before) {
-  const r = await browser.executeAsync((done) => {
-    const el = document.createElement('div');
-    el.textContent = `frame ${Math.round(performance.now())}`;
-    el.style.cssText = 'position:fixed;left:6px;bottom:4px;font:11px sans-serif;color:#5b6b8c;pointer-events:none;z-index:9';
-    const frames = [];
-    const t0 = performance.now();
-    document.body.appendChild(el);
-    const r = (x) => Math.round((x - t0) * 10) / 10;
-    requestAnimationFrame(() => {
-      const shown = performance.now();
-      frames.push(shown);
-      requestAnimationFrame(() => {
-        frames.push(performance.now());
-        requestAnimationFrame(() => {
-          const ms = performance.now() - t0;
-          // Gone again, and its removal drawn, before the step starts.
-          el.remove();
-          requestAnimationFrame(() => requestAnimationFrame(() => done({ ms, shown: r(shown), frames: frames.map(r) })));
-        });
-      });
-    });
-  });
-  traces.push({ kind: 'floor', before, ms: Math.round(r.ms), shown: r.shown, frames: r.frames });
+  traces.push({ kind: 'floor', before, ...(await pageFloor()) });
 }
 
 /** Zooms into the selected community; resolves with the ms until its children are drawn. */

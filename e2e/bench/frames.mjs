@@ -1,0 +1,31 @@
+// The page's own frame floor, shared by the app benchmarks: a line of text added to the page,
+// timed as a step is (shown at the first animation frame, plus two frames), then removed. With
+// no GPU, every frame is composited in software GL; a step's time over this floor is what the
+// app adds.
+
+/** Resolves with `{ ms, shown, frames }` (ms from the start) of one floor measurement. */
+export async function pageFloor() {
+  const r = await browser.executeAsync((done) => {
+    const el = document.createElement('div');
+    el.textContent = `frame ${Math.round(performance.now())}`;
+    el.style.cssText = 'position:fixed;left:6px;bottom:4px;font:11px sans-serif;color:#5b6b8c;pointer-events:none;z-index:9';
+    const frames = [];
+    const t0 = performance.now();
+    document.body.appendChild(el);
+    const r = (x) => Math.round((x - t0) * 10) / 10;
+    requestAnimationFrame(() => {
+      const shown = performance.now();
+      frames.push(shown);
+      requestAnimationFrame(() => {
+        frames.push(performance.now());
+        requestAnimationFrame(() => {
+          const ms = performance.now() - t0;
+          // Gone again, and its removal drawn, before the step starts.
+          el.remove();
+          requestAnimationFrame(() => requestAnimationFrame(() => done({ ms, shown: r(shown), frames: frames.map(r) })));
+        });
+      });
+    });
+  });
+  return { ms: Math.round(r.ms * 10) / 10, shown: r.shown, frames: r.frames };
+}
