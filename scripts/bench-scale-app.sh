@@ -14,12 +14,7 @@ out=$2
 lock=${E2E_LOCK:-/work/wt/e2e.lock}
 runs=${RUNS:-3}
 small=$(realpath samples/social-20k.rete)
-app=${RETE_APP:-}
-if [ -z "$app" ]; then
-  npm run -s tauri -- build --no-bundle >/dev/null
-  app=target/release/rete-desktop
-fi
-app=$(realpath "$app")
+app=$(scripts/release-app.sh)
 if [ -z "${RETE_SCALE_PEOPLE:-}" ]; then
   # The people of a social file, for the exploration's random subjects.
   RETE_SCALE_PEOPLE=$(target/release/rete sparql "$file" 'SELECT (COUNT(*) AS ?n) WHERE { ?s a foaf:Person }' --format tsv | tail -n1 | sed 's/"//g; s/\^\^.*//')

@@ -16,12 +16,7 @@ queries=$(realpath "$2")
 out=$3
 lock=${E2E_LOCK:-/work/wt/e2e.lock}
 small=$(realpath samples/social-20k.rete)
-app=${RETE_APP:-}
-if [ -z "$app" ]; then
-  npm run -s tauri -- build --no-bundle >/dev/null
-  app=target/release/rete-desktop
-fi
-app=$(realpath "$app")
+app=$(scripts/release-app.sh)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The sample's own keystrokes (its labels differ from the big file's), as search_bench writes them.
