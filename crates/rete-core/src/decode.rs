@@ -9,26 +9,13 @@ use oxrdf::{GraphName, NamedOrBlankNode, Quad, Term};
 impl Rete {
     /// The smallest id whose term is of kind `kind` or a later one in dictionary order
     /// (`term_count() + 1` if there is none). The dictionary sorts terms by their tag first, so
-    /// IRIs are ids `1..first_of_kind(BlankNode)`, blank nodes follow, then the literals: a
-    /// binary search finds each boundary in a few dictionary block reads.
+    /// IRIs are ids `1..first_of_kind(BlankNode)`, blank nodes follow, then the literals. The
+    /// tag byte alone sorts before every term of its kind and after every term of an earlier
+    /// one, so the boundary is where it would be inserted: one directory lookup and one
+    /// dictionary block (over HTTP one or two requests, not one per step of a binary search
+    /// over the ids).
     pub fn first_of_kind(&self, kind: TermKind) -> Result<Id> {
-        let (mut lo, mut hi) = (1u64, self.term_count() + 1);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let found = TermKind::of_encoded(&self.term_bytes(mid)?).ok_or_else(|| {
-                Error::corrupt(
-                    self.name(),
-                    "dictionary blocks",
-                    format!("term {mid} has no valid tag"),
-                )
-            })?;
-            if found >= kind {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        Ok(lo)
+        self.first_id_from(&[kind as u8])
     }
 
     /// Whether the header sets flag bit(s) `flag` (one of the `format::FLAG_*` constants).

@@ -214,6 +214,20 @@ impl DictBlock {
         Some(&self.data[start..end])
     }
 
+    /// The number of terms of this block that come before the encoded `term` in dictionary
+    /// order (where `term` would be inserted).
+    pub fn lower_bound(&self, term: &[u8]) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.get(mid).map(|t| compare(t, term)) {
+                Some(Ordering::Less) => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        lo
+    }
+
     /// Position of the encoded `term` in this block.
     pub fn find(&self, term: &[u8]) -> Option<usize> {
         let (mut lo, mut hi) = (0, self.len());

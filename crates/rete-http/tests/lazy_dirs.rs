@@ -435,3 +435,32 @@ fn fetching_many_subjects_ahead_takes_few_requests_and_changes_no_answer() {
     assert!(err.contains("budget"), "{err}");
     assert!(reader.fetched() <= fetched + 2048);
 }
+
+/// A hub a caller skips by its count (a path search's degree bound): fetched ahead bounded, its
+/// range gets its first and last block only, which is what counting it reads.
+#[test]
+fn a_bounded_prefetch_fetches_the_ends_of_a_long_range() {
+    let local = Rete::open_path(path("social.rete")).unwrap();
+    let knows = local
+        .id_of(
+            NamedNodeRef::new("http://xmlns.com/foaf/0.1/knows")
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+    let hub = Pattern::new(None, knows, None);
+    let reader = Arc::new(HttpReader::open(&url("social.rete")).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    assert_eq!(remote.prefetch_bounded(&[hub], 2).unwrap(), 2);
+    let ahead = reader.stats().requests;
+    assert_eq!(remote.count(&hub).unwrap(), local.count(&hub).unwrap());
+    assert_eq!(
+        reader.stats().requests,
+        ahead,
+        "the count read nothing more"
+    );
+    // Unbounded, the whole range (far more blocks) would be fetched.
+    let reader = Arc::new(HttpReader::open(&url("social.rete")).unwrap());
+    let remote = Rete::open(reader).unwrap();
+    assert!(remote.prefetch_bounded(&[hub], usize::MAX).unwrap() > 10);
+}

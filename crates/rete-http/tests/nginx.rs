@@ -7,7 +7,7 @@ mod common;
 mod server;
 
 use common::noise;
-use rete_core::{Id, Pattern, RangeReader, Rete};
+use rete_core::{Id, Pattern, RangeReader, Rete, TermKind};
 use rete_http::serve_dir::serve_dir_nginx;
 use rete_http::HttpReader;
 use std::sync::Arc;
@@ -80,12 +80,9 @@ fn a_rete_answers_alike_through_nginx_and_a_server_of_one_range_per_request() {
     }
 }
 
-#[test]
-fn a_page_of_results_costs_two_requests_for_its_terms() {
-    // 60,000 terms that do not compress, in small dictionary blocks: a directory of thousands
-    // of blocks in pages, as a large file's.
-    let dir = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
+/// 30,000 subjects that do not compress (and as many literals), in small dictionary blocks: a
+/// directory of thousands of blocks in pages, as a large file's. Built into `dir`.
+fn spread_terms(dir: &std::path::Path) -> std::path::PathBuf {
     let bytes = noise(5, 30_000 * 32);
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let nt: String = bytes
@@ -98,7 +95,7 @@ fn a_page_of_results_costs_two_requests_for_its_terms() {
             )
         })
         .collect();
-    let path = dir.path().join("terms.rete");
+    let path = dir.join("terms.rete");
     let opts = rete_build::BuildOptions {
         inputs: vec![rete_build::Input::bytes(
             "terms.nt",
@@ -109,6 +106,14 @@ fn a_page_of_results_costs_two_requests_for_its_terms() {
         ..rete_build::BuildOptions::default()
     };
     rete_build::build(&opts, &path).unwrap();
+    path
+}
+
+#[test]
+fn a_page_of_results_costs_two_requests_for_its_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = spread_terms(dir.path());
     let (_nginx, base) = serve_dir_nginx(dir.path(), work.path()).unwrap();
     let local = Rete::open_path(&path).unwrap();
     let reader = Arc::new(HttpReader::open(&format!("{base}/terms.rete")).unwrap());
@@ -126,4 +131,45 @@ fn a_page_of_results_costs_two_requests_for_its_terms() {
         assert_eq!(remote.term(id).unwrap(), local.term(id).unwrap());
     }
     assert_eq!(reader.stats().requests, 2, "the lookups read nothing more");
+}
+
+#[test]
+fn the_lookups_a_command_starts_with_cost_two_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let path = spread_terms(dir.path());
+    let (_nginx, base) = serve_dir_nginx(dir.path(), work.path()).unwrap();
+    let local = Rete::open_path(&path).unwrap();
+    let reader = Arc::new(HttpReader::open(&format!("{base}/terms.rete")).unwrap());
+    let remote = Rete::open(reader.clone()).unwrap();
+    // The directory's page table is read on first use.
+    assert_eq!(remote.term(1).unwrap(), local.term(1).unwrap());
+    reader.reset_stats();
+    // Terms spread over the whole dictionary, one the file lacks, and where the literals begin.
+    let n = local.term_count();
+    let mut terms: Vec<oxrdf::Term> = (1..=20)
+        .map(|i| local.term(i * (n / 2) / 20).unwrap())
+        .collect();
+    terms.push(
+        oxrdf::NamedNode::new("http://example.org/not-there")
+            .unwrap()
+            .into(),
+    );
+    let refs: Vec<oxrdf::TermRef<'_>> = terms.iter().map(oxrdf::Term::as_ref).collect();
+    let kinds = [TermKind::SimpleLiteral, TermKind::TypedLiteral];
+    assert!(remote.prefetch_lookups(&refs, &kinds).unwrap() >= 20);
+    // The pages in one request, then the blocks in one.
+    assert_eq!(reader.stats().requests, 2, "{:?}", reader.stats());
+    for t in &refs {
+        assert_eq!(remote.id_of(*t).unwrap(), local.id_of(*t).unwrap(), "{t}");
+    }
+    for k in kinds {
+        assert_eq!(
+            remote.first_of_kind(k).unwrap(),
+            local.first_of_kind(k).unwrap()
+        );
+    }
+    assert_eq!(reader.stats().requests, 2, "the lookups read nothing more");
+    // A local file fetches nothing ahead.
+    assert_eq!(local.prefetch_lookups(&refs, &kinds).unwrap(), 0);
 }

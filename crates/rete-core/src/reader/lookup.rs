@@ -95,19 +95,34 @@ impl Rete {
         })
     }
 
-    /// The id of an encoded term, if it is in the dictionary.
-    pub fn id_of_encoded(&self, enc: &[u8]) -> Result<Option<Id>> {
+    /// The only dictionary block that may hold the encoded `enc` (the last whose first term is
+    /// not above it), with its first id; `None` when `enc` comes before every term.
+    pub(crate) fn dict_block_for(&self, enc: &[u8]) -> Result<Option<(usize, Id)>> {
         let (idx, dir) = self.dict_dir()?;
-        let found = match dir {
+        Ok(match dir {
             DictDir::Whole(d) => d.block_for_term(enc).map(|b| (b, d.blocks[b].first_id)),
             DictDir::Paged(d) => {
                 d.block_for_term(enc, &self.dir_reader(idx.dict_index), &self.inner.name)?
             }
-        };
-        let Some((b, first)) = found else {
+        })
+    }
+
+    /// The id of an encoded term, if it is in the dictionary.
+    pub fn id_of_encoded(&self, enc: &[u8]) -> Result<Option<Id>> {
+        let Some((b, first)) = self.dict_block_for(enc)? else {
             return Ok(None);
         };
         Ok(self.dict_block(b)?.find(enc).map(|i| first + i as u64))
+    }
+
+    /// The smallest id whose term is not below the encoded `enc` in dictionary order
+    /// (`term_count() + 1` if every term is): one directory lookup and one block, as
+    /// [`Rete::id_of_encoded`] reads.
+    pub(crate) fn first_id_from(&self, enc: &[u8]) -> Result<Id> {
+        let Some((b, first)) = self.dict_block_for(enc)? else {
+            return Ok(1);
+        };
+        Ok(first + self.dict_block(b)?.lower_bound(enc) as u64)
     }
 
     /// The id of `term`, if it is in the dictionary.

@@ -19,6 +19,14 @@ impl Rete {
     /// the block cache are left to the scans, which would otherwise evict what was fetched.
     /// Returns the number of blocks fetched.
     pub fn prefetch(&self, patterns: &[Pattern]) -> Result<usize> {
+        self.prefetch_bounded(patterns, usize::MAX)
+    }
+
+    /// [`Rete::prefetch`], except that a pattern whose range spans more than `most` blocks gets
+    /// its first and last block only: what [`Rete::count`] decodes of it. For a caller that
+    /// counts before it scans and skips what counts too many (a path search never passes
+    /// through a hub above its degree bound), so a hub's blocks are not fetched for nothing.
+    pub fn prefetch_bounded(&self, patterns: &[Pattern], most: usize) -> Result<usize> {
         if !self.inner.reader.is_remote() || patterns.is_empty() {
             return Ok(0);
         }
@@ -71,7 +79,11 @@ impl Rete {
         let mut weight = 0usize;
         'ranges: for &(perm, lo, hi) in &ranges {
             let (first, end) = self.perm_range(perm, &lo, &hi)?;
+            let ends = [first, end.saturating_sub(1)];
             for b in first..end {
+                if end - first > most && !ends.contains(&b) {
+                    continue;
+                }
                 if !seen.insert((perm as u8, b))
                     || self.cache().contains(&CacheKey::Perm(perm as u8, b as u32))
                 {
@@ -119,7 +131,51 @@ impl Rete {
             return Ok(0);
         }
         let wanted = self.uncached_dict_blocks(ids)?;
-        let stored = self.inner.reader.read_many(&self.dict_ranges(&wanted)?)?;
+        self.fetch_dict_blocks(&wanted)
+    }
+
+    /// Fetches ahead what [`Rete::id_of`] of each of `terms` and [`Rete::first_of_kind`] of each
+    /// of `kinds` read: the dictionary directory pages their keys fall on, then their blocks
+    /// not cached yet, in two batched reads ([`RangeReader::read_many`]) instead of two round
+    /// trips per lookup. Worth it on a remote file before the lookups a command starts with
+    /// (its arguments, the predicates it filters on); nothing is done on a local file. Returns
+    /// the number of blocks fetched.
+    pub fn prefetch_lookups(
+        &self,
+        terms: &[oxrdf::TermRef<'_>],
+        kinds: &[crate::TermKind],
+    ) -> Result<usize> {
+        if !self.inner.reader.is_remote() || (terms.is_empty() && kinds.is_empty()) {
+            return Ok(0);
+        }
+        // A term that cannot be encoded is in no file: its lookup reads nothing.
+        let mut keys: Vec<Vec<u8>> = terms
+            .iter()
+            .filter_map(|&t| crate::term::encode(t).ok())
+            .collect();
+        // A kind's first id is where its tag byte alone would sort (see `first_of_kind`).
+        keys.extend(kinds.iter().map(|&k| vec![k as u8]));
+        if let (_, DictDir::Paged(d)) = self.dict_dir()? {
+            let pages = keys.iter().filter_map(|k| d.page_for_term(k)).collect();
+            self.load_dict_pages(d, pages)?;
+        }
+        let mut blocks = Vec::with_capacity(keys.len());
+        for k in &keys {
+            // The pages are loaded now: this reads nothing.
+            if let Some((b, _)) = self.dict_block_for(k)? {
+                blocks.push(b);
+            }
+        }
+        let wanted = self.uncached_dict_metas(blocks)?;
+        self.fetch_dict_blocks(&wanted)
+    }
+
+    /// Reads `wanted` dictionary blocks in one batch, decodes and caches them; their number.
+    fn fetch_dict_blocks(&self, wanted: &[(usize, crate::dict::DictBlockMeta)]) -> Result<usize> {
+        if wanted.is_empty() {
+            return Ok(0);
+        }
+        let stored = self.inner.reader.read_many(&self.dict_ranges(wanted)?)?;
         for ((b, m), bytes) in wanted.iter().zip(stored) {
             let block = std::sync::Arc::new(crate::dict::read_block(&bytes, m, &self.inner.name)?);
             let weight = block.weight();
@@ -164,34 +220,52 @@ impl Rete {
     ) -> Result<Vec<(usize, crate::dict::DictBlockMeta)>> {
         // A paged directory's pages first, in one batch: a block's place is known only from
         // its page, and the ids of a page of results lie on many pages.
-        if let (idx, DictDir::Paged(d)) = self.dict_dir()? {
-            let mut pages: Vec<usize> = ids.iter().filter_map(|&id| d.page_of_id(id)).collect();
-            pages.sort_unstable();
-            pages.dedup();
-            let frames: Vec<(usize, u64, usize)> = pages
-                .into_iter()
-                .filter(|&p| !d.is_loaded(p))
-                .filter_map(|p| {
-                    let (o, l) = d.frame(p)?;
-                    Some((p, o, usize::try_from(l).ok()?))
-                })
-                .collect();
-            if !frames.is_empty() {
-                let wanted: Vec<(u64, usize)> = frames
-                    .iter()
-                    .map(|&(_, o, l)| (idx.dict_index.offset + o, l))
-                    .collect();
-                let stored = self.inner.reader.read_many(&wanted)?;
-                for (&(p, o, l), frame) in frames.iter().zip(stored) {
-                    let read = self.frame_reader(idx.dict_index, (o, l), frame);
-                    d.page(p, &read, &self.inner.name)?;
-                }
-            }
+        if let (_, DictDir::Paged(d)) = self.dict_dir()? {
+            let pages = ids.iter().filter_map(|&id| d.page_of_id(id)).collect();
+            self.load_dict_pages(d, pages)?;
         }
         let mut blocks: Vec<usize> = Vec::with_capacity(ids.len());
         for &id in ids {
             blocks.push(self.dict_block_index(id)?.0);
         }
+        self.uncached_dict_metas(blocks)
+    }
+
+    /// Loads the pages `pages` of the paged dictionary directory `d` not loaded yet, in one
+    /// batched read.
+    fn load_dict_pages(&self, d: &crate::paged::DictPages, mut pages: Vec<usize>) -> Result<()> {
+        pages.sort_unstable();
+        pages.dedup();
+        let frames: Vec<(usize, u64, usize)> = pages
+            .into_iter()
+            .filter(|&p| !d.is_loaded(p))
+            .filter_map(|p| {
+                let (o, l) = d.frame(p)?;
+                Some((p, o, usize::try_from(l).ok()?))
+            })
+            .collect();
+        if frames.is_empty() {
+            return Ok(());
+        }
+        let index = self.indexes()?.dict_index;
+        let wanted: Vec<(u64, usize)> = frames
+            .iter()
+            .map(|&(_, o, l)| (index.offset + o, l))
+            .collect();
+        let stored = self.inner.reader.read_many(&wanted)?;
+        for (&(p, o, l), frame) in frames.iter().zip(stored) {
+            let read = self.frame_reader(index, (o, l), frame);
+            d.page(p, &read, &self.inner.name)?;
+        }
+        Ok(())
+    }
+
+    /// The dictionary blocks `blocks` (indexes, repeats allowed) that are not cached, with
+    /// their directory entries.
+    fn uncached_dict_metas(
+        &self,
+        mut blocks: Vec<usize>,
+    ) -> Result<Vec<(usize, crate::dict::DictBlockMeta)>> {
         blocks.sort_unstable();
         blocks.dedup();
         let mut wanted: Vec<(usize, crate::dict::DictBlockMeta)> = Vec::new();
