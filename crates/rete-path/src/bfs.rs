@@ -103,6 +103,7 @@ impl Side {
 
     /// Expands the frontier by one whole layer, recording every parent of the new layer.
     pub(crate) fn grow(&mut self, g: &mut Graph<'_>) -> Result<(), Halt> {
+        g.prefetch(&self.frontier)?;
         let frontier = std::mem::take(&mut self.frontier);
         let depth = self.depth + 1;
         let mut next = Vec::new();
@@ -189,6 +190,9 @@ pub(crate) fn shortest(
     let want = want.max(1);
     let mut a = Side::new(from, to);
     let mut b = Side::new(to, from);
+    // Both ends in one batch: the second round expands the other end unless the first found
+    // it a neighbour.
+    g.prefetch(&[from, to])?;
     loop {
         if a.frontier.is_empty() || b.frontier.is_empty() {
             return Ok(Found::Exhausted);
@@ -228,6 +232,9 @@ fn expand(
     to: Id,
     want: u64,
 ) -> Result<Vec<Id>, Halt> {
+    // The whole layer in one batch over HTTP: its reads are known now, and one request beats
+    // one per entity even though the layer that meets may stop before its end.
+    g.prefetch(&near.frontier)?;
     let frontier = std::mem::take(&mut near.frontier);
     let depth = near.depth + 1;
     near.depth = depth;

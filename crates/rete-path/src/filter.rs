@@ -4,7 +4,7 @@
 
 use crate::{PathError, PathOptions};
 use oxrdf::vocab::{rdf, rdfs};
-use oxrdf::{NamedNodeRef, TermRef};
+use oxrdf::{NamedNode, NamedNodeRef, Term, TermRef};
 use rete_core::vocab::OWL;
 use rete_core::{Id, Pattern, Rete, TermKind};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -23,6 +23,49 @@ pub const SCHEMA_PREDICATES: [NamedNodeRef<'static>; 5] = [
 pub fn is_schema_predicate(iri: &str) -> bool {
     SCHEMA_PREDICATES.iter().any(|p| p.as_str() == iri)
         || iri.strip_prefix(OWL).is_some_and(|local| local != "sameAs")
+}
+
+/// At most this many of the card's predicates are looked up ahead on a remote file (a file
+/// with more pays a read per predicate it meets instead).
+const CARD_PREDICATES: usize = 1024;
+
+/// The predicates a search with `opts` sorts by name: every predicate of the file (from its
+/// card) when schema links are left out by name, on a remote file only (where a term read is a
+/// request; a local one reads the few a search meets).
+fn card_predicates(rete: &Rete, opts: &PathOptions) -> Result<Vec<NamedNode>, PathError> {
+    if !rete.reader().is_remote() || !opts.via.is_empty() || opts.include_schema {
+        return Ok(Vec::new());
+    }
+    let card = rete.card()?;
+    if card.predicates.len() > CARD_PREDICATES {
+        return Ok(Vec::new());
+    }
+    Ok(card
+        .predicates
+        .iter()
+        .filter_map(|p| {
+            let iri = p.term.strip_prefix('<')?.strip_suffix('>')?;
+            NamedNode::new(iri).ok()
+        })
+        .collect())
+}
+
+/// Every term the filters of a search with `opts` look up when they start, for a caller that
+/// fetches them in one batch first ([`Rete::prefetch_lookups`]).
+pub(crate) fn lookups(rete: &Rete, opts: &PathOptions) -> Result<Vec<Term>, PathError> {
+    let mut terms: Vec<Term> = opts
+        .via
+        .iter()
+        .chain(&opts.without)
+        .chain(&opts.without_classes)
+        .cloned()
+        .map(Term::from)
+        .collect();
+    if !opts.without_classes.is_empty() {
+        terms.push(rdf::TYPE.into_owned().into());
+    }
+    terms.extend(card_predicates(rete, opts)?.into_iter().map(Term::from));
+    Ok(terms)
 }
 
 /// Decides per predicate id whether its links count.
@@ -59,11 +102,23 @@ impl PredicateFilter {
                 without.insert(id);
             }
         }
+        let mut memo = FxHashMap::default();
+        // On a remote file, the file's predicates sorted now, from their names on the card:
+        // their ids come from the lookups fetched in one batch, and no term is read per
+        // predicate met. A predicate the card lacks is still read when met.
+        for p in card_predicates(rete, opts)? {
+            if let Some(id) = rete.id_of(p.as_ref().into())? {
+                memo.insert(
+                    id,
+                    !without.contains(&id) && !is_schema_predicate(p.as_str()),
+                );
+            }
+        }
         Ok(Self {
             via,
             without,
             include_schema: opts.include_schema,
-            memo: FxHashMap::default(),
+            memo,
             last: (0, false),
         })
     }
@@ -85,7 +140,7 @@ impl PredicateFilter {
             true
         } else {
             match rete.term(p)? {
-                oxrdf::Term::NamedNode(n) => !is_schema_predicate(n.as_str()),
+                Term::NamedNode(n) => !is_schema_predicate(n.as_str()),
                 _ => true,
             }
         };
@@ -117,7 +172,12 @@ impl NodeFilter {
         Ok(Self {
             first_literal: rete.first_of_kind(TermKind::SimpleLiteral)?,
             max_degree: opts.max_degree,
-            rdf_type: rete.id_of(TermRef::from(rdf::TYPE))?,
+            // Only the class filter needs it: a lookup saved otherwise.
+            rdf_type: if classes.is_empty() {
+                None
+            } else {
+                rete.id_of(TermRef::from(rdf::TYPE))?
+            },
             classes,
             memo: FxHashMap::default(),
         })

@@ -11,8 +11,8 @@ pub use error::PathError;
 pub use filter::{is_schema_predicate, SCHEMA_PREDICATES};
 pub use steps::MAX_LINKS_PER_STEP;
 
-use oxrdf::{NamedNode, TermRef};
-use rete_core::{Id, Rete};
+use oxrdf::{NamedNode, Term, TermRef};
+use rete_core::{Id, Rete, TermKind};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -236,6 +236,14 @@ pub fn find_paths(
 ) -> Result<PathReport, PathError> {
     let start = Instant::now();
     check_options(opts)?;
+    if rete.reader().is_remote() {
+        // Every lookup the search starts with (the two ends, the filters' terms, where the
+        // literals begin) in one batch: two requests instead of two each.
+        let mut terms = vec![from.into_owned(), to.into_owned()];
+        terms.extend(filter::lookups(rete, opts)?);
+        let refs: Vec<TermRef<'_>> = terms.iter().map(Term::as_ref).collect();
+        rete.prefetch_lookups(&refs, &[TermKind::SimpleLiteral])?;
+    }
     let a = endpoint(rete, from)?;
     let b = endpoint(rete, to)?;
     if a == b {
@@ -245,6 +253,7 @@ pub fn find_paths(
     let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
     let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
     let mut decoder = steps::Decoder::new(&found.paths);
+    decoder.prefetch(&g, &found.paths)?;
     for ids in found.paths {
         let nodes = ids
             .iter()

@@ -38,6 +38,25 @@ impl Decoder {
         }
     }
 
+    /// On a remote file, fetches in one batch the dictionary blocks of every term the answer
+    /// shows (the entities of `paths` and the predicates of their steps' links, kept in
+    /// memory), so that decoding them reads nothing more.
+    pub(crate) fn prefetch(&self, g: &Graph<'_>, paths: &[Vec<Id>]) -> Result<(), PathError> {
+        if !g.remote() || paths.is_empty() {
+            return Ok(());
+        }
+        let mut ids: Vec<Id> = paths.iter().flatten().copied().collect();
+        for &(a, b) in self.uses.keys() {
+            if let Some(links) = g.links_between(a, b) {
+                ids.extend(links.iter().take(MAX_LINKS_PER_STEP).map(|&(p, _)| p));
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        g.rete.prefetch_terms(&ids)?;
+        Ok(())
+    }
+
     /// The term `id` in N-Triples syntax.
     pub(crate) fn term(&mut self, g: &Graph<'_>, id: Id) -> Result<String, PathError> {
         if let Some(t) = self.terms.get(&id) {
