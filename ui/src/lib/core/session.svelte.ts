@@ -25,6 +25,10 @@ import { BookmarksState } from './views/bookmarks.svelte';
 import type { OpenedView, SavedView } from './types';
 import type { DocInfo, SearchHit, TermView } from './types';
 
+/** How long the search list rests on a hit before its details are fetched ahead: longer than
+ *  the pause between keystrokes of most typing, so a word being typed costs no fetches. */
+const HIT_AHEAD_MS = 200;
+
 export type Panel = 'legend' | 'details' | 'info';
 export type Dock = 'query' | 'coherence' | 'paths' | null;
 
@@ -93,7 +97,7 @@ export class Session {
     this.importer = new ImportState(backend);
     this.labelLanguages = new LabelLanguages(backend);
     // A file given a search index opens in place of the old one.
-    this.search = new SearchState(backend, (hit) => this.reveal(hit), (doc) => this.source.run(doc.name, async () => doc, false));
+    this.search = new SearchState(backend, (hit, shown) => this.reveal(hit, shown), (doc) => this.source.run(doc.name, async () => doc, false));
     this.paths = new PathsState(backend, this.highlight);
     this.shapes = new ShapesState(backend, this.highlight);
     this.source.linkOpener = (link) => this.openLink(link);
@@ -114,6 +118,14 @@ export class Session {
       $effect(() => {
         const key = this.selection.requested;
         if (key) untrack(() => this.map.prefetch(key));
+      });
+      // The search hit Enter would choose, once the list rests on it: its details fetched ahead
+      // (not over HTTP, where each would cost requests the user did not ask for).
+      $effect(() => {
+        const hit = this.search.open ? this.search.hits[this.search.active] : undefined;
+        if (!hit || hit.kind !== 'entity' || hit.id <= 0 || this.search.remote) return;
+        const t = setTimeout(() => untrack(() => this.selection.prefetch(`e:${hit.id}`)), HIT_AHEAD_MS);
+        return () => clearTimeout(t);
       });
     });
   }
@@ -296,33 +308,34 @@ export class Session {
   }
 
   /**
-   * Takes the map to a search hit: an entity down the pyramid, each level's community opened in
-   * turn, then selected with its details; a class highlighted as the legend does; a predicate's
-   * use shown in the query pane.
+   * Takes the map to a search hit: an entity selected with its details first, then the map opened
+   * down the pyramid to it (the levels' communities fetched, then drawn together) and the camera
+   * flown to its community; a class highlighted as the legend does; a predicate's use shown in the
+   * query pane. `shown` is called once the details are in (the search list closes then).
    */
-  async reveal(hit: SearchHit): Promise<void> {
+  async reveal(hit: SearchHit, shown: () => void = () => {}): Promise<void> {
     if (hit.kind === 'class') {
+      shown();
       if (this.schema.highlighted !== hit.nt) this.schema.toggle(hit.nt);
       if (hit.id > 0) await this.selection.selectEntity(hit.id);
       return;
     }
     if (hit.kind === 'predicate') {
+      shown();
       this.sparql.use(`SELECT ?subject ?object WHERE {\n  ?subject ${hit.nt} ?object\n} LIMIT 100`);
       this.dock = 'query';
       await this.sparql.run();
       if (hit.id > 0) await this.selection.selectEntity(hit.id);
       return;
     }
-    for (const key of hit.path) {
-      if (this.map.open.includes(key)) continue;
-      // Not on the map: a group of one child opens straight into that child's contents (the
-      // pyramid's copy of a group small enough on a level of split pieces), so the next key
-      // may be; else none of the rest is and the loop ends without opening anything.
-      if (!this.map.graph.hasNode(key)) continue;
-      await this.focus(key);
-    }
-    const node = `e:${hit.id}`;
-    if (this.map.graph.hasNode(node)) await this.selection.select(node);
-    else if (hit.id > 0) await this.selection.selectEntity(hit.id);
+    // The details need no map: asked first and alone, they come as fast as a click's (the map's
+    // node of the entity has the same key, so it shows selected once it is on the map).
+    if (hit.id > 0) await this.selection.selectEntity(hit.id);
+    shown();
+    // A key of the path never on the map (a group of one child opens straight into that child's
+    // contents) is passed over; the keys after it open.
+    await this.map.openAll(hit.path);
+    const deepest = [...hit.path].reverse().find((k) => this.map.open.includes(k));
+    if (deepest) await this.focus(deepest);
   }
 }

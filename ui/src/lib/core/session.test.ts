@@ -83,4 +83,59 @@ describe('Session.reveal', () => {
     expect(b.calls.filter((c) => c.startsWith('expand'))).toEqual(['expand c2:0', 'expand c0:0']);
     expect(s.map.graph.hasNode('e:7')).toBe(true);
   });
+
+  it("shows a hit's details at once, while the map opens its way down to it", async () => {
+    const b = oneFile([node('c1:0', { kind: 'community', level: 1 })]);
+    b.views.set('expand:c1:0', { kind: 'children', note: '', truncated: false, nodes: [node('c0:0', { kind: 'community', level: 0 })], edges: [] });
+    b.views.set('expand:c0:0', { kind: 'members', note: '', truncated: false, nodes: [node('e:7', { kind: 'entity', id: 7, expandable: false })], edges: [] });
+    b.entities.set(7, { term: { id: 7, nt: '<http://ex.org/e7>', label: 'e7', kind: 'iri' } } as never);
+    const s = new Session(b);
+    await s.start();
+    let release = () => {};
+    const gate = new Promise<void>((r) => { release = r; });
+    const expand = b.expand.bind(b);
+    b.expand = async (doc, key) => { await gate; return expand(doc, key); };
+    const focused: string[] = [];
+    s.focuser = (key) => { if (key) focused.push(key); };
+    let shownWith: string | undefined;
+    const done = s.reveal({ rank: 1, id: 7, nt: '<http://ex.org/e7>', kind: 'entity', label: 'e7', lang: null, class: null, class_label: null, path: ['c1:0', 'c0:0'] }, () => { shownWith = s.selection.details?.key; });
+    // The details are in (and the list told) before the map has anything of the path.
+    await vi.waitFor(() => expect(shownWith).toBe('e:7'));
+    expect(s.map.graph.hasNode('e:7')).toBe(false);
+    release();
+    await done;
+    expect(s.map.open).toEqual(['c1:0', 'c0:0']);
+    expect(s.map.graph.hasNode('e:7')).toBe(true);
+    expect(s.selection.selected).toBe('e:7');
+    // The camera flies once, to the entity's community.
+    expect(focused).toEqual(['c0:0']);
+  });
+
+  it('fetches the details of the hit Enter would choose once the list rests on it, not over HTTP', async () => {
+    vi.useFakeTimers();
+    try {
+      const b = oneFile([node('c1')]);
+      const asked: number[] = [];
+      b.entity = async (doc, id) => { asked.push(id); throw 'none'; };
+      b.searchHits.set('ad', [7, 8].map((id) => ({ rank: 1, id, nt: `<http://ex.org/e${id}>`, kind: 'entity' as const, label: `Ada ${id}`, lang: null, class: null, class_label: null, path: [] })));
+      const s = new Session(b);
+      await s.start();
+      await s.search.input('ad');
+      flushSync();
+      vi.advanceTimersByTime(100);
+      s.search.move(1);
+      flushSync();
+      vi.advanceTimersByTime(199);
+      expect(asked).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(asked).toEqual([8]);
+      s.search.reset(1, true);
+      await s.search.input('ada');
+      flushSync();
+      vi.advanceTimersByTime(1000);
+      expect(asked).toEqual([8]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

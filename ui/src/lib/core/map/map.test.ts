@@ -253,4 +253,33 @@ describe('map state', () => {
     // The first one selected was dropped: it alone was asked for twice.
     expect(keys.map((k) => b.calls.filter((c) => c === `expand ${k}`).length)).toEqual([2, 1, 1, 1]);
   });
+
+  it('opens a path of groups down the pyramid in one batch: one re-indexing, the crumbs on the deepest', async () => {
+    const b = new MemoryBackend();
+    const group = (k: string, level: number, x = 0) => node(k, { kind: 'community', level, x, y: 0, r: 100 / (3 - level) });
+    b.views.set('overview:1', { kind: 'pyramid', note: '', truncated: false, nodes: [group('c2:0', 2), group('c2:1', 2, 500)], edges: [] });
+    b.views.set('expand:c2:0', { kind: 'children', note: '', truncated: false, nodes: [group('c1:0', 1), group('c1:1', 1, 60)], edges: [{ source: 'c1:0', target: 'c1:1', weight: 3, label: '' }] });
+    b.views.set('expand:c1:0', { kind: 'children', note: '', truncated: false, nodes: [group('c0:0', 0)], edges: [] });
+    b.views.set('expand:c0:0', { kind: 'members', note: '', truncated: false, nodes: [node('e:9', { kind: 'entity', id: 9, expandable: false })], edges: [] });
+    const m = new MapState(b, new ClassColors());
+    await m.load(1);
+    let batches = 0;
+    m.batcher = { start: () => batches++, end: () => {} };
+    // Given in any order: each opens once its parent is open.
+    expect(await m.openAll(['c0:0', 'c2:0', 'c1:0'])).toEqual(['c2:0', 'c1:0', 'c0:0']);
+    expect(batches).toBe(1);
+    expect(m.open).toEqual(['c2:0', 'c1:0', 'c0:0']);
+    expect(m.graph.hasNode('e:9') && m.graph.hasNode('c1:1') && m.graph.hasNode('c2:1')).toBe(true);
+    expect(m.graph.hasNode('c2:0') || m.graph.hasNode('c1:0') || m.graph.hasNode('c0:0')).toBe(false);
+    m.pointAt('c0:0');
+    expect(m.crumbs.map((c) => c.key)).toEqual([null, 'c2:0', 'c1:0', 'c0:0']);
+    // Closing the top group closes those inside it, with their links back.
+    m.collapse('c2:0');
+    expect(m.open).toEqual([]);
+    expect(m.nodeCount).toBe(2);
+    // A group whose children would be too many is left closed, the groups above it opened.
+    b.views.set('expand:c0:0', { kind: 'members', note: '', truncated: false, nodes: Array.from({ length: MAX_NODES }, (_, i) => node(`e:${i}`, { kind: 'entity', expandable: false })), edges: [] });
+    expect(await m.openAll(['c2:0', 'c1:0', 'c0:0'])).toEqual(['c2:0', 'c1:0']);
+    expect(m.note).toContain('more than');
+  });
 });

@@ -12,7 +12,9 @@ describe('search box state', () => {
     const b = new MemoryBackend();
     b.searchHits.set('alb', [hit('Albert Einstein'), hit('Albania'), hit('Physicist', 'class', [])]);
     const went: string[] = [];
-    const s = new SearchState(b, async (h) => { went.push(h.label); });
+    // The list stays until the hit's details are in: it closes with them, in the same frame.
+    const open: boolean[] = [];
+    const s: SearchState = new SearchState(b, async (h, shown) => { went.push(h.label); open.push(s.open); shown(); open.push(s.open); });
     s.reset(1);
     await s.input('alb ein');
     expect(s.open).toBe(true);
@@ -27,6 +29,7 @@ describe('search box state', () => {
     expect(s.active).toBe(2);
     await s.choose();
     expect(went).toEqual(['Physicist']);
+    expect(open).toEqual([true, false]);
     expect(s.open).toBe(false);
     await s.choose(1);
     expect(went).toEqual(['Physicist', 'Albania']);

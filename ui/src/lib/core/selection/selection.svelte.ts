@@ -15,6 +15,9 @@ export type Details =
  */
 export const SHOW_ALONE_MS = 80;
 
+/** Entities whose details are kept fetched ahead. */
+const AHEAD = 4;
+
 export class SelectionState {
   /** The node shown as selected (the map's ring): with its details, or alone after SHOW_ALONE_MS. */
   selected = $state<string | null>(null);
@@ -26,6 +29,8 @@ export class SelectionState {
   error = $state('');
   private doc = 0;
   private ticket = 0;
+  /** Entities' details fetched ahead (`prefetch`), the oldest dropped beyond `AHEAD`. */
+  private ahead = new Map<string, Promise<EntityDetails>>();
 
   constructor(private backend: Backend) {}
 
@@ -37,6 +42,23 @@ export class SelectionState {
     this.details = null;
     this.error = '';
     this.ticket++;
+    this.ahead.clear();
+  }
+
+  /**
+   * Fetches entity `key`'s details in the background for a `select` to come (the search hit
+   * Enter would choose): chosen, it shows them at once instead of waiting for the engine, whose
+   * answer for an entity not read before waits for its blocks (20–50 ms at 100 M, docs/BENCHMARK.md).
+   */
+  prefetch(key: string): void {
+    if (!key.startsWith('e:') || this.ahead.has(key)) return;
+    const data = this.backend.entity(this.doc, Number(key.slice(2)));
+    data.catch(() => {});
+    this.ahead.set(key, data);
+    for (const old of this.ahead.keys()) {
+      if (this.ahead.size <= AHEAD) break;
+      this.ahead.delete(old);
+    }
   }
 
   /** Selects a map node (`e:<id>` entity, `k:…`/`c…` group) and loads its details. */
@@ -58,7 +80,10 @@ export class SelectionState {
     }, SHOW_ALONE_MS);
     try {
       if (key.startsWith('e:')) {
-        const data = await this.backend.entity(this.doc, Number(key.slice(2)));
+        const early = this.ahead.get(key);
+        this.ahead.delete(key);
+        const fetch = () => this.backend.entity(this.doc, Number(key.slice(2)));
+        const data = await (early ? early.catch(fetch) : fetch());
         if (t === this.ticket) [this.details, this.error] = [{ kind: 'entity', key, data }, ''];
       } else {
         const data = await this.backend.group(this.doc, key);

@@ -71,4 +71,34 @@ describe('selection and details', () => {
       vi.useRealTimers();
     }
   });
+
+  it("uses an entity's details fetched ahead, and asks again if that failed; a new file forgets them", async () => {
+    const b = new MemoryBackend();
+    b.entities.set(1, { term: term(1, 'one'), types: [], properties: [], out_links: [], in_links: [], out_total: 0, in_total: 0 });
+    const asked: number[] = [];
+    const entity = b.entity.bind(b);
+    b.entity = (doc, id) => { asked.push(id); return entity(doc, id); };
+    const s = new SelectionState(b);
+    s.reset(1);
+    s.prefetch('e:1');
+    s.prefetch('e:1');
+    s.prefetch('k:3');
+    expect(asked).toEqual([1]);
+    await s.select('e:1');
+    expect(asked).toEqual([1]);
+    expect(s.details?.kind === 'entity' && s.details.data.term.label).toBe('one');
+    // Taken once: selected again, it is asked for.
+    await s.select('e:1');
+    expect(asked).toEqual([1, 1]);
+    // A failed fetch ahead (the entity was not there yet) is asked again when selected.
+    s.prefetch('e:2');
+    b.entities.set(2, { term: term(2, 'two'), types: [], properties: [], out_links: [], in_links: [], out_total: 0, in_total: 0 });
+    await s.select('e:2');
+    expect(s.details?.kind === 'entity' && s.details.data.term.label).toBe('two');
+    expect(asked).toEqual([1, 1, 2, 2]);
+    s.prefetch('e:1');
+    s.reset(2);
+    await s.select('e:1');
+    expect(asked).toEqual([1, 1, 2, 2, 1, 1]);
+  });
 });

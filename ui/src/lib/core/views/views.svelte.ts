@@ -82,18 +82,11 @@ export class ViewsState {
     try {
       // Groups open now that the view does not have (a bookmark chosen mid-session) close first.
       for (const k of [...s.map.open].reverse()) if (!view.open.includes(k) && s.map.open.includes(k)) s.map.collapse(k);
-      let waiting = view.open.filter((k) => !s.map.open.includes(k));
-      for (let progress = true; waiting.length && progress; ) {
-        progress = false;
-        for (const key of waiting) {
-          if (!s.map.graph.hasNode(key)) continue;
-          // Opened in place, the camera still: it moves once, to the view's (a flight to each
-          // group would end after the camera was set, somewhere else).
-          await s.map.zoomInto(key);
-          progress = true;
-        }
-        waiting = waiting.filter((k) => !s.map.open.includes(k));
-      }
+      // Opened in place, the camera still: it moves once, to the view's (a flight to each group
+      // would end after the camera was set, somewhere else).
+      await s.map.openAll(view.open);
+      const deepest = [...view.open].reverse().find((k) => s.map.open.includes(k));
+      if (deepest) s.map.pointAt(deepest);
       // The groups open are the view's: the semantic zoom does not decide on the camera it lands
       // on (its debounce runs out meanwhile); the user's next move does.
       const moved = this.camera?.set(view.camera);
