@@ -333,9 +333,16 @@ export class Session {
     if (hit.id > 0) await this.selection.selectEntity(hit.id);
     shown();
     // A key of the path never on the map (a group of one child opens straight into that child's
-    // contents) is passed over; the keys after it open.
-    await this.map.openAll(hit.path);
+    // contents) is passed over; the keys after it open. The map changes after the details are
+    // painted: in the same frame they would wait for the map's re-indexing.
+    await this.map.openAll(hit.path, afterPaint());
     const deepest = [...hit.path].reverse().find((k) => this.map.open.includes(k));
     if (deepest) await this.focus(deepest);
   }
+}
+
+/** Settles once the page has painted its next frame (at once where there are no frames). */
+function afterPaint(): Promise<void> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
+  return new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 }
