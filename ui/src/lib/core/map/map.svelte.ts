@@ -196,10 +196,9 @@ export class MapState {
    * Opens groups `keys` (each once its parent is open: a search hit's path down the pyramid, a
    * saved view's groups) and returns those opened. The children of all are fetched first, then
    * put on the map in one batch: the renderer re-indexes the graph once, not once a level (at
-   * 100 M a search hit five levels down cost five re-indexings and frames, ~40 ms each). With
-   * `ready`, the batch waits for it too (the page drawing something else first).
+   * 100 M a search hit five levels down cost five re-indexings and frames, ~40 ms each).
    */
-  async openAll(keys: string[], ready?: Promise<unknown>): Promise<string[]> {
+  async openAll(keys: string[]): Promise<string[]> {
     const gen = this.generation;
     // Nodes of the children fetched and not on the map yet: the groups among them open next.
     const coming = new Map<string, NodeAttrs>();
@@ -232,8 +231,6 @@ export class MapState {
           progress = true;
         }
       }
-      await ready;
-      if (gen !== this.generation) return [];
       const opened: string[] = [];
       // The renderer re-indexes once, at the end of the batch: what its reducers read (the open
       // groups) is set before that, so no second full pass is needed.
