@@ -140,7 +140,8 @@ impl DictIndex {
 
     /// The block holding `id`.
     pub fn block_of_id(&self, id: Id) -> Option<usize> {
-        let i = self.blocks.partition_point(|b| b.first_id <= id);
+        let i =
+            crate::seek::partition_by_lead(&self.blocks, id, |b| b.first_id, |b| b.first_id <= id);
         let i = i.checked_sub(1)?;
         let b = &self.blocks[i];
         (id < b.first_id + u64::from(b.count)).then_some(i)

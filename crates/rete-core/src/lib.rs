@@ -17,6 +17,7 @@ pub mod perm;
 pub mod range;
 mod reader;
 pub mod section;
+mod seek;
 pub mod term;
 mod terms;
 pub mod vocab;

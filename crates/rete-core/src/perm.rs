@@ -143,14 +143,12 @@ impl PermIndex {
 
     /// Index of the first block that may contain a key `>= key`.
     pub fn first_block_for(&self, key: &IdQuad) -> usize {
-        self.blocks
-            .partition_point(|b| b.first <= *key)
-            .saturating_sub(1)
+        self.end_block_for(key).saturating_sub(1)
     }
 
     /// One past the last block that may contain a key `<= key`.
     pub fn end_block_for(&self, key: &IdQuad) -> usize {
-        self.blocks.partition_point(|b| b.first <= *key)
+        crate::seek::partition_by_lead(&self.blocks, key[0], |b| b.first[0], |b| b.first <= *key)
     }
 }
 

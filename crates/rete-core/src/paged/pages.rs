@@ -273,7 +273,7 @@ impl DictPages {
             return Ok(None);
         };
         let (metas, first) = self.page(p, read, file)?;
-        let i = metas.partition_point(|b| b.first_id <= id);
+        let i = crate::seek::partition_by_lead(&metas, id, |b| b.first_id, |b| b.first_id <= id);
         let Some(i) = i.checked_sub(1) else {
             return Ok(None);
         };
@@ -338,8 +338,7 @@ impl PermPages {
     /// The page a search for `key` visits: the last whose first key is `<= key` (the first page
     /// if none is).
     pub fn page_for_key(&self, key: &IdQuad) -> usize {
-        self.first_keys
-            .partition_point(|k| k <= key)
+        crate::seek::partition_by_lead(&self.first_keys, key[0], |k| k[0], |k| k <= key)
             .saturating_sub(1)
     }
 
@@ -420,6 +419,7 @@ impl PermPages {
         }
         let p = self.page_for_key(key);
         let (metas, first) = self.page(p, read, file)?;
-        Ok(first + metas.partition_point(|b| b.first <= *key))
+        Ok(first
+            + crate::seek::partition_by_lead(&metas, key[0], |b| b.first[0], |b| b.first <= *key))
     }
 }

@@ -373,7 +373,13 @@ impl Rete {
             PermDir::Whole(d) => Ok(if d.blocks.is_empty() {
                 (0, 0)
             } else {
-                (d.first_block_for(lo), d.end_block_for(hi))
+                // Every block before the first holds keys below `lo <= hi`: the end is
+                // searched from the first on (a pattern's range mostly spans a block or two).
+                let first = d.first_block_for(lo);
+                (
+                    first,
+                    first + crate::seek::gallop(&d.blocks[first..], |b| b.first <= *hi),
+                )
             }),
             PermDir::Paged(d) => {
                 let read = self.dir_reader(self.indexes()?.perms[p as usize].0);

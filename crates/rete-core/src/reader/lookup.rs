@@ -53,6 +53,29 @@ impl Rete {
         }
     }
 
+    /// Runs `f` on the encoded bytes of each of `ids` in turn, borrowed from the cached blocks
+    /// as [`Rete::with_term_bytes`] does, except that ids in a row that one block holds (sorted
+    /// ids near each other) look that block up once, not once each.
+    pub fn with_terms_bytes<E: From<Error>>(
+        &self,
+        ids: &[Id],
+        mut f: impl FnMut(Id, &[u8]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let mut held: Option<(Arc<DictBlock>, Id)> = None;
+        for &id in ids {
+            let (block, first) = match held.take() {
+                Some((b, first)) if id >= first && id - first < b.len() as u64 => (b, first),
+                _ => self.dict_block_of(id)?,
+            };
+            match block.get((id - first) as usize) {
+                Some(bytes) => f(id, bytes)?,
+                None => return Err(self.missing_term(id).into()),
+            }
+            held = Some((block, first));
+        }
+        Ok(())
+    }
+
     pub(crate) fn missing_term(&self, id: Id) -> Error {
         Error::corrupt(
             &self.inner.name,

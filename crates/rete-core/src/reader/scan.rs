@@ -3,6 +3,7 @@
 
 use super::Rete;
 use crate::error::Result;
+use crate::seek::{gallop, partition_by_lead};
 use crate::{GraphMatch, Id, IdQuad, Pattern, Perm, DEFAULT_GRAPH};
 use std::sync::Arc;
 
@@ -52,6 +53,39 @@ impl Rete {
             merge: false,
             before: [0; 4],
         })
+    }
+
+    /// The keys of `perm` in the range of `pattern`'s leading bound positions (those a
+    /// [`Rete::scan`] of it reads), in key order, handed to `f` as slices of the cached blocks:
+    /// no quad is copied or filtered one by one, so a caller that reads many small ranges (a
+    /// path search reads each entity's links out and in) pays only the search for the range.
+    /// Keys are in `perm` order (see [`Perm::order`]) and of every graph; bound positions that
+    /// do not lead in `perm` are not filtered. `f` returns whether to go on.
+    pub fn scan_keys<E: From<crate::Error>>(
+        &self,
+        perm: Perm,
+        pattern: &Pattern,
+        mut f: impl FnMut(&[IdQuad]) -> std::result::Result<bool, E>,
+    ) -> std::result::Result<(), E> {
+        let (lo, hi) = Self::bounds(perm, pattern);
+        let (first, end) = self.perm_range(perm, &lo, &hi)?;
+        let mut ahead = 0;
+        for b in first..end {
+            let block = self.perm_block(perm, b, end, ahead)?;
+            ahead = next_readahead(ahead, self.inner.opts.readahead);
+            let keys = block.as_slice();
+            let s = if b == first {
+                partition_by_lead(keys, lo[0], |k| k[0], |k| *k < lo)
+            } else {
+                0
+            };
+            // A range is mostly short: its end is searched from its start.
+            let e = s + gallop(&keys[s..], |k| *k <= hi);
+            if !f(&keys[s..e])? || e < keys.len() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// The triples matching `s p o` in the RDF merge of every graph of the file (default and
@@ -114,8 +148,8 @@ impl Rete {
                 n += u64::from(m.count);
             } else {
                 let block = self.perm_block(perm, b, end, 0)?;
-                let s = block.partition_point(|k| *k < lo);
-                let e = block.partition_point(|k| *k <= hi);
+                let s = partition_by_lead(&block, lo[0], |k| k[0], |k| *k < lo);
+                let e = partition_by_lead(&block, hi[0], |k| k[0], |k| *k <= hi);
                 n += (e - s) as u64;
             }
         }
@@ -177,7 +211,8 @@ impl Iterator for QuadIter {
                 {
                     Ok(b) => {
                         self.ahead = next_readahead(self.ahead, self.rete.inner.opts.readahead);
-                        self.pos = b.partition_point(|k| *k < self.lo);
+                        let lo = self.lo;
+                        self.pos = partition_by_lead(&b, lo[0], |k| k[0], |k| *k < lo);
                         self.cur = Some(b);
                     }
                     Err(e) => {
