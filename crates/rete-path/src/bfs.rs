@@ -90,6 +90,11 @@ impl Side {
         self.frontier.len()
     }
 
+    /// The entities the next layer would expand.
+    pub(crate) fn frontier(&self) -> &[Id] {
+        &self.frontier
+    }
+
     /// Whether the ball holds every entity joined to the root (nothing left to expand): then an
     /// entity outside it is not joined at all.
     pub(crate) fn complete(&self) -> bool {

@@ -171,23 +171,35 @@ impl<'a> Graph<'a> {
         out.clear();
         links.clear();
         let room = self.max_held.saturating_sub(self.held);
-        for (perm, pattern, other, direction) in [
-            (Perm::Spo, Pattern::new(Some(id), None, None), 2, 0),
-            (Perm::Osp, Pattern::new(None, None, Some(id)), 0, BACKWARD),
+        // Keys straight from the cached blocks: SPO keys are (s, p, o, g), OSP keys (o, s, p, g).
+        let rete = self.rete;
+        let (preds, nodes) = (&mut self.preds, &self.nodes);
+        for (perm, pattern, other, pred, direction) in [
+            (Perm::Spo, Pattern::new(Some(id), None, None), 2, 1, 0),
+            (
+                Perm::Osp,
+                Pattern::new(None, None, Some(id)),
+                1,
+                2,
+                BACKWARD,
+            ),
         ] {
-            for q in self.rete.scan(perm, &pattern)? {
-                let q = q?;
-                let n = q[other];
-                if n == id || self.nodes.is_literal(n) || !self.preds.allows(self.rete, q[1])? {
-                    continue;
+            let scanned = rete.scan_keys(perm, &pattern, |keys| {
+                for k in keys {
+                    let n = k[other];
+                    if n == id || nodes.is_literal(n) || !preds.allows(rete, k[pred])? {
+                        continue;
+                    }
+                    out.push(n);
+                    links.push((n, k[pred] | direction));
                 }
-                out.push(n);
-                links.push((n, q[1] | direction));
-                // Links before dedup bound the memory of one read (a hub's links can be many).
-                if links.len() > room {
-                    self.scratch = (out, links);
-                    return Err(Halt::Limit(Stop::VisitedLimit));
-                }
+                // Links before dedup bound the memory of one read (a hub's links can be
+                // many), a block at a time: past the room, the check below stops the search.
+                Ok::<bool, Halt>(links.len() <= room)
+            });
+            if let Err(e) = scanned {
+                self.scratch = (out, links);
+                return Err(e);
             }
         }
         out.sort_unstable();

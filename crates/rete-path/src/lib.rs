@@ -126,17 +126,19 @@ impl Stop {
     }
 }
 
-/// One link of a step: a triple of the file, in N-Triples syntax.
+/// One link of a step: a triple of the file, in N-Triples syntax. The terms of an answer are
+/// shared (`Arc<str>`) between its links, steps and paths, which show the same entities and
+/// predicates again and again: a term is written once per answer, then counted, not copied.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Link {
     /// Subject.
-    pub subject: String,
+    pub subject: Arc<str>,
     /// Predicate.
-    pub predicate: String,
+    pub predicate: Arc<str>,
     /// The predicate's dictionary id (valid for this file), so a reader need not look it up.
     pub predicate_id: Id,
     /// Object.
-    pub object: String,
+    pub object: Arc<str>,
     /// Whether the link points along the path (`from` is its subject) or against it.
     pub forward: bool,
 }
@@ -145,9 +147,9 @@ pub struct Link {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
     /// The entity the step leaves.
-    pub from: String,
+    pub from: Arc<str>,
     /// The entity the step reaches.
-    pub to: String,
+    pub to: Arc<str>,
     /// The allowed links between them, either way (at least one; at most
     /// [`MAX_LINKS_PER_STEP`]).
     pub links: Vec<Link>,
@@ -161,7 +163,7 @@ pub struct Path {
     /// Number of links.
     pub hops: usize,
     /// The entities along it, endpoints included (N-Triples syntax).
-    pub nodes: Vec<String>,
+    pub nodes: Vec<Arc<str>>,
     /// Their dictionary ids (valid for this file).
     pub ids: Vec<Id>,
     /// The steps.
@@ -252,8 +254,7 @@ pub fn find_paths(
     let mut g = graph::Graph::new(rete, opts)?;
     let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
     let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
-    let mut decoder = steps::Decoder::new(&found.paths);
-    decoder.prefetch(&g, &found.paths)?;
+    let mut decoder = steps::Decoder::new(&g, &found.paths)?;
     for ids in found.paths {
         let nodes = ids
             .iter()
