@@ -39,6 +39,11 @@ fn path(name: &str) -> PathBuf {
     fixture().dir.path().join(name)
 }
 
+/// The id of IRI `iri` in `rete` (`None` if the file lacks it).
+fn id_of(rete: &Rete, iri: &str) -> Option<rete_core::Id> {
+    rete.id_of(NamedNodeRef::new(iri).unwrap().into()).unwrap()
+}
+
 fn url(name: &str) -> String {
     format!("{}/{name}", fixture().base)
 }
@@ -46,10 +51,7 @@ fn url(name: &str) -> String {
 /// One subject's links in both directions, as terms: what `SELECT ?dir ?p ?x WHERE { { S ?p ?x }
 /// UNION { ?x ?p S } }` evaluates (an id lookup, two scans, the terms of the answers).
 fn links(rete: &Rete, subject: &str) -> Vec<(&'static str, Term, Term)> {
-    let s = rete
-        .id_of(NamedNodeRef::new(subject).unwrap().into())
-        .unwrap()
-        .unwrap();
+    let s = id_of(rete, subject).unwrap();
     let mut rows = Vec::new();
     for (dir, pat) in [
         ("out", Pattern::new(Some(s), None, None)),
@@ -312,20 +314,8 @@ fn open_paged() -> (Arc<rete_core::CountingReader<rete_core::FileReader>>, Rete)
 #[test]
 fn pattern_cost_counts_the_directory_pages_a_scan_fetches() {
     let local = Rete::open_path(path("social.rete")).unwrap();
-    let knows = local
-        .id_of(
-            NamedNodeRef::new("http://xmlns.com/foaf/0.1/knows")
-                .unwrap()
-                .into(),
-        )
-        .unwrap();
-    let someone = local
-        .id_of(
-            NamedNodeRef::new("http://example.org/social/person/777")
-                .unwrap()
-                .into(),
-        )
-        .unwrap();
+    let knows = id_of(&local, "http://xmlns.com/foaf/0.1/knows");
+    let someone = id_of(&local, "http://example.org/social/person/777");
     for pattern in [
         Pattern::new(someone, None, None),
         Pattern::new(None, None, someone),
@@ -359,13 +349,7 @@ fn fetching_many_subjects_ahead_takes_few_requests_and_changes_no_answer() {
     let local = Rete::open_path(path("social.rete")).unwrap();
     let subjects: Vec<u64> = (0..PEOPLE)
         .step_by(97)
-        .map(|n| {
-            let iri = format!("http://example.org/social/person/{n}");
-            local
-                .id_of(NamedNodeRef::new(&iri).unwrap().into())
-                .unwrap()
-                .unwrap()
-        })
+        .map(|n| id_of(&local, &format!("http://example.org/social/person/{n}")).unwrap())
         .collect();
     let patterns: Vec<Pattern> = subjects
         .iter()
@@ -441,13 +425,7 @@ fn fetching_many_subjects_ahead_takes_few_requests_and_changes_no_answer() {
 #[test]
 fn a_bounded_prefetch_fetches_the_ends_of_a_long_range() {
     let local = Rete::open_path(path("social.rete")).unwrap();
-    let knows = local
-        .id_of(
-            NamedNodeRef::new("http://xmlns.com/foaf/0.1/knows")
-                .unwrap()
-                .into(),
-        )
-        .unwrap();
+    let knows = id_of(&local, "http://xmlns.com/foaf/0.1/knows");
     let hub = Pattern::new(None, knows, None);
     let reader = Arc::new(HttpReader::open(&url("social.rete")).unwrap());
     let remote = Rete::open(reader.clone()).unwrap();

@@ -109,18 +109,31 @@ fn spread_terms(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
-#[test]
-fn a_page_of_results_costs_two_requests_for_its_terms() {
+/// What serves [`spread_terms`] through nginx, kept alive with it (nginx stopped first).
+type Served = (
+    rete_http::serve_dir::Nginx,
+    tempfile::TempDir,
+    tempfile::TempDir,
+);
+
+/// [`spread_terms`] served by nginx: the local file, the reader (its counts reset once the
+/// directory's page table, read on first use, is in) and the file opened through it.
+fn served_terms() -> (Served, Rete, Arc<HttpReader>, Rete) {
     let dir = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let path = spread_terms(dir.path());
-    let (_nginx, base) = serve_dir_nginx(dir.path(), work.path()).unwrap();
+    let (nginx, base) = serve_dir_nginx(dir.path(), work.path()).unwrap();
     let local = Rete::open_path(&path).unwrap();
     let reader = Arc::new(HttpReader::open(&format!("{base}/terms.rete")).unwrap());
     let remote = Rete::open(reader.clone()).unwrap();
-    // The directory's page table is read on first use.
     assert_eq!(remote.term(1).unwrap(), local.term(1).unwrap());
     reader.reset_stats();
+    ((nginx, dir, work), local, reader, remote)
+}
+
+#[test]
+fn a_page_of_results_costs_two_requests_for_its_terms() {
+    let (_served, local, reader, remote) = served_terms();
     // Ids spread over the whole dictionary, each on a directory page and a block of its own.
     let n = local.term_count();
     let ids: Vec<Id> = (1..=20).map(|i| i * n / 20).collect();
@@ -135,16 +148,7 @@ fn a_page_of_results_costs_two_requests_for_its_terms() {
 
 #[test]
 fn the_lookups_a_command_starts_with_cost_two_requests() {
-    let dir = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let path = spread_terms(dir.path());
-    let (_nginx, base) = serve_dir_nginx(dir.path(), work.path()).unwrap();
-    let local = Rete::open_path(&path).unwrap();
-    let reader = Arc::new(HttpReader::open(&format!("{base}/terms.rete")).unwrap());
-    let remote = Rete::open(reader.clone()).unwrap();
-    // The directory's page table is read on first use.
-    assert_eq!(remote.term(1).unwrap(), local.term(1).unwrap());
-    reader.reset_stats();
+    let (_served, local, reader, remote) = served_terms();
     // Terms spread over the whole dictionary, one the file lacks, and where the literals begin.
     let n = local.term_count();
     let mut terms: Vec<oxrdf::Term> = (1..=20)
