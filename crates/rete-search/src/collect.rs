@@ -6,8 +6,9 @@ use crate::read::{DocRec, Label};
 use crate::tier::{tier_match, Cand};
 use crate::{Hit, Kind, Query, SearchError, Searcher};
 use oxrdf::Term;
+use rete_core::term::TermKind;
 use rete_core::vocab::local_name;
-use rete_core::Id;
+use rete_core::{Id, Rete};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -59,17 +60,22 @@ pub(crate) fn collect(
         languages,
         predicates,
     } = names;
-    let lang_of =
-        |d: &DocRec| -> Option<String> { languages.get(d.lang.checked_sub(1)? as usize).cloned() };
-    // A preferred language's place; untagged labels and other languages after all of them.
-    let lang_rank = |l: &Option<String>| -> usize {
-        let l = l.as_deref().unwrap_or_default().to_ascii_lowercase();
+    let lang_str =
+        |d: &DocRec| -> Option<&String> { languages.get(d.lang.checked_sub(1)? as usize) };
+    let lang_of = |d: &DocRec| -> Option<String> { lang_str(d).cloned() };
+    // A preferred language's place; untagged labels and other languages after all of them. The
+    // preferred ones are in lower case: the tag is compared ignoring ASCII case.
+    let lang_rank = |d: &DocRec| -> usize {
+        if f.languages.is_empty() {
+            return 0;
+        }
+        let l = lang_str(d).map_or(&[][..], |l| l.as_bytes());
         f.languages
             .iter()
             .position(|p| {
-                l == *p
-                    || l.strip_prefix(p.as_str())
-                        .is_some_and(|r| r.starts_with('-'))
+                let p = p.as_bytes();
+                l.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
+                    && l.get(p.len()).is_none_or(|&c| c == b'-')
             })
             .unwrap_or(f.languages.len())
     };
@@ -122,7 +128,7 @@ pub(crate) fn collect(
                 continue;
             }
         }
-        let key = (c.tier, lang_rank(&lang_of(&d)), c.doc);
+        let key = (c.tier, lang_rank(&d), c.doc);
         match best.get(&d.term) {
             Some((k, _, _)) if *k <= key => {}
             _ => {
@@ -167,6 +173,8 @@ pub(crate) fn collect(
         }
     }
     rete.prefetch_terms(&ids)?;
+    // What the hits show of these terms, each decoded once from its dictionary block.
+    let shown = Shown::read(rete, ids)?;
     let mut paths = s.community_paths(&entities)?.into_iter();
     ranked
         .into_iter()
@@ -177,37 +185,13 @@ pub(crate) fn collect(
                 None if d.kind == Kind::Entity => paths.next().flatten(),
                 None => None,
             };
-            let class = match d.classes.first() {
-                Some(&c) => Some(rete.term(c)?.to_string()),
-                None => None,
-            };
-            let term = rete.term(d.term)?;
-            let label = match &d.label {
-                Label::Text(t) => t.clone(),
-                Label::Literal(id) => match rete.term(*id)? {
-                    Term::Literal(l) => l.value().to_owned(),
-                    t => {
-                        return Err(SearchError::corrupt(
-                            rete.name(),
-                            "search documents",
-                            format!("the label of {term} is not a literal but {t}"),
-                        ))
-                    }
-                },
-                Label::LocalName => match &term {
-                    Term::NamedNode(n) => local_name(n.as_str()).to_owned(),
-                    t => {
-                        return Err(SearchError::corrupt(
-                            rete.name(),
-                            "search documents",
-                            format!("a local name for {t}, not an IRI"),
-                        ))
-                    }
-                },
+            let (term, class, label) = match shown.hit(&d) {
+                Some(t) => t,
+                None => slow_texts(rete, &d)?,
             };
             Ok(Hit {
                 rank: i + 1,
-                term: term.to_string(),
+                term,
                 kind: d.kind,
                 lang: lang_of(&d),
                 source: predicates.get(d.pred as usize).cloned(),
@@ -218,4 +202,115 @@ pub(crate) fn collect(
             })
         })
         .collect()
+}
+
+/// The texts of some terms as hits show them: an IRI or a blank node in N-Triples, a literal's
+/// lexical form, made straight from the encoded bytes in the dictionary blocks.
+struct Shown {
+    /// Sorted, each once.
+    ids: Vec<Id>,
+    /// The kind and text of each; `None` for what [`slow_texts`] is left to decode.
+    texts: Vec<Option<(TermKind, String)>>,
+}
+
+impl Shown {
+    fn read(rete: &Rete, mut ids: Vec<Id>) -> Result<Self, SearchError> {
+        ids.sort_unstable();
+        ids.dedup();
+        let mut texts = Vec::with_capacity(ids.len());
+        rete.with_terms_bytes(&ids, |_, bytes| {
+            texts.push(shown(bytes));
+            Ok::<(), SearchError>(())
+        })?;
+        Ok(Self { ids, texts })
+    }
+
+    fn get(&self, id: Id) -> Option<&(TermKind, String)> {
+        let at = self.ids.binary_search(&id).ok()?;
+        self.texts.get(at)?.as_ref()
+    }
+
+    /// The term (N-Triples), class and label of a hit's document, as [`slow_texts`] gives them;
+    /// `None` when one of them is not a term this way handles.
+    fn hit(&self, d: &DocRec) -> Option<(String, Option<String>, String)> {
+        let (kind, term) = self.get(d.term)?;
+        if !matches!(kind, TermKind::Iri | TermKind::BlankNode) {
+            return None;
+        }
+        let class = match d.classes.first() {
+            Some(&c) => match self.get(c)? {
+                (TermKind::Iri | TermKind::BlankNode, t) => Some(t.clone()),
+                _ => return None,
+            },
+            None => None,
+        };
+        let label = match &d.label {
+            Label::Text(t) => t.clone(),
+            Label::Literal(id) => match self.get(*id)? {
+                (k, t) if k.is_literal() => t.clone(),
+                _ => return None,
+            },
+            Label::LocalName if *kind == TermKind::Iri => {
+                let iri = term.strip_prefix('<')?.strip_suffix('>')?;
+                local_name(iri).to_owned()
+            }
+            Label::LocalName => return None,
+        };
+        Some((term.clone(), class, label))
+    }
+}
+
+fn utf8(b: &[u8]) -> Option<&str> {
+    std::str::from_utf8(b).ok()
+}
+
+/// What a hit shows of an encoded term (see [`Shown`]); `None` for anything else.
+fn shown(bytes: &[u8]) -> Option<(TermKind, String)> {
+    let kind = TermKind::of_encoded(bytes)?;
+    let rest = bytes.get(1..)?;
+    let text = match kind {
+        TermKind::Iri => ["<", utf8(rest)?, ">"].concat(),
+        TermKind::BlankNode => ["_:", utf8(rest)?].concat(),
+        TermKind::SimpleLiteral => utf8(rest)?.to_owned(),
+        TermKind::LangLiteral | TermKind::TypedLiteral => {
+            let nul = rest.iter().position(|&b| b == 0)?;
+            utf8(&rest[..nul])?;
+            utf8(&rest[nul + 1..])?.to_owned()
+        }
+    };
+    Some((kind, text))
+}
+
+/// The term (N-Triples), class and label of a hit's document, decoded as terms: what
+/// [`Shown::hit`] does not handle, with the error a term that is not what it should be makes.
+fn slow_texts(rete: &Rete, d: &DocRec) -> Result<(String, Option<String>, String), SearchError> {
+    let class = match d.classes.first() {
+        Some(&c) => Some(rete.term(c)?.to_string()),
+        None => None,
+    };
+    let term = rete.term(d.term)?;
+    let label = match &d.label {
+        Label::Text(t) => t.clone(),
+        Label::Literal(id) => match rete.term(*id)? {
+            Term::Literal(l) => l.value().to_owned(),
+            t => {
+                return Err(SearchError::corrupt(
+                    rete.name(),
+                    "search documents",
+                    format!("the label of {term} is not a literal but {t}"),
+                ))
+            }
+        },
+        Label::LocalName => match &term {
+            Term::NamedNode(n) => local_name(n.as_str()).to_owned(),
+            t => {
+                return Err(SearchError::corrupt(
+                    rete.name(),
+                    "search documents",
+                    format!("a local name for {t}, not an IRI"),
+                ))
+            }
+        },
+    };
+    Ok((term.to_string(), class, label))
 }

@@ -5,14 +5,14 @@
 //! the few chunks holding the documents it needs.
 
 use crate::postings::Cursor;
-use crate::read::{Index, Token};
+use crate::read::{Index, TokenRef};
 use crate::tier::{tier, Cand, Quality};
 use crate::SearchError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// One query word's matching tokens, each with how it matched.
-pub(crate) type WordLists = Vec<(Quality, Token)>;
+pub(crate) type WordLists = Vec<(Quality, TokenRef)>;
 
 /// Tiers in answer order, for one word: `(quality, whole label)` of each.
 const ONE_WORD_TIERS: [(Quality, Option<bool>); 5] = [
@@ -28,7 +28,7 @@ const ONE_WORD_TIERS: [(Quality, Option<bool>); 5] = [
 /// asked for, an older one its whole list with the word counts filtered.
 fn cursors(
     ix: &Index,
-    tokens: &[(Quality, Token)],
+    tokens: &[(Quality, TokenRef)],
     whole: Option<bool>,
     max: usize,
 ) -> Vec<Cursor> {
@@ -61,7 +61,7 @@ pub(crate) fn one_word(
         .into_iter()
         .enumerate()
         .flat_map(move |(t, (qual, whole))| {
-            let of_tier: Vec<(Quality, Token)> =
+            let of_tier: Vec<(Quality, TokenRef)> =
                 lists.iter().filter(|(q, _)| *q == qual).cloned().collect();
             Merge::new(cursors(&ix, &of_tier, whole, max_chunks))
                 .map(move |r| r.map(|(doc, _, _)| Cand { tier: t as u8, doc }))

@@ -8,8 +8,8 @@ use crate::collect::{collect, Filters, Names};
 use crate::fuzzy;
 use crate::merge::{self, SeveralWords, WordLists};
 use crate::normalize::{query_words, Word};
-use crate::read::{Index, Postings};
-use crate::tier::{quality, Cand, Quality};
+use crate::read::{Index, Postings, TokenRef};
+use crate::tier::{quality, Cand};
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
 use rete_core::block::BlockRef;
@@ -62,9 +62,29 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     }
     let hits = match s.index() {
         Some(ix) => {
-            let mut hits = indexed_search(s, ix, &words, &f, q, false, cancel)?;
+            // Each word's exact and prefix tokens; with typos, the same lists with the tokens
+            // within its typos appended.
+            let mut lists: Vec<WordLists> = Vec::with_capacity(words.len());
+            for w in &words {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(SearchError::Cancelled);
+                }
+                lists.push(word_tokens(ix, w)?);
+            }
+            let mut hits = indexed_search(s, ix, &lists, &f, q, cancel)?;
             if hits.len() < f.limit {
-                hits = indexed_search(s, ix, &words, &f, q, true, cancel)?;
+                let mut more = false;
+                for (w, l) in words.iter().zip(&mut lists) {
+                    if cancel.load(Ordering::Relaxed) {
+                        return Err(SearchError::Cancelled);
+                    }
+                    more |= typo_tokens(ix, w, l)?;
+                }
+                // No word gained a token (too short for typos, or none near): the same lists
+                // would give the same hits.
+                if more {
+                    hits = indexed_search(s, ix, &lists, &f, q, cancel)?;
+                }
             }
             hits
         }
@@ -73,105 +93,112 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     Ok(Answer { hits, indexed })
 }
 
-/// The matching tokens of one word with their quality.
-fn word_tokens(
-    ix: &Index,
-    w: &Word,
-    typos: bool,
-) -> Result<Vec<(Quality, crate::read::Token)>, SearchError> {
-    let chars: Vec<char> = w.text.chars().collect();
-    let mut out = Vec::new();
+/// The token blocks a word's exact and prefix tokens lie in: from the word's block on, while
+/// the blocks start with it (at most [`MAX_PREFIX_BLOCKS`]).
+fn prefix_blocks(ix: &Index, w: &Word) -> std::ops::Range<usize> {
     let nb = ix.block_count();
-    if nb == 0 {
-        return Ok(out);
+    let start = ix.block_of(&w.text).min(nb);
+    let mut end = start;
+    while end < nb.min(start + MAX_PREFIX_BLOCKS)
+        && (end == start || ix.block_first(end).starts_with(&w.text))
+    {
+        end += 1;
     }
-    let start = ix.block_of(&w.text);
-    let mut seen_blocks = FxHashSet::default();
-    // Exact and prefix: from the word's block on, while tokens start with it.
-    for b in start..nb.min(start + MAX_PREFIX_BLOCKS) {
-        if b > start && !ix.block_first(b).starts_with(&w.text) {
-            break;
-        }
-        seen_blocks.insert(b);
-        for t in ix.token_block(b)?.iter() {
-            if t.text.as_str() < w.text.as_str() {
-                continue;
-            }
+    start..end
+}
+
+/// The tokens of one word matched exactly or as a prefix, with their quality (its exact token
+/// first, then in token order).
+fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError> {
+    let mut out = Vec::new();
+    for b in prefix_blocks(ix, w) {
+        let block = ix.token_block(b)?;
+        // The first token at or after the word (the block is sorted).
+        let from = block.partition_point(|t| t.text.as_str() < w.text.as_str());
+        for (k, t) in block.iter().enumerate().skip(from) {
             if !t.text.starts_with(&w.text) {
                 break;
             }
             if out.len() < MAX_EXPANSIONS {
-                out.push((quality(w, &chars, &t.text, false).unwrap_or(1), t.clone()));
-            }
-        }
-    }
-    let max = fuzzy::allowed(chars.len());
-    if typos && max > 0 && !w.cjk {
-        // Typos: tokens of the same first letter, the blocks nearest the word's first.
-        let Some(c) = chars.first() else {
-            return Ok(out);
-        };
-        let lo_s = c.to_string();
-        let mut hi_s = lo_s.clone();
-        hi_s.push(char::MAX);
-        let lo = ix.block_of(&lo_s);
-        let hi = ix.block_of(&hi_s) + 1;
-        let from = start
-            .saturating_sub(MAX_FUZZY_BLOCKS / 2)
-            .max(lo)
-            .min(hi.saturating_sub(MAX_FUZZY_BLOCKS).max(lo));
-        for b in from..hi.min(from + MAX_FUZZY_BLOCKS) {
-            if seen_blocks.contains(&b) {
-                continue;
-            }
-            for t in ix.token_block(b)?.iter() {
-                if !t.text.starts_with(*c) {
-                    continue;
-                }
-                if let Some(qual) = quality(w, &chars, &t.text, true) {
-                    if qual == 2 && out.len() < MAX_EXPANSIONS * 2 {
-                        out.push((qual, t.clone()));
-                    }
-                }
-            }
-        }
-        // Typos among the tokens already seen (the word's own block).
-        for b in seen_blocks {
-            for t in ix.token_block(b)?.iter() {
-                if t.text.starts_with(*c)
-                    && !t.text.starts_with(&w.text)
-                    && quality(w, &chars, &t.text, true) == Some(2)
-                    && out.len() < MAX_EXPANSIONS * 2
-                {
-                    out.push((2, t.clone()));
-                }
+                let quality = if t.text == w.text { 0 } else { 1 };
+                out.extend(TokenRef::new(&block, k).map(|t| (quality, t)));
             }
         }
     }
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Appends to `out` (the word's [`word_tokens`]) the tokens within the word's typos (tokens of
+/// the same first letter, the blocks nearest the word's first); whether it added any.
+fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, SearchError> {
+    let before = out.len();
+    let chars: Vec<char> = w.text.chars().collect();
+    let max = fuzzy::allowed(chars.len());
+    let nb = ix.block_count();
+    if nb == 0 || max == 0 || w.cjk {
+        return Ok(false);
+    }
+    let Some(c) = chars.first() else {
+        return Ok(false);
+    };
+    let seen = prefix_blocks(ix, w);
+    let start = seen.start;
+    let lo_s = c.to_string();
+    let mut hi_s = lo_s.clone();
+    hi_s.push(char::MAX);
+    let lo = ix.block_of(&lo_s);
+    let hi = ix.block_of(&hi_s) + 1;
+    let from = start
+        .saturating_sub(MAX_FUZZY_BLOCKS / 2)
+        .max(lo)
+        .min(hi.saturating_sub(MAX_FUZZY_BLOCKS).max(lo));
+    for b in from..hi.min(from + MAX_FUZZY_BLOCKS) {
+        if seen.contains(&b) {
+            continue;
+        }
+        let block = ix.token_block(b)?;
+        for (k, t) in block.iter().enumerate() {
+            if !t.text.starts_with(*c) {
+                continue;
+            }
+            if quality(w, &chars, &t.text, true) == Some(2) && out.len() < MAX_EXPANSIONS * 2 {
+                out.extend(TokenRef::new(&block, k).map(|t| (2, t)));
+            }
+        }
+    }
+    // Typos among the tokens already seen (the word's own blocks), in the order a set of
+    // them gives (as the lists were always made).
+    let mut set = FxHashSet::default();
+    for b in seen {
+        set.insert(b);
+    }
+    for b in set {
+        let block = ix.token_block(b)?;
+        for (k, t) in block.iter().enumerate() {
+            if t.text.starts_with(*c)
+                && !t.text.starts_with(&w.text)
+                && quality(w, &chars, &t.text, true) == Some(2)
+                && out.len() < MAX_EXPANSIONS * 2
+            {
+                out.extend(TokenRef::new(&block, k).map(|t| (2, t)));
+            }
+        }
+    }
+    Ok(out.len() > before)
+}
+
+/// The hits of the query whose words match `tokens` (each word's matching tokens).
 fn indexed_search(
     s: &Searcher,
     ix: &Index,
-    words: &[Word],
+    tokens: &[WordLists],
     f: &Filters,
     q: &Query,
-    typos: bool,
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
-    // Each word's matching tokens; a word without any leaves no answer.
-    let mut tokens: Vec<WordLists> = Vec::with_capacity(words.len());
-    for w in words {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(SearchError::Cancelled);
-        }
-        let t = word_tokens(ix, w, typos)?;
-        if t.is_empty() {
-            return Ok(Vec::new());
-        }
-        tokens.push(t);
+    // A word without any token leaves no answer.
+    if tokens.iter().any(Vec::is_empty) {
+        return Ok(Vec::new());
     }
     // Over HTTP the first chunk of every list is fetched in one batch; the walk below decodes
     // only the chunks it reaches (a local file reads them as it goes).
@@ -188,11 +215,10 @@ fn indexed_search(
         ix.prefetch_chunks(&first)?;
     }
     let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
-    let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> =
-        match <[WordLists; 1]>::try_from(tokens) {
-            Ok([one]) => Box::new(merge::one_word(ix, one, max_chunks)),
-            Err(several) => Box::new(SeveralWords::new(ix, &several, max_chunks)),
-        };
+    let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> = match tokens {
+        [one] => Box::new(merge::one_word(ix, one.clone(), max_chunks)),
+        several => Box::new(SeveralWords::new(ix, several, max_chunks)),
+    };
     // The documents of the first candidates in one read, not one block at a time.
     let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect::<Result<_, _>>()?;
     ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 mod tokens;
 
-pub(crate) use tokens::{Part, PostingList, Postings, Token};
+pub(crate) use tokens::{Part, PostingList, Postings, Token, TokenRef};
 
 /// Decoded blocks kept per open index: a one-letter prefix can touch hundreds of tokens, each
 /// with a posting chunk of its own (at most 32 KiB decoded as written).
@@ -111,7 +111,8 @@ pub(crate) struct DocRec {
     pub lang: u32,
     /// Index into the label predicates; their count for a local name.
     pub pred: u32,
-    pub classes: Vec<Id>,
+    /// Shared by the documents of a block with the same classes (a clone copies no list).
+    pub classes: Arc<[Id]>,
     pub label: Label,
 }
 
@@ -531,7 +532,9 @@ impl Index {
             if nc > MAX_CLASSES {
                 return Err(r.err(format!("{nc} classes")));
             }
-            let classes = (0..nc).map(|_| r.varint()).collect::<Result<Vec<_>, _>>()?;
+            let classes = (0..nc)
+                .map(|_| r.varint())
+                .collect::<Result<Arc<[Id]>, _>>()?;
             let label = Label::Text(r.str()?.to_owned());
             out.push(DocRec {
                 term,
@@ -571,7 +574,7 @@ impl Index {
             preds.push(r.below(local + 1, "label predicate")? as u32);
         }
         let nl = r.count(1)?;
-        let mut lists: Vec<Vec<Id>> = Vec::with_capacity(nl);
+        let mut lists: Vec<Arc<[Id]>> = Vec::with_capacity(nl);
         for _ in 0..nl {
             let nc = r.count(1)?;
             if nc > MAX_CLASSES {
@@ -582,9 +585,10 @@ impl Index {
                     let c = r.varint()?;
                     self.term_id(r, c)
                 })
-                .collect::<Result<Vec<_>, SearchError>>()?;
+                .collect::<Result<Arc<[Id]>, SearchError>>()?;
             lists.push(cs);
         }
+        let none: Arc<[Id]> = Arc::new([]);
         let mut out = Vec::with_capacity(n);
         for k in 0..n {
             let l = r.below(nl as u64 + 1, "class list")? as usize;
@@ -593,7 +597,9 @@ impl Index {
                 kind: kinds[k],
                 lang: langs[k],
                 pred: preds[k],
-                classes: l.checked_sub(1).map_or_else(Vec::new, |l| lists[l].clone()),
+                classes: l
+                    .checked_sub(1)
+                    .map_or_else(|| none.clone(), |l| lists[l].clone()),
                 label: Label::LocalName,
             });
         }

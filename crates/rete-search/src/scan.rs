@@ -14,6 +14,7 @@ use rete_core::vocab::local_name;
 use rete_core::{Id, Pattern};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 
@@ -61,7 +62,7 @@ pub(crate) fn search(
                 kind,
                 lang,
                 pred,
-                classes: Vec::new(),
+                classes: Arc::new([]),
                 label: Label::Text(label.to_owned()),
             },
         ));
@@ -126,12 +127,14 @@ pub(crate) fn search(
                 .remove(&c.doc)
                 .ok_or_else(|| SearchError::Internal("candidate seen twice".into()))?;
             if let Some(ty) = ty {
+                let mut classes: Vec<Id> = Vec::new();
                 for quad in rete.quads(&Pattern::new(Some(d.term), Some(ty), None))? {
                     let o = quad?[2];
-                    if !d.classes.contains(&o) && d.classes.len() < MAX_CLASSES {
-                        d.classes.push(o);
+                    if !classes.contains(&o) && classes.len() < MAX_CLASSES {
+                        classes.push(o);
                     }
                 }
+                d.classes = classes.into();
             }
             Ok(d)
         },

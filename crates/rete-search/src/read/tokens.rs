@@ -25,6 +25,32 @@ pub(crate) struct Token {
     pub rest: Part,
 }
 
+/// A token of a cached token block, shared with the block (a clone costs a reference count,
+/// not a copy of the token's text and postings).
+#[derive(Debug, Clone)]
+pub(crate) struct TokenRef {
+    block: Arc<Vec<Token>>,
+    at: usize,
+}
+
+impl TokenRef {
+    /// Token `at` of `block`, if it has one.
+    pub(crate) fn new(block: &Arc<Vec<Token>>, at: usize) -> Option<Self> {
+        (at < block.len()).then(|| Self {
+            block: block.clone(),
+            at,
+        })
+    }
+}
+
+impl std::ops::Deref for TokenRef {
+    type Target = Token;
+    fn deref(&self) -> &Token {
+        // `new` checked the position, and the block never changes.
+        &self.block[self.at]
+    }
+}
+
 /// Some of a token's documents, increasing, with where they are.
 #[derive(Debug, Clone)]
 pub(crate) struct Part {
