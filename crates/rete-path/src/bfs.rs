@@ -25,6 +25,9 @@ pub(crate) enum Found {
     HopLimit,
 }
 
+/// Entities a side's map holds before it first grows.
+const REACHED_CAPACITY: usize = 64;
+
 /// An entity a side reached.
 #[derive(Debug, Clone, Copy)]
 struct Reached {
@@ -55,7 +58,9 @@ pub(crate) struct Side {
 
 impl Side {
     fn new(root: Id, other: Id) -> Self {
-        let mut reached = FxHashMap::default();
+        // Sized for the few layers a search mostly reads: growing a map rehashes it, a cost a
+        // search of a few microseconds feels.
+        let mut reached = FxHashMap::with_capacity_and_hasher(REACHED_CAPACITY, Default::default());
         reached.insert(
             root,
             Reached {

@@ -78,7 +78,8 @@ impl<'a> Graph<'a> {
             rete,
             preds: PredicateFilter::new(rete, opts)?,
             nodes: NodeFilter::new(rete, opts)?,
-            adjacency: FxHashMap::default(),
+            // Sized for the entities a search mostly reads: growing rehashes.
+            adjacency: FxHashMap::with_capacity_and_hasher(32, Default::default()),
             held: 0,
             max_held: opts.max_visited,
             deadline: opts.deadline,

@@ -279,6 +279,16 @@ impl<'b> Walk<'b> {
         }
     }
 
+    /// The path, ending next to the end, closed by the end: found unless skipped.
+    fn close(&mut self) {
+        let mut p = Vec::with_capacity(self.path.len() + 1);
+        p.extend_from_slice(&self.path);
+        p.push(self.to);
+        if !self.skip.contains(&p) {
+            self.found.push(p);
+        }
+    }
+
     /// The entities a path may take after `v` when they must be at most `bound` links from the
     /// end, sorted: `v`'s neighbours, read if needed — but for an entity of the end ball's outer
     /// layer going inwards, its parents there (whose links were read) are all such neighbours.
@@ -325,14 +335,13 @@ impl<'b> Walk<'b> {
     fn over(&mut self, g: &mut Graph<'_>, next: &[Id], bound: u32) -> Result<(), Halt> {
         if bound == 0 {
             if next.binary_search(&self.to).is_ok() {
-                let mut p = self.path.clone();
-                p.push(self.to);
-                if !self.skip.contains(&p) {
-                    self.found.push(p);
-                }
+                self.close();
             }
             return Ok(());
         }
+        // One link left after the next step, and the end's ball has exact distances: an entity
+        // one link from the end closes a path at once (nothing to read or walk for its links).
+        let closing = bound == 1 && self.end.radius() >= 1;
         for &w in next {
             // A path holds at most 13 entities: a scan beats a set.
             if w == self.to || self.to_end(w) > bound || self.path.contains(&w) {
@@ -350,7 +359,11 @@ impl<'b> Walk<'b> {
                 return Ok(());
             }
             self.path.push(w);
-            self.down(g)?;
+            if closing {
+                self.close();
+            } else {
+                self.down(g)?;
+            }
             self.path.pop();
             if self.found.len() == self.want || self.gave_up {
                 return Ok(());
