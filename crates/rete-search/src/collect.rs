@@ -204,81 +204,86 @@ pub(crate) fn collect(
         .collect()
 }
 
-/// The texts of some terms as hits show them: an IRI or a blank node in N-Triples, a literal's
-/// lexical form, made straight from the encoded bytes in the dictionary blocks.
+/// Some terms as hits show them (an IRI or a blank node in N-Triples, a literal's lexical
+/// form): their encoded bytes copied from the dictionary blocks into one buffer, each hit's
+/// strings then made from them at once.
 struct Shown {
     /// Sorted, each once.
     ids: Vec<Id>,
-    /// The kind and text of each; `None` for what [`slow_texts`] is left to decode.
-    texts: Vec<Option<(TermKind, String)>>,
+    /// Where each one's bytes end in `bytes`.
+    ends: Vec<usize>,
+    bytes: Vec<u8>,
 }
 
 impl Shown {
     fn read(rete: &Rete, mut ids: Vec<Id>) -> Result<Self, SearchError> {
         ids.sort_unstable();
         ids.dedup();
-        let mut texts = Vec::with_capacity(ids.len());
-        rete.with_terms_bytes(&ids, |_, bytes| {
-            texts.push(shown(bytes));
+        let mut ends = Vec::with_capacity(ids.len());
+        let mut bytes = Vec::new();
+        rete.with_terms_bytes(&ids, |_, b| {
+            bytes.extend_from_slice(b);
+            ends.push(bytes.len());
             Ok::<(), SearchError>(())
         })?;
-        Ok(Self { ids, texts })
+        Ok(Self { ids, ends, bytes })
     }
 
-    fn get(&self, id: Id) -> Option<&(TermKind, String)> {
+    /// The kind and text of term `id`: an IRI's or a blank node's label, a literal's lexical
+    /// form; `None` for an id not read or bytes [`slow_texts`] is left to decode.
+    fn get(&self, id: Id) -> Option<(TermKind, &str)> {
         let at = self.ids.binary_search(&id).ok()?;
-        self.texts.get(at)?.as_ref()
+        let start = at
+            .checked_sub(1)
+            .map_or(Some(0), |p| self.ends.get(p).copied())?;
+        let enc = self.bytes.get(start..*self.ends.get(at)?)?;
+        let kind = TermKind::of_encoded(enc)?;
+        let rest = enc.get(1..)?;
+        let text = match kind {
+            TermKind::Iri | TermKind::BlankNode | TermKind::SimpleLiteral => utf8(rest)?,
+            TermKind::LangLiteral | TermKind::TypedLiteral => {
+                let nul = rest.iter().position(|&b| b == 0)?;
+                utf8(&rest[..nul])?;
+                utf8(&rest[nul + 1..])?
+            }
+        };
+        Some((kind, text))
+    }
+
+    /// A term in N-Triples, if it is an IRI or a blank node.
+    fn nt(&self, id: Id) -> Option<String> {
+        match self.get(id)? {
+            (TermKind::Iri, iri) => Some(["<", iri, ">"].concat()),
+            (TermKind::BlankNode, b) => Some(["_:", b].concat()),
+            _ => None,
+        }
     }
 
     /// The term (N-Triples), class and label of a hit's document, as [`slow_texts`] gives them;
     /// `None` when one of them is not a term this way handles.
     fn hit(&self, d: &DocRec) -> Option<(String, Option<String>, String)> {
-        let (kind, term) = self.get(d.term)?;
-        if !matches!(kind, TermKind::Iri | TermKind::BlankNode) {
-            return None;
-        }
+        let term = self.nt(d.term)?;
         let class = match d.classes.first() {
-            Some(&c) => match self.get(c)? {
-                (TermKind::Iri | TermKind::BlankNode, t) => Some(t.clone()),
-                _ => return None,
-            },
+            Some(&c) => Some(self.nt(c)?),
             None => None,
         };
         let label = match &d.label {
             Label::Text(t) => t.clone(),
             Label::Literal(id) => match self.get(*id)? {
-                (k, t) if k.is_literal() => t.clone(),
+                (k, t) if k.is_literal() => t.to_owned(),
                 _ => return None,
             },
-            Label::LocalName if *kind == TermKind::Iri => {
-                let iri = term.strip_prefix('<')?.strip_suffix('>')?;
-                local_name(iri).to_owned()
-            }
-            Label::LocalName => return None,
+            Label::LocalName => match self.get(d.term)? {
+                (TermKind::Iri, iri) => local_name(iri).to_owned(),
+                _ => return None,
+            },
         };
-        Some((term.clone(), class, label))
+        Some((term, class, label))
     }
 }
 
 fn utf8(b: &[u8]) -> Option<&str> {
     std::str::from_utf8(b).ok()
-}
-
-/// What a hit shows of an encoded term (see [`Shown`]); `None` for anything else.
-fn shown(bytes: &[u8]) -> Option<(TermKind, String)> {
-    let kind = TermKind::of_encoded(bytes)?;
-    let rest = bytes.get(1..)?;
-    let text = match kind {
-        TermKind::Iri => ["<", utf8(rest)?, ">"].concat(),
-        TermKind::BlankNode => ["_:", utf8(rest)?].concat(),
-        TermKind::SimpleLiteral => utf8(rest)?.to_owned(),
-        TermKind::LangLiteral | TermKind::TypedLiteral => {
-            let nul = rest.iter().position(|&b| b == 0)?;
-            utf8(&rest[..nul])?;
-            utf8(&rest[nul + 1..])?.to_owned()
-        }
-    };
-    Some((kind, text))
 }
 
 /// The term (N-Triples), class and label of a hit's document, decoded as terms: what

@@ -16,31 +16,44 @@ pub fn allowed(chars: usize) -> u32 {
 /// The edit distance from `word` to `token` (whole) or, if `prefix`, to the nearest prefix of
 /// `token`; `None` when it exceeds `max`.
 pub fn distance(word: &[char], token: &str, max: u32, prefix: bool) -> Option<u32> {
-    let t: Vec<char> = token.chars().collect();
-    if !prefix && t.len().abs_diff(word.len()) > max as usize {
+    if !prefix && token.chars().count().abs_diff(word.len()) > max as usize {
         return None;
     }
-    // row[i] = distance between word[..i] and token[..j] for the current j.
-    let mut row: Vec<u32> = (0..=word.len() as u32).collect();
-    let mut best = row[word.len()];
-    for (j, &tc) in t.iter().enumerate() {
+    // row[i] = distance between word[..i] and token[..j] for the current j. A query word is at
+    // most 64 bytes, so its row fits on the stack (a longer one, from a library caller, does
+    // not).
+    let mut stack = [0u32; 66];
+    let mut heap: Vec<u32>;
+    let row: &mut [u32] = match stack.get_mut(..=word.len()) {
+        Some(r) => r,
+        None => {
+            heap = vec![0; word.len() + 1];
+            &mut heap
+        }
+    };
+    for (i, r) in row.iter_mut().enumerate() {
+        *r = i as u32;
+    }
+    let n = word.len();
+    let mut best = row[n];
+    for (j, tc) in token.chars().enumerate() {
         let mut diag = row[0];
         row[0] = j as u32 + 1;
         let mut min = row[0];
-        for i in 1..=word.len() {
+        for i in 1..=n {
             let up = row[i];
             let cost = u32::from(word[i - 1] != tc);
             row[i] = (diag + cost).min(up + 1).min(row[i - 1] + 1);
             diag = up;
             min = min.min(row[i]);
         }
-        best = best.min(row[word.len()]);
+        best = best.min(row[n]);
         if min > max {
             // Every later cell is at least this: no prefix or whole match can come back.
             break;
         }
     }
-    let d = if prefix { best } else { row[word.len()] };
+    let d = if prefix { best } else { row[n] };
     (d <= max).then_some(d)
 }
 
@@ -66,5 +79,10 @@ mod tests {
         assert_eq!(d("einsr", "einstein", 1, true), Some(1));
         assert_eq!(d("einsr", "einstein", 1, false), None);
         assert_eq!(d("paris", "london", 1, true), None);
+        // A word longer than the row kept on the stack.
+        let long = "a".repeat(80);
+        assert_eq!(d(&long, &"a".repeat(79), 2, false), Some(1));
+        assert_eq!(d(&long, &"a".repeat(90), 2, true), Some(0));
+        assert_eq!(d(&long, "b", 2, false), None);
     }
 }

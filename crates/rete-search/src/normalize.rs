@@ -93,8 +93,18 @@ pub fn has_words(s: &str) -> bool {
 }
 
 fn split(s: &str, camel: bool) -> Vec<Word> {
+    if s.is_ascii() {
+        // ASCII decomposes to itself and has no combining marks: split its bytes as they are.
+        return split_chars(s.as_bytes(), camel);
+    }
     // Decompose first (marks dropped) but keep case: camelCase splitting needs it.
     let chars: Vec<char> = s.nfkd().filter(|c| !is_combining_mark(*c)).collect();
+    split_chars(&chars, camel)
+}
+
+/// [`split`] of decomposed characters (or ASCII bytes).
+fn split_chars<C: Copy + Into<char>>(chars: &[C], camel: bool) -> Vec<Word> {
+    let class = |c: C| class(c.into());
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -113,12 +123,12 @@ fn split(s: &str, camel: bool) -> Vec<Word> {
         }
         let start = i;
         i += 1;
-        while i < chars.len() && !boundary(&chars, i, camel) {
+        while i < chars.len() && !boundary(chars, i, camel) {
             i += 1;
         }
-        let mut text = String::new();
+        let mut text = String::with_capacity(i - start);
         for &c in &chars[start..i] {
-            push_lower(&mut text, c);
+            push_lower(&mut text, c.into());
         }
         out.push(Word {
             text: cut(text),
@@ -130,7 +140,8 @@ fn split(s: &str, camel: bool) -> Vec<Word> {
 
 /// Whether a new word starts at `i` (inside a run of letters and digits); `camel`: also at
 /// case and letter/digit changes.
-fn boundary(chars: &[char], i: usize, camel: bool) -> bool {
+fn boundary<C: Copy + Into<char>>(chars: &[C], i: usize, camel: bool) -> bool {
+    let class = |c: C| class(c.into());
     let (prev, cur) = (class(chars[i - 1]), class(chars[i]));
     match (prev, cur) {
         (_, Class::Other | Class::Cjk) => true,
@@ -145,16 +156,16 @@ fn boundary(chars: &[char], i: usize, camel: bool) -> bool {
 }
 
 /// A CJK run as its characters and its bigrams.
-fn cjk_words(run: &[char], out: &mut Vec<Word>) {
+fn cjk_words<C: Copy + Into<char>>(run: &[C], out: &mut Vec<Word>) {
     for (k, &c) in run.iter().enumerate() {
         let mut one = String::new();
-        push_lower(&mut one, c);
+        push_lower(&mut one, c.into());
         out.push(Word {
             text: one.clone(),
             cjk: true,
         });
         if let Some(&n) = run.get(k + 1) {
-            push_lower(&mut one, n);
+            push_lower(&mut one, n.into());
             out.push(Word {
                 text: one,
                 cjk: true,
@@ -232,8 +243,13 @@ pub fn word_count(label: &str, name: bool) -> usize {
 /// The words of a query: as [`words`], but a CJK run longer than one character is matched by
 /// its bigrams only (each must occur), and at most `max` words are kept.
 pub fn query_words(q: &str, max: usize) -> Vec<Word> {
-    let all = words(q);
-    let mut out: Vec<Word> = Vec::new();
+    let mut all = words(q);
+    // Word `k` of `all`, moved out (each is taken once, after the look-ahead past it).
+    let take = |all: &mut Vec<Word>, k: usize| Word {
+        text: std::mem::take(&mut all[k].text),
+        cjk: all[k].cjk,
+    };
+    let mut out: Vec<Word> = Vec::with_capacity(all.len());
     let mut k = 0;
     while k < all.len() {
         let w = &all[k];
@@ -241,7 +257,7 @@ pub fn query_words(q: &str, max: usize) -> Vec<Word> {
             // A character followed by its bigram: keep the bigram unless it is the only one.
             match all.get(k + 1) {
                 Some(b) if b.cjk && b.text.chars().count() == 2 => {
-                    out.push(b.clone());
+                    out.push(take(&mut all, k + 1));
                     k += 2;
                     // The run's last character is covered by the bigram before it.
                     if all
@@ -255,15 +271,27 @@ pub fn query_words(q: &str, max: usize) -> Vec<Word> {
                     }
                     continue;
                 }
-                _ => out.push(w.clone()),
+                _ => out.push(take(&mut all, k)),
             }
         } else {
-            out.push(w.clone());
+            out.push(take(&mut all, k));
         }
         k += 1;
     }
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|w| seen.insert(w.text.clone()));
+    // The first of each text kept: a query's few words compared with each other, a long
+    // label's through a set.
+    if out.len() <= 16 {
+        let mut kept: Vec<Word> = Vec::with_capacity(out.len());
+        for w in out {
+            if !kept.iter().any(|k| k.text == w.text) {
+                kept.push(w);
+            }
+        }
+        out = kept;
+    } else {
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|w| seen.insert(w.text.clone()));
+    }
     out.truncate(max);
     out
 }
@@ -283,6 +311,16 @@ mod tests {
         assert_eq!(fold("STRASSE"), "strasse");
         assert_eq!(fold("ﬁne Ⅻ"), "fine xii");
         assert_eq!(fold("Ångström"), "angstrom");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_is_split_as_its_characters(s in "[ -~]{0,40}") {
+            let chars: Vec<char> = s.chars().collect();
+            for camel in [false, true] {
+                proptest::prop_assert_eq!(split(&s, camel), split_chars(&chars, camel));
+            }
+        }
     }
 
     #[test]

@@ -34,6 +34,14 @@ pub(crate) struct Cursor {
     ahead: usize,
 }
 
+/// The list of a cursor before its first chunk: one shared, not one allocated per cursor (a
+/// prefix query makes hundreds).
+fn empty_list() -> PostingList {
+    static EMPTY: std::sync::LazyLock<PostingList> =
+        std::sync::LazyLock::new(|| Arc::new(Vec::new()));
+    EMPTY.clone()
+}
+
 impl Cursor {
     pub(crate) fn new(
         index: &Index,
@@ -49,7 +57,7 @@ impl Cursor {
             keep,
             quality,
             at: usize::MAX,
-            list: Arc::new(Vec::new()),
+            list: empty_list(),
             pos: 0,
             fetched_to: 1,
             ahead: READ_AHEAD,

@@ -225,8 +225,9 @@ fn indexed_search(
     if q.within.is_some() {
         // Searching within a community filters by path: theirs in one batch too.
         let mut entities = Vec::with_capacity(head.len());
+        let mut held = None;
         for c in &head {
-            let d = ix.doc(c.doc)?;
+            let d = ix.doc_held(c.doc, &mut held)?;
             if d.kind == crate::Kind::Entity {
                 entities.push(d.term);
             }
@@ -234,12 +235,13 @@ fn indexed_search(
         s.community_paths(&entities)?;
     }
     let cands = head.into_iter().map(Ok).chain(cands);
+    let mut held = None;
     collect(
         s,
         f,
         q,
         cands,
-        |c| ix.doc(c.doc),
+        |c| ix.doc_held(c.doc, &mut held),
         Names {
             languages: ix.languages(),
             predicates: ix.label_predicates(),

@@ -402,11 +402,19 @@ impl Index {
         self.inner.rete.reader().is_remote()
     }
 
-    /// Document `n`.
-    pub(crate) fn doc(&self, n: u32) -> Result<DocRec, SearchError> {
+    /// Document `n`, through `held`: the block of the document before, kept by the caller (a
+    /// query's candidates often share blocks; the cache is not asked again for them).
+    pub(crate) fn doc_held(
+        &self,
+        n: u32,
+        held: &mut Option<(u64, Arc<Vec<DocRec>>)>,
+    ) -> Result<DocRec, SearchError> {
         let n = u64::from(n);
         let b = n / self.inner.docs_per_block;
-        let docs = self.doc_block(b)?;
+        let docs = match held {
+            Some((hb, d)) if *hb == b => d,
+            _ => &mut held.insert((b, self.doc_block(b)?)).1,
+        };
         docs.get((n % self.inner.docs_per_block) as usize)
             .cloned()
             .ok_or_else(|| {
@@ -437,10 +445,10 @@ impl Index {
         let mut blocks: Vec<u64> = docs
             .iter()
             .map(|&d| u64::from(d) / self.inner.docs_per_block)
-            .filter(|&b| !matches!(self.cached((kind::DOCS, b)), Some(Cached::Docs(_))))
             .collect();
         blocks.sort_unstable();
         blocks.dedup();
+        blocks.retain(|&b| !matches!(self.cached((kind::DOCS, b)), Some(Cached::Docs(_))));
         self.load_doc_blocks(&blocks)
     }
 
