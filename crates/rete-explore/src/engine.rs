@@ -98,7 +98,8 @@ pub struct Doc {
     query_prefixes: Prefixes,
     /// Class rank (card order) by class term id: the UI's colour index.
     class_rank: HashMap<Id, usize>,
-    /// The label search, opened on the first search (one read: its meta section).
+    /// The label search: opened with the document over HTTP, else on the first search (one read:
+    /// its meta section).
     searcher: std::sync::OnceLock<rete_search::Searcher>,
     /// Labels of the classes that share one with another class, told apart (`engine/schema.rs`).
     told_apart: std::sync::OnceLock<HashMap<String, String>>,
@@ -150,6 +151,16 @@ impl Doc {
     }
 
     fn from_rete(rete: Rete, source: String, bytes: CountedReader) -> AppResult<Self> {
+        // Over HTTP the search opens first: its open fetches in one request the index's small
+        // sections with the directories' page tables and the pyramid's top and directory, which
+        // the map reads next anyway, so the first keystroke starts at the postings. A search
+        // index that fails to open fails the first search, not the map.
+        let searcher = std::sync::OnceLock::new();
+        if bytes.is_remote() {
+            if let Ok(s) = rete_search::Searcher::open(&rete) {
+                let _ = searcher.set(s);
+            }
+        }
         let card = rete.card()?.clone();
         let iri_id = |iri: &str| -> AppResult<Option<Id>> {
             match NamedNodeRef::new(iri) {
@@ -196,7 +207,7 @@ impl Doc {
             prefixes,
             query_prefixes,
             class_rank,
-            searcher: std::sync::OnceLock::new(),
+            searcher,
             told_apart: std::sync::OnceLock::new(),
             languages: Vec::new(),
         })

@@ -484,6 +484,44 @@ fn remote_files_count_bytes_and_requests() {
     assert!(!ops::read_stats(&store, local.doc).unwrap().remote);
 }
 
+/// Over HTTP the document opens its search index with the map's first reads (one batch), so the
+/// first keystroke starts at the postings: two requests on the 20k-people file (its postings,
+/// then the hits' documents, terms and paths), the open itself in two, and the hits those of
+/// the file read from the disk. nginx answers several ranges at
+/// once, as the batches need.
+#[test]
+fn the_first_search_over_http_starts_at_the_postings() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("social-20k.rete"), dir.path().join("s.rete")).unwrap();
+    let (_nginx, base) = rete_http::serve_dir::serve_dir_nginx(dir.path(), work.path()).unwrap();
+    let store = Store::default();
+    let info = ops::open_url(&store, &format!("{base}/s.rete")).unwrap();
+    // The header, then one batch: the index's, the pyramid's and the dictionary's small sections.
+    let opened = ops::read_stats(&store, info.doc).unwrap();
+    assert!(opened.requests <= 2, "{opened:?}");
+    let local = open(&store, "social-20k.rete");
+    for (i, text) in ["ada", "ada l", "radia go"].into_iter().enumerate() {
+        let req = rete_explore::engine::SearchRequest {
+            text: text.to_owned(),
+            limit: 10,
+            ..Default::default()
+        };
+        let before = ops::read_stats(&store, info.doc).unwrap().requests;
+        let hits = ops::search(&store, info.doc, i as u32, &req).unwrap().hits;
+        let requests = ops::read_stats(&store, info.doc).unwrap().requests - before;
+        assert!(!hits.is_empty(), "{text}");
+        assert!(requests <= 2, "{text}: {requests} requests");
+        let from_disk = ops::search(&store, local.doc, 10 + i as u32, &req)
+            .unwrap()
+            .hits;
+        let terms = |h: &[rete_explore::model::SearchHit]| -> Vec<String> {
+            h.iter().map(|h| h.nt.clone()).collect()
+        };
+        assert_eq!(terms(&hits), terms(&from_disk), "{text}");
+    }
+}
+
 /// A level-0 community read over HTTP, where the links among its members are fetched ahead in
 /// batches (`Rete::prefetch`, spans on parallel connections), is the one read from the disk.
 #[test]

@@ -44,7 +44,7 @@ const PREFETCH_APART: u64 = 256 << 10;
 /// block directory, which follow them (the hits' community paths). When these do not fit, the
 /// sections every first search reads wherever they lie, each up to [`PREFETCH_APART`]: the meta,
 /// the block directories' page tables, the pyramid's top and block directory (a multi-range
-/// request takes them all at once).
+/// request takes them all at once). A dictionary within [`PREFETCH_BYTES`] comes whole.
 fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     if !rete.reader().is_remote() {
         return Ok(());
@@ -93,6 +93,12 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
             if !inside && e.len <= PREFETCH_APART {
                 spans.push((start, e.len as usize));
             }
+        }
+    }
+    // A small file's whole dictionary: the map's first labels and the hits' terms read from it.
+    if let Some(e) = rete.section(rete_core::format::kind::DICT_BLOCKS, 0) {
+        if e.len <= PREFETCH_BYTES {
+            spans.push((e.offset, e.len as usize));
         }
     }
     spans.sort_unstable();
