@@ -67,6 +67,17 @@ impl<'a> Ticker<'a> {
         self.check()
     }
 
+    /// [`Ticker::tick`] for `n` items at once.
+    fn tick_n(&mut self, n: u64) -> Result<(), SearchError> {
+        self.n += n;
+        if self.n < TICK {
+            return Ok(());
+        }
+        self.progress.inc(self.n);
+        self.n = 0;
+        self.check()
+    }
+
     fn check(&self) -> Result<(), SearchError> {
         if self.progress.cancelled() {
             Err(SearchError::Cancelled)
@@ -167,16 +178,61 @@ impl ByTerm {
     fn of(&mut self, docs: &[Doc], term: Id) -> [std::ops::Range<usize>; 2] {
         let mut out = [0..0, 0..0];
         for (r, (next, end)) in self.runs.iter_mut().enumerate() {
-            while *next < *end && docs[*next].term < term {
+            let end = (*end).min(docs.len());
+            while *next < end && docs[*next].term < term {
                 *next += 1;
             }
             let mut i = *next;
-            while i < *end && docs[i].term == term {
+            while i < end && docs[i].term == term {
                 i += 1;
             }
             out[r] = *next..i;
         }
         out
+    }
+}
+
+/// Each term's number of quads in a permutation where it leads, in term order, decoded on a
+/// thread of its own and handed over a block at a time.
+struct LeadRuns {
+    rx: std::sync::mpsc::Receiver<Result<Vec<(Id, u64)>, SearchError>>,
+    runs: Vec<(Id, u64)>,
+    pos: usize,
+}
+
+impl LeadRuns {
+    fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, base: &'s Rete, perm: Perm) -> Self {
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
+        scope.spawn(move || {
+            let scanned = base.scan_keys(perm, &Pattern::default(), |keys| {
+                let runs = keys.chunk_by(|a, b| a[0] == b[0]);
+                let runs = runs.map(|r| (r[0][0], r.len() as u64)).collect();
+                // The reader stopped (an error of its own): so does the scan.
+                Ok::<_, SearchError>(tx.send(Ok(runs)).is_ok())
+            });
+            if let Err(e) = scanned {
+                let _ = tx.send(Err(e));
+            }
+        });
+        Self {
+            rx,
+            runs: Vec::new(),
+            pos: 0,
+        }
+    }
+
+    /// The next run, waiting for the next block's if needed; `None` after the last.
+    fn peek(&mut self) -> Result<Option<(Id, u64)>, SearchError> {
+        while self.pos == self.runs.len() {
+            match self.rx.recv() {
+                Ok(runs) => {
+                    self.runs = runs?;
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(Some(self.runs[self.pos]))
     }
 }
 
@@ -363,7 +419,7 @@ pub fn build_sections_with(
         }
     }
     // By term: the scans below meet each term's documents by a merge.
-    all.docs.sort_unstable_by_key(|d| d.term);
+    all.docs.par_sort_unstable_by_key(|d| d.term);
     let labelled = all.docs.len();
 
     // Degrees (subject and object positions), and the local names of unlabelled subjects
@@ -379,11 +435,11 @@ pub fn build_sections_with(
             }
         }
     };
-    for q in base.scan(Perm::Spo, &Pattern::default())? {
-        let s = q?[0];
-        ticker.tick()?;
+    // The subjects' and the objects' runs, decoded on two threads, met in term order: a
+    // subject's local name is added before the objects' count of the same term needs it.
+    let mut on_subject = |all: &mut Docs, s: Id, len: u64| -> Result<(), SearchError> {
         match &mut cur {
-            Some((id, n, _)) if *id == s => *n += 1,
+            Some((id, n, _)) if *id == s => *n += len,
             _ => {
                 if let Some((_, n, runs)) = cur.take() {
                     add(&mut all.docs, &runs, n);
@@ -398,31 +454,37 @@ pub fn build_sections_with(
                         runs[1] = all.docs.len() - 1..all.docs.len();
                     }
                 }
-                cur = Some((s, 1, runs));
+                cur = Some((s, len, runs));
             }
         }
-    }
-    if let Some((_, n, runs)) = cur.take() {
-        add(&mut all.docs, &runs, n);
-    }
-    let mut by = ByTerm::new(0..labelled, labelled..all.docs.len());
-    let mut cur: Option<(Id, u64)> = None;
-    for q in base.scan(Perm::Osp, &Pattern::default())? {
-        let o = q?[2];
-        ticker.tick()?;
-        match &mut cur {
-            Some((id, n)) if *id == o => *n += 1,
-            _ => {
-                if let Some((id, n)) = cur.take() {
-                    let runs = by.of(&all.docs, id);
-                    add(&mut all.docs, &runs, n);
+        Ok(())
+    };
+    // The local names' run grows as the subjects come: its end is read at each call.
+    let mut by_object = ByTerm::new(0..labelled, labelled..usize::MAX);
+    std::thread::scope(|scope| -> Result<(), SearchError> {
+        let mut subjects = LeadRuns::spawn(scope, base, Perm::Spo);
+        let mut objects = LeadRuns::spawn(scope, base, Perm::Osp);
+        loop {
+            let (s, o) = (subjects.peek()?, objects.peek()?);
+            let len = match (s, o) {
+                (Some((id, len)), o) if o.is_none_or(|o| id <= o.0) => {
+                    subjects.pos += 1;
+                    on_subject(&mut all, id, len)?;
+                    len
                 }
-                cur = Some((o, 1));
-            }
+                (_, Some((id, len))) => {
+                    objects.pos += 1;
+                    let runs = by_object.of(&all.docs, id);
+                    add(&mut all.docs, &runs, len);
+                    len
+                }
+                _ => break,
+            };
+            ticker.tick_n(len)?;
         }
-    }
-    if let Some((id, n)) = cur.take() {
-        let runs = by.of(&all.docs, id);
+        Ok(())
+    })?;
+    if let Some((_, n, runs)) = cur.take() {
         add(&mut all.docs, &runs, n);
     }
     // Classes of each document's term, most specific (fewest instances) first, as the number
@@ -475,14 +537,14 @@ pub fn build_sections_with(
     }
     let Docs { mut docs, text } = all;
     let label = |d: &Doc| d.label(&text);
-    docs.sort_unstable_by(|a, b| {
-        b.weight
-            .cmp(&a.weight)
-            .then(a.term.cmp(&b.term))
-            .then(a.pred.cmp(&b.pred))
-            .then(a.lang.cmp(&b.lang))
-            .then(label(a).cmp(label(b)))
-            .then(a.literal.cmp(&b.literal))
+    // The labels are compared only between a term's own documents (`then_with`). Documents
+    // equal by every key are equal wholly (the one kept is the same), so the order of the
+    // sort's threads does not show in the bytes.
+    docs.par_sort_unstable_by(|a, b| {
+        (b.weight, a.term, a.pred, a.lang)
+            .cmp(&(a.weight, b.term, b.pred, b.lang))
+            .then_with(|| label(a).cmp(label(b)))
+            .then_with(|| a.literal.cmp(&b.literal))
     });
     docs.dedup_by(|b, a| {
         a.term == b.term && a.pred == b.pred && a.lang == b.lang && label(a) == label(b)
