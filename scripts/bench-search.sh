@@ -5,6 +5,8 @@
 # (scripts/range-server.py on 127.0.0.1, one long-lived reader). Writes
 # docs/benchmark-search.json; the table in docs/BENCHMARK.md is copied from it by hand.
 # Usage: scripts/bench-search.sh [PEOPLE]   (social graph size, default 200000)
+# Datasets: the social graph, samples/vocabularies.nq, npm @zazuko/rdf-vocabularies 2023.1.19
+# (fetched with `npm pack`), and LUBM when asked for.
 # env: LUBM=N adds a LUBM(N) row (N-Triples from rete-bench's lubm-nt example).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,12 +23,13 @@ python3 scripts/range-server.py "$work" "$work/server.log" 0 > "$work/port" &
 server=$!
 while [ ! -s "$work/port" ]; do sleep 0.1; done
 url="http://127.0.0.1:$(cat "$work/port")"
-run() { # name, input
-    local name="$1" input="$2"
+run() { # name, input…
+    local name="$1"
+    shift
     /usr/bin/time -f '%e %M' -o "$work/$name-plain.time" \
-        "$rete" build -q --no-search "$input" -o "$work/$name-plain.rete"
+        "$rete" build -q --no-search "$@" -o "$work/$name-plain.rete"
     /usr/bin/time -f '%e %M' -o "$work/$name.time" \
-        "$rete" build -q "$input" -o "$work/$name.rete"
+        "$rete" build -q "$@" -o "$work/$name.rete"
     "$target/examples/search_bench" "$work/$name.rete" "$work/$name.tsv" "$work/$name.q" \
         "$work/$name-rete.json" "$url/$name.rete" >/dev/null
     python3 scripts/bench-search.py "$work/$name.tsv" "$work/$name.q" "$work/$name-fts.json" >/dev/null
@@ -48,6 +51,9 @@ PY
 "$rete" generate social --people "$people" -o "$work/social.nt"
 run "social-$people" "$work/social.nt"
 run vocabularies samples/vocabularies.nq
+# Real multilingual labels: the 84 vocabularies of npm @zazuko/rdf-vocabularies (195 350 quads).
+(cd "$work" && npm pack -q @zazuko/rdf-vocabularies@2023.1.19 >/dev/null && tar xzf zazuko-*.tgz)
+run zazuko-vocabularies "$work"/package/ontologies/*.nq
 if [ -n "${LUBM:-}" ]; then
     cargo run --release -q -p rete-bench --example lubm-nt -- "$LUBM" > "$work/lubm.nt"
     run "lubm-$LUBM" "$work/lubm.nt"
