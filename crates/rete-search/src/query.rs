@@ -9,7 +9,7 @@ use crate::fuzzy;
 use crate::merge::{self, SeveralWords, WordLists};
 use crate::normalize::{query_words, Word};
 use crate::read::{Index, Postings, TokenRef};
-use crate::tier::{quality, Cand};
+use crate::tier::Cand;
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
 use rete_core::block::BlockRef;
@@ -152,16 +152,19 @@ fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, Search
         .saturating_sub(MAX_FUZZY_BLOCKS / 2)
         .max(lo)
         .min(hi.saturating_sub(MAX_FUZZY_BLOCKS).max(lo));
+    // Within the typos and not a prefix match (those the word's own lists hold): quality 2.
+    let mut walk = fuzzy::PrefixTypos::new(&chars, max);
+    let mut typo = |t: &str| !t.starts_with(&w.text) && walk.distance(t).is_some();
     for b in from..hi.min(from + MAX_FUZZY_BLOCKS) {
         if seen.contains(&b) {
             continue;
         }
         let block = ix.token_block(b)?;
         for (k, t) in block.iter().enumerate() {
-            if !t.text.starts_with(*c) {
-                continue;
+            if out.len() >= MAX_EXPANSIONS * 2 {
+                return Ok(out.len() > before);
             }
-            if quality(w, &chars, &t.text, true) == Some(2) && out.len() < MAX_EXPANSIONS * 2 {
+            if t.text.starts_with(*c) && typo(&t.text) {
                 out.extend(TokenRef::new(&block, k).map(|t| (2, t)));
             }
         }
@@ -175,11 +178,10 @@ fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, Search
     for b in set {
         let block = ix.token_block(b)?;
         for (k, t) in block.iter().enumerate() {
-            if t.text.starts_with(*c)
-                && !t.text.starts_with(&w.text)
-                && quality(w, &chars, &t.text, true) == Some(2)
-                && out.len() < MAX_EXPANSIONS * 2
-            {
+            if out.len() >= MAX_EXPANSIONS * 2 {
+                return Ok(out.len() > before);
+            }
+            if t.text.starts_with(*c) && typo(&t.text) {
                 out.extend(TokenRef::new(&block, k).map(|t| (2, t)));
             }
         }
