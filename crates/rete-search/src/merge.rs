@@ -130,7 +130,7 @@ impl Iterator for Merge {
 /// until the driving word is walked through.
 pub(crate) struct SeveralWords {
     driver: Merge,
-    others: Vec<Vec<Cursor>>,
+    others: Vec<Other>,
     best: u8,
     waiting: [Vec<u32>; 5],
     quals: Vec<Quality>,
@@ -150,8 +150,14 @@ impl SeveralWords {
             let c = cursors(ix, w, None, max_chunks);
             if i == driver {
                 driving = c;
+            } else if c.len() > SEEK_LISTS {
+                others.push(Other::Merged {
+                    merge: Merge::new(c),
+                    head: None,
+                    done: false,
+                });
             } else {
-                others.push(c);
+                others.push(Other::Seek(c));
             }
         }
         // The best tier possible: each word's best quality, with a label of as many words as the
@@ -185,14 +191,8 @@ impl SeveralWords {
             'doc: while let Some((doc, q0, ntok)) = self.driver.step()? {
                 self.quals.clear();
                 self.quals.push(q0);
-                for lists in &mut self.others {
-                    let mut best: Option<Quality> = None;
-                    for c in lists.iter_mut() {
-                        if c.seek(doc)?.is_some_and(|p| p.0 == doc) {
-                            best = Some(best.map_or(c.quality, |b| b.min(c.quality)));
-                        }
-                    }
-                    match best {
+                for other in &mut self.others {
+                    match other.quality(doc)? {
                         Some(b) => self.quals.push(b),
                         None => continue 'doc,
                     }
@@ -218,6 +218,54 @@ impl SeveralWords {
             }
         }
         Ok(None)
+    }
+}
+
+/// Beyond this many lists, a word that does not drive is merged into one stream walked along the
+/// driving word's documents, rather than each list sought at each of them: a prefix of one or
+/// two letters (`a m`) matches hundreds of tokens, and seeking them all per document cost
+/// milliseconds.
+const SEEK_LISTS: usize = 8;
+
+/// The lists of a word that does not drive: sought one by one at each document, or merged.
+enum Other {
+    Seek(Vec<Cursor>),
+    Merged {
+        merge: Merge,
+        /// The merge's document at or after the last one asked for, with its best quality.
+        head: Option<(u32, Quality)>,
+        done: bool,
+    },
+}
+
+impl Other {
+    /// The best quality of the lists holding `doc` (documents asked in increasing order).
+    fn quality(&mut self, doc: u32) -> Result<Option<Quality>, SearchError> {
+        match self {
+            Other::Seek(lists) => {
+                let mut best: Option<Quality> = None;
+                for c in lists.iter_mut() {
+                    if c.seek(doc)?.is_some_and(|p| p.0 == doc) {
+                        best = Some(best.map_or(c.quality, |b| b.min(c.quality)));
+                    }
+                }
+                Ok(best)
+            }
+            Other::Merged { merge, head, done } => loop {
+                if let Some((d, q)) = *head {
+                    if d >= doc {
+                        return Ok((d == doc).then_some(q));
+                    }
+                }
+                if *done {
+                    return Ok(None);
+                }
+                match merge.step()? {
+                    Some((d, q, _)) => *head = Some((d, q)),
+                    None => *done = true,
+                }
+            },
+        }
     }
 }
 
