@@ -59,42 +59,38 @@ pub fn distance(word: &[char], token: &str, max: u32, prefix: bool) -> Option<u3
 }
 
 /// The prefix distance ([`distance`] with `prefix`) of one query word to many tokens given in
-/// sorted order, as a walk down the trie they spell: the table's columns for the previous token
-/// are kept, so a token sharing its first `p` characters with it starts at column `p`, and one
-/// sharing a prefix already past the typos is ruled out at once. The typo pass asks this of
-/// every token of a first letter in up to 16 blocks; sorted tokens share most of their letters
-/// with the one before.
+/// sorted order, as a walk down the trie they spell: the table's columns for the previous tokens
+/// are kept, so a token sharing its first `p` characters with them starts at column `p`; and a
+/// prefix past the typos in every cell rules out every token starting with it, which
+/// [`PrefixTypos::ruled_out`] gives for the caller to skip them all (sorted, they follow each
+/// other). The typo pass asks this of every token of a first letter in up to 16 blocks.
 #[derive(Debug)]
 pub struct PrefixTypos<'w> {
     word: &'w [char],
     max: u32,
-    /// The previous token.
+    /// The characters the columns were computed for.
     prev: Vec<char>,
-    /// The token being read.
-    cur: Vec<char>,
     /// Column `j` (after `j` characters of `prev`) at `cols[j * (word.len() + 1)..]`.
     cols: Vec<u32>,
     /// `best[j]`: the least distance to a prefix of `prev[..j]`.
     best: Vec<u32>,
-    /// Columns computed for `prev`: `0..=done`.
-    done: usize,
-    /// Whether column `done` was past `max` in every cell (no later one can come back).
+    /// Whether the last column was past `max` in every cell (no later one can come back).
     cut: bool,
+    /// `prev` as text when `cut`.
+    cut_text: String,
 }
 
 impl<'w> PrefixTypos<'w> {
     pub fn new(word: &'w [char], max: u32) -> Self {
         let m = word.len();
-        let cols: Vec<u32> = (0..=m as u32).collect();
         Self {
             word,
             max,
             prev: Vec::new(),
-            cur: Vec::new(),
-            cols,
+            cols: (0..=m as u32).collect(),
             best: vec![m as u32],
-            done: 0,
             cut: false,
+            cut_text: String::new(),
         }
     }
 
@@ -102,46 +98,52 @@ impl<'w> PrefixTypos<'w> {
     pub fn distance(&mut self, token: &str) -> Option<u32> {
         let m = self.word.len();
         let w = m + 1;
-        self.cur.clear();
-        self.cur.extend(token.chars());
-        let shared = self
-            .cur
-            .iter()
-            .zip(&self.prev)
-            .take_while(|(a, b)| a == b)
-            .count()
-            .min(self.done);
-        if !(self.cut && shared == self.done) {
-            // Columns past the shared prefix, from its own.
-            self.cut = false;
-            self.done = shared;
-            self.cols.truncate((shared + 1) * w);
-            self.best.truncate(shared + 1);
-            for j in shared + 1..=self.cur.len() {
-                let tc = self.cur[j - 1];
-                let base = (j - 1) * w;
-                self.cols.push(j as u32);
-                let mut min = j as u32;
-                for i in 1..=m {
-                    let cost = u32::from(self.word[i - 1] != tc);
-                    let cell = (self.cols[base + i - 1] + cost)
-                        .min(self.cols[base + i] + 1)
-                        .min(self.cols[base + w + i - 1] + 1);
-                    self.cols.push(cell);
-                    min = min.min(cell);
+        let mut j = 0;
+        for tc in token.chars() {
+            if j < self.prev.len() {
+                if self.prev[j] == tc {
+                    j += 1;
+                    continue;
                 }
-                let last = self.best[j - 1].min(self.cols[base + w + m]);
-                self.best.push(last);
-                self.done = j;
-                if min > self.max {
-                    self.cut = true;
-                    break;
-                }
+                // The columns past the shared prefix were another token's.
+                self.prev.truncate(j);
+                self.cols.truncate((j + 1) * w);
+                self.best.truncate(j + 1);
+                self.cut = false;
+            } else if self.cut {
+                break;
             }
-            std::mem::swap(&mut self.prev, &mut self.cur);
+            let base = j * w;
+            self.cols.push(j as u32 + 1);
+            let mut min = j as u32 + 1;
+            for i in 1..=m {
+                let cost = u32::from(self.word[i - 1] != tc);
+                let cell = (self.cols[base + i - 1] + cost)
+                    .min(self.cols[base + i] + 1)
+                    .min(self.cols[base + w + i - 1] + 1);
+                self.cols.push(cell);
+                min = min.min(cell);
+            }
+            self.best.push(self.best[j].min(self.cols[base + w + m]));
+            self.prev.push(tc);
+            j += 1;
+            if min > self.max {
+                self.cut = true;
+                self.cut_text.clear();
+                self.cut_text.extend(&self.prev);
+                break;
+            }
         }
-        let d = self.best[self.done];
+        // A token the columns cover entirely, or one cut off within them.
+        let d = self.best[j];
         (d <= self.max).then_some(d)
+    }
+
+    /// After a token found beyond the typos: a prefix of it that every token starting with it
+    /// is beyond them too, if the walk found one.
+    pub fn ruled_out(&self) -> Option<&str> {
+        let beyond = self.best.last().is_some_and(|&b| b > self.max);
+        (self.cut && beyond).then_some(self.cut_text.as_str())
     }
 }
 
@@ -172,12 +174,18 @@ mod tests {
             let chars: Vec<char> = word.chars().collect();
             for max in 0..=2 {
                 let mut walk = PrefixTypos::new(&chars, max);
-                for t in &tokens {
-                    assert_eq!(
-                        walk.distance(t),
-                        distance(&chars, t, max, true),
-                        "{word} {t} {max}"
-                    );
+                for (i, t) in tokens.iter().enumerate() {
+                    let d = walk.distance(t);
+                    assert_eq!(d, distance(&chars, t, max, true), "{word} {t} {max}");
+                    if let Some(p) = walk.ruled_out() {
+                        assert!(d.is_none() && t.starts_with(p), "{word} {t} {max}");
+                        // Every token starting with it (sorted: those that follow) is beyond
+                        // the typos.
+                        let after = tokens[i..].iter().take_while(|u| u.starts_with(p));
+                        for u in after {
+                            assert_eq!(distance(&chars, u, max, true), None, "{word} {u}");
+                        }
+                    }
                 }
             }
         }

@@ -8,13 +8,14 @@ use crate::collect::{collect, Filters, Names};
 use crate::fuzzy;
 use crate::merge::{self, SeveralWords, WordLists};
 use crate::normalize::{query_words, Word};
-use crate::read::{Index, Postings, TokenRef};
+use crate::read::{Index, Postings, Token, TokenRef};
 use crate::tier::Cand;
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
 use rete_core::block::BlockRef;
 use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Tokens a query word expands to at most (its exact token first, then in token order).
 const MAX_EXPANSIONS: usize = 512;
@@ -152,21 +153,10 @@ fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, Search
         .saturating_sub(MAX_FUZZY_BLOCKS / 2)
         .max(lo)
         .min(hi.saturating_sub(MAX_FUZZY_BLOCKS).max(lo));
-    // Within the typos and not a prefix match (those the word's own lists hold): quality 2.
     let mut walk = fuzzy::PrefixTypos::new(&chars, max);
-    let mut typo = |t: &str| !t.starts_with(&w.text) && walk.distance(t).is_some();
     for b in from..hi.min(from + MAX_FUZZY_BLOCKS) {
-        if seen.contains(&b) {
-            continue;
-        }
-        let block = ix.token_block(b)?;
-        for (k, t) in block.iter().enumerate() {
-            if out.len() >= MAX_EXPANSIONS * 2 {
-                return Ok(out.len() > before);
-            }
-            if t.text.starts_with(*c) && typo(&t.text) {
-                out.extend(TokenRef::new(&block, k).map(|t| (2, t)));
-            }
+        if !seen.contains(&b) && !block_typos(&ix.token_block(b)?, w, *c, &mut walk, out) {
+            return Ok(out.len() > before);
         }
     }
     // Typos among the tokens already seen (the word's own blocks), in the order a set of
@@ -176,17 +166,39 @@ fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, Search
         set.insert(b);
     }
     for b in set {
-        let block = ix.token_block(b)?;
-        for (k, t) in block.iter().enumerate() {
-            if out.len() >= MAX_EXPANSIONS * 2 {
-                return Ok(out.len() > before);
-            }
-            if t.text.starts_with(*c) && typo(&t.text) {
-                out.extend(TokenRef::new(&block, k).map(|t| (2, t)));
-            }
+        if !block_typos(&ix.token_block(b)?, w, *c, &mut walk, out) {
+            return Ok(out.len() > before);
         }
     }
     Ok(out.len() > before)
+}
+
+/// Appends to `out` the tokens of `block` starting with `c` within the word's typos and not a
+/// prefix match (those the word's own lists hold): quality 2. The tokens after one whose prefix
+/// rules them all out are skipped at once. False once `out` is full.
+fn block_typos(
+    block: &Arc<Vec<Token>>,
+    w: &Word,
+    c: char,
+    walk: &mut fuzzy::PrefixTypos<'_>,
+    out: &mut WordLists,
+) -> bool {
+    let mut k = 0;
+    while let Some(t) = block.get(k) {
+        if out.len() >= MAX_EXPANSIONS * 2 {
+            return false;
+        }
+        k += 1;
+        if !t.text.starts_with(c) || t.text.starts_with(&w.text) {
+            continue;
+        }
+        if walk.distance(&t.text).is_some() {
+            out.extend(TokenRef::new(block, k - 1).map(|t| (2, t)));
+        } else if let Some(p) = walk.ruled_out() {
+            k += block[k..].partition_point(|u| u.text.starts_with(p));
+        }
+    }
+    true
 }
 
 /// The hits of the query whose words match `tokens` (each word's matching tokens).
