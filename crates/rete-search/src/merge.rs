@@ -32,15 +32,15 @@ fn cursors(
     whole: Option<bool>,
     max: usize,
 ) -> Vec<Cursor> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(tokens.len());
     for (q, t) in tokens {
         let parts = match (&t.ones, whole) {
-            (Some(ones), Some(true)) => vec![(ones, None)],
-            (Some(_), Some(false)) => vec![(&t.rest, None)],
-            (Some(ones), None) => vec![(ones, None), (&t.rest, None)],
-            (None, w) => vec![(&t.rest, w)],
+            (Some(ones), Some(true)) => [Some((ones, None)), None],
+            (Some(_), Some(false)) => [Some((&t.rest, None)), None],
+            (Some(ones), None) => [Some((ones, None)), Some((&t.rest, None))],
+            (None, w) => [Some((&t.rest, w)), None],
         };
-        for (part, keep) in parts {
+        for (part, keep) in parts.into_iter().flatten() {
             if part.df > 0 {
                 out.push(Cursor::new(ix, part, max, keep, *q));
             }
@@ -80,7 +80,7 @@ struct Merge {
 impl Merge {
     fn new(cursors: Vec<Cursor>) -> Self {
         Self {
-            heap: BinaryHeap::with_capacity(cursors.len()),
+            heap: BinaryHeap::new(),
             cursors,
             started: false,
             last: None,
@@ -99,9 +99,14 @@ impl Merge {
     fn step(&mut self) -> Result<Option<(u32, Quality, u8)>, SearchError> {
         if !self.started {
             self.started = true;
-            for i in 0..self.cursors.len() {
-                self.push(i)?;
+            // Every cursor's first posting, heapified at once.
+            let mut first = Vec::with_capacity(self.cursors.len());
+            for (i, c) in self.cursors.iter_mut().enumerate() {
+                if let Some((doc, ntok)) = c.peek()? {
+                    first.push(Reverse((doc, c.quality, ntok, i)));
+                }
             }
+            self.heap = BinaryHeap::from(first);
         }
         while let Some(Reverse((doc, q, ntok, i))) = self.heap.pop() {
             self.cursors[i].advance();
