@@ -707,6 +707,8 @@ fn an_index_added_later_is_the_built_one() {
 struct Sink {
     log: std::sync::Mutex<Vec<(String, Option<u64>, u64)>>,
     cancel: bool,
+    /// Cancels once this phase has counted some work.
+    cancel_in: Option<&'static str>,
 }
 
 impl rete_build::Progress for Sink {
@@ -720,6 +722,37 @@ impl rete_build::Progress for Sink {
     }
     fn finish(&self) {}
     fn cancelled(&self) -> bool {
-        self.cancel
+        let log = self.log.lock().unwrap();
+        let busy = |phase: &str| log.last().is_some_and(|l| l.0 == phase && l.2 > 0);
+        self.cancel || self.cancel_in.is_some_and(busy)
     }
+}
+
+/// A cancel in the middle of the degree scans (SPO and OSP decoded on two threads) stops the
+/// index: a clear error, nothing written, no thread left waiting.
+#[test]
+fn a_cancel_during_the_degree_scans_stops_both() {
+    let dir = tempfile::tempdir().unwrap();
+    // 60 000 quads: the scans count 120 000, so the progress hears of them mid-way.
+    let mut ttl = String::from("@prefix ex: <http://example.org/> .\n");
+    for i in 0..20_000 {
+        ttl.push_str(&format!(
+            "ex:p{i} ex:knows ex:p{} ; ex:name \"P {i}\" ; ex:age {} .\n",
+            (i * 7 + 1) % 20_000,
+            i % 90
+        ));
+    }
+    let without = build(dir.path(), "many", &ttl, false);
+    let opts = rete_search::SearchOptions::default();
+    let stop = Sink {
+        cancel_in: Some("degrees"),
+        ..Sink::default()
+    };
+    let out = dir.path().join("stopped.rete");
+    let e = rete_search::add_index_with(&without, &out, &opts, &stop).unwrap_err();
+    assert!(matches!(e, SearchError::Cancelled), "{e}");
+    assert!(!out.exists());
+    let log = stop.log.lock().unwrap();
+    let degrees = log.iter().find(|l| l.0 == "degrees").unwrap();
+    assert!(degrees.2 > 0 && degrees.2 < 120_000, "{degrees:?}");
 }
