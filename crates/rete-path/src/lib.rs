@@ -262,7 +262,7 @@ pub fn find_paths(
             .collect::<Result<Vec<_>, _>>()?;
         paths.push(Path {
             hops: ids.len() - 1,
-            steps: decoder.steps(&mut g, &ids)?,
+            steps: decoder.steps(&mut g, &ids, &nodes)?,
             nodes,
             ids,
         });

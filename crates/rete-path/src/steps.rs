@@ -37,14 +37,20 @@ fn plain(bytes: &[u8], buf: &mut String) -> Option<Arc<str>> {
 /// the links of a step costs dictionary and index reads.
 pub(crate) struct Decoder {
     terms: FxHashMap<Id, Arc<str>>,
-    /// Steps decoded that a later path takes again.
-    steps: FxHashMap<(Id, Id), Step>,
-    /// How many times each step is still to be given out: the last gets the decoded step itself.
-    uses: FxHashMap<(Id, Id), u32>,
-    /// The links of each step, from the links the search kept, taken when the step is decoded.
-    links: FxHashMap<(Id, Id), Vec<(Id, bool)>>,
+    /// Each step of the answer's paths.
+    steps: FxHashMap<(Id, Id), Slot>,
     /// A term's text while it is written.
     buf: String,
+}
+
+/// One step of an answer: how many times it is still to be given out (the last gets the decoded
+/// step itself), its links from those the search kept (taken when it is decoded), and the step
+/// once decoded, while a later path takes it again.
+#[derive(Default)]
+struct Slot {
+    uses: u32,
+    links: Option<Vec<(Id, bool)>>,
+    step: Option<Step>,
 }
 
 impl Decoder {
@@ -56,18 +62,19 @@ impl Decoder {
     pub(crate) fn new(g: &Graph<'_>, paths: &[Vec<Id>]) -> Result<Self, PathError> {
         // Sized for the answer up front: growing a map rehashes it, a cost an answer of a few
         // short paths feels.
-        let steps: usize = paths.iter().map(|p| p.len().saturating_sub(1)).sum();
-        let mut uses = FxHashMap::with_capacity_and_hasher(steps, Default::default());
-        for w in paths.iter().flat_map(|p| p.windows(2)) {
-            *uses.entry((w[0], w[1])).or_insert(0) += 1;
-        }
+        let count: usize = paths.iter().map(|p| p.len().saturating_sub(1)).sum();
+        let mut steps: FxHashMap<(Id, Id), Slot> =
+            FxHashMap::with_capacity_and_hasher(count, Default::default());
         let mut ids: Vec<Id> = paths.iter().flatten().copied().collect();
-        let mut links = FxHashMap::with_capacity_and_hasher(uses.len(), Default::default());
-        for &(a, b) in uses.keys() {
-            if let Some(between) = g.links_between(a, b) {
-                ids.extend(between.iter().take(MAX_LINKS_PER_STEP).map(|&(p, _)| p));
-                links.insert((a, b), between);
+        for w in paths.iter().flat_map(|p| p.windows(2)) {
+            let slot = steps.entry((w[0], w[1])).or_default();
+            if slot.uses == 0 {
+                slot.links = g.links_between(w[0], w[1]);
+                if let Some(between) = &slot.links {
+                    ids.extend(between.iter().take(MAX_LINKS_PER_STEP).map(|&(p, _)| p));
+                }
             }
+            slot.uses += 1;
         }
         ids.sort_unstable();
         ids.dedup();
@@ -82,13 +89,7 @@ impl Decoder {
             }
             Ok::<(), PathError>(())
         })?;
-        Ok(Self {
-            terms,
-            steps: FxHashMap::with_capacity_and_hasher(steps, Default::default()),
-            uses,
-            links,
-            buf,
-        })
+        Ok(Self { terms, steps, buf })
     }
 
     /// The term `id` in N-Triples syntax.
@@ -110,46 +111,53 @@ impl Decoder {
     }
 
     /// The steps of a path of entity ids, with their links decoded (a path of the answer
-    /// [`Decoder::new`] was given).
-    pub(crate) fn steps(&mut self, g: &mut Graph<'_>, path: &[Id]) -> Result<Vec<Step>, PathError> {
+    /// [`Decoder::new`] was given), its entities' terms `nodes`.
+    pub(crate) fn steps(
+        &mut self,
+        g: &mut Graph<'_>,
+        path: &[Id],
+        nodes: &[Arc<str>],
+    ) -> Result<Vec<Step>, PathError> {
         let mut out = Vec::with_capacity(path.len().saturating_sub(1));
-        for w in path.windows(2) {
-            let key = (w[0], w[1]);
-            let left = self.uses.get_mut(&key).map_or(0, |n| {
-                *n = n.saturating_sub(1);
-                *n
-            });
-            let step = if left > 0 {
-                match self.steps.get(&key) {
-                    Some(step) => step.clone(),
-                    None => {
-                        let step = self.step(g, w[0], w[1])?;
-                        self.steps.insert(key, step.clone());
-                        step
-                    }
-                }
-            } else {
-                match self.steps.remove(&key) {
-                    Some(step) => step,
-                    None => self.step(g, w[0], w[1])?,
+        for (i, w) in path.windows(2).enumerate() {
+            let ends = (nodes[i].clone(), nodes[i + 1].clone());
+            let mut slot = self.steps.get_mut(&(w[0], w[1])).map(std::mem::take);
+            let step = match slot.as_mut().and_then(|s| s.step.take()) {
+                Some(step) => step,
+                None => {
+                    let kept = slot.as_mut().and_then(|s| s.links.take());
+                    self.step(g, w[0], w[1], ends, kept)?
                 }
             };
+            // Taken again by a later path: kept, a copy given out.
+            if let Some(mut s) = slot {
+                s.uses = s.uses.saturating_sub(1);
+                if s.uses > 0 {
+                    out.push(step.clone());
+                    s.step = Some(step);
+                    self.steps.insert((w[0], w[1]), s);
+                    continue;
+                }
+            }
             out.push(step);
         }
         Ok(out)
     }
 
-    /// The step from `a` to `b`.
-    fn step(&mut self, g: &mut Graph<'_>, a: Id, b: Id) -> Result<Step, PathError> {
-        let all = match self.links.remove(&(a, b)) {
+    /// The step from `a` to `b`, whose terms are `ends`, with the links kept for it if any.
+    fn step(
+        &mut self,
+        g: &mut Graph<'_>,
+        a: Id,
+        b: Id,
+        (from, to): (Arc<str>, Arc<str>),
+        kept: Option<Vec<(Id, bool)>>,
+    ) -> Result<Step, PathError> {
+        let all = match kept.or_else(|| g.links_between(a, b)) {
             Some(kept) => kept,
-            None => match g.links_between(a, b) {
-                Some(kept) => kept,
-                None => Self::read_links(g, a, b)?,
-            },
+            None => Self::read_links(g, a, b)?,
         };
         let more = all.len().saturating_sub(MAX_LINKS_PER_STEP);
-        let (from, to) = (self.term(g, a)?, self.term(g, b)?);
         let mut decoded = Vec::with_capacity(all.len().min(MAX_LINKS_PER_STEP));
         for (p, forward) in all.into_iter().take(MAX_LINKS_PER_STEP) {
             let (s, o) = if forward { (&from, &to) } else { (&to, &from) };
