@@ -15,7 +15,7 @@ use rete_core::format::varint;
 use rete_core::front_coding;
 use rete_core::vocab::local_name;
 use rete_core::writer::SectionSpec;
-use rete_core::{Id, Pattern, Perm, Rete};
+use rete_core::{Id, Pattern, Perm, Rete, TermKind};
 use rustc_hash::FxHashMap;
 use std::str::FromStr;
 use std::time::Instant;
@@ -846,12 +846,12 @@ impl ClassLists {
 
 /// The local name of an IRI, if it has any word.
 fn local_name_of(base: &Rete, id: Id) -> Result<Option<String>, SearchError> {
-    let Term::NamedNode(n) = base.term(id)? else {
-        return Ok(None);
-    };
-    let name = local_name(n.as_str());
-    if name.len() > 1024 || !has_words(name) {
-        return Ok(None);
-    }
-    Ok(Some(name.to_owned()))
+    // Read from the term's encoded bytes: an IRI is its tag, then its text (no term built).
+    Ok(base.with_term_bytes(id, |bytes| {
+        if TermKind::of_encoded(bytes) != Some(TermKind::Iri) {
+            return None;
+        }
+        let name = local_name(std::str::from_utf8(bytes.get(1..)?).ok()?);
+        (name.len() <= 1024 && has_words(name)).then(|| name.to_owned())
+    })?)
 }
