@@ -6,7 +6,9 @@ use crate::codec::{
     kind, BatchWriter, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY,
     INLINE_POSTINGS, META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
 };
+use crate::lead_runs::LeadRuns;
 use crate::normalize::{has_words, label_words};
+use crate::ticker::Ticker;
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rayon::prelude::*;
@@ -36,65 +38,6 @@ const PROPERTY_TYPES: [&str; 4] = [
 const DOC_OVERHEAD: u64 = 96;
 /// Documents split into words at once, in parallel (a few MB of words).
 const WORDS_BATCH: usize = 1 << 14;
-/// Items (quads, documents) between two progress reports and cancel checks.
-const TICK: u64 = 1 << 16;
-
-/// Counts work done in a phase: reports it to the progress sink every [`TICK`] items and stops
-/// the build with [`SearchError::Cancelled`] when the sink asks to.
-struct Ticker<'a> {
-    progress: &'a dyn Progress,
-    n: u64,
-}
-
-impl<'a> Ticker<'a> {
-    fn new(progress: &'a dyn Progress) -> Self {
-        Self { progress, n: 0 }
-    }
-
-    fn start(&mut self, phase: &str, total: Option<u64>) -> Result<(), SearchError> {
-        self.end();
-        self.progress.start(phase, total);
-        self.check()
-    }
-
-    fn tick(&mut self) -> Result<(), SearchError> {
-        self.n += 1;
-        if self.n < TICK {
-            return Ok(());
-        }
-        self.progress.inc(self.n);
-        self.n = 0;
-        self.check()
-    }
-
-    /// [`Ticker::tick`] for `n` items at once.
-    fn tick_n(&mut self, n: u64) -> Result<(), SearchError> {
-        self.n += n;
-        if self.n < TICK {
-            return Ok(());
-        }
-        self.progress.inc(self.n);
-        self.n = 0;
-        self.check()
-    }
-
-    fn check(&self) -> Result<(), SearchError> {
-        if self.progress.cancelled() {
-            Err(SearchError::Cancelled)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// Reports what is left of the phase and ends it.
-    fn end(&mut self) {
-        if self.n > 0 {
-            self.progress.inc(self.n);
-            self.n = 0;
-        }
-    }
-}
-
 /// What a build of the index measured.
 #[derive(Debug, Clone, Default)]
 pub struct BuildStats {
@@ -189,50 +132,6 @@ impl ByTerm {
             out[r] = *next..i;
         }
         out
-    }
-}
-
-/// Each term's number of quads in a permutation where it leads, in term order, decoded on a
-/// thread of its own and handed over a block at a time.
-struct LeadRuns {
-    rx: std::sync::mpsc::Receiver<Result<Vec<(Id, u64)>, SearchError>>,
-    runs: Vec<(Id, u64)>,
-    pos: usize,
-}
-
-impl LeadRuns {
-    fn spawn<'s>(scope: &'s std::thread::Scope<'s, '_>, base: &'s Rete, perm: Perm) -> Self {
-        let (tx, rx) = std::sync::mpsc::sync_channel(4);
-        scope.spawn(move || {
-            let scanned = base.scan_keys(perm, &Pattern::default(), |keys| {
-                let runs = keys.chunk_by(|a, b| a[0] == b[0]);
-                let runs = runs.map(|r| (r[0][0], r.len() as u64)).collect();
-                // The reader stopped (an error of its own): so does the scan.
-                Ok::<_, SearchError>(tx.send(Ok(runs)).is_ok())
-            });
-            if let Err(e) = scanned {
-                let _ = tx.send(Err(e));
-            }
-        });
-        Self {
-            rx,
-            runs: Vec::new(),
-            pos: 0,
-        }
-    }
-
-    /// The next run, waiting for the next block's if needed; `None` after the last.
-    fn peek(&mut self) -> Result<Option<(Id, u64)>, SearchError> {
-        while self.pos == self.runs.len() {
-            match self.rx.recv() {
-                Ok(runs) => {
-                    self.runs = runs?;
-                    self.pos = 0;
-                }
-                Err(_) => return Ok(None),
-            }
-        }
-        Ok(Some(self.runs[self.pos]))
     }
 }
 
@@ -468,12 +367,12 @@ pub fn build_sections_with(
             let (s, o) = (subjects.peek()?, objects.peek()?);
             let len = match (s, o) {
                 (Some((id, len)), o) if o.is_none_or(|o| id <= o.0) => {
-                    subjects.pos += 1;
+                    subjects.advance();
                     on_subject(&mut all, id, len)?;
                     len
                 }
                 (_, Some((id, len))) => {
-                    objects.pos += 1;
+                    objects.advance();
                     let runs = by_object.of(&all.docs, id);
                     add(&mut all.docs, &runs, len);
                     len

@@ -4,6 +4,7 @@ mod build;
 mod codec;
 mod collect;
 pub mod fuzzy;
+mod lead_runs;
 mod merge;
 pub mod normalize;
 mod postings;
@@ -11,6 +12,7 @@ mod query;
 mod read;
 mod reindex;
 mod scan;
+mod ticker;
 mod tier;
 
 pub use build::{build_sections, build_sections_with, BuildStats};
