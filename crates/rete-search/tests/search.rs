@@ -728,6 +728,25 @@ impl rete_build::Progress for Sink {
     }
 }
 
+/// An unlabelled subject found by its local name counts its links in too: the subjects' and the
+/// objects' scans, run side by side, meet in term order, so its document exists when the links
+/// pointing at it are counted. `thingB` (one link out, three in) ranks above `thingA` (one out),
+/// which comes first by term order alone.
+#[test]
+fn a_local_name_counts_the_links_pointing_at_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = "@prefix ex: <http://example.org/> .
+ex:thingA ex:near ex:x .
+ex:thingB ex:near ex:x .
+ex:y1 ex:near ex:thingB . ex:y2 ex:near ex:thingB . ex:y3 ex:near ex:thingB .
+";
+    let file = build(dir.path(), "things", ttl, true);
+    assert_eq!(
+        top(&searcher(&file), "thing")[..2],
+        [ex("thingB"), ex("thingA")]
+    );
+}
+
 /// A cancel in the middle of the degree scans (SPO and OSP decoded on two threads) stops the
 /// index: a clear error, nothing written, no thread left waiting.
 #[test]
