@@ -795,6 +795,53 @@ fn build_report_and_json_show_phases_and_spills() {
     );
 }
 
+/// `rete search` shows each term's label in the languages of `--lang`, else of the locale, then
+/// English; a term's labels in other languages are not ranked by the order the build met them.
+#[test]
+fn search_labels_in_the_users_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../rete-pyramid/tests/data/multilingual.ttl"
+    );
+    let file = dir.path().join("ml.rete").display().to_string();
+    ok(&["build", "-q", ttl, "-o", &file]);
+    let label = |q: &str, args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rete"));
+        cmd.args(["search", &file, q, "--json", "--limit", "1"])
+            .args(args);
+        for k in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
+            cmd.env_remove(k);
+        }
+        cmd.envs(env.iter().copied());
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let hit = &v["hits"][0];
+        format!(
+            "{}@{}",
+            hit["label"].as_str().unwrap(),
+            hit["lang"].as_str().unwrap()
+        )
+    };
+    // "person"@en, "Person"@de and "Personne"@fr all start with "pers".
+    assert_eq!(label("pers", &[], &[("LANG", "C.UTF-8")]), "person@en");
+    assert_eq!(label("pers", &[], &[]), "person@en");
+    assert_eq!(
+        label("pers", &[], &[("LANG", "fr_FR.UTF-8")]),
+        "Personne@fr"
+    );
+    assert_eq!(
+        label("pers", &["--lang", "de"], &[("LANG", "fr_FR.UTF-8")]),
+        "Person@de"
+    );
+    // A whole-label match ranks above a prefix match, whatever the language.
+    assert_eq!(
+        label("person", &[], &[("LANG", "fr_FR.UTF-8")]),
+        "person@en"
+    );
+}
+
 #[test]
 fn search_with_and_without_index_and_bad_input() {
     let dir = tempfile::tempdir().unwrap();

@@ -143,6 +143,23 @@ pub fn decode(bytes: &[u8]) -> Result<Term> {
     })
 }
 
+/// The lexical form and the language tag (`None` unless language-tagged) of an encoded literal,
+/// borrowed from its bytes, without building the term; `Ok(None)` for an IRI or a blank node.
+pub fn literal_value(bytes: &[u8]) -> Result<Option<(&str, Option<&str>)>> {
+    let Some((&tag, rest)) = bytes.split_first() else {
+        return Err(Error::Invalid("empty term encoding".into()));
+    };
+    Ok(match tag {
+        TAG_SIMPLE => Some((utf8(rest)?, None)),
+        TAG_LANG => {
+            let (lang, value) = split_nul(rest)?;
+            Some((value, Some(lang)))
+        }
+        TAG_TYPED => Some((split_nul(rest)?.1, None)),
+        _ => None,
+    })
+}
+
 /// Decodes an encoded term used in graph position.
 pub fn decode_graph(bytes: &[u8]) -> Result<GraphName> {
     match decode(bytes)? {

@@ -464,11 +464,9 @@ type LangHeld = Vec<(String, String)>;
 /// (`xsd:string` or language-tagged); `None` for anything else.
 fn label_literal(enc: &[u8]) -> Option<(&[u8], &str)> {
     match TermKind::of_encoded(enc)? {
-        TermKind::SimpleLiteral => Some((&[], std::str::from_utf8(&enc[1..]).ok()?)),
-        TermKind::LangLiteral => {
-            let rest = &enc[1..];
-            let cut = rest.iter().position(|&b| b == 0)?;
-            Some((&rest[..cut], std::str::from_utf8(&rest[cut + 1..]).ok()?))
+        TermKind::SimpleLiteral | TermKind::LangLiteral => {
+            let (text, lang) = rete_core::term::literal_value(enc).ok()??;
+            Some((lang.unwrap_or("").as_bytes(), text))
         }
         _ => None,
     }

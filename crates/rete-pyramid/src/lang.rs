@@ -17,30 +17,30 @@ pub fn matches(range: &str, tag: &str) -> bool {
 
 /// The label to show for the reader's languages `prefs` (BCP 47 tags, most preferred first):
 /// for each preference in order, the first alternative its range matches by basic filtering,
-/// then the same with the range shortened subtag by subtag (`de-CH` → `de`, RFC 4647 lookup), so
-/// `de-CH` finds a `de` label; when no preference finds one, `default` — the builder's choice,
-/// English or untagged, then any.
+/// then the same with the range shortened subtag by subtag ([`lookup_ranges`]), so `de-CH`
+/// finds a `de` label; when no preference finds one, `default` — the builder's choice, English
+/// or untagged, then any.
 pub fn pick<'a>(default: &'a str, alternatives: &'a [(String, String)], prefs: &[&str]) -> &'a str {
-    for pref in prefs {
-        let mut range = pref.trim();
-        if range.is_empty() || range == "*" {
-            continue;
-        }
-        loop {
-            if let Some((_, label)) = alternatives.iter().find(|(tag, _)| matches(range, tag)) {
-                return label;
-            }
-            let Some(cut) = range.rfind('-') else {
-                break;
-            };
-            range = &range[..cut];
-            // A single-letter subtag (an extension or private-use marker) goes with what follows.
-            if let Some(cut) = range.rfind('-').filter(|&i| range.len() - i == 2) {
-                range = &range[..cut];
-            }
+    for range in prefs.iter().flat_map(|p| lookup_ranges(p)) {
+        if let Some((_, label)) = alternatives.iter().find(|(tag, _)| matches(range, tag)) {
+            return label;
         }
     }
     default
+}
+
+/// The ranges RFC 4647 lookup tries for one preference, in order: the tag, then shortened
+/// subtag by subtag (`de-CH-1996` → `de-CH` → `de`), a single-letter subtag (an extension or
+/// private-use marker) dropped with what follows it; nothing for an empty tag or `*`.
+pub fn lookup_ranges(pref: &str) -> impl Iterator<Item = &str> {
+    let first = Some(pref.trim()).filter(|r| !r.is_empty() && *r != "*");
+    std::iter::successors(first, |range| {
+        let mut range = &range[..range.rfind('-')?];
+        if let Some(cut) = range.rfind('-').filter(|&i| range.len() - i == 2) {
+            range = &range[..cut];
+        }
+        Some(range)
+    })
 }
 
 /// The BCP 47 tag of a POSIX locale value (`LANG`, `LC_ALL`, `LC_MESSAGES`): `fr_CH.UTF-8` →

@@ -7,7 +7,7 @@ use crate::codec::{
     INLINE_POSTINGS, META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
 };
 use crate::lead_runs::LeadRuns;
-use crate::normalize::{has_words, label_words};
+use crate::normalize::{has_words, label_words_into, Flat, Scratch};
 use crate::ticker::Ticker;
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
@@ -38,6 +38,10 @@ const PROPERTY_TYPES: [&str; 4] = [
 const DOC_OVERHEAD: u64 = 96;
 /// Documents split into words at once, in parallel (a few MB of words).
 const WORDS_BATCH: usize = 1 << 14;
+/// Label quads whose literals are read from the dictionary together.
+const LABELS_BATCH: usize = 4096;
+/// Documents split into one [`Flat`] by one task of a batch.
+const WORDS_RUN: usize = 512;
 /// What a build of the index measured.
 #[derive(Debug, Clone, Default)]
 pub struct BuildStats {
@@ -278,32 +282,52 @@ pub fn build_sections_with(
         let Some(p) = iri_id(base, iri)? else {
             continue;
         };
-        for q in base.quads(&Pattern::new(None, Some(p), None))? {
-            let [s, _, o, _] = q?;
-            ticker.tick()?;
-            let Term::Literal(lit) = base.term(o)? else {
-                continue;
-            };
-            if !has_words(lit.value()) {
-                continue;
+        // POS: the labels in id order, read a batch at a time from the dictionary's blocks, each
+        // block looked up once and no term built.
+        let mut quads = base.scan(Perm::Pos, &Pattern::new(None, Some(p), None))?;
+        let (mut subjects, mut literals) = (Vec::new(), Vec::new());
+        loop {
+            subjects.clear();
+            literals.clear();
+            for q in quads.by_ref().take(LABELS_BATCH) {
+                let [s, _, o, _] = q?;
+                subjects.push(s);
+                literals.push(o);
             }
-            let lang = match lit.language() {
-                None => 0,
-                Some(l) => {
-                    let n = lang_ix.len() as u32;
-                    *lang_ix.entry(l.to_owned()).or_insert_with(|| {
-                        langs.push(l.to_owned());
-                        n
-                    }) + 1
+            if literals.is_empty() {
+                break;
+            }
+            let mut subject = subjects.iter();
+            base.with_terms_bytes(&literals, |o, bytes| {
+                let s = subject.next().copied().unwrap_or_default();
+                ticker.tick()?;
+                let Some((value, language)) = rete_core::term::literal_value(bytes)? else {
+                    return Ok(());
+                };
+                if !has_words(value) {
+                    return Ok(());
                 }
-            };
-            used += DOC_OVERHEAD + lit.value().len() as u64;
-            if used > budget {
-                return Err(SearchError::TooLarge(format!(
-                    "the labels need more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
-                )));
-            }
-            all.push(s, Kind::Entity, lang, pi as u32, lit.value(), o);
+                let lang = match language {
+                    None => 0,
+                    Some(l) => match lang_ix.get(l) {
+                        Some(&n) => n + 1,
+                        None => {
+                            let n = lang_ix.len() as u32;
+                            lang_ix.insert(l.to_owned(), n);
+                            langs.push(l.to_owned());
+                            n + 1
+                        }
+                    },
+                };
+                used += DOC_OVERHEAD + value.len() as u64;
+                if used > budget {
+                    return Err(SearchError::TooLarge(format!(
+                        "the labels need more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
+                    )));
+                }
+                all.push(s, Kind::Entity, lang, pi as u32, value, o);
+                Ok(())
+            })?;
         }
     }
     step(&mut stats, "labels", &mut t);
@@ -427,6 +451,19 @@ pub fn build_sections_with(
     }
     step(&mut stats, "degrees", &mut t);
 
+    // Language table sorted, so that the bytes do not depend on the order labels came in (a
+    // term's documents are ordered by language below).
+    let mut order: Vec<u32> = (0..langs.len() as u32).collect();
+    order.sort_by(|&a, &b| langs[a as usize].cmp(&langs[b as usize]));
+    let mut remap = vec![0u32; langs.len() + 1];
+    for (new, &old) in order.iter().enumerate() {
+        remap[old as usize + 1] = new as u32 + 1;
+    }
+    for d in &mut all.docs {
+        d.lang = remap[d.lang as usize];
+    }
+    langs.sort();
+
     // Documents by importance; ties by term, then by label predicate, language and text.
     for d in &mut all.docs {
         if let Some(&k) = kinds.get(&d.term) {
@@ -455,50 +492,61 @@ pub fn build_sections_with(
             u32::MAX
         )));
     }
-    // Language table sorted, so that the bytes do not depend on the order labels came in.
-    let mut order: Vec<u32> = (0..langs.len() as u32).collect();
-    order.sort_by(|&a, &b| langs[a as usize].cmp(&langs[b as usize]));
-    let mut remap = vec![0u32; langs.len() + 1];
-    for (new, &old) in order.iter().enumerate() {
-        remap[old as usize + 1] = new as u32 + 1;
-    }
-    for d in &mut docs {
-        d.lang = remap[d.lang as usize];
-    }
-    langs.sort();
 
     // Postings: token → (document, label word count), documents ascending.
     ticker.start("tokens", Some(docs.len() as u64))?;
     let mut tok_ix: FxHashMap<String, u32> = FxHashMap::default();
     let mut postings: Vec<Vec<(u32, u8)>> = Vec::new();
-    // A batch of labels split into words in parallel, their words numbered in document order.
+    // A batch of labels split into words in parallel, a run of documents into one buffer, their
+    // words numbered in document order.
     for (b, batch) in docs.chunks(WORDS_BATCH).enumerate() {
-        let split: Vec<(Vec<String>, usize)> = batch
-            .par_iter()
-            .map(|d| label_words(d.label(&text), d.pred == local))
+        let split: Vec<(Flat, Vec<(usize, usize)>)> = batch
+            .par_chunks(WORDS_RUN)
+            .map(|run| {
+                let (mut flat, mut scratch) = (Flat::default(), Scratch::default());
+                let ends = run
+                    .iter()
+                    .map(|d| {
+                        let count = label_words_into(
+                            d.label(&text),
+                            d.pred == local,
+                            &mut flat,
+                            &mut scratch,
+                        );
+                        (flat.len(), count)
+                    })
+                    .collect();
+                (flat, ends)
+            })
             .collect();
-        for (i, (texts, count)) in split.into_iter().enumerate() {
-            let n = (b * WORDS_BATCH + i) as u32;
-            let ntok = count.min(MAX_NTOK) as u8;
-            for text in texts {
-                let ix = match tok_ix.get(&text) {
-                    Some(&i) => i,
-                    None => {
-                        let i = postings.len() as u32;
-                        used += DOC_OVERHEAD + text.len() as u64;
-                        tok_ix.insert(text, i);
-                        postings.push(Vec::new());
-                        i
-                    }
-                };
-                used += 8;
-                postings[ix as usize].push((n, ntok));
-            }
-            ticker.tick()?;
-            if used > budget {
-                return Err(SearchError::TooLarge(format!(
-                    "the label index needs more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
-                )));
+        let mut n = (b * WORDS_BATCH) as u32;
+        for (flat, ends) in &split {
+            let mut from = 0;
+            for &(end, count) in ends {
+                let ntok = count.min(MAX_NTOK) as u8;
+                for w in from..end {
+                    let word = flat.word(w);
+                    let ix = match tok_ix.get(word) {
+                        Some(&i) => i,
+                        None => {
+                            let i = postings.len() as u32;
+                            used += DOC_OVERHEAD + word.len() as u64;
+                            tok_ix.insert(word.to_owned(), i);
+                            postings.push(Vec::new());
+                            i
+                        }
+                    };
+                    used += 8;
+                    postings[ix as usize].push((n, ntok));
+                }
+                from = end;
+                n += 1;
+                ticker.tick()?;
+                if used > budget {
+                    return Err(SearchError::TooLarge(format!(
+                        "the label index needs more than the memory budget ({budget} bytes); raise --memory-budget or build with --no-search"
+                    )));
+                }
             }
         }
     }

@@ -63,21 +63,22 @@ pub(crate) fn collect(
     let lang_str =
         |d: &DocRec| -> Option<&String> { languages.get(d.lang.checked_sub(1)? as usize) };
     let lang_of = |d: &DocRec| -> Option<String> { lang_str(d).cloned() };
-    // A preferred language's place; untagged labels and other languages after all of them. The
-    // preferred ones are in lower case: the tag is compared ignoring ASCII case.
+    // A preferred language's place, each preference's shortened ranges after it (RFC 4647
+    // lookup: `fr-FR` finds `fr` labels); untagged labels and other languages after all of them.
+    let ranges: Vec<&str> = f
+        .languages
+        .iter()
+        .flat_map(|p| rete_pyramid::lang::lookup_ranges(p))
+        .collect();
     let lang_rank = |d: &DocRec| -> usize {
-        if f.languages.is_empty() {
+        if ranges.is_empty() {
             return 0;
         }
-        let l = lang_str(d).map_or(&[][..], |l| l.as_bytes());
-        f.languages
+        let l = lang_str(d).map_or("", String::as_str);
+        ranges
             .iter()
-            .position(|p| {
-                let p = p.as_bytes();
-                l.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
-                    && l.get(p.len()).is_none_or(|&c| c == b'-')
-            })
-            .unwrap_or(f.languages.len())
+            .position(|r| rete_pyramid::lang::matches(r, l))
+            .unwrap_or(ranges.len())
     };
     // A label predicate the index does not hold matches nothing.
     let pred: Option<u32> = q.label_predicate.as_ref().map(|iri| {

@@ -29,6 +29,11 @@ pub fn fold(s: &str) -> String {
 }
 
 fn push_lower(out: &mut String, c: char) {
+    // ASCII inline: `to_lowercase` is a call per character, a good part of splitting a label.
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+        return;
+    }
     for l in c.to_lowercase() {
         if l == 'ß' {
             out.push_str("ss");
@@ -56,7 +61,7 @@ pub fn is_cjk(c: char) -> bool {
     )
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
     Upper,
     Lower,
@@ -66,6 +71,15 @@ enum Class {
 }
 
 fn class(c: char) -> Class {
+    // ASCII, most of what is split, without the Unicode tables (the same answers).
+    if c.is_ascii() {
+        return match c {
+            'A'..='Z' => Class::Upper,
+            'a'..='z' => Class::Lower,
+            '0'..='9' => Class::Digit,
+            _ => Class::Other,
+        };
+    }
     if is_cjk(c) {
         Class::Cjk
     } else if c.is_numeric() {
@@ -93,56 +107,137 @@ pub fn has_words(s: &str) -> bool {
 }
 
 fn split(s: &str, camel: bool) -> Vec<Word> {
-    if s.is_ascii() {
-        // ASCII decomposes to itself and has no combining marks: split its bytes as they are.
-        return split_chars(s.as_bytes(), camel);
-    }
-    // Decompose first (marks dropped) but keep case: camelCase splitting needs it.
-    let chars: Vec<char> = s.nfkd().filter(|c| !is_combining_mark(*c)).collect();
-    split_chars(&chars, camel)
+    let mut flat = Flat::default();
+    split_into(s, camel, &mut flat, &mut Scratch::default());
+    flat.into_words()
 }
 
-/// [`split`] of decomposed characters (or ASCII bytes).
-fn split_chars<C: Copy + Into<char>>(chars: &[C], camel: bool) -> Vec<Word> {
-    let class = |c: C| class(c.into());
-    let mut out = Vec::new();
+/// Words written one after another into one string, each a span of it: splitting a batch of
+/// labels allocates nothing per word (the index build splits every label).
+#[derive(Debug, Default)]
+pub struct Flat {
+    text: String,
+    spans: Vec<Span>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+    cjk: bool,
+}
+
+impl Flat {
+    /// Words held.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether no word is held.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The text of word `i`.
+    pub fn word(&self, i: usize) -> &str {
+        let w = self.spans[i];
+        &self.text[w.start as usize..w.end as usize]
+    }
+
+    /// Empties it, keeping its memory.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+    }
+
+    fn into_words(self) -> Vec<Word> {
+        self.spans
+            .iter()
+            .map(|w| Word {
+                text: self.text[w.start as usize..w.end as usize].to_owned(),
+                cjk: w.cjk,
+            })
+            .collect()
+    }
+
+    /// Ends the word begun at byte `start` of the text, cut to [`MAX_WORD_BYTES`].
+    fn close(&mut self, start: usize, cjk: bool) {
+        let mut end = self.text.len().min(start + MAX_WORD_BYTES);
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.truncate(end);
+        self.spans.push(Span {
+            start: start as u32,
+            end: end as u32,
+            cjk,
+        });
+    }
+}
+
+/// What splitting a label reuses from one label to the next.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// The decomposed characters of a label that is not ASCII.
+    chars: Vec<char>,
+    /// Each character's class, looked up once (a boundary looks at three).
+    classes: Vec<Class>,
+}
+
+/// [`split`] appending to `out`.
+fn split_into(s: &str, camel: bool, out: &mut Flat, scratch: &mut Scratch) {
+    let Scratch { chars, classes } = scratch;
+    if s.is_ascii() {
+        // ASCII decomposes to itself and has no combining marks: split its bytes as they are.
+        return split_chars(s.as_bytes(), camel, out, classes);
+    }
+    // Decompose first (marks dropped) but keep case: camelCase splitting needs it.
+    chars.clear();
+    chars.extend(s.nfkd().filter(|c| !is_combining_mark(*c)));
+    split_chars(chars, camel, out, classes)
+}
+
+/// [`split`] of decomposed characters (or ASCII bytes); `classes` is scratch.
+fn split_chars<C: Copy + Into<char>>(
+    chars: &[C],
+    camel: bool,
+    out: &mut Flat,
+    classes: &mut Vec<Class>,
+) {
+    classes.clear();
+    classes.extend(chars.iter().map(|&c| class(c.into())));
     let mut i = 0;
     while i < chars.len() {
-        let c = class(chars[i]);
+        let c = classes[i];
         if c == Class::Other {
             i += 1;
             continue;
         }
         if c == Class::Cjk {
             let start = i;
-            while i < chars.len() && class(chars[i]) == Class::Cjk {
+            while i < chars.len() && classes[i] == Class::Cjk {
                 i += 1;
             }
-            cjk_words(&chars[start..i], &mut out);
+            cjk_words(&chars[start..i], out);
             continue;
         }
         let start = i;
         i += 1;
-        while i < chars.len() && !boundary(chars, i, camel) {
+        while i < chars.len() && !boundary(classes, i, camel) {
             i += 1;
         }
-        let mut text = String::with_capacity(i - start);
+        let at = out.text.len();
         for &c in &chars[start..i] {
-            push_lower(&mut text, c.into());
+            push_lower(&mut out.text, c.into());
         }
-        out.push(Word {
-            text: cut(text),
-            cjk: false,
-        });
+        out.close(at, false);
     }
-    out
 }
 
 /// Whether a new word starts at `i` (inside a run of letters and digits); `camel`: also at
 /// case and letter/digit changes.
-fn boundary<C: Copy + Into<char>>(chars: &[C], i: usize, camel: bool) -> bool {
-    let class = |c: C| class(c.into());
-    let (prev, cur) = (class(chars[i - 1]), class(chars[i]));
+fn boundary(classes: &[Class], i: usize, camel: bool) -> bool {
+    let (prev, cur) = (classes[i - 1], classes[i]);
     match (prev, cur) {
         (_, Class::Other | Class::Cjk) => true,
         _ if !camel => false,
@@ -150,84 +245,95 @@ fn boundary<C: Copy + Into<char>>(chars: &[C], i: usize, camel: bool) -> bool {
         | (Class::Upper | Class::Lower, Class::Digit) => true,
         (Class::Lower, Class::Upper) => true,
         // `HTMLParser`: the last capital of a run starts the next word.
-        (Class::Upper, Class::Upper) => chars.get(i + 1).is_some_and(|&n| class(n) == Class::Lower),
+        (Class::Upper, Class::Upper) => classes.get(i + 1) == Some(&Class::Lower),
         _ => false,
     }
 }
 
 /// A CJK run as its characters and its bigrams.
-fn cjk_words<C: Copy + Into<char>>(run: &[C], out: &mut Vec<Word>) {
+fn cjk_words<C: Copy + Into<char>>(run: &[C], out: &mut Flat) {
     for (k, &c) in run.iter().enumerate() {
-        let mut one = String::new();
-        push_lower(&mut one, c.into());
-        out.push(Word {
-            text: one.clone(),
-            cjk: true,
-        });
+        let at = out.text.len();
+        push_lower(&mut out.text, c.into());
+        out.close(at, true);
         if let Some(&n) = run.get(k + 1) {
-            push_lower(&mut one, n.into());
-            out.push(Word {
-                text: one,
-                cjk: true,
-            });
+            let at = out.text.len();
+            push_lower(&mut out.text, c.into());
+            push_lower(&mut out.text, n.into());
+            out.close(at, true);
         }
     }
-}
-
-/// `s` cut to at most [`MAX_WORD_BYTES`] on a character boundary.
-fn cut(mut s: String) -> String {
-    if s.len() > MAX_WORD_BYTES {
-        let mut n = MAX_WORD_BYTES;
-        while !s.is_char_boundary(n) {
-            n -= 1;
-        }
-        s.truncate(n);
-    }
-    s
 }
 
 /// The words of an IRI local name, split also at camelCase and letter/digit changes, plus, when
 /// it splits into several, the whole name folded without separators (`BasketballPlayer` is found
 /// by `basketball`, `player` and `basketballplayer`).
 pub fn name_words(local: &str) -> Vec<Word> {
-    with_joined(split(local, true))
+    let mut flat = Flat::default();
+    split_into(local, true, &mut flat, &mut Scratch::default());
+    join(&mut flat, 0);
+    flat.into_words()
 }
 
-/// A local name's words plus, when there are several, the whole name folded.
-fn with_joined(mut w: Vec<Word>) -> Vec<Word> {
-    if w.len() > 1 && w.iter().all(|w| !w.cjk) {
-        let joined: String = w.iter().map(|w| w.text.as_str()).collect();
-        w.push(Word {
-            text: cut(joined),
-            cjk: false,
-        });
+/// After a local name's words (`flat`'s from `from` on), the whole name folded, when there are
+/// several and none is CJK: the words lie one after another in the text, so it is their span.
+fn join(flat: &mut Flat, from: usize) {
+    let ws = &flat.spans[from..];
+    if ws.len() > 1 && ws.iter().all(|w| !w.cjk) {
+        let (a, b) = (ws[0].start as usize, ws[ws.len() - 1].end as usize);
+        // Copied through the stack (a word is cut to MAX_WORD_BYTES anyway): the text cannot
+        // lend itself to its own end.
+        let mut end = b.min(a + MAX_WORD_BYTES);
+        while !flat.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut copy = [0u8; MAX_WORD_BYTES];
+        copy[..end - a].copy_from_slice(&flat.text.as_bytes()[a..end]);
+        let at = flat.text.len();
+        flat.text
+            .push_str(std::str::from_utf8(&copy[..end - a]).unwrap_or_default());
+        flat.close(at, false);
     }
-    w
 }
 
 /// A document's distinct word texts, sorted, and its [`word_count`], normalising the label
-/// once ([`words`] and [`word_count`] would each): the index build does this for every label.
+/// once ([`words`] and [`word_count`] would each).
 pub fn label_words(label: &str, name: bool) -> (Vec<String>, usize) {
-    let (ws, split_count) = if name {
-        let ws = split(label, true);
-        let n = ws.len();
-        (with_joined(ws), n)
-    } else {
-        (words(label), 0)
-    };
-    let cjk = ws.iter().any(|w| w.cjk);
-    let mut texts: Vec<String> = ws.into_iter().map(|w| w.text).collect();
-    texts.sort_unstable();
-    texts.dedup();
-    let count = if name {
+    let mut flat = Flat::default();
+    let count = label_words_into(label, name, &mut flat, &mut Scratch::default());
+    let texts = (0..flat.len()).map(|i| flat.word(i).to_owned()).collect();
+    (texts, count)
+}
+
+/// [`label_words`] appending the words to `out` (the index build splits every label this way,
+/// a batch into one [`Flat`]). Returns the [`word_count`].
+pub fn label_words_into(label: &str, name: bool, out: &mut Flat, scratch: &mut Scratch) -> usize {
+    let from = out.spans.len();
+    split_into(label, name, out, scratch);
+    let split_count = out.spans.len() - from;
+    if name {
+        join(out, from);
+    }
+    let cjk = out.spans[from..].iter().any(|w| w.cjk);
+    let Flat { text, spans } = out;
+    let word = |w: &Span| &text[w.start as usize..w.end as usize];
+    spans[from..].sort_unstable_by(|a, b| word(a).cmp(word(b)));
+    let mut kept = from;
+    for i in from..spans.len() {
+        if kept == from || word(&spans[i]) != word(&spans[kept - 1]) {
+            spans[kept] = spans[i];
+            kept += 1;
+        }
+    }
+    spans.truncate(kept);
+    if name {
         split_count
     } else if cjk {
         query_words(label, usize::MAX).len()
     } else {
         // Without CJK, a query's words are the label's distinct words.
-        texts.len()
-    };
-    (texts, count)
+        kept - from
+    }
 }
 
 /// How many words a label (or, if `name`, an IRI local name) has, as a query would count them:
@@ -318,7 +424,9 @@ mod tests {
         fn ascii_is_split_as_its_characters(s in "[ -~]{0,40}") {
             let chars: Vec<char> = s.chars().collect();
             for camel in [false, true] {
-                proptest::prop_assert_eq!(split(&s, camel), split_chars(&chars, camel));
+                let mut flat = Flat::default();
+                split_chars(&chars, camel, &mut flat, &mut Vec::new());
+                proptest::prop_assert_eq!(split(&s, camel), flat.into_words());
             }
         }
     }
@@ -373,6 +481,17 @@ mod tests {
                     "{l:?} {name}"
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// As above, on any text: long words, marks, mixed scripts.
+        #[test]
+        fn label_words_agrees_on_any_text(l in "\\PC{0,80}", name: bool) {
+            let mut want = texts(if name { name_words(&l) } else { words(&l) });
+            want.sort_unstable();
+            want.dedup();
+            proptest::prop_assert_eq!(label_words(&l, name), (want, word_count(&l, name)));
         }
     }
 

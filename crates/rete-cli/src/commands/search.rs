@@ -40,10 +40,14 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
             .transpose()
             .map_err(|e: String| anyhow!(e))?,
         class,
-        languages: a
-            .lang
-            .clone()
-            .unwrap_or_else(rete_pyramid::lang::env_languages),
+        languages: a.lang.clone().unwrap_or_else(|| {
+            // As `--help` says: the locale's languages, then English.
+            let mut langs = rete_pyramid::lang::env_languages();
+            if !langs.iter().any(|l| rete_pyramid::lang::matches("en", l)) {
+                langs.push("en".to_owned());
+            }
+            langs
+        }),
         limit: a.limit,
         within,
         label_predicate: None,
