@@ -218,10 +218,33 @@ impl BatchWriter {
     fn flush(&mut self) -> Result<()> {
         use rayon::prelude::*;
         let level = self.blocks.level;
-        let stored: Vec<Result<Vec<u8>>> = self
-            .pending
-            .par_iter()
-            .map_init(Zc::default, |zc, raw| compress(zc, level, raw))
+        // Runs of blocks of about equal bytes, a few per thread, each compressed on one context:
+        // a context's tables cost their allocation and first use, which `map_init` would pay
+        // for every piece rayon splits off.
+        let share = (self.pending_bytes / (4 * rayon::current_num_threads())).max(1);
+        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+        let (mut start, mut bytes) = (0, 0);
+        for (i, raw) in self.pending.iter().enumerate() {
+            bytes += raw.len();
+            if bytes >= share {
+                runs.push(start..i + 1);
+                (start, bytes) = (i + 1, 0);
+            }
+        }
+        if start < self.pending.len() {
+            runs.push(start..self.pending.len());
+        }
+        let pending = &self.pending;
+        let stored: Vec<Result<Vec<u8>>> = runs
+            .into_par_iter()
+            .map(|run| {
+                let mut zc = Zc::default();
+                pending[run]
+                    .iter()
+                    .map(|raw| compress(&mut zc, level, raw))
+                    .collect::<Vec<_>>()
+            })
+            .flatten_iter()
             .collect();
         for (raw, stored) in self.pending.drain(..).zip(stored) {
             self.refs.push(self.blocks.append(raw.len(), &stored?));

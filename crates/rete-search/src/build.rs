@@ -2,19 +2,16 @@
 //! predicates and the local names of IRIs become documents, numbered by importance (degree), and
 //! their words become a sorted token dictionary whose postings list documents in that order.
 
-use crate::codec::{
-    kind, BatchWriter, BlockWriter, Buf, CHUNK_POSTINGS, DOCS_PER_BLOCK, DOC_DIR_ENTRY,
-    INLINE_POSTINGS, META_MAGIC, TOKEN_BLOCK_BYTES, VERSION,
-};
+use crate::codec::{kind, BatchWriter, Buf, DOCS_PER_BLOCK, DOC_DIR_ENTRY, META_MAGIC, VERSION};
 use crate::lead_runs::LeadRuns;
 use crate::normalize::{has_words, label_words_into, Flat, Scratch};
 use crate::ticker::Ticker;
+use crate::token_blocks::{encode_tokens, Encoded};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rayon::prelude::*;
 use rete_build::{NoProgress, Progress};
 use rete_core::format::varint;
-use rete_core::front_coding;
 use rete_core::vocab::local_name;
 use rete_core::writer::SectionSpec;
 use rete_core::{Id, Pattern, Perm, Rete, TermKind};
@@ -213,36 +210,6 @@ pub fn build_sections(
     opts: &SearchOptions,
 ) -> Result<(Vec<SectionSpec>, BuildStats), SearchError> {
     build_sections_with(base, opts, &NoProgress)
-}
-
-/// The token blocks being written: the open block's entries (and its first token) and the
-/// directory of the blocks written.
-struct TokenBlocks {
-    w: BlockWriter,
-    dir: Buf,
-    count: u64,
-    in_block: u64,
-    first: String,
-    entries: Buf,
-}
-
-impl TokenBlocks {
-    /// Writes the open block, if it holds an entry, and lists it in the directory.
-    fn flush(&mut self) -> Result<(), SearchError> {
-        if self.in_block == 0 {
-            return Ok(());
-        }
-        let mut raw = Buf::default();
-        raw.varint(self.in_block);
-        raw.0.extend_from_slice(&self.entries.0);
-        let r = self.w.push(&raw.0)?;
-        self.dir.str(&self.first);
-        r.write(&mut self.dir);
-        self.count += 1;
-        self.entries.0.clear();
-        self.in_block = 0;
-        Ok(())
-    }
 }
 
 /// [`build_sections`] reporting its phases (`labels`, `degrees` with the quads to scan twice as
@@ -551,51 +518,18 @@ pub fn build_sections_with(
         }
     }
     let mut tokens: Vec<(String, u32)> = tok_ix.into_iter().collect();
-    tokens.sort_unstable();
+    tokens.par_sort_unstable();
     step(&mut stats, "tokens", &mut t);
 
     // Token blocks and posting chunks.
     ticker.start("encode", None)?;
     let level = opts.zstd_level;
-    let mut tok_blocks = TokenBlocks {
-        w: BlockWriter::new(level),
-        dir: Buf::default(),
-        count: 0,
-        in_block: 0,
-        first: String::new(),
-        entries: Buf::default(),
-    };
-    let mut post_w = BlockWriter::new(level);
-    let mut prev = String::new();
-    for (text, ix) in &tokens {
-        if tok_blocks.in_block == 0 {
-            tok_blocks.first.clone_from(text);
-            prev.clear();
-        }
-        let shared = front_coding::shared_prefix_str(&prev, text);
-        front_coding::put(
-            &mut tok_blocks.entries.0,
-            shared,
-            &text.as_bytes()[shared..],
-        );
-        prev.clone_from(text);
-        // The one-word labels' postings apart, then the others (format version 3).
-        let list = &postings[*ix as usize];
-        // Which label word counts occur (bit n: n words), so that a query knows which tiers
-        // can hold anything before walking the lists.
-        tok_blocks
-            .entries
-            .u8(list.iter().fold(0, |m, p| m | 1u8 << p.1.min(7)));
-        let (ones, others): (Vec<_>, Vec<_>) = list.iter().partition(|p| p.1 == 1);
-        for part in [ones, others] {
-            put_part(&mut tok_blocks.entries, &mut post_w, &part)?;
-        }
-        tok_blocks.in_block += 1;
-        if tok_blocks.entries.0.len() >= TOKEN_BLOCK_BYTES {
-            tok_blocks.flush()?;
-        }
-    }
-    tok_blocks.flush()?;
+    let Encoded {
+        tokens: tok_data,
+        count: tok_count,
+        dir: tok_dir,
+        postings: post_data,
+    } = encode_tokens(&tokens, &postings, level)?;
     drop(postings);
 
     // Document blocks (columns, so that zstd sees alike values together) and their
@@ -634,72 +568,22 @@ pub fn build_sections_with(
     for l in &langs {
         meta.str(l);
     }
-    meta.varint(tok_blocks.count);
-    meta.0.extend_from_slice(&tok_blocks.dir.0);
+    meta.varint(tok_count);
+    meta.0.extend_from_slice(&tok_dir.0);
     stats.documents = docs.len() as u64;
     stats.tokens = tokens.len() as u64;
     let blocks = |k: u16, data: Vec<u8>| SectionSpec::blocks(k, 0, data);
     let sections = vec![
         SectionSpec::zstd(kind::META, 0, &meta.0, level)?,
         SectionSpec::raw(kind::DOC_DIR, 0, doc_dir),
-        blocks(kind::TOKENS, tok_blocks.w.data),
-        blocks(kind::POSTINGS, post_w.data),
+        blocks(kind::TOKENS, tok_data),
+        blocks(kind::POSTINGS, post_data),
         blocks(kind::DOCS, doc_data),
     ];
     step(&mut stats, "encode", &mut t);
     ticker.end();
     progress.finish();
     Ok((sections, stats))
-}
-
-/// Some of a token's postings: their count, then the postings inline when few, else in chunks
-/// whose references follow.
-fn put_part(
-    entries: &mut Buf,
-    post_w: &mut BlockWriter,
-    list: &[(u32, u8)],
-) -> Result<(), SearchError> {
-    entries.varint(list.len() as u64);
-    if list.len() as u64 <= INLINE_POSTINGS {
-        put_postings(entries, list);
-        return Ok(());
-    }
-    let mut refs = Vec::new();
-    for c in list.chunks(CHUNK_POSTINGS as usize) {
-        let mut raw = Buf::default();
-        put_chunk(&mut raw, c);
-        refs.push(post_w.push(&raw.0)?);
-    }
-    entries.varint(refs.first().map_or(0, |r| r.offset));
-    for r in refs {
-        entries.varint(r.len);
-        entries.varint(r.raw_len);
-        entries.u64(r.checksum);
-    }
-    Ok(())
-}
-
-/// Inline postings (in a token block): for each, `varint((doc − previous) << 3 | words)`.
-fn put_postings(b: &mut Buf, list: &[(u32, u8)]) {
-    let mut prev = 0u64;
-    for &(doc, ntok) in list {
-        let doc = u64::from(doc);
-        b.varint(((doc - prev) << 3) | u64::from(ntok));
-        prev = doc;
-    }
-}
-
-/// A posting chunk: the document gaps (`varint(doc − previous)`), then the label word counts
-/// (`u8` each). Apart, the gaps stay one byte where the combined form took two, and the counts,
-/// alike along a list, cost zstd next to nothing.
-fn put_chunk(b: &mut Buf, list: &[(u32, u8)]) {
-    let mut prev = 0u64;
-    for &(doc, _) in list {
-        let doc = u64::from(doc);
-        b.varint(doc - prev);
-        prev = doc;
-    }
-    b.0.extend(list.iter().map(|&(_, ntok)| ntok));
 }
 
 /// A document block: the columns terms (zigzag gaps), kinds, languages, label predicates,

@@ -2,7 +2,7 @@
 //! [`rete_core::block`]) and the fixed-width entries of the document directory.
 
 use crate::SearchError;
-pub use rete_core::block::{BatchWriter, BlockRef, BlockWriter, Buf};
+pub use rete_core::block::{BatchWriter, BlockRef, Buf};
 
 /// Section kinds, in the range `rete_core::format::kind` reserves after the schema (48–63).
 pub mod kind {

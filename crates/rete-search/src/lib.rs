@@ -14,6 +14,7 @@ mod reindex;
 mod scan;
 mod ticker;
 mod tier;
+mod token_blocks;
 
 pub use build::{build_sections, build_sections_with, BuildStats};
 pub use codec::kind;

@@ -28,12 +28,17 @@ pub fn fold(s: &str) -> String {
     out
 }
 
+#[inline]
 fn push_lower(out: &mut String, c: char) {
     // ASCII inline: `to_lowercase` is a call per character, a good part of splitting a label.
     if c.is_ascii() {
         out.push(c.to_ascii_lowercase());
-        return;
+    } else {
+        push_lower_wide(out, c);
     }
+}
+
+fn push_lower_wide(out: &mut String, c: char) {
     for l in c.to_lowercase() {
         if l == 'ß' {
             out.push_str("ss");
@@ -70,16 +75,19 @@ enum Class {
     Other,
 }
 
+#[inline]
 fn class(c: char) -> Class {
     // ASCII, most of what is split, without the Unicode tables (the same answers).
-    if c.is_ascii() {
-        return match c {
-            'A'..='Z' => Class::Upper,
-            'a'..='z' => Class::Lower,
-            '0'..='9' => Class::Digit,
-            _ => Class::Other,
-        };
+    match c {
+        'A'..='Z' => Class::Upper,
+        'a'..='z' => Class::Lower,
+        '0'..='9' => Class::Digit,
+        _ if c.is_ascii() => Class::Other,
+        _ => class_wide(c),
     }
+}
+
+fn class_wide(c: char) -> Class {
     if is_cjk(c) {
         Class::Cjk
     } else if c.is_numeric() {
@@ -101,6 +109,9 @@ pub fn words(s: &str) -> Vec<Word> {
 
 /// Whether `s` has any word ([`words`] and [`name_words`] not empty), without building them.
 pub fn has_words(s: &str) -> bool {
+    if s.is_ascii() {
+        return s.bytes().any(|b| b.is_ascii_alphanumeric());
+    }
     s.nfkd()
         .filter(|c| !is_combining_mark(*c))
         .any(|c| class(c) != Class::Other)
