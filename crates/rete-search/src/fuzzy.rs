@@ -116,12 +116,18 @@ impl<'w> PrefixTypos<'w> {
             let base = j * w;
             self.cols.push(j as u32 + 1);
             let mut min = j as u32 + 1;
-            for i in 1..=m {
+            // Only the band |i − (j + 1)| ≤ max is computed (Ukkonen): a cell outside it is
+            // more than `max` whatever the letters, and is held as `max + 1`, which keeps every
+            // value within `max` exact and every other above it.
+            let max = self.max as usize;
+            self.cols.resize(base + w + w, self.max + 1);
+            let (lo, hi) = ((j + 1).saturating_sub(max).max(1), (j + 1 + max).min(m));
+            for i in lo..=hi {
                 let cost = u32::from(self.word[i - 1] != tc);
                 let cell = (self.cols[base + i - 1] + cost)
                     .min(self.cols[base + i] + 1)
                     .min(self.cols[base + w + i - 1] + 1);
-                self.cols.push(cell);
+                self.cols[base + w + i] = cell;
                 min = min.min(cell);
             }
             self.best.push(self.best[j].min(self.cols[base + w + m]));

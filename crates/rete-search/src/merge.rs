@@ -26,13 +26,12 @@ const ONE_WORD_TIERS: [(Quality, Option<bool>); 5] = [
 /// Cursors over the postings of `tokens` whose label is of one word (`whole: Some(true)`), of
 /// more (`Some(false)`) or any (`None`): a token with its one-word labels apart gives the part
 /// asked for, an older one its whole list with the word counts filtered.
-fn cursors(
-    ix: &Index,
-    tokens: &[(Quality, TokenRef)],
+fn cursors<'a>(
+    tokens: impl IntoIterator<Item = &'a (Quality, TokenRef)>,
     whole: Option<bool>,
     max: usize,
 ) -> Vec<Cursor> {
-    let mut out = Vec::with_capacity(tokens.len());
+    let mut out = Vec::new();
     for (q, t) in tokens {
         let parts = match (&t.ones, whole) {
             (Some(ones), Some(true)) => [Some((ones, None)), None],
@@ -42,7 +41,7 @@ fn cursors(
         };
         for (part, keep) in parts.into_iter().flatten() {
             if part.df > 0 {
-                out.push(Cursor::new(ix, part, max, keep, *q));
+                out.push(Cursor::new(part, max, keep, *q));
             }
         }
     }
@@ -51,19 +50,17 @@ fn cursors(
 
 /// The candidates of a one-word query, lazily, best first: per tier, a k-way merge of the lists
 /// of that tier's quality keeping the labels of one word (whole) or more (not whole).
-pub(crate) fn one_word(
-    ix: &Index,
-    lists: WordLists,
+pub(crate) fn one_word<'a>(
+    ix: &'a Index,
+    lists: &'a WordLists,
     max_chunks: usize,
-) -> impl Iterator<Item = Result<Cand, SearchError>> {
-    let ix = ix.clone();
+) -> impl Iterator<Item = Result<Cand, SearchError>> + 'a {
     ONE_WORD_TIERS
         .into_iter()
         .enumerate()
         .flat_map(move |(t, (qual, whole))| {
-            let of_tier: Vec<(Quality, TokenRef)> =
-                lists.iter().filter(|(q, _)| *q == qual).cloned().collect();
-            Merge::new(cursors(&ix, &of_tier, whole, max_chunks))
+            let of_tier = lists.iter().filter(|(q, _)| *q == qual);
+            Merge::new(ix, cursors(of_tier, whole, max_chunks))
                 .map(move |r| r.map(|(doc, _, _)| Cand { tier: t as u8, doc }))
         })
 }
@@ -71,6 +68,7 @@ pub(crate) fn one_word(
 /// A lazy k-way merge of sorted cursors: each document once, with the best quality of the lists
 /// holding it and its label's word count.
 struct Merge {
+    index: Index,
     cursors: Vec<Cursor>,
     heap: BinaryHeap<Reverse<(u32, Quality, u8, usize)>>,
     started: bool,
@@ -78,8 +76,9 @@ struct Merge {
 }
 
 impl Merge {
-    fn new(cursors: Vec<Cursor>) -> Self {
+    fn new(index: &Index, cursors: Vec<Cursor>) -> Self {
         Self {
+            index: index.clone(),
             heap: BinaryHeap::new(),
             cursors,
             started: false,
@@ -90,7 +89,7 @@ impl Merge {
     /// Pushes the posting under cursor `i`, if any.
     fn push(&mut self, i: usize) -> Result<(), SearchError> {
         let c = &mut self.cursors[i];
-        if let Some((doc, ntok)) = c.peek()? {
+        if let Some((doc, ntok)) = c.peek(&self.index)? {
             self.heap.push(Reverse((doc, c.quality, ntok, i)));
         }
         Ok(())
@@ -102,7 +101,7 @@ impl Merge {
             // Every cursor's first posting, heapified at once.
             let mut first = Vec::with_capacity(self.cursors.len());
             for (i, c) in self.cursors.iter_mut().enumerate() {
-                if let Some((doc, ntok)) = c.peek()? {
+                if let Some((doc, ntok)) = c.peek(&self.index)? {
                     first.push(Reverse((doc, c.quality, ntok, i)));
                 }
             }
@@ -134,6 +133,7 @@ impl Iterator for Merge {
 /// as they are found (nothing can rank above them, and they come in order); the others wait
 /// until the driving word is walked through.
 pub(crate) struct SeveralWords {
+    index: Index,
     driver: Merge,
     others: Vec<Other>,
     best: u8,
@@ -152,12 +152,12 @@ impl SeveralWords {
         let mut driving = Vec::new();
         let mut others = Vec::new();
         for (i, w) in words.iter().enumerate() {
-            let c = cursors(ix, w, None, max_chunks);
+            let c = cursors(w, None, max_chunks);
             if i == driver {
                 driving = c;
             } else if c.len() > SEEK_LISTS {
                 others.push(Other::Merged {
-                    merge: Merge::new(c),
+                    merge: Merge::new(ix, c),
                     head: None,
                     done: false,
                 });
@@ -182,7 +182,8 @@ impl SeveralWords {
         let not_whole = tier(&not_whole, 0);
         let best = whole.map_or(not_whole, |q| tier(&q, q.len()).min(not_whole));
         Self {
-            driver: Merge::new(driving),
+            driver: Merge::new(ix, driving),
+            index: ix.clone(),
             others,
             best,
             waiting: Default::default(),
@@ -197,7 +198,7 @@ impl SeveralWords {
                 self.quals.clear();
                 self.quals.push(q0);
                 for other in &mut self.others {
-                    match other.quality(doc)? {
+                    match other.quality(&self.index, doc)? {
                         Some(b) => self.quals.push(b),
                         None => continue 'doc,
                     }
@@ -245,12 +246,12 @@ enum Other {
 
 impl Other {
     /// The best quality of the lists holding `doc` (documents asked in increasing order).
-    fn quality(&mut self, doc: u32) -> Result<Option<Quality>, SearchError> {
+    fn quality(&mut self, ix: &Index, doc: u32) -> Result<Option<Quality>, SearchError> {
         match self {
             Other::Seek(lists) => {
                 let mut best: Option<Quality> = None;
                 for c in lists.iter_mut() {
-                    if c.seek(doc)?.is_some_and(|p| p.0 == doc) {
+                    if c.seek(ix, doc)?.is_some_and(|p| p.0 == doc) {
                         best = Some(best.map_or(c.quality, |b| b.min(c.quality)));
                     }
                 }

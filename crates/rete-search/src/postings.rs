@@ -18,7 +18,6 @@ const MAX_READ_AHEAD: usize = 64;
 /// A position in one part of a token's postings, keeping only the labels of one word
 /// (`keep: Some(true)`), of more (`Some(false)`) or any (`None`).
 pub(crate) struct Cursor {
-    index: Index,
     part: Part,
     /// Chunks walked at most (the most important documents: lists are in that order).
     max_chunks: usize,
@@ -44,20 +43,23 @@ fn empty_list() -> PostingList {
 
 impl Cursor {
     pub(crate) fn new(
-        index: &Index,
         part: &Part,
         max_chunks: usize,
         keep: Option<bool>,
         quality: Quality,
     ) -> Self {
+        // Inline postings are the first chunk, at hand.
+        let (at, list) = match &part.postings {
+            Postings::Inline(l) => (0, l.clone()),
+            Postings::Chunks(_) => (usize::MAX, empty_list()),
+        };
         Self {
-            index: index.clone(),
             part: part.clone(),
             max_chunks: max_chunks.max(1),
             keep,
             quality,
-            at: usize::MAX,
-            list: empty_list(),
+            at,
+            list,
             pos: 0,
             fetched_to: 1,
             ahead: READ_AHEAD,
@@ -65,21 +67,21 @@ impl Cursor {
     }
 
     /// Loads the next chunk (the first on the first call); false past the last.
-    fn next_chunk(&mut self) -> Result<bool, SearchError> {
+    fn next_chunk(&mut self, ix: &Index) -> Result<bool, SearchError> {
         let next = self.at.wrapping_add(1);
         self.list = match &self.part.postings {
             Postings::Inline(l) if next == 0 => l.clone(),
             Postings::Chunks(refs) if next < refs.len().min(self.max_chunks) => {
-                if next >= self.fetched_to && self.index.is_remote() {
+                if next >= self.fetched_to && ix.is_remote() {
                     // A walk past the chunks fetched goes on: over HTTP the next few come in the
                     // same request (a token's chunks are consecutive).
                     let to = refs.len().min(self.max_chunks).min(next + self.ahead);
-                    self.index.prefetch_chunks(&refs[next..to])?;
+                    ix.prefetch_chunks(&refs[next..to])?;
                     self.fetched_to = to;
                     self.ahead = (self.ahead * 2).min(MAX_READ_AHEAD);
                 }
                 let n = (self.part.df - next as u64 * CHUNK_POSTINGS).min(CHUNK_POSTINGS);
-                let mut got = self.index.chunks(&[(n, refs[next])])?;
+                let mut got = ix.chunks(&[(n, refs[next])])?;
                 got.pop()
                     .ok_or_else(|| SearchError::Internal("a posting chunk not read".into()))?
             }
@@ -94,8 +96,8 @@ impl Cursor {
     }
 
     /// The posting under the cursor: the first kept one at or after it; `None` at the end.
-    pub(crate) fn peek(&mut self) -> Result<Option<(u32, u8)>, SearchError> {
-        if self.at == usize::MAX && !self.next_chunk()? {
+    pub(crate) fn peek(&mut self, ix: &Index) -> Result<Option<(u32, u8)>, SearchError> {
+        if self.at == usize::MAX && !self.next_chunk(ix)? {
             return Ok(None);
         }
         loop {
@@ -105,7 +107,7 @@ impl Cursor {
                 }
                 self.pos += 1;
             }
-            if !self.next_chunk()? {
+            if !self.next_chunk(ix)? {
                 return Ok(None);
             }
         }
@@ -117,18 +119,18 @@ impl Cursor {
     }
 
     /// Moves to the first kept posting whose document is `doc` or after, and returns it.
-    pub(crate) fn seek(&mut self, doc: u32) -> Result<Option<(u32, u8)>, SearchError> {
-        if self.at == usize::MAX && !self.next_chunk()? {
+    pub(crate) fn seek(&mut self, ix: &Index, doc: u32) -> Result<Option<(u32, u8)>, SearchError> {
+        if self.at == usize::MAX && !self.next_chunk(ix)? {
             return Ok(None);
         }
         // Whole chunks before `doc` are skipped after one look at their last document.
         while self.list.last().is_none_or(|l| l.0 < doc) {
-            if !self.next_chunk()? {
+            if !self.next_chunk(ix)? {
                 return Ok(None);
             }
         }
         self.pos = gallop(&self.list, self.pos, doc, |p| p.0);
-        self.peek()
+        self.peek(ix)
     }
 }
 

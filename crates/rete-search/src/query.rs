@@ -183,19 +183,34 @@ fn block_typos(
     walk: &mut fuzzy::PrefixTypos<'_>,
     out: &mut WordLists,
 ) -> bool {
-    let mut k = 0;
-    while let Some(t) = block.get(k) {
+    // The tokens are sorted: those starting with `c` are one run, the word's prefix matches
+    // one run inside it, each found by a binary search rather than a comparison per token.
+    let mut first = [0u8; 4];
+    let first: &str = c.encode_utf8(&mut first);
+    let run = |from: usize, to: usize, prefix: &str| {
+        let start = from + block[from..to].partition_point(|t| t.text.as_str() < prefix);
+        (
+            start,
+            start + block[start..to].partition_point(|t| t.text.starts_with(prefix)),
+        )
+    };
+    let (lo, hi) = run(0, block.len(), first);
+    let own = run(lo, hi, &w.text);
+    let mut k = lo;
+    while k < hi {
         if out.len() >= MAX_EXPANSIONS * 2 {
             return false;
         }
-        k += 1;
-        if !t.text.starts_with(c) || t.text.starts_with(&w.text) {
+        if (own.0..own.1).contains(&k) {
+            k = own.1;
             continue;
         }
+        let t = &block[k];
+        k += 1;
         if walk.distance(&t.text).is_some() {
             out.extend(TokenRef::new(block, k - 1).map(|t| (2, t)));
         } else if let Some(p) = walk.ruled_out() {
-            k += block[k..].partition_point(|u| u.text.starts_with(p));
+            k += block[k..hi].partition_point(|u| u.text.starts_with(p));
         }
     }
     true
@@ -230,7 +245,7 @@ fn indexed_search(
     }
     let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
     let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> = match tokens {
-        [one] => Box::new(merge::one_word(ix, one.clone(), max_chunks)),
+        [one] => Box::new(merge::one_word(ix, one, max_chunks)),
         several => Box::new(SeveralWords::new(ix, several, max_chunks)),
     };
     // The documents of the first candidates in one read, not one block at a time.
