@@ -221,7 +221,8 @@ impl Shown {
         ids.sort_unstable();
         ids.dedup();
         let mut ends = Vec::with_capacity(ids.len());
-        let mut bytes = Vec::new();
+        // About a term's bytes each: the buffer grows once or twice, not at every doubling.
+        let mut bytes = Vec::with_capacity(ids.len() * 64);
         rete.with_terms_bytes(&ids, |_, b| {
             bytes.extend_from_slice(b);
             ends.push(bytes.len());

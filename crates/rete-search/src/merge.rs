@@ -70,9 +70,16 @@ pub(crate) fn one_word<'a>(
 struct Merge {
     index: Index,
     cursors: Vec<Cursor>,
-    heap: BinaryHeap<Reverse<(u32, Quality, u8, usize)>>,
+    /// Each cursor's posting as one number ([`key`]): one comparison per step of the heap.
+    heap: BinaryHeap<Reverse<u64>>,
     started: bool,
     last: Option<u32>,
+}
+
+/// A cursor's posting ordered as the merge wants it: by document, then quality (best first),
+/// then word count and the cursor's number (below 2^16: a word has at most a few thousand lists).
+fn key(doc: u32, quality: Quality, ntok: u8, cursor: usize) -> u64 {
+    (u64::from(doc) << 32) | (u64::from(quality) << 24) | (u64::from(ntok) << 16) | cursor as u64
 }
 
 impl Merge {
@@ -86,30 +93,34 @@ impl Merge {
         }
     }
 
-    /// Pushes the posting under cursor `i`, if any.
-    fn push(&mut self, i: usize) -> Result<(), SearchError> {
-        let c = &mut self.cursors[i];
-        if let Some((doc, ntok)) = c.peek(&self.index)? {
-            self.heap.push(Reverse((doc, c.quality, ntok, i)));
-        }
-        Ok(())
-    }
-
     fn step(&mut self) -> Result<Option<(u32, Quality, u8)>, SearchError> {
         if !self.started {
             self.started = true;
+            if self.cursors.len() > 1 << 16 {
+                return Err(SearchError::Internal("too many lists to merge".into()));
+            }
             // Every cursor's first posting, heapified at once.
             let mut first = Vec::with_capacity(self.cursors.len());
             for (i, c) in self.cursors.iter_mut().enumerate() {
                 if let Some((doc, ntok)) = c.peek(&self.index)? {
-                    first.push(Reverse((doc, c.quality, ntok, i)));
+                    first.push(Reverse(key(doc, c.quality, ntok, i)));
                 }
             }
             self.heap = BinaryHeap::from(first);
         }
-        while let Some(Reverse((doc, q, ntok, i))) = self.heap.pop() {
-            self.cursors[i].advance();
-            self.push(i)?;
+        while let Some(mut top) = self.heap.peek_mut() {
+            let k = top.0;
+            let (doc, q, ntok, i) = ((k >> 32) as u32, (k >> 24) as u8, (k >> 16) as u8, k as u16);
+            // The cursor's next posting takes its place at the top (one sift, not a pop and a
+            // push); a cursor at its end leaves.
+            let c = &mut self.cursors[usize::from(i)];
+            c.advance();
+            match c.peek(&self.index)? {
+                Some((d, n)) => top.0 = key(d, c.quality, n, usize::from(i)),
+                None => {
+                    std::collections::binary_heap::PeekMut::pop(top);
+                }
+            }
             // The first of a document popped has its best quality.
             if self.last != Some(doc) {
                 self.last = Some(doc);
