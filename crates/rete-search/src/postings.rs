@@ -129,23 +129,24 @@ impl Cursor {
                 return Ok(None);
             }
         }
-        self.pos = gallop(&self.list, self.pos, doc, |p| p.0);
+        self.pos = gallop(&self.list, self.pos, |p| p.0 < doc);
         self.peek(ix)
     }
 }
 
-/// The first index at or after `from` whose document (`doc_of`) is ≥ `doc`: exponential then
-/// binary search, so that walking a long list for a few documents skips most of it.
-pub(crate) fn gallop<T>(run: &[T], from: usize, doc: u32, doc_of: impl Fn(&T) -> u32) -> usize {
+/// The first index at or after `from` where `before` turns false (it holds for a prefix of
+/// `run`): exponential then binary search, so that walking a long list for a few documents, or
+/// past a few tokens, skips most of it.
+pub(crate) fn gallop<T>(run: &[T], from: usize, before: impl Fn(&T) -> bool) -> usize {
     let mut step = 1;
     let mut hi = from;
-    while hi < run.len() && doc_of(&run[hi]) < doc {
+    while hi < run.len() && before(&run[hi]) {
         hi = from + step;
         step *= 2;
     }
     let hi = hi.min(run.len());
     let lo = (from + step / 4).min(hi);
-    lo + run[lo..hi].partition_point(|p| doc_of(p) < doc)
+    lo + run[lo..hi].partition_point(before)
 }
 
 #[cfg(test)]
@@ -159,7 +160,7 @@ mod tests {
             for doc in [0, 1, 3, 4, 150, 297, 298, 400] {
                 let want = from.max(run.partition_point(|p| p.0 < doc));
                 assert_eq!(
-                    gallop(&run, from, doc, |p| p.0),
+                    gallop(&run, from, |p| p.0 < doc),
                     want,
                     "from {from} doc {doc}"
                 );
