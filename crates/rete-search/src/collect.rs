@@ -206,14 +206,14 @@ pub(crate) fn collect(
 }
 
 /// Some terms as hits show them (an IRI or a blank node in N-Triples, a literal's lexical
-/// form): their encoded bytes copied from the dictionary blocks into one buffer, each hit's
-/// strings then made from them at once.
+/// form): their encoded bytes copied from the dictionary blocks into one string, each checked
+/// to be UTF-8 once there, each hit's strings then made from it.
 struct Shown {
     /// Sorted, each once.
     ids: Vec<Id>,
-    /// Where each one's bytes end in `bytes`.
+    /// Where each one's encoding ends in `text`.
     ends: Vec<usize>,
-    bytes: Vec<u8>,
+    text: String,
 }
 
 impl Shown {
@@ -222,13 +222,15 @@ impl Shown {
         ids.dedup();
         let mut ends = Vec::with_capacity(ids.len());
         // About a term's bytes each: the buffer grows once or twice, not at every doubling.
-        let mut bytes = Vec::with_capacity(ids.len() * 64);
+        let mut text = String::with_capacity(ids.len() * 64);
         rete.with_terms_bytes(&ids, |_, b| {
-            bytes.extend_from_slice(b);
-            ends.push(bytes.len());
+            // Bytes that are not UTF-8 are left out (empty): the hit is then decoded as a term,
+            // which names the fault.
+            text.push_str(std::str::from_utf8(b).unwrap_or_default());
+            ends.push(text.len());
             Ok::<(), SearchError>(())
         })?;
-        Ok(Self { ids, ends, bytes })
+        Ok(Self { ids, ends, text })
     }
 
     /// The kind and text of term `id`: an IRI's or a blank node's label, a literal's lexical
@@ -238,16 +240,13 @@ impl Shown {
         let start = at
             .checked_sub(1)
             .map_or(Some(0), |p| self.ends.get(p).copied())?;
-        let enc = self.bytes.get(start..*self.ends.get(at)?)?;
-        let kind = TermKind::of_encoded(enc)?;
+        let enc = self.text.get(start..*self.ends.get(at)?)?;
+        let kind = TermKind::of_encoded(enc.as_bytes())?;
+        // The tag and the separator are ASCII: the slices below fall on character boundaries.
         let rest = enc.get(1..)?;
         let text = match kind {
-            TermKind::Iri | TermKind::BlankNode | TermKind::SimpleLiteral => utf8(rest)?,
-            TermKind::LangLiteral | TermKind::TypedLiteral => {
-                let nul = rest.iter().position(|&b| b == 0)?;
-                utf8(&rest[..nul])?;
-                utf8(&rest[nul + 1..])?
-            }
+            TermKind::Iri | TermKind::BlankNode | TermKind::SimpleLiteral => rest,
+            TermKind::LangLiteral | TermKind::TypedLiteral => rest.get(rest.find('\0')? + 1..)?,
         };
         Some((kind, text))
     }
@@ -282,10 +281,6 @@ impl Shown {
         };
         Some((term, class, label))
     }
-}
-
-fn utf8(b: &[u8]) -> Option<&str> {
-    std::str::from_utf8(b).ok()
 }
 
 /// The term (N-Triples), class and label of a hit's document, decoded as terms: what

@@ -73,7 +73,16 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
                 }
                 lists.push(word_tokens(ix, w)?);
             }
-            let mut hits = indexed_search(s, ix, &lists, &f, q, cancel)?;
+            // A word whose lists hold fewer documents than the answer wants leaves fewer hits
+            // (every word must match): the typo pass is then sure to run, and the search
+            // without it is not run first for nothing.
+            let postings = |l: &WordLists| l.iter().map(|(_, t)| t.df).sum::<u64>();
+            let short = lists.iter().map(postings).min().unwrap_or(0) < f.limit as u64;
+            let mut hits = if short {
+                Vec::new()
+            } else {
+                indexed_search(s, ix, &lists, &f, q, cancel)?
+            };
             if hits.len() < f.limit {
                 let mut more = false;
                 for (w, l) in words.iter().zip(&mut lists) {
@@ -83,8 +92,8 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
                     more |= typo_tokens(ix, w, l)?;
                 }
                 // No word gained a token (too short for typos, or none near): the same lists
-                // would give the same hits.
-                if more {
+                // give the same hits, searched here only if not before.
+                if more || short {
                     hits = indexed_search(s, ix, &lists, &f, q, cancel)?;
                 }
             }
