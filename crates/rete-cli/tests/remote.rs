@@ -295,6 +295,97 @@ fn search_keystrokes_over_http_read_few_requests() {
     }
 }
 
+/// Labels of many distinct words (as a real vocabulary has: 30 000 words where the social graph
+/// has 70), so that the token blocks and the directories a first search reads before its postings
+/// exceed the open's 64 KiB batch: the open fetches them whole (they stay within 512 KiB), and
+/// the first search over nginx still reads at most 3 requests after the open, answering as the
+/// local file does.
+#[test]
+fn a_first_search_reads_few_requests_when_the_token_blocks_are_large() {
+    use rete_search::{kind, Query, Searcher};
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    // Words of three syllables drawn by a fixed generator: about 20 000 distinct words.
+    let syllables = [
+        "ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "va", "ze", "bri", "cha", "dro", "fle",
+        "gru", "ish", "jor", "kel", "mon", "nar", "ost", "pra", "quo", "ril", "sta", "tru", "ul",
+        "vex", "wen", "yor", "zan", "aph", "eld", "iv", "orn", "ush", "yl", "ech", "im", "ob",
+    ];
+    let mut x: u64 = 47;
+    let mut word = || {
+        (0..3)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                syllables[(x >> 33) as usize % syllables.len()]
+            })
+            .collect::<String>()
+    };
+    let mut nt = String::new();
+    for i in 0..12_000 {
+        let label = format!("{} {}", word(), word());
+        nt.push_str(&format!(
+            "<http://example.org/v/t{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"{label}\"@en .\n"
+        ));
+    }
+    let src = dir.path().join("v.nt");
+    std::fs::write(&src, &nt).unwrap();
+    let file = dir.path().join("v.rete");
+    run(&[
+        "build",
+        "-q",
+        src.to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let local = rete_core::Rete::open_path(&file).unwrap();
+    let chain: u64 = [
+        (kind::TOKENS, 0),
+        (kind::DOC_DIR, 0),
+        (rete_core::format::kind::DICT_INDEX, 0),
+    ]
+    .iter()
+    .filter_map(|&(k, i)| local.section(k, i))
+    .map(|e| e.len)
+    .sum();
+    assert!(
+        (64 << 10) < chain && chain <= 512 << 10,
+        "the sections before the postings: {chain} bytes"
+    );
+    let (_nginx, base) = rete_http::serve_dir::serve_dir_nginx(dir.path(), work.path()).unwrap();
+    let src = rete_http::CountedReader::open(&format!("{base}/v.rete")).unwrap();
+    let rete = rete_core::Rete::open(src.reader()).unwrap();
+    let remote = Searcher::open(&rete).unwrap();
+    let local = Searcher::open(&local).unwrap();
+    let cancel = AtomicBool::new(false);
+    // Words from the middle of the token list, typed as a user would.
+    let typed = nt
+        .lines()
+        .nth(6_000)
+        .and_then(|l| l.split('"').nth(1))
+        .unwrap()
+        .to_owned();
+    let mut before = src.stats();
+    for (i, end) in [3, 5, typed.len()].into_iter().enumerate() {
+        let q = Query::new(&typed[..end]);
+        let answer = remote.search(&q, &cancel).unwrap();
+        assert!(!answer.hits.is_empty(), "{}", &typed[..end]);
+        assert_eq!(
+            answer,
+            local.search(&q, &cancel).unwrap(),
+            "{}",
+            &typed[..end]
+        );
+        let now = src.stats();
+        let requests = now.requests - before.requests;
+        let most = if i == 0 { 3 } else { 2 };
+        assert!(requests <= most, "{}: {requests} requests", &typed[..end]);
+        before = now;
+    }
+}
+
 /// `rete serve` of a local file and of the same file by URL (the replica set-up of
 /// docs/serve.md): both endpoints answer alike, and SIGTERM stops the server cleanly.
 #[test]
