@@ -308,27 +308,41 @@ fn summary_and_no_pyramid() {
     assert!(std::fs::metadata(&plain).unwrap().len() < std::fs::metadata(&file).unwrap().len());
 }
 
+/// The multilingual labels of the community label tests built into `dir`; the file's path.
+fn multilingual(dir: &Path) -> String {
+    let ttl = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../rete-pyramid/tests/data/multilingual.ttl"
+    );
+    let file = dir.join("ml.rete").display().to_string();
+    ok(&["build", "-q", ttl, "-o", &file]);
+    file
+}
+
+/// `rete ARGS` with the locale environment cleared, then `env` set; its standard output.
+fn in_locale(args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rete"));
+    cmd.args(args);
+    for k in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
+        cmd.env_remove(k);
+    }
+    cmd.envs(env.iter().copied());
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
 /// `rete summary` prints community labels in the languages of `--lang`, else of the locale
 /// environment, then English, then any.
 #[test]
 fn summary_labels_in_the_users_language() {
     let dir = tempfile::tempdir().unwrap();
-    let ttl = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../rete-pyramid/tests/data/multilingual.ttl"
-    );
-    let file = dir.path().join("ml.rete").display().to_string();
-    ok(&["build", "-q", ttl, "-o", &file]);
+    let file = multilingual(dir.path());
     let summary = |args: &[&str], env: &[(&str, &str)]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rete"));
-        cmd.args(["summary", &file, "--level", "0"]).args(args);
-        for k in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
-            cmd.env_remove(k);
-        }
-        cmd.envs(env.iter().copied());
-        let o = cmd.output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
+        in_locale(
+            &[&["summary", &file, "--level", "0"][..], args].concat(),
+            env,
+        )
     };
     let fr = summary(&["--lang", "fr"], &[]);
     assert!(
@@ -800,23 +814,10 @@ fn build_report_and_json_show_phases_and_spills() {
 #[test]
 fn search_labels_in_the_users_language() {
     let dir = tempfile::tempdir().unwrap();
-    let ttl = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../rete-pyramid/tests/data/multilingual.ttl"
-    );
-    let file = dir.path().join("ml.rete").display().to_string();
-    ok(&["build", "-q", ttl, "-o", &file]);
+    let file = multilingual(dir.path());
     let label = |q: &str, args: &[&str], env: &[(&str, &str)]| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rete"));
-        cmd.args(["search", &file, q, "--json", "--limit", "1"])
-            .args(args);
-        for k in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
-            cmd.env_remove(k);
-        }
-        cmd.envs(env.iter().copied());
-        let o = cmd.output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let search = [&["search", &file, q, "--json", "--limit", "1"][..], args].concat();
+        let v: serde_json::Value = serde_json::from_str(&in_locale(&search, env)).unwrap();
         let hit = &v["hits"][0];
         format!(
             "{}@{}",
