@@ -133,8 +133,8 @@ pub struct Flat {
 
 #[derive(Debug, Clone, Copy)]
 struct Span {
-    start: u32,
-    end: u32,
+    start: usize,
+    end: usize,
     cjk: bool,
 }
 
@@ -152,7 +152,7 @@ impl Flat {
     /// The text of word `i`.
     pub fn word(&self, i: usize) -> &str {
         let w = self.spans[i];
-        &self.text[w.start as usize..w.end as usize]
+        &self.text[w.start..w.end]
     }
 
     /// Empties it, keeping its memory.
@@ -165,7 +165,7 @@ impl Flat {
         self.spans
             .iter()
             .map(|w| Word {
-                text: self.text[w.start as usize..w.end as usize].to_owned(),
+                text: self.text[w.start..w.end].to_owned(),
                 cjk: w.cjk,
             })
             .collect()
@@ -178,11 +178,7 @@ impl Flat {
             end -= 1;
         }
         self.text.truncate(end);
-        self.spans.push(Span {
-            start: start as u32,
-            end: end as u32,
-            cjk,
-        });
+        self.spans.push(Span { start, end, cjk });
     }
 }
 
@@ -291,7 +287,7 @@ pub fn name_words(local: &str) -> Vec<Word> {
 fn join(flat: &mut Flat, from: usize) {
     let ws = &flat.spans[from..];
     if ws.len() > 1 && ws.iter().all(|w| !w.cjk) {
-        let (a, b) = (ws[0].start as usize, ws[ws.len() - 1].end as usize);
+        let (a, b) = (ws[0].start, ws[ws.len() - 1].end);
         // Copied through the stack (a word is cut to MAX_WORD_BYTES anyway): the text cannot
         // lend itself to its own end.
         let mut end = b.min(a + MAX_WORD_BYTES);
@@ -327,7 +323,7 @@ pub fn label_words_into(label: &str, name: bool, out: &mut Flat, scratch: &mut S
     }
     let cjk = out.spans[from..].iter().any(|w| w.cjk);
     let Flat { text, spans } = out;
-    let word = |w: &Span| &text[w.start as usize..w.end as usize];
+    let word = |w: &Span| &text[w.start..w.end];
     spans[from..].sort_unstable_by(|a, b| word(a).cmp(word(b)));
     let mut kept = from;
     for i in from..spans.len() {
