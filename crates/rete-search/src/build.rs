@@ -462,7 +462,9 @@ pub fn build_sections_with(
 
     // Postings: token → (document, label word count), documents ascending.
     ticker.start("tokens", Some(docs.len() as u64))?;
-    let mut tok_ix: FxHashMap<String, u32> = FxHashMap::default();
+    // Sized for about a word per label, up to 65 536: growing rehashes every word so far.
+    let mut tok_ix: FxHashMap<String, u32> =
+        FxHashMap::with_capacity_and_hasher(docs.len().min(1 << 16), Default::default());
     let mut postings: Vec<Vec<(u32, u8)>> = Vec::new();
     // A batch of labels split into words in parallel, a run of documents into one buffer, their
     // words numbered in document order.
