@@ -30,7 +30,7 @@ pub use error::{Error, Result};
 pub use format::{Codec, Header, SectionEntry};
 pub use info::FileInfo;
 pub use range::{CountingReader, FileReader, MemReader, RangeError, RangeReader, ReadStats};
-pub use reader::{Cost, MemoryUse, QuadIter, Rete, ReteOptions, VerifyReport};
+pub use reader::{Cost, MemoryUse, NearBlocks, QuadIter, Rete, ReteOptions, VerifyReport};
 pub use term::TermKind;
 pub use terms::TermDecoder;
 

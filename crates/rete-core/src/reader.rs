@@ -17,7 +17,7 @@ mod verify;
 
 pub use cache::MemoryUse;
 pub use cost::Cost;
-pub use scan::QuadIter;
+pub use scan::{NearBlocks, QuadIter};
 pub use verify::VerifyReport;
 
 use crate::budget::{default_decode_budget, Charge, DecodeBudget};

@@ -7,6 +7,10 @@ use crate::seek::{gallop, partition_by_lead};
 use crate::{GraphMatch, Id, IdQuad, Pattern, Perm, DEFAULT_GRAPH};
 use std::sync::Arc;
 
+/// The blocks a caller's last scans ended in, one per permutation ([`Rete::scan_keys_near`]).
+#[derive(Debug, Default, Clone)]
+pub struct NearBlocks([Option<Arc<Vec<IdQuad>>>; 6]);
+
 impl Rete {
     pub(super) fn bounds(p: Perm, pat: &Pattern) -> (IdQuad, IdQuad) {
         let spo = [pat.s, pat.p, pat.o];
@@ -65,27 +69,71 @@ impl Rete {
         &self,
         perm: Perm,
         pattern: &Pattern,
+        f: impl FnMut(&[IdQuad]) -> std::result::Result<bool, E>,
+    ) -> std::result::Result<(), E> {
+        let (lo, hi) = Self::bounds(perm, pattern);
+        self.scan_range_keys(perm, &lo, &hi, f).map(drop)
+    }
+
+    /// [`Rete::scan_keys`] for a caller that reads many small ranges near each other (a path
+    /// search reads the links of its entities in id order): a range that lies strictly inside
+    /// the block the caller's last scan of `perm` ended in is read from it, without searching
+    /// the directory or the block cache.
+    pub fn scan_keys_near<E: From<crate::Error>>(
+        &self,
+        perm: Perm,
+        pattern: &Pattern,
+        near: &mut NearBlocks,
         mut f: impl FnMut(&[IdQuad]) -> std::result::Result<bool, E>,
     ) -> std::result::Result<(), E> {
         let (lo, hi) = Self::bounds(perm, pattern);
-        let (first, end) = self.perm_range(perm, &lo, &hi)?;
+        let slot = &mut near.0[perm as usize];
+        if let Some(block) = slot.as_ref() {
+            // Keys are sorted across blocks: with a key below `lo` and one above `hi` here, no
+            // other block holds a key of the range.
+            if block.first().is_some_and(|k| *k < lo) && block.last().is_some_and(|k| hi < *k) {
+                let keys = block.as_slice();
+                let s = partition_by_lead(keys, lo[0], |k| k[0], |k| *k < lo);
+                let e = s + gallop(&keys[s..], |k| *k <= hi);
+                f(&keys[s..e])?;
+                return Ok(());
+            }
+        }
+        if let Some(last) = self.scan_range_keys(perm, &lo, &hi, f)? {
+            *slot = Some(last);
+        }
+        Ok(())
+    }
+
+    /// The scan of [`Rete::scan_keys`] over the keys from `lo` to `hi`; the last block read.
+    fn scan_range_keys<E: From<crate::Error>>(
+        &self,
+        perm: Perm,
+        lo: &IdQuad,
+        hi: &IdQuad,
+        mut f: impl FnMut(&[IdQuad]) -> std::result::Result<bool, E>,
+    ) -> std::result::Result<Option<Arc<Vec<IdQuad>>>, E> {
+        let (first, end) = self.perm_range(perm, lo, hi)?;
         let mut ahead = 0;
+        let mut last = None;
         for b in first..end {
             let block = self.perm_block(perm, b, end, ahead)?;
             ahead = next_readahead(ahead, self.inner.opts.readahead);
             let keys = block.as_slice();
             let s = if b == first {
-                partition_by_lead(keys, lo[0], |k| k[0], |k| *k < lo)
+                partition_by_lead(keys, lo[0], |k| k[0], |k| *k < *lo)
             } else {
                 0
             };
             // A range is mostly short: its end is searched from its start.
-            let e = s + gallop(&keys[s..], |k| *k <= hi);
-            if !f(&keys[s..e])? || e < keys.len() {
+            let e = s + gallop(&keys[s..], |k| *k <= *hi);
+            let go_on = f(&keys[s..e])? && e == keys.len();
+            last = Some(block);
+            if !go_on {
                 break;
             }
         }
-        Ok(())
+        Ok(last)
     }
 
     /// The triples matching `s p o` in the RDF merge of every graph of the file (default and
