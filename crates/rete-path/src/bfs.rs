@@ -121,7 +121,9 @@ impl Side {
             if u != self.root && !g.admits(u)? {
                 continue;
             }
-            for &v in g.neighbours(u)?.iter() {
+            let neighbours = g.neighbours(u)?;
+            self.reached.reserve(neighbours.len());
+            for &v in neighbours.iter() {
                 match self.reached.get(&v) {
                     Some(r) if r.depth == depth => self.more.push((v, u)),
                     Some(_) => {}
@@ -258,7 +260,11 @@ fn expand(
             continue;
         }
         let u_paths = near.reached.get(&u).map_or(0, |r| r.paths);
-        for &v in g.neighbours(u)?.iter() {
+        let neighbours = g.neighbours(u)?;
+        // Room for them all at once: a hub's thousands of neighbours would otherwise grow the
+        // map by doubling, rehashing it each time.
+        near.reached.reserve(neighbours.len());
+        for &v in neighbours.iter() {
             let r = match near.reached.get_mut(&v) {
                 Some(r) if r.depth == depth => {
                     // One path needs only the first parents.

@@ -6,8 +6,8 @@
 //! Every read checks the limits: the memory cap, the deadline and the cancel flag.
 
 use crate::filter::{NodeFilter, PredicateFilter};
-use crate::{PathError, PathOptions, Progress, Stop};
-use rete_core::{Id, Pattern, Perm, Rete};
+use crate::{Link, PathError, PathOptions, Progress, Stop};
+use rete_core::{Id, NearBlocks, Pattern, Perm, Rete};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -64,6 +64,9 @@ pub(crate) struct Graph<'a> {
     /// A read's neighbours and links while it runs, reused: each read then allocates only
     /// what it keeps, at its size.
     scratch: (Vec<Id>, Vec<(Id, Id)>),
+    /// The blocks the last reads ended in: the entities a search reads are often near each
+    /// other (a walk reads them in id order), their ranges in one block.
+    near: NearBlocks,
     /// Whether every read costs a round trip (HTTP): the search then fetches what a layer
     /// reads in one batch ([`Graph::prefetch`]).
     remote: bool,
@@ -87,6 +90,7 @@ impl<'a> Graph<'a> {
             progress: opts.progress.clone(),
             expanded: 0,
             scratch: (Vec::new(), Vec::new()),
+            near: NearBlocks::default(),
             remote: rete.reader().is_remote(),
             most_blocks: if opts.max_degree.is_some() {
                 2
@@ -94,11 +98,6 @@ impl<'a> Graph<'a> {
                 usize::MAX
             },
         })
-    }
-
-    /// Whether reads cost a round trip each (a file over HTTP).
-    pub(crate) fn remote(&self) -> bool {
-        self.remote
     }
 
     /// On a remote file, fetches in one batch what reading the links of `ids` will read (their
@@ -174,7 +173,7 @@ impl<'a> Graph<'a> {
         let room = self.max_held.saturating_sub(self.held);
         // Keys straight from the cached blocks: SPO keys are (s, p, o, g), OSP keys (o, s, p, g).
         let rete = self.rete;
-        let (preds, nodes) = (&mut self.preds, &self.nodes);
+        let (preds, nodes, near) = (&mut self.preds, &self.nodes, &mut self.near);
         for (perm, pattern, other, pred, direction) in [
             (Perm::Spo, Pattern::new(Some(id), None, None), 2, 1, 0),
             (
@@ -185,7 +184,7 @@ impl<'a> Graph<'a> {
                 BACKWARD,
             ),
         ] {
-            let scanned = rete.scan_keys(perm, &pattern, |keys| {
+            let scanned = rete.scan_keys_near(perm, &pattern, near, |keys| {
                 for k in keys {
                     let n = k[other];
                     if n == id || nodes.is_literal(n) || !preds.allows(rete, k[pred])? {
@@ -203,7 +202,10 @@ impl<'a> Graph<'a> {
                 return Err(e);
             }
         }
-        out.sort_unstable();
+        // Runs already sorted (links in: subjects in key order; links out: objects per
+        // predicate), which the stable sort merges rather than sorting anew: a hub's thousands
+        // of links in are one run.
+        out.sort();
         out.dedup();
         if out.len() + links.len() > room {
             self.scratch = (out, links);
@@ -226,24 +228,27 @@ impl<'a> Graph<'a> {
         Ok(neighbours)
     }
 
-    /// The allowed links between `a` and `b` as `(predicate, forward)` (`forward`: `a` is the
-    /// subject), links from `a` first, each group by predicate, a triple in several graphs
-    /// once; `None` when neither end's links were read.
-    pub(crate) fn links_between(&self, a: Id, b: Id) -> Option<Vec<(Id, bool)>> {
+    /// The allowed links between `a` and `b` (`forward`: `a` is the subject), links from `a`
+    /// first, each group by predicate, a triple in several graphs once; `None` when neither
+    /// end's links were read.
+    pub(crate) fn links_between(&self, a: Id, b: Id) -> Option<Vec<Link>> {
         // From `b`'s side, its links in are `a`'s links out.
         let (read, other, out_bit) = match self.adjacency.get(&a) {
             Some(r) => (r, b, 0),
             None => (self.adjacency.get(&b)?, a, BACKWARD),
         };
-        let mut found: Vec<(bool, Id)> = read
+        let mut found: Vec<Link> = read
             .links
             .iter()
             .filter(|&&(n, _)| n == other)
-            .map(|&(_, p)| (p & BACKWARD != out_bit, p & !BACKWARD))
+            .map(|&(_, p)| Link {
+                predicate: p & !BACKWARD,
+                forward: p & BACKWARD == out_bit,
+            })
             .collect();
-        found.sort_unstable();
+        found.sort_unstable_by_key(|l| (!l.forward, l.predicate));
         found.dedup();
-        Some(found.into_iter().map(|(back, p)| (p, !back)).collect())
+        Some(found)
     }
 
     /// Counts a path found, for [`Progress`].

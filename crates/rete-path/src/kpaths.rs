@@ -342,9 +342,12 @@ impl<'b> Walk<'b> {
         // One link left after the next step, and the end's ball has exact distances: an entity
         // one link from the end closes a path at once (nothing to read or walk for its links).
         let closing = bound == 1 && self.end.radius() >= 1;
+        // Beyond the end ball's radius every entity is near enough (when the ball is not
+        // complete): no distance to look up.
+        let near_enough = !self.end.complete() && bound > self.end.radius();
         for &w in next {
             // A path holds at most 13 entities: a scan beats a set.
-            if w == self.to || self.to_end(w) > bound || self.path.contains(&w) {
+            if w == self.to || (!near_enough && self.to_end(w) > bound) || self.path.contains(&w) {
                 continue;
             }
             if !g.admits(w)? {

@@ -1,12 +1,14 @@
 #![doc = include_str!("../README.md")]
 
 mod bfs;
+mod decode;
 mod error;
 mod filter;
 mod graph;
 mod kpaths;
 mod steps;
 
+pub use decode::{DecodedLink, DecodedPath, DecodedReport, DecodedStep};
 pub use error::PathError;
 pub use filter::{is_schema_predicate, SCHEMA_PREDICATES};
 pub use steps::MAX_LINKS_PER_STEP;
@@ -126,47 +128,35 @@ impl Stop {
     }
 }
 
-/// One link of a step: a triple of the file, in N-Triples syntax. The terms of an answer are
-/// shared (`Arc<str>`) between its links, steps and paths, which show the same entities and
-/// predicates again and again: a term is written once per answer, then counted, not copied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One link of a step: a triple of the file joining the step's two entities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Link {
-    /// Subject.
-    pub subject: Arc<str>,
-    /// Predicate.
-    pub predicate: Arc<str>,
-    /// The predicate's dictionary id (valid for this file), so a reader need not look it up.
-    pub predicate_id: Id,
-    /// Object.
-    pub object: Arc<str>,
-    /// Whether the link points along the path (`from` is its subject) or against it.
+    /// The predicate's dictionary id (valid for this file).
+    pub predicate: Id,
+    /// Whether the link points along the path (the step's first entity is its subject) or
+    /// against it.
     pub forward: bool,
 }
 
-/// One step of a path: two consecutive entities and the links joining them.
+/// One step of a path: the links joining two consecutive entities.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Step {
-    /// The entity the step leaves.
-    pub from: Arc<str>,
-    /// The entity the step reaches.
-    pub to: Arc<str>,
-    /// The allowed links between them, either way (at least one; at most
-    /// [`MAX_LINKS_PER_STEP`]).
+    /// The allowed links between them, either way: those along the path first, each group by
+    /// predicate id (at least one; at most [`MAX_LINKS_PER_STEP`]).
     pub links: Vec<Link>,
     /// Links left out of `links` beyond [`MAX_LINKS_PER_STEP`].
     pub more_links: usize,
 }
 
-/// One simple path.
+/// One simple path, as dictionary ids (valid for this file): [`PathReport::decode`] writes its
+/// terms out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Path {
     /// Number of links.
     pub hops: usize,
-    /// The entities along it, endpoints included (N-Triples syntax).
-    pub nodes: Vec<Arc<str>>,
-    /// Their dictionary ids (valid for this file).
+    /// The entities along it, endpoints included.
     pub ids: Vec<Id>,
-    /// The steps.
+    /// The steps: `steps[i]` joins `ids[i]` and `ids[i + 1]`.
     pub steps: Vec<Step>,
 }
 
@@ -184,13 +174,14 @@ pub struct SearchStats {
     pub millis: f64,
 }
 
-/// The answer of [`find_paths`].
+/// The answer of [`find_paths`]: the paths as ids, which a caller shows as it shows terms
+/// (the app through its term views); [`PathReport::decode`] writes them out in N-Triples.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PathReport {
-    /// The start (N-Triples syntax).
-    pub from: String,
-    /// The end.
-    pub to: String,
+    /// The start's dictionary id.
+    pub from: Id,
+    /// The end's.
+    pub to: Id,
     /// The paths, shortest first.
     pub paths: Vec<Path>,
     /// Why the search ended.
@@ -254,23 +245,20 @@ pub fn find_paths(
     let mut g = graph::Graph::new(rete, opts)?;
     let found = kpaths::k_shortest(&mut g, a, b, opts.k, opts.max_hops)?;
     let mut paths: Vec<Path> = Vec::with_capacity(found.paths.len());
-    let mut decoder = steps::Decoder::new(&g, &found.paths)?;
     for ids in found.paths {
-        let nodes = ids
-            .iter()
-            .map(|&id| decoder.term(&g, id))
-            .collect::<Result<Vec<_>, _>>()?;
         paths.push(Path {
             hops: ids.len() - 1,
-            steps: decoder.steps(&mut g, &ids, &nodes)?,
-            nodes,
+            steps: ids
+                .windows(2)
+                .map(|w| steps::step(&mut g, w[0], w[1]))
+                .collect::<Result<_, _>>()?,
             ids,
         });
     }
     let reason = found.stop.describe(opts, paths.len());
     Ok(PathReport {
-        from: from.to_string(),
-        to: to.to_string(),
+        from: a,
+        to: b,
         paths,
         stop: found.stop,
         reason,

@@ -6,10 +6,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
-use oxrdf::{NamedNode, Term};
+use oxrdf::{NamedNode, Term, TermRef};
 use rete_build::{build, BuildOptions, Input, Syntax};
 use rete_core::{Id, Pattern, Rete};
-use rete_path::{find_paths, PathError, PathOptions, PathReport, Progress, Stop};
+use rete_path::{find_paths, DecodedReport, PathError, PathOptions, Progress, Stop};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write;
 use std::path::Path;
@@ -18,6 +18,16 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The paths between `a` and `b` with their terms written out (what `rete path` prints).
+fn find_decoded(
+    rete: &Rete,
+    a: TermRef<'_>,
+    b: TermRef<'_>,
+    opts: &PathOptions,
+) -> Result<DecodedReport, PathError> {
+    find_paths(rete, a, b, opts)?.decode(rete)
+}
 
 const INSTALL: &str = "this test needs Python 3 with networkx: `pip install networkx` \
      (set PYTHON to choose the interpreter)";
@@ -155,7 +165,7 @@ fn networkx(
 /// shortest first, within the hop limit, every link a triple of the file joining its step's
 /// entities the way `forward` says, and the predicate filter.
 fn check_report(
-    r: &PathReport,
+    r: &DecodedReport,
     a: &Term,
     b: &Term,
     opts: &PathOptions,
@@ -230,7 +240,7 @@ fn against_networkx_on(
     };
     let mut found = 0;
     for ((a, b), (shortest, lengths)) in pairs.iter().zip(reference) {
-        let r = find_paths(rete, a.as_ref(), b.as_ref(), opts).unwrap();
+        let r = find_decoded(rete, a.as_ref(), b.as_ref(), opts).unwrap();
         check_report(&r, a, b, opts, &file, &allowed);
         let ours: Vec<u64> = r.paths.iter().map(|p| p.hops as u64).collect();
         assert_eq!(ours, lengths, "{name}: {a} to {b}: k path lengths ({r:?})");
@@ -333,7 +343,7 @@ fn many_equal_shortest_paths_come_from_one_search() {
         let (a, b) = (n(a), n(b));
         let file = triples(&rete, &dir.path().join(format!("{name}.nt")));
         let find = |o: &PathOptions| {
-            let r = find_paths(&rete, a.as_ref(), b.as_ref(), o).unwrap();
+            let r = find_decoded(&rete, a.as_ref(), b.as_ref(), o).unwrap();
             check_report(&r, &a, &b, o, &file, &default_allowed);
             r
         };
@@ -385,7 +395,7 @@ fn filters_hold() {
     let file = triples(&rete, &dir.path().join("m.nt"));
     let a = iri("http://example.org/medical#patient92");
     let b = iri("http://example.org/medical#patient334");
-    let find = |o: &PathOptions| find_paths(&rete, a.as_ref(), b.as_ref(), o).unwrap();
+    let find = |o: &PathOptions| find_decoded(&rete, a.as_ref(), b.as_ref(), o).unwrap();
 
     let all = find(&PathOptions::default());
     assert_eq!(all.paths.len(), 5);
@@ -463,7 +473,7 @@ fn cyclic_graph_and_limits_give_clear_answers() {
     let rete = ring(dir.path());
     let n = |i: &str| iri(&format!("http://ex.org/{i}"));
     let find =
-        |a: &str, b: &str, o: &PathOptions| find_paths(&rete, n(a).as_ref(), n(b).as_ref(), o);
+        |a: &str, b: &str, o: &PathOptions| find_decoded(&rete, n(a).as_ref(), n(b).as_ref(), o);
 
     // Both ways round the ring, then no other path.
     let big_k = PathOptions {
@@ -526,7 +536,7 @@ fn cyclic_graph_and_limits_give_clear_answers() {
         assert!(matches!(e, PathError::BadHops { .. }), "{e}");
     }
     let zero = Term::from_str("\"zero\"").unwrap();
-    let e = find_paths(
+    let e = find_decoded(
         &rete,
         n("n0").as_ref(),
         zero.as_ref(),
@@ -584,7 +594,7 @@ fn report_is_json() {
         max_hops: 7,
         ..Default::default()
     };
-    let r = find_paths(&rete, a.as_ref(), b.as_ref(), &seven).unwrap();
+    let r = find_decoded(&rete, a.as_ref(), b.as_ref(), &seven).unwrap();
     let v = serde_json::to_value(&r).unwrap();
     assert_eq!(v["stop"], "exhausted");
     assert_eq!(v["paths"][0]["hops"], 1);
@@ -724,7 +734,7 @@ fn longer_paths_are_every_simple_path_in_order() {
                     max_hops: max_hops as u32,
                     ..Default::default()
                 };
-                let r = find_paths(rete, a.as_ref(), b.as_ref(), &opts).unwrap();
+                let r = find_decoded(rete, a.as_ref(), b.as_ref(), &opts).unwrap();
                 check_report(&r, &a, &b, &opts, &file, &default_allowed);
                 let got: Vec<Vec<Id>> = r.paths.iter().map(|p| p.ids.clone()).collect();
                 same_paths(
@@ -752,7 +762,7 @@ fn longer_paths_are_every_simple_path_in_order() {
         max_hops: 12,
         ..Default::default()
     };
-    let r = find_paths(rete, n("s").as_ref(), n("t").as_ref(), &all).unwrap();
+    let r = find_decoded(rete, n("s").as_ref(), n("t").as_ref(), &all).unwrap();
     let hops: Vec<usize> = r.paths.iter().map(|p| p.hops).collect();
     assert_eq!(hops, [2, 2, 3, 3, 4, 4, 4, 5, 6, 6], "{r:?}");
     assert_eq!(r.stop, Stop::Exhausted);
@@ -761,7 +771,7 @@ fn longer_paths_are_every_simple_path_in_order() {
         "the first search, then lengths 3 to 6 at least"
     );
     // Paths of d + 1 and d + 2 links past the two shortest.
-    let r = find_paths(
+    let r = find_decoded(
         rete,
         n("s").as_ref(),
         n("t").as_ref(),
@@ -822,7 +832,7 @@ fn longer_paths_are_every_simple_path_in_order() {
     for (opts, skip, avoid) in filtered {
         let ids = |x: &Term| rete.id_of(x.as_ref()).unwrap().unwrap();
         let want = all_simple_paths(rete, ids(&s), ids(&t), 12, skip, avoid);
-        let r = find_paths(rete, s.as_ref(), t.as_ref(), &opts).unwrap();
+        let r = find_decoded(rete, s.as_ref(), t.as_ref(), &opts).unwrap();
         check_report(&r, &s, &t, &opts, &file, &|p| {
             default_allowed(p) && !skip(p)
         });

@@ -85,6 +85,13 @@ fn a_remote_search_reads_a_layer_per_batch_and_answers_as_the_local_file() {
             .unwrap();
             let got = find_paths(&remote, a.as_ref(), b.as_ref(), &opts).unwrap();
             assert_eq!(got.paths, want.paths, "{a} {b} {opts:?}");
+            // The terms of the answer too, fetched in a batch (counted below).
+            let text = got.decode(&remote).unwrap();
+            assert_eq!(
+                text.paths,
+                want.decode(&local).unwrap().paths,
+                "{a} {b} {opts:?}"
+            );
             assert_eq!(got.stop, want.stop, "{a} {b} {opts:?}");
             assert_eq!(got.stats.expanded, want.stats.expanded, "{a} {b} {opts:?}");
             if got.stop != Stop::Found && opts.k > 1 {

@@ -88,6 +88,12 @@ struct DatasetResult {
     rete_k5_ms: Percentiles,
     /// p50 of the k = 5 time over the k = 1 time, pair by pair.
     k5_over_first_p50: f64,
+    /// The same searches with their answers' terms written out (`PathReport::decode`, what
+    /// `rete path` prints; the app shows ids through its own term views): k = 1, k = 5 and
+    /// the p50 of their ratio pair by pair.
+    rete_first_text_ms: Percentiles,
+    rete_k5_text_ms: Percentiles,
+    k5_over_first_text_p50: f64,
     /// The same over the pairs connected within 6 hops.
     k5_over_first_connected_p50: Option<f64>,
     /// Shortest-path searches of the k = 5 runs (1: all five from the first search).
@@ -228,6 +234,8 @@ fn remote(
             let rete = Rete::open(Arc::new(HttpReader::open(&url)?))?;
             let s = Instant::now();
             let r = find_paths(&rete, a.as_ref(), b.as_ref(), opts)?;
+            // As `rete path` does: the answer's terms written out (one more batch).
+            r.decode(&rete)?;
             search.push(ms(s.elapsed()));
             total.push(ms(t.elapsed()));
             let (n, b) = server.take()?;
@@ -488,6 +496,7 @@ fn run_rete(
     let (mut lengths, mut searches, mut local) = (vec![], vec![], vec![]);
     let (mut one_search, mut detours, mut exp1, mut exp5) = (vec![], vec![], vec![], vec![]);
     let (mut cold_bytes, mut cold_reads) = (vec![], vec![]);
+    let (mut first_text, mut five_text, mut ratio_text) = (vec![], vec![], vec![]);
     let mut stopped = 0;
     for (a, b) in &terms {
         let counted = Arc::new(CountingReader::new(FileReader::open(file)?));
@@ -498,20 +507,29 @@ fn run_rete(
         cold_reads.push(s.requests as f64);
         // Warm, on the long-lived reader: a first run, then the median of WARM_RUNS (one run of
         // a few microseconds is at the mercy of the other work on the machine).
-        let warm = |opts: &PathOptions| -> Result<(PathReport, f64)> {
-            find_paths(rete, a.as_ref(), b.as_ref(), opts)?;
+        let warm = |opts: &PathOptions, text: bool| -> Result<(PathReport, f64)> {
+            find_paths(rete, a.as_ref(), b.as_ref(), opts)?.decode(rete)?;
             let mut times = Vec::with_capacity(WARM_RUNS);
             let mut report = None;
             for _ in 0..WARM_RUNS {
                 let t = Instant::now();
-                report = Some(find_paths(rete, a.as_ref(), b.as_ref(), opts)?);
+                let r = find_paths(rete, a.as_ref(), b.as_ref(), opts)?;
+                if text {
+                    r.decode(rete)?;
+                }
                 times.push(ms(t.elapsed()));
+                report = Some(r);
             }
             times.sort_by(f64::total_cmp);
             Ok((report.context("warm runs")?, times[WARM_RUNS / 2]))
         };
-        let (r, t1) = warm(&k1)?;
-        let (r5, t5) = warm(&k5)?;
+        let (r, t1) = warm(&k1, false)?;
+        let (r5, t5) = warm(&k5, false)?;
+        let (_, t1_text) = warm(&k1, true)?;
+        let (_, t5_text) = warm(&k5, true)?;
+        first_text.push(t1_text);
+        five_text.push(t5_text);
+        ratio_text.push(t5_text / t1_text.max(1e-6));
         if r5.paths.first().map(|p| p.hops) != r.paths.first().map(|p| p.hops) {
             bail!("{a} to {b}: k = 5 starts with a different length than k = 1");
         }
@@ -557,6 +575,9 @@ fn run_rete(
         rete_first_ms: percentiles(first),
         rete_k5_ms: percentiles(five),
         k5_over_first_p50: percentiles(ratio).p50,
+        rete_first_text_ms: percentiles(first_text),
+        rete_k5_text_ms: percentiles(five_text),
+        k5_over_first_text_p50: percentiles(ratio_text).p50,
         k5_over_first_connected_p50: (!ratio_connected.is_empty())
             .then(|| percentiles(ratio_connected).p50),
         k5_searches: percentiles(searches),
@@ -614,8 +635,10 @@ fn main() -> Result<()> {
     let envelope = serde_json::json!({
         "benchmark": "rete-path-bench",
         "method": "per dataset: 100 random pairs of subjects; rete-path k=1 and k=5 warm (median \
-                   of 5 runs after a first, one open reader), cold bytes/reads from a fresh open of the local file; \
-                   remote: a fresh open over HTTP per pair and search (k=1, then k=5), requests \
+                   of 5 runs after a first, one open reader) of find_paths (answer in ids) and, apart, \
+                   of find_paths then decode (terms written out, *_text_*), cold bytes/reads \
+                   from a fresh open of the local file; remote: a fresh open over HTTP per \
+                   pair and search (k=1, then k=5), search and decode, requests \
                    and bytes from the server's log; networkx bidirectional_shortest_path in \
                    memory (median of 3); Oxigraph in memory, SPARQL ASK with a property path of \
                    length 1..6 until true; all on the entity-to-entity links without schema \

@@ -5,7 +5,7 @@ use crate::terms::Resolver;
 use anyhow::{bail, Result};
 use oxrdf::{NamedNode, Term};
 use rete_core::Rete;
-use rete_path::{find_paths, PathOptions, PathReport};
+use rete_path::{find_paths, DecodedReport, PathOptions};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -42,7 +42,7 @@ pub fn run(rete: &Rete, a: &PathArgs) -> Result<()> {
         deadline,
         ..Default::default()
     };
-    let report = find_paths(rete, from.as_ref(), to.as_ref(), &opts)?;
+    let report = find_paths(rete, from.as_ref(), to.as_ref(), &opts)?.decode(rete)?;
     super::print_json_or(&report, a.json, |mut out| {
         write_text(&mut out, &resolver, &report)
     })
@@ -50,7 +50,7 @@ pub fn run(rete: &Rete, a: &PathArgs) -> Result<()> {
 
 /// Each path as its steps in path order: `from —predicate→ to` for a link along the path,
 /// `from ←predicate— to` for one against it (`to` is then its subject).
-fn write_text(out: &mut impl Write, r: &Resolver<'_>, report: &PathReport) -> Result<()> {
+fn write_text(out: &mut impl Write, r: &Resolver<'_>, report: &DecodedReport) -> Result<()> {
     for (i, path) in report.paths.iter().enumerate() {
         let hops = if path.hops == 1 { "hop" } else { "hops" };
         writeln!(out, "path {} · {} {hops}", i + 1, path.hops)?;

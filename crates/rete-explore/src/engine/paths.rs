@@ -66,7 +66,7 @@ impl Doc {
                 let mut links = Vec::with_capacity(s.links.len());
                 for l in &s.links {
                     links.push(PathLinkView {
-                        predicate: self.term_view(l.predicate_id, false)?,
+                        predicate: self.term_view(l.predicate, false)?,
                         forward: l.forward,
                     });
                 }
