@@ -2,9 +2,10 @@
 //! direction (`rete-path`), each entity and predicate as the details panel shows terms.
 
 use super::{AppError, AppResult, Doc};
-use crate::model::{PathFilters, PathLinkView, PathStepView, PathView, PathsView};
+use crate::model::{PathFilters, PathLinkView, PathStepView, PathView, PathsView, TermView};
 use oxrdf::Term;
 use rete_path::{find_paths, PathOptions, Stop};
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,18 +56,29 @@ impl Doc {
         };
         let report = find_paths(&self.rete, a.as_ref(), b.as_ref(), &opts)
             .map_err(|e| AppError::Invalid(e.to_string()))?;
+        // The paths of an answer share their ends, often more entities, and a few predicates:
+        // each term's view (its label looked up) is made once.
+        let mut views: HashMap<(u64, bool), TermView> = HashMap::new();
+        let mut view = |id: u64, labelled: bool| -> AppResult<TermView> {
+            if let Some(v) = views.get(&(id, labelled)) {
+                return Ok(v.clone());
+            }
+            let v = self.term_view(id, labelled)?;
+            views.insert((id, labelled), v.clone());
+            Ok(v)
+        };
         let mut paths = Vec::with_capacity(report.paths.len());
         for p in &report.paths {
             let mut nodes = Vec::with_capacity(p.ids.len());
             for id in &p.ids {
-                nodes.push(self.term_view(*id, true)?);
+                nodes.push(view(*id, true)?);
             }
             let mut steps = Vec::with_capacity(p.steps.len());
             for s in &p.steps {
                 let mut links = Vec::with_capacity(s.links.len());
                 for l in &s.links {
                     links.push(PathLinkView {
-                        predicate: self.term_view(l.predicate, false)?,
+                        predicate: view(l.predicate, false)?,
                         forward: l.forward,
                     });
                 }
