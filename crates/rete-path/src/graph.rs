@@ -146,6 +146,11 @@ impl<'a> Graph<'a> {
         Ok(())
     }
 
+    /// Whether the links of `id` have been read.
+    pub(crate) fn is_read(&self, id: Id) -> bool {
+        self.adjacency.contains_key(&id)
+    }
+
     /// The neighbours of `id` if they have been read already (no read, no limit checked).
     pub(crate) fn cached(&self, id: Id) -> Option<Arc<[Id]>> {
         self.adjacency.get(&id).map(|r| r.neighbours.clone())

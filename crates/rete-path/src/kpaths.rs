@@ -102,7 +102,7 @@ fn run(
         let (walked, mut found) = if coverable < u64::from(len) {
             (Ok(()), Vec::new())
         } else {
-            let mut known = Walk::new(&s, &t, from, to, len, need);
+            let mut known = Walk::new(&s, &t, (from, to), (len, shortest_len), need);
             known.known_only = true;
             (known.down(g), known.found)
         };
@@ -117,14 +117,14 @@ fn run(
                 && s.radius() + t.radius() < len
                 && t.frontier_len() < s.frontier_len();
             let mut walk = if backwards {
-                let mut w = Walk::new(&t, &s, to, from, len, need - found.len());
+                let mut w = Walk::new(&t, &s, (to, from), (len, shortest_len), need - found.len());
                 w.skip = found
                     .iter()
                     .map(|p| p.iter().rev().copied().collect())
                     .collect();
                 w
             } else {
-                let mut w = Walk::new(&s, &t, from, to, len, need - found.len());
+                let mut w = Walk::new(&s, &t, (from, to), (len, shortest_len), need - found.len());
                 w.skip = found.clone();
                 w
             };
@@ -170,7 +170,7 @@ fn run(
             }
         }
     }
-    match longer_paths(g, &mut s, &mut t, from, to, max_hops) {
+    match longer_paths(g, (&mut s, &mut t), (from, to), shortest_len, max_hops) {
         Ok(false) => Ok(Stop::Exhausted),
         // Every path within the limit is known; a longer one may exist.
         Ok(true) | Err(Halt::Limit(Stop::VisitedLimit)) => Ok(Stop::HopLimit),
@@ -192,10 +192,9 @@ const PROOF_STEPS: u64 = 100_000;
 /// bounds the longest path ([`longest_possible`]) and, above the limit, looks for one.
 fn longer_paths(
     g: &mut Graph<'_>,
-    s: &mut Side,
-    t: &mut Side,
-    from: Id,
-    to: Id,
+    (s, t): (&mut Side, &mut Side),
+    (from, to): (Id, Id),
+    shortest: u32,
     max_hops: u32,
 ) -> Result<bool, Halt> {
     let budget = g.expanded + PROOF_READS;
@@ -216,7 +215,7 @@ fn longer_paths(
     };
     let mut steps = PROOF_STEPS;
     for len in max_hops + 1..=longest {
-        let mut walk = Walk::new(s, t, from, to, len, 1);
+        let mut walk = Walk::new(s, t, (from, to), (len, shortest), 1);
         walk.limit = steps;
         walk.down(g)?;
         if !walk.found.is_empty() || walk.gave_up {
@@ -234,6 +233,8 @@ struct Walk<'b> {
     end: &'b Side,
     to: Id,
     len: u32,
+    /// The links of a shortest path between the ends.
+    shortest: u32,
     want: usize,
     path: Vec<Id>,
     found: Vec<Vec<Id>>,
@@ -251,12 +252,21 @@ struct Walk<'b> {
 }
 
 impl<'b> Walk<'b> {
-    fn new(start: &'b Side, end: &'b Side, from: Id, to: Id, len: u32, want: usize) -> Self {
+    /// A walk over the paths of `len` links from `from` to `to`, which are `shortest` links
+    /// apart.
+    fn new(
+        start: &'b Side,
+        end: &'b Side,
+        (from, to): (Id, Id),
+        (len, shortest): (u32, u32),
+        want: usize,
+    ) -> Self {
         Self {
             start,
             end,
             to,
             len,
+            shortest,
             want,
             path: vec![from],
             found: Vec::new(),
@@ -277,6 +287,23 @@ impl<'b> Walk<'b> {
             None if self.end.complete() => u32::MAX,
             None => self.end.radius() + 1,
         }
+    }
+
+    /// Whether, over the links already read, a path stepping on `w` with `bound` links left
+    /// after it cannot reach the end. Outside the end's ball and not read, `w`'s only known
+    /// links lead to its parents in the start's ball, one link nearer the start: from one of
+    /// them the end is at least `shortest − (k − 1)` links away (`k`: `w`'s distance from the
+    /// start; else a path shorter than the shortest would exist), more than the `bound − 1`
+    /// left unless `k + bound ≥ shortest + 2`. The walk would find nothing past `w`; this
+    /// spares it listing and trying `w`'s parents (on a graph with hubs, hundreds of entities
+    /// one step from the start's outer layer, each with its parents).
+    fn stuck(&self, g: &Graph<'_>, w: Id, bound: u32) -> bool {
+        self.end.distance(w).is_none()
+            && !g.is_read(w)
+            && self
+                .start
+                .distance(w)
+                .is_none_or(|k| k + bound < self.shortest + 2)
     }
 
     /// The path, ending next to the end, closed by the end: found unless skipped.
@@ -347,7 +374,11 @@ impl<'b> Walk<'b> {
         let near_enough = !self.end.complete() && bound > self.end.radius();
         for &w in next {
             // A path holds at most 13 entities: a scan beats a set.
-            if w == self.to || (!near_enough && self.to_end(w) > bound) || self.path.contains(&w) {
+            if w == self.to
+                || (!near_enough && self.to_end(w) > bound)
+                || self.path.contains(&w)
+                || (self.known_only && !closing && self.stuck(g, w, bound))
+            {
                 continue;
             }
             if !g.admits(w)? {
