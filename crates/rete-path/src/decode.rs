@@ -128,12 +128,21 @@ impl PathReport {
             };
             terms.insert(id, text);
         }
-        // Every id was decoded above.
-        let term = |id: Id| terms[&id].clone();
+        // Every id was decoded above (or the read failed).
+        let term = |id: Id| {
+            terms
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| PathError::UnknownEntity(format!("term id {id}")))
+        };
         Ok(DecodedReport {
-            from: term(self.from),
-            to: term(self.to),
-            paths: self.paths.iter().map(|p| decode_path(p, &term)).collect(),
+            from: term(self.from)?,
+            to: term(self.to)?,
+            paths: self
+                .paths
+                .iter()
+                .map(|p| decode_path(p, &term))
+                .collect::<Result<_, _>>()?,
             stop: self.stop,
             reason: self.reason.clone(),
             stats: self.stats.clone(),
@@ -141,39 +150,37 @@ impl PathReport {
     }
 }
 
-fn decode_path(p: &Path, term: &impl Fn(Id) -> Arc<str>) -> DecodedPath {
-    let nodes: Vec<Arc<str>> = p.ids.iter().map(|&id| term(id)).collect();
-    let steps = p
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let (from, to) = (&nodes[i], &nodes[i + 1]);
-            DecodedStep {
-                from: from.clone(),
-                to: to.clone(),
-                links: s
-                    .links
-                    .iter()
-                    .map(|l| {
-                        let (subject, object) = if l.forward { (from, to) } else { (to, from) };
-                        DecodedLink {
-                            subject: subject.clone(),
-                            predicate: term(l.predicate),
-                            predicate_id: l.predicate,
-                            object: object.clone(),
-                            forward: l.forward,
-                        }
-                    })
-                    .collect(),
-                more_links: s.more_links,
-            }
-        })
-        .collect();
-    DecodedPath {
+fn decode_path(
+    p: &Path,
+    term: &impl Fn(Id) -> Result<Arc<str>, PathError>,
+) -> Result<DecodedPath, PathError> {
+    let nodes: Vec<Arc<str>> = p.ids.iter().map(|&id| term(id)).collect::<Result<_, _>>()?;
+    let mut steps = Vec::with_capacity(p.steps.len());
+    // A step joins two consecutive entities: `nodes` has one more than there are steps.
+    for (s, ends) in p.steps.iter().zip(nodes.windows(2)) {
+        let (from, to) = (&ends[0], &ends[1]);
+        let mut links = Vec::with_capacity(s.links.len());
+        for l in &s.links {
+            let (subject, object) = if l.forward { (from, to) } else { (to, from) };
+            links.push(DecodedLink {
+                subject: subject.clone(),
+                predicate: term(l.predicate)?,
+                predicate_id: l.predicate,
+                object: object.clone(),
+                forward: l.forward,
+            });
+        }
+        steps.push(DecodedStep {
+            from: from.clone(),
+            to: to.clone(),
+            links,
+            more_links: s.more_links,
+        });
+    }
+    Ok(DecodedPath {
         hops: p.hops,
         nodes,
         ids: p.ids.clone(),
         steps,
-    }
+    })
 }
