@@ -29,6 +29,8 @@ pub(crate) struct KPaths {
     pub(crate) stop: Stop,
     /// The first search, then one enumeration per longer length.
     pub(crate) searches: u64,
+    /// Entities the walks stepped on.
+    pub(crate) steps: u64,
 }
 
 /// Up to `k` shortest simple paths from `from` to `to` of at most `max_hops` links.
@@ -43,6 +45,7 @@ pub(crate) fn k_shortest(
         paths: Vec::new(),
         stop: Stop::Found,
         searches: 0,
+        steps: 0,
     };
     match run(g, from, to, k, max_hops, &mut out) {
         Ok(stop) => out.stop = stop,
@@ -104,7 +107,9 @@ fn run(
         } else {
             let mut known = Walk::new(&s, &t, (from, to), (len, shortest_len), need);
             known.known_only = true;
-            (known.down(g), known.found)
+            let walked = known.down(g);
+            out.steps += known.steps;
+            (walked, known.found)
         };
         // The side whose outer layer the walk may read (it walks from there), grown after.
         let mut grow = None;
@@ -139,6 +144,7 @@ fn run(
                 })?;
             }
             let all = walk.down(g);
+            out.steps += walk.steps;
             found.extend(walk.found.into_iter().map(|mut p| {
                 if backwards {
                     p.reverse();

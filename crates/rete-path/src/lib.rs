@@ -170,6 +170,9 @@ pub struct SearchStats {
     /// Searches run: the first (one in all when there are `k` paths of the shortest length),
     /// then one enumeration per longer length.
     pub searches: u64,
+    /// Entities the walks over longer lengths (within the hop limit) stepped on, each tried as
+    /// the next on a path: the enumeration's work beside its reads.
+    pub steps: u64,
     /// Wall time in milliseconds.
     pub millis: f64,
 }
@@ -266,6 +269,7 @@ pub fn find_paths(
             expanded: g.expanded,
             held: g.held() as u64,
             searches: found.searches,
+            steps: found.steps,
             millis: start.elapsed().as_secs_f64() * 1e3,
         },
     })
