@@ -1,12 +1,12 @@
 //! Candidates in answer order (tier, then document) from sorted posting lists, lazily, without
 //! hash maps: one query word streams its lists tier by tier through a k-way merge; several words
-//! stream the word with the fewest postings and look each of its documents up in the others'
-//! lists by galloping. Either stops as soon as the caller has its answer, so a keystroke reads
-//! the few chunks holding the documents it needs.
+//! stream the word with the fewest postings and look its documents up in the others' lists, in
+//! stages of match quality. Either stops as soon as the caller has its answer, so a keystroke
+//! reads the few chunks holding the documents it needs.
 
 use crate::postings::Cursor;
 use crate::read::{Index, TokenRef};
-use crate::tier::{tier, Cand, Quality};
+use crate::tier::{tier, tier_of, Cand, Quality};
 use crate::SearchError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -94,6 +94,12 @@ impl Merge {
     }
 
     fn step(&mut self) -> Result<Option<(u32, Quality, u8)>, SearchError> {
+        // One list (a word matching one token) needs no heap: its documents come once each.
+        if let [c] = self.cursors.as_mut_slice() {
+            let next = c.peek(&self.index)?;
+            c.advance();
+            return Ok(next.map(|(doc, ntok)| (doc, c.quality, ntok)));
+        }
         if !self.started {
             self.started = true;
             if self.cursors.len() > 1 << 16 {
@@ -129,6 +135,21 @@ impl Merge {
         }
         Ok(None)
     }
+
+    /// Appends the next documents to `out` until it holds `n`, as `(document, label word count,
+    /// quality)`.
+    fn fill_to(&mut self, n: usize, out: &mut Vec<(u32, u8, Quality)>) -> Result<(), SearchError> {
+        if let [c] = self.cursors.as_mut_slice() {
+            return c.fill_to(&self.index, n, out);
+        }
+        while out.len() < n {
+            match self.step()? {
+                Some((doc, q, ntok)) => out.push((doc, ntok, q)),
+                None => break,
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Iterator for Merge {
@@ -138,32 +159,78 @@ impl Iterator for Merge {
     }
 }
 
-/// The candidates of a query of several words, lazily, best first. The word with the fewest
-/// postings drives: its lists merged in document order, each document looked up in every list
-/// of the other words (their best quality). Documents of the best tier the words allow come out
-/// as they are found (nothing can rank above them, and they come in order); the others wait
-/// until the driving word is walked through.
-pub(crate) struct SeveralWords {
+/// The candidates of a query of several words, lazily, best first, in two stages: the words'
+/// exact tokens only (tiers 0 and 1: every word exact), then all their tokens (the other
+/// tiers). The second runs only when the first did not give the caller its answer: a query whose
+/// words all match exactly often has it from their exact lists at once, without walking the
+/// longer lists of their prefixes and typos to prove a better tier empty. The stages are not
+/// finer (prefixes, then typos) as a query with typos would walk its prefix lists twice.
+pub(crate) fn several_words<'a>(
+    ix: &'a Index,
+    words: &'a [WordLists],
+    max_chunks: usize,
+) -> impl Iterator<Item = Result<Cand, SearchError>> + 'a {
+    let exact = words.iter().all(|w| w.iter().any(|(q, _)| *q == 0));
+    let inexact = words.iter().any(|w| w.iter().any(|(q, _)| *q > 0));
+    let stages = [
+        (exact, 0, 0),
+        (inexact, Quality::MAX, if exact { 2 } else { 0 }),
+    ];
+    stages
+        .into_iter()
+        .filter(|s| s.0)
+        .flat_map(move |(_, quality, first)| Stage::new(ix, words, quality, first, max_chunks))
+}
+
+/// One stage of [`several_words`]: the lists of quality `quality` or better, for the tiers from
+/// `first` on. The word with the fewest postings drives: its lists merged in document order,
+/// its documents looked up in batches in every list of the other words (their best quality).
+/// Documents of the best tier left come out as they are found (nothing can rank above them,
+/// and they come in order); the others wait until the driving word is walked through; those of
+/// an earlier stage's tiers were given out by it.
+struct Stage {
     index: Index,
     driver: Merge,
     others: Vec<Other>,
+    words: usize,
+    /// The stage's first tier, and the best its words allow.
+    first: u8,
     best: u8,
     waiting: [Vec<u32>; 5],
-    quals: Vec<Quality>,
+    /// The batch of the driving word's documents being looked up or given out: each with its
+    /// label's word count and the worst quality of its words so far.
+    batch: Vec<(u32, u8, Quality)>,
+    at: usize,
+    /// Documents in the next batch: a few first (a keystroke's answer is often among the first
+    /// documents, and over HTTP each looked up may read the other words' chunks), then more.
+    batch_size: usize,
+    /// One word's best quality for each document of the batch.
+    word: Vec<Quality>,
+    docs: Vec<u32>,
     /// Past the walk: the waiting tier and position given out next.
     flush: Option<(usize, usize)>,
 }
 
-impl SeveralWords {
-    pub(crate) fn new(ix: &Index, words: &[WordLists], max_chunks: usize) -> Self {
-        let total = |w: &WordLists| w.iter().map(|(_, t)| t.df).sum::<u64>();
+/// The first batch of driving documents, and the largest.
+const FIRST_BATCH: usize = 4;
+const MAX_BATCH: usize = 2048;
+/// A word's quality for a document none of its lists holds.
+const MISSING: Quality = Quality::MAX;
+
+impl Stage {
+    fn new(ix: &Index, all: &[WordLists], quality: Quality, first: u8, max_chunks: usize) -> Self {
+        let words: Vec<Vec<&(Quality, TokenRef)>> = all
+            .iter()
+            .map(|w| w.iter().filter(|(q, _)| *q <= quality).collect())
+            .collect();
+        let total = |w: &[&(Quality, TokenRef)]| w.iter().map(|(_, t)| t.df).sum::<u64>();
         let driver = (0..words.len())
             .min_by_key(|&i| total(&words[i]))
             .unwrap_or(0);
         let mut driving = Vec::new();
         let mut others = Vec::new();
         for (i, w) in words.iter().enumerate() {
-            let c = cursors(w, None, max_chunks);
+            let c = cursors(w.iter().copied(), None, max_chunks);
             if i == driver {
                 driving = c;
             } else if c.len() > SEEK_LISTS {
@@ -179,7 +246,7 @@ impl SeveralWords {
         // The best tier possible: each word's best quality, with a label of as many words as the
         // query where every word has a token with such labels, and with a label of another count.
         let n = 1u8 << words.len().min(7);
-        let best_of = |w: &WordLists, whole: bool| {
+        let best_of = |w: &[&(Quality, TokenRef)], whole: bool| {
             w.iter()
                 .filter(|(_, t)| t.word_counts & if whole { n } else { !n } != 0)
                 .map(|(q, _)| *q)
@@ -196,29 +263,66 @@ impl SeveralWords {
             driver: Merge::new(ix, driving),
             index: ix.clone(),
             others,
-            best,
+            words: words.len(),
+            first,
+            best: best.max(first),
             waiting: Default::default(),
-            quals: Vec::with_capacity(words.len()),
+            batch: Vec::new(),
+            at: 0,
+            batch_size: FIRST_BATCH,
+            word: Vec::new(),
+            docs: Vec::new(),
             flush: None,
         }
     }
 
+    /// The next batch of the driving word's documents, looked up in the other words' lists:
+    /// those every word matches, with their worst quality. False past the driving word's end.
+    fn fill(&mut self) -> Result<bool, SearchError> {
+        self.batch.clear();
+        self.at = 0;
+        self.driver.fill_to(self.batch_size, &mut self.batch)?;
+        if self.batch.is_empty() {
+            return Ok(false);
+        }
+        self.batch_size = (self.batch_size * 2).min(MAX_BATCH);
+        for other in &mut self.others {
+            self.docs.clear();
+            self.docs.extend(self.batch.iter().map(|b| b.0));
+            self.word.clear();
+            self.word.resize(self.docs.len(), MISSING);
+            other.mark(&self.index, &self.docs, &mut self.word)?;
+            // A document a word misses leaves the batch: the next words look up fewer.
+            let mut quals = self.word.iter();
+            self.batch.retain_mut(|(_, _, worst)| {
+                let q = quals.next().copied().unwrap_or(MISSING);
+                *worst = (*worst).max(q);
+                q != MISSING
+            });
+            if self.batch.is_empty() {
+                break;
+            }
+        }
+        Ok(true)
+    }
+
     fn step(&mut self) -> Result<Option<Cand>, SearchError> {
         if self.flush.is_none() {
-            'doc: while let Some((doc, q0, ntok)) = self.driver.step()? {
-                self.quals.clear();
-                self.quals.push(q0);
-                for other in &mut self.others {
-                    match other.quality(&self.index, doc)? {
-                        Some(b) => self.quals.push(b),
-                        None => continue 'doc,
+            loop {
+                while let Some(&(doc, ntok, worst)) = self.batch.get(self.at) {
+                    self.at += 1;
+                    let t = tier_of(worst, usize::from(ntok) == self.words);
+                    if t < self.first {
+                        continue;
                     }
+                    if t == self.best {
+                        return Ok(Some(Cand { tier: t, doc }));
+                    }
+                    self.waiting[usize::from(t)].push(doc);
                 }
-                let t = tier(&self.quals, usize::from(ntok));
-                if t == self.best {
-                    return Ok(Some(Cand { tier: t, doc }));
+                if !self.fill()? {
+                    break;
                 }
-                self.waiting[usize::from(t)].push(doc);
             }
             self.flush = Some((0, 0));
         }
@@ -256,37 +360,42 @@ enum Other {
 }
 
 impl Other {
-    /// The best quality of the lists holding `doc` (documents asked in increasing order).
-    fn quality(&mut self, ix: &Index, doc: u32) -> Result<Option<Quality>, SearchError> {
+    /// For each of `docs` (increasing, each once), lowers `best[i]` to the best quality of the
+    /// lists holding it.
+    fn mark(&mut self, ix: &Index, docs: &[u32], best: &mut [Quality]) -> Result<(), SearchError> {
         match self {
             Other::Seek(lists) => {
-                let mut best: Option<Quality> = None;
                 for c in lists.iter_mut() {
-                    if c.seek(ix, doc)?.is_some_and(|p| p.0 == doc) {
-                        best = Some(best.map_or(c.quality, |b| b.min(c.quality)));
-                    }
+                    c.mark(ix, docs, best)?;
                 }
-                Ok(best)
             }
-            Other::Merged { merge, head, done } => loop {
-                if let Some((d, q)) = *head {
-                    if d >= doc {
-                        return Ok((d == doc).then_some(q));
+            Other::Merged { merge, head, done } => {
+                for (&doc, b) in docs.iter().zip(best.iter_mut()) {
+                    loop {
+                        if let Some((d, q)) = *head {
+                            if d >= doc {
+                                if d == doc {
+                                    *b = (*b).min(q);
+                                }
+                                break;
+                            }
+                        }
+                        if *done {
+                            return Ok(());
+                        }
+                        match merge.step()? {
+                            Some((d, q, _)) => *head = Some((d, q)),
+                            None => *done = true,
+                        }
                     }
                 }
-                if *done {
-                    return Ok(None);
-                }
-                match merge.step()? {
-                    Some((d, q, _)) => *head = Some((d, q)),
-                    None => *done = true,
-                }
-            },
+            }
         }
+        Ok(())
     }
 }
 
-impl Iterator for SeveralWords {
+impl Iterator for Stage {
     type Item = Result<Cand, SearchError>;
     fn next(&mut self) -> Option<Self::Item> {
         self.step().transpose()

@@ -134,6 +134,93 @@ impl Cursor {
     }
 }
 
+impl Cursor {
+    /// Appends the next kept postings to `out` until it holds `n`, as `(document, label word
+    /// count, quality)`; fewer at the list's end.
+    pub(crate) fn fill_to(
+        &mut self,
+        ix: &Index,
+        n: usize,
+        out: &mut Vec<(u32, u8, Quality)>,
+    ) -> Result<(), SearchError> {
+        while out.len() < n && self.peek(ix)?.is_some() {
+            let list = Arc::clone(&self.list);
+            let end = (self.pos + (n - out.len())).min(list.len());
+            let run = list.get(self.pos..end).unwrap_or_default();
+            let (keep, quality) = (self.keep, self.quality);
+            out.extend(
+                run.iter()
+                    .filter(|p| keep.is_none_or(|w| (p.1 == 1) == w))
+                    .map(|&(doc, words)| (doc, words, quality)),
+            );
+            self.pos = end;
+        }
+        Ok(())
+    }
+
+    /// For each of `docs` (increasing, each once) that this part holds, lowers `best[i]` to the
+    /// cursor's quality; the cursor is left at or before the first posting after the last of
+    /// them. One tight walk over the decoded chunks for a batch of documents, where a seek per
+    /// document cost more in its calls than in its comparisons.
+    pub(crate) fn mark(
+        &mut self,
+        ix: &Index,
+        docs: &[u32],
+        best: &mut [Quality],
+    ) -> Result<(), SearchError> {
+        let docs = &docs[..docs.len().min(best.len())];
+        let Some(&first) = docs.first() else {
+            return Ok(());
+        };
+        if self.seek(ix, first)?.is_none() {
+            return Ok(());
+        }
+        let mut i = 0;
+        loop {
+            let list = Arc::clone(&self.list);
+            let (l, keep, quality) = (list.as_slice(), self.keep, self.quality);
+            let mut p = self.pos;
+            while i < docs.len() && p < l.len() {
+                if l.len() - p > SPARSE * (docs.len() - i) {
+                    // A list much denser than the documents asked for: gallop to each.
+                    let d = docs[i];
+                    p = gallop(l, p, |x| x.0 < d);
+                    if let (Some(&(at, words)), Some(b)) = (l.get(p), best.get_mut(i)) {
+                        if at == d && keep.is_none_or(|w| (words == 1) == w) {
+                            *b = (*b).min(quality);
+                        }
+                    }
+                    i += 1;
+                } else {
+                    // Lists of about the same density: a merge stepping one side or the other
+                    // (both on a match) without a branch to mispredict.
+                    let end = (p + MERGE_RUN).min(l.len());
+                    while i < docs.len() && p < end {
+                        let (a, (b, words)) = (docs[i], l[p]);
+                        let hit = a == b && keep.is_none_or(|w| (words == 1) == w);
+                        let q = if hit { quality } else { MISSING_QUALITY };
+                        best[i] = best[i].min(q);
+                        i += usize::from(a <= b);
+                        p += usize::from(b <= a);
+                    }
+                }
+            }
+            self.pos = p;
+            if i >= docs.len() || !self.next_chunk(ix)? {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// A list with this many times more postings left than documents left to look up is galloped
+/// through rather than merged.
+const SPARSE: usize = 8;
+/// Postings merged before the density is looked at again.
+const MERGE_RUN: usize = 256;
+/// A quality no match has (`min` with it changes nothing).
+const MISSING_QUALITY: Quality = Quality::MAX;
+
 /// The first index at or after `from` where `before` turns false (it holds for a prefix of
 /// `run`): exponential then binary search, so that walking a long list for a few documents, or
 /// past a few tokens, skips most of it.

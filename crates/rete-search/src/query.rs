@@ -6,7 +6,7 @@
 use crate::codec::CHUNK_POSTINGS;
 use crate::collect::{collect, Filters, Names};
 use crate::fuzzy;
-use crate::merge::{self, SeveralWords, WordLists};
+use crate::merge::{self, WordLists};
 use crate::normalize::{query_words, Word};
 use crate::postings::gallop;
 use crate::read::{Index, Postings, Token, TokenRef};
@@ -264,7 +264,7 @@ fn indexed_search(
     let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
     let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> = match tokens {
         [one] => Box::new(merge::one_word(ix, one, max_chunks)),
-        several => Box::new(SeveralWords::new(ix, several, max_chunks)),
+        several => Box::new(merge::several_words(ix, several, max_chunks)),
     };
     // The documents of the first candidates in one read, not one block at a time.
     let head: Vec<Cand> = cands.by_ref().take(f.limit * 2).collect::<Result<_, _>>()?;

@@ -19,7 +19,12 @@ pub(crate) struct Cand {
 /// The tier of a label whose words matched with `qualities` and which has `ntok` words.
 pub(crate) fn tier(qualities: &[Quality], ntok: usize) -> u8 {
     let worst = qualities.iter().copied().max().unwrap_or(0);
-    let whole = ntok == qualities.len();
+    tier_of(worst, ntok == qualities.len())
+}
+
+/// The tier of a label whose worst matching word has quality `worst`, of as many words as the
+/// query (`whole`) or not.
+pub(crate) fn tier_of(worst: Quality, whole: bool) -> u8 {
     match (worst, whole) {
         (0, true) => 0,
         (0, false) => 1,

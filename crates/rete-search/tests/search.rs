@@ -775,3 +775,66 @@ fn a_cancel_during_the_degree_scans_stops_both() {
     let degrees = log.iter().find(|l| l.0 == "degrees").unwrap();
     assert!(degrees.2 > 0 && degrees.2 < 120_000, "{degrees:?}");
 }
+
+#[test]
+fn several_words_over_long_lists_answer_as_the_scan_does() {
+    // Names as in a people graph: first names also used as middle names, never as last names,
+    // so "ada fran" has no whole label of two exact words but matches "Ada Fran Smith" and
+    // "Ada Franklin"; each word is in thousands of labels (lists of several posting chunks).
+    let first = ["Ada", "Alan", "Fran", "Karen"];
+    let last = ["Franklin", "Smith", "Frances", "Jones", "Francis"];
+    let mut ttl = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    for i in 0..24_000usize {
+        let middle = if i % 7 == 0 {
+            format!("{} ", first[(i / 28) % 4])
+        } else {
+            String::new()
+        };
+        ttl.push_str(&format!(
+            "<http://example.org/p{i}> rdfs:label \"{} {middle}{}\" .\n",
+            first[i % 4],
+            last[(i / 4) % 5]
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let indexed = searcher(&build(dir.path(), "i", &ttl, true));
+    let scanned = searcher(&build(dir.path(), "s", &ttl, false));
+    let answer = |s: &Searcher, text: &str, limit: usize| {
+        let q = Query {
+            limit,
+            ..Query::new(text)
+        };
+        s.search(&q, &AtomicBool::new(false)).unwrap().hits
+    };
+    for text in [
+        "ada fran",
+        "fran ada",
+        "ada franc",
+        "alan fran smith",
+        "karen f",
+        "fran",
+        "ada smith",
+        "ada fran s",
+        "franklen ada",
+        "smiht karen",
+        "jones fran alan",
+    ] {
+        // Both rank by tier; within one the index orders by importance, the scan by term: the
+        // tiers given out match, and every hit is one the scan finds with the same match.
+        let all: std::collections::HashMap<String, Match> = answer(&scanned, text, 1000)
+            .into_iter()
+            .map(|h| (h.term, h.matched))
+            .collect();
+        let hits = answer(&indexed, text, 60);
+        let tiers: Vec<Match> = hits.iter().map(|h| h.matched).collect();
+        let want: Vec<Match> = answer(&scanned, text, 60)
+            .iter()
+            .map(|h| h.matched)
+            .collect();
+        assert_eq!(tiers, want, "{text}");
+        assert!(!hits.is_empty(), "{text}");
+        for h in &hits {
+            assert_eq!(all.get(&h.term), Some(&h.matched), "{text}: {}", h.term);
+        }
+    }
+}
