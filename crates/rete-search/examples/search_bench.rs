@@ -151,6 +151,7 @@ fn remote(url: &str, queries: &[String]) -> serde_json::Value {
     let cancel = AtomicBool::new(false);
     let mut prev = src.stats();
     let mut per: Vec<(u64, u64)> = Vec::new();
+    let mut over = Vec::new();
     let mut first = (0, 0);
     for (i, q) in queries.iter().enumerate() {
         s.search(&Query::new(q.as_str()), &cancel).unwrap();
@@ -160,6 +161,9 @@ fn remote(url: &str, queries: &[String]) -> serde_json::Value {
             first = (now.requests - opened.requests, now.bytes - opened.bytes);
         } else {
             per.push(d);
+            if d.0 > 2 || d.1 > 64 << 10 {
+                over.push(serde_json::json!({"query": q, "requests": d.0, "bytes": d.1}));
+            }
         }
         prev = now;
     }
@@ -182,6 +186,7 @@ fn remote(url: &str, queries: &[String]) -> serde_json::Value {
         "keystroke_bytes_max": pct(&bytes, 1.0),
         "keystrokes_over_2_requests": per.iter().filter(|p| p.0 > 2).count(),
         "keystrokes_over_64_kib": per.iter().filter(|p| p.1 > 64 << 10).count(),
+        "keystrokes_over": over,
         "total_requests": prev.requests,
         "total_bytes": prev.bytes,
     })
