@@ -96,8 +96,9 @@ fn default_graph_patterns(root: &GraphPattern) -> Option<Vec<TriplePattern>> {
         }
         match p {
             GraphPattern::Bgp { patterns } => {
-                reads |= !patterns.is_empty();
-                out.extend(patterns.iter().cloned());
+                let data = crate::text::data_patterns(patterns);
+                reads |= !data.is_empty();
+                out.extend(data);
             }
             GraphPattern::Path {
                 subject,

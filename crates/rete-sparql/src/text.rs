@@ -38,6 +38,20 @@ fn is_text_query(t: &TriplePattern) -> bool {
     matches!(&t.predicate, NamedNodePattern::NamedNode(n) if n.as_str() == TEXT_QUERY)
 }
 
+/// `patterns` without their `text:query` triples and those of the argument lists: what the group
+/// matches against the data (the search answers the rest from its index, over every graph).
+pub(crate) fn data_patterns(patterns: &[TriplePattern]) -> Vec<TriplePattern> {
+    let mut rest = patterns.to_vec();
+    while let Some(i) = rest.iter().position(is_text_query) {
+        let t = rest.remove(i);
+        if let TermPattern::BlankNode(_) = &t.object {
+            // A malformed list fails the query itself; here what was taken stays taken.
+            let _ = take_list(&mut rest, &t.object);
+        }
+    }
+    rest
+}
+
 /// `q` with every `text:query` answered; `None` when it has none.
 pub(crate) fn rewrite(
     rete: &Rete,

@@ -265,6 +265,23 @@ fn an_empty_answer_says_when_the_data_is_in_named_graphs() {
             named_graphs: 3,
         })
     );
+    // The triples of a `text:query` and of its argument list are the search's, not the data's:
+    // the pattern named is the one the data lacks, even where named graphs hold lists.
+    let listed = format!("{mixed}\nex:g4 {{ ex:u ex:members ( ex:a ex:b ) }}");
+    let (_d3, r3) = build("l", &listed);
+    let q3 = format!(
+        "{PREFIXES}PREFIX text: <http://jena.apache.org/text#>\n\
+         SELECT ?s ?l WHERE {{ ?s text:query (rdfs:label 'shared' 5) . ?s rdfs:label ?l }}"
+    );
+    let parsed = parse(&q3, None).unwrap();
+    assert!(canon(evaluate(&r3, &parsed, &QueryOptions::default()).unwrap()).is_empty());
+    assert_eq!(
+        empty_answer_hint(&r3, &parsed, &QueryOptions::default()).unwrap(),
+        Some(EmptyAnswerHint::OnlyInNamedGraphs {
+            pattern: "?s <http://www.w3.org/2000/01/rdf-schema#label> ?l".into(),
+            named_graphs: 4,
+        })
+    );
     // A pattern matching in the default graph, or nowhere, is not to blame.
     for q in [
         "SELECT ?s WHERE { ?s ex:name \"nobody\" }",
