@@ -6,7 +6,7 @@
 
 use crate::postings::Cursor;
 use crate::read::{Index, TokenRef};
-use crate::tier::{tier, tier_of, Cand, Quality};
+use crate::tier::{tier, tier_of, Cand, Quality, TIERS, WORST};
 use crate::SearchError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -14,13 +14,16 @@ use std::collections::BinaryHeap;
 /// One query word's matching tokens, each with how it matched.
 pub(crate) type WordLists = Vec<(Quality, TokenRef)>;
 
-/// Tiers in answer order, for one word: `(quality, whole label)` of each.
-const ONE_WORD_TIERS: [(Quality, Option<bool>); 5] = [
-    (0, Some(true)),
-    (0, Some(false)),
-    (1, Some(true)),
-    (1, Some(false)),
-    (2, None),
+/// Tiers in answer order, for one word: `(quality, whole label)` of each ([`tier_of`]).
+const ONE_WORD_TIERS: [(Quality, bool); TIERS] = [
+    (0, true),
+    (0, false),
+    (1, true),
+    (1, false),
+    (2, true),
+    (2, false),
+    (WORST, true),
+    (WORST, false),
 ];
 
 /// Cursors over the postings of `tokens` whose label is of one word (`whole: Some(true)`), of
@@ -55,14 +58,12 @@ pub(crate) fn one_word<'a>(
     lists: &'a WordLists,
     max_chunks: usize,
 ) -> impl Iterator<Item = Result<Cand, SearchError>> + 'a {
-    ONE_WORD_TIERS
-        .into_iter()
-        .enumerate()
-        .flat_map(move |(t, (qual, whole))| {
-            let of_tier = lists.iter().filter(|(q, _)| *q == qual);
-            Merge::new(ix, cursors(of_tier, whole, max_chunks))
-                .map(move |r| r.map(|(doc, _, _)| Cand { tier: t as u8, doc }))
-        })
+    ONE_WORD_TIERS.into_iter().flat_map(move |(qual, whole)| {
+        let of_tier = lists.iter().filter(|(q, _)| *q == qual);
+        let tier = tier_of(qual, whole);
+        Merge::new(ix, cursors(of_tier, Some(whole), max_chunks))
+            .map(move |r| r.map(|(doc, _, _)| Cand { tier, doc }))
+    })
 }
 
 /// A lazy k-way merge of sorted cursors: each document once, with the best quality of the lists
@@ -196,7 +197,7 @@ struct Stage {
     /// The stage's first tier, and the best its words allow.
     first: u8,
     best: u8,
-    waiting: [Vec<u32>; 5],
+    waiting: [Vec<u32>; TIERS],
     /// The batch of the driving word's documents being looked up or given out: each with its
     /// label's word count and the worst quality of its words so far.
     batch: Vec<(u32, u8, Quality)>,
@@ -255,7 +256,7 @@ impl Stage {
         let whole: Option<Vec<Quality>> = words.iter().map(|w| best_of(w, true)).collect();
         let not_whole: Vec<Quality> = words
             .iter()
-            .map(|w| best_of(w, false).unwrap_or(2))
+            .map(|w| best_of(w, false).unwrap_or(WORST))
             .collect();
         let not_whole = tier(&not_whole, 0);
         let best = whole.map_or(not_whole, |q| tier(&q, q.len()).min(not_whole));

@@ -10,7 +10,7 @@ use crate::merge::{self, WordLists};
 use crate::normalize::{query_words, Word};
 use crate::postings::gallop;
 use crate::read::{Index, Postings, Token, TokenRef};
-use crate::tier::Cand;
+use crate::tier::{typo_quality, Cand};
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
 use rete_core::block::BlockRef;
@@ -184,8 +184,8 @@ fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, Search
 }
 
 /// Appends to `out` the tokens of `block` starting with `c` within the word's typos and not a
-/// prefix match (those the word's own lists hold): quality 2. The tokens after one whose prefix
-/// rules them all out are skipped at once. False once `out` is full.
+/// prefix match (those the word's own lists hold): quality 2 or 3 by their typos. The tokens
+/// after one whose prefix rules them all out are skipped at once. False once `out` is full.
 fn block_typos(
     block: &Arc<Vec<Token>>,
     w: &Word,
@@ -217,8 +217,8 @@ fn block_typos(
         }
         let t = &block[k];
         k += 1;
-        if walk.distance(&t.text).is_some() {
-            out.extend(TokenRef::new(block, k - 1).map(|t| (2, t)));
+        if let Some(typos) = walk.distance(&t.text) {
+            out.extend(TokenRef::new(block, k - 1).map(|t| (typo_quality(typos), t)));
         } else if let Some(p) = walk.ruled_out() {
             // Usually a few tokens: found by galloping from here.
             k = gallop(&block[..hi], k, |u| starts_with(&u.text, p));

@@ -6,8 +6,23 @@ use crate::fuzzy;
 use crate::normalize::Word;
 use crate::Match;
 
-/// Match quality of one word: 0 exact word, 1 word prefix, 2 with typos.
+/// Match quality of one word: 0 exact word, 1 word prefix, 2 one typo, 3 two typos.
 pub(crate) type Quality = u8;
+
+/// The worst quality a word can match with.
+pub(crate) const WORST: Quality = 3;
+
+/// Tiers of a match, best first: each quality's whole labels, then its others.
+pub(crate) const TIERS: usize = 2 * (WORST as usize + 1);
+
+/// The quality of a word matching a token with `typos` typos (1 or 2).
+pub(crate) fn typo_quality(typos: u32) -> Quality {
+    if typos <= 1 {
+        2
+    } else {
+        WORST
+    }
+}
 
 /// A candidate label: its tier (see [`Match`]) and its order within the tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -23,15 +38,11 @@ pub(crate) fn tier(qualities: &[Quality], ntok: usize) -> u8 {
 }
 
 /// The tier of a label whose worst matching word has quality `worst`, of as many words as the
-/// query (`whole`) or not.
+/// query (`whole`) or not: exact, prefix, one typo, two typos, each whole first. Fewer typos
+/// rank first, as in Meilisearch and Typesense: `organisaton` finds "organisation" (one typo)
+/// before "Organization Role Code" (two).
 pub(crate) fn tier_of(worst: Quality, whole: bool) -> u8 {
-    match (worst, whole) {
-        (0, true) => 0,
-        (0, false) => 1,
-        (1, true) => 2,
-        (1, false) => 3,
-        _ => 4,
-    }
+    2 * worst.min(WORST) + u8::from(!whole)
 }
 
 pub(crate) fn tier_match(t: u8) -> Match {
@@ -54,8 +65,8 @@ pub(crate) fn quality(w: &Word, chars: &[char], token: &str, typos: bool) -> Opt
     }
     if typos && !w.cjk {
         let max = fuzzy::allowed(chars.len());
-        if max > 0 && fuzzy::distance(chars, token, max, true).is_some() {
-            return Some(2);
+        if max > 0 {
+            return fuzzy::distance(chars, token, max, true).map(typo_quality);
         }
     }
     None

@@ -838,3 +838,45 @@ fn several_words_over_long_lists_answer_as_the_scan_does() {
         }
     }
 }
+
+#[test]
+fn fewer_typos_rank_first() {
+    // "Organization Role Code" is the more important term (linked to) and sorts first, yet
+    // `organisaton` is one typo from "organisation" and two from "organization": the one-typo
+    // label comes first, indexed and scanned, then whole labels before longer ones.
+    let ttl = r#"@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix ex: <http://example.org/> .
+ex:a_orgrole rdfs:label "Organization Role Code" .
+ex:b_orgname rdfs:label "Organization" .
+ex:c_org rdfs:label "organisation" .
+ex:d_orgunit rdfs:label "organisation unit" .
+ex:x1 ex:p ex:a_orgrole . ex:x2 ex:p ex:a_orgrole . ex:x3 ex:p ex:a_orgrole .
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    for search in [true, false] {
+        let s = searcher(&build(dir.path(), &format!("t{search}"), ttl, search));
+        let hits = s
+            .search(&Query::new("organisaton"), &AtomicBool::new(false))
+            .unwrap()
+            .hits;
+        let got: Vec<(String, Match)> = hits
+            .into_iter()
+            .map(|h| {
+                (
+                    h.term.trim_start_matches("<http://example.org/").to_owned(),
+                    h.matched,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("c_org>".to_owned(), Match::Fuzzy),
+                ("d_orgunit>".to_owned(), Match::Fuzzy),
+                ("b_orgname>".to_owned(), Match::Fuzzy),
+                ("a_orgrole>".to_owned(), Match::Fuzzy),
+            ],
+            "indexed: {search}"
+        );
+    }
+}
