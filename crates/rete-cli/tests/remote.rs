@@ -300,6 +300,62 @@ fn search_keystrokes_over_http_read_few_requests() {
 /// exceed the open's 64 KiB batch: the open fetches them whole (they stay within 512 KiB), and
 /// the first search over nginx still reads at most 3 requests after the open, answering as the
 /// local file does.
+/// A query of two common words whose best tiers hold nothing (`ada fran`: both are first
+/// names, no label is exactly both) walks both words' lists to the end to prove it: over HTTP
+/// it answers as the local file does, and the lists' chunks come together — the walk's
+/// requests do not grow with the number of lists walked.
+#[test]
+fn a_walk_through_whole_lists_over_http_fetches_them_together() {
+    use rete_search::{Query, Searcher};
+    use std::fmt::Write;
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let (first, last) = (
+        ["Ada", "Alan", "Fran", "Karen"],
+        ["Franklin", "Smith", "Jones", "Frances"],
+    );
+    let mut ttl = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    // 60 000 labels a first name (15 posting chunks each), names and IRIs drawn at random
+    // (a file that does not compress to a few blocks).
+    let mut x = 42u64;
+    for _ in 0..240_000 {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let (f, l) = (first[(x >> 33) as usize % 4], last[(x >> 40) as usize % 4]);
+        writeln!(
+            ttl,
+            "<http://example.org/{x:016x}> rdfs:label \"{f} {l}\" ."
+        )
+        .unwrap();
+    }
+    let src = dir.path().join("w.ttl");
+    std::fs::write(&src, ttl).unwrap();
+    let file = dir.path().join("w.rete");
+    let args = ["build", "-q", "--no-pyramid", src.to_str().unwrap(), "-o"];
+    run(&[&args[..], &[file.to_str().unwrap()]].concat());
+    let url = format!("{}/w.rete", serve_dir(dir.path().to_path_buf()));
+    let counted = rete_http::CountedReader::open(&url).unwrap();
+    let remote = Searcher::open(&rete_core::Rete::open(counted.reader()).unwrap()).unwrap();
+    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    let cancel = AtomicBool::new(false);
+    // `ada fran` after `ada`: 7 requests, of which the walk takes 3 (the first chunks of `fran`,
+    // `franklin` and `frances`, then the next 4 and 10 chunks of `ada` and `fran` together;
+    // fetched list by list, 5), then the hits' documents, terms and their directory pages.
+    for (text, most) in [
+        ("ada", 5),
+        ("ada fran", 7),
+        ("fran ada", 0),
+        ("ada franc", 0),
+    ] {
+        let before = counted.stats().requests;
+        let q = Query::new(text);
+        let answer = remote.search(&q, &cancel).unwrap();
+        assert_eq!(answer, local.search(&q, &cancel).unwrap(), "{text}");
+        assert!(answer.hits[0].label.starts_with("Ada "), "{text}");
+        let requests = counted.stats().requests - before;
+        assert!(requests <= most, "{text}: {requests} requests");
+    }
+}
+
 #[test]
 fn a_first_search_reads_few_requests_when_the_token_blocks_are_large() {
     use rete_search::{kind, Query, Searcher};

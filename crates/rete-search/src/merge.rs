@@ -282,6 +282,9 @@ impl Stage {
     fn fill(&mut self) -> Result<bool, SearchError> {
         self.batch.clear();
         self.at = 0;
+        if self.index.is_remote() {
+            self.fetch_ahead()?;
+        }
         self.driver.fill_to(self.batch_size, &mut self.batch)?;
         if self.batch.is_empty() {
             return Ok(false);
@@ -305,6 +308,30 @@ impl Stage {
             }
         }
         Ok(true)
+    }
+
+    /// Over HTTP: when the next batch walks the driving word into chunks not fetched yet, the
+    /// next chunks of every list it and the words sought one list at a time walk, in one
+    /// request. The lists advance together (all in document order), so a walk through whole
+    /// lists (`Ada Fran`, proving that no label is exactly both) costs a few requests, not a
+    /// few per list.
+    fn fetch_ahead(&mut self) -> Result<(), SearchError> {
+        let n = self.batch_size;
+        if !self.driver.cursors.iter().any(|c| c.needs_fetch(n)) {
+            return Ok(());
+        }
+        let mut refs = Vec::new();
+        for c in &mut self.driver.cursors {
+            c.fetch_ahead(&mut refs);
+        }
+        for other in &mut self.others {
+            if let Other::Seek(lists) = other {
+                for c in lists {
+                    c.fetch_ahead(&mut refs);
+                }
+            }
+        }
+        self.index.prefetch_chunks(&refs)
     }
 
     fn step(&mut self) -> Result<Option<Cand>, SearchError> {

@@ -2,7 +2,7 @@
 //! reaches it, so a query that finds its answer among the first (most important) documents of
 //! a common word reads one chunk of it, not all of them.
 
-use crate::codec::CHUNK_POSTINGS;
+use crate::codec::{BlockRef, CHUNK_POSTINGS};
 use crate::read::{Index, Part, PostingList, Postings};
 use crate::tier::Quality;
 use crate::SearchError;
@@ -135,6 +135,35 @@ impl Cursor {
 }
 
 impl Cursor {
+    /// Over HTTP: whether walking `n` more postings reaches a chunk not fetched yet.
+    pub(crate) fn needs_fetch(&self, n: usize) -> bool {
+        let Postings::Chunks(refs) = &self.part.postings else {
+            return false;
+        };
+        let (next, left) = match self.at {
+            usize::MAX => (0, 0),
+            at => (at + 1, self.list.len().saturating_sub(self.pos)),
+        };
+        let whole = n.saturating_sub(left).div_ceil(CHUNK_POSTINGS as usize);
+        (next + whole).min(refs.len().min(self.max_chunks)) > self.fetched_to
+    }
+
+    /// Over HTTP, for a walk fetching the chunks of several lists together: appends to `out` the
+    /// references of this list's next chunks not fetched yet — each such batch four times the
+    /// one before, up to [`MAX_READ_AHEAD`] — and counts them as fetched.
+    pub(crate) fn fetch_ahead(&mut self, out: &mut Vec<BlockRef>) {
+        let Postings::Chunks(refs) = &self.part.postings else {
+            return;
+        };
+        let from = self.fetched_to.max(self.at.wrapping_add(1));
+        let to = (from + self.ahead).min(refs.len().min(self.max_chunks));
+        if let Some(next) = refs.get(from..to) {
+            out.extend_from_slice(next);
+            self.fetched_to = to;
+            self.ahead = (self.ahead * 4).min(MAX_READ_AHEAD);
+        }
+    }
+
     /// Appends the next kept postings to `out` until it holds `n`, as `(document, label word
     /// count, quality)`; fewer at the list's end.
     pub(crate) fn fill_to(
