@@ -234,6 +234,44 @@ fn starts_with(text: &str, prefix: &str) -> bool {
     t.len() >= p.len() && t.iter().zip(p).all(|(a, b)| a == b)
 }
 
+/// Document blocks guessed for a keystroke over HTTP, to be fetched with the first posting
+/// chunks rather than in a request of their own after them: for a query of several words whose
+/// rarest word's first postings are at hand (read by the keystrokes before, as `erna` is when
+/// `Erna B` is typed), the blocks of its first documents, as far down its list as `want`
+/// candidates likely reach: twice as far as the other words' shares of the documents would say
+/// were the words independent (a prefix's tokens share labels with the first word less than
+/// that: `b` matches first names too). The blocks are the ones the walk reads next anyway; a
+/// guess too short costs the request it would have saved.
+fn guessed_doc_blocks(ix: &Index, tokens: &[WordLists], want: usize) -> Option<(u64, u64)> {
+    if tokens.len() < 2 {
+        return None;
+    }
+    let total = |w: &WordLists| w.iter().map(|(_, t)| t.df).sum::<u64>();
+    let driver = (0..tokens.len()).min_by_key(|&i| total(&tokens[i]))?;
+    let n = ix.documents().max(1) as f64;
+    let share: f64 = tokens
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != driver)
+        .map(|(_, w)| (total(w) as f64 / n).min(1.0))
+        .product();
+    let reach = (2.0 * want as f64 / share).ceil().min(f64::from(u32::MAX)) as usize;
+    let mut docs: Vec<u32> = Vec::new();
+    for (_, t) in &tokens[driver] {
+        for part in t.ones.iter().chain([&t.rest]) {
+            if part.df > 0 {
+                let list = ix.first_postings_at_hand(part)?;
+                docs.extend(list.iter().take(reach).map(|p| p.0));
+            }
+        }
+    }
+    docs.sort_unstable();
+    let per = ix.docs_per_block();
+    let first = u64::from(*docs.first()?) / per;
+    let last = u64::from(*docs.get(reach.min(docs.len()).max(1) - 1)?) / per;
+    Some((first, last))
+}
+
 /// The hits of the query whose words match `tokens` (each word's matching tokens).
 fn indexed_search(
     s: &Searcher,
@@ -259,7 +297,7 @@ fn indexed_search(
                 Postings::Inline(_) => None,
             })
             .collect();
-        ix.prefetch_chunks(&first)?;
+        ix.prefetch_chunks_and_docs(&first, guessed_doc_blocks(ix, tokens, f.limit * 2))?;
     }
     let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
     let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> = match tokens {

@@ -282,18 +282,41 @@ impl Index {
     /// Fetches the stored bytes of `refs` (posting chunks) in one batch without decoding them:
     /// a remote reader keeps them, so that the chunks a query then walks cost no request each.
     pub(crate) fn prefetch_chunks(&self, refs: &[BlockRef]) -> Result<(), SearchError> {
-        let missing: Vec<BlockRef> = refs
-            .iter()
-            .filter(|b| self.cached((kind::POSTINGS, b.offset)).is_none())
-            .copied()
-            .collect();
+        self.prefetch_chunks_and_docs(refs, None)
+    }
+
+    /// [`Self::prefetch_chunks`], and in the same batch the document blocks from `docs.0` to
+    /// `docs.1` (one span: the blocks lie in order) unless all of them are cached, as many as fit
+    /// in [`MAX_GUESSED_DOC_BYTES`].
+    pub(crate) fn prefetch_chunks_and_docs(
+        &self,
+        refs: &[BlockRef],
+        docs: Option<(u64, u64)>,
+    ) -> Result<(), SearchError> {
         let Some(base) = self.inner.rete.section(kind::POSTINGS, 0).map(|e| e.offset) else {
             return Ok(());
         };
-        let mut ranges: Vec<(u64, usize)> = missing
+        let mut ranges: Vec<(u64, usize)> = refs
             .iter()
+            .filter(|b| self.cached((kind::POSTINGS, b.offset)).is_none())
             .map(|b| (base + b.offset, b.len as usize))
             .collect();
+        if let Some((b0, b1)) = docs {
+            let cached = |b| matches!(self.cached((kind::DOCS, b)), Some(Cached::Docs(_)));
+            let start = self.inner.rete.section(kind::DOCS, 0).map(|e| e.offset);
+            if let (false, Some(start)) = ((b0..=b1).all(cached), start) {
+                let r0 = self.doc_block_ref(b0)?;
+                let mut end = r0.offset + r0.len;
+                for b in b0 + 1..=b1 {
+                    let r = self.doc_block_ref(b)?;
+                    if r.offset + r.len - r0.offset > MAX_GUESSED_DOC_BYTES {
+                        break;
+                    }
+                    end = r.offset + r.len;
+                }
+                ranges.push((start + r0.offset, (end - r0.offset) as usize));
+            }
+        }
         ranges.sort_unstable();
         self.inner
             .rete
@@ -302,4 +325,25 @@ impl Index {
             .map_err(rete_core::Error::from)?;
         Ok(())
     }
+
+    /// The decoded postings of `part`'s first chunk when at hand (inline, or read before):
+    /// `None` rather than a read.
+    pub(crate) fn first_postings_at_hand(&self, part: &Part) -> Option<PostingList> {
+        match &part.postings {
+            Postings::Inline(l) => Some(l.clone()),
+            Postings::Chunks(refs) => match self.cached((kind::POSTINGS, refs.first()?.offset)) {
+                Some(Cached::Postings(p)) => Some(p),
+                _ => None,
+            },
+        }
+    }
+
+    /// Documents in one document block.
+    pub(crate) fn docs_per_block(&self) -> u64 {
+        self.inner.docs_per_block
+    }
 }
+
+/// Bytes of document blocks fetched on a guess at most, with the first posting chunks of a
+/// keystroke (which stays within 64 KiB).
+const MAX_GUESSED_DOC_BYTES: u64 = 40 << 10;
