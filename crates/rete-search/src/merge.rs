@@ -6,7 +6,7 @@
 
 use crate::postings::Cursor;
 use crate::read::{Index, TokenRef};
-use crate::tier::{tier, tier_of, Cand, Quality, TIERS, WORST};
+use crate::tier::{tier, tier_of, Cand, Quality, NO_MATCH, TIERS, WORST};
 use crate::SearchError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -215,8 +215,6 @@ struct Stage {
 /// The first batch of driving documents, and the largest.
 const FIRST_BATCH: usize = 4;
 const MAX_BATCH: usize = 2048;
-/// A word's quality for a document none of its lists holds.
-const MISSING: Quality = Quality::MAX;
 
 impl Stage {
     fn new(ix: &Index, all: &[WordLists], quality: Quality, first: u8, max_chunks: usize) -> Self {
@@ -294,14 +292,14 @@ impl Stage {
             self.docs.clear();
             self.docs.extend(self.batch.iter().map(|b| b.0));
             self.word.clear();
-            self.word.resize(self.docs.len(), MISSING);
+            self.word.resize(self.docs.len(), NO_MATCH);
             other.mark(&self.index, &self.docs, &mut self.word)?;
             // A document a word misses leaves the batch: the next words look up fewer.
             let mut quals = self.word.iter();
             self.batch.retain_mut(|(_, _, worst)| {
-                let q = quals.next().copied().unwrap_or(MISSING);
+                let q = quals.next().copied().unwrap_or(NO_MATCH);
                 *worst = (*worst).max(q);
-                q != MISSING
+                q != NO_MATCH
             });
             if self.batch.is_empty() {
                 break;

@@ -4,7 +4,7 @@
 
 use crate::codec::{BlockRef, CHUNK_POSTINGS};
 use crate::read::{Index, Part, PostingList, Postings};
-use crate::tier::Quality;
+use crate::tier::{Quality, NO_MATCH};
 use crate::SearchError;
 use std::sync::Arc;
 
@@ -132,9 +132,7 @@ impl Cursor {
         self.pos = gallop(&self.list, self.pos, |p| p.0 < doc);
         self.peek(ix)
     }
-}
 
-impl Cursor {
     /// Over HTTP: whether walking `n` more postings reaches a chunk not fetched yet.
     pub(crate) fn needs_fetch(&self, n: usize) -> bool {
         let Postings::Chunks(refs) = &self.part.postings else {
@@ -227,7 +225,7 @@ impl Cursor {
                     while i < docs.len() && p < end {
                         let (a, (b, words)) = (docs[i], l[p]);
                         let hit = a == b && keep.is_none_or(|w| (words == 1) == w);
-                        let q = if hit { quality } else { MISSING_QUALITY };
+                        let q = if hit { quality } else { NO_MATCH };
                         best[i] = best[i].min(q);
                         i += usize::from(a <= b);
                         p += usize::from(b <= a);
@@ -247,8 +245,6 @@ impl Cursor {
 const SPARSE: usize = 8;
 /// Postings merged before the density is looked at again.
 const MERGE_RUN: usize = 256;
-/// A quality no match has (`min` with it changes nothing).
-const MISSING_QUALITY: Quality = Quality::MAX;
 
 /// The first index at or after `from` where `before` turns false (it holds for a prefix of
 /// `run`): exponential then binary search, so that walking a long list for a few documents, or

@@ -12,6 +12,9 @@ pub(crate) type Quality = u8;
 /// The worst quality a word can match with.
 pub(crate) const WORST: Quality = 3;
 
+/// The quality of a word for a label it does not match (`min` with it changes nothing).
+pub(crate) const NO_MATCH: Quality = Quality::MAX;
+
 /// Tiers of a match, best first: each quality's whole labels, then its others.
 pub(crate) const TIERS: usize = 2 * (WORST as usize + 1);
 
