@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod build;
+mod by_iri;
 mod codec;
 mod collect;
 pub mod fuzzy;
@@ -307,8 +308,14 @@ impl Searcher {
         self.index.as_ref()
     }
 
-    /// Answers `q`. A raised `cancel` stops a label scan with [`SearchError::Cancelled`].
+    /// Answers `q`; a text that is an IRI (`<…>`, `https://…`, `urn:…`) or a prefixed name of a
+    /// term of the file finds that term. A raised `cancel` stops a label scan with
+    /// [`SearchError::Cancelled`].
     pub fn search(&self, q: &Query, cancel: &AtomicBool) -> Result<Answer, SearchError> {
+        // A pasted IRI or prefixed name: that term.
+        if let Some(answer) = by_iri::search(self, q)? {
+            return Ok(answer);
+        }
         query::run(self, q, cancel)
     }
 

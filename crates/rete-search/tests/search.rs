@@ -880,3 +880,56 @@ ex:x1 ex:p ex:a_orgrole . ex:x2 ex:p ex:a_orgrole . ex:x3 ex:p ex:a_orgrole .
         );
     }
 }
+
+#[test]
+fn a_pasted_iri_or_prefixed_name_finds_that_term() {
+    // Its words alone (`ex`, `einstein`) would have to be in one label; the term is found
+    // whole, with its label in the preferred language, its class and kind, indexed or not.
+    let dir = tempfile::tempdir().unwrap();
+    for search in [true, false] {
+        let s = searcher(&build(dir.path(), &format!("iri{search}"), DATA, search));
+        let one = |q: Query| {
+            let hits = s.search(&q, &AtomicBool::new(false)).unwrap().hits;
+            hits.into_iter()
+                .map(|h| (h.term, h.label, h.kind, h.class))
+                .collect::<Vec<_>>()
+        };
+        let einstein = (
+            "<http://example.org/einstein>".to_owned(),
+            "Albert Einstein".to_owned(),
+            Kind::Entity,
+            Some("<http://example.org/Physicist>".to_owned()),
+        );
+        for text in [
+            "<http://example.org/einstein>",
+            " http://example.org/einstein ",
+            "ex:einstein",
+        ] {
+            assert_eq!(
+                one(Query::new(text)),
+                std::slice::from_ref(&einstein),
+                "{text}: {search}"
+            );
+        }
+        let ru = Query {
+            languages: vec!["ru".into()],
+            ..Query::new("ex:einstein")
+        };
+        assert_eq!(one(ru)[0].1, "Альберт Эйнштейн", "{search}");
+        // A class, and a predicate, unlabelled: their local names.
+        let player = one(Query::new("dbo:BasketballPlayer"));
+        assert_eq!(
+            (player[0].1.as_str(), player[0].2),
+            ("BasketballPlayer", Kind::Class)
+        );
+        assert_eq!(one(Query::new("ex:knows"))[0].2, Kind::Predicate);
+        // Filters hold; an IRI the file lacks is searched as words.
+        let classes_only = Query {
+            kind: Some(Kind::Class),
+            ..Query::new("ex:einstein")
+        };
+        assert!(one(classes_only).is_empty(), "{search}");
+        assert!(one(Query::new("ex:nobody")).is_empty(), "{search}");
+        assert!(one(Query::new("<not an iri>")).is_empty(), "{search}");
+    }
+}
