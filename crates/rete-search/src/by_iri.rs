@@ -51,11 +51,7 @@ pub(crate) fn search(s: &Searcher, q: &Query) -> Result<Option<Answer>, SearchEr
         _ => None,
     };
     if let Some(w) = q.within {
-        let inside = path
-            .as_ref()
-            .and_then(|p| p.get(w.level as usize))
-            .is_some_and(|&c| c == w.community);
-        if !inside {
+        if !w.holds(path.as_ref()) {
             return Ok(None);
         }
     }

@@ -121,11 +121,7 @@ pub(crate) fn collect(
             None => None,
         };
         if let Some(w) = q.within {
-            let inside = path
-                .as_ref()
-                .and_then(|p| p.get(w.level as usize))
-                .is_some_and(|&c| c == w.community);
-            if !inside {
+            if !w.holds(path.as_ref()) {
                 continue;
             }
         }

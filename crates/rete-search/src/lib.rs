@@ -151,6 +151,14 @@ pub struct Within {
     pub community: u32,
 }
 
+impl Within {
+    /// Whether a term with community path `path` (finest level first) lies in this community.
+    pub(crate) fn holds(&self, path: Option<&Vec<u32>>) -> bool {
+        path.and_then(|p| p.get(self.level as usize))
+            .is_some_and(|&c| c == self.community)
+    }
+}
+
 /// A search: text and filters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Query {
