@@ -76,6 +76,9 @@ fn remote_equals_local_for_every_read_command() {
         vec!["summary", "--level", "0", "--community", "1", "--json"],
         vec!["search", "ada", "--json", "--limit", "50"],
         vec!["search", "goldwaser radia", "--json"],
+        // Compounds: split at the token blocks, read over HTTP as from the file.
+        vec!["search", "radiagoldwasser", "--json"],
+        vec!["search", "RadiaGold", "--json"],
         vec!["search", "person", "--kind", "class", "--json"],
         vec!["search", "knows", "--json"],
         vec!["sparql", "SELECT ?s (COUNT(?o) AS ?n) WHERE { ?s <http://xmlns.com/foaf/0.1/knows> ?o } GROUP BY ?s ORDER BY DESC(?n) ?s LIMIT 20", "--format", "csv"],

@@ -4,7 +4,7 @@
 
 use crate::codec::{kind, BatchWriter, Buf, DOCS_PER_BLOCK, DOC_DIR_ENTRY, META_MAGIC, VERSION};
 use crate::lead_runs::LeadRuns;
-use crate::normalize::{has_words, label_words_into, Flat, Scratch};
+use crate::normalize::{has_words, label_words_into, Flat, Scratch, Source};
 use crate::ticker::Ticker;
 use crate::token_blocks::{encode_tokens, Encoded};
 use crate::{Kind, SearchError, SearchOptions, MAX_CLASSES, MAX_NTOK};
@@ -476,12 +476,13 @@ pub fn build_sections_with(
                 let ends = run
                     .iter()
                     .map(|d| {
-                        let count = label_words_into(
-                            d.label(&text),
-                            d.pred == local,
-                            &mut flat,
-                            &mut scratch,
-                        );
+                        let source = match (d.pred == local, d.kind) {
+                            (false, _) => Source::Label,
+                            (true, Kind::Entity) => Source::EntityName,
+                            (true, _) => Source::SchemaName,
+                        };
+                        let count =
+                            label_words_into(d.label(&text), source, &mut flat, &mut scratch);
                         (flat.len(), count)
                     })
                     .collect();

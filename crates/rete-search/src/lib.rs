@@ -4,6 +4,7 @@ mod build;
 mod by_iri;
 mod codec;
 mod collect;
+mod compound;
 pub mod fuzzy;
 mod lead_runs;
 mod merge;

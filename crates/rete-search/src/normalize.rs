@@ -272,14 +272,44 @@ fn cjk_words<C: Copy + Into<char>>(run: &[C], out: &mut Flat) {
     }
 }
 
-/// The words of an IRI local name, split also at camelCase and letter/digit changes, plus, when
-/// it splits into several, the whole name folded without separators (`BasketballPlayer` is found
-/// by `basketball`, `player` and `basketballplayer`).
+/// What a document's text is, for splitting it into words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A label literal.
+    Label,
+    /// The IRI local name of an entity.
+    EntityName,
+    /// The IRI local name of a class or predicate.
+    SchemaName,
+}
+
+/// The words of a class's or predicate's IRI local name, split also at camelCase and
+/// letter/digit changes, plus, when it splits into several, the whole name folded without
+/// separators (`BasketballPlayer` is found by `basketball`, `player` and `basketballplayer`,
+/// and `subOrganisationOf`, one word with a typo, by its typos). An entity's name has no
+/// joined word ([`split_name`]): they are many and, numbered, nearly all distinct (LUBM's
+/// `UndergraduateStudent278`); typed whole, the search splits it (`compound`).
 pub fn name_words(local: &str) -> Vec<Word> {
     let mut flat = Flat::default();
     split_into(local, true, &mut flat, &mut Scratch::default());
     join(&mut flat, 0);
     flat.into_words()
+}
+
+/// The words of an entity's IRI local name: as [`name_words`], without the joined name.
+pub fn split_name(local: &str) -> Vec<Word> {
+    split(local, true)
+}
+
+/// The words of the run of `query` that folds to the one word `word`, split as a local name is
+/// (at camelCase and letter/digit changes), when that gives several and none is CJK:
+/// `AssistantProfessor8` gives `assistant`, `professor`, `8`, and `Q42` gives `q`, `42`.
+pub fn name_parts(query: &str, word: &str) -> Option<Vec<Word>> {
+    query
+        .split(|c: char| !c.is_alphanumeric() && !is_combining_mark(c))
+        .find(|run| matches!(&words(run)[..], [w] if w.text == word))
+        .map(|run| split(run, true))
+        .filter(|p| p.len() > 1 && p.iter().all(|w| !w.cjk))
 }
 
 /// After a local name's words (`flat`'s from `from` on), the whole name folded, when there are
@@ -305,20 +335,26 @@ fn join(flat: &mut Flat, from: usize) {
 
 /// A document's distinct word texts, sorted, and its [`word_count`], normalising the label
 /// once ([`words`] and [`word_count`] would each).
-pub fn label_words(label: &str, name: bool) -> (Vec<String>, usize) {
+pub fn label_words(label: &str, source: Source) -> (Vec<String>, usize) {
     let mut flat = Flat::default();
-    let count = label_words_into(label, name, &mut flat, &mut Scratch::default());
+    let count = label_words_into(label, source, &mut flat, &mut Scratch::default());
     let texts = (0..flat.len()).map(|i| flat.word(i).to_owned()).collect();
     (texts, count)
 }
 
 /// [`label_words`] appending the words to `out` (the index build splits every label this way,
 /// a batch into one [`Flat`]). Returns the [`word_count`].
-pub fn label_words_into(label: &str, name: bool, out: &mut Flat, scratch: &mut Scratch) -> usize {
+pub fn label_words_into(
+    label: &str,
+    source: Source,
+    out: &mut Flat,
+    scratch: &mut Scratch,
+) -> usize {
+    let name = source != Source::Label;
     let from = out.spans.len();
     split_into(label, name, out, scratch);
     let split_count = out.spans.len() - from;
-    if name {
+    if source == Source::SchemaName {
         join(out, from);
     }
     let cjk = out.spans[from..].iter().any(|w| w.cjk);
@@ -451,6 +487,10 @@ mod tests {
             texts(name_words("BasketballPlayer")),
             ["basketball", "player", "basketballplayer"]
         );
+        assert_eq!(
+            texts(split_name("BasketballPlayer")),
+            ["basketball", "player"]
+        );
         assert_eq!(texts(words("東京都")), ["東", "東京", "京", "京都", "都"]);
         assert_eq!(texts(query_words("東京都", 8)), ["東京", "京都"]);
         assert_eq!(texts(query_words("東", 8)), ["東"]);
@@ -458,6 +498,20 @@ mod tests {
         assert_eq!(texts(words("القاهرة")), ["القاهرة"]);
         assert!(words("!!! ... ---").is_empty());
         assert_eq!(words(&"a".repeat(500))[0].text.len(), MAX_WORD_BYTES);
+    }
+
+    const SOURCES: [Source; 3] = [Source::Label, Source::EntityName, Source::SchemaName];
+
+    /// What [`label_words`] gives, by the separate calls.
+    fn expected(l: &str, source: Source) -> (Vec<String>, usize) {
+        let mut want = texts(match source {
+            Source::Label => words(l),
+            Source::EntityName => split_name(l),
+            Source::SchemaName => name_words(l),
+        });
+        want.sort_unstable();
+        want.dedup();
+        (want, word_count(l, source != Source::Label))
     }
 
     /// The build's one-pass split gives what the separate calls give, on labels and names with
@@ -478,14 +532,11 @@ mod tests {
             "",
         ];
         for l in cases {
-            for name in [false, true] {
-                let mut want = texts(if name { name_words(l) } else { words(l) });
-                want.sort_unstable();
-                want.dedup();
+            for source in SOURCES {
                 assert_eq!(
-                    label_words(l, name),
-                    (want, word_count(l, name)),
-                    "{l:?} {name}"
+                    label_words(l, source),
+                    expected(l, source),
+                    "{l:?} {source:?}"
                 );
             }
         }
@@ -494,12 +545,27 @@ mod tests {
     proptest::proptest! {
         /// As above, on any text: long words, marks, mixed scripts.
         #[test]
-        fn label_words_agrees_on_any_text(l in "\\PC{0,80}", name: bool) {
-            let mut want = texts(if name { name_words(&l) } else { words(&l) });
-            want.sort_unstable();
-            want.dedup();
-            proptest::prop_assert_eq!(label_words(&l, name), (want, word_count(&l, name)));
+        fn label_words_agrees_on_any_text(l in "\\PC{0,80}", k in 0..3usize) {
+            proptest::prop_assert_eq!(label_words(&l, SOURCES[k]), expected(&l, SOURCES[k]));
         }
+    }
+
+    #[test]
+    fn a_query_run_split_as_a_local_name() {
+        let parts = |q: &str, w: &str| name_parts(q, w).map(texts);
+        assert_eq!(
+            parts("dept AssistantProfessor8", "assistantprofessor8").unwrap(),
+            ["assistant", "professor", "8"]
+        );
+        assert_eq!(parts("Q42", "q42").unwrap(), ["q", "42"]);
+        assert_eq!(
+            parts("Ünïcode-DatenTyp", "datentyp").unwrap(),
+            ["daten", "typ"]
+        );
+        // Nothing to split, or CJK.
+        assert_eq!(parts("basketballplayer", "basketballplayer"), None);
+        assert_eq!(parts("東京Tower", "tower"), None);
+        assert_eq!(parts("AlbertEinstein", "albert"), None);
     }
 
     #[test]

@@ -5,9 +5,10 @@
 
 use crate::codec::CHUNK_POSTINGS;
 use crate::collect::{collect, Filters, Names};
+use crate::compound;
 use crate::fuzzy;
 use crate::merge::{self, WordLists};
-use crate::normalize::{query_words, Word};
+use crate::normalize::{name_parts, query_words, Word};
 use crate::postings::gallop;
 use crate::read::{Index, Postings, Token, TokenRef};
 use crate::tier::{typo_quality, Cand};
@@ -64,44 +65,98 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     }
     let hits = match s.index() {
         Some(ix) => {
-            // Each word's exact and prefix tokens; with typos, the same lists with the tokens
-            // within its typos appended.
-            let mut lists: Vec<WordLists> = Vec::with_capacity(words.len());
-            for w in &words {
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(SearchError::Cancelled);
-                }
-                lists.push(word_tokens(ix, w)?);
-            }
-            // A word whose lists hold fewer documents than the answer wants leaves fewer hits
-            // (every word must match): the typo pass is then sure to run, and the search
-            // without it is not run first for nothing.
-            let postings = |l: &WordLists| l.iter().map(|(_, t)| t.df).sum::<u64>();
-            let short = lists.iter().map(postings).min().unwrap_or(0) < f.limit as u64;
-            let mut hits = if short {
-                Vec::new()
+            let split = split_words(ix, q, &words, cancel)?;
+            let hits = word_search(s, ix, &split, &f, q, cancel)?;
+            // Pieces that no label holds together leave the word as typed, with its typos
+            // (`puxlished`, split at `pu` and `xlished`, is a typo of "published").
+            if hits.is_empty() && split.iter().map(|(w, _)| w).ne(words.iter()) {
+                let typed: Vec<(Word, bool)> = words.into_iter().map(|w| (w, true)).collect();
+                word_search(s, ix, &typed, &f, q, cancel)?
             } else {
-                indexed_search(s, ix, &lists, &f, q, cancel)?
-            };
-            if hits.len() < f.limit {
-                let mut more = false;
-                for (w, l) in words.iter().zip(&mut lists) {
-                    if cancel.load(Ordering::Relaxed) {
-                        return Err(SearchError::Cancelled);
-                    }
-                    more |= typo_tokens(ix, w, l)?;
-                }
-                // No word gained a token (too short for typos, or none near): the same lists
-                // give the same hits, searched here only if not before.
-                if more || short {
-                    hits = indexed_search(s, ix, &lists, &f, q, cancel)?;
-                }
+                hits
             }
-            hits
         }
         None => crate::scan::search(s, &words, &f, q, cancel)?,
     };
     Ok(Answer { hits, indexed })
+}
+
+/// The query's words, each that no token starts with split as a compound if it is one
+/// (`compound`), with whether each may match with typos: the words typed and the pieces of
+/// their own camelCase, not the pieces found at known words (a typo on top of a guessed split
+/// would match nearly anything).
+fn split_words(
+    ix: &Index,
+    q: &Query,
+    words: &[Word],
+    cancel: &AtomicBool,
+) -> Result<Vec<(Word, bool)>, SearchError> {
+    let mut out: Vec<(Word, bool)> = Vec::with_capacity(words.len());
+    for w in words {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(SearchError::Cancelled);
+        }
+        let pieces = if word_tokens(ix, w)?.is_empty() {
+            compound::pieces(&mut compound::Tokens(ix), name_parts(&q.text, &w.text), w)?
+        } else {
+            None
+        };
+        match pieces {
+            Some(pieces) => {
+                for p in pieces {
+                    if !out.iter().any(|(s, _)| s.text == p.word.text) {
+                        out.push((p.word, p.typos));
+                    }
+                }
+            }
+            None => out.push((w.clone(), true)),
+        }
+    }
+    out.truncate(MAX_QUERY_WORDS);
+    Ok(out)
+}
+
+/// The hits of `words` (each with whether it may match with typos): each word's exact and
+/// prefix tokens; with typos, the same lists with the tokens within its typos appended.
+fn word_search(
+    s: &Searcher,
+    ix: &Index,
+    words: &[(Word, bool)],
+    f: &Filters,
+    q: &Query,
+    cancel: &AtomicBool,
+) -> Result<Vec<Hit>, SearchError> {
+    let mut lists: Vec<WordLists> = Vec::with_capacity(words.len());
+    for (w, _) in words {
+        lists.push(word_tokens(ix, w)?);
+    }
+    // A word whose lists hold fewer documents than the answer wants leaves fewer hits
+    // (every word must match): the typo pass is then sure to run, and the search
+    // without it is not run first for nothing.
+    let postings = |l: &WordLists| l.iter().map(|(_, t)| t.df).sum::<u64>();
+    let short = lists.iter().map(postings).min().unwrap_or(0) < f.limit as u64;
+    let mut hits = if short {
+        Vec::new()
+    } else {
+        indexed_search(s, ix, &lists, f, q, cancel)?
+    };
+    if hits.len() < f.limit {
+        let mut more = false;
+        for ((w, typos), l) in words.iter().zip(&mut lists) {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SearchError::Cancelled);
+            }
+            if *typos {
+                more |= typo_tokens(ix, w, l)?;
+            }
+        }
+        // No word gained a token (too short for typos, or none near): the same lists
+        // give the same hits, searched here only if not before.
+        if more || short {
+            hits = indexed_search(s, ix, &lists, f, q, cancel)?;
+        }
+    }
+    Ok(hits)
 }
 
 /// The token blocks a word's exact and prefix tokens lie in: from the word's block on, while

@@ -5,9 +5,10 @@
 //! ties go to the lower term id.
 
 use crate::collect::{collect, Filters, Names};
-use crate::normalize::{name_words, word_count, words, Word};
+use crate::compound::{self, LabelWords};
+use crate::normalize::{name_parts, name_words, word_count, words, Word};
 use crate::read::{DocRec, Label};
-use crate::tier::{quality, tier, Cand};
+use crate::tier::{quality, tier, Cand, Quality};
 use crate::{Hit, Kind, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES, MAX_CLASSES};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_core::vocab::local_name;
@@ -18,18 +19,66 @@ use std::sync::Arc;
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 
-/// Matches the query words against one label's words: each query word's best quality, or
-/// `None` if one of them matches no word.
-fn match_label(query: &[(Word, Vec<char>)], label: &[Word]) -> Option<Vec<u8>> {
-    query
+/// A query word, its characters (for typos) and its run of the query split as a local name.
+struct QueryWord {
+    word: Word,
+    chars: Vec<char>,
+    named: Option<Vec<(Word, Vec<char>)>>,
+}
+
+/// A word's best quality among a label's words.
+fn best(w: &Word, chars: &[char], label: &[Word]) -> Option<Quality> {
+    label
         .iter()
-        .map(|(w, chars)| {
+        .filter_map(|l| quality(w, chars, &l.text, true))
+        .min()
+}
+
+/// Matches the query words against one label's words: each query word's best quality, or
+/// `None` if one of them matches no word. A word that matches none may match as a compound,
+/// as in the index, split at this label's words: its pieces' qualities then stand for it.
+fn match_label(query: &[QueryWord], label: &[Word]) -> Option<Vec<Quality>> {
+    let mut out = Vec::with_capacity(query.len());
+    for q in query {
+        if let Some(b) = best(&q.word, &q.chars, label) {
+            out.push(b);
+            continue;
+        }
+        match &q.named {
+            Some(named) => {
+                for (p, chars) in named {
+                    match best(p, chars, label) {
+                        Some(b) => out.push(b),
+                        None => split_at_label(p, label, &mut out)?,
+                    }
+                }
+            }
+            None => split_at_label(&q.word, label, &mut out)?,
+        }
+    }
+    Some(out)
+}
+
+/// Appends to `out` the qualities of `w`'s pieces split at `label`'s words, if it splits and
+/// they all match.
+fn split_at_label(w: &Word, label: &[Word], out: &mut Vec<Quality>) -> Option<()> {
+    let lex = LabelWords(label);
+    if !lex.may_split(&w.text) {
+        return None;
+    }
+    // Looking up a label's words never fails.
+    let pieces = compound::pieces(&mut LabelWords(label), None, w).ok()??;
+    for p in pieces {
+        // Pieces found at the label's words match them exactly, the last as a prefix.
+        let chars: Vec<char> = p.word.text.chars().collect();
+        out.push(
             label
                 .iter()
-                .filter_map(|l| quality(w, chars, &l.text, true))
-                .min()
-        })
-        .collect()
+                .filter_map(|l| quality(&p.word, &chars, &l.text, p.typos))
+                .min()?,
+        );
+    }
+    Some(())
 }
 
 pub(crate) fn search(
@@ -40,9 +89,19 @@ pub(crate) fn search(
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
     let rete = s.rete();
-    let query: Vec<(Word, Vec<char>)> = words_q
+    let with_chars = |w: Word| {
+        let chars = w.text.chars().collect();
+        (w, chars)
+    };
+    let query: Vec<QueryWord> = words_q
         .iter()
-        .map(|w| (w.clone(), w.text.chars().collect()))
+        .map(|w| QueryWord {
+            word: w.clone(),
+            chars: w.text.chars().collect(),
+            named: name_parts(&q.text, &w.text)
+                .filter(|_| !w.cjk)
+                .map(|p| p.into_iter().map(with_chars).collect()),
+        })
         .collect();
     let predicates: Vec<String> = DEFAULT_LABEL_PREDICATES.map(str::to_owned).to_vec();
     let kinds = crate::build::schema_terms(rete)?.kinds;

@@ -76,25 +76,50 @@ impl Index {
         if let Some(Cached::Tokens(t)) = self.cached((kind::TOKENS, b as u64)) {
             return Ok(t);
         }
-        let (first, r) = self
-            .inner
-            .dir
-            .get(b)
-            .cloned()
-            .ok_or_else(|| SearchError::Internal(format!("token block {b} out of range")))?;
-        let raw = self
-            .read_blocks(kind::TOKENS, &[r])?
+        self.load_token_blocks(&[b])?
             .pop()
-            .unwrap_or_default();
-        let next = self.inner.dir.get(b + 1).map(|(f, _)| f.as_str());
-        let tokens = Arc::new(self.parse_tokens(&raw, &first, next)?);
-        let weight = raw.len() + tokens.len() * size_of::<Token>();
-        self.store(
-            (kind::TOKENS, b as u64),
-            Cached::Tokens(tokens.clone()),
-            weight,
-        );
-        Ok(tokens)
+            .ok_or_else(|| SearchError::Internal(format!("token block {b} not read")))
+    }
+
+    /// Reads token blocks `blocks` not cached yet in one batch (a compound word looks its
+    /// pieces up in blocks across the dictionary: over HTTP, one request rather than one each).
+    pub(crate) fn prefetch_token_blocks(&self, blocks: &[usize]) -> Result<(), SearchError> {
+        let mut missing: Vec<usize> = blocks
+            .iter()
+            .copied()
+            .filter(|&b| self.cached((kind::TOKENS, b as u64)).is_none())
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        self.load_token_blocks(&missing).map(drop)
+    }
+
+    /// Reads, parses and caches token blocks `blocks` (one batch).
+    fn load_token_blocks(&self, blocks: &[usize]) -> Result<Vec<Arc<Vec<Token>>>, SearchError> {
+        let refs =
+            blocks
+                .iter()
+                .map(|&b| {
+                    self.inner.dir.get(b).map(|(_, r)| *r).ok_or_else(|| {
+                        SearchError::Internal(format!("token block {b} out of range"))
+                    })
+                })
+                .collect::<Result<Vec<BlockRef>, SearchError>>()?;
+        let raws = self.read_blocks(kind::TOKENS, &refs)?;
+        let mut out = Vec::with_capacity(blocks.len());
+        for (&b, raw) in blocks.iter().zip(raws) {
+            let first = &self.inner.dir[b].0;
+            let next = self.inner.dir.get(b + 1).map(|(f, _)| f.as_str());
+            let tokens = Arc::new(self.parse_tokens(&raw, first, next)?);
+            let weight = raw.len() + tokens.len() * size_of::<Token>();
+            self.store(
+                (kind::TOKENS, b as u64),
+                Cached::Tokens(tokens.clone()),
+                weight,
+            );
+            out.push(tokens);
+        }
+        Ok(out)
     }
 
     fn parse_tokens(

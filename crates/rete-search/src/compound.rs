@@ -1,0 +1,275 @@
+//! A query word that no word starts with, read as a compound: `AssistantProfessor8` where the
+//! labels say "Assistant Professor 8" or the local name `AssistantProfessor8` gives `assistant`,
+//! `professor` and `8`. Split where its own letters change case or turn to digits, as local
+//! names are; else, written in one case (`basketballplayer`, `subclassof`), at words the labels
+//! hold: the fewest pieces, the longest first, each a known word but the last, which need only
+//! begin one. The pieces then match as the query's words, each anywhere in the label.
+//!
+//! The index stores no joined form of a local name (`basketballplayer` for
+//! `BasketballPlayer`): found this way instead, it costs no posting list (LUBM's
+//! `UndergraduateStudent278` and its like were 40 % of its index).
+
+#[cfg(doc)]
+use crate::normalize::name_parts;
+use crate::normalize::Word;
+use crate::read::Index;
+use crate::SearchError;
+
+/// Pieces a compound splits into at most.
+const MAX_PIECES: usize = 4;
+
+/// Bytes a piece has at least, unless it is a number: pieces of one letter would split nearly
+/// any word, typos included, into words the labels hold (`resultt` → `result` + `t`).
+const MIN_PIECE_BYTES: usize = 2;
+
+/// The words a compound is split at: the index's tokens, or one label's words.
+pub(crate) trait Lexicon {
+    /// Reads at once what looking up `pieces` will need (over HTTP, one request).
+    fn prepare(&mut self, pieces: &[&str]) -> Result<(), SearchError>;
+    /// Whether `piece` is a word.
+    fn holds(&mut self, piece: &str) -> Result<bool, SearchError>;
+    /// Whether some word starts with `prefix`.
+    fn begins(&mut self, prefix: &str) -> Result<bool, SearchError>;
+}
+
+/// A piece of a compound, and whether it may match with typos: a part of the query's own
+/// camelCase may, a piece found at the words of the labels (exact but the last, a prefix) not.
+#[derive(Debug)]
+pub(crate) struct Piece {
+    pub word: Word,
+    pub typos: bool,
+}
+
+/// The pieces of word `w` read as a compound (see the module), or `None`: `named`, its run of
+/// the query split as a local name ([`name_parts`]), if it splits, each part no word begins
+/// split in turn at the words of `lex` (`unlabelledthing42`); else `w` split at them. `w`
+/// itself is taken to match nothing.
+pub(crate) fn pieces(
+    lex: &mut impl Lexicon,
+    named: Option<Vec<Word>>,
+    w: &Word,
+) -> Result<Option<Vec<Piece>>, SearchError> {
+    if w.cjk {
+        return Ok(None);
+    }
+    let Some(named) = named else {
+        return Ok(known_pieces(lex, &w.text)?.map(|p| p.into_iter().map(known).collect()));
+    };
+    let mut out = Vec::with_capacity(named.len());
+    for part in named {
+        let split = if lex.begins(&part.text)? {
+            None
+        } else {
+            known_pieces(lex, &part.text)?
+        };
+        match split {
+            Some(p) => out.extend(p.into_iter().map(known)),
+            None => out.push(Piece {
+                word: part,
+                typos: true,
+            }),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// A piece found at the words of the labels.
+fn known(text: &str) -> Piece {
+    Piece {
+        word: Word {
+            text: text.to_owned(),
+            cjk: false,
+        },
+        typos: false,
+    }
+}
+
+fn allowed(piece: &str) -> bool {
+    piece.len() >= MIN_PIECE_BYTES || piece.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `w` split at known words (see the module), breadth first: every way with `k` pieces is
+/// tried before any with `k + 1`, and at each end the first piece found, the longest, is kept.
+fn known_pieces<'w>(
+    lex: &mut impl Lexicon,
+    w: &'w str,
+) -> Result<Option<Vec<&'w str>>, SearchError> {
+    let ends: Vec<usize> = w
+        .char_indices()
+        .skip(1)
+        .map(|(i, _)| i)
+        .chain([w.len()])
+        .collect();
+    // start[e]: where the piece ending at `e` begins, on the first way found to `e`.
+    let mut start: Vec<Option<usize>> = vec![None; w.len() + 1];
+    let mut level = vec![0usize];
+    for depth in 1..=MAX_PIECES {
+        let candidates: Vec<(usize, usize)> = level
+            .iter()
+            .flat_map(|&p| {
+                ends.iter()
+                    .rev()
+                    .filter(move |&&e| e > p)
+                    .map(move |&e| (p, e))
+            })
+            .filter(|&(p, e)| allowed(&w[p..e]) && !(p == 0 && e == w.len()))
+            .collect();
+        lex.prepare(
+            &candidates
+                .iter()
+                .map(|&(p, e)| &w[p..e])
+                .collect::<Vec<_>>(),
+        )?;
+        // The last piece first: a way with `depth` pieces ends the search.
+        for &(p, e) in &candidates {
+            if e == w.len() && lex.begins(&w[p..e])? {
+                start[e] = Some(p);
+                return Ok(Some(unwind(w, &start)));
+            }
+        }
+        if depth == MAX_PIECES {
+            break;
+        }
+        let mut next = Vec::new();
+        for &(p, e) in &candidates {
+            if e < w.len() && start[e].is_none() && lex.holds(&w[p..e])? {
+                start[e] = Some(p);
+                next.push(e);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    Ok(None)
+}
+
+/// The pieces of the way found to the end of `w`, in order.
+fn unwind<'w>(w: &'w str, start: &[Option<usize>]) -> Vec<&'w str> {
+    let mut out = Vec::new();
+    let mut e = w.len();
+    while e > 0 {
+        let Some(p) = start[e] else { break };
+        out.push(&w[p..e]);
+        e = p;
+    }
+    out.reverse();
+    out
+}
+
+/// The index's token dictionary as a [`Lexicon`].
+pub(crate) struct Tokens<'a>(pub(crate) &'a Index);
+
+impl Lexicon for Tokens<'_> {
+    fn prepare(&mut self, pieces: &[&str]) -> Result<(), SearchError> {
+        let blocks: Vec<usize> = pieces.iter().map(|p| self.0.block_of(p)).collect();
+        self.0.prefetch_token_blocks(&blocks)
+    }
+
+    fn holds(&mut self, piece: &str) -> Result<bool, SearchError> {
+        if self.0.block_count() == 0 {
+            return Ok(false);
+        }
+        let block = self.0.token_block(self.0.block_of(piece))?;
+        Ok(block
+            .binary_search_by(|t| t.text.as_str().cmp(piece))
+            .is_ok())
+    }
+
+    fn begins(&mut self, prefix: &str) -> Result<bool, SearchError> {
+        if self.0.block_count() == 0 {
+            return Ok(false);
+        }
+        let b = self.0.block_of(prefix);
+        let block = self.0.token_block(b)?;
+        let at = block.partition_point(|t| t.text.as_str() < prefix);
+        Ok(match block.get(at) {
+            Some(t) => t.text.starts_with(prefix),
+            // Past the block's last token: the next block's first is the next token.
+            None => b + 1 < self.0.block_count() && self.0.block_first(b + 1).starts_with(prefix),
+        })
+    }
+}
+
+/// One label's words as a [`Lexicon`] (the search without an index).
+pub(crate) struct LabelWords<'a>(pub(crate) &'a [Word]);
+
+impl Lexicon for LabelWords<'_> {
+    fn prepare(&mut self, _: &[&str]) -> Result<(), SearchError> {
+        Ok(())
+    }
+
+    fn holds(&mut self, piece: &str) -> Result<bool, SearchError> {
+        Ok(self.0.iter().any(|l| l.text == piece))
+    }
+
+    fn begins(&mut self, prefix: &str) -> Result<bool, SearchError> {
+        Ok(self.0.iter().any(|l| l.text.starts_with(prefix)))
+    }
+}
+
+impl LabelWords<'_> {
+    /// Whether `w` may split at these words: one of them starts it (most labels have none, and
+    /// are passed over without a search).
+    pub(crate) fn may_split(&self, w: &str) -> bool {
+        self.0
+            .iter()
+            .any(|l| l.text.len() < w.len() && allowed(&l.text) && w.starts_with(&l.text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(words: &[&str], w: &str) -> Option<Vec<String>> {
+        let label: Vec<Word> = words
+            .iter()
+            .map(|t| Word {
+                text: (*t).to_owned(),
+                cjk: false,
+            })
+            .collect();
+        known_pieces(&mut LabelWords(&label), w)
+            .unwrap()
+            .map(|p| p.into_iter().map(str::to_owned).collect())
+    }
+
+    #[test]
+    fn fewest_pieces_longest_first() {
+        let words = [
+            "basket",
+            "basketball",
+            "ball",
+            "player",
+            "play",
+            "sub",
+            "class",
+            "of",
+        ];
+        assert_eq!(
+            split(&words, "basketballplayer").unwrap(),
+            ["basketball", "player"]
+        );
+        assert_eq!(split(&words, "basketballpl").unwrap(), ["basketball", "pl"]);
+        assert_eq!(split(&words, "subclassof").unwrap(), ["sub", "class", "of"]);
+        // One letter is no piece, a number is.
+        assert_eq!(split(&words, "basketballp"), None);
+        assert_eq!(split(&["q", "42"], "q42"), None);
+        assert_eq!(
+            split(&["student", "278"], "student27").unwrap(),
+            ["student", "27"]
+        );
+        assert_eq!(
+            split(&["ab"; 1], &"ab".repeat(5)),
+            None,
+            "at most four pieces"
+        );
+        assert_eq!(split(&["ab"; 1], &"ab".repeat(4)).unwrap().len(), 4);
+        assert_eq!(
+            split(&["москва", "река"], "москварек").unwrap(),
+            ["москва", "рек"]
+        );
+    }
+}
