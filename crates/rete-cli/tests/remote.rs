@@ -359,6 +359,87 @@ fn a_walk_through_whole_lists_over_http_fetches_them_together() {
     }
 }
 
+/// Local names typed whole as one word (`UndergraduateStudent31`, as LUBM names its people)
+/// are split into `undergraduate`, `student` and `31`: the rare numbers drive the walk deep into
+/// the long lists of the two words. Over HTTP it answers as the local file does, and the walk
+/// reads its postings in one request: the lists' small chunks come with their first, then the
+/// hits' documents and terms (`UndergraduateStudent3`: 3 requests; 5 when each list's next
+/// chunks were fetched as the walk reached them).
+#[test]
+fn a_compound_typed_whole_over_http_reads_few_requests() {
+    use rete_search::{Query, Searcher};
+    use std::fmt::Write;
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let mut nt = String::new();
+    for d in 0..100 {
+        let dept = format!("http://www.Department{d}.University0.edu");
+        for (kind, n) in [
+            ("UndergraduateStudent", 300),
+            ("GraduateStudent", 100),
+            ("Course", 50),
+        ] {
+            for i in 0..n {
+                writeln!(
+                    nt,
+                    "<{dept}/{kind}{i}> <http://example.org/memberOf> <{dept}> ."
+                )
+                .unwrap();
+            }
+        }
+    }
+    // Labelled people besides, their words drawn at random: posting chunks beyond what the
+    // open reads ahead.
+    let syllables = [
+        "ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "va", "ze", "bri", "cha",
+    ];
+    let mut x = 7u64;
+    for i in 0..40_000 {
+        let mut label = String::new();
+        for _ in 0..2 {
+            for _ in 0..3 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                label.push_str(syllables[(x >> 33) as usize % syllables.len()]);
+            }
+            label.push(' ');
+        }
+        writeln!(
+            nt,
+            "<http://example.org/p{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"{}\" .",
+            label.trim_end()
+        )
+        .unwrap();
+    }
+    let src = dir.path().join("u.nt");
+    std::fs::write(&src, nt).unwrap();
+    let file = dir.path().join("u.rete");
+    let args = ["build", "-q", "--no-pyramid", src.to_str().unwrap(), "-o"];
+    run(&[&args[..], &[file.to_str().unwrap()]].concat());
+    let url = format!("{}/u.rete", serve_dir(dir.path().to_path_buf()));
+    let counted = rete_http::CountedReader::open(&url).unwrap();
+    let remote = Searcher::open(&rete_core::Rete::open(counted.reader()).unwrap()).unwrap();
+    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    let cancel = AtomicBool::new(false);
+    let typed = "UndergraduateStudent31";
+    for n in 1..=typed.len() {
+        let text = &typed[..n];
+        let before = counted.stats().requests;
+        let q = Query::new(text);
+        let answer = remote.search(&q, &cancel).unwrap();
+        assert_eq!(answer, local.search(&q, &cancel).unwrap(), "{text}");
+        assert!(!answer.hits.is_empty(), "{text}");
+        let requests = counted.stats().requests - before;
+        assert!(n == 1 || requests <= 3, "{text}: {requests} requests");
+    }
+    let top = &remote.search(&Query::new(typed), &cancel).unwrap().hits[0];
+    assert!(
+        top.term.ends_with("/UndergraduateStudent31>"),
+        "{}",
+        top.term
+    );
+    assert_eq!(top.matched, rete_search::Match::WholeLabel);
+}
+
 #[test]
 fn a_first_search_reads_few_requests_when_the_token_blocks_are_large() {
     use rete_search::{kind, Query, Searcher};

@@ -14,6 +14,43 @@ use std::sync::Arc;
 const READ_AHEAD: usize = 4;
 /// The largest batch of chunks a walk fetches ahead (about 320 KiB).
 const MAX_READ_AHEAD: usize = 64;
+/// Stored bytes a batch fetched ahead holds at least, chunks allowing: chunks of a dense list
+/// take a few hundred bytes (LUBM's `undergraduate`), and a request for four of them would cost
+/// a round trip for a kilobyte.
+const MIN_READ_AHEAD_BYTES: u64 = 8 << 10;
+
+/// Stored bytes of a list's chunks a walk fetches before it starts, its first chunk and the
+/// next while they stay within: small chunks are dense lists, which a walk driven by a rarer
+/// word goes deep into (`UndergraduateStudent3`); a large first chunk comes alone.
+const FIRST_FETCH_BYTES: u64 = 4 << 10;
+
+/// The chunks of `refs` a walk fetches before it starts (see [`FIRST_FETCH_BYTES`]), at most
+/// `limit`.
+pub(crate) fn first_fetch(refs: &[BlockRef], limit: usize) -> &[BlockRef] {
+    let limit = limit.min(refs.len());
+    let mut to = limit.min(1);
+    let mut bytes = refs.first().map_or(0, |r| r.len);
+    while to < limit && bytes + refs[to].len <= FIRST_FETCH_BYTES {
+        bytes += refs[to].len;
+        to += 1;
+    }
+    &refs[..to]
+}
+
+/// The end of the chunks of `refs` fetched ahead from `from`: `ahead` of them, more while they
+/// hold fewer than [`MIN_READ_AHEAD_BYTES`], at most [`MAX_READ_AHEAD`], up to `limit`.
+fn ahead_end(refs: &[BlockRef], from: usize, ahead: usize, limit: usize) -> usize {
+    let limit = limit.min(refs.len()).min(from + MAX_READ_AHEAD);
+    let mut to = (from + ahead).min(limit);
+    let mut bytes: u64 = refs
+        .get(from..to)
+        .map_or(0, |r| r.iter().map(|b| b.len).sum());
+    while to < limit && bytes < MIN_READ_AHEAD_BYTES {
+        bytes += refs[to].len;
+        to += 1;
+    }
+    to
+}
 
 /// A position in one part of a token's postings, keeping only the labels of one word
 /// (`keep: Some(true)`), of more (`Some(false)`) or any (`None`).
@@ -61,7 +98,10 @@ impl Cursor {
             at,
             list,
             pos: 0,
-            fetched_to: 1,
+            fetched_to: match &part.postings {
+                Postings::Chunks(refs) => first_fetch(refs, max_chunks.max(1)).len().max(1),
+                Postings::Inline(_) => 1,
+            },
             ahead: READ_AHEAD,
         }
     }
@@ -75,7 +115,7 @@ impl Cursor {
                 if next >= self.fetched_to && ix.is_remote() {
                     // A walk past the chunks fetched goes on: over HTTP the next few come in the
                     // same request (a token's chunks are consecutive).
-                    let to = refs.len().min(self.max_chunks).min(next + self.ahead);
+                    let to = ahead_end(refs, next, self.ahead, self.max_chunks);
                     ix.prefetch_chunks(&refs[next..to])?;
                     self.fetched_to = to;
                     self.ahead = (self.ahead * 2).min(MAX_READ_AHEAD);
@@ -154,7 +194,7 @@ impl Cursor {
             return;
         };
         let from = self.fetched_to.max(self.at.wrapping_add(1));
-        let to = (from + self.ahead).min(refs.len().min(self.max_chunks));
+        let to = ahead_end(refs, from, self.ahead, self.max_chunks);
         if let Some(next) = refs.get(from..to) {
             out.extend_from_slice(next);
             self.fetched_to = to;

@@ -9,7 +9,7 @@ use crate::compound;
 use crate::fuzzy;
 use crate::merge::{self, WordLists};
 use crate::normalize::{name_parts, query_words, Word};
-use crate::postings::gallop;
+use crate::postings::{first_fetch, gallop};
 use crate::read::{Index, Postings, Token, TokenRef};
 use crate::tier::{typo_quality, Cand};
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
@@ -340,21 +340,22 @@ fn indexed_search(
     if tokens.iter().any(Vec::is_empty) {
         return Ok(Vec::new());
     }
-    // Over HTTP the first chunk of every list is fetched in one batch; the walk below decodes
+    // Over HTTP the first chunks of every list are fetched in one batch; the walk below decodes
     // only the chunks it reaches (a local file reads them as it goes).
+    let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
     if ix.is_remote() {
         let first: Vec<BlockRef> = tokens
             .iter()
             .flatten()
             .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
-            .filter_map(|p| match &p.postings {
-                Postings::Chunks(refs) => refs.first().copied(),
-                Postings::Inline(_) => None,
+            .flat_map(|p| match &p.postings {
+                Postings::Chunks(refs) => first_fetch(refs, max_chunks),
+                Postings::Inline(_) => &[],
             })
+            .copied()
             .collect();
         ix.prefetch_chunks_and_docs(&first, guessed_doc_blocks(ix, tokens, f.limit * 2))?;
     }
-    let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
     let mut cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> = match tokens {
         [one] => Box::new(merge::one_word(ix, one, max_chunks)),
         several => Box::new(merge::several_words(ix, several, max_chunks)),
