@@ -1,13 +1,14 @@
 //! A query word that no word starts with, read as a compound: `AssistantProfessor8` where the
 //! labels say "Assistant Professor 8" or the local name `AssistantProfessor8` gives `assistant`,
 //! `professor` and `8`. Split where its own letters change case or turn to digits, as local
-//! names are; else, written in one case (`basketballplayer`, `subclassof`), at words the labels
-//! hold: the fewest pieces, the longest first, each a known word but the last, which need only
-//! begin one. The pieces then match as the query's words, each anywhere in the label.
+//! names are; else, written in one case (`alberteinstein`), at words the labels hold — tried
+//! only when the word finds nothing otherwise, typos included: the fewest pieces, the longest
+//! first, each a known word but the last, which need only begin one. The pieces then match as
+//! the query's words, each anywhere in the label.
 //!
-//! The index stores no joined form of a local name (`basketballplayer` for
-//! `BasketballPlayer`): found this way instead, it costs no posting list (LUBM's
-//! `UndergraduateStudent278` and its like were 40 % of its index).
+//! So an entity's local name needs no joined word in the index (`undergraduatestudent278` for
+//! `UndergraduateStudent278`: LUBM's were 40 % of its index); classes and predicates, few, keep
+//! theirs, which a typo in a name typed whole still finds (`subOrganisationOf`).
 
 #[cfg(doc)]
 use crate::normalize::name_parts;
@@ -71,6 +72,16 @@ pub(crate) fn pieces(
         }
     }
     Ok(Some(out))
+}
+
+/// The parts of a word split as a local name ([`name_parts`]), as pieces, without looking at
+/// any words.
+pub(crate) fn named_pieces(named: Option<Vec<Word>>) -> Option<Vec<Piece>> {
+    named.map(|p| {
+        p.into_iter()
+            .map(|word| Piece { word, typos: true })
+            .collect()
+    })
 }
 
 /// A piece found at the words of the labels.

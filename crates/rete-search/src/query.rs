@@ -65,16 +65,26 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     }
     let hits = match s.index() {
         Some(ix) => {
-            let split = split_words(ix, q, &words, cancel)?;
-            let hits = word_search(s, ix, &split, &f, q, cancel)?;
-            // Pieces that no label holds together leave the word as typed, with its typos
-            // (`puxlished`, split at `pu` and `xlished`, is a typo of "published").
-            if hits.is_empty() && split.iter().map(|(w, _)| w).ne(words.iter()) {
-                let typed: Vec<(Word, bool)> = words.into_iter().map(|w| (w, true)).collect();
-                word_search(s, ix, &typed, &f, q, cancel)?
-            } else {
-                hits
+            // A word no token starts with, split where its own case or digits change; typos
+            // included, what it finds comes first.
+            let named = split_words(ix, q, &words, false, cancel)?;
+            let mut hits = word_search(s, ix, &named, &f, q, cancel)?;
+            // Nothing: split at the index's words too (`alberteinstein`), only now, so that
+            // a typo is found as one before any such split is tried, and costs no reads of
+            // the token blocks a split would look its pieces up in.
+            if hits.is_empty() {
+                let known = split_words(ix, q, &words, true, cancel)?;
+                if known != named {
+                    hits = word_search(s, ix, &known, &f, q, cancel)?;
+                }
             }
+            // Pieces that no label holds together leave the word as typed, with its typos
+            // (`FuxlProfessor0`: no word is `fuxl`, the class `FullProfessor` is near).
+            let typed = || words.iter().map(|w| (w.clone(), true));
+            if hits.is_empty() && named.iter().cloned().ne(typed()) {
+                hits = word_search(s, ix, &typed().collect::<Vec<_>>(), &f, q, cancel)?;
+            }
+            hits
         }
         None => crate::scan::search(s, &words, &f, q, cancel)?,
     };
@@ -82,13 +92,14 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
 }
 
 /// The query's words, each that no token starts with split as a compound if it is one
-/// (`compound`), with whether each may match with typos: the words typed and the pieces of
-/// their own camelCase, not the pieces found at known words (a typo on top of a guessed split
-/// would match nearly anything).
+/// (`compound`; at the index's words too if `known`), with whether each may match with typos:
+/// the words typed and the pieces of their own camelCase, not the pieces found at known words
+/// (a typo on top of a guessed split would match nearly anything).
 fn split_words(
     ix: &Index,
     q: &Query,
     words: &[Word],
+    known: bool,
     cancel: &AtomicBool,
 ) -> Result<Vec<(Word, bool)>, SearchError> {
     let mut out: Vec<(Word, bool)> = Vec::with_capacity(words.len());
@@ -96,10 +107,12 @@ fn split_words(
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        let pieces = if word_tokens(ix, w)?.is_empty() {
+        let pieces = if w.cjk || !word_tokens(ix, w)?.is_empty() {
+            None
+        } else if known {
             compound::pieces(&mut compound::Tokens(ix), name_parts(&q.text, &w.text), w)?
         } else {
-            None
+            compound::named_pieces(name_parts(&q.text, &w.text))
         };
         match pieces {
             Some(pieces) => {
