@@ -107,12 +107,18 @@ fn split_words(
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        let pieces = if w.cjk || !word_tokens(ix, w)?.is_empty() {
+        // The camelCase parts first: most words have none, and are not looked up twice.
+        let named = if w.cjk {
+            None
+        } else {
+            name_parts(&q.text, &w.text)
+        };
+        let pieces = if w.cjk || (!known && named.is_none()) || !word_tokens(ix, w)?.is_empty() {
             None
         } else if known {
-            compound::pieces(&mut compound::Tokens(ix), name_parts(&q.text, &w.text), w)?
+            compound::pieces(&mut compound::Tokens(ix), named, w)?
         } else {
-            compound::named_pieces(name_parts(&q.text, &w.text))
+            compound::named_pieces(named)
         };
         match pieces {
             Some(pieces) => {
