@@ -10,6 +10,7 @@
 //! `UndergraduateStudent278`: LUBM's were 40 % of its index); classes and predicates, few, keep
 //! theirs, which a typo in a name typed whole still finds (`subOrganisationOf`).
 
+use crate::fuzzy;
 #[cfg(doc)]
 use crate::normalize::name_parts;
 use crate::normalize::Word;
@@ -33,41 +34,54 @@ pub(crate) trait Lexicon {
     fn begins(&mut self, prefix: &str) -> Result<bool, SearchError>;
 }
 
-/// A piece of a compound, and whether it may match with typos: a part of the query's own
-/// camelCase may, a piece found at the words of the labels (exact but the last, a prefix) not.
+/// A piece of a compound, and the typos it may match with: a part of the query's own camelCase
+/// those of the word it comes from (`GradauteStudent` has two, as when it was one word), one at
+/// most if it has four letters (`FuxlProfessor`: the other parts narrow what it matches), none
+/// if fewer; a piece found at the words of the labels (exact but the last, a prefix) none.
 #[derive(Debug)]
 pub(crate) struct Piece {
     pub word: Word,
-    pub typos: bool,
+    pub typos: u32,
+}
+
+/// The typos a part of the camelCase of `whole` may match with.
+fn part_typos(part: &Word, whole: &Word) -> u32 {
+    let most = match part.text.chars().count() {
+        0..=3 => 0,
+        4 => 1,
+        _ => u32::MAX,
+    };
+    fuzzy::allowed(whole.text.chars().count()).min(most)
 }
 
 /// The pieces of word `w` read as a compound (see the module), or `None`: `named`, its run of
 /// the query split as a local name ([`name_parts`]), if it splits, each part no word begins
-/// split in turn at the words of `lex` (`unlabelledthing42`); else `w` split at them. `w`
-/// itself is taken to match nothing.
+/// (or one of `banned`) split in turn at the words of `lex` (`unlabelledthing42`); else `w`
+/// split at them. `w` itself is taken to match nothing.
 pub(crate) fn pieces(
     lex: &mut impl Lexicon,
     named: Option<Vec<Word>>,
     w: &Word,
+    banned: &[String],
 ) -> Result<Option<Vec<Piece>>, SearchError> {
     if w.cjk {
         return Ok(None);
     }
     let Some(named) = named else {
-        return Ok(known_pieces(lex, &w.text)?.map(|p| p.into_iter().map(known).collect()));
+        return Ok(known_pieces(lex, &w.text, banned)?.map(|p| p.into_iter().map(known).collect()));
     };
     let mut out = Vec::with_capacity(named.len());
     for part in named {
-        let split = if lex.begins(&part.text)? {
+        let split = if !banned.contains(&part.text) && lex.begins(&part.text)? {
             None
         } else {
-            known_pieces(lex, &part.text)?
+            known_pieces(lex, &part.text, banned)?
         };
         match split {
             Some(p) => out.extend(p.into_iter().map(known)),
             None => out.push(Piece {
+                typos: part_typos(&part, w),
                 word: part,
-                typos: true,
             }),
         }
     }
@@ -76,10 +90,13 @@ pub(crate) fn pieces(
 
 /// The parts of a word split as a local name ([`name_parts`]), as pieces, without looking at
 /// any words.
-pub(crate) fn named_pieces(named: Option<Vec<Word>>) -> Option<Vec<Piece>> {
+pub(crate) fn named_pieces(named: Option<Vec<Word>>, w: &Word) -> Option<Vec<Piece>> {
     named.map(|p| {
         p.into_iter()
-            .map(|word| Piece { word, typos: true })
+            .map(|word| Piece {
+                typos: part_typos(&word, w),
+                word,
+            })
             .collect()
     })
 }
@@ -91,7 +108,7 @@ fn known(text: &str) -> Piece {
             text: text.to_owned(),
             cjk: false,
         },
-        typos: false,
+        typos: 0,
     }
 }
 
@@ -100,10 +117,12 @@ fn allowed(piece: &str) -> bool {
 }
 
 /// `w` split at known words (see the module), breadth first: every way with `k` pieces is
-/// tried before any with `k + 1`, and at each end the first piece found, the longest, is kept.
+/// tried before any with `k + 1`, and at each end the first piece found, the longest, is kept;
+/// no piece but the last is one of `banned` (the pieces of a split that found nothing).
 fn known_pieces<'w>(
     lex: &mut impl Lexicon,
     w: &'w str,
+    banned: &[String],
 ) -> Result<Option<Vec<&'w str>>, SearchError> {
     let ends: Vec<usize> = w
         .char_indices()
@@ -143,7 +162,11 @@ fn known_pieces<'w>(
         }
         let mut next = Vec::new();
         for &(p, e) in &candidates {
-            if e < w.len() && start[e].is_none() && lex.holds(&w[p..e])? {
+            if e < w.len()
+                && start[e].is_none()
+                && !banned.iter().any(|b| b == &w[p..e])
+                && lex.holds(&w[p..e])?
+            {
                 start[e] = Some(p);
                 next.push(e);
             }
@@ -242,7 +265,7 @@ mod tests {
                 cjk: false,
             })
             .collect();
-        known_pieces(&mut LabelWords(&label), w)
+        known_pieces(&mut LabelWords(&label), w, &[])
             .unwrap()
             .map(|p| p.into_iter().map(str::to_owned).collect())
     }

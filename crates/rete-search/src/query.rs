@@ -11,7 +11,7 @@ use crate::merge::{self, WordLists};
 use crate::normalize::{name_parts, query_words, Word};
 use crate::postings::{first_fetch, gallop};
 use crate::read::{Index, Postings, Token, TokenRef};
-use crate::tier::{typo_quality, Cand};
+use crate::tier::{typo_quality, typos_of, Cand};
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
 use rete_core::block::BlockRef;
@@ -26,6 +26,9 @@ const MAX_PREFIX_BLOCKS: usize = 8;
 /// Token blocks a word with typos reads at most (around the word's own block, among those of
 /// its first letter).
 const MAX_FUZZY_BLOCKS: usize = 16;
+/// Splits at the index's words a query tries at most, each without the longest piece of the
+/// one before.
+const MAX_SPLITS: usize = 3;
 /// Postings read per token at most (the most important documents: lists are in that order).
 const MAX_POSTINGS: u64 = 1 << 18;
 pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer, SearchError> {
@@ -67,20 +70,48 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
         Some(ix) => {
             // A word no token starts with, split where its own case or digits change; typos
             // included, what it finds comes first.
-            let named = split_words(ix, q, &words, false, cancel)?;
+            let named = split_words(ix, q, &words, Split::Unmatched, cancel)?;
             let mut hits = word_search(s, ix, &named, &f, q, cancel)?;
+            // Too few: the words split at their camelCase even where a token starts with them,
+            // its hits after (`UndergraduateStudent`: the class, by its joined name, then the
+            // people named `UndergraduateStudent12`, whose names are not joined).
+            if hits.len() < f.limit {
+                let camel = split_words(ix, q, &words, Split::Camel, cancel)?;
+                if camel != named {
+                    let more = word_search(s, ix, &camel, &f, q, cancel)?;
+                    append_hits(&mut hits, more, f.limit);
+                }
+            }
             // Nothing: split at the index's words too (`alberteinstein`), only now, so that
             // a typo is found as one before any such split is tried, and costs no reads of
             // the token blocks a split would look its pieces up in.
-            if hits.is_empty() {
-                let known = split_words(ix, q, &words, true, cancel)?;
-                if known != named {
+            // A split that finds nothing is tried again without its longest piece not typed
+            // as a word (`undergraduatestudent12`: the class's joined name and `12`, then
+            // `undergraduate`, `student`, `12`), a few times.
+            let mut banned: Vec<String> = Vec::new();
+            let mut tried = named.clone();
+            for _ in 0..MAX_SPLITS {
+                if !hits.is_empty() {
+                    break;
+                }
+                let known = split_words(ix, q, &words, Split::Known(&banned), cancel)?;
+                if known != tried {
                     hits = word_search(s, ix, &known, &f, q, cancel)?;
+                    tried = known;
+                }
+                let longest = tried
+                    .iter()
+                    .map(|(w, _)| &w.text)
+                    .filter(|t| !words.iter().any(|w| &w.text == *t) && !banned.contains(t))
+                    .max_by_key(|t| t.len());
+                match longest {
+                    Some(t) => banned.push(t.clone()),
+                    None => break,
                 }
             }
             // Pieces that no label holds together leave the word as typed, with its typos
             // (`FuxlProfessor0`: no word is `fuxl`, the class `FullProfessor` is near).
-            let typed = || words.iter().map(|w| (w.clone(), true));
+            let typed = || words.iter().map(|w| (w.clone(), typos_of(w)));
             if hits.is_empty() && named.iter().cloned().ne(typed()) {
                 hits = word_search(s, ix, &typed().collect::<Vec<_>>(), &f, q, cancel)?;
             }
@@ -91,18 +122,42 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     Ok(Answer { hits, indexed })
 }
 
-/// The query's words, each that no token starts with split as a compound if it is one
-/// (`compound`; at the index's words too if `known`), with whether each may match with typos:
-/// the words typed and the pieces of their own camelCase, not the pieces found at known words
-/// (a typo on top of a guessed split would match nearly anything).
+/// Which of a query's words [`split_words`] splits, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Split<'a> {
+    /// Those no token starts with, at their camelCase and digits.
+    Unmatched,
+    /// Every word at its camelCase and digits.
+    Camel,
+    /// Those no token starts with, at their camelCase and digits, else at the index's words,
+    /// none but a last piece one of these.
+    Known(&'a [String]),
+}
+
+/// Appends to `hits` those of `more` whose terms it does not hold, up to `limit`, ranked on.
+fn append_hits(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: usize) {
+    for mut h in more {
+        if hits.len() >= limit {
+            break;
+        }
+        if !hits.iter().any(|x| x.term == h.term) {
+            h.rank = hits.len() + 1;
+            hits.push(h);
+        }
+    }
+}
+
+/// The query's words, some split as compounds (`compound`) as `how` says, each with the typos
+/// it may match with: a word typed by its length, the pieces of its camelCase as it, the pieces
+/// found at known words none (a typo on top of a guessed split would match nearly anything).
 fn split_words(
     ix: &Index,
     q: &Query,
     words: &[Word],
-    known: bool,
+    how: Split<'_>,
     cancel: &AtomicBool,
-) -> Result<Vec<(Word, bool)>, SearchError> {
-    let mut out: Vec<(Word, bool)> = Vec::with_capacity(words.len());
+) -> Result<Vec<(Word, u32)>, SearchError> {
+    let mut out: Vec<(Word, u32)> = Vec::with_capacity(words.len());
     for w in words {
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
@@ -113,12 +168,13 @@ fn split_words(
         } else {
             name_parts(&q.text, &w.text)
         };
-        let pieces = if w.cjk || (!known && named.is_none()) || !word_tokens(ix, w)?.is_empty() {
-            None
-        } else if known {
-            compound::pieces(&mut compound::Tokens(ix), named, w)?
-        } else {
-            compound::named_pieces(named)
+        let pieces = match how {
+            _ if w.cjk => None,
+            Split::Camel => compound::named_pieces(named, w),
+            Split::Unmatched if named.is_none() => None,
+            _ if !word_tokens(ix, w)?.is_empty() => None,
+            Split::Unmatched => compound::named_pieces(named, w),
+            Split::Known(banned) => compound::pieces(&mut compound::Tokens(ix), named, w, banned)?,
         };
         match pieces {
             Some(pieces) => {
@@ -128,19 +184,19 @@ fn split_words(
                     }
                 }
             }
-            None => out.push((w.clone(), true)),
+            None => out.push((w.clone(), typos_of(w))),
         }
     }
     out.truncate(MAX_QUERY_WORDS);
     Ok(out)
 }
 
-/// The hits of `words` (each with whether it may match with typos): each word's exact and
-/// prefix tokens; with typos, the same lists with the tokens within its typos appended.
+/// The hits of `words` (each with the typos it may match with): each word's exact and prefix
+/// tokens; with typos, the same lists with the tokens within its typos appended.
 fn word_search(
     s: &Searcher,
     ix: &Index,
-    words: &[(Word, bool)],
+    words: &[(Word, u32)],
     f: &Filters,
     q: &Query,
     cancel: &AtomicBool,
@@ -165,8 +221,8 @@ fn word_search(
             if cancel.load(Ordering::Relaxed) {
                 return Err(SearchError::Cancelled);
             }
-            if *typos {
-                more |= typo_tokens(ix, w, l)?;
+            if *typos > 0 {
+                more |= typo_tokens(ix, w, *typos, l)?;
             }
         }
         // No word gained a token (too short for typos, or none near): the same lists
@@ -213,12 +269,11 @@ fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError> {
     Ok(out)
 }
 
-/// Appends to `out` (the word's [`word_tokens`]) the tokens within the word's typos (tokens of
+/// Appends to `out` (the word's [`word_tokens`]) the tokens within `max` typos of it (tokens of
 /// the same first letter, the blocks nearest the word's first); whether it added any.
-fn typo_tokens(ix: &Index, w: &Word, out: &mut WordLists) -> Result<bool, SearchError> {
+fn typo_tokens(ix: &Index, w: &Word, max: u32, out: &mut WordLists) -> Result<bool, SearchError> {
     let before = out.len();
     let chars: Vec<char> = w.text.chars().collect();
-    let max = fuzzy::allowed(chars.len());
     let nb = ix.block_count();
     if nb == 0 || max == 0 || w.cjk {
         return Ok(false);

@@ -8,7 +8,7 @@ use crate::collect::{collect, Filters, Names};
 use crate::compound::{self, LabelWords};
 use crate::normalize::{name_parts, name_words, word_count, words, Word};
 use crate::read::{DocRec, Label};
-use crate::tier::{quality, tier, Cand, Quality};
+use crate::tier::{quality, tier, typos_of, Cand, Quality};
 use crate::{Hit, Kind, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES, MAX_CLASSES};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_core::vocab::local_name;
@@ -19,19 +19,33 @@ use std::sync::Arc;
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 
-/// A query word, its characters (for typos) and its run of the query split as a local name.
+/// A query word (its characters, for typos, and the typos it may have) and its run of the
+/// query split as a local name, each part alike.
 struct QueryWord {
-    word: Word,
-    chars: Vec<char>,
-    named: Option<Vec<(Word, Vec<char>)>>,
+    word: Typed,
+    named: Option<Vec<Typed>>,
 }
 
-/// A word's best quality among a label's words.
-fn best(w: &Word, chars: &[char], label: &[Word]) -> Option<Quality> {
-    label
-        .iter()
-        .filter_map(|l| quality(w, chars, &l.text, true))
-        .min()
+/// A word to match, its characters and the typos it may match with.
+struct Typed {
+    word: Word,
+    chars: Vec<char>,
+    typos: u32,
+}
+
+impl Typed {
+    fn new(word: Word, typos: u32) -> Self {
+        let chars = word.text.chars().collect();
+        Self { word, chars, typos }
+    }
+
+    /// The word's best quality among a label's words.
+    fn best(&self, label: &[Word]) -> Option<Quality> {
+        label
+            .iter()
+            .filter_map(|l| quality(&self.word, &self.chars, &l.text, self.typos))
+            .min()
+    }
 }
 
 /// Matches the query words against one label's words: each query word's best quality, or
@@ -40,20 +54,20 @@ fn best(w: &Word, chars: &[char], label: &[Word]) -> Option<Quality> {
 fn match_label(query: &[QueryWord], label: &[Word]) -> Option<Vec<Quality>> {
     let mut out = Vec::with_capacity(query.len());
     for q in query {
-        if let Some(b) = best(&q.word, &q.chars, label) {
+        if let Some(b) = q.word.best(label) {
             out.push(b);
             continue;
         }
         match &q.named {
             Some(named) => {
-                for (p, chars) in named {
-                    match best(p, chars, label) {
+                for p in named {
+                    match p.best(label) {
                         Some(b) => out.push(b),
-                        None => split_at_label(p, label, &mut out)?,
+                        None => split_at_label(&p.word, label, &mut out)?,
                     }
                 }
             }
-            None => split_at_label(&q.word, label, &mut out)?,
+            None => split_at_label(&q.word.word, label, &mut out)?,
         }
     }
     Some(out)
@@ -67,16 +81,10 @@ fn split_at_label(w: &Word, label: &[Word], out: &mut Vec<Quality>) -> Option<()
         return None;
     }
     // Looking up a label's words never fails.
-    let pieces = compound::pieces(&mut LabelWords(label), None, w).ok()??;
+    let pieces = compound::pieces(&mut LabelWords(label), None, w, &[]).ok()??;
     for p in pieces {
         // Pieces found at the label's words match them exactly, the last as a prefix.
-        let chars: Vec<char> = p.word.text.chars().collect();
-        out.push(
-            label
-                .iter()
-                .filter_map(|l| quality(&p.word, &chars, &l.text, p.typos))
-                .min()?,
-        );
+        out.push(Typed::new(p.word, p.typos).best(label)?);
     }
     Some(())
 }
@@ -89,18 +97,12 @@ pub(crate) fn search(
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
     let rete = s.rete();
-    let with_chars = |w: Word| {
-        let chars = w.text.chars().collect();
-        (w, chars)
-    };
     let query: Vec<QueryWord> = words_q
         .iter()
         .map(|w| QueryWord {
-            word: w.clone(),
-            chars: w.text.chars().collect(),
-            named: name_parts(&q.text, &w.text)
-                .filter(|_| !w.cjk)
-                .map(|p| p.into_iter().map(with_chars).collect()),
+            word: Typed::new(w.clone(), typos_of(w)),
+            named: compound::named_pieces(name_parts(&q.text, &w.text).filter(|_| !w.cjk), w)
+                .map(|p| p.into_iter().map(|p| Typed::new(p.word, p.typos)).collect()),
         })
         .collect();
     let predicates: Vec<String> = DEFAULT_LABEL_PREDICATES.map(str::to_owned).to_vec();

@@ -58,19 +58,25 @@ pub(crate) fn tier_match(t: u8) -> Match {
     }
 }
 
-/// How a query word matches a token, if it does.
-pub(crate) fn quality(w: &Word, chars: &[char], token: &str, typos: bool) -> Option<Quality> {
+/// How a query word matches a token, if it does, with at most `typos` typos.
+pub(crate) fn quality(w: &Word, chars: &[char], token: &str, typos: u32) -> Option<Quality> {
     if token == w.text {
         return Some(0);
     }
     if token.starts_with(&w.text) {
         return Some(1);
     }
-    if typos && !w.cjk {
-        let max = fuzzy::allowed(chars.len());
-        if max > 0 {
-            return fuzzy::distance(chars, token, max, true).map(typo_quality);
-        }
+    if typos > 0 && !w.cjk {
+        return fuzzy::distance(chars, token, typos, true).map(typo_quality);
     }
     None
+}
+
+/// The typos a word typed may match with: by its length, none in CJK.
+pub(crate) fn typos_of(w: &Word) -> u32 {
+    if w.cjk {
+        0
+    } else {
+        fuzzy::allowed(w.text.chars().count())
+    }
 }

@@ -966,3 +966,57 @@ fn a_pasted_iri_or_prefixed_name_finds_that_term() {
         assert!(one(Query::new("<not an iri>")).is_empty(), "{search}");
     }
 }
+
+/// A class's name is a word of its own (`undergraduatestudent`), its members' numbered names are
+/// not: a name typed whole finds the class first, then the members, split at its camelCase; in
+/// one case, split at the index's words, the class's joined name first, then its parts.
+#[test]
+fn a_class_and_members_named_after_it() {
+    let data = r#"
+@prefix ex: <http://example.org/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+ex:UndergraduateStudent a owl:Class .
+ex:UndergraduateStudent12 a ex:UndergraduateStudent ; ex:memberOf ex:Dept0 .
+ex:UndergraduateStudent7 a ex:UndergraduateStudent ; ex:memberOf ex:Dept0 .
+ex:GraduateStudent3 ex:memberOf ex:Dept0 .
+ex:FullProfessor0 ex:memberOf ex:Dept0 .
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let s = searcher(&build(dir.path(), "u", data, true));
+    let all = top(&s, "UndergraduateStudent");
+    assert_eq!(all[0], ex("UndergraduateStudent"));
+    let mut members = all[1..].to_vec();
+    members.sort();
+    assert_eq!(
+        members,
+        [ex("UndergraduateStudent12"), ex("UndergraduateStudent7")]
+    );
+    let mut q = Query::new("UndergraduateStudent");
+    q.kind = Some(Kind::Entity);
+    assert_eq!(terms(&s, &q).len(), 2);
+    for text in [
+        "UndergraduateStudent12",
+        "undergraduatestudent12",
+        "undergraduatestudent1",
+    ] {
+        assert_eq!(top(&s, text), [ex("UndergraduateStudent12")], "{text}");
+    }
+    let h = &s
+        .search(
+            &Query::new("UndergraduateStudent12"),
+            &AtomicBool::new(false),
+        )
+        .unwrap()
+        .hits[0];
+    assert_eq!(h.matched, Match::WholeLabel);
+    assert_eq!(top(&s, "graduatestudent3"), [ex("GraduateStudent3")]);
+    // A part of its camelCase has the typos of the whole name: two in `Gradaute`, as in
+    // `GradauteStudent3` typed as one word.
+    assert_eq!(top(&s, "GradauteStudent3"), [ex("GraduateStudent3")]);
+    assert!(top(&s, "GradauteStu").contains(&ex("GraduateStudent3")));
+    assert_eq!(top(&s, "GraduateStudxnt3"), [ex("GraduateStudent3")]);
+    assert!(top(&s, "GraxuateStu").contains(&ex("GraduateStudent3")));
+    // A part of four letters, one typo; of three, none.
+    assert_eq!(top(&s, "FuxlProfessor0"), [ex("FullProfessor0")]);
+    assert!(top(&s, "FxlProfessor0").is_empty());
+}
