@@ -272,6 +272,19 @@ fn cjk_words<C: Copy + Into<char>>(run: &[C], out: &mut Flat) {
     }
 }
 
+/// Whether [`split`] as a local name might split `run`, a run of letters and digits, further:
+/// never without a lower-case letter before an upper-case one, two upper-case letters in a row
+/// (`HTMLParser`) or a letter next to a digit. Outside ASCII, maybe. (Most query words are
+/// plain; this spares them the split.)
+fn may_split_as_name(run: &str) -> bool {
+    !run.is_ascii()
+        || run.as_bytes().windows(2).any(|p| {
+            let (a, b) = (p[0], p[1]);
+            (a.is_ascii_alphabetic() && b.is_ascii_uppercase())
+                || (a.is_ascii_alphabetic() != b.is_ascii_alphabetic())
+        })
+}
+
 /// What a document's text is, for splitting it into words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
@@ -307,6 +320,7 @@ pub fn split_name(local: &str) -> Vec<Word> {
 pub fn name_parts(query: &str, word: &str) -> Option<Vec<Word>> {
     query
         .split(|c: char| !c.is_alphanumeric() && !is_combining_mark(c))
+        .filter(|run| may_split_as_name(run))
         .find(|run| matches!(&words(run)[..], [w] if w.text == word))
         .map(|run| split(run, true))
         .filter(|p| p.len() > 1 && p.iter().all(|w| !w.cjk))
@@ -547,6 +561,16 @@ mod tests {
         #[test]
         fn label_words_agrees_on_any_text(l in "\\PC{0,80}", k in 0..3usize) {
             proptest::prop_assert_eq!(label_words(&l, SOURCES[k]), expected(&l, SOURCES[k]));
+        }
+    }
+
+    proptest::proptest! {
+        /// A run said not to split does not.
+        #[test]
+        fn may_split_as_name_misses_no_split(run in "[A-Za-z0-9]{1,12}") {
+            if !may_split_as_name(&run) {
+                proptest::prop_assert_eq!(split(&run, true).len(), 1);
+            }
         }
     }
 
