@@ -14,8 +14,9 @@ use crate::fuzzy;
 #[cfg(doc)]
 use crate::normalize::name_parts;
 use crate::normalize::Word;
-use crate::read::Index;
+use crate::read::{Index, Token};
 use crate::SearchError;
+use std::sync::Arc;
 
 /// Pieces a compound splits into at most.
 const MAX_PIECES: usize = 4;
@@ -192,36 +193,66 @@ fn unwind<'w>(w: &'w str, start: &[Option<usize>]) -> Vec<&'w str> {
     out
 }
 
-/// The index's token dictionary as a [`Lexicon`].
-pub(crate) struct Tokens<'a>(pub(crate) &'a Index);
+/// The index's token dictionary as a [`Lexicon`], with the token blocks it looked in at hand
+/// (a split looks up dozens of pieces, most in the same few blocks).
+pub(crate) struct Tokens<'a> {
+    ix: &'a Index,
+    blocks: Vec<NumberedBlock>,
+}
+
+/// A token block and its number.
+type NumberedBlock = (usize, Arc<Vec<Token>>);
+
+impl<'a> Tokens<'a> {
+    pub(crate) fn new(ix: &'a Index) -> Self {
+        Self {
+            ix,
+            blocks: Vec::new(),
+        }
+    }
+
+    /// The token block `word` would lie in, and its number; `None` without tokens.
+    fn block_of(&mut self, word: &str) -> Result<Option<NumberedBlock>, SearchError> {
+        if self.ix.block_count() == 0 {
+            return Ok(None);
+        }
+        let b = self.ix.block_of(word);
+        if let Some((_, t)) = self.blocks.iter().find(|(n, _)| *n == b) {
+            return Ok(Some((b, t.clone())));
+        }
+        let t = self.ix.token_block(b)?;
+        self.blocks.push((b, t.clone()));
+        Ok(Some((b, t)))
+    }
+}
 
 impl Lexicon for Tokens<'_> {
     fn prepare(&mut self, pieces: &[&str]) -> Result<(), SearchError> {
-        let blocks: Vec<usize> = pieces.iter().map(|p| self.0.block_of(p)).collect();
-        self.0.prefetch_token_blocks(&blocks)
+        // A local file reads a block as fast when looked up.
+        if !self.ix.is_remote() {
+            return Ok(());
+        }
+        let blocks: Vec<usize> = pieces.iter().map(|p| self.ix.block_of(p)).collect();
+        self.ix.prefetch_token_blocks(&blocks)
     }
 
     fn holds(&mut self, piece: &str) -> Result<bool, SearchError> {
-        if self.0.block_count() == 0 {
-            return Ok(false);
-        }
-        let block = self.0.token_block(self.0.block_of(piece))?;
-        Ok(block
-            .binary_search_by(|t| t.text.as_str().cmp(piece))
-            .is_ok())
+        Ok(self.block_of(piece)?.is_some_and(|(_, block)| {
+            block
+                .binary_search_by(|t| t.text.as_str().cmp(piece))
+                .is_ok()
+        }))
     }
 
     fn begins(&mut self, prefix: &str) -> Result<bool, SearchError> {
-        if self.0.block_count() == 0 {
+        let Some((b, block)) = self.block_of(prefix)? else {
             return Ok(false);
-        }
-        let b = self.0.block_of(prefix);
-        let block = self.0.token_block(b)?;
+        };
         let at = block.partition_point(|t| t.text.as_str() < prefix);
         Ok(match block.get(at) {
             Some(t) => t.text.starts_with(prefix),
             // Past the block's last token: the next block's first is the next token.
-            None => b + 1 < self.0.block_count() && self.0.block_first(b + 1).starts_with(prefix),
+            None => b + 1 < self.ix.block_count() && self.ix.block_first(b + 1).starts_with(prefix),
         })
     }
 }

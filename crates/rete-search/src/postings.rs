@@ -65,7 +65,8 @@ pub(crate) struct Cursor {
     at: usize,
     list: PostingList,
     pos: usize,
-    /// Over HTTP: the chunks before this one were fetched ahead, and the next batch's size.
+    /// Over HTTP: the chunks before this one were fetched ahead (0: those the search fetched
+    /// before the walk, see [`Self::fetched`]), and the next batch's size.
     fetched_to: usize,
     ahead: usize,
 }
@@ -98,11 +99,18 @@ impl Cursor {
             at,
             list,
             pos: 0,
-            fetched_to: match &part.postings {
-                Postings::Chunks(refs) => first_fetch(refs, max_chunks.max(1)).len().max(1),
-                Postings::Inline(_) => 1,
-            },
+            fetched_to: 0,
             ahead: READ_AHEAD,
+        }
+    }
+
+    /// Over HTTP: the chunks fetched, from the first: those the search fetched before the walk
+    /// ([`first_fetch`]) until the walk fetches more (counted lazily: only a remote walk asks).
+    fn fetched(&self) -> usize {
+        match (&self.part.postings, self.fetched_to) {
+            (Postings::Chunks(refs), 0) => first_fetch(refs, self.max_chunks).len().max(1),
+            (_, 0) => 1,
+            (_, n) => n,
         }
     }
 
@@ -112,7 +120,7 @@ impl Cursor {
         self.list = match &self.part.postings {
             Postings::Inline(l) if next == 0 => l.clone(),
             Postings::Chunks(refs) if next < refs.len().min(self.max_chunks) => {
-                if next >= self.fetched_to && ix.is_remote() {
+                if ix.is_remote() && next >= self.fetched() {
                     // A walk past the chunks fetched goes on: over HTTP the next few come in the
                     // same request (a token's chunks are consecutive).
                     let to = ahead_end(refs, next, self.ahead, self.max_chunks);
@@ -183,7 +191,7 @@ impl Cursor {
             at => (at + 1, self.list.len().saturating_sub(self.pos)),
         };
         let whole = n.saturating_sub(left).div_ceil(CHUNK_POSTINGS as usize);
-        (next + whole).min(refs.len().min(self.max_chunks)) > self.fetched_to
+        (next + whole).min(refs.len().min(self.max_chunks)) > self.fetched()
     }
 
     /// Over HTTP, for a walk fetching the chunks of several lists together: appends to `out` the
@@ -193,7 +201,7 @@ impl Cursor {
         let Postings::Chunks(refs) = &self.part.postings else {
             return;
         };
-        let from = self.fetched_to.max(self.at.wrapping_add(1));
+        let from = self.fetched().max(self.at.wrapping_add(1));
         let to = ahead_end(refs, from, self.ahead, self.max_chunks);
         if let Some(next) = refs.get(from..to) {
             out.extend_from_slice(next);

@@ -75,9 +75,18 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
             // Too few: the words split at their camelCase even where a token starts with them,
             // its hits after (`UndergraduateStudent`: the class, by its joined name, then the
             // people named `UndergraduateStudent12`, whose names are not joined).
+            // Without typos: they are the first search's, and typos of several parts each
+            // would walk the token blocks of each.
             if hits.len() < f.limit {
-                let camel = split_words(ix, q, &words, Split::Camel, cancel)?;
-                if camel != named {
+                let camel: Vec<(Word, u32)> = split_words(ix, q, &words, Split::Camel, cancel)?
+                    .into_iter()
+                    .map(|(w, _)| (w, 0))
+                    .collect();
+                if camel
+                    .iter()
+                    .map(|(w, _)| w)
+                    .ne(named.iter().map(|(w, _)| w))
+                {
                     let more = word_search(s, ix, &camel, &f, q, cancel)?;
                     append_hits(&mut hits, more, f.limit);
                 }
@@ -127,7 +136,7 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
 enum Split<'a> {
     /// Those no token starts with, at their camelCase and digits.
     Unmatched,
-    /// Every word at its camelCase and digits.
+    /// Every word at its camelCase and digits, unless a part is one letter.
     Camel,
     /// Those no token starts with, at their camelCase and digits, else at the index's words,
     /// none but a last piece one of these.
@@ -170,11 +179,23 @@ fn split_words(
         };
         let pieces = match how {
             _ if w.cjk => None,
+            // Not when a part is one letter (`BusinessEntityT`, typing on): a search as
+            // broad as the letter for a few more hits, which the next keystroke narrows.
+            Split::Camel
+                if named.as_ref().is_some_and(|p| {
+                    p.iter()
+                        .any(|p| p.text.len() == 1 && !p.text.as_bytes()[0].is_ascii_digit())
+                }) =>
+            {
+                None
+            }
             Split::Camel => compound::named_pieces(named, w),
             Split::Unmatched if named.is_none() => None,
             _ if !word_tokens(ix, w)?.is_empty() => None,
             Split::Unmatched => compound::named_pieces(named, w),
-            Split::Known(banned) => compound::pieces(&mut compound::Tokens(ix), named, w, banned)?,
+            Split::Known(banned) => {
+                compound::pieces(&mut compound::Tokens::new(ix), named, w, banned)?
+            }
         };
         match pieces {
             Some(pieces) => {
