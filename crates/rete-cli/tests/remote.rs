@@ -303,13 +303,38 @@ fn search_keystrokes_over_http_read_few_requests() {
 /// exceed the open's 64 KiB batch: the open fetches them whole (they stay within 512 KiB), and
 /// the first search over nginx still reads at most 3 requests after the open, answering as the
 /// local file does.
+/// `data` written to `dir/name`, built without a pyramid and served from `dir`: its reader over
+/// HTTP (counting requests), and searchers over HTTP and on the local file.
+fn searched_both_ways(
+    dir: &Path,
+    name: &str,
+    data: &str,
+) -> (
+    rete_http::CountedReader,
+    rete_search::Searcher,
+    rete_search::Searcher,
+) {
+    use rete_search::Searcher;
+    let src = dir.join(name);
+    std::fs::write(&src, data).unwrap();
+    let stem = name.split('.').next().unwrap();
+    let file = dir.join(format!("{stem}.rete"));
+    let args = ["build", "-q", "--no-pyramid", src.to_str().unwrap(), "-o"];
+    run(&[&args[..], &[file.to_str().unwrap()]].concat());
+    let url = format!("{}/{stem}.rete", serve_dir(dir.to_path_buf()));
+    let counted = rete_http::CountedReader::open(&url).unwrap();
+    let remote = Searcher::open(&rete_core::Rete::open(counted.reader()).unwrap()).unwrap();
+    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    (counted, remote, local)
+}
+
 /// A query of two common words whose best tiers hold nothing (`ada fran`: both are first
 /// names, no label is exactly both) walks both words' lists to the end to prove it: over HTTP
 /// it answers as the local file does, and the lists' chunks come together — the walk's
 /// requests do not grow with the number of lists walked.
 #[test]
 fn a_walk_through_whole_lists_over_http_fetches_them_together() {
-    use rete_search::{Query, Searcher};
+    use rete_search::Query;
     use std::fmt::Write;
     use std::sync::atomic::AtomicBool;
     let dir = tempfile::tempdir().unwrap();
@@ -330,15 +355,7 @@ fn a_walk_through_whole_lists_over_http_fetches_them_together() {
         )
         .unwrap();
     }
-    let src = dir.path().join("w.ttl");
-    std::fs::write(&src, ttl).unwrap();
-    let file = dir.path().join("w.rete");
-    let args = ["build", "-q", "--no-pyramid", src.to_str().unwrap(), "-o"];
-    run(&[&args[..], &[file.to_str().unwrap()]].concat());
-    let url = format!("{}/w.rete", serve_dir(dir.path().to_path_buf()));
-    let counted = rete_http::CountedReader::open(&url).unwrap();
-    let remote = Searcher::open(&rete_core::Rete::open(counted.reader()).unwrap()).unwrap();
-    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    let (counted, remote, local) = searched_both_ways(dir.path(), "w.ttl", &ttl);
     let cancel = AtomicBool::new(false);
     // `ada fran` after `ada`: 7 requests, of which the walk takes 3 (the first chunks of `fran`,
     // `franklin` and `frances`, then the next 4 and 10 chunks of `ada` and `fran` together;
@@ -367,7 +384,7 @@ fn a_walk_through_whole_lists_over_http_fetches_them_together() {
 /// chunks were fetched as the walk reached them).
 #[test]
 fn a_compound_typed_whole_over_http_reads_few_requests() {
-    use rete_search::{Query, Searcher};
+    use rete_search::Query;
     use std::fmt::Write;
     use std::sync::atomic::AtomicBool;
     let dir = tempfile::tempdir().unwrap();
@@ -410,15 +427,7 @@ fn a_compound_typed_whole_over_http_reads_few_requests() {
         )
         .unwrap();
     }
-    let src = dir.path().join("u.nt");
-    std::fs::write(&src, nt).unwrap();
-    let file = dir.path().join("u.rete");
-    let args = ["build", "-q", "--no-pyramid", src.to_str().unwrap(), "-o"];
-    run(&[&args[..], &[file.to_str().unwrap()]].concat());
-    let url = format!("{}/u.rete", serve_dir(dir.path().to_path_buf()));
-    let counted = rete_http::CountedReader::open(&url).unwrap();
-    let remote = Searcher::open(&rete_core::Rete::open(counted.reader()).unwrap()).unwrap();
-    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    let (counted, remote, local) = searched_both_ways(dir.path(), "u.nt", &nt);
     let cancel = AtomicBool::new(false);
     let typed = "UndergraduateStudent31";
     for n in 1..=typed.len() {
