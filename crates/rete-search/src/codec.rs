@@ -20,9 +20,13 @@ pub mod kind {
 
 /// Magic of the meta section.
 pub const META_MAGIC: &[u8; 4] = b"RSRC";
-/// Encoding version of the search sections written: 3 keeps each token's one-word labels apart
-/// from its other postings (a one-word query's whole-label tiers then read no other posting).
-pub const VERSION: u8 = 3;
+/// Encoding version of the search sections written: 4 keeps up to [`INLINE_POSTINGS`] postings
+/// in a token's block (a short list costs no chunk, its frame and its checksum) and stores a
+/// one-word label's postings without their word count.
+pub const VERSION: u8 = 4;
+/// Still read: each token's one-word labels apart from its other postings (a one-word query's
+/// whole-label tiers then read no other posting), at most [`INLINE_POSTINGS_3`] inline.
+pub const VERSION_3: u8 = 3;
 /// Still read: document blocks as columns with the labels' dictionary ids, posting chunks as
 /// gaps then word counts, one posting list a token.
 pub const VERSION_2: u8 = 2;
@@ -36,8 +40,10 @@ pub const DOC_DIR_ENTRY: usize = 24;
 pub const DOCS_PER_BLOCK: u32 = 1024;
 /// Postings in one posting chunk (the last of a token may hold fewer).
 pub const CHUNK_POSTINGS: u64 = 4096;
-/// A token with at most this many documents keeps them inside its token block.
-pub const INLINE_POSTINGS: u64 = 8;
+/// A part of a token with at most this many documents keeps them inside its token block.
+pub const INLINE_POSTINGS: u64 = 64;
+/// The same, in versions 1 to 3.
+pub const INLINE_POSTINGS_3: u64 = 8;
 /// Raw bytes of a token block, about.
 pub const TOKEN_BLOCK_BYTES: usize = 16 << 10;
 

@@ -1,7 +1,7 @@
 //! The token dictionary and its postings as stored: tokens in sorted order, front-coded in
 //! blocks of about [`TOKEN_BLOCK_BYTES`], each entry its token, the label word counts it holds
 //! and its two posting lists (one-word labels, then the others), inline when short, else in
-//! compressed chunks of [`CHUNK_POSTINGS`] (docs/format.md, search index layout 3).
+//! compressed chunks of [`CHUNK_POSTINGS`] (docs/format.md, search index layout 4).
 
 use crate::codec::{
     BatchWriter, BlockRef, Buf, CHUNK_POSTINGS, INLINE_POSTINGS, TOKEN_BLOCK_BYTES,
@@ -71,9 +71,8 @@ pub(crate) fn encode_tokens(
             .entries
             .u8(list.iter().fold(0, |m, p| m | 1u8 << p.1.min(7)));
         split_parts(list, &mut parts);
-        for part in [&parts.0, &parts.1] {
-            put_part(&mut tok_blocks.entries, &mut post_refs, part)?;
-        }
+        put_part(&mut tok_blocks.entries, &mut post_refs, &parts.0, true)?;
+        put_part(&mut tok_blocks.entries, &mut post_refs, &parts.1, false)?;
         tok_blocks.in_block += 1;
         if tok_blocks.entries.0.len() >= TOKEN_BLOCK_BYTES {
             tok_blocks.flush()?;
@@ -147,14 +146,16 @@ fn split_parts(list: &[(u32, u8)], parts: &mut Parts) {
 
 /// Some of a token's postings: their count, then the postings inline when few, else the
 /// references of their chunks, the next ones of `chunks` (compressed before, in this order).
+/// The one-word labels' part (`ones`) has no word counts to store inline.
 fn put_part(
     entries: &mut Buf,
     chunks: &mut impl Iterator<Item = BlockRef>,
     list: &[(u32, u8)],
+    ones: bool,
 ) -> Result<(), SearchError> {
     entries.varint(list.len() as u64);
     if list.len() as u64 <= INLINE_POSTINGS {
-        put_postings(entries, list);
+        put_postings(entries, list, ones);
         return Ok(());
     }
     let refs: Vec<BlockRef> = chunks
@@ -172,12 +173,17 @@ fn put_part(
     Ok(())
 }
 
-/// Inline postings (in a token block): for each, `varint((doc − previous) << 3 | words)`.
-fn put_postings(b: &mut Buf, list: &[(u32, u8)]) {
+/// Inline postings (in a token block): for each, `varint((doc − previous) << 3 | words)`, or
+/// of one-word labels (`ones`) `varint(doc − previous)`.
+fn put_postings(b: &mut Buf, list: &[(u32, u8)], ones: bool) {
     let mut prev = 0u64;
     for &(doc, ntok) in list {
         let doc = u64::from(doc);
-        b.varint(((doc - prev) << 3) | u64::from(ntok));
+        b.varint(if ones {
+            doc - prev
+        } else {
+            ((doc - prev) << 3) | u64::from(ntok)
+        });
         prev = doc;
     }
 }

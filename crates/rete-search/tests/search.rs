@@ -434,8 +434,10 @@ fn lying_counts_are_clear_errors() {
     assert!(e.contains("corrupt search meta"), "{e}");
 }
 
+/// Layouts 3 and 4: a token whose word-count byte and parts disagree, or whose one-word labels
+/// name a document the index does not hold, is a clear error.
 #[test]
-fn a_layout_3_token_whose_word_counts_lie_is_a_clear_error() {
+fn a_token_whose_word_counts_lie_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = build(
         dir.path(),
@@ -447,51 +449,62 @@ fn a_layout_3_token_whose_word_counts_lie_is_a_clear_error() {
         .unwrap()
         .unwrap()
         .documents();
-    // One token `a`: its word-count byte, its one-word labels' part, the other labels' part
-    // (each a document count and inline postings, `doc << 3 | words`).
-    let search = |counts: u8, ones: &[u64], rest: &[u64]| {
-        let mut raw = Vec::new();
-        varint(&mut raw, 1);
-        raw.extend_from_slice(&[0, 1, b'a', counts]);
-        for part in [ones, rest] {
-            varint(&mut raw, part.len() as u64);
-            for &p in part {
+    for version in [3u8, 4] {
+        // One token `a`: its word-count byte, its one-word labels' part (documents: inline
+        // `doc << 3 | 1` in layout 3, `doc` in layout 4), the other labels' part (inline
+        // postings, `doc << 3 | words`).
+        let search = |counts: u8, ones: &[u64], rest: &[u64]| {
+            let mut raw = Vec::new();
+            varint(&mut raw, 1);
+            raw.extend_from_slice(&[0, 1, b'a', counts]);
+            varint(&mut raw, ones.len() as u64);
+            for &d in ones {
+                varint(&mut raw, if version == 3 { d << 3 | 1 } else { d });
+            }
+            varint(&mut raw, rest.len() as u64);
+            for &p in rest {
                 varint(&mut raw, p);
             }
+            let block = zstd::bulk::compress(&raw, 3).unwrap();
+            let rete = crafted(
+                &path,
+                &meta_of_layout(
+                    version,
+                    &rete_search::DEFAULT_LABEL_PREDICATES,
+                    n,
+                    1,
+                    1,
+                    &block,
+                    raw.len(),
+                ),
+                Some(&block),
+            );
+            Searcher::open(&rete)
+                .unwrap()
+                .search(&Query::new("a"), &AtomicBool::new(false))
+        };
+        // Told the truth (document 0, a label of one word): found.
+        let a = search(0b10, &[0], &[]).unwrap();
+        assert_eq!(a.hits.len(), 1, "{version}: {a:?}");
+        for (counts, ones, rest) in [
+            // One-word labels announced, none listed.
+            (0b10, &[][..], &[2][..]),
+            // Labels of two words listed, not announced.
+            (0b10, &[0][..], &[2][..]),
+            // Bit 0, labels of no words.
+            (0b11, &[0][..], &[][..]),
+        ] {
+            let e = search(counts, ones, rest).unwrap_err().to_string();
+            assert!(
+                e.contains("corrupt search tokens")
+                    && e.contains("word counts and documents disagree"),
+                "{version} {counts:#b} {ones:?} {rest:?}: {e}"
+            );
         }
-        let block = zstd::bulk::compress(&raw, 3).unwrap();
-        let rete = crafted(
-            &path,
-            &meta_of_layout(
-                3,
-                &rete_search::DEFAULT_LABEL_PREDICATES,
-                n,
-                1,
-                1,
-                &block,
-                raw.len(),
-            ),
-            Some(&block),
-        );
-        Searcher::open(&rete)
-            .unwrap()
-            .search(&Query::new("a"), &AtomicBool::new(false))
-    };
-    // Told the truth (document 0, a label of one word): found.
-    let a = search(0b10, &[1], &[]).unwrap();
-    assert_eq!(a.hits.len(), 1, "{a:?}");
-    for (counts, ones, rest) in [
-        // One-word labels announced, none listed.
-        (0b10, &[][..], &[2][..]),
-        // Labels of two words listed, not announced.
-        (0b10, &[1][..], &[2][..]),
-        // Bit 0, labels of no words.
-        (0b11, &[1][..], &[][..]),
-    ] {
-        let e = search(counts, ones, rest).unwrap_err().to_string();
+        let e = search(0b10, &[n], &[]).unwrap_err().to_string();
         assert!(
-            e.contains("corrupt search tokens") && e.contains("word counts and documents disagree"),
-            "{counts:#b} {ones:?} {rest:?}: {e}"
+            e.contains("corrupt search tokens") && e.contains("out of order or range"),
+            "{version}: {e}"
         );
     }
 }
@@ -559,12 +572,13 @@ fn a_word_shared_by_more_labels_than_fit_inline_is_read_back() {
 
 /// The fixture `tests/data/{fixture}` (`data` built by rete 0.1.0 with `--no-pyramid
 /// --no-schema` when the index had layout `version`) answers each query exactly as the same
-/// data indexed today, at each limit. Its tokens are today's and the joined local name of an
-/// entity builds stored then (`unlabelledthing42`), which a query now splits.
+/// data indexed today, at each limit. Its tokens are today's, and the `joined` local names of
+/// entities builds stored before 2026-12-05 (`unlabelledthing42`), which a query now splits.
 fn old_layout_answers_as_today(
     fixture: &str,
     data: &str,
     version: u8,
+    joined: u64,
     queries: &[&str],
     limits: &[usize],
 ) {
@@ -576,9 +590,12 @@ fn old_layout_answers_as_today(
             .join(fixture),
     );
     let (o, n) = (old.index().unwrap(), now.index().unwrap());
-    assert_eq!((o.version(), n.version()), (version, 3));
+    assert_eq!((o.version(), n.version()), (version, 4));
     assert!(!o.is_current() && n.is_current());
-    assert_eq!((o.documents(), o.tokens()), (n.documents(), n.tokens() + 1));
+    assert_eq!(
+        (o.documents(), o.tokens()),
+        (n.documents(), n.tokens() + joined)
+    );
     let cancel = AtomicBool::new(false);
     for text in queries {
         for &limit in limits {
@@ -607,7 +624,7 @@ fn an_index_of_the_first_layout_still_answers() {
         "physicist",
         "tiger",
     ];
-    old_layout_answers_as_today("v1-layout.rete", DATA, 1, &queries, &[10]);
+    old_layout_answers_as_today("v1-layout.rete", DATA, 1, 1, &queries, &[10]);
 }
 
 /// Labels added to `DATA` in `tests/data/v2-layout.rete`: a word with a one-word label and more
@@ -641,10 +658,40 @@ fn an_index_of_the_second_layout_still_answers() {
         "東京",
         "tiger",
     ];
-    old_layout_answers_as_today("v2-layout.rete", &data, 2, &queries, &[1, 3, 10]);
+    old_layout_answers_as_today("v2-layout.rete", &data, 2, 1, &queries, &[1, 3, 10]);
     let dir = tempfile::tempdir().unwrap();
     let now = searcher(&build(dir.path(), "now", &data, true));
     assert_eq!(top(&now, "zhou").first(), Some(&ex("zhou")));
+}
+
+/// The third layout (at most 8 postings inline, word counts kept with one-word labels' too):
+/// `tests/data/v3-layout.rete` holds [`v2_extra`] and ten one-word labels `Li`, so that a word
+/// has each part in a chunk there and inline now.
+#[test]
+fn an_index_of_the_third_layout_still_answers() {
+    let mut data = format!("{DATA}{}", v2_extra());
+    for i in 0..10 {
+        data.push_str(&format!(
+            "<http://example.org/li{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"Li\" .\n"
+        ));
+    }
+    let queries = [
+        "alb ein",
+        "einstain",
+        "paris",
+        "zhou",
+        "zho",
+        "zhou num",
+        "number1",
+        "li",
+        "東京",
+        "tiger",
+        "unlabelled",
+    ];
+    old_layout_answers_as_today("v3-layout.rete", &data, 3, 0, &queries, &[1, 3, 10]);
+    let dir = tempfile::tempdir().unwrap();
+    let now = searcher(&build(dir.path(), "now", &data, true));
+    assert_eq!(top(&now, "li").len(), 10);
 }
 
 /// The samples (`scripts/make-samples.sh`) carry an index of the current layout.
@@ -705,7 +752,7 @@ fn an_index_added_later_is_the_built_one() {
     let upgraded = dir.path().join("upgraded.rete");
     rete_search::add_index(&old, &upgraded, &opts).unwrap();
     let s = searcher(&upgraded);
-    assert_eq!(s.index().unwrap().version(), 3);
+    assert_eq!(s.index().unwrap().version(), 4);
     assert_eq!(top(&s, "alb ein"), [ex("einstein")]);
     let e = rete_search::add_index(&added, &added, &opts).unwrap_err();
     assert!(e.to_string().contains("another file"), "{e}");

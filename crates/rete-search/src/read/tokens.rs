@@ -2,7 +2,10 @@
 //! bytes that hold it, the posting chunks read (in batches over HTTP) and decoded as a walk
 //! reaches them.
 use super::{Cached, Index};
-use crate::codec::{kind, BlockRef, CHUNK_POSTINGS, INLINE_POSTINGS, VERSION_1, VERSION_2};
+use crate::codec::{
+    kind, BlockRef, CHUNK_POSTINGS, INLINE_POSTINGS, INLINE_POSTINGS_3, VERSION_1, VERSION_2,
+    VERSION_3,
+};
 use crate::SearchError;
 use rete_core::format::varint;
 use rete_core::front_coding::Expander;
@@ -156,8 +159,8 @@ impl Index {
             }
             let (word_counts, ones, all) = if self.inner.version > VERSION_2 {
                 let counts = r.u8()?;
-                let ones = self.part(&mut r, &text)?;
-                let all = self.part(&mut r, &text)?;
+                let ones = self.part(&mut r, &text, true)?;
+                let all = self.part(&mut r, &text, false)?;
                 // Bit 1 says whether there are one-word labels, and bit 0 means no words.
                 if counts & 1 != 0
                     || (counts & 2 != 0) != (ones.df > 0)
@@ -169,7 +172,7 @@ impl Index {
                 }
                 (counts, Some(ones), all)
             } else {
-                (u8::MAX, None, self.part(&mut r, &text)?)
+                (u8::MAX, None, self.part(&mut r, &text, false)?)
             };
             let df = all.df + ones.as_ref().map_or(0, |p| p.df);
             if df == 0 || df > self.inner.docs {
@@ -195,14 +198,20 @@ impl Index {
     }
 
     /// A count of documents, then their postings: inline when few, else the references of
-    /// their chunks.
-    fn part(&self, r: &mut SectionReader<'_>, text: &str) -> Result<Part, SearchError> {
+    /// their chunks. From version 4 the one-word labels' part (`ones`) stores no word counts
+    /// inline.
+    fn part(&self, r: &mut SectionReader<'_>, text: &str, ones: bool) -> Result<Part, SearchError> {
         let df = r.varint()?;
         if df > self.inner.docs {
             return Err(r.err(format!("token {text:?} claims {df} documents")));
         }
-        let postings = if df <= INLINE_POSTINGS {
-            Postings::Inline(Arc::new(self.postings(r, df)?))
+        let (inline, one) = if self.inner.version > VERSION_3 {
+            (INLINE_POSTINGS, ones)
+        } else {
+            (INLINE_POSTINGS_3, false)
+        };
+        let postings = if df <= inline {
+            Postings::Inline(Arc::new(self.postings(r, df, !one)?))
         } else {
             let chunks = df.div_ceil(CHUNK_POSTINGS);
             let mut offset = r.varint()?;
@@ -227,20 +236,31 @@ impl Index {
         Ok(Part { df, postings })
     }
 
-    /// `n` postings: `varint((doc − previous) << 3 | words)`, documents increasing.
-    fn postings(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
+    /// `n` postings, documents increasing: `varint((doc − previous) << 3 | words)` when
+    /// `packed`, else `varint(doc − previous)` (their word count 1: a one-word label's, or to be
+    /// read after them).
+    fn postings(
+        &self,
+        r: &mut SectionReader<'_>,
+        n: u64,
+        packed: bool,
+    ) -> Result<Vec<(u32, u8)>, SearchError> {
         let n = r.count_items(n)?;
         let mut out = Vec::with_capacity(n);
         let mut prev = 0u64;
         for k in 0..n {
             let v = r.varint()?;
-            let delta = v >> 3;
+            let (delta, words) = if packed {
+                (v >> 3, (v & 7) as u8)
+            } else {
+                (v, 1)
+            };
             let doc = prev
                 .checked_add(delta)
                 .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
                 .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
             prev = doc;
-            out.push((doc as u32, (v & 7) as u8));
+            out.push((doc as u32, words));
         }
         Ok(out)
     }
@@ -248,17 +268,7 @@ impl Index {
     /// A version 2 posting chunk of `n` postings: `n` document gaps, then `n` word counts.
     fn chunk(&self, r: &mut SectionReader<'_>, n: u64) -> Result<Vec<(u32, u8)>, SearchError> {
         let n = r.count_items(n.saturating_mul(2))? / 2;
-        let mut out = Vec::with_capacity(n);
-        let mut prev = 0u64;
-        for k in 0..n {
-            let delta = r.varint()?;
-            let doc = prev
-                .checked_add(delta)
-                .filter(|&d| d < self.inner.docs && (k == 0 || delta > 0))
-                .ok_or_else(|| r.err::<SearchError>("posting documents out of order or range"))?;
-            prev = doc;
-            out.push((doc as u32, 0));
-        }
+        let mut out = self.postings(r, n as u64, false)?;
         for p in &mut out {
             p.1 = r.u8()?;
             if usize::from(p.1) > crate::MAX_NTOK {
@@ -286,7 +296,7 @@ impl Index {
         for (&(i, n, b), raw) in missing.iter().zip(self.read_blocks(kind::POSTINGS, &refs)?) {
             let mut r = SectionReader::new(&raw, self.name(), "search postings");
             let list = Arc::new(if self.inner.version == VERSION_1 {
-                self.postings(&mut r, n)?
+                self.postings(&mut r, n, true)?
             } else {
                 self.chunk(&mut r, n)?
             });
