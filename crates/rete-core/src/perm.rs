@@ -6,7 +6,7 @@ use crate::format::{
     block_checksum, prealloc, varint, zstd_decode, BlockSizes, MAX_BLOCK_QUADS, MAX_PERM_BLOCK_RAW,
     MIN_FRAME_LEN,
 };
-use crate::IdQuad;
+use crate::{Id, IdQuad};
 use std::io::Write;
 
 /// Smallest encoding of a directory entry: seven one-byte varints and the checksum.
@@ -254,10 +254,13 @@ pub fn encode_block(quads: &[IdQuad]) -> Vec<u8> {
     out
 }
 
-/// Decodes a block's raw bytes; `count` comes from the directory and must match. Every value is
-/// checked (overflow, ordering) so that a damaged block is an error, never a wrong answer.
-pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result<Vec<IdQuad>> {
-    let bad = |m: &str| Error::corrupt(file, section, format!("undecodable block: {m}"));
+/// A block's quad count (checked against the directory's `count`) and its four streams:
+/// leading runs, second and third positions, graph runs.
+fn block_streams<'r>(
+    raw: &'r [u8],
+    count: u32,
+    bad: &impl Fn(&str) -> Error,
+) -> Result<(u64, [varint::Cursor<'r>; 4])> {
     let mut h = varint::Cursor::new(raw);
     let n = h.get().ok_or_else(|| bad("truncated"))?;
     if n != u64::from(count) {
@@ -268,17 +271,59 @@ pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result
     if n > raw.len() as u64 / 2 || n > MAX_BLOCK_QUADS as u64 {
         return Err(bad("quad count exceeds what the block can hold"));
     }
-    let la =
-        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;
-    let lb =
-        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;
-    let lc =
-        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))?;
-    let mut a_s = varint::Cursor::new(h.bytes(la).ok_or_else(|| bad("truncated"))?);
-    let mut b_s = varint::Cursor::new(h.bytes(lb).ok_or_else(|| bad("truncated"))?);
-    let mut c_s = varint::Cursor::new(h.bytes(lc).ok_or_else(|| bad("truncated"))?);
+    let mut len = || -> Result<usize> {
+        usize::try_from(h.get().ok_or_else(|| bad("truncated"))?).map_err(|_| bad("bad length"))
+    };
+    let (la, lb, lc) = (len()?, len()?, len()?);
+    let a_s = varint::Cursor::new(h.bytes(la).ok_or_else(|| bad("truncated"))?);
+    let b_s = varint::Cursor::new(h.bytes(lb).ok_or_else(|| bad("truncated"))?);
+    let c_s = varint::Cursor::new(h.bytes(lc).ok_or_else(|| bad("truncated"))?);
     let rest = h.remaining();
-    let mut g_s = varint::Cursor::new(h.bytes(rest).ok_or_else(|| bad("truncated"))?);
+    let g_s = varint::Cursor::new(h.bytes(rest).ok_or_else(|| bad("truncated"))?);
+    Ok((n, [a_s, b_s, c_s, g_s]))
+}
+
+/// The runs of a block's leading term, `(term, quads)` in increasing term order, from its raw
+/// bytes: only the leading stream is decoded (an index build counting each term's quads needs
+/// no more; the block's checksum guards the rest). `count` comes from the directory.
+pub fn decode_lead_runs(
+    raw: &[u8],
+    count: u32,
+    section: &str,
+    file: &str,
+) -> Result<Vec<(Id, u64)>> {
+    let bad = |m: &str| Error::corrupt(file, section, format!("undecodable block: {m}"));
+    let (n, [mut a_s, ..]) = block_streams(raw, count, &bad)?;
+    let mut out: Vec<(Id, u64)> = Vec::new();
+    let mut seen = 0u64;
+    while seen < n {
+        let delta = a_s.get().ok_or_else(|| bad("truncated"))?;
+        let run = a_s.get().ok_or_else(|| bad("truncated"))?;
+        if run == 0 || run > n - seen {
+            return Err(bad("bad run length"));
+        }
+        // A run is every quad of its term in the block: the next one's term is larger.
+        let a = match out.last() {
+            None => delta,
+            Some(&(prev, _)) if delta > 0 => prev
+                .checked_add(delta)
+                .ok_or_else(|| bad("value overflow"))?,
+            Some(_) => return Err(bad("keys out of order")),
+        };
+        out.push((a, run));
+        seen += run;
+    }
+    if !a_s.is_at_end() {
+        return Err(bad("trailing bytes"));
+    }
+    Ok(out)
+}
+
+/// Decodes a block's raw bytes; `count` comes from the directory and must match. Every value is
+/// checked (overflow, ordering) so that a damaged block is an error, never a wrong answer.
+pub fn decode_block(raw: &[u8], count: u32, section: &str, file: &str) -> Result<Vec<IdQuad>> {
+    let bad = |m: &str| Error::corrupt(file, section, format!("undecodable block: {m}"));
+    let (n, [mut a_s, mut b_s, mut c_s, mut g_s]) = block_streams(raw, count, &bad)?;
     let n = n as usize;
     let mut out: Vec<IdQuad> = Vec::with_capacity(n);
     let mut prev: Option<IdQuad> = None;
@@ -349,6 +394,36 @@ pub fn read_block(
     section: &str,
     file: &str,
 ) -> Result<Vec<IdQuad>> {
+    let raw = decompress_block(stored, meta, section, file)?;
+    let quads = decode_block(&raw, meta.count, section, file)?;
+    if quads.first() != Some(&meta.first) {
+        return Err(first_differs(section, file));
+    }
+    Ok(quads)
+}
+
+/// [`read_block`]'s leading runs only ([`decode_lead_runs`]).
+pub fn read_lead_runs(
+    stored: &[u8],
+    meta: &PermBlockMeta,
+    section: &str,
+    file: &str,
+) -> Result<Vec<(Id, u64)>> {
+    let raw = decompress_block(stored, meta, section, file)?;
+    let runs = decode_lead_runs(&raw, meta.count, section, file)?;
+    if runs.first().map(|r| r.0) != Some(meta.first[0]) {
+        return Err(first_differs(section, file));
+    }
+    Ok(runs)
+}
+
+/// A stored block's bytes, its checksum verified, decompressed.
+fn decompress_block(
+    stored: &[u8],
+    meta: &PermBlockMeta,
+    section: &str,
+    file: &str,
+) -> Result<Vec<u8>> {
     if block_checksum(stored) != meta.checksum {
         return Err(Error::corrupt(
             file,
@@ -356,18 +431,17 @@ pub fn read_block(
             format!("checksum mismatch in the block at offset {}", meta.offset),
         ));
     }
-    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| {
+    zstd_decode(stored, u64::from(meta.raw_len), file, &|| {
         section.to_owned()
-    })?;
-    let quads = decode_block(&raw, meta.count, section, file)?;
-    if quads.first() != Some(&meta.first) {
-        return Err(Error::corrupt(
-            file,
-            section,
-            "block's first key differs from the directory",
-        ));
-    }
-    Ok(quads)
+    })
+}
+
+fn first_differs(section: &str, file: &str) -> Error {
+    Error::corrupt(
+        file,
+        section,
+        "block's first key differs from the directory",
+    )
 }
 
 use crate::format::Zc;
@@ -563,6 +637,45 @@ mod tests {
         let raw = encode_block(&q);
         assert_eq!(decode_block(&raw, q.len() as u32, "s", "f").unwrap(), q);
         assert!(decode_block(&raw[..raw.len() - 1], q.len() as u32, "s", "f").is_err());
+        assert_eq!(
+            decode_lead_runs(&raw, q.len() as u32, "s", "f").unwrap(),
+            [(1, 6), (2, 6), (50, 6), (51, 6)]
+        );
+        assert!(decode_lead_runs(&raw, q.len() as u32 + 1, "s", "f").is_err());
+    }
+
+    /// A leading stream that lies (a run past the block's count, a term not above the one
+    /// before, bytes after the last run) is an error, not a wrong count.
+    #[test]
+    fn lying_lead_runs_are_errors() {
+        let block = |a: &[u64]| {
+            let mut a_s = Vec::new();
+            for &v in a {
+                varint::put(&mut a_s, v);
+            }
+            let mut raw = Vec::new();
+            for v in [4, a_s.len() as u64, 4, 4] {
+                varint::put(&mut raw, v);
+            }
+            raw.extend_from_slice(&a_s);
+            raw.extend_from_slice(&[0; 12]);
+            raw
+        };
+        assert_eq!(
+            decode_lead_runs(&block(&[3, 1, 2, 3]), 4, "s", "f").unwrap(),
+            [(3, 1), (5, 3)]
+        );
+        for (a, what) in [
+            (&[3, 5][..], "bad run length"),
+            (&[3, 1, 0, 3][..], "keys out of order"),
+            (&[3, 1, 2, 3, 9][..], "trailing bytes"),
+            (&[3, 1][..], "truncated"),
+        ] {
+            let e = decode_lead_runs(&block(a), 4, "s", "f")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(what), "{a:?}: {e}");
+        }
     }
 
     /// Blocks compressed apart and pushed whole give the file and directory `push` gives.
@@ -610,6 +723,8 @@ mod tests {
             v.sort();
             v.dedup();
             let raw = encode_block(&v);
+            let runs: Vec<(Id, u64)> = v.chunk_by(|a, b| a[0] == b[0]).map(|r| (r[0][0], r.len() as u64)).collect();
+            proptest::prop_assert_eq!(decode_lead_runs(&raw, v.len() as u32, "s", "f").unwrap(), runs);
             proptest::prop_assert_eq!(decode_block(&raw, v.len() as u32, "s", "f").unwrap(), v);
         }
     }

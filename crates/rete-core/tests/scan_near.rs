@@ -1,6 +1,7 @@
 //! Reading ranges from the block the last scan ended in ([`Rete::scan_keys_near`]) gives the
 //! keys a fresh scan gives, whatever the order of the ranges: ranges inside a block, on its
-//! edges, across blocks, empty, before the first key and after the last.
+//! edges, across blocks, empty, before the first key and after the last. The leading runs alone
+//! ([`Rete::scan_lead_runs`]) count the keys a scan gives.
 
 #![allow(clippy::unwrap_used, reason = "test code")]
 
@@ -21,10 +22,9 @@ fn keys(rete: &Rete, perm: Perm, pattern: &Pattern, near: Option<&mut NearBlocks
     out
 }
 
-#[test]
-fn near_scans_equal_fresh_scans() {
-    // Subjects with 1 to 9 links out and in, in blocks of 16 quads: most ranges lie inside a
-    // block, many touch or cross an edge.
+/// Subjects with 1 to 9 links out and in, in blocks of 16 quads: most ranges lie inside a
+/// block, many touch or cross an edge.
+fn built(dir: &std::path::Path) -> std::path::PathBuf {
     let mut nt = String::new();
     for s in 0..300u32 {
         for k in 0..=(s * 7 % 9) {
@@ -32,8 +32,7 @@ fn near_scans_equal_fresh_scans() {
             writeln!(nt, "<http://e/{s}> <http://p/{}> <http://e/{o}> .", k % 3).unwrap();
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("near.rete");
+    let file = dir.join("near.rete");
     rete_build::build(
         &rete_build::BuildOptions {
             inputs: vec![rete_build::Input::bytes(
@@ -47,7 +46,13 @@ fn near_scans_equal_fresh_scans() {
         &file,
     )
     .unwrap();
-    let rete = Rete::open_path(&file).unwrap();
+    file
+}
+
+#[test]
+fn near_scans_equal_fresh_scans() {
+    let dir = tempfile::tempdir().unwrap();
+    let rete = Rete::open_path(built(dir.path())).unwrap();
     let last = rete.term_count() + 2;
     // Ids in order, backwards, and jumping about; the id past the last term and 0 included.
     let mut ids: Vec<u64> = (0..last).collect();
@@ -71,4 +76,51 @@ fn near_scans_equal_fresh_scans() {
         }
     }
     assert!(inside > ids.len(), "too few ranges with keys: {inside}");
+}
+
+#[test]
+fn lead_runs_count_the_keys_of_each_term() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = built(dir.path());
+    // Blocks read one at a time, and in batches.
+    for readahead in [1, 1 << 20] {
+        let rete = Rete::open_with(
+            std::sync::Arc::new(rete_core::FileReader::open(&file).unwrap()),
+            rete_core::ReteOptions {
+                readahead,
+                ..rete_core::ReteOptions::default()
+            },
+        )
+        .unwrap();
+        for perm in Perm::ALL {
+            let all = keys(&rete, perm, &Pattern::default(), None);
+            let want: Vec<(u64, u64)> = all
+                .chunk_by(|a, b| a[0] == b[0])
+                .map(|r| (r[0][0], r.len() as u64))
+                .collect();
+            let mut got: Vec<(u64, u64)> = Vec::new();
+            let mut blocks = 0;
+            rete.scan_lead_runs(perm, |runs| {
+                blocks += 1;
+                for (id, n) in runs {
+                    match got.last_mut() {
+                        Some(last) if last.0 == id => last.1 += n,
+                        _ => got.push((id, n)),
+                    }
+                }
+                Ok::<bool, rete_core::Error>(true)
+            })
+            .unwrap();
+            assert_eq!(got, want, "{perm:?}");
+            assert!(blocks > 10, "{perm:?}: {blocks} blocks");
+            // Told to stop, it stops.
+            let mut calls = 0;
+            rete.scan_lead_runs(perm, |_| {
+                calls += 1;
+                Ok::<bool, rete_core::Error>(calls < 3)
+            })
+            .unwrap();
+            assert_eq!(calls, 3);
+        }
+    }
 }

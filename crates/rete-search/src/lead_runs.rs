@@ -2,7 +2,7 @@
 //! meets the subjects' and the objects' runs side by side, in term order.
 
 use crate::SearchError;
-use rete_core::{Id, Pattern, Perm, Rete};
+use rete_core::{Id, Perm, Rete};
 
 /// Each term's number of quads in a permutation where it leads, in term order, decoded on a
 /// thread of its own and handed over a block at a time.
@@ -20,9 +20,7 @@ impl LeadRuns {
     ) -> Self {
         let (tx, rx) = std::sync::mpsc::sync_channel(4);
         scope.spawn(move || {
-            let scanned = base.scan_keys(perm, &Pattern::default(), |keys| {
-                let runs = keys.chunk_by(|a, b| a[0] == b[0]);
-                let runs = runs.map(|r| (r[0][0], r.len() as u64)).collect();
+            let scanned = base.scan_lead_runs(perm, |runs| {
                 // The reader stopped (an error of its own): so does the scan.
                 Ok::<_, SearchError>(tx.send(Ok(runs)).is_ok())
             });

@@ -75,6 +75,48 @@ impl Rete {
         self.scan_range_keys(perm, &lo, &hi, f).map(drop)
     }
 
+    /// Each term's number of quads where it leads `perm`, in term order, handed to `f` a block
+    /// at a time (a term that spans blocks comes once for each); `f` returns whether to go on.
+    /// Only the blocks' leading streams are decoded and no block is cached: an index build that
+    /// counts every term's links reads each block once, and the whole of it would only evict
+    /// what other readers keep. Blocks are read in batches of up to the scan's readahead.
+    pub fn scan_lead_runs<E: From<crate::Error>>(
+        &self,
+        perm: Perm,
+        mut f: impl FnMut(Vec<(Id, u64)>) -> std::result::Result<bool, E>,
+    ) -> std::result::Result<(), E> {
+        let n = self.perm_len(perm)?;
+        let sec = *self.perm_dir(perm)?.1;
+        let section = sec.name();
+        let mut b = 0;
+        let mut ahead = 0;
+        while b < n {
+            let (metas, base) = self.perm_metas(perm, b)?;
+            let first = b.wrapping_sub(base);
+            let im = metas.get(first).ok_or_else(|| self.no_block(perm, b))?;
+            ahead = next_readahead(ahead, self.inner.opts.readahead);
+            let mut end = first + 1;
+            let mut bytes = u64::from(im.stored_len);
+            while end < metas.len() && bytes + u64::from(metas[end].stored_len) <= ahead as u64 {
+                bytes += u64::from(metas[end].stored_len);
+                end += 1;
+            }
+            let span = self.read_bytes(sec.offset + im.offset, bytes as usize)?;
+            for m in &metas[first..end] {
+                let at = (m.offset - im.offset) as usize;
+                let stored = span
+                    .get(at..at + m.stored_len as usize)
+                    .ok_or_else(|| self.no_block(perm, b))?;
+                let runs = crate::perm::read_lead_runs(stored, m, &section, &self.inner.name)?;
+                if !f(runs)? {
+                    return Ok(());
+                }
+                b += 1;
+            }
+        }
+        Ok(())
+    }
+
     /// [`Rete::scan_keys`] for a caller that reads many small ranges near each other (a path
     /// search reads the links of its entities in id order): a range that lies strictly inside
     /// the block the caller's last scan of `perm` ended in is read from it, without searching
