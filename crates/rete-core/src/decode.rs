@@ -18,6 +18,17 @@ impl Rete {
         self.first_id_from(&[kind as u8])
     }
 
+    /// The ids of the IRIs that start with `prefix` (a namespace): a range, since the
+    /// dictionary sorts IRIs by their bytes. Two lookups as [`Rete::first_of_kind`] reads.
+    pub fn iri_ids_starting_with(&self, prefix: &str) -> Result<std::ops::Range<Id>> {
+        let mut from = vec![TermKind::Iri as u8];
+        from.extend_from_slice(prefix.as_bytes());
+        let start = self.first_id_from(&from)?;
+        // No UTF-8 text holds the byte 0xFF: every IRI that starts with `prefix` sorts below.
+        from.push(0xFF);
+        Ok(start..self.first_id_from(&from)?)
+    }
+
     /// Whether the header sets flag bit(s) `flag` (one of the `format::FLAG_*` constants).
     pub fn has_flag(&self, flag: u32) -> bool {
         self.header().flags & flag != 0

@@ -10,6 +10,7 @@ use crate::{Answer, Hit, Kind, Match, Query, SearchError, Searcher, DEFAULT_LABE
 use oxrdf::{NamedNode, Term, TermRef};
 use rete_core::vocab::{local_name, Prefixes};
 use rete_core::{Id, Pattern};
+use std::ops::Range;
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 
@@ -154,4 +155,65 @@ fn typed_iri(s: &Searcher, text: &str) -> Result<Option<NamedNode>, SearchError>
     Ok(prefixes
         .expand(text)
         .and_then(|iri| NamedNode::new(iri).ok()))
+}
+
+/// A query led by a declared prefix: the namespace, the ids of its IRIs, and the text after the
+/// colon to search as words.
+pub(crate) struct Namespaced<'t> {
+    pub(crate) namespace: String,
+    pub(crate) terms: Range<Id>,
+    pub(crate) rest: &'t str,
+}
+
+/// The namespace a query is led by (`schema:Per`, `dbo:birth da`: a prefixed name typed on
+/// toward a term of that namespace). `None` when the text does not start so or the prefix is
+/// declared neither by the file's card nor as a well-known one.
+pub(crate) fn namespace_typed<'t>(
+    s: &Searcher,
+    text: &'t str,
+) -> Result<Option<Namespaced<'t>>, SearchError> {
+    let Some((prefix, rest)) = text.trim_start().split_once(':') else {
+        return Ok(None);
+    };
+    let name_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if prefix.is_empty() || !prefix.chars().all(name_char) || rest.starts_with("//") {
+        return Ok(None);
+    }
+    let prefixes = Prefixes::for_file(&s.rete().card()?.prefixes, &[]);
+    match prefixes.get(prefix) {
+        Some(ns) => Ok(Some(Namespaced {
+            namespace: ns.to_owned(),
+            terms: s.rete().iri_ids_starting_with(ns)?,
+            rest,
+        })),
+        None => Ok(None),
+    }
+}
+
+/// `hits` of a query led by namespace `ns`'s prefix, those whose local name starts with the
+/// `typed` text first (letters and digits compared, case folded: `Per` → `Person` before
+/// `costPerUnit`, `birth da` → `birthDate`), each group in its order; at most `limit`, ranked
+/// anew.
+pub(crate) fn names_first(mut hits: Vec<Hit>, ns: &str, typed: &str, limit: usize) -> Vec<Hit> {
+    let fold = |t: &str| -> String {
+        t.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let typed = fold(typed);
+    let starts = |h: &Hit| {
+        h.term
+            .strip_prefix('<')
+            .and_then(|t| t.strip_suffix('>'))
+            .and_then(|iri| iri.strip_prefix(ns))
+            .is_some_and(|local| fold(local).starts_with(&typed))
+    };
+    // A stable sort: the word search's order within each group.
+    hits.sort_by_key(|h| !starts(h));
+    hits.truncate(limit);
+    for (i, h) in hits.iter_mut().enumerate() {
+        h.rank = i + 1;
+    }
+    hits
 }

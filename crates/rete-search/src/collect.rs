@@ -19,6 +19,8 @@ const MAX_EXAMINED: usize = 20_000;
 pub(crate) struct Filters {
     pub kind: Option<Kind>,
     pub class: Option<Id>,
+    /// The ids of a namespace's IRIs (a query led by its prefix).
+    pub terms: Option<std::ops::Range<Id>>,
     pub languages: Vec<String>,
     pub limit: usize,
 }
@@ -107,7 +109,10 @@ pub(crate) fn collect(
             }
         }
         let d = doc(&c)?;
-        if f.kind.is_some_and(|k| k != d.kind) || pred.is_some_and(|p| p != d.pred) {
+        if f.kind.is_some_and(|k| k != d.kind)
+            || pred.is_some_and(|p| p != d.pred)
+            || f.terms.as_ref().is_some_and(|r| !r.contains(&d.term))
+        {
             continue;
         }
         if let Some(class) = f.class {

@@ -31,6 +31,9 @@ const MAX_FUZZY_BLOCKS: usize = 16;
 const MAX_SPLITS: usize = 3;
 /// Postings read per token at most (the most important documents: lists are in that order).
 const MAX_POSTINGS: u64 = 1 << 18;
+/// Hits a query led by a namespace's prefix gathers, for each asked, before its local names
+/// that start with the typed text are put first.
+const NAMESPACE_WINDOW: usize = 4;
 pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer, SearchError> {
     let class = match &q.class {
         None => None,
@@ -47,17 +50,29 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     if q.within.is_some() && s.pyramid()?.is_none() {
         return Err(SearchError::NoPyramid);
     }
-    let words = query_words(&q.text, MAX_QUERY_WORDS);
+    // `schema:Per`: the words after the prefix, among the namespace's terms, searched for a
+    // few times the hits asked, of which those whose local name starts so come first.
+    let (namespace, terms, text) = match crate::by_iri::namespace_typed(s, &q.text)? {
+        Some(n) => (Some((n.namespace, n.rest)), Some(n.terms), n.rest),
+        None => (None, None, q.text.as_str()),
+    };
+    let window = if namespace.is_some() {
+        NAMESPACE_WINDOW
+    } else {
+        1
+    };
+    let words = query_words(text, MAX_QUERY_WORDS);
     let f = Filters {
         kind: q.kind,
         class,
+        terms,
         languages: q
             .languages
             .iter()
             .map(|l| l.trim().to_ascii_lowercase())
             .filter(|l| !l.is_empty())
             .collect(),
-        limit: q.limit.min(MAX_LIMIT),
+        limit: q.limit.saturating_mul(window).min(MAX_LIMIT),
     };
     let indexed = s.index().is_some();
     if words.is_empty() || f.limit == 0 {
@@ -127,6 +142,10 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
             hits
         }
         None => crate::scan::search(s, &words, &f, q, cancel)?,
+    };
+    let hits = match namespace {
+        Some((ns, typed)) => crate::by_iri::names_first(hits, &ns, typed, q.limit.min(MAX_LIMIT)),
+        None => hits,
     };
     Ok(Answer { hits, indexed })
 }

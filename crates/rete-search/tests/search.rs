@@ -434,6 +434,46 @@ fn lying_counts_are_clear_errors() {
     assert!(e.contains("corrupt search meta"), "{e}");
 }
 
+/// A prefixed name typed on (`dbo:Bask`, `ex:alb ein`) finds the terms of that namespace whose
+/// labels or names hold the words after the colon, those whose local name starts with them
+/// first, indexed and scanned; the prefix is the file's (Turtle's `@prefix`) or a well-known one
+/// (`foaf:`); an undeclared one is searched as a word.
+#[test]
+fn a_prefix_typed_on_keeps_its_namespace() {
+    let dir = tempfile::tempdir().unwrap();
+    let indexed = searcher(&build(dir.path(), "i", DATA, true));
+    let scanned = searcher(&build(dir.path(), "s", DATA, false));
+    for s in [&indexed, &scanned] {
+        let dbo = |local: &str| format!("<http://dbpedia.org/ontology/{local}>");
+        assert_eq!(top(s, "dbo:Bask"), [dbo("BasketballPlayer")]);
+        assert_eq!(top(s, "dbo:basketball pl"), [dbo("BasketballPlayer")]);
+        assert_eq!(top(s, "ex:alb ein"), [ex("einstein")]);
+        assert_eq!(top(s, " ex:tig"), [ex("tiger1"), ex("tiger2")]);
+        // The terms whose local name starts with the typed text first (`parisian` before
+        // "Paris Hilton", whose label ranks the same), then the others that match.
+        let par = top(s, "ex:par");
+        assert_eq!(
+            par[..3],
+            [ex("paris1"), ex("paris2"), ex("parisian")],
+            "{par:?}"
+        );
+        assert!(
+            par[3..].contains(&ex("hilton")) && par[3..].contains(&ex("hasPart")),
+            "{par:?}"
+        );
+        // Einstein is not in DBpedia's namespace.
+        assert!(top(s, "dbo:alb ein").is_empty());
+        assert_eq!(
+            top(s, "foaf:nam"),
+            ["<http://xmlns.com/foaf/0.1/name>".to_owned()]
+        );
+        // A whole prefixed name is that term; an undeclared prefix is a word like the others.
+        assert_eq!(top(s, "ex:einstein"), [ex("einstein")]);
+        assert!(top(s, "zz:alb").is_empty());
+        assert!(top(s, "ex:").is_empty());
+    }
+}
+
 /// Layouts 3 and 4: a token whose word-count byte and parts disagree, or whose one-word labels
 /// name a document the index does not hold, is a clear error.
 #[test]
