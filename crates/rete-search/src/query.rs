@@ -75,7 +75,9 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
         limit: q.limit.saturating_mul(window).min(MAX_LIMIT),
     };
     let indexed = s.index().is_some();
-    if words.is_empty() || f.limit == 0 {
+    // A namespace the file holds no IRI of (`schema:` in a file without schema.org) has no hit:
+    // the words' candidates are not walked only to be filtered out.
+    if words.is_empty() || f.limit == 0 || f.terms.as_ref().is_some_and(|r| r.is_empty()) {
         return Ok(Answer {
             hits: Vec::new(),
             indexed,

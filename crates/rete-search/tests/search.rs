@@ -471,6 +471,8 @@ fn a_prefix_typed_on_keeps_its_namespace() {
         assert_eq!(top(s, "ex:einstein"), [ex("einstein")]);
         assert!(top(s, "zz:alb").is_empty());
         assert!(top(s, "ex:").is_empty());
+        // A well-known namespace the file holds nothing of.
+        assert!(top(s, "prov:alb").is_empty());
     }
 }
 
