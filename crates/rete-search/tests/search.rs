@@ -623,7 +623,7 @@ fn old_layout_answers_as_today(
     joined: u64,
     queries: &[&str],
     limits: &[usize],
-) {
+) -> Searcher {
     let dir = tempfile::tempdir().unwrap();
     let now = searcher(&build(dir.path(), "now", data, true));
     let old = searcher(
@@ -649,6 +649,7 @@ fn old_layout_answers_as_today(
             assert_eq!(a, now.search(&q, &cancel).unwrap(), "{text} {limit}");
         }
     }
+    now
 }
 
 /// The first layout of the index (before the document blocks held dictionary ids).
@@ -669,6 +670,20 @@ fn an_index_of_the_first_layout_still_answers() {
     old_layout_answers_as_today("v1-layout.rete", DATA, 1, 1, &queries, &[10]);
 }
 
+/// Queries of the older layouts' fixtures that hold [`v2_extra`], whose `zhou` lists are chunked.
+const CHUNKED: [&str; 10] = [
+    "alb ein",
+    "einstain",
+    "paris",
+    "zhou",
+    "zho",
+    "zhou number1",
+    "zhou num",
+    "number1",
+    "東京",
+    "tiger",
+];
+
 /// Labels added to `DATA` in `tests/data/v2-layout.rete`: a word with a one-word label and more
 /// documents than fit inline, so that its postings are in a chunk.
 fn v2_extra() -> String {
@@ -688,21 +703,7 @@ fn v2_extra() -> String {
 #[test]
 fn an_index_of_the_second_layout_still_answers() {
     let data = format!("{DATA}{}", v2_extra());
-    let queries = [
-        "alb ein",
-        "einstain",
-        "paris",
-        "zhou",
-        "zho",
-        "zhou number1",
-        "zhou num",
-        "number1",
-        "東京",
-        "tiger",
-    ];
-    old_layout_answers_as_today("v2-layout.rete", &data, 2, 1, &queries, &[1, 3, 10]);
-    let dir = tempfile::tempdir().unwrap();
-    let now = searcher(&build(dir.path(), "now", &data, true));
+    let now = old_layout_answers_as_today("v2-layout.rete", &data, 2, 1, &CHUNKED, &[1, 3, 10]);
     assert_eq!(top(&now, "zhou").first(), Some(&ex("zhou")));
 }
 
@@ -717,22 +718,8 @@ fn an_index_of_the_third_layout_still_answers() {
             "<http://example.org/li{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"Li\" .\n"
         ));
     }
-    let queries = [
-        "alb ein",
-        "einstain",
-        "paris",
-        "zhou",
-        "zho",
-        "zhou num",
-        "number1",
-        "li",
-        "東京",
-        "tiger",
-        "unlabelled",
-    ];
-    old_layout_answers_as_today("v3-layout.rete", &data, 3, 0, &queries, &[1, 3, 10]);
-    let dir = tempfile::tempdir().unwrap();
-    let now = searcher(&build(dir.path(), "now", &data, true));
+    let queries: Vec<&str> = CHUNKED.into_iter().chain(["li", "unlabelled"]).collect();
+    let now = old_layout_answers_as_today("v3-layout.rete", &data, 3, 0, &queries, &[1, 3, 10]);
     assert_eq!(top(&now, "li").len(), 10);
 }
 
