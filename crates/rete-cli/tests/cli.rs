@@ -874,6 +874,12 @@ fn search_with_and_without_index_and_bad_input() {
     );
     let o = rete(&["search", v1, "einstein"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("has an older, slower layout"));
+    // Layout 3 answers as fast as today's: no note.
+    let v3 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../rete-search/tests/data/v3-layout.rete"
+    );
+    assert!(!String::from_utf8_lossy(&rete(&["search", v3, "einstein"]).stderr).contains("note"));
     assert!(!String::from_utf8_lossy(&rete(&["search", &file, "ada"]).stderr).contains("note"));
     // Text: header, then rank, term, label, class, pyramid path.
     let text = ok(&["search", &file, "ada", "--limit", "1"]);

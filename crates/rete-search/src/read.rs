@@ -4,6 +4,7 @@
 
 use crate::codec::{
     decode_block, kind, section_name, BlockRef, DOC_DIR_ENTRY, META_MAGIC, VERSION, VERSION_1,
+    VERSION_3,
 };
 use crate::{Kind, SearchError, FLAG_SEARCH, MAX_CLASSES};
 use lru::LruCache;
@@ -298,7 +299,7 @@ impl Index {
         }))
     }
 
-    /// The encoding version of the search sections (1 to 3, see docs/format.md).
+    /// The encoding version of the search sections (1 to 4, see docs/format.md).
     pub fn version(&self) -> u8 {
         self.inner.version
     }
@@ -307,6 +308,13 @@ impl Index {
     /// older one).
     pub fn is_current(&self) -> bool {
         self.inner.version == VERSION
+    }
+
+    /// Whether the layout is one whose searches are much slower than today's (1 and 2 walk a
+    /// query's lists whole), so that rewriting it is worth offering; layout 3 answers as fast,
+    /// in a somewhat larger file.
+    pub fn is_outdated(&self) -> bool {
+        self.inner.version < VERSION_3
     }
 
     /// Indexed labels (documents).

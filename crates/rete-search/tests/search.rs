@@ -634,6 +634,9 @@ fn old_layout_answers_as_today(
     let (o, n) = (old.index().unwrap(), now.index().unwrap());
     assert_eq!((o.version(), n.version()), (version, 4));
     assert!(!o.is_current() && n.is_current());
+    // Layouts 1 and 2 walk whole lists: a rewrite is offered for them alone.
+    assert_eq!(o.is_outdated(), version < 3);
+    assert!(!n.is_outdated());
     assert_eq!(
         (o.documents(), o.tokens()),
         (n.documents(), n.tokens() + joined)

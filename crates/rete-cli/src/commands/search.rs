@@ -62,7 +62,10 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
             "note: {} has no search index: its labels were scanned (`rete index FILE -o OUT` adds one)",
             rete.name()
         );
-    } else if searcher.index().is_some_and(|i| !i.is_current()) {
+    } else if searcher
+        .index()
+        .is_some_and(rete_search::Index::is_outdated)
+    {
         eprintln!(
             "note: {}'s search index has an older, slower layout (`rete index FILE -o OUT` writes the current one)",
             rete.name()

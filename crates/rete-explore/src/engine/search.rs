@@ -105,7 +105,9 @@ impl Doc {
         Ok(SearchView {
             hits,
             indexed: answer.indexed,
-            outdated: searcher.index().is_some_and(|i| !i.is_current()),
+            outdated: searcher
+                .index()
+                .is_some_and(rete_search::Index::is_outdated),
         })
     }
 }
