@@ -1,8 +1,10 @@
-//! Typo tolerance: the edit distance (Levenshtein: insert, delete, substitute) between a query
-//! word and a token or a prefix of it, cut off at the allowed number of typos. A hand-written
-//! dynamic programme of twenty lines: `strsim` has the whole-string distance but not the prefix
-//! one a typeahead needs, and neither has the early cut-off. [`PrefixTypos`] runs the same
-//! programme over a sorted run of tokens, sharing the columns of their common prefixes.
+//! Typo tolerance: the edit distance between a query word and a token or a prefix of it, cut off
+//! at the allowed number of typos. A typo is a letter inserted, deleted or replaced, or two
+//! neighbouring letters swapped (`langauge`, `teh`), as Meilisearch and Algolia count them: the
+//! optimal string alignment distance. A hand-written dynamic programme of thirty lines: `strsim`
+//! has the whole-string distance (the tests' oracle) but not the prefix one a typeahead needs,
+//! nor the early cut-off. [`PrefixTypos`] runs the same programme over a sorted run of tokens,
+//! sharing the columns of their common prefixes.
 
 /// Typos forgiven in a query word of `chars` characters: one from five, two from nine (as
 /// Meilisearch and Typesense do).
@@ -20,41 +22,50 @@ pub fn distance(word: &[char], token: &str, max: u32, prefix: bool) -> Option<u3
     if !prefix && token.chars().count().abs_diff(word.len()) > max as usize {
         return None;
     }
-    // row[i] = distance between word[..i] and token[..j] for the current j. A query word is at
-    // most 64 bytes, so its row fits on the stack (a longer one, from a library caller, does
-    // not).
-    let mut stack = [0u32; 66];
+    // Three columns of the table (after j − 2, j − 1 and j characters of `token`; a swap looks
+    // two back), cell i the distance from word[..i]. A query word is at most 64 bytes, so they
+    // fit on the stack (a longer one, from a library caller, does not).
+    let n = word.len();
+    let w = n + 1;
+    let mut stack = [0u32; 3 * 66];
     let mut heap: Vec<u32>;
-    let row: &mut [u32] = match stack.get_mut(..=word.len()) {
-        Some(r) => r,
+    let cols: &mut [u32] = match stack.get_mut(..3 * w) {
+        Some(c) => c,
         None => {
-            heap = vec![0; word.len() + 1];
+            heap = vec![0; 3 * w];
             &mut heap
         }
     };
-    for (i, r) in row.iter_mut().enumerate() {
-        *r = i as u32;
+    let (mut before, mut last, mut now) = (0, w, 2 * w);
+    for i in 0..w {
+        cols[last + i] = i as u32;
     }
-    let n = word.len();
-    let mut best = row[n];
+    let mut best = n as u32;
+    let mut previous = None;
     for (j, tc) in token.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = j as u32 + 1;
-        let mut min = row[0];
+        cols[now] = j as u32 + 1;
+        let mut min = cols[now];
         for i in 1..=n {
-            let up = row[i];
             let cost = u32::from(word[i - 1] != tc);
-            row[i] = (diag + cost).min(up + 1).min(row[i - 1] + 1);
-            diag = up;
-            min = min.min(row[i]);
+            let mut cell = (cols[last + i - 1] + cost)
+                .min(cols[last + i] + 1)
+                .min(cols[now + i - 1] + 1);
+            if i > 1 && previous == Some(word[i - 1]) && word[i - 2] == tc {
+                cell = cell.min(cols[before + i - 2] + 1);
+            }
+            cols[now + i] = cell;
+            min = min.min(cell);
         }
-        best = best.min(row[n]);
+        best = best.min(cols[now + n]);
+        previous = Some(tc);
+        (before, last, now) = (last, now, before);
         if min > max {
-            // Every later cell is at least this: no prefix or whole match can come back.
+            // Every later cell is at least this: no prefix or whole match can come back (a swap
+            // reaches two columns back, whose cells are at least this one's minus one).
             break;
         }
     }
-    let d = if prefix { best } else { row[n] };
+    let d = if prefix { best } else { cols[last + n] };
     (d <= max).then_some(d)
 }
 
@@ -124,9 +135,14 @@ impl<'w> PrefixTypos<'w> {
             let (lo, hi) = ((j + 1).saturating_sub(max).max(1), (j + 1 + max).min(m));
             for i in lo..=hi {
                 let cost = u32::from(self.word[i - 1] != tc);
-                let cell = (self.cols[base + i - 1] + cost)
+                let mut cell = (self.cols[base + i - 1] + cost)
                     .min(self.cols[base + i] + 1)
                     .min(self.cols[base + w + i - 1] + 1);
+                // Two neighbouring letters swapped: one typo, from the column two back.
+                if i > 1 && j > 0 && self.prev[j - 1] == self.word[i - 1] && self.word[i - 2] == tc
+                {
+                    cell = cell.min(self.cols[base - w + i - 2] + 1);
+                }
                 self.cols[base + w + i] = cell;
                 min = min.min(cell);
             }
@@ -197,6 +213,45 @@ mod tests {
         }
     }
 
+    /// Both distances against `strsim`'s optimal string alignment, over words and tokens of a
+    /// few letters (swaps, repeats and non-ASCII among them), every cut-off: whole, and the
+    /// least over the token's prefixes.
+    #[test]
+    fn distance_is_the_optimal_string_alignment() {
+        let letters = ['a', 'b', 'c', 'ü'];
+        let strings: Vec<String> = (0..1 + 4 + 16 + 64 + 256 + 1024)
+            .map(|mut k: usize| {
+                let mut t = String::new();
+                while k > 0 {
+                    k -= 1;
+                    t.push(letters[k % 4]);
+                    k /= 4;
+                }
+                t
+            })
+            .collect();
+        let mut tokens = strings.clone();
+        tokens.sort();
+        for word in strings.iter().filter(|w| w.chars().count() <= 4) {
+            let chars: Vec<char> = word.chars().collect();
+            for max in 0..=2 {
+                let mut walk = PrefixTypos::new(&chars, max);
+                for t in &tokens {
+                    let whole = strsim::osa_distance(word, t) as u32;
+                    let cut = |x: u32| (x <= max).then_some(x);
+                    assert_eq!(distance(&chars, t, max, false), cut(whole), "{word} {t}");
+                    let prefixes = t.char_indices().map(|(i, _)| i).chain([t.len()]);
+                    let nearest = prefixes
+                        .map(|i| strsim::osa_distance(word, &t[..i]) as u32)
+                        .min()
+                        .unwrap_or(whole);
+                    assert_eq!(distance(&chars, t, max, true), cut(nearest), "{word} {t}");
+                    assert_eq!(walk.distance(t), cut(nearest), "{word} {t} {max}");
+                }
+            }
+        }
+    }
+
     fn d(w: &str, t: &str, max: u32, prefix: bool) -> Option<u32> {
         distance(&w.chars().collect::<Vec<_>>(), t, max, prefix)
     }
@@ -206,8 +261,15 @@ mod tests {
         assert_eq!(allowed(4), 0);
         assert_eq!(allowed(5), 1);
         assert_eq!(allowed(9), 2);
-        assert_eq!(d("einstien", "einstein", 1, false), None);
-        assert_eq!(d("einstien", "einstein", 2, false), Some(2));
+        // Two letters swapped are one typo.
+        assert_eq!(d("einstien", "einstein", 1, false), Some(1));
+        assert_eq!(d("langauge", "language", 1, false), Some(1));
+        assert_eq!(d("teh", "the", 1, false), Some(1));
+        assert_eq!(d("langau", "language", 1, true), Some(1));
+        assert_eq!(d("langau", "language", 0, true), None);
+        // A swapped pair is not edited again (the restricted distance: 3, not 2).
+        assert_eq!(d("ca", "abc", 2, false), None);
+        assert_eq!(d("einstien", "einstein", 0, false), None);
         assert_eq!(d("einsten", "einstein", 1, false), Some(1));
         assert_eq!(d("dusseldrf", "dusseldorf", 2, false), Some(1));
         assert_eq!(d("albrt", "albert", 1, false), Some(1));

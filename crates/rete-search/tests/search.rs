@@ -116,6 +116,9 @@ fn matching_and_ranking_indexed_and_scanned() {
         assert_eq!(top(s, "marie"), [ex("curie")]);
         // Typos: one from five letters, two from nine, none below five.
         assert_eq!(top(s, "einstain"), [ex("einstein")]);
+        // Two neighbouring letters swapped are one typo (`einstien`: eight letters, one).
+        assert_eq!(top(s, "einstien"), [ex("einstein")]);
+        assert_eq!(top(s, "einstie"), [ex("einstein")]);
         assert_eq!(top(s, "dusseldrf"), [ex("dusseldorf")]);
         assert_eq!(top(s, "jordam"), [ex("michael")]);
         assert!(top(s, "bohx").is_empty());
@@ -1089,8 +1092,9 @@ ex:FullProfessor0 ex:memberOf ex:Dept0 .
         .hits[0];
     assert_eq!(h.matched, Match::WholeLabel);
     assert_eq!(top(&s, "graduatestudent3"), [ex("GraduateStudent3")]);
-    // A part of its camelCase has the typos of the whole name: two in `Gradaute`, as in
-    // `GradauteStudent3` typed as one word.
+    // A part of its camelCase has the typos of the whole name: two in `Graxaute` (one swap, one
+    // letter), as in `GraxauteStudent3` typed as one word.
+    assert_eq!(top(&s, "GraxauteStudent3"), [ex("GraduateStudent3")]);
     assert_eq!(top(&s, "GradauteStudent3"), [ex("GraduateStudent3")]);
     assert!(top(&s, "GradauteStu").contains(&ex("GraduateStudent3")));
     assert_eq!(top(&s, "GraduateStudxnt3"), [ex("GraduateStudent3")]);
