@@ -6,6 +6,8 @@
 //! last a prefix), then times each query warm and the first query of a fresh open, and writes
 //! JSON. With `URL` (the same file on a real HTTP server), it also counts the requests and bytes
 //! of opening it, of the first search and of every later keystroke in one long-lived reader.
+//! Every query's hits go to `OUT-hits.tsv` (the query, the term and label it was typed from,
+//! the hits' terms), which `scripts/bench-search-upstream.py` compares with upstream rete's answers.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benchmark tool")]
 
@@ -70,7 +72,10 @@ fn main() {
     // Every keystroke of up to three words of 100 labels spread over the file.
     let step = (labels.len() / 100).max(1);
     let mut queries: Vec<String> = Vec::new();
-    for (_, l) in labels.iter().step_by(step).take(100) {
+    // The term and label each query was typed from, for the answers' comparison with other
+    // engines.
+    let mut sources: Vec<(&str, &str)> = Vec::new();
+    for (term, l) in labels.iter().step_by(step).take(100) {
         let words: Vec<&str> = l
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -79,13 +84,16 @@ fn main() {
         let mut done = String::new();
         for w in words {
             for (i, _) in w.char_indices().skip(1).chain([(w.len(), ' ')]) {
-                queries.push(format!("{done}{}", &w[..i]));
+                let q = format!("{done}{}", &w[..i]);
+                if queries.last() != Some(&q) {
+                    queries.push(q);
+                    sources.push((term, l));
+                }
             }
             done.push_str(w);
             done.push(' ');
         }
     }
-    queries.dedup();
     std::fs::write(queries_out, queries.join("\n") + "\n").unwrap();
 
     for q in &queries {
@@ -93,12 +101,21 @@ fn main() {
     }
     let mut times: Vec<f64> = Vec::with_capacity(queries.len());
     let mut top: Vec<(String, Vec<String>)> = Vec::new();
+    let mut terms: Vec<Vec<String>> = Vec::new();
     for q in &queries {
         let t = Instant::now();
         let a = s.search(&Query::new(q.as_str()), &cancel).unwrap();
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        // Each query's hits' terms, written below (the JSON keeps the first 40 queries' labels).
+        terms.push(a.hits.iter().map(|h| h.term.clone()).collect::<Vec<_>>());
         top.push((q.clone(), a.hits.into_iter().map(|h| h.label).collect()));
     }
+    let mut w = std::io::BufWriter::new(std::fs::File::create(hits_out(json_out)).unwrap());
+    for ((q, (term, label)), hits) in queries.iter().zip(&sources).zip(&terms) {
+        let label = label.replace(['\t', '\n'], " ");
+        writeln!(w, "{q}\t{term}\t{label}\t{}", hits.join("\t")).unwrap();
+    }
+    drop(w);
     times.sort_by(f64::total_cmp);
     let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
     let ix = s
@@ -130,6 +147,15 @@ fn main() {
     });
     std::fs::write(json_out, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     println!("{}", serde_json::to_string(&json["p50_ms"]).unwrap());
+}
+
+/// Where the hits of every query go: `OUT-hits.tsv` beside `OUT.json`, one line a query (the
+/// query, the term and the label it was typed from, then its hits' terms, best first).
+fn hits_out(json_out: &str) -> String {
+    format!(
+        "{}-hits.tsv",
+        json_out.strip_suffix(".json").unwrap_or(json_out)
+    )
 }
 
 fn rdf_type(rete: &Rete) -> Option<rete_core::Id> {
