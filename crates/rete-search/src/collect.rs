@@ -3,7 +3,8 @@
 //! scan without an index.
 
 use crate::read::{DocRec, Label};
-use crate::tier::{tier_match, Cand};
+use crate::normalize::{query_words, words_into, Flat, Scratch};
+use crate::tier::{in_order, tier_match, Cand};
 use crate::{Hit, Kind, Query, SearchError, Searcher};
 use oxrdf::Term;
 use rete_core::term::TermKind;
@@ -178,10 +179,11 @@ pub(crate) fn collect(
     // What the hits show of these terms, each decoded once from its dictionary block.
     let shown = Shown::read(rete, ids)?;
     let mut paths = s.community_paths(&entities)?.into_iter();
-    ranked
+    let typed = query_words(&q.text, usize::MAX);
+    let (mut label_words, mut scratch) = (Flat::default(), Scratch::default());
+    let mut hits = ranked
         .into_iter()
-        .enumerate()
-        .map(|(i, (k, d, path))| {
+        .map(|(k, d, path)| {
             let path = match path {
                 Some(p) => Some(p),
                 None if d.kind == Kind::Entity => paths.next().flatten(),
@@ -191,8 +193,13 @@ pub(crate) fn collect(
                 Some(t) => t,
                 None => slow_texts(rete, &d)?,
             };
-            Ok(Hit {
-                rank: i + 1,
+            label_words.clear();
+            let name = matches!(d.label, Label::LocalName);
+            words_into(&label, name, &mut label_words, &mut scratch);
+            // Within a tier and language rank, the labels read as typed first.
+            let order = (k.0, k.1, !in_order(&typed, &label_words));
+            let hit = Hit {
+                rank: 0,
                 term,
                 kind: d.kind,
                 lang: lang_of(&d),
@@ -201,9 +208,16 @@ pub(crate) fn collect(
                 matched: tier_match(k.0),
                 class,
                 path,
-            })
+            };
+            Ok((order, hit))
         })
-        .collect()
+        .collect::<Result<Vec<_>, SearchError>>()?;
+    hits.sort_by_key(|(order, _)| *order);
+    Ok(hits
+        .into_iter()
+        .enumerate()
+        .map(|(i, (_, hit))| Hit { rank: i + 1, ..hit })
+        .collect())
 }
 
 /// Some terms as hits show them (an IRI or a blank node in N-Triples, a literal's lexical

@@ -123,6 +123,11 @@ fn split(s: &str, camel: bool) -> Vec<Word> {
     flat.into_words()
 }
 
+/// [`words`] (or, if `name`, [`split_name`]) appended to `out`, nothing allocated per word.
+pub fn words_into(s: &str, name: bool, out: &mut Flat, scratch: &mut Scratch) {
+    split_into(s, name, out, scratch);
+}
+
 /// Words written one after another into one string, each a span of it: splitting a batch of
 /// labels allocates nothing per word (the index build splits every label).
 #[derive(Debug, Default)]

@@ -3,7 +3,7 @@
 //! it, so it stands apart from them.
 
 use crate::fuzzy;
-use crate::normalize::Word;
+use crate::normalize::{Flat, Word};
 use crate::Match;
 
 /// Match quality of one word: 0 exact word, 1 word prefix, 2 one typo, 3 two typos.
@@ -79,4 +79,17 @@ pub(crate) fn typos_of(w: &Word) -> u32 {
     } else {
         fuzzy::allowed(w.text.chars().count())
     }
+}
+
+/// Whether a label's words start with the query's, in the query's order (the last a prefix):
+/// among labels of one tier, the one read as typed comes first (`Pound Force Foot` before
+/// "Foot Pound Force", both whole labels). The index holds no word positions, so this orders
+/// the hits found, not which are found.
+pub(crate) fn in_order(query: &[Word], label: &Flat) -> bool {
+    let Some((last, before)) = query.split_last() else {
+        return false;
+    };
+    label.len() >= query.len()
+        && before.iter().enumerate().all(|(i, q)| q.text == label.word(i))
+        && label.word(before.len()).starts_with(&last.text)
 }

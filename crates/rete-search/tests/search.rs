@@ -997,6 +997,49 @@ ex:x1 ex:p ex:a_orgrole . ex:x2 ex:p ex:a_orgrole . ex:x3 ex:p ex:a_orgrole .
 }
 
 #[test]
+fn labels_read_as_typed_come_first_within_a_tier() {
+    // "Foot Pound Force" is the more important (linked to); typed "Pound Force Foot", the label
+    // that reads so comes first of the two whole labels, and the longer one starting so first
+    // of the others.
+    let ttl = r#"@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix ex: <http://example.org/> .
+ex:ft_lbf rdfs:label "Foot Pound Force"@en .
+ex:lbf_ft rdfs:label "Pound Force Foot"@en .
+ex:lbf_per_ft2 rdfs:label "Pound Force per Square Foot"@en .
+ex:lbf_ft_per_lb rdfs:label "Pound Force Foot Per Pound"@en .
+ex:x1 ex:p ex:ft_lbf , ex:lbf_per_ft2 . ex:x2 ex:p ex:ft_lbf , ex:lbf_per_ft2 .
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    for search in [true, false] {
+        let s = searcher(&build(dir.path(), &format!("t{search}"), ttl, search));
+        assert_eq!(
+            top(&s, "Pound Force Foot"),
+            ["lbf_ft>", "ft_lbf>", "lbf_ft_per_lb>", "lbf_per_ft2>"].map(ex_of),
+            "indexed: {search}"
+        );
+        // Typing on: whole labels by prefixes, then the others, each as typed first (the more
+        // important "Pound Force per Square Foot" does not read so).
+        assert_eq!(
+            top(&s, "pound force f"),
+            ["lbf_ft>", "ft_lbf>", "lbf_ft_per_lb>", "lbf_per_ft2>"].map(ex_of),
+            "indexed: {search}"
+        );
+    }
+    // A local name counts its camelCase words (the index holds unlabelled subjects' names).
+    let names = r#"@prefix ex: <http://example.org/> .
+ex:MassPound a ex:Unit . ex:PoundMass a ex:Unit .
+ex:x3 ex:p ex:MassPound . ex:x4 ex:p ex:MassPound .
+"#;
+    let s = searcher(&build(dir.path(), "names", names, true));
+    assert_eq!(top(&s, "pound ma"), [ex("PoundMass"), ex("MassPound")]);
+    assert_eq!(top(&s, "mass po"), [ex("MassPound"), ex("PoundMass")]);
+}
+
+fn ex_of(local: &str) -> String {
+    local.to_owned()
+}
+
+#[test]
 fn a_pasted_iri_or_prefixed_name_finds_that_term() {
     // Its words alone (`ex`, `einstein`) would have to be in one label; the term is found
     // whole, with its label in the preferred language, its class and kind, indexed or not.
