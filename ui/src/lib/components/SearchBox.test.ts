@@ -45,6 +45,20 @@ describe('SearchBox component', () => {
     expect(screen.queryByTestId('search-scanned')).toBeNull();
   });
 
+  it('shows each hit\'s term under its label, as labels repeat across vocabularies', async () => {
+    const b = oneFile([node('c1')]);
+    const hit = (nt: string) => ({ rank: 1, id: 7, nt, kind: 'predicate' as const, label: 'birth date', lang: 'en', class: null, class_label: 'Property', path: [] });
+    b.searchHits.set('birth', [hit('<http://dbpedia.org/ontology/birthDate>'), hit('<http://www.w3.org/2006/vcard/ns#bday>')]);
+    const session = new Session(b);
+    await session.start();
+    render(SearchBox, { session });
+    await fireEvent.input(screen.getByTestId('search-input'), { target: { value: 'birth da' } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('search-hit')).toHaveLength(2));
+    const iris = screen.getAllByTestId('search-hit-iri');
+    expect(iris.map((e) => e.textContent)).toEqual(['http://dbpedia.org/ontology/birthDate', 'http://www.w3.org/2006/vcard/ns#bday']);
+    expect(iris[1].getAttribute('title')).toBe('http://www.w3.org/2006/vcard/ns#bday');
+  });
+
   it('offers no index for a file read over the network, and says why', async () => {
     const b = oneFile([node('c1')]);
     b.searchIndexed = false;
