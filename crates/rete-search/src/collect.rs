@@ -2,8 +2,8 @@
 //! term kept, the preferred languages first within a tier. Shared by the indexed search and the
 //! scan without an index.
 
-use crate::read::{DocRec, Label};
 use crate::normalize::{query_words, words_into, Flat, Scratch};
+use crate::read::{DocRec, Label};
 use crate::tier::{in_order, tier_match, Cand};
 use crate::{Hit, Kind, Query, SearchError, Searcher};
 use oxrdf::Term;

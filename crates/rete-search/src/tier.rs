@@ -90,6 +90,9 @@ pub(crate) fn in_order(query: &[Word], label: &Flat) -> bool {
         return false;
     };
     label.len() >= query.len()
-        && before.iter().enumerate().all(|(i, q)| q.text == label.word(i))
+        && before
+            .iter()
+            .enumerate()
+            .all(|(i, q)| q.text == label.word(i))
         && label.word(before.len()).starts_with(&last.text)
 }
