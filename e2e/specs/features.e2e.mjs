@@ -77,6 +77,21 @@ describe('pyramid map, queries, coherence, remote files', () => {
     await browser.waitUntil(async () => Number(await hits.getAttribute('data-count')) > 0, { timeout: 30_000, timeoutMsg: 'no hits' });
     await expect($('[data-testid="search-hit"]')).toHaveText(expect.stringContaining('Ada Turing'));
     await expect($('[data-testid="search-scanned"]')).not.toBeExisting();
+    // Shift+Enter: every community holding a match lit on the map with its count, the others
+    // dimmed; cleared, the map as it was.
+    await browser.keys(['Shift', 'Enter']);
+    const banner = await $('[data-testid="highlight"]');
+    await expect(banner).toHaveText(expect.stringMatching(/search matches “tur ada”: \d+ match(es)? in \d+ communit/), { wait: 30_000 });
+    await browser.pause(800);
+    const { rect: mapBox, dpr: scale } = await mapRect();
+    const lit = await screenshot('search-all');
+    await $('[aria-label="Clear highlight"]').click();
+    await expect(banner).not.toBeExisting();
+    await browser.pause(800);
+    expect(differing(lit, await screenshot('search-all-cleared'), mapBox, scale)).toBeGreaterThan(0.01);
+    // Back in the box, the list open again: Enter goes to the first hit.
+    await $('[data-testid="search-input"]').click();
+    await hits.waitForDisplayed({ timeout: 30_000 });
     await browser.keys('Enter');
     // Each level's community opened in turn, down to level 0, and the person selected.
     const map = await $('[data-testid="map"]');

@@ -20,6 +20,7 @@ pub const COMMANDS: &[&str] = &[
     "memory_use",
     "raise_read_budget",
     "search",
+    "search_spread",
     "paths",
     "paths_cancel",
     "search_cancel",

@@ -206,6 +206,7 @@ pub fn run() {
             commands::map::memory_use,
             commands::map::raise_read_budget,
             commands::map::search,
+            commands::map::search_spread,
             commands::map::paths,
             commands::map::paths_cancel,
             commands::map::search_cancel,

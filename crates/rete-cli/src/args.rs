@@ -496,6 +496,10 @@ pub struct SearchArgs {
     /// Only entities in this community of the pyramid: LEVEL:ID (see `rete summary`)
     #[arg(long, value_name = "LEVEL:ID")]
     pub within: Option<String>,
+    /// Where all the matches are instead of the best ones: on each pyramid level, top first,
+    /// the communities holding matched entities and how many (the most first, --limit of them)
+    #[arg(long)]
+    pub spread: bool,
     /// Print JSON
     #[arg(long)]
     pub json: bool,

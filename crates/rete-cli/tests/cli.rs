@@ -890,6 +890,31 @@ fn search_with_and_without_index_and_bad_input() {
     assert!(cols[2].starts_with("\"Ada "), "{text}");
     assert_eq!(cols[3], "foaf:Person");
     assert_ne!(cols[4], "-", "{text}");
+    // Where all the matches are: the top level's communities hold every placed match; a file
+    // without an index says it needs one.
+    let all = json(&[
+        "search", &file, "ada", "--spread", "--limit", "1000", "--json",
+    ]);
+    let top = &all["levels"][0];
+    let sum: u64 = top["top"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["matches"].as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(sum), all["placed"].as_u64(), "{all}");
+    assert!(
+        sum >= labels(&a).len() as u64 && all["complete"] == true,
+        "{all}"
+    );
+    let text = ok(&["search", &file, "ada", "--spread", "--limit", "2"]);
+    assert!(
+        text.starts_with("# ") && text.contains("level\tcommunity\tmatches"),
+        "{text}"
+    );
+    let o = rete(&["search", &plain, "ada", "--spread"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no search index"));
     // Filters.
     let c = json(&["search", &file, "person", "--kind", "class", "--json"]);
     assert_eq!(c["hits"][0]["term"], "<http://xmlns.com/foaf/0.1/Person>");

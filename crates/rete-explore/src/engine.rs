@@ -29,7 +29,7 @@ pub use coherence::{report_markdown, CoherenceRun};
 pub use error::{AppError, AppResult, ErrorKind};
 pub use paths::{PATH_DEADLINE, PATH_MEMORY};
 pub use pyramid::community_key;
-pub use search::{SearchRequest, MAX_HITS};
+pub use search::{SearchRequest, MAX_HITS, MAX_SPREAD_KEYS};
 pub use sparql::{QueryRun, GRAPH_TRIPLES, MAX_RESULT_BYTES, MAX_ROWS};
 
 /// Writing query results.

@@ -732,6 +732,39 @@ pub struct SearchView {
     pub outdated: bool,
 }
 
+/// How many matches a community of the map holds.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct CommunityCount {
+    /// The community's map key (`c<level>:<id>`).
+    pub key: String,
+    /// Matched entities in it.
+    pub count: u64,
+}
+
+/// Where all the matches of a search are on the map ("Show all matches").
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct SpreadView {
+    /// The text searched.
+    pub text: String,
+    /// Entities matched.
+    pub entities: u64,
+    /// Of them, those in the pyramid (the map's communities hold them).
+    pub placed: u64,
+    /// Classes and predicates matched (the legend and the schema hold them).
+    pub schema_terms: u64,
+    /// Every community holding matches, on every level, top level first, then most matches
+    /// first.
+    pub communities: Vec<CommunityCount>,
+    /// The matched entities' map keys (`e:<id>`), when at most [`crate::engine::MAX_SPREAD_KEYS`]
+    /// (else empty: the communities still show where they are).
+    pub entity_keys: Vec<String>,
+    /// Whether the counts are exact (`false`: a word so common that only its most important
+    /// labels were read: the counts are lower bounds).
+    pub complete: bool,
+}
+
 /// One link of a path's step: its predicate, and whether it points along the path.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -226,6 +226,22 @@ pub fn search(
     out
 }
 
+/// Where all the matches of `req` are on the map, as search run `run` (cancelled with
+/// [`search_cancel`], as a keystroke's search is).
+pub fn search_spread(
+    store: &Store,
+    doc: u32,
+    run: u32,
+    req: &crate::engine::SearchRequest,
+) -> AppResult<crate::model::SpreadView> {
+    let d = store.get(doc)?;
+    let key = format!("s{run}");
+    let flag = store.flag(&key);
+    let out = d.spread(req, &flag);
+    store.finish(&key);
+    out
+}
+
 /// How entity `from` and entity `to` are connected: the `k` shortest paths of at most
 /// `max_hops` links, as path run `run` (cancel it with [`paths_cancel`]).
 pub fn paths(

@@ -94,6 +94,8 @@ fn parts() -> Vec<Part> {
                 HitKind,
                 SearchHit,
                 SearchView,
+                CommunityCount,
+                SpreadView,
                 PathLinkView,
                 PathStepView,
                 PathView,

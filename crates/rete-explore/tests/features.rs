@@ -520,6 +520,17 @@ fn the_first_search_over_http_starts_at_the_postings() {
         };
         assert_eq!(terms(&hits), terms(&from_disk), "{text}");
     }
+    // All the matches' communities: the same over HTTP as from the disk.
+    let req = rete_explore::engine::SearchRequest {
+        text: "ada".into(),
+        ..Default::default()
+    };
+    let remote = ops::search_spread(&store, info.doc, 20, &req).unwrap();
+    assert!(remote.placed > 10, "{}", remote.placed);
+    assert_eq!(
+        remote,
+        ops::search_spread(&store, local.doc, 21, &req).unwrap()
+    );
 }
 
 /// A level-0 community read over HTTP, where the links among its members are fetched ahead in
@@ -770,6 +781,31 @@ fn the_search_box_finds_an_entity_with_the_communities_to_open_down_to_it() {
     };
     let err = ops::search(&store, info.doc, 6, &within).unwrap_err();
     assert!(err.to_string().contains("not a community"), "{err}");
+    // Show all matches: the communities holding them on every level, keyed as the map keys
+    // them, the top level's among the overview's nodes, the entity found among them.
+    let spread = ops::search_spread(&store, info.doc, 7, &req(&words[0][..2])).unwrap();
+    assert!(spread.complete && spread.entities >= spread.placed && spread.placed >= 1);
+    let top = format!("c{}:", info.levels - 1);
+    let tops: Vec<_> = spread
+        .communities
+        .iter()
+        .filter(|c| c.key.starts_with(&top))
+        .collect();
+    assert_eq!(tops.iter().map(|c| c.count).sum::<u64>(), spread.placed);
+    assert!(tops.windows(2).all(|w| w[0].count >= w[1].count));
+    let overview = ops::overview(&store, info.doc).unwrap();
+    for c in &tops {
+        assert!(overview.nodes.iter().any(|n| n.key == c.key), "{}", c.key);
+    }
+    let held = ops::search_spread(&store, info.doc, 8, &req(&typed)).unwrap();
+    for key in &hit.path {
+        assert!(held.communities.iter().any(|c| &c.key == key), "{key}");
+    }
+    assert!(held.entity_keys.contains(&format!("e:{}", hit.id)));
+    // A file without an index: a clear error the app shows with its offer to add one.
+    let err = ops::search_spread(&store, plain.doc, 9, &req(&name)).unwrap_err();
+    assert_eq!(err.kind(), rete_explore::engine::ErrorKind::Invalid);
+    assert!(err.to_string().contains("no search index"), "{err}");
 }
 
 #[test]

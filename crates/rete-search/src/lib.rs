@@ -14,6 +14,7 @@ mod query;
 mod read;
 mod reindex;
 mod scan;
+mod spread;
 mod ticker;
 mod tier;
 mod token_blocks;
@@ -22,6 +23,7 @@ pub use build::{build_sections, build_sections_with, BuildStats};
 pub use codec::kind;
 pub use read::Index;
 pub use reindex::{add_index, add_index_with};
+pub use spread::{Spread, MAX_SPREAD_DOCUMENTS};
 
 use lru::LruCache;
 use rete_core::extension::{BoxError, Extension, ExtensionOutput};
@@ -74,6 +76,9 @@ pub enum SearchError {
     /// Reading the community pyramid failed.
     #[error(transparent)]
     Pyramid(#[from] rete_pyramid::PyramidError),
+    /// The operation needs the file's search index, which it does not have.
+    #[error("the file has no search index: showing all matches needs one (rete index FILE -o NEW adds it)")]
+    NoIndex,
     /// The cancel flag was raised.
     #[error("search cancelled")]
     Cancelled,
@@ -326,6 +331,28 @@ impl Searcher {
             return Ok(answer);
         }
         query::run(self, q, cancel)
+    }
+
+    /// Where all the matches of `q` are: every entity whose labels match its words (the hits the
+    /// typeahead would give with no limit; typos only when nothing matches as typed), counted per
+    /// community on every pyramid level, for the map to light. Needs the index
+    /// ([`SearchError::NoIndex`] without one); `q.limit` and `q.languages` play no part. A raised
+    /// `cancel` stops it with [`SearchError::Cancelled`].
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use rete_search::{Query, Searcher};
+    /// use std::sync::atomic::AtomicBool;
+    /// let rete = rete_core::Rete::open_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/social-1k.rete"))?;
+    /// let spread = Searcher::open(&rete)?.spread(&Query::new("ada"), &AtomicBool::new(false))?;
+    /// // Every community on the top level holding a match, and how many it holds.
+    /// let top = spread.levels.last().map_or(&[][..], Vec::as_slice);
+    /// assert_eq!(top.iter().map(|c| c.1).sum::<u64>(), spread.placed.len() as u64);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn spread(&self, q: &Query, cancel: &AtomicBool) -> Result<Spread, SearchError> {
+        spread::run(self, q, cancel)
     }
 
     pub(crate) fn rete(&self) -> &Rete {

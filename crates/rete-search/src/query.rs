@@ -30,23 +30,12 @@ const MAX_FUZZY_BLOCKS: usize = 16;
 /// one before.
 const MAX_SPLITS: usize = 3;
 /// Postings read per token at most (the most important documents: lists are in that order).
-const MAX_POSTINGS: u64 = 1 << 18;
+pub(crate) const MAX_POSTINGS: u64 = 1 << 18;
 /// Hits a query led by a namespace's prefix gathers, for each asked, before its local names
 /// that start with the typed text are put first.
 const NAMESPACE_WINDOW: usize = 4;
 pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer, SearchError> {
-    let class = match &q.class {
-        None => None,
-        Some(c) => {
-            let iri = c.trim().trim_start_matches('<').trim_end_matches('>');
-            let id = NamedNodeRef::new(iri)
-                .ok()
-                .map(|n| s.rete().id_of(TermRef::NamedNode(n)))
-                .transpose()?
-                .flatten();
-            Some(id.ok_or_else(|| SearchError::UnknownClass(c.clone()))?)
-        }
-    };
+    let class = class_id(s, q)?;
     if q.within.is_some() && s.pyramid()?.is_none() {
         return Err(SearchError::NoPyramid);
     }
@@ -152,9 +141,26 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Answer
     Ok(Answer { hits, indexed })
 }
 
+/// The id of the class the query restricts to, if it names one; a class the file does not hold
+/// is an error.
+pub(crate) fn class_id(s: &Searcher, q: &Query) -> Result<Option<rete_core::Id>, SearchError> {
+    let Some(c) = &q.class else {
+        return Ok(None);
+    };
+    let iri = c.trim().trim_start_matches('<').trim_end_matches('>');
+    let id = NamedNodeRef::new(iri)
+        .ok()
+        .map(|n| s.rete().id_of(TermRef::NamedNode(n)))
+        .transpose()?
+        .flatten();
+    Ok(Some(
+        id.ok_or_else(|| SearchError::UnknownClass(c.clone()))?,
+    ))
+}
+
 /// Which of a query's words [`split_words`] splits, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Split<'a> {
+pub(crate) enum Split<'a> {
     /// Those no token starts with, at their camelCase and digits.
     Unmatched,
     /// Every word at its camelCase and digits, unless a part is one letter.
@@ -180,7 +186,7 @@ fn append_hits(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: usize) {
 /// The query's words, some split as compounds (`compound`) as `how` says, each with the typos
 /// it may match with: a word typed by its length, the pieces of its camelCase as it, the pieces
 /// found at known words none (a typo on top of a guessed split would match nearly anything).
-fn split_words(
+pub(crate) fn split_words(
     ix: &Index,
     q: &Query,
     words: &[Word],
@@ -292,7 +298,7 @@ fn prefix_blocks(ix: &Index, w: &Word) -> std::ops::Range<usize> {
 
 /// The tokens of one word matched exactly or as a prefix, with their quality (its exact token
 /// first, then in token order).
-fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError> {
+pub(crate) fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError> {
     let mut out = Vec::new();
     for b in prefix_blocks(ix, w) {
         let block = ix.token_block(b)?;
@@ -313,7 +319,12 @@ fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError> {
 
 /// Appends to `out` (the word's [`word_tokens`]) the tokens within `max` typos of it (tokens of
 /// the same first letter, the blocks nearest the word's first); whether it added any.
-fn typo_tokens(ix: &Index, w: &Word, max: u32, out: &mut WordLists) -> Result<bool, SearchError> {
+pub(crate) fn typo_tokens(
+    ix: &Index,
+    w: &Word,
+    max: u32,
+    out: &mut WordLists,
+) -> Result<bool, SearchError> {
     let before = out.len();
     let chars: Vec<char> = w.text.chars().collect();
     let nb = ix.block_count();

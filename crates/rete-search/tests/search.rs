@@ -1226,3 +1226,87 @@ fn upstream_prefix_search_finds_no_term_that_ours_misses() {
     // Upstream answered: the comparison compared something.
     assert!(found > queries.len(), "{found}");
 }
+
+#[test]
+fn spread_counts_every_match_in_its_communities() {
+    // The oracle: the typeahead's own hits with a limit above their number (words of fewer than
+    // five letters: no typos, which the typeahead adds when it has fewer hits than asked).
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples");
+    let s = searcher(Path::new(&format!("{samples}/social-20k.rete")));
+    let no = AtomicBool::new(false);
+    for text in ["ada", "tur ada", "ali", "jo b", "ada:", "zzzq"] {
+        let mut q = Query::new(text);
+        q.limit = rete_search::MAX_LIMIT;
+        let hits = s.search(&q, &no).unwrap().hits;
+        assert!(hits.len() < q.limit, "{text}: {}", hits.len());
+        let spread = s.spread(&q, &no).unwrap();
+        assert!(spread.complete, "{text}");
+        let entities: Vec<_> = hits.iter().filter(|h| h.kind == Kind::Entity).collect();
+        assert_eq!(spread.entities as usize, entities.len(), "{text}");
+        assert_eq!(
+            spread.placed.len(),
+            entities.iter().filter(|h| h.path.is_some()).count()
+        );
+        let mut want: Vec<std::collections::BTreeMap<u32, u64>> = Vec::new();
+        for path in entities.iter().filter_map(|h| h.path.as_ref()) {
+            want.resize_with(want.len().max(path.len()), Default::default);
+            for (level, c) in path.iter().enumerate() {
+                *want[level].entry(*c).or_default() += 1;
+            }
+        }
+        let got: Vec<std::collections::BTreeMap<u32, u64>> = spread
+            .levels
+            .iter()
+            .map(|l| l.iter().copied().collect())
+            .collect();
+        assert_eq!(got, want, "{text}");
+        if text == "ada" {
+            assert!(spread.entities > 20 && want.len() > 1, "{spread:?}");
+            // Within one top-level community: its share, and nothing outside it.
+            let top = want.len() - 1;
+            let (&c, &n) = want[top].iter().next().unwrap();
+            q.within = Some(rete_search::Within {
+                level: top as u32,
+                community: c,
+            });
+            let inside = s.spread(&q, &no).unwrap();
+            assert_eq!(inside.entities, n);
+            assert_eq!(inside.levels[top], vec![(c, n)]);
+        }
+    }
+    // A pasted IRI: that term; a class filter naming no term: a clear error.
+    let ada = s.search(&Query::new("ada"), &no).unwrap().hits[0].clone();
+    let one = s.spread(&Query::new(ada.term.as_str()), &no).unwrap();
+    assert_eq!((one.entities, one.placed.len()), (1, 1));
+    let mut q = Query::new("ada");
+    q.class = Some("http://example.org/NoSuchClass".into());
+    assert!(matches!(
+        s.spread(&q, &no),
+        Err(SearchError::UnknownClass(_))
+    ));
+    // Cancelled: an error, not a partial count.
+    assert!(matches!(
+        s.spread(&Query::new("a"), &AtomicBool::new(true)),
+        Err(SearchError::Cancelled)
+    ));
+    // No index: a clear error (the app offers to add one).
+    let dir = tempfile::tempdir().unwrap();
+    let plain = searcher(&build(dir.path(), "plain", DATA, false));
+    assert!(matches!(
+        plain.spread(&Query::new("paris"), &no),
+        Err(SearchError::NoIndex)
+    ));
+    // Typos only when nothing matches as typed: "einstien" finds Einstein, "paris" not "parisian"'s typos.
+    let indexed = searcher(&build(dir.path(), "indexed", DATA, true));
+    assert_eq!(
+        indexed
+            .spread(&Query::new("einstien"), &no)
+            .unwrap()
+            .entities,
+        1
+    );
+    assert_eq!(
+        indexed.spread(&Query::new("paris"), &no).unwrap().entities,
+        4
+    );
+}

@@ -129,6 +129,28 @@ pub async fn search(
     timed(app, "search", move |_, s| ops::search(s, doc, run, &req)).await
 }
 
+/// Where all the matches of `text` are on the map, as search run `run` (`search_cancel` stops it).
+#[tauri::command]
+pub async fn search_spread(
+    app: AppHandle,
+    doc: u32,
+    run: u32,
+    text: String,
+    kind: Option<rete_explore::model::HitKind>,
+    within: Option<String>,
+) -> AppResult<rete_explore::model::SpreadView> {
+    let req = rete_explore::engine::SearchRequest {
+        text,
+        kind,
+        within,
+        limit: 1,
+    };
+    timed(app, "search_spread", move |_, s| {
+        ops::search_spread(s, doc, run, &req)
+    })
+    .await
+}
+
 /// How two entities are connected: the `k` shortest paths, as path run `run`.
 #[tauri::command]
 #[allow(clippy::too_many_arguments)]

@@ -3,7 +3,7 @@
 import type { Backend } from '../lib/core/backend';
 import type {
   CacheStats, Cell, CoherenceOutcome, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, ShapesOutcome, ShapesProgress, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathsView, QueryOutcome, ReadView, SavedView, SearchHit, SearchView, SpreadView, ShapesOutcome, ShapesProgress, SparqlContext,
 } from '../lib/core/types';
 
 export class MemoryBackend implements Backend {
@@ -86,6 +86,13 @@ export class MemoryBackend implements Backend {
     return { hits: hits.filter((h) => !kind || h.kind === kind).slice(0, limit), indexed: this.searchIndexed, outdated: this.searchOutdated };
   }
   async searchCancel(run: number) { this.log(`search-cancel ${run}`); }
+  /** "Show all matches" answers by text (the first key the text contains); none: nothing found. */
+  spreads = new Map<string, SpreadView>();
+  async searchSpread(doc: number, run: number, text: string, kind: HitKind | null, within: string | null): Promise<SpreadView> {
+    this.log(`search-spread ${run} ${text}${within ? ` within ${within}` : ''}`);
+    const found = [...this.spreads.entries()].find(([k]) => text.includes(k))?.[1];
+    return found ?? { text, entities: 0, placed: 0, schema_terms: 0, communities: [], entity_keys: [], complete: true };
+  }
   /** The answer of every path search. */
   pathAnswer: PathsView = { paths: [], stop: 'exhausted', reason: 'no path exists (under the filters)', elapsed_ms: 1 };
   /** The filters of each path search. */

@@ -55,6 +55,11 @@ pub fn run(rete: &Rete, a: &SearchArgs) -> Result<()> {
     let searcher = Searcher::open(rete)?;
     // Ctrl-C stops a label scan (files without an index) with a message instead of a kill.
     let listening = crate::interrupt::listen()?;
+    if a.spread {
+        let spread = searcher.spread(&query, &listening.flag())?;
+        drop(listening);
+        return write_spread(&spread, a);
+    }
     let answer = searcher.search(&query, &listening.flag())?;
     drop(listening);
     if !answer.indexed {
@@ -118,5 +123,55 @@ fn write_text(out: &mut impl Write, rete: &Rete, answer: &Answer) -> Result<()> 
             short(&h.term)
         )?;
     }
+    Ok(())
+}
+
+/// Where the matches are, per level, top first: JSON, or a count line and a row a community.
+fn write_spread(spread: &rete_search::Spread, a: &SearchArgs) -> Result<()> {
+    let levels: Vec<serde_json::Value> = spread
+        .levels
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(level, held)| {
+            let mut held = held.clone();
+            held.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+            let communities: Vec<serde_json::Value> = held
+                .iter()
+                .take(a.limit)
+                .map(|&(id, n)| serde_json::json!({ "community": id, "matches": n }))
+                .collect();
+            serde_json::json!({ "level": level, "communities": held.len(), "top": communities })
+        })
+        .collect();
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if a.json {
+        let doc = serde_json::json!({
+            "entities": spread.entities,
+            "placed": spread.placed.len(),
+            "schema_terms": spread.schema_terms,
+            "complete": spread.complete,
+            "levels": levels,
+        });
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    } else {
+        let at_least = if spread.complete { "" } else { "at least " };
+        writeln!(
+            out,
+            "# {at_least}{} entities match ({} in the pyramid), {} classes or predicates",
+            spread.entities,
+            spread.placed.len(),
+            spread.schema_terms
+        )?;
+        writeln!(out, "level\tcommunity\tmatches")?;
+        for l in &levels {
+            for c in l["top"].as_array().into_iter().flatten() {
+                writeln!(out, "{}\t{}\t{}", l["level"], c["community"], c["matches"])?;
+            }
+        }
+    }
+    out.flush()?;
     Ok(())
 }

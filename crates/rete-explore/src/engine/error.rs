@@ -71,6 +71,11 @@ impl AppError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Search(rete_search::SearchError::Cancelled) => ErrorKind::Cancelled,
+            Self::Search(
+                rete_search::SearchError::NoIndex
+                | rete_search::SearchError::NoPyramid
+                | rete_search::SearchError::UnknownClass(_),
+            ) => ErrorKind::Invalid,
             Self::Engine(_) | Self::Pyramid(_) | Self::Schema(_) | Self::Search(_) => {
                 ErrorKind::File
             }

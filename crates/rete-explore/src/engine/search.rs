@@ -4,12 +4,16 @@
 
 use super::{AppResult, Doc};
 use crate::key::NodeKey;
-use crate::model::{HitKind, SearchHit, SearchView};
+use crate::model::{CommunityCount, HitKind, SearchHit, SearchView, SpreadView};
 use rete_search::{Kind, Query, Searcher, Within};
 use std::sync::atomic::AtomicBool;
 
 /// Most hits one search returns.
 pub const MAX_HITS: usize = 50;
+
+/// Matched entities whose own map keys a spread lists at most (lit when their community is
+/// open); past it only their communities are.
+pub const MAX_SPREAD_KEYS: usize = 20_000;
 
 /// What the search box asks.
 #[derive(Debug, Clone, Default)]
@@ -33,9 +37,8 @@ impl Doc {
         Ok(self.searcher.get_or_init(|| s))
     }
 
-    /// The hits for `req`, best first; `cancel` stops a label scan (a file without an index).
-    pub fn search(&self, req: &SearchRequest, cancel: &AtomicBool) -> AppResult<SearchView> {
-        let searcher = self.searcher()?;
+    /// The query `req` asks for, in the file's terms.
+    fn query(&self, req: &SearchRequest) -> AppResult<Query> {
         let within = match req.within.as_deref() {
             None => None,
             Some(key) => match key.parse::<NodeKey>() {
@@ -50,7 +53,7 @@ impl Doc {
                 }
             },
         };
-        let query = Query {
+        Ok(Query {
             kind: req.kind.map(|k| match k {
                 HitKind::Entity => Kind::Entity,
                 HitKind::Class => Kind::Class,
@@ -60,7 +63,52 @@ impl Doc {
             limit: req.limit.clamp(1, MAX_HITS),
             within,
             ..Query::new(req.text.as_str())
+        })
+    }
+
+    /// Where all the matches of `req` are on the map: each community holding some, on every
+    /// level, with how many (`req.limit` plays no part).
+    pub fn spread(&self, req: &SearchRequest, cancel: &AtomicBool) -> AppResult<SpreadView> {
+        let spread = self.searcher()?.spread(&self.query(req)?, cancel)?;
+        let mut communities = Vec::new();
+        for (level, held) in spread.levels.iter().enumerate().rev() {
+            let mut held: Vec<(u32, u64)> = held.clone();
+            held.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+            communities.extend(held.into_iter().map(|(id, count)| {
+                CommunityCount {
+                    key: NodeKey::Community {
+                        level: u32::try_from(level).unwrap_or(u32::MAX),
+                        id,
+                    }
+                    .to_string(),
+                    count,
+                }
+            }));
+        }
+        let entity_keys = if spread.placed.len() <= MAX_SPREAD_KEYS {
+            spread
+                .placed
+                .iter()
+                .map(|&id| NodeKey::Entity(id).to_string())
+                .collect()
+        } else {
+            Vec::new()
         };
+        Ok(SpreadView {
+            text: req.text.clone(),
+            entities: spread.entities,
+            placed: spread.placed.len() as u64,
+            schema_terms: spread.schema_terms,
+            communities,
+            entity_keys,
+            complete: spread.complete,
+        })
+    }
+
+    /// The hits for `req`, best first; `cancel` stops a label scan (a file without an index).
+    pub fn search(&self, req: &SearchRequest, cancel: &AtomicBool) -> AppResult<SearchView> {
+        let searcher = self.searcher()?;
+        let query = self.query(req)?;
         let answer = searcher.search(&query, cancel)?;
         let mut hits = Vec::with_capacity(answer.hits.len());
         for h in answer.hits {

@@ -70,4 +70,26 @@ describe('SearchBox component', () => {
     await vi.waitFor(() => expect(screen.getByTestId('search-scanned').textContent).toContain('read over the network'));
     expect(screen.queryByTestId('search-add-index')).toBeNull();
   });
+
+  it('offers to show all matches on the map (button or Shift+Enter) and says what it found', async () => {
+    const b = oneFile([node('c1')]);
+    b.searchHits.set('ada', [{ rank: 1, id: 7, nt: '<http://ex.org/ada>', kind: 'entity' as const, label: 'Ada Turing', lang: null, class: null, class_label: null, path: ['c1:0', 'c0:3'] }]);
+    b.spreads.set('ada', { text: 'ada', entities: 3, placed: 3, schema_terms: 0, complete: true, entity_keys: [], communities: [{ key: 'c1:0', count: 3 }, { key: 'c0:3', count: 3 }] });
+    const session = new Session(b);
+    await session.start();
+    render(SearchBox, { session });
+    await fireEvent.input(screen.getByTestId('search-input'), { target: { value: 'ada' } });
+    await vi.waitFor(() => expect(screen.getByTestId('search-show-all')).toBeTruthy());
+    await fireEvent.keyDown(screen.getByTestId('search-input'), { key: 'Enter', shiftKey: true });
+    await vi.waitFor(() => expect(session.highlight.source).toBe('search'));
+    expect(session.highlight.label).toBe('“ada”: 3 matches in 1 community');
+    expect(screen.queryByTestId('search-hits')).toBeNull();
+    // Nothing on the map for another text: said beside the box.
+    await fireEvent.input(screen.getByTestId('search-input'), { target: { value: 'adb ada' } });
+    b.spreads.clear();
+    await vi.waitFor(() => expect(screen.getByTestId('search-show-all')).toBeTruthy());
+    await fireEvent.mouseDown(screen.getByTestId('search-show-all'));
+    await vi.waitFor(() => expect(screen.getByTestId('search-spread-message').textContent).toBe('“adb ada”: 0 matches'));
+    expect(session.highlight.active).toBe(false);
+  });
 });

@@ -5,7 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { mark, traced } from './perf/perf';
 import type {
   CacheStats, Cell, CoherenceOutcome, ErrorKind, CoherenceProgress, CostEstimate, DocInfo, EntityDetails, GroupDetails, ImportView,
-  HitKind, Legend, Located, MapView, OpenedView, PathFilters, PathsView, QueryOutcome, ReadView, SavedView, SearchView, ShapesOutcome, ShapesProgress, SparqlContext,
+  HitKind, Legend, Located, MapView, OpenedView, PathFilters, PathsView, QueryOutcome, ReadView, SavedView, SearchView, SpreadView, ShapesOutcome, ShapesProgress, SparqlContext,
 } from './types';
 import { decodeView, type WireView } from './wire';
 
@@ -36,6 +36,8 @@ export interface Backend {
   /** Labels matching `text` as search run `run` (a newer run cancels it with `searchCancel`). */
   search(doc: number, run: number, text: string, kind: HitKind | null, within: string | null, limit: number): Promise<SearchView>;
   searchCancel(run: number): Promise<void>;
+  /** Where all the matches of `text` are on the map, as search run `run` (`searchCancel` stops it). */
+  searchSpread(doc: number, run: number, text: string, kind: HitKind | null, within: string | null): Promise<SpreadView>;
   /** The `k` shortest paths between two entities as path run `run`. */
   paths(doc: number, run: number, from: number, to: number, k: number, maxHops: number, filters: PathFilters): Promise<PathsView>;
   pathsCancel(run: number): Promise<void>;
@@ -109,6 +111,7 @@ export const tauriBackend: Backend = {
   raiseReadBudget: (doc, bytes) => call('raise_read_budget', { doc, bytes }),
   search: (doc, run, text, kind, within, limit) => call('search', { doc, run, text, kind, within, limit }),
   searchCancel: (run) => call('search_cancel', { run }),
+  searchSpread: (doc, run, text, kind, within) => call('search_spread', { doc, run, text, kind, within }),
   paths: (doc, run, from, to, k, maxHops, filters) => call('paths', { doc, run, from, to, k, maxHops , filters }),
   pathsCancel: (run) => call('paths_cancel', { run }),
   sparqlContext: (doc) => call('sparql_context', { doc }),

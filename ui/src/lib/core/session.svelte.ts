@@ -97,7 +97,7 @@ export class Session {
     this.importer = new ImportState(backend);
     this.labelLanguages = new LabelLanguages(backend);
     // A file given a search index opens in place of the old one.
-    this.search = new SearchState(backend, (hit, shown) => this.reveal(hit, shown), (doc) => this.source.run(doc.name, async () => doc, false));
+    this.search = new SearchState(backend, (hit, shown) => this.reveal(hit, shown), (doc) => this.source.run(doc.name, async () => doc, false), this.highlight);
     this.paths = new PathsState(backend, this.highlight);
     this.shapes = new ShapesState(backend, this.highlight);
     this.source.linkOpener = (link) => this.openLink(link);

@@ -5,7 +5,7 @@ export type {
   CacheStats, CoherenceOutcome, CoherenceProgress, CostEstimate, Counted, DocInfo, DocMemory, EntityDetails,
   ErrorKind, GroupDetails, GroupLink, HitKind, ImportStatus, ImportView, Legend, LegendClass, LegendRelation, LegendSource,
   Link, Located, MapEdge, MapNode, MapView, MemoryView, NodeKind, PathLinkView, PathStepView, PathView, PathsView, QueryError, QueryExample, QueryKind, QueryOutcome,
-  QueryStatus, ReadView, RunStatus, SearchHit, SearchView, SparqlContext, TermKind, TermView, ViewKind, Vocab,
+  QueryStatus, ReadView, RunStatus, SearchHit, SearchView, SpreadView, CommunityCount, SparqlContext, TermKind, TermView, ViewKind, Vocab,
   Camera, SavedView, OpenedView, ShapesGroup, ShapesOutcome, ShapesProgress, PathFilters,
 } from './protocol.gen';
 import type { TermView } from './protocol.gen';

@@ -1,8 +1,9 @@
 // What the map and the legend emphasise, whoever asked: a legend class (with its subclasses), the
 // entities of query results (with the communities they live in), or the classes and entities of a
-// coherence finding. The map's reducers ask `matches`; nothing else touches node attributes.
+// coherence finding, or every match of a search (with how many each community holds). The map's
+// reducers ask `matches` and `count`; nothing else touches node attributes.
 
-export type HighlightSource = 'legend' | 'results' | 'finding' | 'paths';
+export type HighlightSource = 'legend' | 'results' | 'finding' | 'paths' | 'search';
 
 export interface HighlightSpec {
   source: HighlightSource;
@@ -14,6 +15,8 @@ export interface HighlightSpec {
   expanded?: string[];
   /** Map keys that light up (communities, class groups, entities). */
   keys?: string[];
+  /** How many matches some of those keys hold (shown beside their labels). */
+  counts?: ReadonlyMap<string, number>;
 }
 
 export class HighlightState {
@@ -22,6 +25,7 @@ export class HighlightState {
   classes = $state<ReadonlySet<string>>(new Set());
   expanded = $state<ReadonlySet<string>>(new Set());
   keys = $state<ReadonlySet<string>>(new Set());
+  counts = $state.raw<ReadonlyMap<string, number>>(new Map());
   /** Bumped on every change so views can redraw. */
   version = $state(0);
 
@@ -35,6 +39,7 @@ export class HighlightState {
     this.classes = new Set(spec.classes ?? []);
     this.expanded = new Set(spec.expanded ?? spec.classes ?? []);
     this.keys = new Set(spec.keys ?? []);
+    this.counts = spec.counts ?? new Map();
     this.version++;
   }
 
@@ -46,7 +51,13 @@ export class HighlightState {
     this.classes = new Set();
     this.expanded = new Set();
     this.keys = new Set();
+    this.counts = new Map();
     this.version++;
+  }
+
+  /** How many matches map node `key` holds, when the highlight counts them. */
+  count(key: string): number | undefined {
+    return this.counts.get(key);
   }
 
   /** Whether map node `key` with classes `classes` is emphasised; `null` when nothing is. */

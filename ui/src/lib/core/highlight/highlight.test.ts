@@ -17,6 +17,11 @@ describe('highlight', () => {
     expect(h.active).toBe(true);
     h.clear('finding');
     expect(h.active).toBe(false);
+    // A search's matches count per key; a highlight without counts has none.
+    h.set({ source: 'search', label: 's', keys: ['c0:1'], counts: new Map([['c0:1', 12]]) });
+    expect([h.count('c0:1'), h.count('c0:2')]).toEqual([12, undefined]);
+    h.set({ source: 'results', label: 'r', keys: ['c0:1'] });
+    expect(h.count('c0:1')).toBeUndefined();
   });
 
   it('a legend class lights up its subclasses on the map', async () => {

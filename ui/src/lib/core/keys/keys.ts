@@ -46,6 +46,15 @@ export const SHORTCUTS: { group: string; items: Shortcut[] }[] = [
     ],
   },
   {
+    group: 'In the search box',
+    items: [
+      { keys: ['↑', '↓'], does: 'Move through the matches' },
+      { keys: ['Enter'], does: 'Go to the match' },
+      { keys: ['Shift+Enter'], does: 'Show all matches on the map, with their counts' },
+      { keys: ['Escape'], does: 'Close the list' },
+    ],
+  },
+  {
     group: 'In the query pane',
     items: [
       { keys: ['Ctrl+Enter'], does: 'Run the query' },

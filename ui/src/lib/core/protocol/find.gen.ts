@@ -55,6 +55,47 @@ indexed: boolean,
  * index again writes).
  */
 outdated: boolean, };
+export type CommunityCount = { 
+/**
+ * The community's map key (`c<level>:<id>`).
+ */
+key: string, 
+/**
+ * Matched entities in it.
+ */
+count: number, };
+export type SpreadView = { 
+/**
+ * The text searched.
+ */
+text: string, 
+/**
+ * Entities matched.
+ */
+entities: number, 
+/**
+ * Of them, those in the pyramid (the map's communities hold them).
+ */
+placed: number, 
+/**
+ * Classes and predicates matched (the legend and the schema hold them).
+ */
+schema_terms: number, 
+/**
+ * Every community holding matches, on every level, top level first, then most matches
+ * first.
+ */
+communities: Array<CommunityCount>, 
+/**
+ * The matched entities' map keys (`e:<id>`), when at most [`crate::engine::MAX_SPREAD_KEYS`]
+ * (else empty: the communities still show where they are).
+ */
+entity_keys: Array<string>, 
+/**
+ * Whether the counts are exact (`false`: a word so common that only its most important
+ * labels were read: the counts are lower bounds).
+ */
+complete: boolean, };
 export type PathLinkView = { 
 /**
  * The predicate.

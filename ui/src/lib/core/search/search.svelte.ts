@@ -4,10 +4,13 @@
 // When the answers come from a label scan (a file without an index) or an older index, it offers
 // to add one: the shell writes the file again with it (progress, cancel), and the result is
 // handed to `reopen` (the session opens it in place of the old one) and searched again.
+// "Show all matches" lights every community holding a match, with its count, through the
+// highlight: where the hits sit across the graph, at every level of the map.
 import type { Backend } from '../backend';
 import { errorText, isCancelled } from '../backend';
 import { overallFraction } from '../import/import.svelte';
-import type { DocInfo, ImportView, SearchHit } from '../types';
+import type { HighlightState } from '../highlight/highlight.svelte';
+import type { DocInfo, ImportView, SearchHit, SpreadView } from '../types';
 
 /** Hits shown in the list. */
 export const HITS = 12;
@@ -43,6 +46,10 @@ export class SearchState {
   cancelling = $state(false);
   /** How the last addition ended ('' before any). */
   indexMessage = $state('');
+  /** All the matches are being found (the run), 0 when not. */
+  spreading = $state(0);
+  /** What the last "Show all matches" found ('' before any), or why it could not. */
+  spreadMessage = $state('');
 
   private doc: number | null = null;
   private seq = 0;
@@ -55,6 +62,7 @@ export class SearchState {
     /** Takes the user to a hit; calls `shown` once what they see first of it is on the page. */
     private go: (hit: SearchHit, shown: () => void) => Promise<void>,
     private reopen: (doc: DocInfo) => Promise<boolean> = async () => false,
+    private highlight: HighlightState | null = null,
   ) {}
 
   /** Whether the list offers to add an index: a scan (or an older index) answered, on a file
@@ -79,6 +87,51 @@ export class SearchState {
     this.open = false;
     this.error = '';
     this.within = null;
+    this.spreading = 0;
+    this.spreadMessage = '';
+  }
+
+  /** Whether the list offers to show all its matches on the map: some hit sits in a community. */
+  get canSpread(): boolean {
+    return this.highlight !== null && this.indexed && this.hits.some((h) => h.path.length > 0);
+  }
+
+  /**
+   * Lights every community holding a match of the typed text on the map, at every level, with
+   * how many it holds (and the matching entities themselves, when few enough to list): the
+   * highlight until cleared or replaced. A newer one replaces one under way.
+   */
+  async showAll(): Promise<void> {
+    const text = this.text.trim();
+    if (this.doc === null || !text || !this.highlight) return;
+    // The list closes with the answer: a keystroke's search still under way is dropped.
+    const run = ++this.seq;
+    if (this.running) void this.backend.searchCancel(this.running);
+    this.running = 0;
+    this.searching = false;
+    if (this.spreading) void this.backend.searchCancel(this.spreading);
+    this.spreading = run;
+    this.spreadMessage = '';
+    try {
+      const out = await this.backend.searchSpread(this.doc, run, text, null, this.within);
+      if (this.spreading !== run) return;
+      this.open = false;
+      this.spreadMessage = spreadText(out);
+      if (!out.communities.length && !out.entity_keys.length) {
+        this.highlight.clear('search');
+        return;
+      }
+      this.highlight.set({
+        source: 'search',
+        label: this.spreadMessage,
+        keys: [...out.communities.map((c) => c.key), ...out.entity_keys],
+        counts: new Map(out.communities.map((c) => [c.key, c.count])),
+      });
+    } catch (e) {
+      if (this.spreading === run && !isCancelled(e)) this.spreadMessage = `Could not show all matches: ${errorText(e)}`;
+    } finally {
+      if (this.spreading === run) this.spreading = 0;
+    }
   }
 
   /** The text changed: search it. */
@@ -194,4 +247,19 @@ export class SearchState {
     this.cancelling = true;
     await this.backend.indexCancel(this.progress.job);
   }
+}
+
+const fmt = (n: number) => n.toLocaleString('en');
+
+/** What a spread found, in words: `“ada”: 1,234 matches in 12 communities`, with those not on
+ * the map and the classes and predicates matched said apart. */
+export function spreadText(out: SpreadView): string {
+  const placed = out.placed;
+  const top = out.communities[0]?.key.split(':')[0];
+  const communities = out.communities.filter((c) => c.key.split(':')[0] === top).length;
+  const parts = [`${out.complete ? '' : 'at least '}${fmt(placed)} match${placed === 1 ? '' : 'es'}${communities ? ` in ${fmt(communities)} ${communities === 1 ? 'community' : 'communities'}` : ''}`];
+  const off = out.entities - placed;
+  if (off > 0) parts.push(`${fmt(off)} not on the map`);
+  if (out.schema_terms > 0) parts.push(`${fmt(out.schema_terms)} ${out.schema_terms === 1 ? 'class or predicate' : 'classes or predicates'}`);
+  return `“${out.text}”: ${parts.join(', ')}`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SearchState } from './search.svelte';
+import { SearchState, spreadText } from './search.svelte';
+import { HighlightState } from '../highlight/highlight.svelte';
 import { MemoryBackend } from '../../../test/memory-backend';
 import type { SearchHit } from '../types';
 
@@ -101,5 +102,41 @@ describe('search box state', () => {
     // A late progress event of the ended job does not bring its progress back.
     s.onIndexProgress({ job: 5, source: '', name: '', status: 'running', phase: 'write', done: 0, total: null, triples: 0, read_bytes: 0, source_bytes: 0, elapsed_ms: 0, phases: [], error: null });
     expect(s.progress).toBeNull();
+  });
+
+  it('shows all the matches on the map: their communities lit with counts, until cleared or replaced', async () => {
+    const b = new MemoryBackend();
+    b.searchHits.set('ada', [hit('Ada Turing')]);
+    b.spreads.set('ada', {
+      text: 'ada', entities: 40, placed: 38, schema_terms: 1, complete: true, entity_keys: ['e:7', 'e:9'],
+      communities: [{ key: 'c1:0', count: 30 }, { key: 'c1:2', count: 8 }, { key: 'c0:3', count: 21 }],
+    });
+    const h = new HighlightState();
+    const s = new SearchState(b, async () => {}, async () => false, h);
+    s.reset(1);
+    await s.input('ada');
+    expect(s.canSpread).toBe(true);
+    await s.showAll();
+    expect(b.calls).toContain('search-spread 2 ada');
+    expect(s.open).toBe(false);
+    expect(h.source).toBe('search');
+    expect(h.label).toBe('“ada”: 38 matches in 2 communities, 2 not on the map, 1 class or predicate');
+    expect([h.matches('c1:2', []), h.matches('c0:3', []), h.matches('e:9', []), h.matches('c1:1', [])]).toEqual([true, true, true, false]);
+    expect([h.count('c1:0'), h.count('c0:3'), h.count('e:7')]).toEqual([30, 21, undefined]);
+    // Nothing on the map: said, and the highlight of an earlier search goes.
+    await s.input('zzz');
+    await s.showAll();
+    expect(h.active).toBe(false);
+    expect(s.spreadMessage).toBe('“zzz”: 0 matches');
+    // Not offered without a hit in a community, nor after a label scan, nor without a highlight.
+    b.searchHits.set('cls', [hit('Physicist', 'class', [])]);
+    await s.input('cls');
+    expect(s.canSpread).toBe(false);
+    expect(new SearchState(b, async () => {}).canSpread).toBe(false);
+  });
+
+  it('words what a spread found, saying when the counts are lower bounds', () => {
+    const out = { text: 'jo', entities: 1, placed: 1, schema_terms: 0, complete: false, entity_keys: [], communities: [{ key: 'c2:1', count: 1 }, { key: 'c1:5', count: 1 }] };
+    expect(spreadText(out)).toBe('“jo”: at least 1 match in 1 community');
   });
 });
