@@ -81,7 +81,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     // dimmed; cleared, the map as it was.
     await browser.keys(['Shift', 'Enter']);
     const banner = await $('[data-testid="highlight"]');
-    await expect(banner).toHaveText(expect.stringMatching(/search matches “tur ada”: \d+ match(es)? in \d+ communit/), { wait: 30_000 });
+    await expect(banner).toHaveText(expect.stringMatching(/Search “tur ada”: \d+ match(es)? in \d+ communit/), { wait: 30_000 });
     await browser.pause(800);
     const { rect: mapBox, dpr: scale } = await mapRect();
     const lit = await screenshot('search-all');
@@ -91,7 +91,7 @@ describe('pyramid map, queries, coherence, remote files', () => {
     expect(differing(lit, await screenshot('search-all-cleared'), mapBox, scale)).toBeGreaterThan(0.01);
     // Back in the box, the list open again: Enter goes to the first hit.
     await $('[data-testid="search-input"]').click();
-    await hits.waitForDisplayed({ timeout: 30_000 });
+    await $('[data-testid="search-hits"]').waitForDisplayed({ timeout: 30_000 });
     await browser.keys('Enter');
     // Each level's community opened in turn, down to level 0, and the person selected.
     const map = await $('[data-testid="map"]');

@@ -283,12 +283,12 @@ fn word_search(
 }
 
 /// The token blocks a word's exact and prefix tokens lie in: from the word's block on, while
-/// the blocks start with it (at most [`MAX_PREFIX_BLOCKS`]).
-fn prefix_blocks(ix: &Index, w: &Word) -> std::ops::Range<usize> {
+/// the blocks start with it (at most `max`).
+fn prefix_blocks(ix: &Index, w: &Word, max: usize) -> std::ops::Range<usize> {
     let nb = ix.block_count();
     let start = ix.block_of(&w.text).min(nb);
     let mut end = start;
-    while end < nb.min(start + MAX_PREFIX_BLOCKS)
+    while end < nb.min(start.saturating_add(max))
         && (end == start || ix.block_first(end).starts_with(&w.text))
     {
         end += 1;
@@ -297,10 +297,25 @@ fn prefix_blocks(ix: &Index, w: &Word) -> std::ops::Range<usize> {
 }
 
 /// The tokens of one word matched exactly or as a prefix, with their quality (its exact token
-/// first, then in token order).
+/// first, then in token order): those of its first [`MAX_PREFIX_BLOCKS`] blocks, at most
+/// [`MAX_EXPANSIONS`] — a keystroke's.
 pub(crate) fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError> {
+    Ok(word_tokens_within(ix, w, MAX_PREFIX_BLOCKS, MAX_EXPANSIONS)?.0)
+}
+
+/// The tokens of one word matched exactly or as a prefix, from at most `max_blocks` token blocks
+/// and at most `max_tokens` of them; and whether those are all it has.
+pub(crate) fn word_tokens_within(
+    ix: &Index,
+    w: &Word,
+    max_blocks: usize,
+    max_tokens: usize,
+) -> Result<(WordLists, bool), SearchError> {
     let mut out = Vec::new();
-    for b in prefix_blocks(ix, w) {
+    let blocks = prefix_blocks(ix, w, max_blocks);
+    let mut all =
+        blocks.end >= ix.block_count() || !ix.block_first(blocks.end).starts_with(&w.text);
+    for b in blocks {
         let block = ix.token_block(b)?;
         // The first token at or after the word (the block is sorted).
         let from = block.partition_point(|t| t.text.as_str() < w.text.as_str());
@@ -308,13 +323,15 @@ pub(crate) fn word_tokens(ix: &Index, w: &Word) -> Result<WordLists, SearchError
             if !t.text.starts_with(&w.text) {
                 break;
             }
-            if out.len() < MAX_EXPANSIONS {
+            if out.len() < max_tokens {
                 let quality = if t.text == w.text { 0 } else { 1 };
                 out.extend(TokenRef::new(&block, k).map(|t| (quality, t)));
+            } else {
+                all = false;
             }
         }
     }
-    Ok(out)
+    Ok((out, all))
 }
 
 /// Appends to `out` (the word's [`word_tokens`]) the tokens within `max` typos of it (tokens of
@@ -334,7 +351,7 @@ pub(crate) fn typo_tokens(
     let Some(c) = chars.first() else {
         return Ok(false);
     };
-    let seen = prefix_blocks(ix, w);
+    let seen = prefix_blocks(ix, w, MAX_PREFIX_BLOCKS);
     let start = seen.start;
     let lo_s = c.to_string();
     let mut hi_s = lo_s.clone();

@@ -7,11 +7,12 @@
 use crate::codec::CHUNK_POSTINGS;
 use crate::merge::{self, WordLists};
 use crate::normalize::query_words;
-use crate::query::{class_id, split_words, typo_tokens, word_tokens, Split, MAX_POSTINGS};
-use crate::read::Index;
+use crate::query::{class_id, split_words, typo_tokens, word_tokens_within, Split, MAX_POSTINGS};
+use crate::read::{Index, Postings};
 use crate::tier::Cand;
 use crate::{Kind, Query, SearchError, Searcher, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
+use rete_core::block::BlockRef;
 use rete_core::Id;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -23,6 +24,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const MAX_SPREAD_DOCUMENTS: usize = 2_000_000;
 /// Entities whose community paths are read together (their membership blocks in one batch).
 const PATH_BATCH: usize = 1 << 16;
+/// Tokens a word of a spread expands to at most (a merge of as many lists), and the token
+/// blocks read for them: a one-letter word is a few thousand tokens in a few blocks.
+const MAX_SPREAD_TOKENS: usize = 1 << 16;
+const MAX_SPREAD_BLOCKS: usize = 4096;
+/// Blocks fetched ahead in one batch over HTTP at most: within the index's cache.
+const PREFETCH_BLOCKS: usize = 1024;
 
 /// Where the matches of a query are: see [`Searcher::spread`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -116,11 +123,16 @@ pub(crate) fn run(s: &Searcher, q: &Query, cancel: &AtomicBool) -> Result<Spread
     // The words as the typeahead's first search takes them: a word no token starts with split
     // at its own camelCase and digits.
     let named = split_words(ix, q, &words, Split::Unmatched, cancel)?;
+    // Every token a word starts, not only a keystroke's first few hundred (`p`: thousands).
     let mut lists: Vec<WordLists> = Vec::with_capacity(named.len());
+    let mut all_tokens = true;
     for (w, _) in &named {
-        lists.push(word_tokens(ix, w)?);
+        let (tokens, all) = word_tokens_within(ix, w, MAX_SPREAD_BLOCKS, MAX_SPREAD_TOKENS)?;
+        lists.push(tokens);
+        all_tokens &= all;
     }
     let mut found = walk(ix, &lists, &f, cancel)?;
+    found.complete &= all_tokens;
     if found.entities.is_empty() && found.schema.is_empty() {
         // Nothing as typed: the typos the list would show.
         let mut more = false;
@@ -158,11 +170,29 @@ fn walk(
         .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
         .all(|p| p.df <= MAX_POSTINGS);
     let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
+    if ix.is_remote() {
+        // Over HTTP the whole lists are walked: their chunks fetched together, as many as the
+        // index's cache keeps, rather than a few at a time as the walk reaches them.
+        let refs: Vec<BlockRef> = lists
+            .iter()
+            .flatten()
+            .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
+            .flat_map(|p| match &p.postings {
+                Postings::Chunks(refs) => &refs[..refs.len().min(max_chunks)],
+                Postings::Inline(_) => &[],
+            })
+            .take(PREFETCH_BLOCKS)
+            .copied()
+            .collect();
+        ix.prefetch_chunks_and_docs(&refs, None)?;
+    }
     let cands: Box<dyn Iterator<Item = Result<Cand, SearchError>>> = match lists {
         [one] => Box::new(merge::one_word(ix, one, max_chunks)),
         several => Box::new(merge::several_words(ix, several, max_chunks)),
     };
-    let mut held = None;
+    // The matching documents first, then their records in document order: each document block
+    // read once (the candidates come tier by tier, each tier in document order).
+    let mut docs: Vec<u32> = Vec::new();
     for (n, c) in cands.enumerate() {
         if n >= MAX_SPREAD_DOCUMENTS {
             found.complete = false;
@@ -171,18 +201,49 @@ fn walk(
         if n % 4096 == 0 && cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        let d = ix.doc_held(c?.doc, &mut held)?;
-        if f.kind.is_some_and(|k| k != d.kind)
-            || f.pred.is_some_and(|p| p != d.pred)
-            || f.terms.as_ref().is_some_and(|r| !r.contains(&d.term))
-            || f.class.is_some_and(|c| !d.classes.contains(&c))
-        {
-            continue;
+        docs.push(c?.doc);
+    }
+    docs.sort_unstable();
+    docs.dedup();
+    let per_block = ix.docs_per_block().max(1);
+    let mut held = None;
+    let mut from = 0;
+    while from < docs.len() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(SearchError::Cancelled);
         }
-        match d.kind {
-            Kind::Entity => found.entities.insert(d.term),
-            Kind::Class | Kind::Predicate => found.schema.insert(d.term),
-        };
+        // A window of documents in at most PREFETCH_BLOCKS / 8 blocks: over HTTP, one batch.
+        let (mut to, mut blocks, mut last) = (from, 0, u64::MAX);
+        while to < docs.len() {
+            let b = u64::from(docs[to]) / per_block;
+            if b != last {
+                if blocks == PREFETCH_BLOCKS / 8 {
+                    break;
+                }
+                blocks += 1;
+                last = b;
+            }
+            to += 1;
+        }
+        let window = &docs[from..to];
+        if ix.is_remote() {
+            ix.prefetch_docs(window)?;
+        }
+        for &doc in window {
+            let d = ix.doc_held(doc, &mut held)?;
+            if f.kind.is_some_and(|k| k != d.kind)
+                || f.pred.is_some_and(|p| p != d.pred)
+                || f.terms.as_ref().is_some_and(|r| !r.contains(&d.term))
+                || f.class.is_some_and(|c| !d.classes.contains(&c))
+            {
+                continue;
+            }
+            match d.kind {
+                Kind::Entity => found.entities.insert(d.term),
+                Kind::Class | Kind::Predicate => found.schema.insert(d.term),
+            };
+        }
+        from = to;
     }
     Ok(found)
 }

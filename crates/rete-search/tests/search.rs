@@ -1296,6 +1296,16 @@ fn spread_counts_every_match_in_its_communities() {
         plain.spread(&Query::new("paris"), &no),
         Err(SearchError::NoIndex)
     ));
+    // A one-letter word: every token it starts, beyond the few hundred a keystroke reads.
+    let mut many = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    for i in 0..1500 {
+        many.push_str(&format!(
+            "<http://example.org/t{i}> rdfs:label \"pa{i:04}x\" .\n"
+        ));
+    }
+    let tokens = searcher(&build(dir.path(), "many", &many, true));
+    let p = tokens.spread(&Query::new("p"), &no).unwrap();
+    assert_eq!((p.entities, p.complete), (1500, true));
     // Typos only when nothing matches as typed: "einstien" finds Einstein, "paris" not "parisian"'s typos.
     let indexed = searcher(&build(dir.path(), "indexed", DATA, true));
     assert_eq!(

@@ -48,7 +48,8 @@ export class SearchState {
   indexMessage = $state('');
   /** All the matches are being found (the run), 0 when not. */
   spreading = $state(0);
-  /** What the last "Show all matches" found ('' before any), or why it could not. */
+  /** Why the last "Show all matches" lit nothing ('' when it did, or before any): the banner
+   *  over the map says what it lit. */
   spreadMessage = $state('');
 
   private doc: number | null = null;
@@ -116,14 +117,15 @@ export class SearchState {
       const out = await this.backend.searchSpread(this.doc, run, text, null, this.within);
       if (this.spreading !== run) return;
       this.open = false;
-      this.spreadMessage = spreadText(out);
       if (!out.communities.length && !out.entity_keys.length) {
+        // Nothing to light: said beside the box, and an earlier search's matches go.
+        this.spreadMessage = spreadText(out);
         this.highlight.clear('search');
         return;
       }
       this.highlight.set({
         source: 'search',
-        label: this.spreadMessage,
+        label: spreadText(out),
         keys: [...out.communities.map((c) => c.key), ...out.entity_keys],
         counts: new Map(out.communities.map((c) => [c.key, c.count])),
       });
@@ -137,6 +139,7 @@ export class SearchState {
   /** The text changed: search it. */
   async input(text: string): Promise<void> {
     this.text = text;
+    this.spreadMessage = '';
     if (this.doc === null) return;
     const run = ++this.seq;
     if (this.running) void this.backend.searchCancel(this.running);

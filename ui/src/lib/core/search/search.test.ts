@@ -128,6 +128,8 @@ describe('search box state', () => {
     await s.showAll();
     expect(h.active).toBe(false);
     expect(s.spreadMessage).toBe('“zzz”: 0 matches');
+    await s.input('zzzz');
+    expect(s.spreadMessage).toBe('');
     // Not offered without a hit in a community, nor after a label scan, nor without a highlight.
     b.searchHits.set('cls', [hit('Physicist', 'class', [])]);
     await s.input('cls');
