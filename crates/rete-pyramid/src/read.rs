@@ -7,6 +7,7 @@ use crate::layout::{self, Circle};
 use crate::records::{CommRec, EdgeRec};
 use crate::{Level, LevelInfo, Member, PyramidError};
 use lru::LruCache;
+use rayon::prelude::*;
 use rete_core::block::BlockRef;
 use rete_core::format::prealloc;
 use rete_core::format::FLAG_PYRAMID;
@@ -69,6 +70,8 @@ fn items_bytes<T>(n: usize) -> u64 {
 
 /// Decoded blocks by (section kind, offset).
 type BlockCache = LruCache<(u16, u64), Arc<Vec<u8>>>;
+/// Community paths (finest level first), one per entity asked, `None` for one not in the pyramid.
+type Paths = Vec<Option<Vec<u32>>>;
 
 #[derive(Debug)]
 struct Dir {
@@ -488,11 +491,20 @@ impl Pyramid {
         used.dedup();
         let refs: Vec<BlockRef> = used.iter().map(|&b| blocks[b].1).collect();
         let data = self.fetch(kind::MEMBERSHIP, &refs)?;
-        for (bytes, group) in data.iter().zip(wanted.chunk_by(|a, b| a.0 == b.0)) {
-            let mut ids: Vec<Id> = group.iter().map(|w| w.1).collect();
-            ids.dedup();
-            let paths = self.parse_membership(bytes, blocks[group[0].0].0, &ids)?;
-            for w in group {
+        let groups: Vec<&[(usize, Id, usize)]> = wanted.chunk_by(|a, b| a.0 == b.0).collect();
+        // Each block parsed on its own (on every core: a search's matches read thousands).
+        let parsed: Vec<(Vec<Id>, Paths)> = data
+            .par_iter()
+            .zip(groups.par_iter())
+            .map(|(bytes, group)| {
+                let mut ids: Vec<Id> = group.iter().map(|w| w.1).collect();
+                ids.dedup();
+                let paths = self.parse_membership(bytes, blocks[group[0].0].0, &ids)?;
+                Ok((ids, paths))
+            })
+            .collect::<Result<_, PyramidError>>()?;
+        for ((ids, paths), group) in parsed.iter().zip(&groups) {
+            for w in *group {
                 out[w.2] = paths[ids.partition_point(|&e| e < w.1)].clone();
             }
         }

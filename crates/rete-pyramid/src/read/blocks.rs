@@ -163,10 +163,23 @@ impl Pyramid {
                 None => got,
             };
             let mut charges = Vec::with_capacity(missing.len());
-            for (&i, stored) in missing.iter().zip(stored) {
+            for &i in &missing {
+                charges.push(
+                    self.inner
+                        .rete
+                        .decode_budget()
+                        .charge(section, refs[i].raw_len)?,
+                );
+            }
+            // Many blocks (the paths of thousands of entities) decode on every core.
+            let decoded: Vec<Vec<u8>> = missing
+                .par_iter()
+                .zip(stored.par_iter())
+                .map(|(&i, stored)| refs[i].decode(stored, self.name(), section))
+                .collect::<Result<_, _>>()?;
+            for (&i, decoded) in missing.iter().zip(decoded) {
                 let b = refs[i];
-                charges.push(self.inner.rete.decode_budget().charge(section, b.raw_len)?);
-                let decoded = Arc::new(b.decode(&stored, self.name(), section)?);
+                let decoded = Arc::new(decoded);
                 let mut cache = self.inner.cache.lock().unwrap_or_else(|p| p.into_inner());
                 cache.put((k, b.offset), decoded.clone());
                 let mut bytes: usize = cache.iter().map(|(_, b)| b.len()).sum();
