@@ -7,7 +7,7 @@
 use crate::codec::CHUNK_POSTINGS;
 use crate::merge::{self, WordLists};
 use crate::normalize::query_words;
-use crate::query::{class_id, split_words, typo_tokens, word_tokens_within, Split, MAX_POSTINGS};
+use crate::query::{class_id, split_words, typo_tokens, word_tokens_within, Split};
 use crate::read::{Index, Postings};
 use crate::tier::Cand;
 use crate::{Kind, Query, SearchError, Searcher, MAX_QUERY_WORDS};
@@ -43,8 +43,8 @@ pub struct Spread {
     /// Per pyramid level, finest first: the communities holding matched entities and how many
     /// each holds, by community id. Empty for a file without a pyramid.
     pub levels: Vec<Vec<(u32, u64)>>,
-    /// False when a word's list was read only to its first [`MAX_POSTINGS`] documents (its most
-    /// important) or the walk stopped at [`MAX_SPREAD_DOCUMENTS`]: the counts are then lower
+    /// False when a token's list was read only to its first [`MAX_SPREAD_DOCUMENTS`] documents
+    /// (its most important), or the walk stopped after as many: the counts are then lower
     /// bounds.
     pub complete: bool,
 }
@@ -168,8 +168,9 @@ fn walk(
         .iter()
         .flatten()
         .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
-        .all(|p| p.df <= MAX_POSTINGS);
-    let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
+        .all(|p| p.df <= MAX_SPREAD_DOCUMENTS as u64);
+    // Every list to the end (a keystroke reads a common word's first 2^18 only).
+    let max_chunks = (MAX_SPREAD_DOCUMENTS as u64).div_ceil(CHUNK_POSTINGS) as usize;
     if ix.is_remote() {
         // Over HTTP the whole lists are walked: their chunks fetched together, as many as the
         // index's cache keeps, rather than a few at a time as the walk reaches them.
