@@ -5,7 +5,7 @@
 //! reads the few chunks holding the documents it needs.
 
 use crate::postings::Cursor;
-use crate::read::{Index, TokenRef};
+use crate::read::{Index, Part, TokenRef};
 use crate::tier::{tier, tier_of, Cand, Quality, NO_MATCH, TIERS, WORST};
 use crate::SearchError;
 use std::cmp::Reverse;
@@ -13,6 +13,14 @@ use std::collections::BinaryHeap;
 
 /// One query word's matching tokens, each with how it matched.
 pub(crate) type WordLists = Vec<(Quality, TokenRef)>;
+
+/// Every part (the labels of one word, the others) of every token of the words' `lists`.
+pub(crate) fn parts(lists: &[WordLists]) -> impl Iterator<Item = &Part> {
+    lists
+        .iter()
+        .flatten()
+        .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
+}
 
 /// Tiers in answer order, for one word: `(quality, whole label)` of each ([`tier_of`]).
 const ONE_WORD_TIERS: [(Quality, bool); TIERS] = [

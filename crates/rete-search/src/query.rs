@@ -488,10 +488,7 @@ fn indexed_search(
     // only the chunks it reaches (a local file reads them as it goes).
     let max_chunks = MAX_POSTINGS.div_ceil(CHUNK_POSTINGS) as usize;
     if ix.is_remote() {
-        let first: Vec<BlockRef> = tokens
-            .iter()
-            .flatten()
-            .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
+        let first: Vec<BlockRef> = merge::parts(tokens)
             .flat_map(|p| match &p.postings {
                 Postings::Chunks(refs) => first_fetch(refs, max_chunks),
                 Postings::Inline(_) => &[],

@@ -164,20 +164,13 @@ fn walk(
         return Ok(found);
     }
     // A list longer than the walk reads: only its most important documents count.
-    found.complete = lists
-        .iter()
-        .flatten()
-        .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
-        .all(|p| p.df <= MAX_SPREAD_DOCUMENTS as u64);
+    found.complete = merge::parts(lists).all(|p| p.df <= MAX_SPREAD_DOCUMENTS as u64);
     // Every list to the end (a keystroke reads a common word's first 2^18 only).
     let max_chunks = (MAX_SPREAD_DOCUMENTS as u64).div_ceil(CHUNK_POSTINGS) as usize;
     if ix.is_remote() {
         // Over HTTP the whole lists are walked: their chunks fetched together, as many as the
         // index's cache keeps, rather than a few at a time as the walk reaches them.
-        let refs: Vec<BlockRef> = lists
-            .iter()
-            .flatten()
-            .flat_map(|(_, t)| t.ones.iter().chain([&t.rest]))
+        let refs: Vec<BlockRef> = merge::parts(lists)
             .flat_map(|p| match &p.postings {
                 Postings::Chunks(refs) => &refs[..refs.len().min(max_chunks)],
                 Postings::Inline(_) => &[],
