@@ -219,11 +219,7 @@ pub fn search(
     req: &crate::engine::SearchRequest,
 ) -> AppResult<crate::model::SearchView> {
     let d = store.get(doc)?;
-    let key = format!("s{run}");
-    let flag = store.flag(&key);
-    let out = d.search(req, &flag);
-    store.finish(&key);
-    out
+    store.while_running(&format!("s{run}"), |flag| d.search(req, &flag))
 }
 
 /// Where all the matches of `req` are on the map, as search run `run` (cancelled with
@@ -235,11 +231,7 @@ pub fn search_spread(
     req: &crate::engine::SearchRequest,
 ) -> AppResult<crate::model::SpreadView> {
     let d = store.get(doc)?;
-    let key = format!("s{run}");
-    let flag = store.flag(&key);
-    let out = d.spread(req, &flag);
-    store.finish(&key);
-    out
+    store.while_running(&format!("s{run}"), |flag| d.spread(req, &flag))
 }
 
 /// How entity `from` and entity `to` are connected: the `k` shortest paths of at most
@@ -251,11 +243,9 @@ pub fn paths(
     q: &PathQuery,
 ) -> AppResult<crate::model::PathsView> {
     let d = store.get(doc)?;
-    let key = format!("p{run}");
-    let flag = store.flag(&key);
-    let out = d.paths(q.from, q.to, q.k, q.max_hops, &q.filters, flag);
-    store.finish(&key);
-    out
+    store.while_running(&format!("p{run}"), |flag| {
+        d.paths(q.from, q.to, q.k, q.max_hops, &q.filters, flag)
+    })
 }
 
 /// A path search: between which two entities, how many paths, how long, through what.
@@ -388,12 +378,11 @@ pub fn sparql_run_with(
         Some(ms) => Some(std::time::Duration::from_millis(ms)),
     };
     let d = store.get(doc)?;
-    let key = format!("q{run}");
-    let flag = store.flag(&key);
     let before = d.bytes.stats();
     let started = std::time::Instant::now();
-    let result = d.run_query_within(query, flag, timeout, all_graphs, service);
-    store.finish(&key);
+    let result = store.while_running(&format!("q{run}"), |flag| {
+        d.run_query_within(query, flag, timeout, all_graphs, service)
+    });
     let after = d.bytes.stats();
     let (budget, fetched) = d.bytes.budget();
     let read = ReadView {
@@ -527,10 +516,7 @@ pub fn coherence_run(
     on_tier: impl FnMut(&rete_coherence::Report),
 ) -> AppResult<CoherenceOutcome> {
     let d = store.get(doc)?;
-    let key = format!("c{run}");
-    let flag = store.flag(&key);
-    let result = d.coherence(&flag, on_tier);
-    store.finish(&key);
+    let result = store.while_running(&format!("c{run}"), |flag| d.coherence(&flag, on_tier));
     let r = result?;
     if let Some(report) = &r.report {
         store.keep_report(doc, report.clone());
@@ -557,13 +543,11 @@ pub fn shapes_run(
     on_progress: impl Fn(ShapesProgress) + Send + Sync + 'static,
 ) -> AppResult<ShapesOutcome> {
     let d = store.get(doc)?;
-    let key = format!("s{run}");
-    let flag = store.flag(&key);
     let progress: rete_shacl::ProgressFn =
         Arc::new(move |p: &rete_shacl::Progress| on_progress(ShapesProgress::of(run, p)));
-    let result = d.shapes(shapes, flag, run, Some(progress));
-    store.finish(&key);
-    result
+    store.while_running(&format!("s{run}"), |flag| {
+        d.shapes(shapes, flag, run, Some(progress))
+    })
 }
 
 /// Stops a running SHACL validation.

@@ -98,6 +98,13 @@ impl Store {
         lock(&self.flags).remove(key);
     }
 
+    /// Runs `f` as run `key`: with its cancel flag, which is forgotten once `f` returns.
+    pub fn while_running<T>(&self, key: &str, f: impl FnOnce(Arc<AtomicBool>) -> T) -> T {
+        let out = f(self.flag(key));
+        self.finish(key);
+        out
+    }
+
     /// Keeps a query result; the oldest are dropped beyond [`KEPT_RESULTS`] results or
     /// [`KEPT_RESULT_BYTES`] together.
     pub fn keep_result(&self, run: u32, kept: KeptRun) {
