@@ -64,6 +64,10 @@ fn holds(part: u64, whole: u64) -> bool {
     whole >= HOLDS_MIN && part * 10 >= whole * 3
 }
 
+/// What a community mostly of RDF list cells is called when no member has a human label: not
+/// `nil`, the local name of `rdf:nil`, the hub every list ends in.
+const LISTS: &str = "RDF lists";
+
 /// `9015` → `9,015`.
 pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -264,6 +268,15 @@ pub(crate) fn community_labels(
         }
     }
     drop(ns_index);
+    let cells = list_cells(f)?;
+    // Terms of RDF itself are hubs every vocabulary points to (`rdf:nil` ends every list,
+    // `rdfs:Literal` is the range of most datatype properties): they name no community of other
+    // terms ("nil", "Literal"). One of theirs is named by rule 1, its vocabulary.
+    let core: Vec<std::ops::Range<Id>> = rete_core::vocab::CORE_PREFIXES
+        .iter()
+        .map(|(_, ns)| f.rete.iri_ids_starting_with(ns))
+        .collect::<Result<_, _>>()?;
+    let is_core = |node: usize| core.iter().any(|r| r.contains(&eg.ids[node]));
     let better = |a: usize, b: usize| {
         let (da, db) = (eg.degree[a], eg.degree[b]);
         da > db || (da == db && a < b)
@@ -275,9 +288,14 @@ pub(crate) fn community_labels(
         let mut best: Vec<Vec<usize>> = vec![Vec::new(); count];
         let mut central: Vec<Option<usize>> = vec![None; count];
         let mut vocab: Vec<HashMap<&str, u64>> = vec![HashMap::new(); count];
+        let mut lists: Vec<u64> = vec![0; count];
         let mut next_term = term_ns.iter().peekable();
+        let mut next_cell = cells.iter().peekable();
         for (node, &c) in comm.iter().enumerate().take(n) {
             let c = c as usize;
+            if next_cell.next_if(|&&x| x as usize == node).is_some() {
+                lists[c] += 1;
+            }
             if central[c].is_none_or(|x| better(node, x)) {
                 central[c] = Some(node);
             }
@@ -290,7 +308,7 @@ pub(crate) fn community_labels(
             if dominant.is_some_and(|(dc, _)| !classes_of(node).iter().any(|&(_, x)| x == dc)) {
                 continue;
             }
-            if !f.names.is_human(node) {
+            if !f.names.is_human(node) || is_core(node) {
                 continue;
             }
             let b = &mut best[c];
@@ -331,6 +349,9 @@ pub(crate) fn community_labels(
                             .filter(|&(cls, k)| holds(k, size) && !everywhere(cls))
                         {
                             Some((cls, k)) => Held::Class(cls, k),
+                            None if holds(lists[c], size) => {
+                                Held::Terms(format!(" · {} list cells", thousands(lists[c])))
+                            }
                             None => Held::Nothing,
                         },
                     };
@@ -342,6 +363,9 @@ pub(crate) fn community_labels(
                             .collect(),
                         held,
                     ));
+                }
+                if mostly(lists[c], size) {
+                    return Ok(Choice::Fixed(LISTS.to_owned()));
                 }
                 if let Some((cls, k)) = top_class[l][c] {
                     return Ok(Choice::Class(cls, k));
@@ -451,7 +475,42 @@ pub(crate) fn community_labels(
                 .collect::<Result<Vec<_>, _>>()
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(out)
+    Ok(out
+        .into_iter()
+        .map(|level| {
+            level
+                .into_iter()
+                .map(|l| Label {
+                    text: one_line(&l.text),
+                    alt: l.alt.into_iter().map(|(t, x)| (t, one_line(&x))).collect(),
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// A label on one line: published titles carry line breaks, indentation and tabs
+/// (`"…Ontology\n            (ICA RiC-O) version 0.2"`), which a map label cannot show.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The nodes that are RDF list cells (subjects of `rdf:first`), in node order.
+fn list_cells(f: &Facts<'_>) -> Result<Vec<u32>, PyramidError> {
+    let Some(first) = f.rete.id_of(oxrdf::vocab::rdf::FIRST.into())? else {
+        return Ok(Vec::new());
+    };
+    let mut cells = Vec::new();
+    for q in f
+        .rete
+        .scan(Perm::Pso, &Pattern::new(None, Some(first), None))?
+    {
+        let [s, ..] = q?;
+        cells.extend(f.node_of(s).map(|x| x as u32));
+    }
+    // Subjects come in id order, which is node order; a cell in several graphs comes again.
+    cells.dedup();
+    Ok(cells)
 }
 
 /// Labels by language of each node.
@@ -566,6 +625,15 @@ fn language_labels(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_on_one_line() {
+        assert_eq!(
+            one_line("Records in Contexts Ontology\n            (ICA RiC-O)\t"),
+            "Records in Contexts Ontology (ICA RiC-O)"
+        );
+        assert_eq!(one_line("Paris"), "Paris");
+    }
 
     #[test]
     fn human_labels_are_names_not_codes() {

@@ -230,3 +230,43 @@ fn a_class_everyone_has_is_not_said() {
     );
     assert_eq!(of_size(&p, 25).default_label, "Ada Lovelace");
 }
+
+/// A community of RDF list cells without a labelled member is called what it is, not `nil` after
+/// `rdf:nil`, the hub every list ends in (the zazuko vocabularies' `owl:unionOf` lists); a name
+/// published over several lines is shown on one.
+#[test]
+fn list_cells_are_called_rdf_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("lists.ttl");
+    let mut s = String::from("@prefix ex: <http://example.org/l/> .\n");
+    // 12 lists of 3 literals, each held by an unlabelled blank node: 36 cells, 12 holders, nil.
+    for i in 0..12 {
+        s.push_str(&format!("[] ex:oneOf ( \"a{i}\" \"b{i}\" \"c{i}\" ) .\n"));
+    }
+    // As the RDF vocabulary labels it: still no name for the lists' community.
+    s.push_str("<http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> <http://www.w3.org/2000/01/rdf-schema#label> \"nil\" .\n");
+    // A labelled star elsewhere keeps its member's name, on one line.
+    for i in 0..8 {
+        s.push_str(&format!("ex:hub ex:knows ex:p{i} .\n"));
+    }
+    s.push_str(
+        "ex:hub <http://www.w3.org/2000/01/rdf-schema#label> \"\"\"Grace\n      Hopper\t\"\"\" .\n",
+    );
+    std::fs::write(&ttl, s).unwrap();
+    let (_rete, p) = pyramid_of(
+        &ttl,
+        &dir.path().join("lists.rete"),
+        PyramidOptions::default(),
+    );
+    let mut lists = 0;
+    for l in 0..p.levels() {
+        for c in p.level(l).unwrap().communities {
+            match c.default_label.as_str() {
+                "Grace Hopper" => assert_eq!(c.size, 9),
+                "RDF lists" => lists += 1,
+                other => assert!(c.size < 3, "level {l}: {other:?} of {} members", c.size),
+            }
+        }
+    }
+    assert!(lists >= p.levels(), "a community of lists on every level");
+}
