@@ -1,6 +1,19 @@
 //! Whether a label reads as a name for people: the names store flags each entity by it and the
 //! labeller picks by it, so it stands apart from both.
 
+/// A label on one line: published titles carry line breaks, indentation and tabs
+/// (`"…Ontology\n            (ICA RiC-O) version 0.2"`), which a map label cannot show.
+pub(crate) fn one_line(text: &str) -> String {
+    let plain = !text.starts_with(' ')
+        && !text.ends_with(' ')
+        && !text.contains("  ")
+        && !text.contains(|c: char| c.is_whitespace() && c != ' ');
+    if plain {
+        return text.to_owned();
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Whether a label reads as a name for people: not a number, boolean, code, IRI or file name.
 pub(crate) fn is_human(label: &str) -> bool {
     let s = label.trim();
@@ -37,4 +50,19 @@ pub(crate) fn is_human(label: &str) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_on_one_line() {
+        assert_eq!(
+            one_line("Records in Contexts Ontology\n            (ICA RiC-O)\t"),
+            "Records in Contexts Ontology (ICA RiC-O)"
+        );
+        assert_eq!(one_line(" Paris  "), "Paris");
+        assert_eq!(one_line("Paris"), "Paris");
+    }
 }

@@ -5,7 +5,7 @@
 //! member has a human label. Never a literal that is a code, a number, a boolean or a file name.
 
 use crate::graph::EntityGraph;
-use crate::human_label::is_human;
+use crate::human_label::{is_human, one_line};
 use crate::PyramidError;
 use rete_core::vocab::LABEL_PREDICATES;
 use rete_core::{Id, Pattern, Perm, Rete, TermKind};
@@ -489,12 +489,6 @@ pub(crate) fn community_labels(
         .collect())
 }
 
-/// A label on one line: published titles carry line breaks, indentation and tabs
-/// (`"…Ontology\n            (ICA RiC-O) version 0.2"`), which a map label cannot show.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// The nodes that are RDF list cells (subjects of `rdf:first`), in node order.
 fn list_cells(f: &Facts<'_>) -> Result<Vec<u32>, PyramidError> {
     let Some(first) = f.rete.id_of(oxrdf::vocab::rdf::FIRST.into())? else {
@@ -625,15 +619,6 @@ fn language_labels(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn labels_are_on_one_line() {
-        assert_eq!(
-            one_line("Records in Contexts Ontology\n            (ICA RiC-O)\t"),
-            "Records in Contexts Ontology (ICA RiC-O)"
-        );
-        assert_eq!(one_line("Paris"), "Paris");
-    }
 
     #[test]
     fn human_labels_are_names_not_codes() {

@@ -5,7 +5,7 @@
 //! the page cache while it fits).
 
 use crate::graph::EntityGraph;
-use crate::human_label::is_human;
+use crate::human_label::{is_human, one_line};
 use crate::PyramidError;
 use oxrdf::Term;
 use rete_core::format::varint;
@@ -76,7 +76,7 @@ impl NameStore {
                 if let Term::Literal(l) = base.term(u64::from(lit))? {
                     let dt = l.datatype().as_str();
                     if l.language().is_some() || dt == "http://www.w3.org/2001/XMLSchema#string" {
-                        label = Some(l.value().to_owned());
+                        label = Some(one_line(l.value()));
                     }
                 }
             }

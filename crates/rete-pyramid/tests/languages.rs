@@ -262,7 +262,14 @@ fn list_cells_are_called_rdf_lists() {
     for l in 0..p.levels() {
         for c in p.level(l).unwrap().communities {
             match c.default_label.as_str() {
-                "Grace Hopper" => assert_eq!(c.size, 9),
+                "Grace Hopper" => {
+                    assert_eq!(c.size, 9);
+                    if l == 0 {
+                        // The member itself, as the map lists it, on one line too.
+                        let m = p.members(c.id).unwrap();
+                        assert!(m.iter().any(|m| m.label.as_deref() == Some("Grace Hopper")));
+                    }
+                }
                 "RDF lists" => lists += 1,
                 other => assert!(c.size < 3, "level {l}: {other:?} of {} members", c.size),
             }
