@@ -250,10 +250,18 @@ impl Doc {
         })
     }
 
+    /// A class or predicate in a list of counts, by its prefixed name: the file's prefixes,
+    /// else a well-known one's. A file in N-Triples or N-Quads declares none, and local names
+    /// alone collide there (`owl:Class` and `rdfs:Class` both "Class", `foaf:name` and
+    /// `schema:name`).
     fn counted(&self, nt: &str, count: u64) -> Counted {
+        let prefixed = nt
+            .strip_prefix('<')
+            .and_then(|s| s.strip_suffix('>'))
+            .and_then(|iri| self.query_prefixes.compact(iri));
         Counted {
             nt: nt.to_owned(),
-            label: self.short_nt(nt),
+            label: prefixed.map_or_else(|| self.short_nt(nt), |(p, l)| format!("{p}:{l}")),
             count,
         }
     }

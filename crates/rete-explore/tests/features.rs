@@ -659,6 +659,16 @@ fn a_file_in_named_graphs_answers_over_all_graphs_and_says_why_when_it_does_not(
     let store = Store::default();
     let info = open(&store, "vocabularies.rete");
     assert!(info.graphs >= 5, "{} named graphs", info.graphs);
+    // N-Quads declare no prefix: classes and predicates go by the well-known ones, not by local
+    // names alone (`owl:Class` and `rdfs:Class` would both be "Class").
+    let classes: Vec<&str> = info.classes.iter().map(|c| c.label.as_str()).collect();
+    assert!(classes.contains(&"owl:Class"), "{classes:?}");
+    let predicates: Vec<&str> = info
+        .top_predicates
+        .iter()
+        .map(|c| c.label.as_str())
+        .collect();
+    assert!(predicates.contains(&"rdfs:label"), "{predicates:?}");
     let q = "SELECT ?c WHERE { ?c a owl:Class }";
     let run = |run, all_graphs| {
         ops::sparql_run_with(
