@@ -31,6 +31,8 @@ export class MapState {
   nodeCount = $state(0);
   edgeCount = $state(0);
   crumbs = $state<Crumb[]>([]);
+  /** Where the camera stopped last (`onCamera`), decided on or not. */
+  private projection: Projection | null = null;
   busy = $state(0);
   error = $state('');
   /** Expanded group keys, parents before children. */
@@ -358,6 +360,7 @@ export class MapState {
 
   /** Semantic zoom: called when the camera stops moving. */
   async onCamera(p: Projection): Promise<void> {
+    this.projection = p;
     // A view in the middle of a Zoom in flight is no view to decide on: the flight's last frame
     // moves the camera once more, and that pause decides.
     if (this.flying.size) return;
@@ -366,6 +369,15 @@ export class MapState {
     // One or two at a time: each expansion changes what is on screen.
     for (const k of expand.slice(0, 2)) await this.expand(k);
     this.updateCrumbs(focusPath(p, this.openCircles()));
+  }
+
+  /**
+   * Points the breadcrumbs at the open groups under the viewport's centre, where the camera
+   * stopped last: after a restored view lands, whose last opened group may be one the semantic
+   * zoom opened beside the one in view.
+   */
+  refocus(): void {
+    if (this.projection) this.updateCrumbs(focusPath(this.projection, this.openCircles()));
   }
 
   private updateCrumbs(path: string[]): void {

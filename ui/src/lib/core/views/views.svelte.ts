@@ -90,7 +90,12 @@ export class ViewsState {
       // The groups open are the view's: the semantic zoom does not decide on the camera it lands
       // on (its debounce runs out meanwhile); the user's next move does.
       const moved = this.camera?.set(view.camera);
-      if (moved) s.map.hold('', moved.then(() => new Promise((r) => setTimeout(r, 400))));
+      if (moved) {
+        const landed = moved.then(() => new Promise((r) => setTimeout(r, 400)));
+        s.map.hold('', landed);
+        // The breadcrumbs then follow the group in view, as after any move of the camera.
+        void landed.then(() => s.map.refocus());
+      }
       const shown = s.schema.highlighted;
       if (shown !== (view.class ?? null)) s.schema.toggle(view.class ?? shown!);
       if (view.finding) await restoreFinding(s, view.finding);

@@ -104,6 +104,22 @@ describe('saved views', () => {
     }
   });
 
+  it('points the breadcrumbs at the group in view once a restored view lands, not at the last one opened', async () => {
+    // c1 in view, c2 opened after it beside it (by the semantic zoom, as it opens a large
+    // neighbour): the breadcrumbs said c2 while the map showed c1.
+    const b = oneFile([node('c1', { x: 0, y: 0, r: 10 }), node('c2', { x: 100, y: 0, r: 10 })], []);
+    b.views.set('expand:c1', { kind: 'pyramid', note: '', truncated: false, nodes: [node('e:5', { kind: 'entity', expandable: false, id: 5 })], edges: [] });
+    b.views.set('expand:c2', { kind: 'pyramid', note: '', truncated: false, nodes: [node('e:7', { kind: 'entity', expandable: false, id: 7 })], edges: [] });
+    const { s } = session(b);
+    await s.start();
+    await s.views.restore(s, view('/data/a.rete', { open: ['c1', 'c2'] }));
+    expect(s.map.open).toEqual(['c1', 'c2']);
+    // The camera's last stop, reported while the view lands: c1 at the viewport's centre.
+    await s.map.onCamera({ toScreen: (x, y) => ({ x: x + 400, y: y + 300 }), width: 800, height: 600 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.map.crumbs.map((c) => c.key)).toEqual([null, 'c1']);
+  });
+
   it('leaves out what the file no longer has, and says why a link cannot be opened', async () => {
     const b = pyramid();
     b.pending = ['rete://open?v=1&source=%2Fa.rete'];
