@@ -18,6 +18,8 @@ export class ViewsState {
   moved = $state(0);
   /** While a view is restored nothing is remembered: half a view is not where the user was. */
   restoring = $state(false);
+  /** Settles once the view last restored has landed: its groups open and the camera on it. */
+  private landing: Promise<unknown> = Promise.resolve();
 
   constructor(private store: Store | null) {}
 
@@ -79,6 +81,9 @@ export class ViewsState {
    */
   async restore(s: Session, view: SavedView): Promise<void> {
     this.restoring = true;
+    let landed: Promise<unknown> = Promise.resolve();
+    let finish: () => void = () => {};
+    this.landing = new Promise<void>((r) => { finish = r; });
     try {
       // Groups open now that the view does not have (a bookmark chosen mid-session) close first.
       for (const k of [...s.map.open].reverse()) if (!view.open.includes(k) && s.map.open.includes(k)) s.map.collapse(k);
@@ -91,7 +96,7 @@ export class ViewsState {
       // on (its debounce runs out meanwhile); the user's next move does.
       const moved = this.camera?.set(view.camera);
       if (moved) {
-        const landed = moved.then(() => new Promise((r) => setTimeout(r, 400)));
+        landed = moved.then(() => new Promise((r) => setTimeout(r, 400)));
         s.map.hold('', landed);
         // The breadcrumbs then follow the group in view, as after any move of the camera.
         void landed.then(() => s.map.refocus());
@@ -111,7 +116,17 @@ export class ViewsState {
       else if (!sel && s.selection.selected) await s.selection.select(null);
     } finally {
       this.restoring = false;
+      void landed.then(finish, finish);
     }
+  }
+
+  /**
+   * Settles once a view being restored has landed (at once when none is): a group double-clicked
+   * meanwhile opens after it, on the map and camera the view left. Opened during it, the flights
+   * of both and the groups each opened crossed, and the map was left half drawn.
+   */
+  settled(): Promise<unknown> {
+    return this.landing;
   }
 }
 

@@ -104,7 +104,7 @@ describe('saved views', () => {
     }
   });
 
-  it('points the breadcrumbs at the group in view once a restored view lands, not at the last one opened', async () => {
+  it('points the breadcrumbs at the group in view once a restored view lands, not at the last one opened, and says when it has landed', async () => {
     // c1 in view, c2 opened after it beside it (by the semantic zoom, as it opens a large
     // neighbour): the breadcrumbs said c2 while the map showed c1.
     const b = oneFile([node('c1', { x: 0, y: 0, r: 10 }), node('c2', { x: 100, y: 0, r: 10 })], []);
@@ -114,10 +114,16 @@ describe('saved views', () => {
     await s.start();
     await s.views.restore(s, view('/data/a.rete', { open: ['c1', 'c2'] }));
     expect(s.map.open).toEqual(['c1', 'c2']);
+    // A group double-clicked meanwhile waits for the view to land.
+    let settled = false;
+    void s.views.settled().then(() => { settled = true; });
+    await Promise.resolve();
+    expect(settled).toBe(false);
     // The camera's last stop, reported while the view lands: c1 at the viewport's centre.
     await s.map.onCamera({ toScreen: (x, y) => ({ x: x + 400, y: y + 300 }), width: 800, height: 600 });
     await new Promise((r) => setTimeout(r, 500));
     expect(s.map.crumbs.map((c) => c.key)).toEqual([null, 'c1']);
+    expect(settled).toBe(true);
   });
 
   it('leaves out what the file no longer has, and says why a link cannot be opened', async () => {
