@@ -31,6 +31,24 @@ describe('map label placement', () => {
     expect(c.text.endsWith('…')).toBe(true);
   });
 
+  it("keeps a big circle's centred label over the part of the circle in view, or leaves it out", () => {
+    const p = new LabelPlacer();
+    p.reset(400, 300);
+    const inside = (l: { rect: { x: number; y: number; w: number; h: number } }, cx: number, cy: number, r: number) => {
+      for (const [x, y] of [[l.rect.x, l.rect.y], [l.rect.x + l.rect.w, l.rect.y], [l.rect.x, l.rect.y + l.rect.h], [l.rect.x + l.rect.w, l.rect.y + l.rect.h]]) {
+        expect(Math.hypot(x - cx, y - cy)).toBeLessThanOrEqual(r + 1e-9);
+      }
+    };
+    // Centre off the left edge, a third of the circle in view: the label sits in that third.
+    const l = p.centred('Event · 120 Restriction', -60, 150, 100, 14, measure)!;
+    expect(l).not.toBeNull();
+    expect(l.rect.x).toBeGreaterThanOrEqual(4);
+    inside(l, -60, 150, 100);
+    // Centre above the view, only a sliver of the circle's bottom in it: no room, no label
+    // (it was slid down onto the empty map beside the circle).
+    expect(p.centred('American Football · 29 Sporting Activity Type Code', 200, -95, 100, 14, measure)).toBeNull();
+  });
+
   it('labels the largest groups in view first, so a smaller neighbour drawn before cannot take their place', () => {
     const group = (key: string, x: number, y: number, r: number): LabelNode => ({ key, label: `group ${key}`, x, y, r, group: true });
     const nodes = [

@@ -83,14 +83,22 @@ export class LabelPlacer {
   }
 
   /** A label centred in a circle at (`cx`, `cy`) of radius `r`, `h` pixels high: at most the
-   * circle's width, slid inside the view. `null` when it does not fit. */
+   * circle's width, slid inside the view but never off its circle (drawn in the circle's inner
+   * colour, it would be lost on the background: a group mostly off screen showed its white name
+   * on the empty map beside it). `null` when it does not fit. */
   centred(text: string, cx: number, cy: number, r: number, h: number, measure: Measure): Placed | null {
-    const room = Math.min(r * 1.8, this.width - 8);
+    const y = Math.min(Math.max(cy - h / 2, 4), this.height - 4 - h);
+    // The circle's width over the label's rows (the row farther from the centre), in the view.
+    const d = Math.max(Math.abs(y - cy), Math.abs(y + h - cy));
+    const half = d < r ? Math.sqrt(r * r - d * d) : 0;
+    const lo = Math.max(cx - half, 4);
+    const hi = Math.min(cx + half, this.width - 4);
+    const room = Math.min(r * 1.8, hi - lo);
+    if (room <= 0) return null;
     const t = fit(text, room, measure);
     if (!t) return null;
     const w = measure(t);
-    const x = Math.min(Math.max(cx - w / 2, 4), this.width - 4 - w);
-    const y = Math.min(Math.max(cy - h / 2, 4), this.height - 4 - h);
+    const x = Math.min(Math.max(cx - w / 2, lo), hi - w);
     const rect = { x, y, w, h };
     return this.take(rect) ? { text: t, x, y, rect } : null;
   }
