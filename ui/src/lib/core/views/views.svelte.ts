@@ -122,8 +122,8 @@ export class ViewsState {
 
   /**
    * Settles once a view being restored has landed (at once when none is): a group double-clicked
-   * meanwhile opens after it, on the map and camera the view left. Opened during it, the flights
-   * of both and the groups each opened crossed, and the map was left half drawn.
+   * meanwhile opens after it, on the map and camera the view left. Opened during it, its flight
+   * would be ended by the view's camera, set as an animation that ends any under way.
    */
   settled(): Promise<unknown> {
     return this.landing;
