@@ -47,27 +47,53 @@ impl Table {
     }
 
     /// A free prefix made from the namespace's last path segment (`…/medical#` → `medical`),
-    /// or `ns1`, `ns2`, ….
+    /// else from its host's name (`http://www.geonames.org/ontology#` → `geonames`, when
+    /// `ontology` is taken), or `ns1`, `ns2`, ….
     pub(crate) fn made_up(&self, ns: &str) -> String {
         let tail = ns.trim_end_matches(['#', '/']);
         let seg = tail.rsplit(['/', '#', ':']).next().unwrap_or_default();
         let seg = seg.split('.').next().unwrap_or_default();
-        let name: String = seg
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .take(12)
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if name.starts_with(|c: char| c.is_ascii_alphabetic())
-            && !self.has_name(&name)
-            && !well_known().any(|(p, _)| p == name)
-        {
-            return name;
+        // The host's name: its label before the top-level domain, without `www`.
+        let host = ns.split_once("://").map_or("", |(_, rest)| {
+            rest.split(['/', '#', ':']).next().unwrap_or_default()
+        });
+        let labels: Vec<&str> = host.split('.').filter(|l| *l != "www").collect();
+        let site = labels.len().checked_sub(2).map_or("", |i| labels[i]);
+        for candidate in [seg, site] {
+            let name: String = candidate
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .take(12)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            if name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !self.has_name(&name)
+                && !well_known().any(|(p, _)| p == name)
+            {
+                return name;
+            }
         }
         (1..)
             .map(|i| format!("ns{i}"))
             .find(|p| !self.has_name(p))
             .unwrap_or_default()
+    }
+
+    /// The well-known prefixes of the namespaces not named yet; the name of the default
+    /// namespace's own stays free for it (`http://schema.org/`, the default of an input without
+    /// prefixes, would otherwise find `schema` taken by `https://schema.org/` and be `ns9`).
+    fn add_well_known(&mut self) {
+        let reserved: Vec<&str> = self.pending.as_deref().map_or_else(Vec::new, |d| {
+            well_known()
+                .filter(|(_, ns)| *ns == d)
+                .map(|(p, _)| p)
+                .collect()
+        });
+        for (p, ns) in well_known() {
+            if !reserved.contains(&p) {
+                self.add(p, ns);
+            }
+        }
     }
 
     /// The table for `schema`: its declared prefixes, the well-known ones, and one made up for
@@ -99,9 +125,7 @@ impl Table {
                 t.pending = Some(ns);
             }
         }
-        for (p, ns) in well_known() {
-            t.add(p, ns);
-        }
+        t.add_well_known();
         let iris = schema
             .classes
             .iter()
@@ -183,9 +207,29 @@ mod tests {
         let mut t = Table::default();
         assert_eq!(t.made_up("http://example.org/medical#"), "medical");
         t.add("medical", "http://example.org/medical#");
-        assert_eq!(t.made_up("http://other.org/medical#"), "ns1");
+        // Its last segment taken, a namespace is named after its site.
+        assert_eq!(t.made_up("http://other.org/medical#"), "other");
+        assert_eq!(t.made_up("http://www.geonames.org/medical#"), "geonames");
         assert_eq!(t.made_up("http://ex.org/"), "ex");
+        assert_eq!(t.made_up("http://ex.org/2024/"), "ex");
+        t.add("ex", "http://ex.org/");
         assert_eq!(t.made_up("http://ex.org/2024/"), "ns1");
+        assert_eq!(t.made_up("urn:x:medical#"), "ns1");
+    }
+
+    #[test]
+    fn the_default_namespace_keeps_its_well_known_name() {
+        // N-Quads declare no prefix: `http://schema.org/` is the default until the card says it
+        // was not declared, then it takes `schema`, which `https://schema.org/` must not hold.
+        let mut t = Table::default();
+        t.add(PENDING, "http://schema.org/");
+        t.pending = Some("http://schema.org/".to_owned());
+        t.add_well_known();
+        assert_eq!(t.settle(Some("")), Some("schema".to_owned()));
+        assert!(t
+            .entries
+            .contains(&("schema".to_owned(), "http://schema.org/".to_owned())));
+        assert!(t.entries.iter().any(|(p, _)| p == "foaf"));
     }
 
     #[test]
