@@ -114,10 +114,17 @@ impl Stop {
     /// A sentence for people, after `found` paths.
     pub fn describe(self, opts: &PathOptions, found: usize) -> String {
         let other = if found == 0 { "" } else { " other" };
+        // In an ontology nearly every link is a schema link, left out unless asked for: without
+        // saying so, "no path" between two classes reads as if they were unrelated.
+        let schema = if found == 0 && !opts.include_schema && opts.via.is_empty() {
+            "; schema links (rdf:type, rdfs:subClassOf, rdfs:domain, rdfs:range, owl:*) were not followed"
+        } else {
+            ""
+        };
         match self {
             Stop::Found => format!("found the {} asked for", opts.k),
-            Stop::Exhausted => format!("no{other} path exists (under the filters)"),
-            Stop::HopLimit => format!("no{other} path within {} hops", opts.max_hops),
+            Stop::Exhausted => format!("no{other} path exists (under the filters){schema}"),
+            Stop::HopLimit => format!("no{other} path within {} hops{schema}", opts.max_hops),
             Stop::VisitedLimit => format!(
                 "stopped at the memory limit ({} neighbour entries held)",
                 opts.max_visited

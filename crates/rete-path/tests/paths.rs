@@ -495,10 +495,20 @@ fn cyclic_graph_and_limits_give_clear_answers() {
     assert_eq!(r.paths.len(), 1);
     assert_eq!(r.stop, Stop::HopLimit);
     assert!(r.reason.contains("within 4 hops"), "{}", r.reason);
+    assert!(!r.reason.contains("schema links"), "{}", r.reason);
     // An entity with literals only: no path, and the search says it looked everywhere.
     let r = find("n0", "alone", &PathOptions::default()).unwrap();
     assert!(r.paths.is_empty());
     assert_eq!(r.stop, Stop::Exhausted);
+    // No path at all, schema links left out: the reason says they were (in an ontology nearly
+    // every link is one); not once some path was found, nor when they were followed.
+    assert!(r.reason.contains("schema links"), "{}", r.reason);
+    let schema = PathOptions {
+        include_schema: true,
+        ..Default::default()
+    };
+    let r = find("n0", "alone", &schema).unwrap();
+    assert!(!r.reason.contains("schema links"), "{}", r.reason);
 
     // Bad input: errors that say what is wrong.
     let e = find("n0", "nowhere", &PathOptions::default()).unwrap_err();
