@@ -1,8 +1,9 @@
 //! What a community is called on the map: the most central member with a human label (of the
-//! community's dominant class, when one class holds most members), with what the community holds
-//! when one kind of term or one class has a large share of it; a vocabulary's name and term
-//! count when most members are terms of one vocabulary; the dominant class and its count when no
-//! member has a human label. Never a literal that is a code, a number, a boolean or a file name.
+//! community's dominant class, when one class holds most members and one of them has such a
+//! label), with what the community holds when one kind of term or one class has a large share of
+//! it; a vocabulary's name and term count when most members are terms of one vocabulary; the
+//! dominant class and its count when no member has a human label. Never a literal that is a code,
+//! a number, a boolean or a file name, nor a blank node's label.
 
 use crate::graph::EntityGraph;
 use crate::human_label::{is_human, one_line};
@@ -277,6 +278,8 @@ pub(crate) fn community_labels(
         .map(|(_, ns)| f.rete.iri_ids_starting_with(ns))
         .collect::<Result<_, _>>()?;
     let is_core = |node: usize| core.iter().any(|r| r.contains(&eg.ids[node]));
+    let blank = f.rete.first_of_kind(TermKind::BlankNode)?
+        ..f.rete.first_of_kind(TermKind::SimpleLiteral)?;
     let better = |a: usize, b: usize| {
         let (da, db) = (eg.degree[a], eg.degree[b]);
         da > db || (da == db && a < b)
@@ -286,7 +289,14 @@ pub(crate) fn community_labels(
         let count = sizes[l].len();
         // Most central members with a human label, of the dominant class when there is one.
         let mut best: Vec<Vec<usize>> = vec![Vec::new(); count];
+        // The same of the other classes: they name a community whose dominant class has no
+        // member with a human label (Brick's groups of its classes' blank `sh:TripleRule`s were
+        // all "TripleRule · N").
+        let mut others: Vec<Vec<usize>> = vec![Vec::new(); count];
+        // The most central member that is no blank node (its label is no name) nor a term of RDF
+        // itself, and the most central such term (`rdf:nil` ends every list).
         let mut central: Vec<Option<usize>> = vec![None; count];
+        let mut central_core: Vec<Option<usize>> = vec![None; count];
         let mut vocab: Vec<HashMap<&str, u64>> = vec![HashMap::new(); count];
         let mut lists: Vec<u64> = vec![0; count];
         let mut next_term = term_ns.iter().peekable();
@@ -296,22 +306,32 @@ pub(crate) fn community_labels(
             if next_cell.next_if(|&&x| x as usize == node).is_some() {
                 lists[c] += 1;
             }
-            if central[c].is_none_or(|x| better(node, x)) {
-                central[c] = Some(node);
+            if !blank.contains(&eg.ids[node]) {
+                let central = if is_core(node) {
+                    &mut central_core[c]
+                } else {
+                    &mut central[c]
+                };
+                if central.is_none_or(|x| better(node, x)) {
+                    *central = Some(node);
+                }
             }
             if let Some(&(_, ns)) = next_term.next_if(|t| t.0 as usize == node) {
                 *vocab[c]
                     .entry(namespaces[ns as usize].as_str())
                     .or_default() += 1;
             }
-            let dominant = top_class[l][c].filter(|&(_, k)| mostly(k, sizes[l][c]));
-            if dominant.is_some_and(|(dc, _)| !classes_of(node).iter().any(|&(_, x)| x == dc)) {
-                continue;
-            }
             if !f.names.is_human(node) || is_core(node) {
                 continue;
             }
-            let b = &mut best[c];
+            let dominant = top_class[l][c].filter(|&(_, k)| mostly(k, sizes[l][c]));
+            let b = if dominant
+                .is_some_and(|(dc, _)| !classes_of(node).iter().any(|&(_, x)| x == dc))
+            {
+                &mut others[c]
+            } else {
+                &mut best[c]
+            };
             if b.len() < CANDIDATES || better(node, b[b.len() - 1]) {
                 let at = b.iter().position(|&x| better(node, x)).unwrap_or(b.len());
                 b.insert(at, node);
@@ -342,7 +362,12 @@ pub(crate) fn community_labels(
                         thousands(n)
                     )));
                 }
-                if !best[c].is_empty() {
+                let named = if best[c].is_empty() {
+                    &others[c]
+                } else {
+                    &best[c]
+                };
+                if !named.is_empty() {
                     let held = match noun.filter(|&(_, kc)| holds(kc, size)) {
                         Some((noun, kc)) => Held::Terms(format!(" · {} {noun}", thousands(kc))),
                         None => match top_class[l][c]
@@ -356,7 +381,7 @@ pub(crate) fn community_labels(
                         },
                     };
                     return Ok(Choice::Members(
-                        best[c]
+                        named
                             .iter()
                             .take(LANGUAGE_CANDIDATES)
                             .map(|&x| x as u32)
@@ -370,9 +395,20 @@ pub(crate) fn community_labels(
                 if let Some((cls, k)) = top_class[l][c] {
                     return Ok(Choice::Class(cls, k));
                 }
-                Ok(Choice::Fixed(match central[c] {
+                if holds(lists[c], size) {
+                    return Ok(Choice::Fixed(LISTS.to_owned()));
+                }
+                if let Some(x) = central[c] {
+                    return Ok(Choice::Fixed(local_name(&f.names.term(x)?)));
+                }
+                // Only blank nodes and terms of RDF: list cells around `rdf:nil` and datatypes.
+                if lists[c] > 0 {
+                    return Ok(Choice::Fixed(LISTS.to_owned()));
+                }
+                Ok(Choice::Fixed(match central_core[c] {
                     Some(x) => local_name(&f.names.term(x)?),
-                    None => String::new(),
+                    None if size == 1 => "a blank node".to_owned(),
+                    None => format!("{} blank nodes", thousands(size)),
                 }))
             })
             .collect::<Result<Vec<_>, _>>()?;

@@ -204,8 +204,10 @@ fn a_group_named_after_a_member_says_its_dominant_class() {
         "Nina Simone (chanteuse) · 18 Musicien"
     );
     assert_eq!(c.label_for(&["de"]), "Nina Simone · 18 Musician");
-    // No venue is labelled (the hall is none): the class, by its local name, and its count.
-    assert_eq!(of_size(&p, 31).default_label, "Venue · 30");
+    // No venue is labelled: the hall they are near names them, with what they are. Groups of
+    // unlabelled instances of one class were all "Venue · N" (Brick's classes, each with its
+    // blank `sh:TripleRule`s, were 12 groups called "TripleRule · N").
+    assert_eq!(of_size(&p, 31).default_label, "Carnegie Hall · 30 Venue");
 }
 
 /// When most of the graph is of one class, a group's name does not repeat it.
@@ -276,4 +278,57 @@ fn list_cells_are_called_rdf_lists() {
         }
     }
     assert!(lists >= p.levels(), "a community of lists on every level");
+}
+
+/// A group without a labelled member or a class is not named after a blank node's label nor a
+/// term of RDF itself (Brick's list of numeric datatype shapes was `_:b0x7377`; split smaller,
+/// as here, its pieces were `nil`, `byte`, `double`), but after an IRI of its own, else what it
+/// is.
+#[test]
+fn blank_nodes_and_terms_of_rdf_name_no_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = dir.path().join("shapes.ttl");
+    let mut s = String::from(
+        "@prefix ex: <http://example.org/n/> .\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n",
+    );
+    // A star of 25 blank nodes.
+    for i in 0..24 {
+        s.push_str(&format!("_:hub ex:has _:b{i} .\n"));
+    }
+    // A list of ten datatype shapes, as Brick's `bsh:NumericValue`.
+    s.push_str("ex:Numeric ex:oneOf (");
+    for d in [
+        "int",
+        "long",
+        "short",
+        "byte",
+        "decimal",
+        "double",
+        "float",
+        "integer",
+        "unsignedInt",
+        "unsignedLong",
+    ] {
+        s.push_str(&format!(" [ ex:datatype xsd:{d} ]"));
+    }
+    s.push_str(" ) .\n");
+    std::fs::write(&ttl, s).unwrap();
+    let (_rete, p) = pyramid_of(
+        &ttl,
+        &dir.path().join("shapes.rete"),
+        PyramidOptions::default(),
+    );
+    let mut seen = Vec::new();
+    for l in 0..p.levels() {
+        for c in p.level(l).unwrap().communities {
+            match c.default_label.as_str() {
+                "25 blank nodes" => assert_eq!(c.size, 25),
+                "Numeric" | "RDF lists" => {}
+                other => panic!("level {l}: {other:?} of {} members", c.size),
+            }
+            seen.push(c.default_label);
+        }
+    }
+    assert!(seen.iter().any(|l| l == "25 blank nodes"), "{seen:?}");
+    assert!(seen.iter().any(|l| l == "Numeric"), "{seen:?}");
 }
