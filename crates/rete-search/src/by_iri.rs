@@ -47,10 +47,7 @@ pub(crate) fn search(s: &Searcher, q: &Query) -> Result<Option<Answer>, SearchEr
             None => return Err(SearchError::UnknownClass(class.to_owned())),
         }
     }
-    let path = match kind {
-        Kind::Entity => s.community_path(id)?,
-        _ => None,
-    };
+    let path = s.community_path(id)?;
     if let Some(w) = q.within {
         if !w.holds(path.as_ref()) {
             return Ok(None);

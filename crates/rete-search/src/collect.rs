@@ -26,15 +26,6 @@ pub(crate) struct Filters {
     pub limit: usize,
 }
 
-/// The community path of an entity's term (`None` for classes, predicates, a file without a
-/// pyramid, or a term outside its entity graph).
-fn path_of(s: &Searcher, d: &DocRec) -> Result<Option<Vec<u32>>, SearchError> {
-    if d.kind != Kind::Entity {
-        return Ok(None);
-    }
-    s.community_path(d.term)
-}
-
 /// The tables a document's numbers refer to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Names<'a> {
@@ -123,7 +114,7 @@ pub(crate) fn collect(
         }
         // The path is read here only to filter; the hits' paths are read at the end.
         let path = match q.within {
-            Some(_) => path_of(s, &d)?,
+            Some(_) => s.community_path(d.term)?,
             None => None,
         };
         if let Some(w) = q.within {
@@ -158,10 +149,11 @@ pub(crate) fn collect(
         })
         .flatten()
         .collect();
-    // The entities' community paths in one batch too (their membership blocks).
+    // The hits' community paths in one batch too (their membership blocks). Classes and
+    // predicates have one when they are on the map: an ontology's terms are its entities.
     let entities: Vec<Id> = ranked
         .iter()
-        .filter(|(_, d, path)| path.is_none() && d.kind == Kind::Entity)
+        .filter(|(_, _, path)| path.is_none())
         .map(|(_, d, _)| d.term)
         .collect();
     if rete.reader().is_remote() {
@@ -186,8 +178,7 @@ pub(crate) fn collect(
         .map(|(k, d, path)| {
             let path = match path {
                 Some(p) => Some(p),
-                None if d.kind == Kind::Entity => paths.next().flatten(),
-                None => None,
+                None => paths.next().flatten(),
             };
             let (term, class, label) = match shown.hit(&d) {
                 Some(t) => t,

@@ -506,15 +506,12 @@ fn indexed_search(
     ix.prefetch_docs(&head.iter().map(|c| c.doc).collect::<Vec<_>>())?;
     if q.within.is_some() {
         // Searching within a community filters by path: theirs in one batch too.
-        let mut entities = Vec::with_capacity(head.len());
+        let mut terms = Vec::with_capacity(head.len());
         let mut held = None;
         for c in &head {
-            let d = ix.doc_held(c.doc, &mut held)?;
-            if d.kind == crate::Kind::Entity {
-                entities.push(d.term);
-            }
+            terms.push(ix.doc_held(c.doc, &mut held)?.term);
         }
-        s.community_paths(&entities)?;
+        s.community_paths(&terms)?;
     }
     let cands = head.into_iter().map(Ok).chain(cands);
     let mut held = None;

@@ -36,7 +36,8 @@ const PREFETCH_BLOCKS: usize = 1024;
 pub struct Spread {
     /// Entities matched, each once however many of its labels match.
     pub entities: u64,
-    /// Classes and predicates matched: the legend's and the schema's, not the map's communities.
+    /// Classes and predicates matched that are not on the map: the legend's and the schema's.
+    /// Those that are (an ontology's classes and properties are its entities) count as entities.
     pub schema_terms: u64,
     /// The matched entities that are in the pyramid, by term id, ascending.
     pub placed: Vec<Id>,
@@ -243,16 +244,24 @@ fn walk(
 }
 
 /// The matched entities' communities, counted per level (those outside `q.within` left out).
+/// A class or predicate that is itself on the map (an ontology's terms are its entities) counts
+/// as an entity there; the others are the legend's and the schema's.
 fn place(
     s: &Searcher,
     q: &Query,
     found: Found,
     cancel: &AtomicBool,
 ) -> Result<Spread, SearchError> {
-    let mut entities: Vec<Id> = found.entities.into_iter().collect();
-    entities.sort_unstable();
+    // `(term, is an entity)`, by term.
+    let mut terms: Vec<(Id, bool)> = found
+        .entities
+        .iter()
+        .map(|&t| (t, true))
+        .chain(found.schema.iter().map(|&t| (t, false)))
+        .collect();
+    terms.sort_unstable();
     let mut out = Spread {
-        entities: entities.len() as u64,
+        entities: found.entities.len() as u64,
         schema_terms: if q.within.is_some() {
             0
         } else {
@@ -266,18 +275,25 @@ fn place(
     };
     let mut counts: Vec<FxHashMap<u32, u64>> = Vec::new();
     let mut outside = 0u64;
-    for batch in entities.chunks(PATH_BATCH) {
+    for batch in terms.chunks(PATH_BATCH) {
         if cancel.load(Ordering::Relaxed) {
             return Err(SearchError::Cancelled);
         }
-        for (&term, path) in batch.iter().zip(pyramid.community_paths(batch)?) {
+        let ids: Vec<Id> = batch.iter().map(|&(t, _)| t).collect();
+        for (&(term, entity), path) in batch.iter().zip(pyramid.community_paths(&ids)?) {
             if q.within.is_some_and(|w| !w.holds(path.as_ref())) {
-                outside += 1;
+                if entity {
+                    outside += 1;
+                }
                 continue;
             }
             let Some(path) = path else {
                 continue;
             };
+            if !entity {
+                out.entities += 1;
+                out.schema_terms = out.schema_terms.saturating_sub(1);
+            }
             if counts.len() < path.len() {
                 counts.resize_with(path.len(), FxHashMap::default);
             }

@@ -1320,3 +1320,74 @@ fn spread_counts_every_match_in_its_communities() {
         4
     );
 }
+
+/// An ontology's classes and predicates are described by triples of their own: they are entities
+/// of the map, so their hits have a community path and the spread counts them where they are
+/// (Brick's classes, the vocabularies' terms); a class only ever an object of `rdf:type` is not.
+#[test]
+fn an_ontologys_terms_have_their_place_on_the_map() {
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples");
+    let s = searcher(Path::new(&format!("{samples}/vocabularies.rete")));
+    let no = AtomicBool::new(false);
+    let mut on_map = 0;
+    // Words of fewer than five letters: no typos, which the typeahead adds when it has fewer
+    // hits than asked and the spread only when nothing matches.
+    for text in ["org", "pers", "birt", "name", "dat"] {
+        let mut q = Query::new(text);
+        q.limit = rete_search::MAX_LIMIT;
+        let hits = s.search(&q, &no).unwrap().hits;
+        let spread = s.spread(&q, &no).unwrap();
+        let placed: Vec<_> = hits.iter().filter(|h| h.path.is_some()).collect();
+        on_map += placed.iter().filter(|h| h.kind != Kind::Entity).count();
+        let off_schema = hits
+            .iter()
+            .filter(|h| h.kind != Kind::Entity && h.path.is_none())
+            .count();
+        assert_eq!(spread.placed.len(), placed.len(), "{text}");
+        assert_eq!(spread.schema_terms as usize, off_schema, "{text}");
+        assert_eq!(spread.entities as usize, hits.len() - off_schema, "{text}");
+        let mut want: Vec<std::collections::BTreeMap<u32, u64>> = Vec::new();
+        for path in placed.iter().filter_map(|h| h.path.as_ref()) {
+            want.resize_with(want.len().max(path.len()), Default::default);
+            for (level, c) in path.iter().enumerate() {
+                *want[level].entry(*c).or_default() += 1;
+            }
+        }
+        let got: Vec<std::collections::BTreeMap<u32, u64>> = spread
+            .levels
+            .iter()
+            .map(|l| l.iter().copied().collect())
+            .collect();
+        assert_eq!(got, want, "{text}");
+    }
+    assert!(on_map > 5, "{on_map} classes and predicates on the map");
+    let mut q = Query::new("organization");
+    q.kind = Some(Kind::Class);
+    let foaf = s
+        .search(&q, &no)
+        .unwrap()
+        .hits
+        .into_iter()
+        .find(|h| h.term == "<http://xmlns.com/foaf/0.1/Organization>")
+        .unwrap();
+    assert!(foaf.path.is_some());
+    // Within its community, it is found; within another, not.
+    let path = foaf.path.clone().unwrap();
+    q.within = Some(rete_search::Within {
+        level: 0,
+        community: path[0],
+    });
+    assert!(s
+        .search(&q, &no)
+        .unwrap()
+        .hits
+        .iter()
+        .any(|h| h.term == foaf.term));
+    // The social graph's foaf:Person is only ever an object of rdf:type: no place on the map.
+    let social = searcher(Path::new(&format!("{samples}/social-1k.rete")));
+    let mut q = Query::new("person");
+    q.kind = Some(Kind::Class);
+    let hits = social.search(&q, &no).unwrap().hits;
+    assert!(!hits.is_empty() && hits.iter().all(|h| h.path.is_none()));
+    assert_eq!(social.spread(&q, &no).unwrap().schema_terms, 1);
+}

@@ -311,27 +311,31 @@ export class Session {
    * Takes the map to a search hit: an entity selected with its details first, then the map opened
    * down the pyramid to it (the levels' communities fetched, then drawn together) and the camera
    * flown to its community; a class highlighted as the legend does; a predicate's use shown in the
-   * query pane. `shown` is called once the details are in (the search list closes then).
+   * query pane; a class or predicate on the map (an ontology's) gone to as an entity is too.
+   * `shown` is called once the details are in (the search list closes then).
    */
   async reveal(hit: SearchHit, shown: () => void = () => {}): Promise<void> {
+    // A class or predicate described by triples of its own (an ontology's) is on the map too.
+    const onMap = hit.path.length > 0;
     if (hit.kind === 'class') {
       shown();
-      if (this.schema.highlighted !== hit.nt) this.schema.toggle(hit.nt);
+      // Its instances lit as the legend does; an ontology's class without instances would only
+      // dim the whole map, itself included.
+      if ((!onMap || this.schema.instances(hit.nt) > 0) && this.schema.highlighted !== hit.nt) this.schema.toggle(hit.nt);
       if (hit.id > 0) await this.selection.selectEntity(hit.id);
-      return;
-    }
-    if (hit.kind === 'predicate') {
+    } else if (hit.kind === 'predicate') {
       shown();
       this.sparql.use(`SELECT ?subject ?object WHERE {\n  ?subject ${hit.nt} ?object\n} LIMIT 100`);
       this.dock = 'query';
       await this.sparql.run();
       if (hit.id > 0) await this.selection.selectEntity(hit.id);
-      return;
+    } else {
+      // The details need no map: asked first and alone, they come as fast as a click's (the
+      // map's node of the entity has the same key, so it shows selected once it is on the map).
+      if (hit.id > 0) await this.selection.selectEntity(hit.id);
+      shown();
     }
-    // The details need no map: asked first and alone, they come as fast as a click's (the map's
-    // node of the entity has the same key, so it shows selected once it is on the map).
-    if (hit.id > 0) await this.selection.selectEntity(hit.id);
-    shown();
+    if (!onMap) return;
     // The map's work starts once the details are painted: its answers are decoded and its graph
     // re-indexed on the page's thread, and the details' frame waited for them (one to three
     // frames of 40–80 ms in software GL here).

@@ -111,6 +111,26 @@ describe('Session.reveal', () => {
     expect(focused).toEqual(['c0:0']);
   });
 
+  it("goes to an ontology's class on the map, without the legend's highlight that would dim it", async () => {
+    const b = oneFile([node('c1:0', { kind: 'community', level: 1 })]);
+    b.views.set('expand:c1:0', { kind: 'children', note: '', truncated: false, nodes: [node('c0:0', { kind: 'community', level: 0 })], edges: [] });
+    b.views.set('expand:c0:0', { kind: 'members', note: '', truncated: false, nodes: [node('e:7', { kind: 'entity', id: 7, expandable: false })], edges: [] });
+    b.entities.set(7, { term: { id: 7, nt: '<http://ex.org/Sensor>', label: 'Sensor', kind: 'iri' } } as never);
+    const s = new Session(b);
+    await s.start();
+    const focused: string[] = [];
+    s.focuser = (key) => { if (key) focused.push(key); };
+    const cls = { rank: 1, id: 7, nt: '<http://ex.org/Sensor>', kind: 'class' as const, label: 'Sensor', lang: null, class: '<http://www.w3.org/2002/07/owl#Class>', class_label: 'owl:Class' };
+    await s.reveal({ ...cls, path: ['c1:0', 'c0:0'] });
+    expect(s.map.open).toEqual(['c1:0', 'c0:0']);
+    expect(s.selection.selected).toBe('e:7');
+    expect(focused).toEqual(['c0:0']);
+    expect(s.highlight.active).toBe(false);
+    // A class only ever an object of rdf:type: not on the map, its instances lit as before.
+    await s.reveal({ ...cls, id: 0, nt: '<http://ex.org/Thing>', path: [] });
+    expect(s.schema.highlighted).toBe('<http://ex.org/Thing>');
+  });
+
   it('fetches the details of the hit Enter would choose once the list rests on it, not over HTTP', async () => {
     vi.useFakeTimers();
     try {

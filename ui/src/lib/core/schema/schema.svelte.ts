@@ -65,6 +65,12 @@ export class SchemaState {
     return out;
   }
 
+  /** How many instances class `nt` has, its subclasses' included (0 when the legend does not
+   *  list it or is not read yet). */
+  instances(nt: string): number {
+    return this.legend?.classes.find((c) => c.nt === nt)?.total ?? 0;
+  }
+
   /** Highlights class `nt` and its subclasses on the map, or clears it when it already is. */
   toggle(nt: string): void {
     if (this.highlighted === nt) {
