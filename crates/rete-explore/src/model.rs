@@ -691,6 +691,9 @@ pub struct ShapesOutcome {
     pub results: u64,
     /// Results grouped by shape and constraint component, most results first.
     pub groups: Vec<ShapesGroup>,
+    /// The shapes' SHACL-AF rules (`sh:rule`), which infer triples and were not run: the data
+    /// was validated as given.
+    pub rules_not_run: u64,
     /// Time taken.
     pub elapsed_ms: u64,
 }

@@ -51,8 +51,10 @@ pub fn read_graph(path: &Path) -> Result<Graph> {
     parse_graph(std::io::BufReader::new(file), format, &name)
 }
 
-/// Predicates whose IRI objects are shapes or lists to read with the shape.
-const REFERENCES: [NamedNodeRef<'static>; 8] = [
+/// Predicates whose IRI objects are shapes, lists or prefix declarations to read with the shape
+/// (Brick's SPARQL constraints and targets declare theirs on its ontology node, `sh:prefixes
+/// <https://brickschema.org/schema/1.5/Brick>`).
+const REFERENCES: [NamedNodeRef<'static>; 10] = [
     NODE,
     PROPERTY,
     NOT,
@@ -61,6 +63,8 @@ const REFERENCES: [NamedNodeRef<'static>; 8] = [
     OR,
     XONE,
     RDF_FIRST,
+    PREFIXES,
+    OWL_IMPORTS,
 ];
 
 /// The shapes the dataset holds: subjects typed `sh:NodeShape` / `sh:PropertyShape` or with a
@@ -79,6 +83,7 @@ pub fn dataset_graph(rete: &Rete) -> Result<Graph> {
         }
     }
     for p in [
+        TARGET,
         TARGET_NODE,
         TARGET_CLASS,
         TARGET_SUBJECTS_OF,

@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::paths::Path;
 use crate::rdf_list::read_list;
-use crate::sparql::{self, ComponentConstraint, SparqlConstraint};
+use crate::sparql::{self, ComponentConstraint, SparqlConstraint, SparqlQuery};
 use crate::vocab::*;
 use oxrdf::{Graph, NamedNode, NamedNodeRef, NamedOrBlankNodeRef, Term, TermRef};
 use regex::Regex;
@@ -25,6 +25,8 @@ pub enum Target {
     SubjectsOf(NamedNode),
     /// `sh:targetObjectsOf`.
     ObjectsOf(NamedNode),
+    /// `sh:target` with a SPARQL-based target (SHACL-AF §5.1): the `?this` of its solutions.
+    Sparql(Box<SparqlQuery>),
 }
 
 /// `sh:nodeKind` values.
@@ -155,6 +157,9 @@ pub struct Shape {
     pub messages: Vec<Term>,
     /// Its constraints.
     pub constraints: Vec<Constraint>,
+    /// Its `sh:rule`s (SHACL-AF §8): rules infer triples, which this validator does not; the
+    /// data is validated as given, and the count said with the report.
+    pub rules: usize,
 }
 
 impl Shape {
@@ -168,6 +173,7 @@ impl Shape {
             severity: VIOLATION.into_owned(),
             messages: Vec::new(),
             constraints: Vec::new(),
+            rules: 0,
         }
     }
 }
@@ -197,6 +203,7 @@ impl Shapes {
             );
         }
         for p in [
+            TARGET,
             TARGET_NODE,
             TARGET_CLASS,
             TARGET_SUBJECTS_OF,
@@ -223,6 +230,11 @@ impl Shapes {
     /// The shape at `id`.
     pub fn get(&self, id: ShapeId) -> &Shape {
         &self.shapes[id]
+    }
+
+    /// How many `sh:rule`s the shapes have: not run (see [`Shape::rules`]).
+    pub fn rules_not_run(&self) -> usize {
+        self.shapes.iter().map(|s| s.rules).sum()
     }
 
     /// How many shapes.
@@ -291,7 +303,18 @@ impl<'g> Reader<'g> {
         for t in values(TARGET_OBJECTS_OF) {
             shape.targets.push(Target::ObjectsOf(iri(term, t)?));
         }
-        if term.is_named_node() && is_instance(g, term.as_ref(), RDFS_CLASS) {
+        for t in values(TARGET) {
+            if let Some(q) = sparql::sparql_target(g, term, t)? {
+                shape.targets.push(Target::Sparql(Box::new(q)));
+            }
+        }
+        // An `owl:Class` too, as pyshacl reads it: OWL makes it a subclass of `rdfs:Class`, which
+        // the shapes graph does not say, and ontologies that are their own shapes (Brick: every
+        // class an `owl:Class` and a `sh:NodeShape`) would otherwise validate nothing.
+        if term.is_named_node()
+            && (is_instance(g, term.as_ref(), RDFS_CLASS)
+                || is_instance(g, term.as_ref(), OWL_CLASS))
+        {
             shape.targets.push(Target::Class(term.clone()));
         }
         shape.deactivated = values(DEACTIVATED)
@@ -403,6 +426,12 @@ impl<'g> Reader<'g> {
                         None => continue,
                     }
                 }
+                "rule" => {
+                    shape.rules += 1;
+                    continue;
+                }
+                // Read with the targets above.
+                "target" => continue,
                 other if NON_VALIDATING.contains(&other) => continue,
                 other if UNSUPPORTED.contains(&other) => {
                     return Err(Error::Unsupported {

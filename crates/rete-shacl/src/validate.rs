@@ -132,7 +132,7 @@ pub(crate) fn run(data: DataGraph<'_>, shapes: &Shapes, opts: &ValidateOptions) 
     };
     let mut last_report = Instant::now();
     for shape in with_targets {
-        let focus = focus_nodes(&v.data, &shapes.get(shape).targets)?;
+        let focus = focus_nodes(&v.data, &shapes.get(shape).node, &shapes.get(shape).targets)?;
         progress.shape_focus_nodes = focus.len() as u64;
         progress.shape_focus_nodes_done = 0;
         let ids = focus.ids.into_iter().map(FocusNode::Id);

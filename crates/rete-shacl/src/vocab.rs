@@ -37,6 +37,7 @@ terms! {
     RESULT_MESSAGE = "http://www.w3.org/ns/shacl#resultMessage";
     VIOLATION = "http://www.w3.org/ns/shacl#Violation";
 
+    TARGET = "http://www.w3.org/ns/shacl#target";
     TARGET_NODE = "http://www.w3.org/ns/shacl#targetNode";
     TARGET_CLASS = "http://www.w3.org/ns/shacl#targetClass";
     TARGET_SUBJECTS_OF = "http://www.w3.org/ns/shacl#targetSubjectsOf";
@@ -102,6 +103,7 @@ terms! {
     PREFIX = "http://www.w3.org/ns/shacl#prefix";
     NAMESPACE = "http://www.w3.org/ns/shacl#namespace";
     OWL_IMPORTS = "http://www.w3.org/2002/07/owl#imports";
+    OWL_CLASS = "http://www.w3.org/2002/07/owl#Class";
     CONSTRAINT_COMPONENT = "http://www.w3.org/ns/shacl#ConstraintComponent";
     PARAMETER = "http://www.w3.org/ns/shacl#parameter";
     OPTIONAL = "http://www.w3.org/ns/shacl#optional";
@@ -151,5 +153,7 @@ pub const NON_VALIDATING: &[&str] = &[
     "optional",
 ];
 
-/// SHACL Advanced Features and SHACL-JS parameters: not supported, refused with an error.
-pub const UNSUPPORTED: &[&str] = &["target", "rule", "js", "jsLibrary", "expression"];
+/// SHACL Advanced Features and SHACL-JS parameters: not supported, refused with an error. (Of
+/// SHACL-AF, SPARQL-based targets are read as targets, and rules are counted and not run: they
+/// infer triples, they are no constraint.)
+pub const UNSUPPORTED: &[&str] = &["js", "jsLibrary", "expression"];

@@ -67,10 +67,18 @@ fn malformed_shapes_are_errors() {
         shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:pattern \"a\" ; sh:flags \"z\" .")
             .unwrap_err();
     assert!(matches!(e, Error::Pattern { .. }), "{e}");
-    // SHACL Advanced Features are refused, not skipped.
-    let e = shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:rule [ a sh:TripleRule ] .")
+    // SHACL-JS, and SHACL-AF targets of a target type, are refused, not skipped (their nodes
+    // would be left out without a word); a SPARQL target must select ?this.
+    let e =
+        shapes("ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:js [ sh:jsFunctionName \"f\" ] .")
+            .unwrap_err();
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    let e = shapes("ex:S a sh:NodeShape ; sh:target [ a ex:PeopleOfType ; ex:type ex:Person ] .")
         .unwrap_err();
     assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    let e = shapes("ex:S a sh:NodeShape ; sh:target [ a sh:SPARQLTarget ; sh:select \"SELECT ?x { ?x ?p ?o }\" ] .")
+        .unwrap_err();
+    assert!(matches!(e, Error::Malformed { .. }), "{e}");
     // Malformed SPARQL names the shape, the query and where the syntax breaks.
     let e = shapes(
         "ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:sparql ex:Q .
@@ -318,4 +326,54 @@ fn sparql_constraints_and_components() {
     assert!(String::from_utf8(ttl)
         .unwrap()
         .contains("sh:sourceConstraint <http://example.org/LangQ>"));
+}
+
+/// SHACL-AF as Brick (PyPI brickschema) uses it: SPARQL-based targets with their prefixes
+/// declared on the ontology node, rules (counted, not run: the data is validated as given), and
+/// classes that are their own shapes, typed `owl:Class` (an implicit class target, as pyshacl
+/// reads it); from a shapes file and from the shapes the dataset holds.
+#[test]
+fn sparql_targets_rules_and_owl_classes() {
+    const AF: &str = "@prefix owl: <http://www.w3.org/2002/07/owl#> .
+ex:Ontology sh:declare [ sh:prefix \"ex\" ; sh:namespace \"http://example.org/\"^^xsd:anyURI ] .
+ex:Named a sh:NodeShape ;
+  sh:target [ a sh:SPARQLTarget ; sh:prefixes ex:Ontology ;
+              sh:select \"SELECT ?this WHERE { ?this ex:knows ex:carol }\" ] ;
+  sh:property [ sh:path ex:name ; sh:minCount 1 ] .
+ex:Person a owl:Class, sh:NodeShape ;
+  sh:property [ sh:path ex:age ; sh:datatype xsd:integer ] ;
+  sh:rule [ a sh:TripleRule ; sh:subject sh:this ; sh:predicate ex:seen ; sh:object true ] .";
+    let dir = tempfile::tempdir().unwrap();
+    let from_file = shapes(AF).unwrap();
+    let r = rete(dir.path(), &format!("{DATA}\n{AF}"));
+    let from_data = Shapes::from_graph(&dataset_graph(&r).unwrap()).unwrap();
+    for s in [from_file, from_data] {
+        assert_eq!(s.rules_not_run(), 1);
+        let report = validate(&r, &s, &ValidateOptions::default()).unwrap();
+        let mut found: Vec<(String, String)> = report
+            .results
+            .iter()
+            .map(|x| {
+                (
+                    x.focus.to_string(),
+                    x.component.as_str().rsplit('#').next().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        found.sort();
+        // Bob knows Carol and has no name; his age is "old".
+        assert_eq!(
+            found,
+            [
+                (
+                    "<http://example.org/bob>".to_owned(),
+                    "DatatypeConstraintComponent".to_owned()
+                ),
+                (
+                    "<http://example.org/bob>".to_owned(),
+                    "MinCountConstraintComponent".to_owned()
+                ),
+            ]
+        );
+    }
 }

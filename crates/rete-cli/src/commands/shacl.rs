@@ -34,6 +34,15 @@ pub fn run(rete: &Rete, a: &ShaclArgs) -> Result<bool> {
         );
     }
     let report = rete_shacl::validate(rete, &shapes, &ValidateOptions::default())?;
+    let rules = shapes.rules_not_run();
+    if rules > 0 {
+        // On stderr: stdout is the report, in the format asked for.
+        eprintln!(
+            "note: the shapes hold {} SHACL-AF rule{} (sh:rule), which infer triples and were not run: the data was validated as given",
+            rules,
+            if rules == 1 { "" } else { "s" }
+        );
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match a.format {

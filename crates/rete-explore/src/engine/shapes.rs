@@ -78,6 +78,7 @@ impl Doc {
             conforms: summary.as_ref().map(|s| s.conforms),
             results: summary.as_ref().map_or(0, |s| s.results as u64),
             groups,
+            rules_not_run: shapes_graph.rules_not_run() as u64,
             elapsed_ms: start.elapsed().as_millis() as u64,
         })
     }

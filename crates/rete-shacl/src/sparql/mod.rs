@@ -1,18 +1,19 @@
 //! SHACL-SPARQL (SHACL §5–6): SPARQL-based constraints (`sh:sparql`) and SPARQL-based
-//! constraint components (`sh:ConstraintComponent` with ASK / SELECT validators), read from the
-//! shapes graph and run on rete-sparql with pre-bound variables.
+//! constraint components (`sh:ConstraintComponent` with ASK / SELECT validators), and SHACL-AF's
+//! SPARQL-based targets, read from the shapes graph and run on rete-sparql with pre-bound
+//! variables.
 
 mod read;
 mod restrictions;
 
-pub(crate) use read::{components, sparql_constraint, Component};
+pub(crate) use read::{components, sparql_constraint, sparql_target, Component};
 
 use crate::error::{Error, Result};
 use oxrdf::{NamedNode, Term, Variable};
 use spargebra::Query;
 
-/// A query of a SPARQL constraint or validator, parsed with its prefixes and `$PATH`.
-#[derive(Debug, Clone)]
+/// A query of a SPARQL constraint, validator or target, parsed with its prefixes and `$PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SparqlQuery {
     /// The query as run (with the prefix declarations and `$PATH` substituted).
     pub text: String,

@@ -3,8 +3,8 @@
 //! SPARQL-based constraint components with their parameters and validators.
 
 use super::{
-    prepare, ComponentConstraint, SparqlConstraint, ValidatorQuery, CURRENT_SHAPE, SHAPES_GRAPH,
-    THIS,
+    prepare, ComponentConstraint, SparqlConstraint, SparqlQuery, ValidatorQuery, CURRENT_SHAPE,
+    SHAPES_GRAPH, THIS,
 };
 use crate::error::{Error, Result};
 use crate::shapes::is_instance;
@@ -101,6 +101,54 @@ pub(crate) fn sparql_constraint(
             .map(TermRef::into_owned)
             .collect(),
     }))
+}
+
+/// The SPARQL-based target at `node` of shape `shape` (SHACL-AF §5.1: `sh:target [ a
+/// sh:SPARQLTarget ; sh:select "SELECT ?this …" ]`); `None` when it is deactivated. A target of
+/// a SPARQL-based target type (parameters, `sh:SPARQLTargetType`) is refused: its nodes would be
+/// left out without a word.
+pub(crate) fn sparql_target(
+    g: &Graph,
+    shape: &Term,
+    node: TermRef<'_>,
+) -> Result<Option<SparqlQuery>> {
+    let Some(s) = subject(node) else {
+        return Err(Error::malformed(
+            shape,
+            "sh:target needs a node, not a literal",
+        ));
+    };
+    if is_true(g.object_for_subject_predicate(s, DEACTIVATED)) {
+        return Ok(None);
+    }
+    let Some(select) = g.object_for_subject_predicate(s, SELECT).and_then(string) else {
+        return Err(Error::Unsupported {
+            shape: shape.to_string(),
+            parameter: format!(
+                "{} of a target type (only SPARQL targets with sh:select)",
+                TARGET.as_str()
+            ),
+        });
+    };
+    let q = prepare(
+        shape,
+        &format!("sh:select of the target {node}"),
+        &prefixes(g, s, shape)?,
+        select,
+        None,
+        &[CURRENT_SHAPE, SHAPES_GRAPH],
+    )?;
+    let mut selects_this = false;
+    if let spargebra::Query::Select { pattern, .. } = &q.query {
+        pattern.on_in_scope_variable(|v| selects_this |= v.as_str() == THIS);
+    }
+    if !selects_this {
+        return Err(Error::malformed(
+            shape,
+            format!("the target {node} needs a SELECT query of ?this"),
+        ));
+    }
+    Ok(Some(q))
 }
 
 /// A parameter of a constraint component.

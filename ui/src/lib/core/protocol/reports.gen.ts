@@ -118,6 +118,11 @@ results: number,
  */
 groups: Array<ShapesGroup>, 
 /**
+ * The shapes' SHACL-AF rules (`sh:rule`), which infer triples and were not run: the data
+ * was validated as given.
+ */
+rules_not_run: number, 
+/**
  * Time taken.
  */
 elapsed_ms: number, };

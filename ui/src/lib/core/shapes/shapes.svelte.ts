@@ -50,6 +50,12 @@ export class ShapesState {
     if (this.running && p.run === this.runs.current) this.progress = p;
   }
 
+  /** The shapes' rules, said: rules infer triples, which the validator does not run. */
+  get rulesText(): string {
+    const n = this.outcome?.rules_not_run ?? 0;
+    return `The shapes hold ${n.toLocaleString('en')} SHACL-AF rule${n === 1 ? '' : 's'} (sh:rule), which infer triples and were not run: the data was validated as given.`;
+  }
+
   /** The running validation in words: "shape 3 of 23 · 12,000 of 127,000 focus nodes · 40 results". */
   get progressText(): string {
     const p = this.progress;

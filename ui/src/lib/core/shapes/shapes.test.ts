@@ -17,7 +17,7 @@ describe('shapes', () => {
     const b = new MemoryBackend();
     b.shapesFile = '/data/shapes.ttl';
     b.shapes = {
-      status: 'ok', source: '/data/shapes.ttl', conforms: false, results: 3, elapsed_ms: 4,
+      status: 'ok', source: '/data/shapes.ttl', conforms: false, results: 3, elapsed_ms: 4, rules_not_run: 6098,
       groups: [{ shape: '<http://ex.org/PersonShape>', component: `${SH}MinCountConstraintComponent`, severity: `${SH}Violation`, path: '<http://ex.org/name>', count: 3, focus_count: 2, focus_nodes: ['<http://ex.org/a>', '<http://ex.org/b>'], messages: [] }],
     };
     b.places.set('<http://ex.org/a>', ['c1']);
@@ -27,6 +27,8 @@ describe('shapes', () => {
     await s.pickAndRun();
     expect(b.calls).toContain('shapesRun 1 2 /data/shapes.ttl');
     expect(s.outcome?.results).toBe(3);
+    // Brick's shapes: its rules said, not run.
+    expect(s.rulesText).toBe('The shapes hold 6,098 SHACL-AF rules (sh:rule), which infer triples and were not run: the data was validated as given.');
     await s.select(0);
     expect(hl.label).toBe('PersonShape · MinCount');
     expect(hl.matches('c1', [])).toBe(true);
@@ -36,7 +38,7 @@ describe('shapes', () => {
 
   it('shows where a long validation is, and stops it on cancel', async () => {
     const b = new MemoryBackend();
-    b.shapes = { status: 'ok', source: 'the shapes in the file', conforms: true, results: 0, elapsed_ms: 1, groups: [] };
+    b.shapes = { status: 'ok', source: 'the shapes in the file', conforms: true, results: 0, elapsed_ms: 1, rules_not_run: 0, groups: [] };
     b.shapesSlow = true;
     const s = new ShapesState(b, new HighlightState());
     b.onShapesProgress((p) => s.onProgress(p));
