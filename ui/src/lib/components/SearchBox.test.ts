@@ -57,6 +57,12 @@ describe('SearchBox component', () => {
     const iris = screen.getAllByTestId('search-hit-iri');
     expect(iris.map((e) => e.textContent)).toEqual(['http://dbpedia.org/ontology/birthDate', 'http://www.w3.org/2006/vcard/ns#bday']);
     expect(iris[1].getAttribute('title')).toBe('http://www.w3.org/2006/vcard/ns#bday');
+    // One on the map (an ontology's, described by triples of its own) says where it sits too.
+    expect(screen.getAllByTestId('search-hit').map((e) => e.querySelector('.where')?.textContent)).toEqual(['predicate', 'predicate']);
+    b.searchHits.set('bday', [{ ...hit('<http://www.w3.org/2006/vcard/ns#bday>'), path: ['c1:0', 'c0:4'] }]);
+    await fireEvent.input(screen.getByTestId('search-input'), { target: { value: 'bday' } });
+    await vi.waitFor(() => expect(screen.getAllByTestId('search-hit')).toHaveLength(1));
+    expect(screen.getByTestId('search-hit').querySelector('.where')?.textContent).toBe('predicate · level 1 → 0');
   });
 
   it('offers no index for a file read over the network, and says why', async () => {
