@@ -14,6 +14,8 @@ pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
 pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
 /// `xsd:` namespace.
 pub const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
+/// `sh:` namespace (SHACL).
+pub const SH: &str = "http://www.w3.org/ns/shacl#";
 
 /// The prefixes of RDF itself: `rdf`, `rdfs`, `owl`, `xsd`.
 pub const CORE_PREFIXES: [(&str, &str); 4] =
@@ -33,7 +35,7 @@ pub const WELL_KNOWN: [(&str, &str); 14] = [
     ("dc", "http://purl.org/dc/elements/1.1/"),
     ("prov", "http://www.w3.org/ns/prov#"),
     ("dcat", "http://www.w3.org/ns/dcat#"),
-    ("sh", "http://www.w3.org/ns/shacl#"),
+    ("sh", SH),
     ("void", "http://rdfs.org/ns/void#"),
     ("geo", "http://www.opengis.net/ont/geosparql#"),
 ];

@@ -158,6 +158,11 @@ pub(crate) struct NodeFilter {
     max_degree: Option<u64>,
     rdf_type: Option<Id>,
     classes: Vec<Id>,
+    /// With schema links followed, the ids of the terms of RDF itself (`rdf:`, `rdfs:`, `owl:`,
+    /// `xsd:`) and of SHACL (ranges, as the dictionary sorts IRIs): every class is an
+    /// `owl:Class` and below `owl:Thing` (in Brick, a `sh:NodeShape` too), so through them any
+    /// two classes are two hops apart.
+    core: Vec<std::ops::Range<Id>>,
     memo: FxHashMap<Id, bool>,
 }
 
@@ -179,6 +184,16 @@ impl NodeFilter {
                 rete.id_of(TermRef::from(rdf::TYPE))?
             },
             classes,
+            core: if opts.include_schema {
+                rete_core::vocab::CORE_PREFIXES
+                    .iter()
+                    .map(|&(_, ns)| ns)
+                    .chain([rete_core::vocab::SH])
+                    .map(|ns| rete.iri_ids_starting_with(ns))
+                    .collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            },
             memo: FxHashMap::default(),
         })
     }
@@ -190,9 +205,10 @@ impl NodeFilter {
 
     /// Whether a path may pass through `id`: not a hub above the degree bound (links as subject
     /// plus as object, all predicates: counted from the permutation directories, without reading
-    /// the links) and not an instance of an excluded class.
+    /// the links), not an instance of an excluded class, and no term of RDF itself when schema
+    /// links are followed.
     pub(crate) fn admits(&mut self, rete: &Rete, id: Id) -> Result<bool, PathError> {
-        if self.is_literal(id) {
+        if self.is_literal(id) || self.core.iter().any(|r| r.contains(&id)) {
             return Ok(false);
         }
         if self.max_degree.is_none() && self.classes.is_empty() {

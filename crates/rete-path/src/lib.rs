@@ -37,7 +37,10 @@ pub struct PathOptions {
     /// Never links with these predicates.
     pub without: Vec<NamedNode>,
     /// Also follow schema links (`rdf:type`, `rdfs:subClassOf`, `rdfs:subPropertyOf`,
-    /// `rdfs:domain`, `rdfs:range`, `owl:*` but `owl:sameAs`), left out by default.
+    /// `rdfs:domain`, `rdfs:range`, `owl:*` but `owl:sameAs`), left out by default. Paths then
+    /// never pass through the terms of RDF itself (`rdf:`, `rdfs:`, `owl:`, `xsd:`) or SHACL
+    /// (the two endpoints are exempt): through `owl:Class` or `owl:Thing` any two classes are
+    /// linked.
     pub include_schema: bool,
     /// Paths never pass through instances of these classes.
     pub without_classes: Vec<NamedNode>,

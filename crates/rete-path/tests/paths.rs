@@ -457,6 +457,58 @@ fn filters_hold() {
     assert_ne!(r.paths, all.paths);
 }
 
+/// With schema links followed, paths between two classes go through the class hierarchy, not
+/// through the terms of RDF or SHACL every class is typed with (`owl:Class`, `sh:NodeShape`) or
+/// sits below (`owl:Thing`); those may still be an end.
+#[test]
+fn schema_paths_leave_the_terms_of_rdf_and_shacl_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let ttl = "@prefix : <http://ex.org/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+:Sensor a owl:Class, sh:NodeShape ; rdfs:subClassOf :Point .
+:Point a owl:Class, sh:NodeShape ; rdfs:subClassOf :Entity .
+:Unit a owl:Class, sh:NodeShape ; rdfs:subClassOf :Equipment .
+:Equipment a owl:Class, sh:NodeShape ; rdfs:subClassOf :Entity .
+:Entity a owl:Class ; rdfs:subClassOf owl:Thing .
+";
+    let rete = build_bytes(
+        dir.path(),
+        "classes",
+        ttl.as_bytes().to_vec(),
+        Syntax::Turtle,
+    );
+    let schema = PathOptions {
+        include_schema: true,
+        k: 10,
+        ..Default::default()
+    };
+    let ex = |l: &str| iri(&format!("http://ex.org/{l}"));
+    let r = find_decoded(&rete, ex("Sensor").as_ref(), ex("Unit").as_ref(), &schema).unwrap();
+    assert!(!r.paths.is_empty());
+    assert_eq!(r.paths[0].hops, 4);
+    for p in &r.paths {
+        for n in &p.nodes[1..p.nodes.len() - 1] {
+            assert!(n.starts_with("<http://ex.org/"), "{n} inside {:?}", p.nodes);
+        }
+    }
+    assert_eq!(
+        r.paths[0].nodes.iter().map(|n| &**n).collect::<Vec<_>>(),
+        [
+            "<http://ex.org/Sensor>",
+            "<http://ex.org/Point>",
+            "<http://ex.org/Entity>",
+            "<http://ex.org/Equipment>",
+            "<http://ex.org/Unit>"
+        ]
+    );
+    // An end may be one of them.
+    let thing = iri("http://www.w3.org/2002/07/owl#Thing");
+    let r = find_decoded(&rete, ex("Sensor").as_ref(), thing.as_ref(), &schema).unwrap();
+    assert_eq!(r.paths[0].hops, 3);
+}
+
 /// A ring of 8 with a long tail: every answer is known.
 fn ring(dir: &Path) -> Rete {
     let mut ttl = String::from("@prefix : <http://ex.org/> .\n");
