@@ -1227,6 +1227,29 @@ fn upstream_prefix_search_finds_no_term_that_ours_misses() {
     assert!(found > queries.len(), "{found}");
 }
 
+/// How many of `paths` (community paths, finest level first) each community holds, per level.
+fn per_level<'a>(
+    paths: impl Iterator<Item = &'a Vec<u32>>,
+) -> Vec<std::collections::BTreeMap<u32, u64>> {
+    let mut want: Vec<std::collections::BTreeMap<u32, u64>> = Vec::new();
+    for path in paths {
+        want.resize_with(want.len().max(path.len()), Default::default);
+        for (level, c) in path.iter().enumerate() {
+            *want[level].entry(*c).or_default() += 1;
+        }
+    }
+    want
+}
+
+/// A spread's counts per level, as [`per_level`] gives them.
+fn spread_levels(spread: &rete_search::Spread) -> Vec<std::collections::BTreeMap<u32, u64>> {
+    spread
+        .levels
+        .iter()
+        .map(|l| l.iter().copied().collect())
+        .collect()
+}
+
 #[test]
 fn spread_counts_every_match_in_its_communities() {
     // The oracle: the typeahead's own hits with a limit above their number (words of fewer than
@@ -1247,19 +1270,8 @@ fn spread_counts_every_match_in_its_communities() {
             spread.placed.len(),
             entities.iter().filter(|h| h.path.is_some()).count()
         );
-        let mut want: Vec<std::collections::BTreeMap<u32, u64>> = Vec::new();
-        for path in entities.iter().filter_map(|h| h.path.as_ref()) {
-            want.resize_with(want.len().max(path.len()), Default::default);
-            for (level, c) in path.iter().enumerate() {
-                *want[level].entry(*c).or_default() += 1;
-            }
-        }
-        let got: Vec<std::collections::BTreeMap<u32, u64>> = spread
-            .levels
-            .iter()
-            .map(|l| l.iter().copied().collect())
-            .collect();
-        assert_eq!(got, want, "{text}");
+        let want = per_level(entities.iter().filter_map(|h| h.path.as_ref()));
+        assert_eq!(spread_levels(&spread), want, "{text}");
         if text == "ada" {
             assert!(spread.entities > 20 && want.len() > 1, "{spread:?}");
             // Within one top-level community: its share, and nothing outside it.
@@ -1346,19 +1358,8 @@ fn an_ontologys_terms_have_their_place_on_the_map() {
         assert_eq!(spread.placed.len(), placed.len(), "{text}");
         assert_eq!(spread.schema_terms as usize, off_schema, "{text}");
         assert_eq!(spread.entities as usize, hits.len() - off_schema, "{text}");
-        let mut want: Vec<std::collections::BTreeMap<u32, u64>> = Vec::new();
-        for path in placed.iter().filter_map(|h| h.path.as_ref()) {
-            want.resize_with(want.len().max(path.len()), Default::default);
-            for (level, c) in path.iter().enumerate() {
-                *want[level].entry(*c).or_default() += 1;
-            }
-        }
-        let got: Vec<std::collections::BTreeMap<u32, u64>> = spread
-            .levels
-            .iter()
-            .map(|l| l.iter().copied().collect())
-            .collect();
-        assert_eq!(got, want, "{text}");
+        let want = per_level(placed.iter().filter_map(|h| h.path.as_ref()));
+        assert_eq!(spread_levels(&spread), want, "{text}");
     }
     assert!(on_map > 5, "{on_map} classes and predicates on the map");
     let mut q = Query::new("organization");

@@ -60,6 +60,26 @@ fn prefixes(g: &Graph, node: NamedOrBlankNodeRef<'_>, shape: &Term) -> Result<St
     Ok(out)
 }
 
+/// The node of a SPARQL constraint or target (the object of `parameter`); `None` when it is
+/// deactivated.
+fn active<'g>(
+    g: &'g Graph,
+    shape: &Term,
+    node: TermRef<'g>,
+    parameter: &str,
+) -> Result<Option<NamedOrBlankNodeRef<'g>>> {
+    let Some(s) = subject(node) else {
+        return Err(Error::malformed(
+            shape,
+            format!("{parameter} needs a node, not a literal"),
+        ));
+    };
+    if is_true(g.object_for_subject_predicate(s, DEACTIVATED)) {
+        return Ok(None);
+    }
+    Ok(Some(s))
+}
+
 /// The `sh:sparql` constraint at `node` of shape `shape`; `None` when it is deactivated.
 pub(crate) fn sparql_constraint(
     g: &Graph,
@@ -67,15 +87,9 @@ pub(crate) fn sparql_constraint(
     path: Option<&str>,
     node: TermRef<'_>,
 ) -> Result<Option<SparqlConstraint>> {
-    let Some(s) = subject(node) else {
-        return Err(Error::malformed(
-            shape,
-            "sh:sparql needs a node, not a literal",
-        ));
-    };
-    if is_true(g.object_for_subject_predicate(s, DEACTIVATED)) {
+    let Some(s) = active(g, shape, node, "sh:sparql")? else {
         return Ok(None);
-    }
+    };
     let Some(select) = g.object_for_subject_predicate(s, SELECT).and_then(string) else {
         return Err(Error::malformed(
             shape,
@@ -112,15 +126,9 @@ pub(crate) fn sparql_target(
     shape: &Term,
     node: TermRef<'_>,
 ) -> Result<Option<SparqlQuery>> {
-    let Some(s) = subject(node) else {
-        return Err(Error::malformed(
-            shape,
-            "sh:target needs a node, not a literal",
-        ));
-    };
-    if is_true(g.object_for_subject_predicate(s, DEACTIVATED)) {
+    let Some(s) = active(g, shape, node, "sh:target")? else {
         return Ok(None);
-    }
+    };
     let Some(select) = g.object_for_subject_predicate(s, SELECT).and_then(string) else {
         return Err(Error::Unsupported {
             shape: shape.to_string(),
