@@ -20,6 +20,12 @@ export function shapeName(nt: string): string {
   return iri.slice(Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1) || iri;
 }
 
+/** A result path (SPARQL syntax) with each IRI by its local name, as shapes are named:
+ *  `^<http://ex.org/knows>/<http://ex.org/name>` → `^knows/name`. */
+export function pathName(path: string): string {
+  return path.replace(/<([^>]*)>/g, (_, iri: string) => iri.slice(Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1) || `<${iri}>`);
+}
+
 /** `…#Violation` → `violation`. */
 export function severityName(iri: string): string {
   return componentName(iri).toLowerCase();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HighlightState } from '../highlight/highlight.svelte';
-import { componentName, shapeName, ShapesState } from './shapes.svelte';
+import { componentName, pathName, shapeName, ShapesState } from './shapes.svelte';
 import { MemoryBackend } from '../../../test/memory-backend';
 import type { ShapesProgress } from '../types';
 
@@ -11,6 +11,9 @@ describe('shapes', () => {
     expect(componentName(`${SH}MinCountConstraintComponent`)).toBe('MinCount');
     expect(shapeName('<http://example.org/shapes/Person>')).toBe('Person');
     expect(shapeName('_:b0')).toBe('_:b0');
+    // Brick's `<https://brickschema.org/schema/Brick#hasQUDTReference>` filled the row.
+    expect(pathName('<https://brickschema.org/schema/Brick#hasQUDTReference>')).toBe('hasQUDTReference');
+    expect(pathName('^<http://ex.org/knows>/<http://ex.org/name>')).toBe('^knows/name');
   });
 
   it('validates with the picked file and lights up a group\'s focus nodes on the map', async () => {
