@@ -1163,3 +1163,56 @@ fn index_adds_the_search_index_a_file_was_built_without() {
     assert!(String::from_utf8_lossy(&url.stderr).contains("download it first"));
     assert_eq!(std::fs::read(&bare).unwrap(), before);
 }
+
+/// Shapes with SHACL-AF rules (Brick's): validated as given, the rules counted on stderr and in
+/// the JSON summary; a SPARQL target's focus nodes validated.
+#[test]
+fn shacl_says_the_rules_it_did_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.ttl");
+    std::fs::write(
+        &data,
+        "@prefix ex: <http://example.org/> .\nex:a ex:knows ex:b .\nex:b ex:name \"B\" .\n",
+    )
+    .unwrap();
+    let shapes = dir.path().join("s.ttl");
+    std::fs::write(
+        &shapes,
+        r#"@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .
+ex:Named a sh:NodeShape ;
+  sh:target [ a sh:SPARQLTarget ; sh:select "SELECT ?this WHERE { ?this <http://example.org/knows> ?x }" ] ;
+  sh:property [ sh:path ex:name ; sh:minCount 1 ] ;
+  sh:rule [ a sh:TripleRule ; sh:subject sh:this ; sh:predicate ex:seen ; sh:object ex:yes ] .
+"#,
+    )
+    .unwrap();
+    let file = dir.path().join("d.rete");
+    ok(&[
+        "build",
+        "-q",
+        data.to_str().unwrap(),
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let o = rete(&[
+        "shacl",
+        file.to_str().unwrap(),
+        "--shapes",
+        shapes.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "ex:a has no name");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["results"], 1);
+    assert_eq!(
+        json["groups"][0]["focus_nodes"][0],
+        "<http://example.org/a>"
+    );
+    assert_eq!(json["rules_not_run"], 1);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("1 SHACL-AF rule (sh:rule)") && err.contains("not run"),
+        "{err}"
+    );
+}

@@ -48,7 +48,12 @@ pub fn run(rete: &Rete, a: &ShaclArgs) -> Result<bool> {
     match a.format {
         ShaclFormat::Text => write!(out, "{}", Summary::of(&report))?,
         ShaclFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &Summary::of(&report))?;
+            // The summary and, for scripts, the rules said on stderr.
+            let mut json = serde_json::to_value(Summary::of(&report))?;
+            if let Some(o) = json.as_object_mut() {
+                o.insert("rules_not_run".into(), rules.into());
+            }
+            serde_json::to_writer_pretty(&mut out, &json)?;
             writeln!(out)?;
         }
         ShaclFormat::Ttl => {
