@@ -65,6 +65,35 @@ describe('SearchBox component', () => {
     expect(screen.getByTestId('search-hit').querySelector('.where')?.textContent).toBe('predicate · level 1 → 0');
   });
 
+  it('keeps the row Up and Down highlight in view, the list and its rows updated in place', async () => {
+    const b = oneFile([node('c1')]);
+    const hit = (i: number) => ({ rank: i, id: i, nt: `<http://example.org/p${i}>`, kind: 'entity' as const, label: `Ada ${i}`, lang: null, class: null, class_label: null, path: [] });
+    b.searchHits.set('ada', Array.from({ length: 12 }, (_, i) => hit(i)));
+    const shown: string[] = [];
+    // jsdom lays nothing out and has no scrollIntoView: recorded here.
+    Element.prototype.scrollIntoView = function (this: Element) { shown.push(this.id); };
+    try {
+      const session = new Session(b);
+      await session.start();
+      render(SearchBox, { session });
+      const input = screen.getByTestId('search-input');
+      await fireEvent.input(input, { target: { value: 'ada' } });
+      await vi.waitFor(() => expect(screen.getAllByTestId('search-hit')).toHaveLength(12));
+      const first = screen.getAllByTestId('search-hit')[0];
+      await fireEvent.keyDown(input, { key: 'ArrowUp' });
+      expect(shown.at(-1)).toBe('search-hit-11');
+      await fireEvent.keyDown(input, { key: 'ArrowDown' });
+      expect(shown.at(-1)).toBe('search-hit-0');
+      // Another answer reuses the rows (no list rebuilt on each keystroke).
+      b.searchHits.set('bob', Array.from({ length: 12 }, (_, i) => hit(i + 20)));
+      await fireEvent.input(input, { target: { value: 'bob' } });
+      await vi.waitFor(() => expect(screen.getAllByTestId('search-hit')[0].textContent).toContain('Ada 20'));
+      expect(screen.getAllByTestId('search-hit')[0]).toBe(first);
+    } finally {
+      delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+    }
+  });
+
   it('offers no index for a file read over the network, and says why', async () => {
     const b = oneFile([node('c1')]);
     b.searchIndexed = false;
