@@ -466,6 +466,9 @@ pub fn build_sections_with(
     let mut tok_ix: FxHashMap<String, u32> =
         FxHashMap::with_capacity_and_hasher(docs.len().min(1 << 16), Default::default());
     let mut postings: Vec<Vec<(u32, u8)>> = Vec::new();
+    // Each token's places in its labels (bit k: word k), for a query to prove a whole-label
+    // tier empty without walking the lists (`Ada Fran`: two first names).
+    let mut places: Vec<u8> = Vec::new();
     // A batch of labels split into words in parallel, a run of documents into one buffer, their
     // words numbered in document order.
     for (b, batch) in docs.chunks(WORDS_BATCH).enumerate() {
@@ -503,11 +506,13 @@ pub fn build_sections_with(
                             used += DOC_OVERHEAD + word.len() as u64;
                             tok_ix.insert(word.to_owned(), i);
                             postings.push(Vec::new());
+                            places.push(0);
                             i
                         }
                     };
                     used += 8;
                     postings[ix as usize].push((n, ntok));
+                    places[ix as usize] |= flat.places(w);
                 }
                 from = end;
                 n += 1;
@@ -532,7 +537,7 @@ pub fn build_sections_with(
         count: tok_count,
         dir: tok_dir,
         postings: post_data,
-    } = encode_tokens(&tokens, &postings, level)?;
+    } = encode_tokens(&tokens, &postings, &places, level)?;
     drop(postings);
 
     // Document blocks (columns, so that zstd sees alike values together) and their

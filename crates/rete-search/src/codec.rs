@@ -20,10 +20,13 @@ pub mod kind {
 
 /// Magic of the meta section.
 pub const META_MAGIC: &[u8; 4] = b"RSRC";
-/// Encoding version of the search sections written: 4 keeps up to [`INLINE_POSTINGS`] postings
-/// in a token's block (a short list costs no chunk, its frame and its checksum) and stores a
-/// one-word label's postings without their word count.
-pub const VERSION: u8 = 4;
+/// Encoding version of the search sections written: 5 tells, for a token whose postings are
+/// in chunks, the places it holds in its labels (a query of words that never stand together
+/// in a label proves its whole-label tiers empty without walking their lists).
+pub const VERSION: u8 = 5;
+/// Still read: up to [`INLINE_POSTINGS`] postings in a token's block (a short list costs no
+/// chunk, its frame and its checksum), a one-word label's postings without their word count.
+pub const VERSION_4: u8 = 4;
 /// Still read: each token's one-word labels apart from its other postings (a one-word query's
 /// whole-label tiers then read no other posting), at most [`INLINE_POSTINGS_3`] inline.
 pub const VERSION_3: u8 = 3;

@@ -9,6 +9,7 @@ pub mod fuzzy;
 mod lead_runs;
 mod merge;
 pub mod normalize;
+mod places;
 mod postings;
 mod query;
 mod read;

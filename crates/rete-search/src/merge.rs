@@ -4,6 +4,7 @@
 //! stages of match quality. Either stops as soon as the caller has its answer, so a keystroke
 //! reads the few chunks holding the documents it needs.
 
+use crate::places::seated;
 use crate::postings::Cursor;
 use crate::read::{Index, Part, TokenRef};
 use crate::tier::{tier, tier_of, Cand, Quality, NO_MATCH, TIERS, WORST};
@@ -202,9 +203,9 @@ struct Stage {
     driver: Merge,
     others: Vec<Other>,
     words: usize,
-    /// The stage's first tier, and the best its words allow.
+    /// The stage's first tier, and the best its words allow (`None`: no label holds them all).
     first: u8,
-    best: u8,
+    best: Option<u8>,
     waiting: [Vec<u32>; TIERS],
     /// The batch of the driving word's documents being looked up or given out: each with its
     /// label's word count and the worst quality of its words so far.
@@ -259,20 +260,37 @@ impl Stage {
                 .map(|(q, _)| *q)
                 .min()
         };
-        let whole: Option<Vec<Quality>> = words.iter().map(|w| best_of(w, true)).collect();
-        let not_whole: Vec<Quality> = words
+        // Exact words (distinct, as a query's are) match distinct words of a label: a label
+        // holds them only if each can take a place of its own (among the first `len` in a
+        // whole label), where its tokens stand in labels of that many words (or of others).
+        let len = words.len();
+        let first_places = |len: usize| (0..len.min(8)).fold(0u8, |m, k| m | 1 << k);
+        let whole: Option<Vec<Quality>> = words
             .iter()
-            .map(|w| best_of(w, false).unwrap_or(WORST))
-            .collect();
-        let not_whole = tier(&not_whole, 0);
-        let best = whole.map_or(not_whole, |q| tier(&q, q.len()).min(not_whole));
+            .map(|w| best_of(w, true))
+            .collect::<Option<_>>()
+            .filter(|_| quality > 0 || seated(&words, n, first_places(len)));
+        let not_whole: Option<Vec<Quality>> = words
+            .iter()
+            .map(|w| best_of(w, false))
+            .collect::<Option<_>>()
+            .filter(|_| quality > 0 || seated(&words, !n, u8::MAX));
+        // Neither: no label holds every word, which the tokens tell without a walk.
+        let best = match (whole, not_whole) {
+            (None, None) => None,
+            (w, nw) => {
+                let w = w.map_or(u8::MAX, |q| tier(&q, q.len()));
+                let nw = nw.map_or(u8::MAX, |q| tier(&q, 0));
+                Some(w.min(nw).max(first))
+            }
+        };
         Self {
             driver: Merge::new(ix, driving),
             index: ix.clone(),
             others,
             words: words.len(),
             first,
-            best: best.max(first),
+            best,
             waiting: Default::default(),
             batch: Vec::new(),
             at: 0,
@@ -341,6 +359,9 @@ impl Stage {
     }
 
     fn step(&mut self) -> Result<Option<Cand>, SearchError> {
+        if self.best.is_none() {
+            return Ok(None);
+        }
         if self.flush.is_none() {
             loop {
                 while let Some(&(doc, ntok, worst)) = self.batch.get(self.at) {
@@ -349,7 +370,7 @@ impl Stage {
                     if t < self.first {
                         continue;
                     }
-                    if t == self.best {
+                    if Some(t) == self.best {
                         return Ok(Some(Cand { tier: t, doc }));
                     }
                     self.waiting[usize::from(t)].push(doc);

@@ -141,7 +141,13 @@ struct Span {
     start: usize,
     end: usize,
     cjk: bool,
+    /// The word's place in its label, from 0 (7: the eighth or later), or [`ANY_PLACE`].
+    place: u8,
 }
+
+/// A word whose place in its label is not told: a local name's, a CJK label's, or one of a
+/// label that repeats a word (their places do not match a query's words one to one).
+const ANY_PLACE: u8 = u8::MAX;
 
 impl Flat {
     /// Words held.
@@ -158,6 +164,15 @@ impl Flat {
     pub fn word(&self, i: usize) -> &str {
         let w = self.spans[i];
         &self.text[w.start..w.end]
+    }
+
+    /// Where word `i` may stand in its label, as a mask (bit `k`: word `k` from 0, 7 for the
+    /// eighth or later; every bit when not told): see [`label_words_into`].
+    pub fn places(&self, i: usize) -> u8 {
+        match self.spans[i].place {
+            ANY_PLACE => u8::MAX,
+            k => 1 << k.min(7),
+        }
     }
 
     /// Empties it, keeping its memory.
@@ -183,7 +198,12 @@ impl Flat {
             end -= 1;
         }
         self.text.truncate(end);
-        self.spans.push(Span { start, end, cjk });
+        self.spans.push(Span {
+            start,
+            end,
+            cjk,
+            place: ANY_PLACE,
+        });
     }
 }
 
@@ -362,7 +382,8 @@ pub fn label_words(label: &str, source: Source) -> (Vec<String>, usize) {
 }
 
 /// [`label_words`] appending the words to `out` (the index build splits every label this way,
-/// a batch into one [`Flat`]). Returns the [`word_count`].
+/// a batch into one [`Flat`]), each with its place in the label ([`Flat::places`]). Returns
+/// the [`word_count`].
 pub fn label_words_into(
     label: &str,
     source: Source,
@@ -373,6 +394,9 @@ pub fn label_words_into(
     let from = out.spans.len();
     split_into(label, name, out, scratch);
     let split_count = out.spans.len() - from;
+    for (k, w) in out.spans[from..].iter_mut().enumerate() {
+        w.place = k.min(7) as u8;
+    }
     if source == Source::SchemaName {
         join(out, from);
     }
@@ -388,6 +412,13 @@ pub fn label_words_into(
         }
     }
     spans.truncate(kept);
+    // Places are kept where a query's words, distinct, can only match distinct words of the
+    // label in its order: a plain label whose words are all different.
+    if name || cjk || kept - from != split_count {
+        for w in &mut spans[from..] {
+            w.place = ANY_PLACE;
+        }
+    }
     if name {
         split_count
     } else if cjk {
@@ -558,6 +589,41 @@ mod tests {
                     "{l:?} {source:?}"
                 );
             }
+        }
+    }
+
+    /// Each word's places in `l`, by word: a plain label's words all different tell theirs.
+    fn places(l: &str, source: Source) -> Vec<(String, u8)> {
+        let mut flat = Flat::default();
+        label_words_into(l, source, &mut flat, &mut Scratch::default());
+        (0..flat.len())
+            .map(|i| (flat.word(i).to_owned(), flat.places(i)))
+            .collect()
+    }
+
+    #[test]
+    fn a_labels_words_tell_their_places_when_a_query_can_seat_them() {
+        let of = |l| places(l, Source::Label);
+        assert_eq!(
+            of("Ada Franklin"),
+            [("ada".into(), 1), ("franklin".into(), 2)]
+        );
+        assert_eq!(of("Zoë, Ada Lovelace")[0], ("ada".into(), 2));
+        // The eighth word and after share the last place.
+        let long = of("a b c d e f g h i");
+        assert_eq!(long.iter().map(|w| w.1).collect::<Vec<_>>(), {
+            let mut v: Vec<u8> = (0..7).map(|k| 1 << k).collect();
+            v.extend([128, 128]);
+            v
+        });
+        // A repeated word, a CJK run, a local name: any place.
+        for (l, source) in [
+            ("New York, New York", Source::Label),
+            ("x 東京 y", Source::Label),
+            ("BasketballPlayer", Source::SchemaName),
+            ("UndergraduateStudent12", Source::EntityName),
+        ] {
+            assert!(places(l, source).iter().all(|w| w.1 == u8::MAX), "{l}");
         }
     }
 

@@ -480,7 +480,9 @@ fn indexed_search(
     q: &Query,
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
-    // A word without any token leaves no answer.
+    // Tokens never in a label with another word's leave first: their lists are neither
+    // fetched nor walked. A word without any token leaves no answer.
+    let tokens = &*crate::places::apart(tokens);
     if tokens.iter().any(Vec::is_empty) {
         return Ok(Vec::new());
     }

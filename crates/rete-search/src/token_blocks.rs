@@ -1,7 +1,7 @@
 //! The token dictionary and its postings as stored: tokens in sorted order, front-coded in
 //! blocks of about [`TOKEN_BLOCK_BYTES`], each entry its token, the label word counts it holds
 //! and its two posting lists (one-word labels, then the others), inline when short, else in
-//! compressed chunks of [`CHUNK_POSTINGS`] (docs/format.md, search index layout 4).
+//! compressed chunks of [`CHUNK_POSTINGS`] (docs/format.md, search index layout 5).
 
 use crate::codec::{
     BatchWriter, BlockRef, Buf, CHUNK_POSTINGS, INLINE_POSTINGS, TOKEN_BLOCK_BYTES,
@@ -19,10 +19,11 @@ pub(crate) struct Encoded {
 }
 
 /// Encodes `tokens` (sorted, each with its list in `postings`: `(document, label word count)`,
-/// documents ascending), compressing at zstd `level`.
+/// documents ascending, and its places in its labels in `places`), compressing at zstd `level`.
 pub(crate) fn encode_tokens(
     tokens: &[(String, u32)],
     postings: &[Vec<(u32, u8)>],
+    places: &[u8],
     level: i32,
 ) -> Result<Encoded, SearchError> {
     let mut tok_blocks = TokenBlocks {
@@ -73,6 +74,16 @@ pub(crate) fn encode_tokens(
         split_parts(list, &mut parts);
         put_part(&mut tok_blocks.entries, &mut post_refs, &parts.0, true)?;
         put_part(&mut tok_blocks.entries, &mut post_refs, &parts.1, false)?;
+        // A token with a list in chunks tells its places (layout 5): a query of words that
+        // cannot stand together in one label proves its whole-label tiers empty without
+        // reading them. Inline lists are walked in the block at hand.
+        if parts.0.len() as u64 > INLINE_POSTINGS || parts.1.len() as u64 > INLINE_POSTINGS {
+            let p = places
+                .get(*ix as usize)
+                .copied()
+                .ok_or_else(|| SearchError::Internal("a token without its places".into()))?;
+            tok_blocks.entries.u8(p);
+        }
         tok_blocks.in_block += 1;
         if tok_blocks.entries.0.len() >= TOKEN_BLOCK_BYTES {
             tok_blocks.flush()?;

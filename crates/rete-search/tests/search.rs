@@ -554,6 +554,67 @@ fn a_token_whose_word_counts_lie_is_a_clear_error() {
     }
 }
 
+/// A token whose list is in chunks tells where it stands in its labels (layout 5): a byte
+/// saying nowhere is a clear error, not a proof that a query has no answer.
+#[test]
+fn a_token_standing_nowhere_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ttl = String::new();
+    for i in 0..70 {
+        ttl.push_str(&format!(
+            "<http://example.org/p{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"A Smith{i}\" .\n"
+        ));
+    }
+    let path = build(dir.path(), "nowhere", &ttl, true);
+    let bytes = std::fs::read(&path).unwrap();
+    let rete = Rete::open_path(&path).unwrap();
+    let stored = |k: u16| {
+        let e = rete.section(k, 0).unwrap();
+        &bytes[e.offset as usize..(e.offset + e.len) as usize]
+    };
+    let meta = zstd::stream::decode_all(stored(48)).unwrap();
+    let block = zstd::stream::decode_all(stored(49)).unwrap();
+    // The first token, `a`, of 70 labels: its count, its word counts, no one-word labels, its
+    // 70 others in a chunk (offset, stored and decoded lengths, checksum), then its places.
+    let mut at = 0;
+    let next = |at: &mut usize| rete_core::format::varint::read(&block, at).unwrap();
+    let tokens = next(&mut at);
+    assert_eq!(&block[at..at + 3], [0, 1, b'a']);
+    at += 4;
+    assert_eq!((next(&mut at), next(&mut at)), (0, 70), "{tokens} tokens");
+    for _ in 0..3 {
+        next(&mut at);
+    }
+    at += 8;
+    assert_eq!(block[at], 1, "`a` is always the first word");
+    let mut lying = block.clone();
+    lying[at] = 0;
+    let stored_block = zstd::bulk::compress(&lying, 3).unwrap();
+    // The meta's one block reference, at its end, for the new block.
+    let old = stored(49);
+    let mut tail = Vec::new();
+    varint(&mut tail, 0);
+    varint(&mut tail, old.len() as u64);
+    varint(&mut tail, block.len() as u64);
+    tail.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(old).to_le_bytes());
+    assert!(meta.ends_with(&tail));
+    let mut meta = meta[..meta.len() - tail.len()].to_vec();
+    varint(&mut meta, 0);
+    varint(&mut meta, stored_block.len() as u64);
+    varint(&mut meta, lying.len() as u64);
+    meta.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&stored_block).to_le_bytes());
+    let crafted = crafted(&path, &meta, Some(&stored_block));
+    let e = Searcher::open(&crafted)
+        .unwrap()
+        .search(&Query::new("a smith1"), &AtomicBool::new(false))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("corrupt search tokens") && e.contains("stands nowhere in its labels"),
+        "{e}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
     /// Every indexed label is found by the prefixes of each of its words.
@@ -635,7 +696,7 @@ fn old_layout_answers_as_today(
             .join(fixture),
     );
     let (o, n) = (old.index().unwrap(), now.index().unwrap());
-    assert_eq!((o.version(), n.version()), (version, 4));
+    assert_eq!((o.version(), n.version()), (version, 5));
     assert!(!o.is_current() && n.is_current());
     // Layouts 1 and 2 walk whole lists: a rewrite is offered for them alone.
     assert_eq!(o.is_outdated(), version < 3);
@@ -729,6 +790,132 @@ fn an_index_of_the_third_layout_still_answers() {
     assert_eq!(top(&now, "li").len(), 10);
 }
 
+/// Labels added to `DATA`, [`v2_extra`] and the ten `Li` in `tests/data/v4-layout.rete`: two
+/// first names with more documents than fit inline, never together in a label, and a surname
+/// that starts like one of them.
+fn v4_extra() -> String {
+    let label = "<http://www.w3.org/2000/01/rdf-schema#label>";
+    let mut ttl = v2_extra();
+    for i in 0..10 {
+        ttl.push_str(&format!("<http://example.org/li{i}> {label} \"Li\" .\n"));
+    }
+    for i in 0..70 {
+        ttl.push_str(&format!(
+            "<http://example.org/ada{i}> {label} \"Ada Smith{i}\" .\n<http://example.org/fran{i}> {label} \"Fran Jones{i}\" .\n"
+        ));
+    }
+    for i in 0..3 {
+        ttl.push_str(&format!(
+            "<http://example.org/franklin{i}> {label} \"Ada Franklin\" .\n"
+        ));
+    }
+    ttl
+}
+
+/// The fourth layout (no places of a token in its labels): `tests/data/v4-layout.rete` (built
+/// with [`v4_extra`]) answers as today, `ada fran` too, which layout 5 answers without walking
+/// the lists of `ada` and `fran`.
+#[test]
+fn an_index_of_the_fourth_layout_still_answers() {
+    let data = format!("{DATA}{}", v4_extra());
+    let queries: Vec<&str> = CHUNKED
+        .into_iter()
+        .chain([
+            "li",
+            "ada fran",
+            "ada fra",
+            "fran",
+            "ada smith1",
+            "smith12 ada",
+        ])
+        .collect();
+    let now = old_layout_answers_as_today("v4-layout.rete", &data, 4, 0, &queries, &[1, 3, 10]);
+    assert_eq!(top(&now, "ada fran").len(), 3);
+}
+
+/// A reader over bytes in memory that notes each range read.
+#[derive(Debug)]
+struct Noted {
+    mem: rete_core::MemReader,
+    reads: std::sync::Mutex<Vec<(u64, usize)>>,
+}
+
+impl rete_core::RangeReader for Noted {
+    fn len(&self) -> u64 {
+        self.mem.len()
+    }
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, rete_core::RangeError> {
+        self.reads.lock().unwrap().push((offset, len));
+        self.mem.read_at(offset, len)
+    }
+    fn name(&self) -> &str {
+        self.mem.name()
+    }
+}
+
+/// `Ada Fran`, typed on the way to "Ada Franklin", where `fran` is another first name: no
+/// label is exactly both words, which a walk of both whole lists proved before layout 5. Now
+/// the tokens' places prove it (both only ever first), and the answer comes from the first
+/// posting chunks of the lists, the best-connected people first.
+#[test]
+fn two_words_never_together_in_a_label_are_not_walked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ttl = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix ex: <http://example.org/> .\n");
+    // People named Ada or Fran in a shuffled order, so that each name's documents are spread
+    // (their chunks are not a few bytes of runs); their surnames, each of one person, are
+    // inline: the posting chunks are those of `ada` and `fran`, three each.
+    let mut x = 1u64;
+    for i in 0..24_000 {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let name = ["Ada", "Fran"][(x >> 33) as usize % 2];
+        ttl.push_str(&format!("ex:p{i} rdfs:label \"{name} Surname{i}\" .\n"));
+    }
+    for i in 0..40 {
+        ttl.push_str(&format!(
+            "ex:franklin{i} rdfs:label \"Ada Franklin\" ; ex:knows ex:p1 , ex:p2 , ex:p3 .\n"
+        ));
+    }
+    let path = build(dir.path(), "names", &ttl, true);
+    let noted = Arc::new(Noted {
+        mem: rete_core::MemReader::new(std::fs::read(&path).unwrap(), "names.rete"),
+        reads: Default::default(),
+    });
+    // Only the header read at open: every posting chunk read after is counted.
+    let opts = rete_core::ReteOptions {
+        prefetch: 4096,
+        ..Default::default()
+    };
+    let rete = Rete::open_with(noted.clone(), opts).unwrap();
+    let postings = rete.section(50, 0).unwrap();
+    let (start, end) = (postings.offset, postings.offset + postings.len);
+    let s = Searcher::open(&rete).unwrap();
+    noted.reads.lock().unwrap().clear();
+    let q = Query {
+        limit: 10,
+        ..Query::new("ada fran")
+    };
+    let hits = terms(&s, &q);
+    assert_eq!(hits.len(), 10);
+    assert!(hits.iter().all(|h| h.starts_with("franklin")), "{hits:?}");
+    let read: usize = noted
+        .reads
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| (start..end).contains(&r.0))
+        .map(|r| r.1)
+        .sum();
+    // Their first chunks are read, no more.
+    assert!(
+        read as u64 * 2 < postings.len,
+        "{read} of the {} bytes of posting chunks read",
+        postings.len
+    );
+    // The same answer as the label scan of a file without the index.
+    let scanned = searcher(&build(dir.path(), "scan", &ttl, false));
+    assert_eq!(terms(&scanned, &q), hits);
+}
+
 /// The samples (`scripts/make-samples.sh`) carry an index of the current layout.
 #[test]
 fn the_samples_carry_the_current_layout() {
@@ -787,7 +974,7 @@ fn an_index_added_later_is_the_built_one() {
     let upgraded = dir.path().join("upgraded.rete");
     rete_search::add_index(&old, &upgraded, &opts).unwrap();
     let s = searcher(&upgraded);
-    assert_eq!(s.index().unwrap().version(), 4);
+    assert_eq!(s.index().unwrap().version(), 5);
     assert_eq!(top(&s, "alb ein"), [ex("einstein")]);
     let e = rete_search::add_index(&added, &added, &opts).unwrap_err();
     assert!(e.to_string().contains("another file"), "{e}");

@@ -4,7 +4,7 @@
 use super::{Cached, Index};
 use crate::codec::{
     kind, BlockRef, CHUNK_POSTINGS, INLINE_POSTINGS, INLINE_POSTINGS_3, VERSION_1, VERSION_2,
-    VERSION_3,
+    VERSION_3, VERSION_4,
 };
 use crate::SearchError;
 use rete_core::format::varint;
@@ -21,6 +21,10 @@ pub(crate) struct Token {
     /// Bit `n` set: some label of this token has `n` words (7: 7 or more). Version 3; all bits
     /// set before.
     pub word_counts: u8,
+    /// Bit `k` set: the token is word `k` (from 0; 7: the eighth or later) of some label whose
+    /// words are all different, or its place is not told (a local name's, a CJK label's, an
+    /// inline list's, before version 5): all bits.
+    pub places: u8,
     /// Version 3: the documents whose label is this one word, apart (a one-word query's
     /// whole-label tiers read only them, the other tiers only `rest`). Before, `None`: `rest`
     /// holds every document and the word counts tell them apart.
@@ -178,11 +182,23 @@ impl Index {
             if df == 0 || df > self.inner.docs {
                 return Err(r.err(format!("token {text:?} claims {df} documents")));
             }
+            let chunked = |p: &Part| matches!(p.postings, Postings::Chunks(_));
+            let places = if self.inner.version > VERSION_4
+                && (chunked(&all) || ones.as_ref().is_some_and(chunked))
+            {
+                match r.u8()? {
+                    0 => return Err(r.err(format!("token {text:?} stands nowhere in its labels"))),
+                    p => p,
+                }
+            } else {
+                u8::MAX
+            };
             rest = raw.len() - r.remaining();
             out.push(Token {
                 text,
                 df,
                 word_counts,
+                places,
                 ones,
                 rest: all,
             });
