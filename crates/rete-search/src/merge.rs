@@ -7,13 +7,11 @@
 use crate::places::seated;
 use crate::postings::Cursor;
 use crate::read::{Index, Part, TokenRef};
+pub(crate) use crate::tier::WordLists;
 use crate::tier::{tier, tier_of, Cand, Quality, NO_MATCH, TIERS, WORST};
 use crate::SearchError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// One query word's matching tokens, each with how it matched.
-pub(crate) type WordLists = Vec<(Quality, TokenRef)>;
 
 /// Every part (the labels of one word, the others) of every token of the words' `lists`.
 pub(crate) fn parts(lists: &[WordLists]) -> impl Iterator<Item = &Part> {

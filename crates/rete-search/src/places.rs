@@ -5,9 +5,8 @@
 //! neither walks the whole lists of `ada` and `fran` to find no label holding both, nor reads
 //! the lists of the first names that `fran` starts.
 
-use crate::merge::WordLists;
 use crate::read::TokenRef;
-use crate::tier::Quality;
+use crate::tier::{Quality, WordLists};
 use std::borrow::Cow;
 
 /// The eighth word of a label and after: one place shared by any number of words.
@@ -105,7 +104,68 @@ fn seat(masks: &[u8], taken: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::seat;
+    use super::{apart, seat};
+    use crate::read::{Part, Postings, Token, TokenRef};
+    use std::sync::Arc;
+
+    /// Word lists of tokens `(text, places)`, one list a word.
+    fn lists(words: &[&[(&str, u8)]]) -> Vec<super::WordLists> {
+        words
+            .iter()
+            .map(|w| {
+                let block: Arc<Vec<Token>> = Arc::new(
+                    w.iter()
+                        .map(|&(text, places)| Token {
+                            text: text.into(),
+                            df: 1,
+                            word_counts: 0b100,
+                            places,
+                            ones: None,
+                            rest: Part {
+                                df: 1,
+                                postings: Postings::Inline(Arc::new(vec![(0, 2)])),
+                            },
+                        })
+                        .collect(),
+                );
+                (0..w.len())
+                    .map(|i| (0, TokenRef::new(&block, i).unwrap()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn texts(l: &[super::WordLists]) -> Vec<Vec<String>> {
+        l.iter()
+            .map(|w| w.iter().map(|(_, t)| t.text.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn tokens_never_beside_a_word_leave() {
+        // `Erna B`: `erna` only ever first; of `b`'s tokens the first names leave, the surname
+        // and a token standing anywhere stay.
+        let l = lists(&[
+            &[("erna", 1)],
+            &[("bauer", 2), ("bjarne", 1), ("borg", 3), ("bo", u8::MAX)],
+        ]);
+        assert_eq!(
+            texts(&apart(&l)),
+            [vec!["erna"], vec!["bauer", "borg", "bo"]]
+        );
+        // The same token for two words (`ada ad`): one label word matches both.
+        let l = lists(&[&[("ada", 1)], &[("ad", 1), ("ada", 1)]]);
+        assert_eq!(texts(&apart(&l)), [vec!["ada"], vec!["ada"]]);
+        // A word standing at several places rules nothing out; nor does the eighth place,
+        // shared by any number of words.
+        for first in [0b11, 0x80] {
+            let l = lists(&[&[("x", first)], &[("y", first)]]);
+            assert_eq!(texts(&apart(&l)), [vec!["x"], vec!["y"]]);
+        }
+        // Both only ever first: each rules the other out.
+        let l = lists(&[&[("ada", 1)], &[("fran", 1)]]);
+        assert!(apart(&l).iter().all(Vec::is_empty));
+    }
 
     #[test]
     fn words_take_places_of_their_own() {

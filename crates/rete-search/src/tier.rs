@@ -4,10 +4,14 @@
 
 use crate::fuzzy;
 use crate::normalize::{Flat, Word};
+use crate::read::TokenRef;
 use crate::Match;
 
 /// Match quality of one word: 0 exact word, 1 word prefix, 2 one typo, 3 two typos.
 pub(crate) type Quality = u8;
+
+/// One query word's matching tokens, each with how it matched.
+pub(crate) type WordLists = Vec<(Quality, TokenRef)>;
 
 /// The worst quality a word can match with.
 pub(crate) const WORST: Quality = 3;
