@@ -1120,6 +1120,10 @@ fn several_words_over_long_lists_answer_as_the_scan_does() {
         "franklen ada",
         "smiht karen",
         "jones fran alan",
+        // Two first names: together only where one is a middle name.
+        "karen alan",
+        "alan kar",
+        "franklin ada",
     ] {
         // Both rank by tier; within one the index orders by importance, the scan by term: the
         // tiers given out match, and every hit is one the scan finds with the same match.
@@ -1138,6 +1142,11 @@ fn several_words_over_long_lists_answer_as_the_scan_does() {
         for h in &hits {
             assert_eq!(all.get(&h.term), Some(&h.matched), "{text}: {}", h.term);
         }
+    }
+    // Two last names never stand together: nothing, from the tokens' places alone.
+    for text in ["smith jones", "jones smith", "franklin francis"] {
+        assert!(answer(&scanned, text, 60).is_empty(), "{text}");
+        assert!(answer(&indexed, text, 60).is_empty(), "{text}");
     }
 }
 
