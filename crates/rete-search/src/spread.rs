@@ -160,7 +160,9 @@ fn walk(
         complete: true,
         ..Found::default()
     };
-    // A word without any token leaves no match.
+    // Tokens never in a label with another word's leave first (`Ada Fran`: the first names
+    // among `fran`'s), their lists not walked. A word without any token leaves no match.
+    let lists = &*crate::places::apart(lists);
     if lists.is_empty() || lists.iter().any(Vec::is_empty) {
         return Ok(found);
     }

@@ -1086,17 +1086,18 @@ fn several_words_over_long_lists_answer_as_the_scan_does() {
     let first = ["Ada", "Alan", "Fran", "Karen"];
     let last = ["Franklin", "Smith", "Frances", "Jones", "Francis"];
     let mut ttl = String::from("@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n");
+    let mut labels = Vec::new();
     for i in 0..24_000usize {
         let middle = if i % 7 == 0 {
             format!("{} ", first[(i / 28) % 4])
         } else {
             String::new()
         };
+        let label = format!("{} {middle}{}", first[i % 4], last[(i / 4) % 5]);
         ttl.push_str(&format!(
-            "<http://example.org/p{i}> rdfs:label \"{} {middle}{}\" .\n",
-            first[i % 4],
-            last[(i / 4) % 5]
+            "<http://example.org/p{i}> rdfs:label \"{label}\" .\n"
         ));
+        labels.push(label.to_lowercase());
     }
     let dir = tempfile::tempdir().unwrap();
     let indexed = searcher(&build(dir.path(), "i", &ttl, true));
@@ -1147,6 +1148,27 @@ fn several_words_over_long_lists_answer_as_the_scan_does() {
     for text in ["smith jones", "jones smith", "franklin francis"] {
         assert!(answer(&scanned, text, 60).is_empty(), "{text}");
         assert!(answer(&indexed, text, 60).is_empty(), "{text}");
+    }
+    // Where the matches are counts every label with a word starting with each word typed, the
+    // tokens ruled out by the places of the others included in none.
+    for text in [
+        "ada fran",
+        "karen alan",
+        "alan kar",
+        "fran ada",
+        "smith jones",
+    ] {
+        let want = labels
+            .iter()
+            .filter(|l| {
+                text.split(' ')
+                    .all(|t| l.split(' ').any(|w| w.starts_with(t)))
+            })
+            .count() as u64;
+        let spread = indexed
+            .spread(&Query::new(text), &AtomicBool::new(false))
+            .unwrap();
+        assert_eq!(spread.entities, want, "{text}");
     }
 }
 
