@@ -261,13 +261,14 @@ impl Stage {
         // Exact words (distinct, as a query's are) match distinct words of a label: a label
         // holds them only if each can take a place of its own (among the first `len` in a
         // whole label), where its tokens stand in labels of that many words (or of others).
+        // Word counts stop at 7 (7 or more), so a query of 7 words is whole in any longer label.
         let len = words.len();
-        let first_places = |len: usize| (0..len.min(8)).fold(0u8, |m, k| m | 1 << k);
+        let first_places = if len >= 7 { u8::MAX } else { (1u8 << len) - 1 };
         let whole: Option<Vec<Quality>> = words
             .iter()
             .map(|w| best_of(w, true))
             .collect::<Option<_>>()
-            .filter(|_| quality > 0 || seated(&words, n, first_places(len)));
+            .filter(|_| quality > 0 || seated(&words, n, first_places));
         let not_whole: Option<Vec<Quality>> = words
             .iter()
             .map(|w| best_of(w, false))

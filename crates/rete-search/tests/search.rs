@@ -916,6 +916,24 @@ fn two_words_never_together_in_a_label_are_not_walked() {
     assert_eq!(terms(&scanned, &q), hits);
 }
 
+/// A query of seven words is whole in a label of more (word counts stop at 7), its last words
+/// at the eighth place and after: the tokens' places do not rule such a label out.
+#[test]
+fn seven_words_match_a_longer_label_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ttl = String::new();
+    for i in 0..70 {
+        ttl.push_str(&format!(
+            "<http://example.org/p{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"alpha bravo charlie delta echo foxtrot golf hotel india x{i}\" .\n"
+        ));
+    }
+    let indexed = searcher(&build(dir.path(), "i", &ttl, true));
+    let q = Query::new("charlie delta echo foxtrot golf hotel india");
+    let a = indexed.search(&q, &AtomicBool::new(false)).unwrap().hits;
+    assert_eq!(a.len(), 10);
+    assert!(a.iter().all(|h| h.matched == Match::WholeLabel), "{a:?}");
+}
+
 /// The samples (`scripts/make-samples.sh`) carry an index of the current layout.
 #[test]
 fn the_samples_carry_the_current_layout() {
