@@ -775,30 +775,34 @@ fn an_index_of_the_second_layout_still_answers() {
 }
 
 /// The third layout (at most 8 postings inline, word counts kept with one-word labels' too):
-/// `tests/data/v3-layout.rete` holds [`v2_extra`] and ten one-word labels `Li`, so that a word
+/// `tests/data/v3-layout.rete` holds [`v3_extra`], so that a word
 /// has each part in a chunk there and inline now.
 #[test]
 fn an_index_of_the_third_layout_still_answers() {
-    let mut data = format!("{DATA}{}", v2_extra());
-    for i in 0..10 {
-        data.push_str(&format!(
-            "<http://example.org/li{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"Li\" .\n"
-        ));
-    }
+    let data = format!("{DATA}{}", v3_extra());
     let queries: Vec<&str> = CHUNKED.into_iter().chain(["li", "unlabelled"]).collect();
     let now = old_layout_answers_as_today("v3-layout.rete", &data, 3, 0, &queries, &[1, 3, 10]);
     assert_eq!(top(&now, "li").len(), 10);
 }
 
-/// Labels added to `DATA`, [`v2_extra`] and the ten `Li` in `tests/data/v4-layout.rete`: two
-/// first names with more documents than fit inline, never together in a label, and a surname
-/// that starts like one of them.
-fn v4_extra() -> String {
-    let label = "<http://www.w3.org/2000/01/rdf-schema#label>";
+/// Labels added to `DATA` in `tests/data/v3-layout.rete`: [`v2_extra`] and ten one-word labels
+/// `Li`.
+fn v3_extra() -> String {
     let mut ttl = v2_extra();
     for i in 0..10 {
-        ttl.push_str(&format!("<http://example.org/li{i}> {label} \"Li\" .\n"));
+        ttl.push_str(&format!(
+            "<http://example.org/li{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"Li\" .\n"
+        ));
     }
+    ttl
+}
+
+/// Labels added to `DATA` in `tests/data/v4-layout.rete`: [`v3_extra`], two first names with
+/// more documents than fit inline, never together in a label, and a surname that starts like
+/// one of them.
+fn v4_extra() -> String {
+    let label = "<http://www.w3.org/2000/01/rdf-schema#label>";
+    let mut ttl = v3_extra();
     for i in 0..70 {
         ttl.push_str(&format!(
             "<http://example.org/ada{i}> {label} \"Ada Smith{i}\" .\n<http://example.org/fran{i}> {label} \"Fran Jones{i}\" .\n"
