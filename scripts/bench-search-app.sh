@@ -2,13 +2,14 @@
 # The search benchmark's app part (issue 47): in the real app (WebKit under Xvfb), every keystroke
 # of QUERIES typed into the search box on FILE and on the 20k-people sample (the floor: a small
 # file in the same run), each timed from its input event to its hits drawn next to the page's
-# frame floor, then whole labels chosen (the map descends to the entity) next to a details click
-# (e2e/bench/search.e2e.mjs). QUERIES as `search_bench` writes them (scripts/bench-search.sh).
+# frame floor (both started just after the page has drawn a frame), then whole labels chosen
+# (the map descends to the entity) next to a details click (e2e/bench/search.e2e.mjs). QUERIES as `search_bench` writes them (scripts/bench-search.sh).
 # Writes OUT (JSON: both runs and their summaries); the table in docs/BENCHMARK.md is copied from
 # it by hand.
 # Usage: scripts/bench-search-app.sh FILE.rete QUERIES.txt OUT.json
 # env: RETE_APP (default: the release app, built with `npm run tauri -- build --no-bundle`),
-# RETE_SEARCH_KEYS (400), RETE_SEARCH_CHOOSE (10), E2E_LOCK.
+# RETE_SEARCH_KEYS (400), RETE_SEARCH_CHOOSE (10), RETE_SEARCH_START (`frame`; `any`: each
+# keystroke and floor started whenever WebDriver's call arrives, as before 2026-12-06), E2E_LOCK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 file=$(realpath "$1")
