@@ -50,7 +50,8 @@ const PREFETCH_CHAIN: u64 = 512 << 10;
 /// sections every first search reads wherever they lie, each up to [`PREFETCH_APART`]: the meta,
 /// the block directories' page tables, the pyramid's top and block directory (a multi-range
 /// request takes them all at once). The token blocks and the two directories a first search
-/// reads come whole within [`PREFETCH_CHAIN`], a dictionary within [`PREFETCH_BYTES`].
+/// reads come whole within [`PREFETCH_CHAIN`], a dictionary within [`PREFETCH_BYTES`], and the
+/// first [`PREFETCH_BYTES`] of the document blocks (the documents ranked first).
 fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     if !rete.reader().is_remote() {
         return Ok(());
@@ -119,6 +120,12 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
                 spans.push((start, e.len as usize));
             }
         }
+    }
+    // The first document blocks: the documents ranked first are the likeliest hits of any
+    // query, so a later keystroke whose candidates lie among them reads no document block
+    // between its postings and its hits' terms.
+    if let Some(e) = rete.section(kind::DOCS, 0) {
+        spans.push((e.offset, e.len.min(PREFETCH_BYTES) as usize));
     }
     // A small file's whole dictionary: the map's first labels and the hits' terms read from it.
     if let Some(e) = rete.section(rete_core::format::kind::DICT_BLOCKS, 0) {
