@@ -134,11 +134,13 @@ fn main() {
         return;
     }
     println!(
-        "{} later keystrokes: {over} above 2 requests or 64 KiB; p99 {} requests, {} B; most {} requests, {} B",
+        "{} later keystrokes: {over} above 2 requests or 64 KiB; p99 {} requests, {} B; most {} requests, {} B; in all {} requests, {} B",
         later.len(),
         pct(&req, 0.99),
         pct(&bytes, 0.99),
         pct(&req, 1.0),
         pct(&bytes, 1.0),
+        req.iter().sum::<u64>(),
+        bytes.iter().sum::<u64>(),
     );
 }
