@@ -1079,6 +1079,66 @@ fn classes_with_one_label_are_told_apart_in_the_legend_search_and_details() {
     );
 }
 
+/// A class told apart from another of its label is shown by the label it was found by, in that
+/// label's language, with what tells it apart: `puesto (org:Post)` tagged `es` for "pues", not
+/// the English `Post (org:Post)` tagged `es`, which does not say why it matched.
+#[test]
+fn a_class_told_apart_shows_the_label_it_was_found_by() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = r#"@prefix org: <http://www.w3.org/ns/org#> .
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+org:Post a rdfs:Class ; rdfs:label "Post"@en, "puesto"@es .
+ex:Post a rdfs:Class ; rdfs:label "Post"@en .
+ex:a a org:Post ; rdfs:label "a" .
+ex:b a ex:Post ; rdfs:label "b" .
+"#;
+    let out = dir.path().join("posts.rete");
+    rete_build::build(
+        &rete_build::BuildOptions {
+            inputs: vec![rete_build::Input::bytes(
+                "posts.ttl",
+                data.as_bytes().to_vec(),
+                rete_build::Syntax::Turtle,
+            )],
+            extensions: vec![
+                Arc::new(rete_schema::SchemaExtension),
+                Arc::new(rete_search::SearchExtension::default()),
+            ],
+            ..rete_build::BuildOptions::default()
+        },
+        &out,
+    )
+    .unwrap();
+    let store = Store::default();
+    let info = ops::open_path(&store, &out.display().to_string()).unwrap();
+    let legend = ops::legend(&store, info.doc).unwrap();
+    let labels: Vec<&str> = legend.classes.iter().map(|c| c.label.as_str()).collect();
+    assert!(labels.contains(&"Post (org:Post)"), "{labels:?}");
+    let search = |text: &str| {
+        let req = rete_explore::engine::SearchRequest {
+            text: text.to_owned(),
+            limit: 10,
+            ..Default::default()
+        };
+        let found = ops::search(&store, info.doc, 1, &req).unwrap();
+        let hit = found
+            .hits
+            .into_iter()
+            .find(|h| h.nt == "<http://www.w3.org/ns/org#Post>")
+            .unwrap_or_else(|| panic!("org:Post not found for {text}"));
+        (hit.label, hit.lang)
+    };
+    assert_eq!(
+        search("pues"),
+        ("puesto (org:Post)".to_owned(), Some("es".to_owned()))
+    );
+    assert_eq!(
+        search("post"),
+        ("Post (org:Post)".to_owned(), Some("en".to_owned()))
+    );
+}
+
 #[test]
 fn service_calls_only_the_hosts_the_user_allowed() {
     use std::io::{Read, Write};

@@ -30,10 +30,19 @@ impl Doc {
     }
 
     /// The label of a class (N-Triples) that another class of the file shares, with what tells it
-    /// apart (`Class (owl:Class)`); `None` for the other terms. The legend, the details panel and
-    /// search show the same.
+    /// apart (`Class (owl:Class)`); `None` for the other terms. The legend and the details panel
+    /// show the same; search the same after the label it found ([`Self::told_apart_as`]).
     pub fn class_told_apart(&self, nt: &str) -> Option<&str> {
         self.told_apart().get(nt).map(String::as_str)
+    }
+
+    /// `label` (a label of the class `nt`, in any language) with what tells the class apart
+    /// (`puesto (org:Post)`) when the legend tells it apart from another; `None` for the other
+    /// terms. A search hit shows the label it was found by.
+    pub fn told_apart_as(&self, nt: &str, label: &str) -> Option<String> {
+        self.told_apart()
+            .contains_key(nt)
+            .then(|| format!("{label} ({})", self.telling_name(nt)))
     }
 
     /// [`Self::class_told_apart`] of every class whose label is shared, found once per document

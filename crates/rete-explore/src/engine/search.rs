@@ -114,11 +114,9 @@ impl Doc {
         for h in answer.hits {
             let id = self.resolve(&h.term)?.unwrap_or(0);
             let class_label = h.class.as_ref().map(|c| self.short_nt(c));
-            // A class whose label another class shares: told apart as in the legend.
-            let label = match self.class_told_apart(&h.term) {
-                Some(told) => told.to_owned(),
-                None => h.label,
-            };
+            // A class whose label another class shares: told apart as in the legend, after the
+            // label it was found by (which may be another language's).
+            let label = self.told_apart_as(&h.term, &h.label).unwrap_or(h.label);
             // The pyramid path comes finest first; the map opens it from the top.
             let path = h
                 .path
