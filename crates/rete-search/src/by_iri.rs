@@ -8,7 +8,7 @@
 use crate::build::schema_terms;
 use crate::{Answer, Hit, Kind, Match, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES};
 use oxrdf::{NamedNode, Term, TermRef};
-use rete_core::vocab::{local_name, Prefixes};
+use rete_core::vocab::{local_name, Prefixes, VOCABULARIES};
 use rete_core::{Id, Pattern};
 use std::ops::Range;
 
@@ -148,10 +148,26 @@ fn typed_iri(s: &Searcher, text: &str) -> Result<Option<NamedNode>, SearchError>
     if rest.starts_with("//") || prefix.eq_ignore_ascii_case("urn") {
         return Ok(NamedNode::new(text).ok());
     }
-    let prefixes = Prefixes::for_file(&s.rete().card()?.prefixes, &[]);
-    Ok(prefixes
-        .expand(text)
-        .and_then(|iri| NamedNode::new(iri).ok()))
+    Ok(namespace_of(s, prefix)?.and_then(|(ns, _)| NamedNode::new(format!("{ns}{rest}")).ok()))
+}
+
+/// The namespace `prefix` names in this file and the ids of its IRIs: a prefix the file's card
+/// or the well-known list declares, else a well-known vocabulary's prefix (`dbo`, `org`, `gr`)
+/// whose namespace the file holds IRIs of: the app shows such names (`org:Post`) where the
+/// file declares none, so they can be typed back.
+fn namespace_of(s: &Searcher, prefix: &str) -> Result<Option<(String, Range<Id>)>, SearchError> {
+    let rete = s.rete();
+    let prefixes = Prefixes::for_file(&rete.card()?.prefixes, &[]);
+    if let Some(ns) = prefixes.get(prefix) {
+        return Ok(Some((ns.to_owned(), rete.iri_ids_starting_with(ns)?)));
+    }
+    for v in VOCABULARIES.iter().filter(|v| v.prefix == prefix) {
+        let terms = rete.iri_ids_starting_with(v.namespace)?;
+        if !terms.is_empty() {
+            return Ok(Some((v.namespace.to_owned(), terms)));
+        }
+    }
+    Ok(None)
 }
 
 /// A query led by a declared prefix: the namespace, the ids of its IRIs, and the text after the
@@ -163,8 +179,8 @@ pub(crate) struct Namespaced<'t> {
 }
 
 /// The namespace a query is led by (`schema:Per`, `dbo:birth da`: a prefixed name typed on
-/// toward a term of that namespace). `None` when the text does not start so or the prefix is
-/// declared neither by the file's card nor as a well-known one.
+/// toward a term of that namespace). `None` when the text does not start so or the prefix names
+/// no namespace of the file ([`namespace_of`]).
 pub(crate) fn namespace_typed<'t>(
     s: &Searcher,
     text: &'t str,
@@ -176,15 +192,13 @@ pub(crate) fn namespace_typed<'t>(
     if prefix.is_empty() || !prefix.chars().all(name_char) || rest.starts_with("//") {
         return Ok(None);
     }
-    let prefixes = Prefixes::for_file(&s.rete().card()?.prefixes, &[]);
-    match prefixes.get(prefix) {
-        Some(ns) => Ok(Some(Namespaced {
-            namespace: ns.to_owned(),
-            terms: s.rete().iri_ids_starting_with(ns)?,
+    Ok(
+        namespace_of(s, prefix)?.map(|(namespace, terms)| Namespaced {
+            namespace,
+            terms,
             rest,
-        })),
-        None => Ok(None),
-    }
+        }),
+    )
 }
 
 /// `hits` of a query led by namespace `ns`'s prefix, those whose local name starts with the

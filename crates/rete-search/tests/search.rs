@@ -479,6 +479,33 @@ fn a_prefix_typed_on_keeps_its_namespace() {
     }
 }
 
+/// A well-known vocabulary's prefix the file declares none for (N-Quads declare none): typed as
+/// the app shows the terms (`org:Post`, `dbo:BasketballPlayer`), it finds them, whole or typed
+/// on; a vocabulary prefix whose namespace the file does not hold is searched as a word.
+#[test]
+fn an_undeclared_vocabulary_prefix_finds_its_terms() {
+    let nt = r#"
+<http://dbpedia.org/ontology/BasketballPlayer> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> .
+<http://dbpedia.org/ontology/BasketballPlayer> <http://www.w3.org/2000/01/rdf-schema#label> "basketball player"@en .
+<http://www.w3.org/ns/org#Post> <http://www.w3.org/2000/01/rdf-schema#label> "puesto"@es .
+<http://example.org/gr> <http://www.w3.org/2000/01/rdf-schema#label> "gr alba"@en .
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let indexed = searcher(&build(dir.path(), "i", nt, true));
+    let scanned = searcher(&build(dir.path(), "s", nt, false));
+    for s in [&indexed, &scanned] {
+        let dbo = ["<http://dbpedia.org/ontology/BasketballPlayer>"];
+        let post = ["<http://www.w3.org/ns/org#Post>"];
+        assert_eq!(top(s, "dbo:BasketballPlayer"), dbo);
+        assert_eq!(top(s, "dbo:Bask"), dbo);
+        assert_eq!(top(s, "dbo:basketball pl"), dbo);
+        assert_eq!(top(s, "org:Post"), post);
+        assert_eq!(top(s, "org:pues"), post);
+        // GoodRelations is not in the file: `gr` is a word.
+        assert_eq!(top(s, "gr:alb"), [ex("gr")]);
+    }
+}
+
 /// Layouts 3 and 4: a token whose word-count byte and parts disagree, or whose one-word labels
 /// name a document the index does not hold, is a clear error.
 #[test]
