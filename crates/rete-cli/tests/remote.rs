@@ -206,10 +206,10 @@ fn search_over_http_reads_a_few_blocks() {
         );
     }
 }
-/// The search box over HTTP in one long-lived reader (the app's): the first search reads at
-/// most 3 requests after the file is open, and each later keystroke at most 2 requests and
-/// 64 KiB, answering as the local file does; with the community pyramid too, whose hits' paths
-/// read its membership blocks in one batch.
+/// The search box over HTTP in one long-lived reader and the user's languages (the app's): the
+/// first search reads at most 3 requests after the file is open, and each later keystroke at
+/// most 2 requests and 64 KiB, answering as the local file does; with the community pyramid
+/// too, whose hits' paths read its membership blocks in one batch.
 #[test]
 fn search_keystrokes_over_http_read_few_requests() {
     use rete_search::{Query, Searcher};
@@ -241,7 +241,11 @@ fn search_keystrokes_over_http_read_few_requests() {
         let local = Searcher::open(&local).unwrap();
         let cancel = AtomicBool::new(false);
         for (i, text) in typed.into_iter().enumerate() {
-            let q = Query::new(text);
+            // The app passes the user's languages.
+            let q = Query {
+                languages: vec!["en-US".into(), "en".into()],
+                ..Query::new(text)
+            };
             let answer = remote.search(&q, &cancel).unwrap();
             assert!(!answer.hits.is_empty(), "{stem} {text}");
             assert_eq!(answer, local.search(&q, &cancel).unwrap(), "{stem} {text}");

@@ -35,18 +35,40 @@ pub(crate) struct Names<'a> {
     pub predicates: &'a [String],
 }
 
-/// The best label of a term so far: (tier, language rank, candidate order), the document, and
-/// the term's community path.
-type Best = ((u8, usize, u32), DocRec, Option<Vec<u32>>);
+/// Where the candidates' documents come from.
+pub(crate) trait Docs {
+    /// The document of `c`.
+    fn doc(&mut self, c: &Cand) -> Result<DocRec, SearchError>;
+    /// Reads the documents of `cands` at once where that saves reads (an index over HTTP).
+    fn prefetch(&mut self, cands: &[Cand]) -> Result<(), SearchError>;
+}
+
+/// A term found so far: the label it shows and its community path.
+struct Best {
+    /// The shown label's (quality, language rank, tier, candidate order): of the labels that
+    /// match with words as good, the one in the most preferred language ("basketball player"
+    /// @en rather than the whole word "Basketballspieler" @de for `basketb`), else the best.
+    shown: (u8, usize, u8, u32),
+    doc: DocRec,
+    path: Option<Vec<u32>>,
+}
+
+impl Best {
+    /// Terms rank by the label they show: its tier, language and order.
+    fn rank(&self) -> (u8, usize, u32) {
+        (self.shown.2, self.shown.1, self.shown.3)
+    }
+}
 
 /// Walks candidates in order, fetches their documents, applies the filters and keeps the best
-/// label of each term; within a tier the preferred languages come first.
+/// label of each term; within a tier the preferred languages come first. Candidates come tier
+/// by tier, best first.
 pub(crate) fn collect(
     s: &Searcher,
     f: &Filters,
     q: &Query,
     cands: impl Iterator<Item = Result<Cand, SearchError>>,
-    mut doc: impl FnMut(&Cand) -> Result<DocRec, SearchError>,
+    mut docs: impl Docs,
     names: Names<'_>,
     cancel: &AtomicBool,
 ) -> Result<Vec<Hit>, SearchError> {
@@ -64,16 +86,13 @@ pub(crate) fn collect(
         .iter()
         .flat_map(|p| rete_pyramid::lang::lookup_ranges(p))
         .collect();
-    let lang_rank = |d: &DocRec| -> usize {
-        if ranges.is_empty() {
-            return 0;
-        }
-        let l = lang_str(d).map_or("", String::as_str);
+    let rank_of = |l: &str| -> usize {
         ranges
             .iter()
             .position(|r| rete_pyramid::lang::matches(r, l))
             .unwrap_or(ranges.len())
     };
+    let lang_rank = |d: &DocRec| rank_of(lang_str(d).map_or("", String::as_str));
     // A label predicate the index does not hold matches nothing.
     let pred: Option<u32> = q.label_predicate.as_ref().map(|iri| {
         predicates
@@ -81,66 +100,96 @@ pub(crate) fn collect(
             .position(|p| p == iri)
             .map_or(u32::MAX, |i| i as u32)
     });
-    // (tier, language rank, candidate order) → document; one per term.
-    let mut best: FxHashMap<Id, Best> = FxHashMap::default();
-    let mut done_tier: Option<u8> = None;
-    let mut after_full = 0usize;
-    for (examined, c) in cands.enumerate() {
-        let c = c?;
-        if examined >= MAX_EXAMINED || done_tier.is_some_and(|t| c.tier > t) {
-            break;
-        }
-        if examined % 256 == 0 && cancel.load(Ordering::Relaxed) {
-            return Err(SearchError::Cancelled);
-        }
-        if done_tier.is_some() {
-            // Past the limit, the rest of the tier is read only to let a preferred language in.
-            after_full += 1;
-            if after_full > f.limit * 4 || f.languages.is_empty() {
-                break;
-            }
-        }
-        let d = doc(&c)?;
+    // Keeps `d` as the label `c` found, if it passes the filters.
+    let consider = |best: &mut FxHashMap<Id, Best>, c: &Cand, d: DocRec| {
         if f.kind.is_some_and(|k| k != d.kind)
             || pred.is_some_and(|p| p != d.pred)
             || f.terms.as_ref().is_some_and(|r| !r.contains(&d.term))
+            || f.class.is_some_and(|class| !d.classes.contains(&class))
         {
-            continue;
-        }
-        if let Some(class) = f.class {
-            if !d.classes.contains(&class) {
-                continue;
-            }
+            return Ok(());
         }
         // The path is read here only to filter; the hits' paths are read at the end.
         let path = match q.within {
-            Some(_) => s.community_path(d.term)?,
+            Some(w) => match s.community_path(d.term)? {
+                p if w.holds(p.as_ref()) => p,
+                _ => return Ok(()),
+            },
             None => None,
         };
-        if let Some(w) = q.within {
-            if !w.holds(path.as_ref()) {
-                continue;
+        let shown = (c.tier / 2, lang_rank(&d), c.tier, c.doc);
+        match best.get_mut(&d.term) {
+            Some(b) => {
+                if shown < b.shown {
+                    b.shown = shown;
+                    b.doc = d;
+                }
+            }
+            None => {
+                best.insert(
+                    d.term,
+                    Best {
+                        shown,
+                        doc: d,
+                        path,
+                    },
+                );
             }
         }
-        let key = (c.tier, lang_rank(&d), c.doc);
-        match best.get(&d.term) {
-            Some((k, _, _)) if *k <= key => {}
-            _ => {
-                best.insert(d.term, (key, d, path));
-            }
+        Ok::<(), SearchError>(())
+    };
+    let mut best: FxHashMap<Id, Best> = FxHashMap::default();
+    let mut cands = cands.take(MAX_EXAMINED);
+    let mut done_tier: Option<u8> = None;
+    for (examined, c) in cands.by_ref().enumerate() {
+        let c = c?;
+        if examined % 256 == 0 && cancel.load(Ordering::Relaxed) {
+            return Err(SearchError::Cancelled);
         }
-        if done_tier.is_none() && best.len() >= f.limit {
+        consider(&mut best, &c, docs.doc(&c)?)?;
+        if best.len() >= f.limit {
             done_tier = Some(c.tier);
+            break;
         }
     }
-    let mut ranked: Vec<_> = best.into_values().collect();
-    ranked.sort_by_key(|(k, _, _)| *k);
+    // Past the limit, a few more candidates of the tier are read only to let a preferred
+    // language in; after a tier of whole labels, of the next too (words as good, other words
+    // as well), where a term found so far may show a label in a preferred language. Only when
+    // a term found shows a label in a language after the most preferred one the index holds
+    // (else none read would change the hits: a file of untagged labels reads none). Their
+    // documents in one read.
+    let floor = languages
+        .iter()
+        .map(|l| rank_of(l))
+        .chain([rank_of("")])
+        .min()
+        .unwrap_or(0);
+    let improvable = best.values().any(|b| b.shown.1 > floor);
+    if let Some(t) = done_tier.filter(|_| improvable) {
+        let mut more = Vec::new();
+        for c in cands.by_ref() {
+            let c = c?;
+            if more.len() >= f.limit * 4 || !(c.tier == t || (t % 2 == 0 && c.tier == t + 1)) {
+                break;
+            }
+            more.push(c);
+        }
+        docs.prefetch(&more)?;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(SearchError::Cancelled);
+        }
+        for c in &more {
+            consider(&mut best, c, docs.doc(c)?)?;
+        }
+    }
+    let mut ranked: Vec<Best> = best.into_values().collect();
+    ranked.sort_by_key(Best::rank);
     ranked.truncate(f.limit);
     let rete = s.rete();
     // The hits' terms, classes and labels in one batch (a remote file: one round trip).
     let ids: Vec<Id> = ranked
         .iter()
-        .flat_map(|(_, d, _)| {
+        .flat_map(|Best { doc: d, .. }| {
             let label = match d.label {
                 Label::Literal(id) => Some(id),
                 _ => None,
@@ -153,8 +202,8 @@ pub(crate) fn collect(
     // predicates have one when they are on the map: an ontology's terms are its entities.
     let entities: Vec<Id> = ranked
         .iter()
-        .filter(|(_, _, path)| path.is_none())
-        .map(|(_, d, _)| d.term)
+        .filter(|b| b.path.is_none())
+        .map(|b| b.doc.term)
         .collect();
     if rete.reader().is_remote() {
         // Both batches in one read: one request to a server that answers several ranges at
@@ -175,7 +224,14 @@ pub(crate) fn collect(
     let (mut label_words, mut scratch) = (Flat::default(), Scratch::default());
     let mut hits = ranked
         .into_iter()
-        .map(|(k, d, path)| {
+        .map(|b| {
+            let rank = b.rank();
+            let Best {
+                shown: k,
+                doc: d,
+                path,
+                ..
+            } = b;
             let path = match path {
                 Some(p) => Some(p),
                 None => paths.next().flatten(),
@@ -188,7 +244,7 @@ pub(crate) fn collect(
             let name = matches!(d.label, Label::LocalName);
             words_into(&label, name, &mut label_words, &mut scratch);
             // Within a tier and language rank, the labels read as typed first.
-            let order = (k.0, k.1, !in_order(&typed, &label_words));
+            let order = (rank.0, rank.1, !in_order(&typed, &label_words));
             let hit = Hit {
                 rank: 0,
                 term,
@@ -196,7 +252,7 @@ pub(crate) fn collect(
                 lang: lang_of(&d),
                 source: predicates.get(d.pred as usize).cloned(),
                 label,
-                matched: tier_match(k.0),
+                matched: tier_match(k.2),
                 class,
                 path,
             };

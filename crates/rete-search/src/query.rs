@@ -4,13 +4,13 @@
 //! filters, the preferred languages first within a tier, one hit per term.
 
 use crate::codec::CHUNK_POSTINGS;
-use crate::collect::{collect, Filters, Names};
+use crate::collect::{collect, Docs, Filters, Names};
 use crate::compound;
 use crate::fuzzy;
 use crate::merge::{self, WordLists};
 use crate::normalize::{name_parts, query_words, Word};
 use crate::postings::{first_fetch, gallop};
-use crate::read::{Index, Postings, Token, TokenRef};
+use crate::read::{DocRec, Index, Postings, Token, TokenRef};
 use crate::tier::{typo_quality, typos_of, Cand};
 use crate::{Answer, Hit, Query, SearchError, Searcher, MAX_LIMIT, MAX_QUERY_WORDS};
 use oxrdf::{NamedNodeRef, TermRef};
@@ -516,17 +516,33 @@ fn indexed_search(
         s.community_paths(&terms)?;
     }
     let cands = head.into_iter().map(Ok).chain(cands);
-    let mut held = None;
     collect(
         s,
         f,
         q,
         cands,
-        |c| ix.doc_held(c.doc, &mut held),
+        IndexDocs { ix, held: None },
         Names {
             languages: ix.languages(),
             predicates: ix.label_predicates(),
         },
         cancel,
     )
+}
+
+/// The documents of an index, the block last read held.
+struct IndexDocs<'a> {
+    ix: &'a Index,
+    held: Option<(u64, Arc<Vec<DocRec>>)>,
+}
+
+impl Docs for IndexDocs<'_> {
+    fn doc(&mut self, c: &Cand) -> Result<DocRec, SearchError> {
+        self.ix.doc_held(c.doc, &mut self.held)
+    }
+
+    fn prefetch(&mut self, cands: &[Cand]) -> Result<(), SearchError> {
+        self.ix
+            .prefetch_docs(&cands.iter().map(|c| c.doc).collect::<Vec<_>>())
+    }
 }

@@ -4,7 +4,7 @@
 //! every label), cancellable, never an error for a missing index. Importance is unknown here:
 //! ties go to the lower term id.
 
-use crate::collect::{collect, Filters, Names};
+use crate::collect::{collect, Docs, Filters, Names};
 use crate::compound::{self, LabelWords};
 use crate::normalize::{name_parts, name_words, word_count, words, Word};
 use crate::read::{DocRec, Label};
@@ -12,7 +12,7 @@ use crate::tier::{quality, tier, typos_of, Cand, Quality};
 use crate::{Hit, Kind, Query, SearchError, Searcher, DEFAULT_LABEL_PREDICATES, MAX_CLASSES};
 use oxrdf::{NamedNodeRef, Term, TermRef};
 use rete_core::vocab::local_name;
-use rete_core::{Id, Pattern};
+use rete_core::{Id, Pattern, Rete};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -183,26 +183,45 @@ pub(crate) fn search(
         f,
         q,
         cands.into_iter().map(Ok),
-        |c| {
-            let mut d = docs
-                .remove(&c.doc)
-                .ok_or_else(|| SearchError::Internal("candidate seen twice".into()))?;
-            if let Some(ty) = ty {
-                let mut classes: Vec<Id> = Vec::new();
-                for quad in rete.quads(&Pattern::new(Some(d.term), Some(ty), None))? {
-                    let o = quad?[2];
-                    if !classes.contains(&o) && classes.len() < MAX_CLASSES {
-                        classes.push(o);
-                    }
-                }
-                d.classes = classes.into();
-            }
-            Ok(d)
-        },
+        Scanned { docs, rete, ty },
         Names {
             languages: &languages,
             predicates: &predicates,
         },
         cancel,
     )
+}
+
+/// The documents a scan made, each given once, its classes read then.
+struct Scanned<'a> {
+    docs: FxHashMap<u32, DocRec>,
+    rete: &'a Rete,
+    ty: Option<Id>,
+}
+
+impl Docs for Scanned<'_> {
+    fn doc(&mut self, c: &Cand) -> Result<DocRec, SearchError> {
+        let mut d = self
+            .docs
+            .remove(&c.doc)
+            .ok_or_else(|| SearchError::Internal("candidate seen twice".into()))?;
+        if let Some(ty) = self.ty {
+            let mut classes: Vec<Id> = Vec::new();
+            for quad in self
+                .rete
+                .quads(&Pattern::new(Some(d.term), Some(ty), None))?
+            {
+                let o = quad?[2];
+                if !classes.contains(&o) && classes.len() < MAX_CLASSES {
+                    classes.push(o);
+                }
+            }
+            d.classes = classes.into();
+        }
+        Ok(d)
+    }
+
+    fn prefetch(&mut self, _: &[Cand]) -> Result<(), SearchError> {
+        Ok(())
+    }
 }

@@ -506,6 +506,55 @@ fn an_undeclared_vocabulary_prefix_finds_its_terms() {
     }
 }
 
+/// A term found by a label in another language shows its label in a preferred one when that
+/// matches with words as good, and ranks by it: for `basketb` in English, "basketball player"
+/// (a prefix) rather than the German whole word "Basketballspieler", also when the hits asked
+/// are full before the English label is read; in German, or with no preference, the German.
+#[test]
+fn a_hit_shows_its_label_in_a_preferred_language_that_matches_as_well() {
+    let ttl = r#"
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:player rdfs:label "Basketballspieler"@de , "basketball player"@en ; ex:near ex:a , ex:b .
+ex:team rdfs:label "Basketballmannschaft"@de ; ex:near ex:a .
+ex:zleague rdfs:label "basketball league"@en .
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let indexed = searcher(&build(dir.path(), "i", ttl, true));
+    let scanned = searcher(&build(dir.path(), "s", ttl, false));
+    let cancel = AtomicBool::new(false);
+    for s in [&indexed, &scanned] {
+        let shown = |langs: &[&str], limit: usize| -> Vec<(String, String, Match)> {
+            let mut q = Query::new("basketb");
+            q.languages = langs.iter().map(|l| (*l).to_owned()).collect();
+            q.limit = limit;
+            s.search(&q, &cancel)
+                .unwrap()
+                .hits
+                .into_iter()
+                .map(|h| {
+                    let term = h.term.trim_start_matches("<http://example.org/").to_owned();
+                    (term, h.label, h.matched)
+                })
+                .collect()
+        };
+        let hit = |t: &str, label: &str, m: Match| (ex(t), label.to_owned(), m);
+        let team = hit("team", "Basketballmannschaft", Match::WholePrefix);
+        let player_en = hit("player", "basketball player", Match::Prefix);
+        let player_de = hit("player", "Basketballspieler", Match::WholePrefix);
+        // Less connected than the player, and after it in term order (the scan's order of ties).
+        let league = hit("zleague", "basketball league", Match::Prefix);
+        // A whole label's tier still ranks first, whatever its language.
+        assert_eq!(
+            shown(&["en"], 10),
+            [team.clone(), player_en.clone(), league]
+        );
+        assert_eq!(shown(&["en"], 2), [team.clone(), player_en]);
+        assert_eq!(shown(&["de"], 2), [player_de.clone(), team.clone()]);
+        assert_eq!(shown(&[], 2), [player_de, team]);
+    }
+}
+
 /// Layouts 3 and 4: a token whose word-count byte and parts disagree, or whose one-word labels
 /// name a document the index does not hold, is a clear error.
 #[test]
