@@ -2,8 +2,10 @@
 //! of QUERIES.txt (one a line, as `search_bench` writes them) in one long-lived reader, with the
 //! requests and bytes each one costs and the sections the reads fell in.
 //!
-//! `search_remote URL QUERIES.txt [--all]`: prints the first search and every keystroke above
-//! 2 requests or 64 KiB (`--all`: every keystroke), then a summary line.
+//! `search_remote URL QUERIES.txt [--all] [--lang TAGS] [--json OUT]`: prints the first search
+//! and every keystroke above 2 requests or 64 KiB (`--all`: every keystroke), then a summary
+//! line. `--lang en,de`: the preferred languages, as the app passes the user's. `--json`: the
+//! summary as JSON too.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "measurement tool")]
 
@@ -72,14 +74,24 @@ impl RangeReader for Traced {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let (url, queries, all) = match &args[..] {
-        [_, u, q] => (u, q, false),
-        [_, u, q, a] if a == "--all" => (u, q, true),
-        _ => {
-            eprintln!("usage: search_remote URL QUERIES.txt [--all]");
-            std::process::exit(2);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let all = args.iter().any(|a| a == "--all");
+    args.retain(|a| a != "--all");
+    let mut option = |name: &str| match args.iter().position(|a| a == name) {
+        Some(i) if i + 1 < args.len() => {
+            let value = args.remove(i + 1);
+            args.remove(i);
+            Some(value)
         }
+        _ => None,
+    };
+    let languages: Vec<String> = option("--lang")
+        .map(|tags| tags.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
+    let json = option("--json");
+    let [url, queries] = &args[..] else {
+        eprintln!("usage: search_remote URL QUERIES.txt [--all] [--lang TAGS] [--json OUT]");
+        std::process::exit(2);
     };
     let queries = std::fs::read_to_string(queries).unwrap();
     let http = Arc::new(HttpReader::open(url).unwrap());
@@ -101,21 +113,31 @@ fn main() {
         })
         .collect();
     traced.sections.set(names).unwrap();
+    // The app opens a remote file's index with the file: the open counts it.
+    let s = Searcher::open(&rete).unwrap();
     traced.log.lock().unwrap().clear();
     let opened = http.stats();
-    let s = Searcher::open(&rete).unwrap();
     let cancel = AtomicBool::new(false);
     let mut prev = opened;
     let mut later: Vec<(u64, u64)> = Vec::new();
+    let (mut first, mut above) = (serde_json::Value::Null, Vec::new());
     for (i, q) in queries.lines().enumerate() {
-        s.search(&Query::new(q), &cancel).unwrap();
+        let mut query = Query::new(q);
+        query.languages.clone_from(&languages);
+        s.search(&query, &cancel).unwrap();
         let now = http.stats();
         let (req, bytes) = (now.requests - prev.requests, now.bytes - prev.bytes);
         prev = now;
         let log = std::mem::take(&mut *traced.log.lock().unwrap());
         let bad = req > 2 || bytes > 64 << 10;
+        let record = serde_json::json!({"query": q, "requests": req, "bytes": bytes});
         if i > 0 {
             later.push((req, bytes));
+            if bad {
+                above.push(record);
+            }
+        } else {
+            first = record;
         }
         if i == 0 || bad || all {
             println!("{q:?}: {req} requests, {bytes} B");
@@ -143,4 +165,22 @@ fn main() {
         req.iter().sum::<u64>(),
         bytes.iter().sum::<u64>(),
     );
+    if let Some(out) = json {
+        let summary = serde_json::json!({
+            "url": url,
+            "languages": languages,
+            "open_requests": opened.requests,
+            "open_bytes": opened.bytes,
+            "first_search": first,
+            "keystrokes": later.len(),
+            "keystrokes_above_2_requests_or_64_kib": above,
+            "keystroke_requests_p99": pct(&req, 0.99),
+            "keystroke_bytes_p99": pct(&bytes, 0.99),
+            "keystroke_requests_max": pct(&req, 1.0),
+            "keystroke_bytes_max": pct(&bytes, 1.0),
+            "keystrokes_requests": req.iter().sum::<u64>(),
+            "keystrokes_bytes": bytes.iter().sum::<u64>(),
+        });
+        std::fs::write(out, serde_json::to_string_pretty(&summary).unwrap() + "\n").unwrap();
+    }
 }
