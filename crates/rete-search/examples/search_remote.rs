@@ -2,9 +2,10 @@
 //! of QUERIES.txt (one a line, as `search_bench` writes them) in one long-lived reader, with the
 //! requests and bytes each one costs and the sections the reads fell in.
 //!
-//! `search_remote URL QUERIES.txt [--all] [--lang TAGS] [--json OUT]`: prints the first search
-//! and every keystroke above 2 requests or 64 KiB (`--all`: every keystroke), then a summary
-//! line. `--lang en,de`: the preferred languages, as the app passes the user's. `--json`: the
+//! `search_remote URL QUERIES.txt [--all] [--lang TAGS] [--limit N] [--json OUT]`: prints the
+//! first search and every keystroke above 2 requests or 64 KiB (`--all`: every keystroke), then
+//! a summary line. `--lang en,de`: the preferred languages, as the app passes the user's;
+//! `--limit`: the hits asked (the app asks 12; default 10, `Query::new`'s). `--json`: the
 //! summary as JSON too.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "measurement tool")]
@@ -89,8 +90,11 @@ fn main() {
         .map(|tags| tags.split(',').map(str::to_owned).collect())
         .unwrap_or_default();
     let json = option("--json");
+    let limit: Option<usize> = option("--limit").map(|n| n.parse().expect("--limit N"));
     let [url, queries] = &args[..] else {
-        eprintln!("usage: search_remote URL QUERIES.txt [--all] [--lang TAGS] [--json OUT]");
+        eprintln!(
+            "usage: search_remote URL QUERIES.txt [--all] [--lang TAGS] [--limit N] [--json OUT]"
+        );
         std::process::exit(2);
     };
     let queries = std::fs::read_to_string(queries).unwrap();
@@ -124,6 +128,7 @@ fn main() {
     for (i, q) in queries.lines().enumerate() {
         let mut query = Query::new(q);
         query.languages.clone_from(&languages);
+        query.limit = limit.unwrap_or(query.limit);
         s.search(&query, &cancel).unwrap();
         let now = http.stats();
         let (req, bytes) = (now.requests - prev.requests, now.bytes - prev.bytes);
@@ -169,6 +174,7 @@ fn main() {
         let summary = serde_json::json!({
             "url": url,
             "languages": languages,
+            "limit": limit.unwrap_or(Query::new("").limit),
             "open_requests": opened.requests,
             "open_bytes": opened.bytes,
             "first_search": first,
