@@ -301,6 +301,13 @@ pub fn search(data: &[u8]) {
             let cancel = std::sync::atomic::AtomicBool::new(false);
             for q in ["a", "ada le", "goldwaser", "person"] {
                 let _ = s.search(&Query::new(q), &cancel);
+                // As the app searches: with the user's languages (the candidates past the limit
+                // for a label in a preferred one).
+                let with_language = Query {
+                    languages: vec!["en".into()],
+                    ..Query::new(q)
+                };
+                let _ = s.search(&with_language, &cancel);
             }
         }
     }
