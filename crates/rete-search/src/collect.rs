@@ -45,10 +45,15 @@ pub(crate) trait Docs {
 
 /// A term found so far: the label it shows and its community path.
 struct Best {
-    /// The shown label's (quality, language rank, tier, candidate order): of the labels that
-    /// match with words as good, the one in the most preferred language ("basketball player"
-    /// @en rather than the whole word "Basketballspieler" @de for `basketb`), else the best.
-    shown: (u8, usize, u8, u32),
+    /// The shown label's language rank as terms rank by it: a local name's with an untagged
+    /// label's.
+    lang: usize,
+    /// The shown label's (quality, language rank, untagged, tier, candidate order): of the
+    /// labels that match with words as good, the one in the most preferred language
+    /// ("basketball player" @en rather than the whole word "Basketballspieler" @de for
+    /// `basketb`), a tagged one before an untagged one of the same rank, a local name after
+    /// the preferred languages, else the best.
+    shown: (u8, usize, bool, u8, u32),
     doc: DocRec,
     path: Option<Vec<u32>>,
 }
@@ -56,7 +61,7 @@ struct Best {
 impl Best {
     /// Terms rank by the label they show: its tier, language and order.
     fn rank(&self) -> (u8, usize, u32) {
-        (self.shown.2, self.shown.1, self.shown.3)
+        (self.shown.3, self.lang, self.shown.4)
     }
 }
 
@@ -80,7 +85,10 @@ pub(crate) fn collect(
         |d: &DocRec| -> Option<&String> { languages.get(d.lang.checked_sub(1)? as usize) };
     let lang_of = |d: &DocRec| -> Option<String> { lang_str(d).cloned() };
     // A preferred language's place, each preference's shortened ranges after it (RFC 4647
-    // lookup: `fr-FR` finds `fr` labels); untagged labels and other languages after all of them.
+    // lookup: `fr-FR` finds `fr` labels); other languages after all of them. An untagged label
+    // (and a local name) ranks with the most preferred language's shortest range: only a label
+    // known to be in another language ranks after, so `type` finds rdf:type ("type") among the
+    // "Type"@en labels by importance, not after them.
     let ranges: Vec<&str> = f
         .languages
         .iter()
@@ -92,7 +100,23 @@ pub(crate) fn collect(
             .position(|r| rete_pyramid::lang::matches(r, l))
             .unwrap_or(ranges.len())
     };
-    let lang_rank = |d: &DocRec| rank_of(lang_str(d).map_or("", String::as_str));
+    let untagged = f.languages.first().map_or(0, |p| {
+        rete_pyramid::lang::lookup_ranges(p)
+            .count()
+            .saturating_sub(1)
+    });
+    let lang_rank = |d: &DocRec| lang_str(d).map_or((untagged, true), |l| (rank_of(l), false));
+    // A local name ranks so too, but is shown only when no label in a preferred language
+    // matches as well: "person"@en rather than the name `Person` for a French reader.
+    // (A local name has no label predicate: in every layout, also the first's, which held its
+    // text as a label's.)
+    let shown_rank = |d: &DocRec, (rank, untagged): (usize, bool)| {
+        if predicates.get(d.pred as usize).is_none() {
+            (ranges.len(), true)
+        } else {
+            (rank, untagged)
+        }
+    };
     // A label predicate the index does not hold matches nothing.
     let pred: Option<u32> = q.label_predicate.as_ref().map(|iri| {
         predicates
@@ -117,10 +141,13 @@ pub(crate) fn collect(
             },
             None => None,
         };
-        let shown = (c.tier / 2, lang_rank(&d), c.tier, c.doc);
+        let lang = lang_rank(&d);
+        let (shown_lang, untagged) = shown_rank(&d, lang);
+        let shown = (c.tier / 2, shown_lang, untagged, c.tier, c.doc);
         match best.get_mut(&d.term) {
             Some(b) => {
                 if shown < b.shown {
+                    b.lang = lang.0;
                     b.shown = shown;
                     b.doc = d;
                 }
@@ -129,6 +156,7 @@ pub(crate) fn collect(
                 best.insert(
                     d.term,
                     Best {
+                        lang: lang.0,
                         shown,
                         doc: d,
                         path,
@@ -155,16 +183,15 @@ pub(crate) fn collect(
     // Past the limit, a few more candidates of the tier are read only to let a preferred
     // language in; after a tier of whole labels, of the next too (words as good, other words
     // as well), where a term found so far may show a label in a preferred language. Only when
-    // a term found shows a label in a language after the most preferred one the index holds
-    // (else none read would change the hits: a file of untagged labels reads none). Their
-    // documents in one read.
-    let floor = languages
-        .iter()
-        .map(|l| rank_of(l))
-        .chain([rank_of("")])
-        .min()
-        .unwrap_or(0);
-    let improvable = best.values().any(|b| b.shown.1 > floor);
+    // one more label could show or rank a term found better: one in a language of the index
+    // before the term's, or an untagged one when the term has only tagged ones (else none
+    // read would change the hits: a file of untagged labels reads none). Their documents in
+    // one read.
+    let tagged_floor = languages.iter().map(|l| rank_of(l)).min();
+    let improvable = best.values().any(|b| {
+        let (shown, shown_untagged) = (b.shown.1, b.shown.2);
+        tagged_floor.is_some_and(|f| f < shown) || (!shown_untagged && shown > untagged)
+    });
     if let Some(t) = done_tier.filter(|_| improvable) {
         let mut more = Vec::new();
         for c in cands.by_ref() {
@@ -252,7 +279,7 @@ pub(crate) fn collect(
                 lang: lang_of(&d),
                 source: predicates.get(d.pred as usize).cloned(),
                 label,
-                matched: tier_match(k.2),
+                matched: tier_match(k.3),
                 class,
                 path,
             };

@@ -555,6 +555,69 @@ ex:zleague rdfs:label "basketball league"@en .
     }
 }
 
+/// An untagged label (rdf:type's "type", a local name) ranks with the most preferred language,
+/// by importance among the labels in it, and only a label known to be in another language ranks
+/// after: `type` in English lists rdf:type before the "Type"@en of the less used terms; of a
+/// term's labels as good, a tagged one in a preferred language is the one shown.
+#[test]
+fn an_untagged_label_ranks_with_the_preferred_language() {
+    let ttl = r#"
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:aa rdfs:label "Type"@fr ; ex:near ex:a , ex:b , ex:c .
+ex:ab rdfs:label "type" ; ex:near ex:a , ex:b .
+ex:ac rdfs:label "Type"@en ; ex:near ex:a .
+ex:kind rdfs:label "kind"@en .
+ex:a ex:kind ex:b .
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let indexed = searcher(&build(dir.path(), "i", ttl, true));
+    let scanned = searcher(&build(dir.path(), "s", ttl, false));
+    let cancel = AtomicBool::new(false);
+    for s in [&indexed, &scanned] {
+        let ranked = |text: &str, langs: &[&str]| -> Vec<(String, Option<String>)> {
+            let mut q = Query::new(text);
+            q.languages = langs.iter().map(|l| (*l).to_owned()).collect();
+            s.search(&q, &cancel)
+                .unwrap()
+                .hits
+                .into_iter()
+                .map(|h| {
+                    (
+                        h.term.trim_start_matches("<http://example.org/").to_owned(),
+                        h.lang,
+                    )
+                })
+                .collect()
+        };
+        let hit = |t: &str, lang: Option<&str>| (ex(t), lang.map(str::to_owned));
+        let (aa, ab, ac) = (
+            hit("aa", Some("fr")),
+            hit("ab", None),
+            hit("ac", Some("en")),
+        );
+        // More used and before in term order (the scan's order of ties) than ex:ac.
+        assert_eq!(
+            ranked("type", &["en"]),
+            [ab.clone(), ac.clone(), aa.clone()]
+        );
+        assert_eq!(
+            ranked("type", &["fr"]),
+            [aa.clone(), ab.clone(), ac.clone()]
+        );
+        // Untagged ties the first preference, before the second.
+        assert_eq!(
+            ranked("type", &["de", "en"]),
+            [ab.clone(), ac.clone(), aa.clone()]
+        );
+        // The predicate's "kind"@en, not its local name `kind`, also for `en-US` (whose ranges
+        // are `en-US`, then `en`).
+        assert_eq!(ranked("kind", &["en"]), [hit("kind", Some("en"))]);
+        assert_eq!(ranked("kind", &["en-US"]), [hit("kind", Some("en"))]);
+        assert_eq!(ranked("type", &["en-US"]), [ab, ac, aa]);
+    }
+}
+
 /// Layouts 3 and 4: a token whose word-count byte and parts disagree, or whose one-word labels
 /// name a document the index does not hold, is a clear error.
 #[test]
