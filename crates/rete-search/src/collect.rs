@@ -48,12 +48,12 @@ struct Best {
     /// The shown label's language rank as terms rank by it: a local name's with an untagged
     /// label's.
     lang: usize,
-    /// The shown label's (quality, language rank, untagged, tier, candidate order): of the
+    /// The shown label's (quality, language rank, tier, untagged, candidate order): of the
     /// labels that match with words as good, the one in the most preferred language
     /// ("basketball player" @en rather than the whole word "Basketballspieler" @de for
-    /// `basketb`), a tagged one before an untagged one of the same rank, a local name after
-    /// the preferred languages, else the best.
-    shown: (u8, usize, bool, u8, u32),
+    /// `basketb`), a local name after the preferred languages, then the best tier, then a
+    /// tagged one before an untagged one.
+    shown: (u8, usize, u8, bool, u32),
     doc: DocRec,
     path: Option<Vec<u32>>,
 }
@@ -61,7 +61,7 @@ struct Best {
 impl Best {
     /// Terms rank by the label they show: its tier, language and order.
     fn rank(&self) -> (u8, usize, u32) {
-        (self.shown.3, self.lang, self.shown.4)
+        (self.shown.2, self.lang, self.shown.4)
     }
 }
 
@@ -143,7 +143,7 @@ pub(crate) fn collect(
         };
         let lang = lang_rank(&d);
         let (shown_lang, untagged) = shown_rank(&d, lang);
-        let shown = (c.tier / 2, shown_lang, untagged, c.tier, c.doc);
+        let shown = (c.tier / 2, shown_lang, c.tier, untagged, c.doc);
         match best.get_mut(&d.term) {
             Some(b) => {
                 if shown < b.shown {
@@ -184,12 +184,12 @@ pub(crate) fn collect(
     // language in; after a tier of whole labels, of the next too (words as good, other words
     // as well), where a term found so far may show a label in a preferred language. Only when
     // one more label could show or rank a term found better: one in a language of the index
-    // before the term's, or an untagged one when the term has only tagged ones (else none
-    // read would change the hits: a file of untagged labels reads none). Their documents in
-    // one read.
+    // before the shown one's, or an untagged one when it shows a language ranked after
+    // untagged labels (else none read would change the hits: a file of untagged labels reads
+    // none). Their documents in one read.
     let tagged_floor = languages.iter().map(|l| rank_of(l)).min();
     let improvable = best.values().any(|b| {
-        let (shown, shown_untagged) = (b.shown.1, b.shown.2);
+        let (shown, shown_untagged) = (b.shown.1, b.shown.3);
         tagged_floor.is_some_and(|f| f < shown) || (!shown_untagged && shown > untagged)
     });
     if let Some(t) = done_tier.filter(|_| improvable) {
@@ -279,7 +279,7 @@ pub(crate) fn collect(
                 lang: lang_of(&d),
                 source: predicates.get(d.pred as usize).cloned(),
                 label,
-                matched: tier_match(k.3),
+                matched: tier_match(k.2),
                 class,
                 path,
             };

@@ -558,7 +558,7 @@ ex:zleague rdfs:label "basketball league"@en .
 /// An untagged label (rdf:type's "type", a local name) ranks with the most preferred language,
 /// by importance among the labels in it, and only a label known to be in another language ranks
 /// after: `type` in English lists rdf:type before the "Type"@en of the less used terms; of a
-/// term's labels as good, a tagged one in a preferred language is the one shown.
+/// term's labels as good in the same tier, a tagged one in a preferred language is the one shown.
 #[test]
 fn an_untagged_label_ranks_with_the_preferred_language() {
     let ttl = r#"
@@ -569,6 +569,7 @@ ex:ab rdfs:label "type" ; ex:near ex:a , ex:b .
 ex:ac rdfs:label "Type"@en ; ex:near ex:a .
 ex:kind rdfs:label "kind"@en .
 ex:a ex:kind ex:b .
+ex:zebra rdfs:label "zebra" , "zebra crossing"@en .
 "#;
     let dir = tempfile::tempdir().unwrap();
     let indexed = searcher(&build(dir.path(), "i", ttl, true));
@@ -615,6 +616,12 @@ ex:a ex:kind ex:b .
         assert_eq!(ranked("kind", &["en"]), [hit("kind", Some("en"))]);
         assert_eq!(ranked("kind", &["en-US"]), [hit("kind", Some("en"))]);
         assert_eq!(ranked("type", &["en-US"]), [ab, ac, aa]);
+        // An untagged whole label rather than a tagged longer one: the tier first.
+        let mut q = Query::new("zebra");
+        q.languages = vec!["en".into()];
+        let hits = s.search(&q, &cancel).unwrap().hits;
+        let shown: Vec<_> = hits.iter().map(|h| (&h.label[..], h.matched)).collect();
+        assert_eq!(shown, [("zebra", Match::WholeLabel)]);
     }
 }
 
