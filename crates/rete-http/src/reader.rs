@@ -19,14 +19,28 @@ mod multipart;
 pub use client::parse_content_range;
 use client::*;
 
-/// Merges sorted `[start, end)` ranges that overlap or lie at most `gap` bytes apart.
-fn coalesce(sorted: &[(u64, u64)], gap: u64) -> Vec<(u64, u64)> {
+/// Merges sorted `[start, end)` ranges that overlap or lie at most `gap` bytes apart. With
+/// `bounded` (the spans go out in multi-range requests, where a span more costs a few bytes, not
+/// a request), also no further apart than the larger of the two is long: the bytes fetched
+/// between them are then a readahead worth a block of their size (16 KiB blocks are read through
+/// up to 16 KiB, 2 KiB dictionary blocks through 2 KiB).
+fn coalesce(sorted: &[(u64, u64)], gap: u64, bounded: bool) -> Vec<(u64, u64)> {
     let mut out: Vec<(u64, u64)> = Vec::new();
+    let mut prev_len = 0;
     for &(s, e) in sorted {
+        let len = e.saturating_sub(s);
+        let gap = if bounded {
+            gap.min(prev_len.max(len))
+        } else {
+            gap
+        };
         match out.last_mut() {
-            Some(last) if s <= last.1.saturating_add(gap) => last.1 = last.1.max(e),
+            Some(last) if s <= last.1.saturating_add(gap) => {
+                last.1 = last.1.max(e);
+            }
             _ => out.push((s, e)),
         }
+        prev_len = len;
     }
     out
 }
@@ -268,6 +282,9 @@ impl HttpReader {
                     Multi::Unsupported => singles.extend_from_slice(group),
                 }
             }
+            // A server without multi-range requests: one request a span, so merged as far as
+            // the gap allows.
+            singles = coalesce(&singles, self.client.opts.coalesce_gap, false);
         } else {
             singles = spans.to_vec();
         }
@@ -335,7 +352,11 @@ impl HttpReader {
         };
         let mut gaps: Vec<(u64, u64)> = lookups.iter().flat_map(|l| l.gaps.clone()).collect();
         gaps.sort_unstable();
-        let spans = coalesce(&gaps, self.client.opts.coalesce_gap);
+        let spans = coalesce(
+            &gaps,
+            self.client.opts.coalesce_gap,
+            self.client.multi_allowed(),
+        );
         let fetched = match self.get_spans(&spans)? {
             Fetched::Pieces(pieces) => pieces,
             Fetched::Whole(data) => {
@@ -442,9 +463,23 @@ mod tests {
 
     #[test]
     fn coalescing() {
-        let spans = coalesce(&[(0, 10), (5, 20), (20, 30), (40, 50), (100, 110)], 10);
-        assert_eq!(spans, vec![(0, 50), (100, 110)]);
-        assert_eq!(coalesce(&[(0, 10), (11, 20)], 0), vec![(0, 10), (11, 20)]);
+        for bounded in [false, true] {
+            let spans = coalesce(
+                &[(0, 10), (5, 20), (20, 30), (40, 50), (100, 110)],
+                10,
+                bounded,
+            );
+            assert_eq!(spans, vec![(0, 50), (100, 110)]);
+            let apart = coalesce(&[(0, 10), (11, 20)], 0, bounded);
+            assert_eq!(apart, vec![(0, 10), (11, 20)]);
+        }
+        // Bounded: no further than the larger neighbour is long.
+        assert_eq!(
+            coalesce(&[(0, 10), (30, 40), (45, 50)], 100, true),
+            vec![(0, 10), (30, 50)]
+        );
+        assert_eq!(coalesce(&[(0, 10), (30, 60)], 100, true), vec![(0, 60)]);
+        assert_eq!(coalesce(&[(0, 10), (30, 40)], 100, false), vec![(0, 40)]);
     }
 
     #[test]
