@@ -13,13 +13,13 @@
 
 mod write;
 
-pub(crate) use write::{write_dictionary, Dictionary};
+pub(crate) use write::{write_dictionary, Dictionary, Layout};
 
 use crate::sort::{io_err, Packing, RANK_LIMIT};
 use crate::spill::Spill;
 use crate::BuildError;
 use hashbrown::HashTable;
-use rete_core::dict::{read_block, DictBlock, DictIndex};
+use rete_core::dict::{read_block, BlockDictionary, DictBlock, DictIndex};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -286,15 +286,17 @@ pub(crate) struct TermLookup<'a> {
     file: File,
     path: &'a Path,
     index: &'a DictIndex,
+    zstd_dict: Option<BlockDictionary>,
     cached: Option<(usize, DictBlock)>,
 }
 
 impl<'a> TermLookup<'a> {
-    pub(crate) fn open(path: &'a Path, index: &'a DictIndex) -> Result<Self, BuildError> {
+    pub(crate) fn open(path: &'a Path, dict: &'a Dictionary) -> Result<Self, BuildError> {
         Ok(Self {
             file: File::open(path).map_err(|e| io_err(path, e))?,
             path,
-            index,
+            index: &dict.index,
+            zstd_dict: dict.zstd_dict.as_deref().map(BlockDictionary::new),
             cached: None,
         })
     }
@@ -310,7 +312,12 @@ impl<'a> TermLookup<'a> {
                 .seek(SeekFrom::Start(meta.offset))
                 .and_then(|_| self.file.read_exact(&mut stored))
                 .map_err(|e| io_err(self.path, e))?;
-            let block = read_block(&stored, meta, &self.path.display().to_string())?;
+            let block = read_block(
+                &stored,
+                meta,
+                self.zstd_dict.as_ref(),
+                &self.path.display().to_string(),
+            )?;
             self.cached = Some((b, block));
         }
         self.cached

@@ -78,6 +78,11 @@ pub struct BuildOptions {
     pub zstd_level: i32,
     /// Target raw size of a dictionary block.
     pub dict_block_bytes: usize,
+    /// Target raw size of a dictionary block when the blocks share a trained zstd dictionary.
+    pub trained_dict_block_bytes: usize,
+    /// The dictionary's raw size (its front-coded terms' bytes) from which its blocks share a zstd
+    /// dictionary trained on them (format 1.2); `u64::MAX`: never.
+    pub train_dict_above: u64,
     /// Quads per permutation block.
     pub perm_block_quads: usize,
     /// Sections added after the base dataset is built.
@@ -118,6 +123,8 @@ impl Default for BuildOptions {
             temp_dir: None,
             zstd_level: 6,
             dict_block_bytes: 16 << 10,
+            trained_dict_block_bytes: 4 << 10,
+            train_dict_above: 1 << 20,
             perm_block_quads: 4096,
             extensions: Vec::new(),
             inference: None,

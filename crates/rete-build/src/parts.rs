@@ -135,7 +135,12 @@ fn dictionary(
         quads,
         dir,
         &dict_path,
-        (opts.dict_block_bytes, opts.zstd_level),
+        extdict::Layout {
+            block_bytes: opts.dict_block_bytes,
+            trained_block_bytes: opts.trained_dict_block_bytes,
+            train_above: opts.train_dict_above,
+            level: opts.zstd_level,
+        },
         &mut hash,
         env.spill,
     )?;
@@ -184,6 +189,10 @@ fn sections(
             &pd.table,
             opts.zstd_level,
         )?);
+    }
+    // Next to the directories: a remote reader fetches it with them.
+    if let Some(d) = &dict.dict.zstd_dict {
+        sections.push(SectionSpec::raw(kind::DICT_ZSTD, 0, d.clone()));
     }
     sections.push(SectionSpec::paged(kind::DICT_INDEX, 0, paged_dict));
     let mut blocks = vec![SectionSpec::blocks_file(

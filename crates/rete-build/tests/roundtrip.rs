@@ -9,6 +9,7 @@ use common::*;
 use oxrdf::{BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use proptest::prelude::*;
 use rete_build::BuildOptions;
+use rete_core::format::kind;
 use rete_core::{GraphMatch, IdQuad, Pattern, Perm, Rete};
 use std::collections::BTreeSet;
 
@@ -188,5 +189,80 @@ fn a_one_quad_file_opens_with_any_settings() {
         assert_eq!(rete.quad_count(), 1);
         assert_eq!(id_quads(&rete).len(), 1);
         rete.verify().unwrap();
+    }
+}
+
+/// A dictionary large enough shares a zstd dictionary trained on its blocks (format 1.2): the
+/// file holds the same terms and quads as one without, one too small is written as without, and
+/// a damaged zstd dictionary is a clear error. (That its bytes do not depend on the memory
+/// budget: `spill.rs` and the CLI's materialized builds.)
+#[test]
+fn a_trained_zstd_dictionary_keeps_every_term() {
+    let dir = tempfile::tempdir().unwrap();
+    let nt = social_nt(3000);
+    let built = |name: &str, train_above: u64| {
+        let out = dir.path().join(name);
+        let opts = BuildOptions {
+            train_dict_above: train_above,
+            trained_dict_block_bytes: 1024,
+            ..BuildOptions::default()
+        };
+        build_nquads(&nt, &out, opts);
+        out
+    };
+    let (plain, trained) = (built("plain.rete", u64::MAX), built("trained.rete", 0));
+    // Held for training but below its threshold: the dictionary of a build that never trains
+    // (the card records the option: only the dictionary's sections compare).
+    let below = built("below.rete", u64::MAX - 1);
+    let dictionary = |path: &std::path::Path| {
+        let (r, file) = (Rete::open_path(path).unwrap(), std::fs::read(path).unwrap());
+        [kind::DICT_INDEX, kind::DICT_BLOCKS].map(|k| {
+            let e = *r.section(k, 0).unwrap();
+            file[e.offset as usize..(e.offset + e.len) as usize].to_vec()
+        })
+    };
+    assert!(dictionary(&plain) == dictionary(&below));
+    let (a, b) = (
+        Rete::open_path(&plain).unwrap(),
+        Rete::open_path(&trained).unwrap(),
+    );
+    let zd = kind::DICT_ZSTD;
+    assert!(a.section(zd, 0).is_none());
+    assert!(b.section(zd, 0).is_some());
+    assert_eq!((a.header().minor, b.header().minor), (1, 2));
+    // Smaller blocks: more of them.
+    let blocks = |r: &Rete| {
+        let sec = *r.section(kind::DICT_BLOCKS, 0).unwrap();
+        let idx = r.section_payload(kind::DICT_INDEX, 0).unwrap().unwrap();
+        rete_core::dict::DictIndex::decode(&idx, r.header().terms, sec.len, "t")
+            .unwrap()
+            .blocks
+            .len()
+    };
+    assert!(blocks(&b) > 2 * blocks(&a), "{} {}", blocks(&a), blocks(&b));
+    b.verify().unwrap();
+    assert_eq!(all_quads(&a), all_quads(&b));
+    assert_eq!(a.term_count(), b.term_count());
+    for t in 1..=b.term_count() {
+        let term = b.term(t).unwrap();
+        assert_eq!(a.term(t).unwrap(), term);
+        assert_eq!(b.id_of(term.as_ref()).unwrap(), Some(t));
+    }
+    // Damaged zstd dictionary bytes: a clear error naming the file, never wrong terms.
+    let mut bytes = std::fs::read(&trained).unwrap();
+    let e = *b.section(zd, 0).unwrap();
+    for i in 0..64 {
+        bytes[(e.offset + e.len / 2) as usize + i] ^= 0x5a;
+    }
+    let damaged = dir.path().join("damaged.rete");
+    std::fs::write(&damaged, &bytes).unwrap();
+    match Rete::open_path(&damaged).and_then(|r| {
+        (1..=r.term_count())
+            .map(|t| r.term(t).map(|_| ()))
+            .collect::<Result<Vec<()>, _>>()
+            .and_then(|_| r.verify().map(|_| ()))
+    }) {
+        Err(e) => assert!(e.to_string().contains("damaged.rete"), "{e}"),
+        Ok(()) => panic!("a damaged zstd dictionary went unnoticed"),
     }
 }

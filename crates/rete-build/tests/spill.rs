@@ -120,6 +120,10 @@ fn tiny_budgets_spill_every_phase_and_give_the_same_file() {
     assert_eq!(r.quads, 5 * ITEMS);
     // The card's named counts come from terms read back from the dictionary.
     let rete = Rete::open_path(dir.path().join(format!("out-{}.rete", 2usize << 30))).unwrap();
+    // Its 8 MB of terms share a trained zstd dictionary: the same bytes whatever spilled.
+    assert!(rete
+        .section(rete_core::format::kind::DICT_ZSTD, 0)
+        .is_some());
     let card = rete.card().unwrap();
     assert_eq!(card.graphs.len(), 3);
     assert_eq!(card.classes.len(), 50);

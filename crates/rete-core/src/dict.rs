@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::format::{
-    block_checksum, prealloc, varint, zstd_decode, BlockSizes, DICT_BLOCK_EXPANDED_TARGET,
+    block_checksum, prealloc, varint, zstd_decode_with, BlockSizes, DICT_BLOCK_EXPANDED_TARGET,
     MAX_DICT_BLOCK_EXPANDED, MAX_DICT_BLOCK_RAW, MAX_DICT_BLOCK_TARGET, MAX_TERM_LEN,
     MIN_FRAME_LEN,
 };
@@ -249,12 +249,39 @@ impl DictBlock {
     }
 }
 
+/// Sample bytes a [`DictWriter`] keeps to train a zstd dictionary on (every other sampled block
+/// is dropped past it, so the sample spans the whole dictionary).
+const SAMPLE_CAP: usize = 1 << 20;
+/// Sampled blocks below which no dictionary is trained (zstd needs a few to find anything).
+const MIN_SAMPLES: usize = 16;
+
+/// Blocks held raw in a spool file until the end, then compressed with a zstd dictionary
+/// trained on a sample of them: small blocks (what a remote lookup reads) compress about as well
+/// as large ones alone would.
+#[derive(Debug)]
+struct Spool {
+    file: std::fs::File,
+    /// The spool file's name in errors.
+    name: String,
+    /// Raw bytes of blocks from which a dictionary is trained.
+    train_above: u64,
+    /// The most bytes of the trained dictionary.
+    max_dict_bytes: usize,
+    /// The block size of the terms replayed into plain blocks when none is trained.
+    plain_block_target: usize,
+    /// Every `stride`-th block's raw bytes.
+    samples: Vec<Vec<u8>>,
+    sample_bytes: usize,
+    stride: usize,
+}
+
 /// Streams sorted, distinct encoded terms into blocks.
 #[derive(Debug)]
 pub struct DictWriter<W: Write> {
     out: W,
     level: i32,
     zc: crate::format::Zc,
+    spool: Option<Spool>,
     block_target: usize,
     raw: Vec<u8>,
     prev: Vec<u8>,
@@ -275,6 +302,7 @@ impl<W: Write> DictWriter<W> {
             out,
             level,
             zc: crate::format::Zc::default(),
+            spool: None,
             block_target: block_target.clamp(256, MAX_DICT_BLOCK_TARGET),
             raw: Vec::new(),
             prev: Vec::new(),
@@ -285,6 +313,34 @@ impl<W: Write> DictWriter<W> {
             offset: 0,
             index: DictIndex::default(),
         }
+    }
+
+    /// A writer whose blocks of about `small_block_target` raw bytes are held raw in `spool`
+    /// (an empty file the caller removes after, and its name in errors) until [`Self::finish`],
+    /// then compressed with a
+    /// zstd dictionary of at most `max_dict_bytes` trained on them when they hold at least
+    /// `train_above` bytes; else the terms are written as [`Self::new`] with `block_target`
+    /// writes them, and no dictionary is returned. Both depend on the terms alone: the same
+    /// terms give the same bytes.
+    pub fn with_trained_dictionary(
+        out: W,
+        (block_target, small_block_target): (usize, usize),
+        level: i32,
+        (spool, name): (std::fs::File, &str),
+        (train_above, max_dict_bytes): (u64, usize),
+    ) -> Self {
+        let mut w = Self::new(out, small_block_target, level);
+        w.spool = Some(Spool {
+            file: spool,
+            name: name.to_owned(),
+            train_above,
+            max_dict_bytes,
+            plain_block_target: block_target,
+            samples: Vec::new(),
+            sample_bytes: 0,
+            stride: 1,
+        });
+        w
     }
 
     /// Appends the next term; terms must come in strictly increasing [`compare`] order.
@@ -323,6 +379,41 @@ impl<W: Write> DictWriter<W> {
         if self.count == 0 {
             return Ok(());
         }
+        if let Some(spool) = &mut self.spool {
+            spool
+                .file
+                .write_all(&self.raw)
+                .map_err(|e| Error::io(&spool.name, e))?;
+            if self.index.blocks.len() % spool.stride == 0 {
+                spool.sample_bytes += self.raw.len();
+                spool.samples.push(self.raw.clone());
+                if spool.sample_bytes > SAMPLE_CAP {
+                    // Keep the blocks at multiples of twice the stride: the sample stays the
+                    // same for the same terms.
+                    let mut k = 0;
+                    spool.samples.retain(|_| {
+                        k += 1;
+                        k % 2 == 1
+                    });
+                    spool.sample_bytes = spool.samples.iter().map(Vec::len).sum();
+                    spool.stride *= 2;
+                }
+            }
+            // Offset, stored length and checksum are set when the block is compressed.
+            self.index.blocks.push(DictBlockMeta {
+                first_id: self.next_id - u64::from(self.count),
+                count: self.count,
+                offset: 0,
+                stored_len: 0,
+                raw_len: self.raw.len() as u32,
+                checksum: 0,
+                first_term: std::mem::take(&mut self.first),
+            });
+            self.raw.clear();
+            self.count = 0;
+            self.expanded = 0;
+            return Ok(());
+        }
         let stored = self
             .zc
             .compress(self.level, &self.raw)
@@ -346,10 +437,58 @@ impl<W: Write> DictWriter<W> {
         Ok(())
     }
 
-    /// Flushes the last block; returns the directory, the total stored length and the output.
-    pub fn finish(mut self) -> Result<(DictIndex, u64, W)> {
+    /// Flushes the last block; returns the directory, the total stored length, the output and
+    /// the zstd dictionary the blocks were compressed with, if one was trained.
+    pub fn finish(mut self) -> Result<(DictIndex, u64, W, Option<Vec<u8>>)> {
         self.flush()?;
-        Ok((self.index, self.offset, self.out))
+        let Some(mut spool) = self.spool.take() else {
+            return Ok((self.index, self.offset, self.out, None));
+        };
+        let name = spool.name.clone();
+        let err = |e: std::io::Error| Error::io(&name, e);
+        let raw_total: u64 = self.index.blocks.iter().map(|b| u64::from(b.raw_len)).sum();
+        // About a 40th of the terms' raw bytes, what a remote reader fetches once with the
+        // directories. Training fails on samples it cannot use (too few, too alike).
+        let dict_bytes = (raw_total / 40).clamp(8 << 10, spool.max_dict_bytes as u64) as usize;
+        let dict = if raw_total >= spool.train_above && spool.samples.len() >= MIN_SAMPLES {
+            zstd::dict::from_samples(&spool.samples, dict_bytes).ok()
+        } else {
+            None
+        };
+        spool.samples = Vec::new();
+        use std::io::{Read, Seek};
+        spool.file.seek(std::io::SeekFrom::Start(0)).map_err(err)?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, &mut spool.file);
+        let mut raw = Vec::new();
+        let Some(dict) = dict else {
+            // No dictionary: the terms again, into the blocks a plain writer makes.
+            let mut plain = Self::new(self.out, spool.plain_block_target, self.level);
+            for b in &self.index.blocks {
+                raw.resize(b.raw_len as usize, 0);
+                reader.read_exact(&mut raw).map_err(err)?;
+                let block = DictBlock::decode(&raw, b.count, &name)?;
+                for i in 0..block.len() {
+                    if let Some(term) = block.get(i) {
+                        plain.push(term)?;
+                    }
+                }
+            }
+            return plain.finish();
+        };
+        let mut zc = zstd::bulk::Compressor::with_dictionary(self.level, &dict).map_err(err)?;
+        for b in &mut self.index.blocks {
+            raw.resize(b.raw_len as usize, 0);
+            reader.read_exact(&mut raw).map_err(err)?;
+            let stored = crate::format::within_ratio(&raw, zc.compress(&raw).map_err(err)?);
+            self.out
+                .write_all(&stored)
+                .map_err(|e| Error::io("dictionary", e))?;
+            b.offset = self.offset;
+            b.stored_len = stored.len() as u32;
+            b.checksum = block_checksum(&stored);
+            self.offset += stored.len() as u64;
+        }
+        Ok((self.index, self.offset, self.out, Some(dict)))
     }
 }
 
@@ -363,8 +502,31 @@ pub fn term_too_long(term: &[u8]) -> String {
     )
 }
 
-/// Decompresses and decodes one stored dictionary block, verifying its checksum.
-pub fn read_block(stored: &[u8], meta: &DictBlockMeta, file: &str) -> Result<DictBlock> {
+/// A file's zstd dictionary of its dictionary blocks
+/// ([`kind::DICT_ZSTD`](crate::format::kind::DICT_ZSTD)), ready to decode with.
+pub struct BlockDictionary(zstd::dict::DecoderDictionary<'static>);
+
+impl BlockDictionary {
+    /// The dictionary of `bytes` (as [`DictWriter::finish`] returns it).
+    pub fn new(bytes: &[u8]) -> Self {
+        Self(zstd::dict::DecoderDictionary::copy(bytes))
+    }
+}
+
+impl std::fmt::Debug for BlockDictionary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BlockDictionary")
+    }
+}
+
+/// Decompresses and decodes one stored dictionary block, verifying its checksum; `dict` is the
+/// file's zstd dictionary, if it has one.
+pub fn read_block(
+    stored: &[u8],
+    meta: &DictBlockMeta,
+    dict: Option<&BlockDictionary>,
+    file: &str,
+) -> Result<DictBlock> {
     if block_checksum(stored) != meta.checksum {
         return Err(Error::corrupt(
             file,
@@ -372,9 +534,13 @@ pub fn read_block(stored: &[u8], meta: &DictBlockMeta, file: &str) -> Result<Dic
             format!("checksum mismatch in the block of ids {}..", meta.first_id),
         ));
     }
-    let raw = zstd_decode(stored, u64::from(meta.raw_len), file, &|| {
-        "dictionary blocks".into()
-    })?;
+    let raw = zstd_decode_with(
+        stored,
+        u64::from(meta.raw_len),
+        dict.map(|d| &d.0),
+        file,
+        &|| "dictionary blocks".into(),
+    )?;
     DictBlock::decode(&raw, meta.count, file)
 }
 
@@ -392,7 +558,7 @@ mod tests {
         for t in &terms {
             w.push(t).unwrap();
         }
-        let (index, len, out) = w.finish().unwrap();
+        let (index, len, out, _) = w.finish().unwrap();
         assert!(index.blocks.len() > 5);
         let index = DictIndex::decode(&index.encode(), 2000, len, "t").unwrap();
         for (i, t) in terms.iter().enumerate() {
@@ -402,6 +568,7 @@ mod tests {
             let block = read_block(
                 &out[m.offset as usize..(m.offset + u64::from(m.stored_len)) as usize],
                 m,
+                None,
                 "t",
             )
             .unwrap();

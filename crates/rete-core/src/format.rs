@@ -12,6 +12,9 @@ pub const MAGIC: [u8; 8] = [0x89, b'r', b'e', b't', b'e', b'\r', b'\n', 0x1a];
 pub const VERSION_MAJOR: u16 = 1;
 /// Minor format version written. Minor bumps only add section kinds.
 pub const VERSION_MINOR: u16 = 1;
+/// Minor version of a file whose dictionary blocks are compressed with a zstd dictionary
+/// ([`kind::DICT_ZSTD`]); the others keep [`VERSION_MINOR`].
+pub const VERSION_MINOR_DICT_ZSTD: u16 = 2;
 /// Size of the fixed header.
 pub const HEADER_LEN: usize = 64;
 /// Size of one section directory entry.
@@ -90,6 +93,9 @@ pub mod kind {
     /// Page table of one permutation's block directory (`index` = permutation number; format
     /// 1.1, optional).
     pub const PERM_PAGES: u16 = 7;
+    /// The zstd dictionary the dictionary blocks are compressed with (format 1.2, optional:
+    /// without it they are plain zstd frames).
+    pub const DICT_ZSTD: u16 = 8;
     /// First kind owned by the community pyramid.
     pub const PYRAMID_FIRST: u16 = 16;
     /// Last kind owned by the community pyramid.
@@ -378,6 +384,7 @@ pub fn section_name(kind: u16, index: u16) -> String {
         kind::CARD => "card".into(),
         kind::DICT_PAGES => "dictionary index pages".into(),
         kind::PERM_PAGES => format!("permutation {} index pages", perm_label(index)),
+        kind::DICT_ZSTD => "dictionary zstd dictionary".into(),
         kind::PYRAMID_FIRST..=kind::PYRAMID_LAST => format!("pyramid section {kind}.{index}"),
         kind::SCHEMA_FIRST..=kind::SCHEMA_LAST => format!("schema section {kind}.{index}"),
         _ => format!("section {kind}.{index}"),
@@ -513,9 +520,49 @@ pub fn zstd_decode(
     file: &str,
     section: &dyn Fn() -> String,
 ) -> Result<Vec<u8>> {
+    zstd_decode_with(stored, raw_len, None, file, section)
+}
+
+thread_local! {
+    /// Each thread's zstd context for frames compressed with a dictionary (the dictionary is
+    /// the file's, passed at each call).
+    static DICT_DECODER: std::cell::RefCell<Option<zstd::zstd_safe::DCtx<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`zstd_decode`] of a frame compressed with `dict` (a file's [`kind::DICT_ZSTD`]), if any.
+pub fn zstd_decode_with(
+    stored: &[u8],
+    raw_len: u64,
+    dict: Option<&zstd::dict::DecoderDictionary<'static>>,
+    file: &str,
+    section: &dyn Fn() -> String,
+) -> Result<Vec<u8>> {
     check_declared(stored.len() as u64, raw_len, file, section)?;
     let zerr = |e: std::io::Error| Error::corrupt(file, section(), format!("zstd: {e}"));
-    let out = if raw_len <= ZSTD_PREALLOC {
+    let out = if let Some(dict) = dict {
+        // Blocks compressed with a dictionary are a dictionary block's size (at most
+        // MAX_DICT_BLOCK_RAW, checked with the directory), so the output is reserved whole.
+        let mut out = Vec::with_capacity(raw_len as usize);
+        DICT_DECODER
+            .with(|d| -> std::io::Result<()> {
+                let mut d = d
+                    .try_borrow_mut()
+                    .map_err(|_| std::io::Error::other("decoder in use"))?;
+                let d = match d.as_mut() {
+                    Some(d) => d,
+                    None => d
+                        .insert(zstd::zstd_safe::DCtx::try_create().ok_or_else(|| {
+                            std::io::Error::other("cannot create a zstd context")
+                        })?),
+                };
+                d.decompress_using_ddict(&mut out, stored, dict.as_ddict())
+                    .map(|_| ())
+                    .map_err(|code| std::io::Error::other(zstd::zstd_safe::get_error_name(code)))
+            })
+            .map_err(zerr)?;
+        out
+    } else if raw_len <= ZSTD_PREALLOC {
         bulk_decompress(stored, raw_len as usize).map_err(zerr)?
     } else {
         use std::io::Read;

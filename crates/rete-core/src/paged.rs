@@ -175,9 +175,9 @@ mod tests {
         for t in &terms {
             w.push(t).unwrap_or_default();
         }
-        let (index, len, _) = w
+        let (index, len, ..) = w
             .finish()
-            .unwrap_or_else(|_| (DictIndex::default(), 0, Vec::new()));
+            .unwrap_or_else(|_| (DictIndex::default(), 0, Vec::new(), None));
         (index, len)
     }
 
@@ -186,7 +186,7 @@ mod tests {
         for i in 0..n {
             let _ = w.push([1 + i / 7, 1 + i % 7, 3 + i, 0]);
         }
-        w.finish().map(|(i, _, _)| i).unwrap_or_default()
+        w.finish().map(|(i, ..)| i).unwrap_or_default()
     }
 
     /// What a file's header promises of `paged`: the directory's stored length, the blocks

@@ -210,9 +210,19 @@ pub fn write_file(out: &Path, spec: &FileSpec) -> Result<()> {
     for e in &entries {
         dir_bytes.extend_from_slice(&e.to_bytes());
     }
+    // A file whose dictionary blocks need its zstd dictionary says so with format 1.2; the
+    // others stay 1.1, what readers before it read.
+    let minor = if entries
+        .iter()
+        .any(|e| e.kind == crate::format::kind::DICT_ZSTD)
+    {
+        crate::format::VERSION_MINOR_DICT_ZSTD
+    } else {
+        VERSION_MINOR
+    };
     let header = Header {
         major: VERSION_MAJOR,
-        minor: VERSION_MINOR,
+        minor,
         flags: spec.flags,
         quads: spec.quads,
         terms: spec.terms,

@@ -103,6 +103,7 @@ fn spread_terms(dir: &std::path::Path) -> std::path::PathBuf {
             rete_build::Syntax::NTriples,
         )],
         dict_block_bytes: 512,
+        trained_dict_block_bytes: 512,
         ..rete_build::BuildOptions::default()
     };
     rete_build::build(&opts, &path).unwrap();

@@ -18,12 +18,30 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
+/// How the dictionary's blocks are cut and compressed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    /// Raw bytes of a block compressed alone.
+    pub(crate) block_bytes: usize,
+    /// Raw bytes of a block compressed with a trained zstd dictionary.
+    pub(crate) trained_block_bytes: usize,
+    /// The terms' bytes from which a zstd dictionary is trained.
+    pub(crate) train_above: u64,
+    pub(crate) level: i32,
+}
+
+/// The most bytes of a trained zstd dictionary: what a remote reader fetches once, with the
+/// directories.
+const MAX_ZSTD_DICT: usize = 32 << 10;
+
 /// The written dictionary.
 #[derive(Debug)]
 pub(crate) struct Dictionary {
     pub(crate) index: DictIndex,
     pub(crate) len: u64,
     pub(crate) terms: u64,
+    /// The zstd dictionary its blocks are compressed with, if one was trained.
+    pub(crate) zstd_dict: Option<Vec<u8>>,
     /// Final id of `rdf:type`, if present.
     pub(crate) rdf_type: Option<u64>,
 }
@@ -59,7 +77,7 @@ pub(crate) fn write_dictionary(
     quads: ProvQuads,
     dir: &Path,
     dict_path: &Path,
-    (block_bytes, level): (usize, i32),
+    layout: Layout,
     hash: &mut Xxh3,
     spill: &Spill,
 ) -> Result<(Dictionary, ProvQuads), BuildError> {
@@ -69,8 +87,31 @@ pub(crate) fn write_dictionary(
     );
     let rdf_type_enc = term::encode(oxrdf::vocab::rdf::TYPE.into())
         .map_err(|e| BuildError::Invalid(e.to_string()))?;
+    // A large dictionary is cut in small blocks, what a remote lookup reads, compressed with a
+    // dictionary trained on them: they are held raw in a spool file until the writer knows how
+    // large the dictionary is (the same for every budget) and has trained it.
+    let spool_path = dir.join("dict-raw.bin");
+    let trained = layout.train_above < u64::MAX;
+    let dw = if trained {
+        let spool = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&spool_path)
+            .map_err(|e| io_err(&spool_path, e))?;
+        DictWriter::with_trained_dictionary(
+            file,
+            (layout.block_bytes, layout.trained_block_bytes),
+            layout.level,
+            (spool, &spool_path.display().to_string()),
+            (layout.train_above, MAX_ZSTD_DICT),
+        )
+    } else {
+        DictWriter::new(file, layout.block_bytes, layout.level)
+    };
     let mut sink = Sink {
-        dw: DictWriter::new(file, block_bytes, level),
+        dw,
         hash,
         rdf_type_enc,
         rdf_type: None,
@@ -127,7 +168,11 @@ pub(crate) fn write_dictionary(
         out?
     };
     let rdf_type = sink.rdf_type;
-    let (index, len, file) = sink.dw.finish()?;
+    let (index, len, file, zstd_dict) = sink.dw.finish()?;
+    if trained {
+        // Not a spill: written whatever the budget, as the output is.
+        std::fs::remove_file(&spool_path).map_err(|e| io_err(&spool_path, e))?;
+    }
     file.into_inner()
         .map_err(|e| io_err(dict_path, e.into_error()))?;
     let terms = index.blocks.iter().map(|b| u64::from(b.count)).sum();
@@ -136,6 +181,7 @@ pub(crate) fn write_dictionary(
             index,
             len,
             terms,
+            zstd_dict,
             rdf_type,
         },
         out,

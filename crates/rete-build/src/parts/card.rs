@@ -20,7 +20,7 @@ pub(super) fn card(
     info: BuildInfoExtra,
 ) -> Result<Card, BuildError> {
     let spo = &perms[Perm::Spo as usize].stats;
-    let mut lookup = TermLookup::open(&dict.path, &dict.dict.index)?;
+    let mut lookup = TermLookup::open(&dict.path, &dict.dict)?;
     let mut nt =
         |id: u64| -> Result<String, BuildError> { Ok(term::decode(&lookup.get(id)?)?.to_string()) };
     let mut named = |m: &BTreeMap<u64, u64>| -> Result<Vec<NamedCount>, BuildError> {
@@ -44,6 +44,11 @@ pub(super) fn card(
     let mut options = opts.recorded_options.clone();
     options.insert("zstd_level".into(), opts.zstd_level.into());
     options.insert("dict_block_bytes".into(), opts.dict_block_bytes.into());
+    options.insert(
+        "trained_dict_block_bytes".into(),
+        opts.trained_dict_block_bytes.into(),
+    );
+    options.insert("train_dict_above".into(), opts.train_dict_above.into());
     options.insert("perm_block_quads".into(), opts.perm_block_quads.into());
     if let Some(b) = &opts.base_iri {
         options.insert("base_iri".into(), b.clone().into());

@@ -87,9 +87,15 @@ impl Rete {
                 format!("no block {i}"),
             )
         })?;
-        let sec = self.indexes()?.dict_blocks;
+        let idx = self.indexes()?;
+        let sec = idx.dict_blocks;
         let stored = self.read_bytes(sec.offset + m.offset, m.stored_len as usize)?;
-        let block = Arc::new(dict::read_block(&stored, m, &self.inner.name)?);
+        let block = Arc::new(dict::read_block(
+            &stored,
+            m,
+            idx.zdict.as_deref(),
+            &self.inner.name,
+        )?);
         self.cache()
             .put(key, CacheVal::Dict(block.clone()), block.weight());
         Ok(block)

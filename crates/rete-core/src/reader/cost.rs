@@ -2,7 +2,7 @@
 //! fetch given what is cached, so a planner can order patterns without reading them.
 
 use super::cache::CacheKey;
-use super::directory::PermDir;
+use super::directory::{reads_together, span_of, PermDir};
 use super::scan::next_readahead;
 use super::Rete;
 use crate::error::Result;
@@ -47,17 +47,31 @@ impl Rete {
                 .filter(|e| e.kind == kind::DICT_PAGES || e.kind == kind::PERM_PAGES)
                 .copied()
                 .collect();
-            let span = |v: &[SectionEntry]| {
-                let start = v.iter().map(|e| e.offset).min().unwrap_or(0);
-                let end = v.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
-                (start, end - start)
+            // The zstd dictionary of the dictionary blocks is read with them (format 1.2).
+            let zdict: Vec<SectionEntry> = self
+                .inner
+                .sections
+                .iter()
+                .filter(|e| e.kind == kind::DICT_ZSTD)
+                .copied()
+                .collect();
+            // As `Rete::read_sections` reads them: one span, or one read each.
+            let mut read = |v: &[SectionEntry]| {
+                if reads_together(v) {
+                    let (s, e) = span_of(v);
+                    fetch(s, e - s);
+                } else {
+                    for e in v {
+                        fetch(e.offset, e.len);
+                    }
+                }
             };
             if !self.lazy(&dirs) {
-                let (s, l) = span(&dirs);
-                fetch(s, l);
+                read(&[&dirs[..], &zdict[..]].concat());
             } else if tables.len() == 7 {
-                let (s, l) = span(&tables);
-                fetch(s, l);
+                read(&[&tables[..], &zdict[..]].concat());
+            } else if !zdict.is_empty() {
+                read(&zdict);
             }
         }
         let idx = self.indexes()?;

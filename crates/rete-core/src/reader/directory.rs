@@ -3,7 +3,7 @@
 //! (which block holds an id, which blocks a key range spans).
 
 use super::Rete;
-use crate::dict::{DictBlockMeta, DictIndex};
+use crate::dict::{BlockDictionary, DictBlockMeta, DictIndex};
 use crate::error::{Error, Result};
 use crate::format::{kind, section_name, SectionEntry};
 use crate::paged::{DictPages, Expect, PermPages};
@@ -48,8 +48,24 @@ pub(super) struct Indexes {
     pub(super) dict_index: SectionEntry,
     pub(super) dict_blocks: SectionEntry,
     pub(super) dict: OnceLock<DictDir>,
+    /// The zstd dictionary of the dictionary blocks (format 1.2), if the file has one.
+    pub(super) zdict: Option<Arc<BlockDictionary>>,
     /// Per permutation: directory section, blocks section, directory.
     pub(super) perms: Vec<(SectionEntry, SectionEntry, OnceLock<PermDir>)>,
+}
+
+/// The bytes from the first of `sections` to the end of the last.
+pub(super) fn span_of(sections: &[SectionEntry]) -> (u64, u64) {
+    let start = sections.iter().map(|e| e.offset).min().unwrap_or(0);
+    let end = sections.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
+    (start, end)
+}
+
+/// Whether [`Rete::read_sections`] reads `sections` in one read (they lie close together).
+pub(super) fn reads_together(sections: &[SectionEntry]) -> bool {
+    let (start, end) = span_of(sections);
+    let total: u64 = sections.iter().map(|e| e.len).sum();
+    end - start <= total.saturating_mul(2) + 4096
 }
 
 impl Rete {
@@ -83,10 +99,8 @@ impl Rete {
     /// lays them out contiguously), else one read each.
     fn read_sections(&self, wanted: &[SectionEntry]) -> Result<Vec<Vec<u8>>> {
         let name = &self.inner.name;
-        let start = wanted.iter().map(|e| e.offset).min().unwrap_or(0);
-        let end = wanted.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
-        let total: u64 = wanted.iter().map(|e| e.len).sum();
-        if end - start <= total.saturating_mul(2) + 4096 {
+        let (start, end) = span_of(wanted);
+        if reads_together(wanted) {
             let bytes = self.read_bytes(
                 start,
                 usize::try_from(end - start)
@@ -124,6 +138,17 @@ impl Rete {
         let decoded = decode(&payload)?;
         self.keep(charge);
         Ok(decoded)
+    }
+
+    /// The zstd dictionary of the dictionary blocks from its section's stored bytes.
+    fn decode_zdict(&self, e: &SectionEntry, stored: &[u8]) -> Result<Arc<BlockDictionary>> {
+        // zstd holds the dictionary decoded, about its size again.
+        self.decode_kept(
+            e,
+            stored,
+            |p| p.len() as u64,
+            |p| Ok(Arc::new(BlockDictionary::new(p))),
+        )
     }
 
     pub(super) fn decode_dict(&self, idx: &Indexes, stored: &[u8]) -> Result<DictIndex> {
@@ -185,12 +210,14 @@ impl Rete {
                 OnceLock::new(),
             ));
         }
-        let idx = Indexes {
+        let mut idx = Indexes {
             dict_index,
             dict_blocks,
             dict: OnceLock::new(),
+            zdict: None,
             perms,
         };
+        let zdict = self.section(kind::DICT_ZSTD, 0).copied();
         let dirs: Vec<SectionEntry> = std::iter::once(idx.dict_index)
             .chain(idx.perms.iter().map(|x| x.0))
             .collect();
@@ -199,9 +226,17 @@ impl Rete {
                 // A local file decodes each directory whole when first used: a label search
                 // needs the dictionary's alone, not the six permutations' (at 100 M triples
                 // those took 27–54 ms of a fresh process's first search).
+                if let Some(e) = zdict {
+                    let stored = self.read_sections(&[e])?;
+                    idx.zdict = Some(self.decode_zdict(&e, &stored[0])?);
+                }
                 return Ok(idx);
             }
-            let stored = self.read_sections(&dirs)?;
+            // The zstd dictionary lies next to the directories: read with them.
+            let stored = self.read_sections(&[&dirs[..], zdict.as_slice()].concat())?;
+            if let (Some(e), Some(s)) = (zdict, stored.get(dirs.len())) {
+                idx.zdict = Some(self.decode_zdict(&e, s)?);
+            }
             let _ = idx
                 .dict
                 .set(DictDir::Whole(self.decode_dict(&idx, &stored[0])?));
@@ -223,9 +258,16 @@ impl Rete {
             .map(|e| e.copied())
             .collect();
         let Some(tables) = tables else {
+            if let Some(e) = zdict {
+                let stored = self.read_sections(&[e])?;
+                idx.zdict = Some(self.decode_zdict(&e, &stored[0])?);
+            }
             return Ok(idx);
         };
-        let stored = self.read_sections(&tables)?;
+        let stored = self.read_sections(&[&tables[..], zdict.as_slice()].concat())?;
+        if let (Some(e), Some(s)) = (zdict, stored.get(tables.len())) {
+            idx.zdict = Some(self.decode_zdict(&e, s)?);
+        }
         let budget = &self.inner.budget;
         let dict = self.decode_kept(&tables[0], &stored[0], DictPages::held_bytes, |p| {
             let expect = Expect {

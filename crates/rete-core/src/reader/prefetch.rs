@@ -176,8 +176,10 @@ impl Rete {
             return Ok(0);
         }
         let stored = self.inner.reader.read_many(&self.dict_ranges(wanted)?)?;
+        let zdict = self.indexes()?.zdict.as_deref();
         for ((b, m), bytes) in wanted.iter().zip(stored) {
-            let block = std::sync::Arc::new(crate::dict::read_block(&bytes, m, &self.inner.name)?);
+            let block =
+                std::sync::Arc::new(crate::dict::read_block(&bytes, m, zdict, &self.inner.name)?);
             let weight = block.weight();
             self.cache().put(
                 CacheKey::Dict(*b as u32),
