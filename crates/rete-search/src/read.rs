@@ -90,6 +90,8 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
         (kind::META, 0),
         (rete_pyramid::kind::TOP, 0),
         (rete_pyramid::kind::DIRECTORY, 0),
+        // The dictionary blocks' zstd dictionary (format 1.2): the first hit's terms need it.
+        (rete_core::format::kind::DICT_ZSTD, 0),
     ];
     for (k, i) in each.into_iter().chain(page_tables) {
         if let Some(e) = rete.section(k, i) {
@@ -123,9 +125,15 @@ fn prefetch_small_sections(rete: &Rete) -> Result<(), SearchError> {
     }
     // The first document blocks: the documents ranked first are the likeliest hits of any
     // query, so a later keystroke whose candidates lie among them reads no document block
-    // between its postings and its hits' terms.
+    // between its postings and its hits' terms. All of them when they are few (a vocabulary's
+    // 51,000 labels: 137 KB): then no keystroke reads one.
     if let Some(e) = rete.section(kind::DOCS, 0) {
-        spans.push((e.offset, e.len.min(PREFETCH_BYTES) as usize));
+        let len = if e.len <= PREFETCH_APART {
+            e.len
+        } else {
+            e.len.min(PREFETCH_BYTES)
+        };
+        spans.push((e.offset, len as usize));
     }
     // A small file's whole dictionary: the map's first labels and the hits' terms read from it.
     if let Some(e) = rete.section(rete_core::format::kind::DICT_BLOCKS, 0) {
