@@ -1,4 +1,5 @@
-//! The dictionary block directory or a dictionary block, decoded below its checksum.
+//! The dictionary block directory or a dictionary block (alone or with a zstd dictionary),
+//! decoded below its checksum.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 

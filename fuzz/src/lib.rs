@@ -4,8 +4,8 @@
 //! (`crates/rete-testsuite/tests/fuzz_regressions.rs` includes this file as a module).
 
 use rete_build::{build, BuildOptions, Input, Syntax};
-use rete_core::dict::{DictBlock, DictIndex};
-use rete_core::format::{kind, Codec};
+use rete_core::dict::{read_block, BlockDictionary, DictBlock, DictBlockMeta, DictIndex};
+use rete_core::format::{block_checksum, kind, Codec};
 use rete_core::perm::{decode_block, PermIndex};
 use rete_core::{MemReader, Pattern, RangeReader, Rete, ReteOptions};
 use rete_http::{HttpOptions, HttpReader};
@@ -247,24 +247,51 @@ pub fn perm(data: &[u8]) {
     }
 }
 
-/// The `dict` target: a dictionary block (even selector) or block directory.
+/// The `dict` target, by the selector modulo 3: a dictionary block, the block directory, or a
+/// block read with a zstd dictionary (format 1.2).
 pub fn dict(data: &[u8]) {
     let Some((sel, n, rest)) = split4(data) else {
         return;
     };
-    if sel & 1 == 0 {
-        if let Ok(block) = DictBlock::decode(rest, n, "f") {
-            for i in 0..block.len() {
-                if let Some(t) = block.get(i) {
-                    let _ = block.find(t);
+    match sel % 3 {
+        0 => {
+            if let Ok(block) = DictBlock::decode(rest, n, "f") {
+                for i in 0..block.len() {
+                    if let Some(t) = block.get(i) {
+                        let _ = block.find(t);
+                    }
                 }
             }
         }
-    } else if let Ok(index) =
-        DictIndex::decode(rest, u64::from(n & 0xffff), u64::from(n >> 16), "f")
-    {
-        let _ = index.block_of_id(u64::from(n & 0xff));
-        let _ = index.block_for_term(rest);
+        1 => {
+            if let Ok(index) =
+                DictIndex::decode(rest, u64::from(n & 0xffff), u64::from(n >> 16), "f")
+            {
+                let _ = index.block_of_id(u64::from(n & 0xff));
+                let _ = index.block_for_term(rest);
+            }
+        }
+        _ => {
+            // Format 1.2: a block read with the file's zstd dictionary, both hostile: the
+            // dictionary's length (u16), the dictionary, the frame.
+            let [a, b, rest @ ..] = rest else {
+                return;
+            };
+            let cut = usize::from(u16::from_le_bytes([*a, *b])).min(rest.len());
+            let (dict, frame) = rest.split_at(cut);
+            let meta = DictBlockMeta {
+                first_id: 1,
+                count: n & 0xffff,
+                offset: 0,
+                stored_len: frame.len() as u32,
+                raw_len: n >> 16,
+                checksum: block_checksum(frame),
+                first_term: Vec::new(),
+            };
+            if let Some(dict) = BlockDictionary::new(dict) {
+                let _ = read_block(frame, &meta, Some(&dict), "f");
+            }
+        }
     }
 }
 

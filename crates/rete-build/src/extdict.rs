@@ -296,7 +296,12 @@ impl<'a> TermLookup<'a> {
             file: File::open(path).map_err(|e| io_err(path, e))?,
             path,
             index: &dict.index,
-            zstd_dict: dict.zstd_dict.as_deref().map(BlockDictionary::new),
+            zstd_dict: match dict.zstd_dict.as_deref() {
+                Some(d) => Some(BlockDictionary::new(d).ok_or_else(|| {
+                    BuildError::Invalid("internal: zstd refuses the dictionary it trained".into())
+                })?),
+                None => None,
+            },
             cached: None,
         })
     }

@@ -504,12 +504,13 @@ pub fn term_too_long(term: &[u8]) -> String {
 
 /// A file's zstd dictionary of its dictionary blocks
 /// ([`kind::DICT_ZSTD`](crate::format::kind::DICT_ZSTD)), ready to decode with.
-pub struct BlockDictionary(zstd::dict::DecoderDictionary<'static>);
+pub struct BlockDictionary(zstd::zstd_safe::DDict<'static>);
 
 impl BlockDictionary {
-    /// The dictionary of `bytes` (as [`DictWriter::finish`] returns it).
-    pub fn new(bytes: &[u8]) -> Self {
-        Self(zstd::dict::DecoderDictionary::copy(bytes))
+    /// The dictionary of `bytes` (as [`DictWriter::finish`] returns it); `None` for bytes zstd
+    /// refuses as one.
+    pub fn new(bytes: &[u8]) -> Option<Self> {
+        zstd::zstd_safe::DDict::try_create(bytes).map(Self)
     }
 }
 
@@ -578,5 +579,57 @@ mod tests {
         }
         assert_eq!(index.block_of_id(0), None);
         assert_eq!(index.block_of_id(2001), None);
+    }
+
+    /// Blocks sharing a trained zstd dictionary give every term back with it, and fail without
+    /// it or with another; below the threshold, the bytes of a plain writer.
+    #[test]
+    fn trained_dictionary_round_trip() {
+        let mut terms: Vec<Vec<u8>> = (0..20_000)
+            .map(|i| format!("\u{4}en\0a label of term {i}, of kind {}", i % 13).into_bytes())
+            .collect();
+        terms.sort_by(|a, b| compare(a, b));
+        let write = |train_above: u64| {
+            let spool = tempfile::tempfile().unwrap();
+            let mut w = DictWriter::with_trained_dictionary(
+                Vec::new(),
+                (1024, 512),
+                3,
+                (spool, "s"),
+                (train_above, 8192),
+            );
+            for t in &terms {
+                w.push(t).unwrap();
+            }
+            w.finish().unwrap()
+        };
+        let (index, _, out, dict) = write(0);
+        let dict = BlockDictionary::new(&dict.unwrap()).unwrap();
+        // Another dictionary, trained on other text (another id in its header).
+        let samples: Vec<Vec<u8>> = (0..400)
+            .map(|i| {
+                format!("other text {i} of another file {}", i * 7)
+                    .repeat(20)
+                    .into_bytes()
+            })
+            .collect();
+        let other =
+            BlockDictionary::new(&zstd::dict::from_samples(&samples, 4096).unwrap()).unwrap();
+        for (i, t) in terms.iter().enumerate().step_by(97) {
+            let id = i as u64 + 1;
+            let m = &index.blocks[index.block_of_id(id).unwrap()];
+            let stored = &out[m.offset as usize..(m.offset + u64::from(m.stored_len)) as usize];
+            let block = read_block(stored, m, Some(&dict), "t").unwrap();
+            assert_eq!(block.get((id - m.first_id) as usize).unwrap(), &t[..]);
+            assert!(read_block(stored, m, None, "t").is_err());
+            assert!(read_block(stored, m, Some(&other), "t").is_err());
+        }
+        let mut plain = DictWriter::new(Vec::new(), 1024, 3);
+        for t in &terms {
+            plain.push(t).unwrap();
+        }
+        let (pi, pl, po, pd) = plain.finish().unwrap();
+        let (bi, bl, bo, bd) = write(u64::MAX - 1);
+        assert_eq!((pi, pl, po, pd), (bi, bl, bo, bd));
     }
 }

@@ -534,7 +534,7 @@ thread_local! {
 pub fn zstd_decode_with(
     stored: &[u8],
     raw_len: u64,
-    dict: Option<&zstd::dict::DecoderDictionary<'static>>,
+    dict: Option<&zstd::zstd_safe::DDict<'static>>,
     file: &str,
     section: &dyn Fn() -> String,
 ) -> Result<Vec<u8>> {
@@ -556,7 +556,7 @@ pub fn zstd_decode_with(
                             std::io::Error::other("cannot create a zstd context")
                         })?),
                 };
-                d.decompress_using_ddict(&mut out, stored, dict.as_ddict())
+                d.decompress_using_ddict(&mut out, stored, dict)
                     .map(|_| ())
                     .map_err(|code| std::io::Error::other(zstd::zstd_safe::get_error_name(code)))
             })

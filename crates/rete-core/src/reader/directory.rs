@@ -147,7 +147,11 @@ impl Rete {
             e,
             stored,
             |p| p.len() as u64,
-            |p| Ok(Arc::new(BlockDictionary::new(p))),
+            |p| {
+                BlockDictionary::new(p).map(Arc::new).ok_or_else(|| {
+                    Error::corrupt(&self.inner.name, e.name(), "not a zstd dictionary")
+                })
+            },
         )
     }
 
