@@ -84,27 +84,22 @@ pub(crate) fn collect(
     let lang_str =
         |d: &DocRec| -> Option<&String> { languages.get(d.lang.checked_sub(1)? as usize) };
     let lang_of = |d: &DocRec| -> Option<String> { lang_str(d).cloned() };
-    // A preferred language's place, each preference's shortened ranges after it (RFC 4647
-    // lookup: `fr-FR` finds `fr` labels); other languages after all of them. An untagged label
-    // (and a local name) ranks with the most preferred language's shortest range: only a label
-    // known to be in another language ranks after, so `type` finds rdf:type ("type") among the
-    // "Type"@en labels by importance, not after them.
-    let ranges: Vec<&str> = f
-        .languages
-        .iter()
-        .flat_map(|p| rete_pyramid::lang::lookup_ranges(p))
-        .collect();
+    // The place of the first preferred language a label's tag falls under, by RFC 4647 lookup
+    // (`en-US` takes `en` and `en-US` labels alike: a region does not rank one term above
+    // another); other languages after all of them. An untagged label (and a local name) ranks
+    // with the most preferred language: only a label known to be in another language ranks
+    // after, so `type` finds rdf:type ("type") among the "Type"@en labels by importance, not
+    // after them.
+    let prefs = &f.languages;
     let rank_of = |l: &str| -> usize {
-        ranges
+        prefs
             .iter()
-            .position(|r| rete_pyramid::lang::matches(r, l))
-            .unwrap_or(ranges.len())
+            .position(|p| {
+                rete_pyramid::lang::lookup_ranges(p).any(|r| rete_pyramid::lang::matches(r, l))
+            })
+            .unwrap_or(prefs.len())
     };
-    let untagged = f.languages.first().map_or(0, |p| {
-        rete_pyramid::lang::lookup_ranges(p)
-            .count()
-            .saturating_sub(1)
-    });
+    let untagged = 0;
     let lang_rank = |d: &DocRec| lang_str(d).map_or((untagged, true), |l| (rank_of(l), false));
     // A local name ranks so too, but is shown only when no label in a preferred language
     // matches as well: "person"@en rather than the name `Person` for a French reader.
@@ -112,7 +107,7 @@ pub(crate) fn collect(
     // text as a label's.)
     let shown_rank = |d: &DocRec, (rank, untagged): (usize, bool)| {
         if predicates.get(d.pred as usize).is_none() {
-            (ranges.len(), true)
+            (prefs.len(), true)
         } else {
             (rank, untagged)
         }

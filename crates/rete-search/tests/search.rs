@@ -556,9 +556,10 @@ ex:zleague rdfs:label "basketball league"@en .
 }
 
 /// An untagged label (rdf:type's "type", a local name) ranks with the most preferred language,
-/// by importance among the labels in it, and only a label known to be in another language ranks
-/// after: `type` in English lists rdf:type before the "Type"@en of the less used terms; of a
-/// term's labels as good in the same tier, a tagged one in a preferred language is the one shown.
+/// by importance among the labels in it; only a label known to be in another language ranks
+/// after, and a region ranks with its language: `type` in English (or `en-US`) lists rdf:type
+/// before the "Type"@en and "Type"@en-us of the less used terms. Of a term's labels as good in
+/// the same tier, a tagged one in a preferred language is the one shown.
 #[test]
 fn an_untagged_label_ranks_with_the_preferred_language() {
     let ttl = r#"
@@ -567,6 +568,7 @@ fn an_untagged_label_ranks_with_the_preferred_language() {
 ex:aa rdfs:label "Type"@fr ; ex:near ex:a , ex:b , ex:c .
 ex:ab rdfs:label "type" ; ex:near ex:a , ex:b .
 ex:ac rdfs:label "Type"@en ; ex:near ex:a .
+ex:ad rdfs:label "Type"@en-us .
 ex:kind rdfs:label "kind"@en .
 ex:a ex:kind ex:b .
 ex:zebra rdfs:label "zebra" , "zebra crossing"@en .
@@ -592,30 +594,25 @@ ex:zebra rdfs:label "zebra" , "zebra crossing"@en .
                 .collect()
         };
         let hit = |t: &str, lang: Option<&str>| (ex(t), lang.map(str::to_owned));
-        let (aa, ab, ac) = (
+        let (aa, ab, ac, ad) = (
             hit("aa", Some("fr")),
             hit("ab", None),
             hit("ac", Some("en")),
+            hit("ad", Some("en-us")),
         );
-        // More used and before in term order (the scan's order of ties) than ex:ac.
-        assert_eq!(
-            ranked("type", &["en"]),
-            [ab.clone(), ac.clone(), aa.clone()]
-        );
-        assert_eq!(
-            ranked("type", &["fr"]),
-            [aa.clone(), ab.clone(), ac.clone()]
-        );
+        // More used and before in term order (the scan's order of ties) than ex:ac, itself
+        // than ex:ad.
+        let english = [ab.clone(), ac.clone(), ad.clone(), aa.clone()];
+        assert_eq!(ranked("type", &["en"]), english);
+        assert_eq!(ranked("type", &["fr"]), [aa, ab, ac, ad]);
         // Untagged ties the first preference, before the second.
-        assert_eq!(
-            ranked("type", &["de", "en"]),
-            [ab.clone(), ac.clone(), aa.clone()]
-        );
-        // The predicate's "kind"@en, not its local name `kind`, also for `en-US` (whose ranges
-        // are `en-US`, then `en`).
+        assert_eq!(ranked("type", &["de", "en"]), english);
+        // A region ranks with its language (`en-US` takes `en` labels as well): by importance.
+        assert_eq!(ranked("type", &["en-US"]), english);
+        assert_eq!(ranked("type", &["en-US", "en"]), english);
+        // The predicate's "kind"@en, not its local name `kind`, also for `en-US`.
         assert_eq!(ranked("kind", &["en"]), [hit("kind", Some("en"))]);
         assert_eq!(ranked("kind", &["en-US"]), [hit("kind", Some("en"))]);
-        assert_eq!(ranked("type", &["en-US"]), [ab, ac, aa]);
         // An untagged whole label rather than a tagged longer one: the tier first.
         let mut q = Query::new("zebra");
         q.languages = vec!["en".into()];
