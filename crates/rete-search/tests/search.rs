@@ -57,6 +57,14 @@ fn build(dir: &Path, name: &str, ttl: &str, search: bool) -> PathBuf {
     out
 }
 
+/// `data` built with a search index and without one (searched by scanning its labels).
+fn indexed_and_scanned(dir: &Path, data: &str) -> [Searcher; 2] {
+    [
+        searcher(&build(dir, "i", data, true)),
+        searcher(&build(dir, "s", data, false)),
+    ]
+}
+
 fn searcher(path: &Path) -> Searcher {
     Searcher::open(&Rete::open_path(path).unwrap()).unwrap()
 }
@@ -82,8 +90,7 @@ fn ex(local: &str) -> String {
 #[test]
 fn matching_and_ranking_indexed_and_scanned() {
     let dir = tempfile::tempdir().unwrap();
-    let indexed = searcher(&build(dir.path(), "i", DATA, true));
-    let scanned = searcher(&build(dir.path(), "s", DATA, false));
+    let [indexed, scanned] = indexed_and_scanned(dir.path(), DATA);
     assert!(indexed.is_indexed());
     assert!(!scanned.is_indexed());
     for s in [&indexed, &scanned] {
@@ -444,8 +451,7 @@ fn lying_counts_are_clear_errors() {
 #[test]
 fn a_prefix_typed_on_keeps_its_namespace() {
     let dir = tempfile::tempdir().unwrap();
-    let indexed = searcher(&build(dir.path(), "i", DATA, true));
-    let scanned = searcher(&build(dir.path(), "s", DATA, false));
+    let [indexed, scanned] = indexed_and_scanned(dir.path(), DATA);
     for s in [&indexed, &scanned] {
         let dbo = |local: &str| format!("<http://dbpedia.org/ontology/{local}>");
         assert_eq!(top(s, "dbo:Bask"), [dbo("BasketballPlayer")]);
@@ -491,8 +497,7 @@ fn an_undeclared_vocabulary_prefix_finds_its_terms() {
 <http://example.org/gr> <http://www.w3.org/2000/01/rdf-schema#label> "gr alba"@en .
 "#;
     let dir = tempfile::tempdir().unwrap();
-    let indexed = searcher(&build(dir.path(), "i", nt, true));
-    let scanned = searcher(&build(dir.path(), "s", nt, false));
+    let [indexed, scanned] = indexed_and_scanned(dir.path(), nt);
     for s in [&indexed, &scanned] {
         let dbo = ["<http://dbpedia.org/ontology/BasketballPlayer>"];
         let post = ["<http://www.w3.org/ns/org#Post>"];
@@ -520,8 +525,7 @@ ex:team rdfs:label "Basketballmannschaft"@de ; ex:near ex:a .
 ex:zleague rdfs:label "basketball league"@en .
 "#;
     let dir = tempfile::tempdir().unwrap();
-    let indexed = searcher(&build(dir.path(), "i", ttl, true));
-    let scanned = searcher(&build(dir.path(), "s", ttl, false));
+    let [indexed, scanned] = indexed_and_scanned(dir.path(), ttl);
     let cancel = AtomicBool::new(false);
     for s in [&indexed, &scanned] {
         let shown = |langs: &[&str], limit: usize| -> Vec<(String, String, Match)> {
@@ -574,8 +578,7 @@ ex:a ex:kind ex:b .
 ex:zebra rdfs:label "zebra" , "zebra crossing"@en .
 "#;
     let dir = tempfile::tempdir().unwrap();
-    let indexed = searcher(&build(dir.path(), "i", ttl, true));
-    let scanned = searcher(&build(dir.path(), "s", ttl, false));
+    let [indexed, scanned] = indexed_and_scanned(dir.path(), ttl);
     let cancel = AtomicBool::new(false);
     for s in [&indexed, &scanned] {
         let ranked = |text: &str, langs: &[&str]| -> Vec<(String, Option<String>)> {
@@ -1265,8 +1268,7 @@ fn several_words_over_long_lists_answer_as_the_scan_does() {
         labels.push(label.to_lowercase());
     }
     let dir = tempfile::tempdir().unwrap();
-    let indexed = searcher(&build(dir.path(), "i", &ttl, true));
-    let scanned = searcher(&build(dir.path(), "s", &ttl, false));
+    let [indexed, scanned] = indexed_and_scanned(dir.path(), &ttl);
     let answer = |s: &Searcher, text: &str, limit: usize| {
         let q = Query {
             limit,
