@@ -206,6 +206,38 @@ fn search_over_http_reads_a_few_blocks() {
         );
     }
 }
+/// A file whose document blocks take more than the first 64 KiB the search's open always
+/// fetches but under 256 KiB: the open brings all of them, so no keystroke reads one; the
+/// answers are the local file's.
+#[test]
+fn the_search_open_brings_every_document_block_of_a_small_index() {
+    use rete_search::{Query, Searcher};
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = social(dir.path(), "d", "40000", &["--no-pyramid", "--no-schema"]);
+    let base = serve_dir(dir.path().to_path_buf());
+    let src = rete_http::CountedReader::open(&format!("{base}/d.rete")).unwrap();
+    let rete = rete_core::Rete::open(src.reader()).unwrap();
+    let remote = Searcher::open(&rete).unwrap();
+    let docs = *rete.section(rete_search::kind::DOCS, 0).unwrap();
+    assert!((64 << 10..=256 << 10).contains(&docs.len), "{}", docs.len);
+    let opened = src.stats();
+    rete.reader()
+        .read_many(&[(docs.offset, docs.len as usize)])
+        .unwrap();
+    assert_eq!(src.stats().requests, opened.requests);
+    let local = Searcher::open(&rete_core::Rete::open_path(&file).unwrap()).unwrap();
+    let cancel = AtomicBool::new(false);
+    for text in ["z", "zo", "zoe", "zoe b"] {
+        let q = Query::new(text);
+        assert_eq!(
+            remote.search(&q, &cancel).unwrap(),
+            local.search(&q, &cancel).unwrap(),
+            "{text}"
+        );
+    }
+}
+
 /// The search box over HTTP in one long-lived reader and the user's languages (the app's): the
 /// first search reads at most 3 requests after the file is open, and each later keystroke at
 /// most 2 requests and 64 KiB, answering as the local file does; with the community pyramid

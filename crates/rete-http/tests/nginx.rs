@@ -107,6 +107,12 @@ fn spread_terms(dir: &std::path::Path) -> std::path::PathBuf {
         ..rete_build::BuildOptions::default()
     };
     rete_build::build(&opts, &path).unwrap();
+    // 30,000 random terms: their small blocks share a trained zstd dictionary (format 1.2), which
+    // the remote reader fetches with the directories.
+    let rete = Rete::open_path(&path).unwrap();
+    assert!(rete
+        .section(rete_core::format::kind::DICT_ZSTD, 0)
+        .is_some());
     path
 }
 
